@@ -1,0 +1,521 @@
+//! `skb-layout`: the size arithmetic of an sk_buff's head buffer (seed 001).
+//!
+//! What Linux does (include/linux/skbuff.h, net/core/skbuff.c `__alloc_skb`): a received
+//! frame's linear data lives in one kmalloc'd "head" buffer. The buffer holds, in order,
+//! NET_SKB_PAD bytes of headroom, the frame (Ethernet header + MTU bytes of payload), some
+//! tailroom, and at its very end `struct skb_shared_info`, whose last member is the array of
+//! MAX_SKB_FRAGS page fragments:
+//!
+//! ```text
+//!  head                data                     tail   end
+//!   |<- NET_SKB_PAD ->|<- 14 + MTU ----------->|<-tail->|<- skb_shared_info ------------->|
+//!   |   headroom      | Ethernet hdr + payload | room   | fixed part | frags[MAX_SKB_FRAGS] |
+//!   |<----------- SKB_DATA_ALIGN(pad + frame) -------->|<- SKB_DATA_ALIGN(sizeof shinfo)->|
+//!   |<------------------------ kmalloc size class (ksize) ------------------------------->|
+//! ```
+//!
+//! Worked example (Ian Campbell, netdev, 7 Dec 2011): with MAX_SKB_FRAGS = 18 and 24-byte
+//! frags the shared info is 56 + 18 × 24 = 488 bytes, and 64 + 1514 → 1600 aligned, + 512 =
+//! 2112 bytes, which spills from kmalloc-2k into kmalloc-4k. With 16 frags it is 440 bytes
+//! (448 aligned) and 64 + 1500 + 14 + 440 = 2018 fits half a page: 1600 + 448 = 2048.
+//!
+//! What we simplify: we model the kmalloc'd head of `__alloc_skb` only (drivers that build
+//! skbs around page fragments, `build_skb` / `napi_alloc_skb`, use the same arithmetic but
+//! carve the head out of a page instead of a kmalloc class); kmalloc classes follow SLUB on
+//! x86 (8..=2 × PAGE_SIZE with the 96 and 192 classes), larger heads come straight from the
+//! page allocator in whole power-of-two pages; truesize uses the post-3.2 rule
+//! `ksize(head) + SKB_DATA_ALIGN(sizeof(struct sk_buff))`.
+
+use crate::experiment::Experiment;
+use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, RunOutput, TextView};
+use crate::params::{ParamSpec, Params, Value};
+use crate::sources;
+use serde::Serialize;
+
+/// Length of an Ethernet header (ETH_HLEN).
+pub const ETH_HLEN_BYTES: u64 = 14;
+
+/// How MAX_SKB_FRAGS is derived from PAGE_SIZE in a kernel era.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum FragsFormula {
+    /// 2.6 – 3.2: `65536/PAGE_SIZE + 2`, at least 16.
+    Plus2Floor16,
+    /// 3.3 – 6.3: `65536/PAGE_SIZE + 1`, at least 16.
+    Plus1Floor16,
+    /// 6.4+: `CONFIG_MAX_SKB_FRAGS` (17..=45, default 17).
+    Config,
+}
+
+pub const FORMULA_NAMES: &[&str] = &["plus2_floor16", "plus1_floor16", "config"];
+
+impl FragsFormula {
+    fn from_name(name: &str) -> FragsFormula {
+        match name {
+            "plus2_floor16" => FragsFormula::Plus2Floor16,
+            "plus1_floor16" => FragsFormula::Plus1Floor16,
+            "config" => FragsFormula::Config,
+            other => panic!("bug: unknown frags formula '{other}'"),
+        }
+    }
+
+    /// MAX_SKB_FRAGS for `page_size_bytes` (and `config_frags` under [`FragsFormula::Config`]).
+    pub fn max_skb_frags(self, page_size_bytes: u64, config_frags: u64) -> u64 {
+        match self {
+            FragsFormula::Plus2Floor16 => (65536 / page_size_bytes + 2).max(16),
+            FragsFormula::Plus1Floor16 => (65536 / page_size_bytes + 1).max(16),
+            FragsFormula::Config => config_frags,
+        }
+    }
+}
+
+/// The inputs of the layout arithmetic, all resolved (no "0 = from preset" left).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LayoutInput {
+    pub page_size_bytes: u64,
+    pub formula: FragsFormula,
+    pub config_max_skb_frags: u64,
+    /// Explicit MAX_SKB_FRAGS, or 0 to use `formula`.
+    pub max_skb_frags: u64,
+    pub frag_bytes: u64,
+    pub shinfo_fixed_bytes: u64,
+    pub cacheline_bytes: u64,
+    pub net_skb_pad_bytes: u64,
+    pub net_ip_align_bytes: u64,
+    pub mtu_bytes: u64,
+    pub sk_buff_bytes: u64,
+}
+
+/// One labelled span of the head buffer, for the to-scale diagram.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    pub name: &'static str,
+    pub offset_bytes: u64,
+    pub size_bytes: u64,
+}
+
+/// Everything the arithmetic yields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Layout {
+    pub max_skb_frags: u64,
+    pub shinfo_bytes: u64,
+    pub shinfo_aligned_bytes: u64,
+    /// Ethernet header + MTU + NET_IP_ALIGN.
+    pub frame_bytes: u64,
+    /// SKB_DATA_ALIGN(NET_SKB_PAD + frame).
+    pub data_aligned_bytes: u64,
+    /// What `__alloc_skb` asks kmalloc for: aligned data + aligned shinfo.
+    pub head_bytes: u64,
+    /// Ian's unaligned sum: NET_SKB_PAD + frame + sizeof(shinfo).
+    pub head_unaligned_bytes: u64,
+    /// The kmalloc object size (ksize) the head lands in, or whole pages above the largest class.
+    pub kmalloc_bucket_bytes: u64,
+    /// True if the head comes from the page allocator rather than a kmalloc cache.
+    pub from_page_allocator: bool,
+    /// `ksize(head) + SKB_DATA_ALIGN(sizeof(struct sk_buff))`.
+    pub truesize_bytes: u64,
+    /// Bytes of the object that are neither headroom, frame nor shared info.
+    pub waste_bytes: u64,
+    /// Tailroom after the frame once ksize() has widened the buffer.
+    pub tailroom_bytes: u64,
+    /// How many such heads fit in one page (0 if a head is larger than a page).
+    pub heads_per_page: u64,
+    pub fits_half_page: bool,
+}
+
+/// SKB_DATA_ALIGN: round up to the cache line.
+pub fn align_up(bytes: u64, align: u64) -> u64 {
+    bytes.div_ceil(align) * align
+}
+
+/// The kmalloc size class for a request (SLUB on x86: powers of two from 8 plus 96 and 192,
+/// up to `2 * PAGE_SIZE`), or `None` if the request goes to the page allocator.
+pub fn kmalloc_class(request_bytes: u64, page_size_bytes: u64) -> Option<u64> {
+    let largest = 2 * page_size_bytes;
+    if request_bytes > largest {
+        return None;
+    }
+    let class = match request_bytes {
+        0..=8 => 8,
+        65..=96 => 96,
+        129..=192 => 192,
+        n => n.next_power_of_two(),
+    };
+    Some(class)
+}
+
+/// Bytes handed out by the page allocator for a large kmalloc: `PAGE_SIZE << get_order(n)`.
+pub fn page_alloc_bytes(request_bytes: u64, page_size_bytes: u64) -> u64 {
+    align_up(request_bytes, page_size_bytes).next_power_of_two().max(page_size_bytes)
+}
+
+impl LayoutInput {
+    pub fn effective_max_skb_frags(&self) -> u64 {
+        if self.max_skb_frags != 0 {
+            self.max_skb_frags
+        } else {
+            self.formula.max_skb_frags(self.page_size_bytes, self.config_max_skb_frags)
+        }
+    }
+
+    /// The arithmetic of `__alloc_skb` for one received frame.
+    pub fn layout(&self) -> Layout {
+        let max_skb_frags = self.effective_max_skb_frags();
+        let shinfo_bytes = self.shinfo_fixed_bytes + max_skb_frags * self.frag_bytes;
+        let shinfo_aligned_bytes = align_up(shinfo_bytes, self.cacheline_bytes);
+        let frame_bytes = ETH_HLEN_BYTES + self.mtu_bytes + self.net_ip_align_bytes;
+        let data_aligned_bytes = align_up(self.net_skb_pad_bytes + frame_bytes, self.cacheline_bytes);
+        let head_bytes = data_aligned_bytes + shinfo_aligned_bytes;
+        let head_unaligned_bytes = self.net_skb_pad_bytes + frame_bytes + shinfo_bytes;
+        let class = kmalloc_class(head_bytes, self.page_size_bytes);
+        let kmalloc_bucket_bytes = class.unwrap_or_else(|| page_alloc_bytes(head_bytes, self.page_size_bytes));
+        let sk_buff_aligned_bytes = align_up(self.sk_buff_bytes, self.cacheline_bytes);
+        Layout {
+            max_skb_frags,
+            shinfo_bytes,
+            shinfo_aligned_bytes,
+            frame_bytes,
+            data_aligned_bytes,
+            head_bytes,
+            head_unaligned_bytes,
+            kmalloc_bucket_bytes,
+            from_page_allocator: class.is_none(),
+            truesize_bytes: kmalloc_bucket_bytes + sk_buff_aligned_bytes,
+            waste_bytes: kmalloc_bucket_bytes - head_unaligned_bytes,
+            tailroom_bytes: kmalloc_bucket_bytes - shinfo_aligned_bytes - self.net_skb_pad_bytes - frame_bytes,
+            heads_per_page: self.page_size_bytes / kmalloc_bucket_bytes,
+            fits_half_page: head_bytes <= self.page_size_bytes / 2,
+        }
+    }
+
+    /// The head buffer as consecutive spans, start to end of the kmalloc object: headroom,
+    /// Ethernet header, payload, tailroom, the shared info's fixed part, its frags array, and
+    /// the alignment padding after the shared info. The sizes add up to the object size.
+    pub fn segments(&self) -> Vec<Segment> {
+        let l = self.layout();
+        let frags_bytes = l.max_skb_frags * self.frag_bytes;
+        let sizes: [(&'static str, u64); 7] = [
+            ("headroom", self.net_skb_pad_bytes + self.net_ip_align_bytes),
+            ("ethernet", ETH_HLEN_BYTES),
+            ("payload", self.mtu_bytes),
+            ("tailroom", l.tailroom_bytes),
+            ("shinfo", self.shinfo_fixed_bytes),
+            ("frags", frags_bytes),
+            ("shinfo_pad", l.shinfo_aligned_bytes - l.shinfo_bytes),
+        ];
+        let mut offset_bytes = 0;
+        sizes
+            .iter()
+            .map(|&(name, size_bytes)| {
+                let s = Segment { name, offset_bytes, size_bytes };
+                offset_bytes += size_bytes;
+                s
+            })
+            .collect()
+    }
+}
+
+/// A kernel era / architecture: the values every parameter takes unless set explicitly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Preset {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub input: LayoutInput,
+}
+
+const fn x86_64(formula: FragsFormula, frag_bytes: u64, shinfo_fixed_bytes: u64, sk_buff_bytes: u64) -> LayoutInput {
+    LayoutInput {
+        page_size_bytes: 4096,
+        formula,
+        config_max_skb_frags: 17,
+        max_skb_frags: 0,
+        frag_bytes,
+        shinfo_fixed_bytes,
+        cacheline_bytes: 64,
+        net_skb_pad_bytes: 64,
+        net_ip_align_bytes: 0,
+        mtu_bytes: 1500,
+        sk_buff_bytes,
+    }
+}
+
+/// The presets; docs/skb-layout.md gives the source of every number.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "linux-2011-x86_64",
+        label: "Linux 3.1/3.2, x86_64 (Dec 2011)",
+        input: x86_64(FragsFormula::Plus2Floor16, 16, 56, 232),
+    },
+    Preset {
+        name: "frag-destructor-2011",
+        label: "2011 frag-destructor proposal: 24-byte frags",
+        input: x86_64(FragsFormula::Plus2Floor16, 24, 56, 232),
+    },
+    Preset {
+        name: "linux-4.x-6.3-x86_64",
+        label: "Linux 4.x – 6.3, x86_64",
+        input: x86_64(FragsFormula::Plus1Floor16, 16, 48, 232),
+    },
+    Preset {
+        name: "linux-6.4-x86_64",
+        label: "Linux 6.4+, x86_64 (CONFIG_MAX_SKB_FRAGS)",
+        input: x86_64(FragsFormula::Config, 16, 48, 224),
+    },
+    Preset {
+        name: "arm64-64k",
+        label: "Linux 6.x, arm64 with 64 KiB pages",
+        input: LayoutInput {
+            page_size_bytes: 65536,
+            formula: FragsFormula::Plus1Floor16,
+            config_max_skb_frags: 17,
+            max_skb_frags: 0,
+            frag_bytes: 16,
+            shinfo_fixed_bytes: 48,
+            cacheline_bytes: 64,
+            net_skb_pad_bytes: 64,
+            net_ip_align_bytes: 2,
+            mtu_bytes: 1500,
+            sk_buff_bytes: 232,
+        },
+    },
+];
+
+/// Index of the default preset: recent x86_64, what the pahole test compares against.
+pub const DEFAULT_PRESET: usize = 3;
+
+pub fn preset(name: &str) -> &'static Preset {
+    PRESETS.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("bug: unknown preset '{name}'"))
+}
+
+const PRESET_NAMES: &[&str] = &["linux-2011-x86_64", "frag-destructor-2011", "linux-4.x-6.3-x86_64", "linux-6.4-x86_64", "arm64-64k"];
+
+/// The registry entry.
+pub struct SkbLayout;
+
+pub const ID: &str = "skb-layout";
+
+impl SkbLayout {
+    /// The resolved, typed input for validated `params` (preset values where not explicit).
+    pub fn input(params: &Params) -> LayoutInput {
+        let p = SkbLayout.resolve(params);
+        LayoutInput {
+            page_size_bytes: p.int("page_size") as u64,
+            formula: FragsFormula::from_name(p.choice("frags_formula")),
+            config_max_skb_frags: p.int("config_max_skb_frags") as u64,
+            max_skb_frags: p.int("max_skb_frags") as u64,
+            frag_bytes: p.int("frag_bytes") as u64,
+            shinfo_fixed_bytes: p.int("shinfo_fixed_bytes") as u64,
+            cacheline_bytes: p.int("cacheline_bytes") as u64,
+            net_skb_pad_bytes: p.int("net_skb_pad") as u64,
+            net_ip_align_bytes: p.int("net_ip_align") as u64,
+            mtu_bytes: p.int("mtu") as u64,
+            sk_buff_bytes: p.int("sk_buff_bytes") as u64,
+        }
+    }
+
+    fn preset_values(input: &LayoutInput) -> Vec<(&'static str, Value)> {
+        let formula = match input.formula {
+            FragsFormula::Plus2Floor16 => 0,
+            FragsFormula::Plus1Floor16 => 1,
+            FragsFormula::Config => 2,
+        };
+        let int = |v: u64| Value::Int(v as i64);
+        vec![
+            ("page_size", int(input.page_size_bytes)),
+            ("frags_formula", Value::Choice(FORMULA_NAMES[formula].to_string())),
+            ("config_max_skb_frags", int(input.config_max_skb_frags)),
+            ("max_skb_frags", int(input.max_skb_frags)),
+            ("frag_bytes", int(input.frag_bytes)),
+            ("shinfo_fixed_bytes", int(input.shinfo_fixed_bytes)),
+            ("cacheline_bytes", int(input.cacheline_bytes)),
+            ("net_skb_pad", int(input.net_skb_pad_bytes)),
+            ("net_ip_align", int(input.net_ip_align_bytes)),
+            ("mtu", int(input.mtu_bytes)),
+            ("sk_buff_bytes", int(input.sk_buff_bytes)),
+        ]
+    }
+}
+
+fn columns() -> Vec<Column> {
+    let c = |name, unit| Column { name, unit };
+    vec![
+        c("preset", ""),
+        c("page_size_bytes", "bytes"),
+        c("max_skb_frags", "frags"),
+        c("shinfo_bytes", "bytes"),
+        c("shinfo_aligned_bytes", "bytes"),
+        c("frame_bytes", "bytes"),
+        c("head_unaligned_bytes", "bytes"),
+        c("head_bytes", "bytes"),
+        c("kmalloc_bucket_bytes", "bytes"),
+        c("from_page_allocator", ""),
+        c("truesize_bytes", "bytes"),
+        c("waste_bytes", "bytes"),
+        c("tailroom_bytes", "bytes"),
+        c("heads_per_page", "heads"),
+        c("fits_half_page", ""),
+    ]
+}
+
+impl Experiment for SkbLayout {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "How big is an sk_buff head?"
+    }
+
+    fn summary(&self) -> &'static str {
+        "MAX_SKB_FRAGS, sizeof(skb_shared_info), SKB_DATA_ALIGN and the kmalloc class of a received frame's head (seed 001)."
+    }
+
+    fn specs(&self) -> Vec<ParamSpec> {
+        let d = &PRESETS[DEFAULT_PRESET].input;
+        vec![
+            ParamSpec::choice("preset", PRESET_NAMES, DEFAULT_PRESET)
+                .help("Kernel era and architecture; every parameter you do not set takes the preset's value."),
+            ParamSpec::pow2("page_size", "bytes", d.page_size_bytes as i64, (4096, 65536))
+                .help("Base page size (4 KiB on x86_64; 16 or 64 KiB on some arm64 kernels).")
+                .kernel("PAGE_SIZE"),
+            ParamSpec::choice("frags_formula", FORMULA_NAMES, 2)
+                .help("How MAX_SKB_FRAGS follows from PAGE_SIZE: 65536/PAGE_SIZE+2 (to 3.2), +1 (3.3 to 6.3), or the 6.4 Kconfig option.")
+                .kernel("MAX_SKB_FRAGS"),
+            ParamSpec::int("config_max_skb_frags", "frags", d.config_max_skb_frags as i64, (17, 45, 1))
+                .help("CONFIG_MAX_SKB_FRAGS (Linux 6.4+), used when frags_formula = config.")
+                .kernel("CONFIG_MAX_SKB_FRAGS"),
+            ParamSpec::int("max_skb_frags", "frags", 0, (0, 64, 1))
+                .help("Set MAX_SKB_FRAGS directly; 0 derives it from the formula.")
+                .kernel("MAX_SKB_FRAGS"),
+            ParamSpec::int("frag_bytes", "bytes", d.frag_bytes as i64, (4, 64, 4))
+                .help("sizeof(skb_frag_t): 16 on 64-bit since 3.x; 24 with the 2011 destructor pointer.")
+                .kernel("sizeof(skb_frag_t)"),
+            ParamSpec::int("shinfo_fixed_bytes", "bytes", d.shinfo_fixed_bytes as i64, (0, 256, 4))
+                .help("Bytes of struct skb_shared_info before its frags array (56 in 2011, 48 today on x86_64).")
+                .kernel("offsetof(struct skb_shared_info, frags)"),
+            ParamSpec::pow2("cacheline_bytes", "bytes", d.cacheline_bytes as i64, (16, 256))
+                .help("Alignment of SKB_DATA_ALIGN.")
+                .kernel("SMP_CACHE_BYTES"),
+            ParamSpec::int("net_skb_pad", "bytes", d.net_skb_pad_bytes as i64, (0, 256, 8))
+                .help("Headroom reserved in front of a received frame.")
+                .kernel("NET_SKB_PAD"),
+            ParamSpec::int("net_ip_align", "bytes", d.net_ip_align_bytes as i64, (0, 2, 2))
+                .help("Extra headroom so the IP header is 4-byte aligned (0 on x86).")
+                .kernel("NET_IP_ALIGN"),
+            ParamSpec::int("mtu", "bytes", d.mtu_bytes as i64, (68, 65535, 1))
+                .help("Largest IP packet on the link; the frame adds a 14-byte Ethernet header.")
+                .kernel("dev->mtu"),
+            ParamSpec::int("sk_buff_bytes", "bytes", d.sk_buff_bytes as i64, (128, 512, 8))
+                .help("sizeof(struct sk_buff), which truesize also charges.")
+                .kernel("sizeof(struct sk_buff)"),
+        ]
+    }
+
+    fn resolve(&self, params: &Params) -> Params {
+        let specs = self.specs();
+        let mut out = params.clone();
+        let chosen = preset(params.choice("preset"));
+        for (name, value) in SkbLayout::preset_values(&chosen.input) {
+            if !params.is_explicit(name) {
+                out.set(ID, &specs, name, value).expect("preset values are inside the spec");
+                out.clear_explicit(name);
+            }
+        }
+        out
+    }
+
+    fn run(&self, params: &Params, seed: u64) -> RunOutput {
+        let input = SkbLayout::input(params);
+        let l = input.layout();
+        let mut out = RunOutput::new(ID, seed, columns());
+        let int = |v: u64| Cell::Int(v as i64);
+        out.push_row(vec![
+            Cell::Text(params.choice("preset").to_string()),
+            int(input.page_size_bytes),
+            int(l.max_skb_frags),
+            int(l.shinfo_bytes),
+            int(l.shinfo_aligned_bytes),
+            int(l.frame_bytes),
+            int(l.head_unaligned_bytes),
+            int(l.head_bytes),
+            int(l.kmalloc_bucket_bytes),
+            Cell::Bool(l.from_page_allocator),
+            int(l.truesize_bytes),
+            int(l.waste_bytes),
+            int(l.tailroom_bytes),
+            int(l.heads_per_page),
+            Cell::Bool(l.fits_half_page),
+        ]);
+        out.views.push(TextView { title: "head buffer (offsets in bytes)".to_string(), text: render_segments(&input) });
+        out
+    }
+
+    fn reproduce(&self, _seed: u64) -> Option<Reproduction> {
+        Some(reproduce())
+    }
+}
+
+/// The head buffer as a pahole-like listing of spans.
+pub fn render_segments(input: &LayoutInput) -> String {
+    let l = input.layout();
+    let mut s = String::new();
+    for seg in input.segments() {
+        s.push_str(&format!("{:>6} {:>6}  {}\n", seg.offset_bytes, seg.size_bytes, seg.name));
+    }
+    let class = if l.from_page_allocator {
+        format!("page allocator, {} bytes", l.kmalloc_bucket_bytes)
+    } else {
+        format!("kmalloc-{}", kmalloc_name(l.kmalloc_bucket_bytes))
+    };
+    s.push_str(&format!("/* object: {} bytes ({class}) */\n", l.kmalloc_bucket_bytes));
+    s
+}
+
+/// `2048` → `2k`, `192` → `192`, as in /proc/slabinfo.
+pub fn kmalloc_name(bytes: u64) -> String {
+    if bytes >= 1024 && bytes % 1024 == 0 { format!("{}k", bytes / 1024) } else { bytes.to_string() }
+}
+
+/// Seed 001's figures beside the model's.
+pub fn reproduce() -> Reproduction {
+    let base = preset("frag-destructor-2011").input.clone();
+    let eighteen = base.layout();
+    let sixteen = LayoutInput { max_skb_frags: 16, ..base }.layout();
+    let cell = |metric, measured: u64, simulated: u64| ReproCell { metric, measured: measured as f64, simulated: simulated as f64 };
+    Reproduction {
+        experiment: ID,
+        citation: sources::SEED_001,
+        key_name: "setting",
+        rows: vec![
+            ReproRow {
+                label: "24-byte frags, 65536/4096+2".to_string(),
+                cells: vec![cell("max_skb_frags", 18, eighteen.max_skb_frags), cell("shinfo_bytes", 488, eighteen.shinfo_bytes)],
+            },
+            ReproRow {
+                label: "24-byte frags, MAX_SKB_FRAGS=16".to_string(),
+                cells: vec![
+                    cell("shinfo_bytes", 440, sixteen.shinfo_bytes),
+                    cell("head_unaligned_bytes", 2018, sixteen.head_unaligned_bytes),
+                ],
+            },
+        ],
+        notes: vec![
+            format!(
+                "18 frags: head {} B aligned -> kmalloc-{}; 16 frags: head {} B aligned -> kmalloc-{} (half a page: {})",
+                eighteen.head_bytes,
+                kmalloc_name(eighteen.kmalloc_bucket_bytes),
+                sixteen.head_bytes,
+                kmalloc_name(sixteen.kmalloc_bucket_bytes),
+                sixteen.fits_half_page
+            ),
+            "48 bytes saved = 2 frags x 24 bytes (the seed: \"would save 48 bytes on amd64\")".to_string(),
+        ],
+    }
+}
+
+/// Citation helper for the lesson and the about page.
+pub fn citation() -> Citation {
+    sources::SEED_001
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,24 @@
+//! skblab-core: mechanistic models of Linux networking memory, for the skblab lessons.
+//!
+//! Pure Rust, no I/O, no clock, no browser: the same code runs natively (CLI, tests,
+//! benchmarks) and as wasm32 in the web app, and gives bit-identical results on both.
+//!
+//! Map of the crate:
+//! - [`params`]: parameter specs as data, validation with one-line errors.
+//! - [`experiment`]: the [`Experiment`](experiment::Experiment) trait and the registry.
+//! - [`output`]: result tables, text views, and seed-vs-simulation reproductions.
+//! - [`sources`]: citations of the seed posts and commits the models rest on.
+//! - [`rng`]: the one PRNG type (SplitMix64-seeded PCG32), forked per component.
+//! - [`experiments`]: one module per lesson (`skb_layout`, ...).
+#![forbid(unsafe_code)]
+
+pub mod experiment;
+pub mod experiments;
+pub mod output;
+pub mod params;
+pub mod rng;
+pub mod sources;
+
+pub use experiment::{experiments, find, Experiment, DEFAULT_SEED};
+pub use output::{Cell, Column, Reproduction, RunOutput, TextView};
+pub use params::{ParamError, ParamKind, ParamSpec, Params, Value};

@@ -1,0 +1,303 @@
+//! What an experiment returns: a table of named, unit-carrying columns plus text views, and
+//! for `reproduce`, the seed's measured numbers beside the simulated ones.
+//!
+//! One shape for every experiment so that the CLI (table / CSV / JSON), the lessons checker
+//! (claims name a metric) and the web app (tables, badges) need no per-experiment code.
+
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One cell of a result table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Cell {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl Cell {
+    /// The cell as a number (bools are 0/1), for claims and charts.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Cell::Int(v) => Some(*v as f64),
+            Cell::Float(v) => Some(*v),
+            Cell::Bool(v) => Some(if *v { 1.0 } else { 0.0 }),
+            Cell::Text(_) => None,
+        }
+    }
+
+    fn render(&self) -> String {
+        match self {
+            Cell::Int(v) => v.to_string(),
+            Cell::Float(v) => format!("{v:.1}"),
+            Cell::Bool(v) => v.to_string(),
+            Cell::Text(v) => v.clone(),
+        }
+    }
+}
+
+/// A column: its name (snake_case, unit last) and unit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Column {
+    pub name: &'static str,
+    pub unit: &'static str,
+}
+
+/// A named block of text rendered the way the kernel would (`/proc/buddyinfo`, an oops...).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextView {
+    pub title: String,
+    pub text: String,
+}
+
+/// The result of one `run`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunOutput {
+    pub experiment: &'static str,
+    pub seed: u64,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Cell>>,
+    pub views: Vec<TextView>,
+}
+
+impl RunOutput {
+    pub fn new(experiment: &'static str, seed: u64, columns: Vec<Column>) -> Self {
+        RunOutput { experiment, seed, columns, rows: Vec::new(), views: Vec::new() }
+    }
+
+    /// Appends a row; panics (a bug) if it does not match the columns.
+    pub fn push_row(&mut self, row: Vec<Cell>) {
+        assert_eq!(row.len(), self.columns.len(), "bug: row width differs from the columns");
+        self.rows.push(row);
+    }
+
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name == name)
+    }
+
+    /// `name` in the first row whose `key_column` equals `key` (or the first row when
+    /// `key_column` is `None`).
+    pub fn metric(&self, name: &str, key: Option<(&str, f64)>) -> Option<f64> {
+        let col = self.column_index(name)?;
+        let row = match key {
+            None => self.rows.first()?,
+            Some((key_name, key_value)) => {
+                let kc = self.column_index(key_name)?;
+                self.rows.iter().find(|r| r[kc].as_f64() == Some(key_value))?
+            }
+        };
+        row[col].as_f64()
+    }
+
+    pub fn to_csv(&self) -> String {
+        let mut s = self.columns.iter().map(|c| c.name).collect::<Vec<_>>().join(",");
+        s.push('\n');
+        for row in &self.rows {
+            s.push_str(&row.iter().map(Cell::render).collect::<Vec<_>>().join(","));
+            s.push('\n');
+        }
+        s
+    }
+
+    /// One JSON object for a single-row result, an array of objects otherwise.
+    pub fn to_json(&self) -> String {
+        let objects: Vec<serde_json::Map<String, serde_json::Value>> = self
+            .rows
+            .iter()
+            .map(|row| {
+                self.columns
+                    .iter()
+                    .zip(row)
+                    .map(|(c, v)| (c.name.to_string(), serde_json::to_value(v).expect("cell serializes")))
+                    .collect()
+            })
+            .collect();
+        let value = if objects.len() == 1 {
+            serde_json::Value::Object(objects.into_iter().next().expect("one row"))
+        } else {
+            serde_json::Value::Array(objects.into_iter().map(serde_json::Value::Object).collect())
+        };
+        serde_json::to_string_pretty(&value).expect("json serializes")
+    }
+
+    /// An aligned text table, then every text view.
+    pub fn to_table(&self) -> String {
+        let header: Vec<String> = self
+            .columns
+            .iter()
+            .map(|c| if c.unit.is_empty() { c.name.to_string() } else { format!("{} [{}]", c.name, c.unit) })
+            .collect();
+        let body: Vec<Vec<String>> = self.rows.iter().map(|r| r.iter().map(Cell::render).collect()).collect();
+        let mut out = format!("# {} (seed {})\n", self.experiment, self.seed);
+        if self.rows.len() == 1 {
+            let width = header.iter().map(String::len).max().unwrap_or(0);
+            for (h, v) in header.iter().zip(&body[0]) {
+                let _ = writeln!(out, "{h:<width$}  {v}");
+            }
+        } else {
+            out.push_str(&render_grid(&header, &body));
+        }
+        for view in &self.views {
+            let _ = write!(out, "\n## {}\n{}", view.title, view.text);
+            if !view.text.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+/// Right-aligned columns under a header, separated by two spaces.
+pub fn render_grid(header: &[String], body: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(String::len).collect();
+    for row in body {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    let line = |cells: &[String]| {
+        let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| format!("{c:>w$}")).collect();
+        parts.join("  ").trim_end().to_string() + "\n"
+    };
+    let mut out = line(header);
+    for row in body {
+        out.push_str(&line(row));
+    }
+    out
+}
+
+/// Where a measured number comes from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Citation {
+    pub list: &'static str,
+    pub date: &'static str,
+    pub author: &'static str,
+    pub subject: &'static str,
+    /// Message-ID of the post, or a commit id.
+    pub message_id: &'static str,
+}
+
+impl Citation {
+    pub fn one_line(&self) -> String {
+        format!("{}, {}, {}: \"{}\" <{}>", self.list, self.date, self.author, self.subject, self.message_id)
+    }
+}
+
+/// One compared number.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReproCell {
+    pub metric: &'static str,
+    pub measured: f64,
+    pub simulated: f64,
+}
+
+impl ReproCell {
+    /// Signed relative error of the simulation, in percent of the measured value.
+    pub fn error_pct(&self) -> f64 {
+        if self.measured == 0.0 {
+            if self.simulated == 0.0 { 0.0 } else { 100.0 }
+        } else {
+            (self.simulated - self.measured) / self.measured * 100.0
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReproRow {
+    pub label: String,
+    pub cells: Vec<ReproCell>,
+}
+
+/// The seed's table beside the simulation's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reproduction {
+    pub experiment: &'static str,
+    pub citation: Citation,
+    pub key_name: &'static str,
+    pub rows: Vec<ReproRow>,
+    /// Further findings in one line each (crossover point, plateau...).
+    pub notes: Vec<String>,
+}
+
+impl Reproduction {
+    /// Mean absolute percentage error of one metric over all rows that have it.
+    pub fn mape_pct(&self, metric: &str) -> Option<f64> {
+        let errs: Vec<f64> =
+            self.rows.iter().flat_map(|r| &r.cells).filter(|c| c.metric == metric).map(|c| c.error_pct().abs()).collect();
+        (!errs.is_empty()).then(|| errs.iter().sum::<f64>() / errs.len() as f64)
+    }
+
+    pub fn max_abs_error_pct(&self) -> f64 {
+        self.rows.iter().flat_map(|r| &r.cells).map(|c| c.error_pct().abs()).fold(0.0, f64::max)
+    }
+
+    /// Metrics in first-seen order.
+    pub fn metrics(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        for c in self.rows.iter().flat_map(|r| &r.cells) {
+            if !out.contains(&c.metric) {
+                out.push(c.metric);
+            }
+        }
+        out
+    }
+
+    pub fn to_table(&self) -> String {
+        let metrics = self.metrics();
+        let mut header = vec![self.key_name.to_string()];
+        for m in &metrics {
+            header.extend([format!("{m} seed"), format!("{m} sim"), "err %".to_string()]);
+        }
+        let body: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let mut line = vec![r.label.clone()];
+                for m in &metrics {
+                    match r.cells.iter().find(|c| c.metric == *m) {
+                        Some(c) => line.extend([fmt_num(c.measured), fmt_num(c.simulated), format!("{:+.1}", c.error_pct())]),
+                        None => line.extend(["-".to_string(), "-".to_string(), "-".to_string()]),
+                    }
+                }
+                line
+            })
+            .collect();
+        let mut out = format!("# {} vs {}\n", self.experiment, self.citation.one_line());
+        out.push_str(&render_grid(&header, &body));
+        for m in &metrics {
+            if let Some(mape) = self.mape_pct(m) {
+                let _ = writeln!(out, "MAPE {m}: {mape:.2} %");
+            }
+        }
+        let _ = writeln!(out, "max |error|: {:.2} %", self.max_abs_error_pct());
+        for n in &self.notes {
+            let _ = writeln!(out, "{n}");
+        }
+        out
+    }
+
+    pub fn to_csv(&self) -> String {
+        let mut s = format!("{},metric,measured,simulated,error_pct\n", self.key_name);
+        for r in &self.rows {
+            for c in &r.cells {
+                let _ = writeln!(s, "{},{},{},{},{:.3}", r.label, c.metric, c.measured, c.simulated, c.error_pct());
+            }
+        }
+        s
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut v = serde_json::to_value(self).expect("reproduction serializes");
+        let summary: serde_json::Map<String, serde_json::Value> =
+            self.metrics().iter().map(|m| (format!("mape_pct_{m}"), self.mape_pct(m).unwrap_or(0.0).into())).collect();
+        v["summary"] = serde_json::Value::Object(summary);
+        v["summary"]["max_abs_error_pct"] = self.max_abs_error_pct().into();
+        serde_json::to_string_pretty(&v).expect("json serializes")
+    }
+}
+
+fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v:.1}") }
+}

@@ -1,0 +1,360 @@
+//! Parameter specs and validation, shared by every experiment.
+//!
+//! An experiment describes its knobs as data ([`ParamSpec`]): name, unit, range, step, default,
+//! help text and the kernel name the knob stands for. The CLI turns that data into `--set`
+//! handling, the web app into its generated parameter panel, and the lessons checker into
+//! range checks of every lesson preset. Bad input is rejected once, here, with a message that
+//! names the parameter, the value and the allowed range ([`ParamError`]).
+
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// What values a parameter accepts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ParamKind {
+    /// An integer in `min..=max`, moved in multiples of `step` by the UI (any integer in
+    /// range is accepted).
+    Int { min: i64, max: i64, step: i64 },
+    /// A power of two in `min..=max` (page sizes, cache lines).
+    Pow2 { min: i64, max: i64 },
+    /// `true` / `false` (also `1` / `0`, `on` / `off`, `yes` / `no`).
+    Bool,
+    /// One of a fixed list of names.
+    Choice { options: &'static [&'static str] },
+}
+
+/// A parameter value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Choice(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Bool(v) => write!(f, "{v}"),
+            Value::Choice(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// One knob of an experiment, as data.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParamSpec {
+    /// Name used by `--set name=value`, URLs and lesson presets (snake_case, unit last).
+    pub name: &'static str,
+    /// Unit shown next to the value ("bytes", "ns", "threads", "" for none).
+    pub unit: &'static str,
+    pub kind: ParamKind,
+    pub default: Value,
+    /// One sentence for tooltips and `skblab params`.
+    pub help: &'static str,
+    /// What the knob is called in Linux (a macro, sysctl, struct field), for grepping.
+    pub kernel_name: &'static str,
+}
+
+impl ParamSpec {
+    /// An integer parameter.
+    pub const fn int(name: &'static str, unit: &'static str, default: i64, range: (i64, i64, i64)) -> Self {
+        ParamSpec {
+            name,
+            unit,
+            kind: ParamKind::Int { min: range.0, max: range.1, step: range.2 },
+            default: Value::Int(default),
+            help: "",
+            kernel_name: "",
+        }
+    }
+
+    /// A power-of-two parameter.
+    pub const fn pow2(name: &'static str, unit: &'static str, default: i64, range: (i64, i64)) -> Self {
+        ParamSpec {
+            name,
+            unit,
+            kind: ParamKind::Pow2 { min: range.0, max: range.1 },
+            default: Value::Int(default),
+            help: "",
+            kernel_name: "",
+        }
+    }
+
+    /// A boolean parameter.
+    pub const fn boolean(name: &'static str, default: bool) -> Self {
+        ParamSpec { name, unit: "", kind: ParamKind::Bool, default: Value::Bool(default), help: "", kernel_name: "" }
+    }
+
+    /// A choice among `options`; the default is `options[default_index]`.
+    pub fn choice(name: &'static str, options: &'static [&'static str], default_index: usize) -> Self {
+        ParamSpec {
+            name,
+            unit: "",
+            kind: ParamKind::Choice { options },
+            default: Value::Choice(options[default_index].to_string()),
+            help: "",
+            kernel_name: "",
+        }
+    }
+
+    pub const fn help(mut self, help: &'static str) -> Self {
+        self.help = help;
+        self
+    }
+
+    pub const fn kernel(mut self, kernel_name: &'static str) -> Self {
+        self.kernel_name = kernel_name;
+        self
+    }
+
+    /// Human-readable allowed range, used in error messages and `skblab params`.
+    pub fn range_text(&self) -> String {
+        match &self.kind {
+            ParamKind::Int { min, max, .. } => format!("an integer in {min}..={max}"),
+            ParamKind::Pow2 { min, max } => format!("a power of two in {min}..={max}"),
+            ParamKind::Bool => "true or false".to_string(),
+            ParamKind::Choice { options } => format!("one of {}", options.join(", ")),
+        }
+    }
+
+    /// Parses and range-checks a textual value (from the CLI, a URL or a lesson file).
+    pub fn parse(&self, text: &str) -> Result<Value, ParamError> {
+        let text = text.trim();
+        let bad = || ParamError::BadValue {
+            name: self.name.to_string(),
+            value: text.to_string(),
+            allowed: self.range_text(),
+        };
+        match &self.kind {
+            ParamKind::Int { .. } | ParamKind::Pow2 { .. } => {
+                let v: i64 = text.parse().map_err(|_| bad())?;
+                self.check(&Value::Int(v)).map(|_| Value::Int(v))
+            }
+            ParamKind::Bool => match text.to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" | "yes" => Ok(Value::Bool(true)),
+                "false" | "0" | "off" | "no" => Ok(Value::Bool(false)),
+                _ => Err(bad()),
+            },
+            ParamKind::Choice { options } => {
+                options.iter().find(|o| **o == text).map(|o| Value::Choice(o.to_string())).ok_or_else(bad)
+            }
+        }
+    }
+
+    /// Checks that an already typed value fits this spec.
+    pub fn check(&self, value: &Value) -> Result<(), ParamError> {
+        let ok = match (&self.kind, value) {
+            (ParamKind::Int { min, max, .. }, Value::Int(v)) => (*min..=*max).contains(v),
+            (ParamKind::Pow2 { min, max }, Value::Int(v)) => (*min..=*max).contains(v) && (*v as u64).is_power_of_two(),
+            (ParamKind::Bool, Value::Bool(_)) => true,
+            (ParamKind::Choice { options }, Value::Choice(c)) => options.contains(&c.as_str()),
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(ParamError::BadValue {
+                name: self.name.to_string(),
+                value: value.to_string(),
+                allowed: self.range_text(),
+            })
+        }
+    }
+}
+
+/// Why a parameter or experiment was rejected. Every variant renders as one line that says
+/// what was wrong and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamError {
+    UnknownParam { experiment: String, name: String, known: Vec<String> },
+    BadValue { name: String, value: String, allowed: String },
+    Malformed { text: String },
+    UnknownExperiment { id: String, known: Vec<String> },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::UnknownParam { experiment, name, known } => write!(
+                f,
+                "unknown parameter '{name}' for experiment '{experiment}'; known parameters: {}",
+                known.join(", ")
+            ),
+            ParamError::BadValue { name, value, allowed } => {
+                write!(f, "bad value '{value}' for parameter '{name}': expected {allowed}")
+            }
+            ParamError::Malformed { text } => {
+                write!(f, "malformed setting '{text}': expected name=value")
+            }
+            ParamError::UnknownExperiment { id, known } => {
+                write!(f, "unknown experiment '{id}'; known experiments: {}", known.join(", "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// A validated, complete set of parameter values for one experiment.
+///
+/// Every spec'd parameter has a value (the default unless set). `explicit` records which were
+/// set by the user, so that experiments with presets can let explicit values win over the
+/// preset's (see `skb_layout`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Params {
+    values: BTreeMap<&'static str, Value>,
+    explicit: BTreeSet<&'static str>,
+}
+
+impl Params {
+    /// All defaults.
+    pub fn defaults(specs: &[ParamSpec]) -> Params {
+        Params { values: specs.iter().map(|s| (s.name, s.default.clone())).collect(), explicit: BTreeSet::new() }
+    }
+
+    /// Defaults overridden by `name=value` settings, each validated against `specs`.
+    pub fn from_settings<S: AsRef<str>>(experiment: &str, specs: &[ParamSpec], settings: &[S]) -> Result<Params, ParamError> {
+        let mut params = Params::defaults(specs);
+        for setting in settings {
+            let text = setting.as_ref();
+            let (name, value) = text.split_once('=').ok_or_else(|| ParamError::Malformed { text: text.to_string() })?;
+            params.set_text(experiment, specs, name.trim(), value)?;
+        }
+        Ok(params)
+    }
+
+    /// Sets one parameter from text, validating it.
+    pub fn set_text(&mut self, experiment: &str, specs: &[ParamSpec], name: &str, text: &str) -> Result<(), ParamError> {
+        let spec = find_spec(experiment, specs, name)?;
+        let value = spec.parse(text)?;
+        self.values.insert(spec.name, value);
+        self.explicit.insert(spec.name);
+        Ok(())
+    }
+
+    /// Sets one parameter from a typed value, validating it.
+    pub fn set(&mut self, experiment: &str, specs: &[ParamSpec], name: &str, value: Value) -> Result<(), ParamError> {
+        let spec = find_spec(experiment, specs, name)?;
+        spec.check(&value)?;
+        self.values.insert(spec.name, value);
+        self.explicit.insert(spec.name);
+        Ok(())
+    }
+
+    /// Forgets that `name` was set explicitly and restores its default.
+    pub fn unset(&mut self, specs: &[ParamSpec], name: &str) {
+        if let Some(spec) = specs.iter().find(|s| s.name == name) {
+            self.values.insert(spec.name, spec.default.clone());
+            self.explicit.remove(spec.name);
+        }
+    }
+
+    /// Keeps the value but marks it as not chosen by the user (used when resolving presets).
+    pub fn clear_explicit(&mut self, name: &str) {
+        self.explicit.remove(name);
+    }
+
+    pub fn is_explicit(&self, name: &str) -> bool {
+        self.explicit.contains(name)
+    }
+
+    /// The explicitly set parameters, in name order (what a URL needs to carry).
+    pub fn explicit_values(&self) -> Vec<(&'static str, Value)> {
+        self.explicit.iter().map(|n| (*n, self.values[n].clone())).collect()
+    }
+
+    pub fn value(&self, name: &str) -> &Value {
+        self.values.get(name).unwrap_or_else(|| panic!("bug: parameter '{name}' is not in the spec"))
+    }
+
+    /// An integer parameter's value. Panics (a bug, not bad input) if `name` is not an
+    /// integer parameter of the spec.
+    pub fn int(&self, name: &str) -> i64 {
+        match self.value(name) {
+            Value::Int(v) => *v,
+            other => panic!("bug: parameter '{name}' is {other:?}, not an integer"),
+        }
+    }
+
+    pub fn bool(&self, name: &str) -> bool {
+        match self.value(name) {
+            Value::Bool(v) => *v,
+            other => panic!("bug: parameter '{name}' is {other:?}, not a bool"),
+        }
+    }
+
+    pub fn choice(&self, name: &str) -> &str {
+        match self.value(name) {
+            Value::Choice(v) => v,
+            other => panic!("bug: parameter '{name}' is {other:?}, not a choice"),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &Value)> {
+        self.values.iter().map(|(k, v)| (*k, v))
+    }
+}
+
+fn find_spec<'a>(experiment: &str, specs: &'a [ParamSpec], name: &str) -> Result<&'a ParamSpec, ParamError> {
+    specs.iter().find(|s| s.name == name).ok_or_else(|| ParamError::UnknownParam {
+        experiment: experiment.to_string(),
+        name: name.to_string(),
+        known: specs.iter().map(|s| s.name.to_string()).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specs() -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::int("mtu", "bytes", 1500, (68, 9216, 1)),
+            ParamSpec::boolean("pcp_high_order", false),
+            ParamSpec::choice("preset", &["a", "b"], 1),
+            ParamSpec::pow2("page_size", "bytes", 4096, (4096, 65536)),
+        ]
+    }
+
+    #[test]
+    fn defaults_and_overrides() {
+        let p = Params::from_settings("x", &specs(), &["mtu=9000", "pcp_high_order=on"]).unwrap();
+        assert_eq!(p.int("mtu"), 9000);
+        assert!(p.bool("pcp_high_order"));
+        assert_eq!(p.choice("preset"), "b");
+        assert!(p.is_explicit("mtu") && !p.is_explicit("preset"));
+    }
+
+    #[test]
+    fn errors_name_parameter_value_and_range() {
+        let e = Params::from_settings("x", &specs(), &["mtu=20"]).unwrap_err().to_string();
+        assert_eq!(e, "bad value '20' for parameter 'mtu': expected an integer in 68..=9216");
+        let e = Params::from_settings("x", &specs(), &["mtu=big"]).unwrap_err().to_string();
+        assert!(e.contains("'big'") && e.contains("68..=9216"), "{e}");
+        let e = Params::from_settings("x", &specs(), &["nope=1"]).unwrap_err().to_string();
+        assert!(e.contains("unknown parameter 'nope'") && e.contains("mtu, pcp_high_order, preset, page_size"), "{e}");
+        let e = Params::from_settings("x", &specs(), &["preset=c"]).unwrap_err().to_string();
+        assert!(e.contains("one of a, b"), "{e}");
+        let e = Params::from_settings("x", &specs(), &["page_size=5000"]).unwrap_err().to_string();
+        assert_eq!(e, "bad value '5000' for parameter 'page_size': expected a power of two in 4096..=65536");
+        let e = Params::from_settings("x", &specs(), &["mtu"]).unwrap_err().to_string();
+        assert!(e.contains("malformed"), "{e}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn int_validation_matches_range(v in -100_000i64..100_000) {
+            let ok = Params::from_settings("x", &specs(), &[format!("mtu={v}")]).is_ok();
+            proptest::prop_assert_eq!(ok, (68..=9216).contains(&v));
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(s in ".*") {
+            let _ = Params::from_settings("x", &specs(), &[s]);
+        }
+    }
+}
