@@ -197,7 +197,11 @@ impl ReproCell {
     /// Signed relative error of the simulation, in percent of the measured value.
     pub fn error_pct(&self) -> f64 {
         if self.measured == 0.0 {
-            if self.simulated == 0.0 { 0.0 } else { 100.0 }
+            if self.simulated == 0.0 {
+                0.0
+            } else {
+                100.0
+            }
         } else {
             (self.simulated - self.measured) / self.measured * 100.0
         }
@@ -224,8 +228,13 @@ pub struct Reproduction {
 impl Reproduction {
     /// Mean absolute percentage error of one metric over all rows that have it.
     pub fn mape_pct(&self, metric: &str) -> Option<f64> {
-        let errs: Vec<f64> =
-            self.rows.iter().flat_map(|r| &r.cells).filter(|c| c.metric == metric).map(|c| c.error_pct().abs()).collect();
+        let errs: Vec<f64> = self
+            .rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .filter(|c| c.metric == metric)
+            .map(|c| c.error_pct().abs())
+            .collect();
         (!errs.is_empty()).then(|| errs.iter().sum::<f64>() / errs.len() as f64)
     }
 
@@ -257,7 +266,9 @@ impl Reproduction {
                 let mut line = vec![r.label.clone()];
                 for m in &metrics {
                     match r.cells.iter().find(|c| c.metric == *m) {
-                        Some(c) => line.extend([fmt_num(c.measured), fmt_num(c.simulated), format!("{:+.1}", c.error_pct())]),
+                        Some(c) => {
+                            line.extend([fmt_num(c.measured), fmt_num(c.simulated), format!("{:+.1}", c.error_pct())])
+                        }
                         None => line.extend(["-".to_string(), "-".to_string(), "-".to_string()]),
                     }
                 }
@@ -299,5 +310,9 @@ impl Reproduction {
 }
 
 fn fmt_num(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v:.1}") }
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.1}")
+    }
 }

@@ -217,7 +217,11 @@ impl Params {
     }
 
     /// Defaults overridden by `name=value` settings, each validated against `specs`.
-    pub fn from_settings<S: AsRef<str>>(experiment: &str, specs: &[ParamSpec], settings: &[S]) -> Result<Params, ParamError> {
+    pub fn from_settings<S: AsRef<str>>(
+        experiment: &str,
+        specs: &[ParamSpec],
+        settings: &[S],
+    ) -> Result<Params, ParamError> {
         let mut params = Params::defaults(specs);
         for setting in settings {
             let text = setting.as_ref();
@@ -228,7 +232,13 @@ impl Params {
     }
 
     /// Sets one parameter from text, validating it.
-    pub fn set_text(&mut self, experiment: &str, specs: &[ParamSpec], name: &str, text: &str) -> Result<(), ParamError> {
+    pub fn set_text(
+        &mut self,
+        experiment: &str,
+        specs: &[ParamSpec],
+        name: &str,
+        text: &str,
+    ) -> Result<(), ParamError> {
         let spec = find_spec(experiment, specs, name)?;
         let value = spec.parse(text)?;
         self.values.insert(spec.name, value);

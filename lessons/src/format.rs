@@ -293,7 +293,8 @@ impl Question {
             }
             (QuestionKind::Choice { .. }, Some(a)) => (a - expected).abs() < 1e-9,
         };
-        let message = if correct { "Right.".to_string() } else { format!("Not quite: the model says {}.", fmt_value(expected)) };
+        let message =
+            if correct { "Right.".to_string() } else { format!("Not quite: the model says {}.", fmt_value(expected)) };
         Grade { correct, expected: fmt_value(expected), message }
     }
 

@@ -8,7 +8,9 @@
 
 mod format;
 
-pub use format::{apply_settings, parse_index, parse_lesson, Claim, Grade, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+pub use format::{
+    apply_settings, parse_index, parse_lesson, Claim, Grade, IndexEntry, Lesson, Question, QuestionKind, Status, Step,
+};
 
 use std::sync::OnceLock;
 

@@ -14,7 +14,15 @@ fn index_lists_the_seven_lessons_in_order_with_unique_slugs() {
     let slugs: Vec<&str> = index().iter().map(|e| e.slug.as_str()).collect();
     assert_eq!(
         slugs,
-        ["skb-layout", "high-order-alloc", "page-frag-free", "cross-cpu-free", "skb-cache", "percpu-counter", "ktls-recursion"]
+        [
+            "skb-layout",
+            "high-order-alloc",
+            "page-frag-free",
+            "cross-cpu-free",
+            "skb-cache",
+            "percpu-counter",
+            "ktls-recursion"
+        ]
     );
 }
 
@@ -38,9 +46,11 @@ fn every_preset_is_in_range() {
         let l = lesson(&entry.slug).unwrap();
         let base = Params::defaults(&exp.specs());
         for (i, step) in l.steps.iter().enumerate() {
-            let p = apply_settings(exp, &base, &step.params).unwrap_or_else(|e| panic!("{} step {}: {e}", l.slug, i + 1));
+            let p =
+                apply_settings(exp, &base, &step.params).unwrap_or_else(|e| panic!("{} step {}: {e}", l.slug, i + 1));
             if let Some(q) = &step.question {
-                apply_settings(exp, &p, &q.params).unwrap_or_else(|e| panic!("{} step {} question: {e}", l.slug, i + 1));
+                apply_settings(exp, &p, &q.params)
+                    .unwrap_or_else(|e| panic!("{} step {} question: {e}", l.slug, i + 1));
             }
         }
         for c in &l.claims {

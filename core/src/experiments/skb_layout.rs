@@ -286,7 +286,8 @@ pub fn preset(name: &str) -> &'static Preset {
     PRESETS.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("bug: unknown preset '{name}'"))
 }
 
-const PRESET_NAMES: &[&str] = &["linux-2011-x86_64", "frag-destructor-2011", "linux-4.x-6.3-x86_64", "linux-6.4-x86_64", "arm64-64k"];
+const PRESET_NAMES: &[&str] =
+    &["linux-2011-x86_64", "frag-destructor-2011", "linux-4.x-6.3-x86_64", "linux-6.4-x86_64", "arm64-64k"];
 
 /// The registry entry.
 pub struct SkbLayout;
@@ -472,7 +473,11 @@ pub fn render_segments(input: &LayoutInput) -> String {
 
 /// `2048` → `2k`, `192` → `192`, as in /proc/slabinfo.
 pub fn kmalloc_name(bytes: u64) -> String {
-    if bytes >= 1024 && bytes % 1024 == 0 { format!("{}k", bytes / 1024) } else { bytes.to_string() }
+    if bytes >= 1024 && bytes % 1024 == 0 {
+        format!("{}k", bytes / 1024)
+    } else {
+        bytes.to_string()
+    }
 }
 
 /// Seed 001's figures beside the model's.
@@ -480,7 +485,11 @@ pub fn reproduce() -> Reproduction {
     let base = preset("frag-destructor-2011").input.clone();
     let eighteen = base.layout();
     let sixteen = LayoutInput { max_skb_frags: 16, ..base }.layout();
-    let cell = |metric, measured: u64, simulated: u64| ReproCell { metric, measured: measured as f64, simulated: simulated as f64 };
+    let cell = |metric, measured: u64, simulated: u64| ReproCell {
+        metric,
+        measured: measured as f64,
+        simulated: simulated as f64,
+    };
     Reproduction {
         experiment: ID,
         citation: sources::SEED_001,

@@ -74,7 +74,19 @@ fn explicit_settings_override_the_preset() {
 
 #[test]
 fn kmalloc_classes() {
-    let cases = [(1, 8), (8, 8), (9, 16), (65, 96), (96, 96), (97, 128), (129, 192), (193, 256), (2048, 2048), (2049, 4096), (8192, 8192)];
+    let cases = [
+        (1, 8),
+        (8, 8),
+        (9, 16),
+        (65, 96),
+        (96, 96),
+        (97, 128),
+        (129, 192),
+        (193, 256),
+        (2048, 2048),
+        (2049, 4096),
+        (8192, 8192),
+    ];
     for (req, class) in cases {
         assert_eq!(kmalloc_class(req, 4096), Some(class), "{req}");
     }
@@ -99,7 +111,15 @@ fn presets_snapshot() {
         let l = p.input.layout();
         text.push_str(&format!(
             "{:<22} frags={:<2} shinfo={}/{} head={} class={} truesize={} waste={} per_page={}\n",
-            p.name, l.max_skb_frags, l.shinfo_bytes, l.shinfo_aligned_bytes, l.head_bytes, l.kmalloc_bucket_bytes, l.truesize_bytes, l.waste_bytes, l.heads_per_page
+            p.name,
+            l.max_skb_frags,
+            l.shinfo_bytes,
+            l.shinfo_aligned_bytes,
+            l.head_bytes,
+            l.kmalloc_bucket_bytes,
+            l.truesize_bytes,
+            l.waste_bytes,
+            l.heads_per_page
         ));
     }
     insta::assert_snapshot!(text);

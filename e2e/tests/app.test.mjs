@@ -1,0 +1,119 @@
+// End-to-end tests of the skblab app in a real headless Chromium.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
+
+let srv; let browser;
+before(async () => { srv = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); srv?.server.close(); });
+
+const tid = (id) => `[data-testid="${id}"]`;
+
+test('home lists the seven lessons, skb-layout playable, others coming', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  const cards = await page.locator('[data-testid^="lesson-card-"]').count();
+  assert.equal(cards, 7);
+  const home = await page.locator('main').innerText();
+  assert.match(home, /How big is an sk_buff head\?/);
+  assert.match(home, /coming/i);
+  await shot(page, 'home');
+  await page.click(`${tid('lesson-card-skb-layout')} a`);
+  await page.waitForSelector(tid('step-title'));
+  assert.match(page.url(), /#\/lesson\/skb-layout/);
+  page.assertClean();
+});
+
+test('lesson: moving a control changes the diagram, the chart and the URL', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/skb-layout/1`);
+  await appReady(page);
+  await page.waitForSelector(`${tid('diagram')} svg, svg${tid('diagram')}`);
+  const diagramBefore = await page.locator(tid('diagram')).innerHTML();
+  const chartBefore = await page.locator(tid('chart')).evaluate((c) => c.toDataURL());
+  assert.ok(chartBefore.length > 2000, 'the chart canvas is not blank');
+  await shot(page, 'lesson-step1');
+
+  const frags = page.locator(tid('param-max_skb_frags')).first();
+  await frags.fill('40');
+  await frags.press('Enter');
+  await page.waitForFunction((b) => document.querySelector('[data-testid="diagram"]').innerHTML !== b, diagramBefore);
+  const chartAfter = await page.locator(tid('chart')).evaluate((c) => c.toDataURL());
+  assert.notEqual(chartAfter, chartBefore, 'the chart redraws when a control moves');
+  assert.match(decodeURIComponent(page.url()), /max_skb_frags=40/);
+  await shot(page, 'lesson-step1-40-frags');
+  page.assertClean();
+});
+
+test('lesson: steps, keyboard and predict-then-check', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/skb-layout/2`);
+  await appReady(page);
+  const title2 = await page.locator(tid('step-title')).innerText();
+  assert.match(title2, /destructor/i);
+  const answer = page.locator(`${tid('question')} input`).first();
+  await answer.fill('487');
+  await page.click(tid('check'));
+  assert.match(await page.locator(tid('grade')).innerText(), /not quite|488/i);
+  await answer.fill('488');
+  await page.click(tid('check'));
+  assert.match(await page.locator(tid('grade')).innerText(), /right/i);
+  await shot(page, 'lesson-step2-graded');
+
+  await page.click(tid('next-step'));
+  await page.waitForFunction((t) => document.querySelector('[data-testid="step-title"]').innerText !== t, title2);
+  assert.match(page.url(), /skb-layout\/3/);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => /skb-layout\/2/.test(location.hash));
+  page.assertClean();
+});
+
+test('a shared URL restores lesson, step and parameters', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/skb-layout/4?max_skb_frags=18&mtu=1500`);
+  await appReady(page);
+  assert.match(await page.locator(tid('step-title')).innerText(), /16 frags/i);
+  assert.equal(await page.locator(tid('param-max_skb_frags')).first().inputValue(), '18');
+  const diagram = await page.locator(tid('diagram')).innerText();
+  assert.match(diagram, /4k|4096/, 'the diagram shows the 4 KiB object for 18 frags');
+  await shot(page, 'shared-url');
+  page.assertClean();
+});
+
+test('a malformed URL shows a notice and falls back to defaults', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/skb-layout/99?mtu=banana&nope=1`);
+  await appReady(page);
+  const notice = await page.locator(tid('notice')).innerText();
+  assert.match(notice, /mtu|banana|step/i);
+  await page.waitForSelector(tid('step-title'));
+  await shot(page, 'malformed-url');
+  await page.goto(`${srv.base}/#/lesson/no-such-lesson`);
+  await appReady(page);
+  assert.match(await page.locator(tid('notice')).innerText(), /no-such-lesson/);
+  page.assertClean();
+});
+
+test('dark mode follows the system', async () => {
+  const page = await openPage(browser, srv.base, { colorScheme: 'dark' });
+  await page.goto(`${srv.base}/#/lesson/skb-layout/3`);
+  await appReady(page);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = bg.match(/\d+/g).map(Number);
+  assert.ok(r + g + b < 200, `dark background expected, got ${bg}`);
+  await shot(page, 'lesson-dark');
+  page.assertClean();
+});
+
+test('about page cites the seed posts', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/about`);
+  await appReady(page);
+  const text = await page.locator('main').innerText();
+  assert.match(text, /20190614232221\.248392-5-edumazet@google\.com/);
+  assert.match(text, /Ian Campbell/);
+  await shot(page, 'about');
+  page.assertClean();
+});

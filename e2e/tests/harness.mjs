@@ -1,0 +1,81 @@
+// Shared harness of the e2e tests: a static server for the Trunk build on an ephemeral
+// 127.0.0.1 port, Debian's Chromium driven by playwright-core, and a page wrapper that
+// fails the test on any console error, page error, or request leaving the server's origin.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DIST = process.env.SKBLAB_DIST || path.resolve(here, '../../dist');
+export const SHOTS = path.resolve(here, '../screenshots');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.json': 'application/json', '.ico': 'image/x-icon', '.woff2': 'font/woff2',
+};
+
+/** Serves DIST; unknown paths get index.html (the app routes by hash, but be lenient). */
+export function startServer() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+    throw new Error(`no build at ${DIST}: run "trunk build --release" first (make test does)`);
+  }
+  const server = http.createServer((req, res) => {
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = path.join(DIST, path.normalize(urlPath).replace(/^(\.\.[/\\])+/, ''));
+    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      file = path.join(DIST, 'index.html');
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    resolve({ server, base: `http://127.0.0.1:${server.address().port}` });
+  }));
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * A page that records problems: console errors, uncaught page errors, and requests to any
+ * origin but `base` (those are aborted). Call `assertClean()` at the end of each test.
+ */
+export async function openPage(browser, base, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, ...options });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(base) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    problems.push(`request left ${base}: ${url}`);
+    return route.abort();
+  });
+  page.assertClean = () => {
+    if (problems.length) throw new Error(problems.join('\n'));
+  };
+  return page;
+}
+
+export async function shot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Waits until the app has rendered something real (not the blank page before wasm runs). */
+export async function appReady(page) {
+  await page.waitForSelector('main', { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('main')?.innerText.trim().length > 40, null, { timeout: 20000 });
+}
