@@ -36,7 +36,7 @@ pub trait Experiment: Sync {
 
 /// Every experiment, in lesson order.
 pub fn experiments() -> &'static [&'static dyn Experiment] {
-    &[&crate::experiments::skb_layout::SkbLayout]
+    &[&crate::experiments::skb_layout::SkbLayout, &crate::experiments::ktls_recursion::KtlsRecursion]
 }
 
 /// Looks an experiment up by id; the error lists the known ids.

@@ -1,4 +1,5 @@
 //! One module per experiment (one per lesson). Each exports a unit struct implementing
 //! [`Experiment`](crate::experiment::Experiment) and a typed model the web app can draw.
 
+pub mod ktls_recursion;
 pub mod skb_layout;

@@ -1,0 +1,195 @@
+//! The kernel stack model: which functions are on the stack, how many bytes each frame takes,
+//! and how big the stack is.
+//!
+//! What Linux does: every task has one kernel stack of THREAD_SIZE bytes (x86_64: 16 KiB,
+//! `THREAD_SIZE_ORDER = 2`, since 6538b8ea886e "x86_64: expand kernel stack to 16K", merged
+//! for 3.15 by our reading; a 2019 commit message says 3.16 — the sources disagree). A
+//! syscall enters at the top with `struct pt_regs` (21 registers × 8 = 168 bytes), and each
+//! call pushes a return address, the callee-saved registers the callee uses and its locals.
+//! With CONFIG_VMAP_STACK (x86_64, 4.9) the stack is vmalloc'd with an unmapped guard page
+//! below it, so running off the end faults ("stack guard page was hit") instead of silently
+//! overwriting whatever lies below.
+//!
+//! What we simplify: a frame is one integer of bytes per function, independent of the path
+//! taken through it; functions the compiler inlined cost 0 and do not appear in the oops
+//! (the seed's trace shows only `kfree_skb` and `skb_release_data` per nesting level, so
+//! `__kfree_skb`, `skb_release_all` and `kfree_skb_list` were inlined in that build).
+//! Every size here is an ESTIMATE (see docs/ktls-recursion.md, "Frame sizes"), except
+//! `PT_REGS_BYTES`.
+
+use serde::Serialize;
+
+/// sizeof(struct pt_regs) on x86_64: 21 eight-byte slots, saved by `entry_SYSCALL_64`.
+pub const PT_REGS_BYTES: u64 = 168;
+
+/// PAGE_SIZE on x86_64: the size of the CONFIG_VMAP_STACK guard page.
+pub const GUARD_PAGE_BYTES: u64 = 4096;
+
+/// Default THREAD_SIZE on x86_64 (16 KiB, `PAGE_SIZE << 2`).
+pub const THREAD_SIZE_BYTES_DEFAULT: u64 = 16384;
+
+/// A function the model can put on the stack. Kernel names via [`Func::name`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Func {
+    EntrySyscall64,
+    DoSyscall64,
+    ExitToUsermodeLoop,
+    TaskWorkRun,
+    Fput,
+    SockClose,
+    SockRelease,
+    InetRelease,
+    TlsSkProtoClose,
+    TcpClose,
+    TcpDisconnect,
+    /// A syscall path whose size the learner set by hand (one frame for the whole path).
+    SyscallPathByHand,
+    SkbQueuePurge,
+    KfreeSkb,
+    /// `__kfree_skb`.
+    KfreeSkbInner,
+    SkbReleaseAll,
+    SkbReleaseData,
+    KfreeSkbList,
+    FreePagesOk,
+    FreeOnePage,
+}
+
+impl Func {
+    /// The kernel symbol, so a learner can grep Linux for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::EntrySyscall64 => "entry_SYSCALL_64",
+            Func::DoSyscall64 => "do_syscall_64",
+            Func::ExitToUsermodeLoop => "exit_to_usermode_loop",
+            Func::TaskWorkRun => "task_work_run",
+            Func::Fput => "__fput",
+            Func::SockClose => "sock_close",
+            Func::SockRelease => "__sock_release",
+            Func::InetRelease => "inet_release",
+            Func::TlsSkProtoClose => "tls_sk_proto_close",
+            Func::TcpClose => "tcp_close",
+            Func::TcpDisconnect => "tcp_disconnect",
+            Func::SyscallPathByHand => "close() path (size set by hand)",
+            Func::SkbQueuePurge => "__skb_queue_purge",
+            Func::KfreeSkb => "kfree_skb",
+            Func::KfreeSkbInner => "__kfree_skb",
+            Func::SkbReleaseAll => "skb_release_all",
+            Func::SkbReleaseData => "skb_release_data",
+            Func::KfreeSkbList => "kfree_skb_list",
+            Func::FreePagesOk => "__free_pages_ok",
+            Func::FreeOnePage => "free_one_page",
+        }
+    }
+}
+
+/// The close() path down to `tcp_disconnect`, outermost first, with estimated frame bytes.
+/// `close()` only drops the file reference; the last `fput` defers `__fput` to task work,
+/// which runs on the way back to user space — hence `exit_to_usermode_loop` (5.1 naming).
+pub const SYSCALL_PATH: &[(Func, u64)] = &[
+    (Func::EntrySyscall64, PT_REGS_BYTES),
+    (Func::DoSyscall64, 16),
+    (Func::ExitToUsermodeLoop, 32),
+    (Func::TaskWorkRun, 40),
+    (Func::Fput, 48),
+    (Func::SockClose, 8),
+    (Func::SockRelease, 24),
+    (Func::InetRelease, 24),
+    (Func::TlsSkProtoClose, 56),
+    (Func::TcpClose, 48),
+    (Func::TcpDisconnect, 48),
+];
+
+/// Sum of [`SYSCALL_PATH`]: 512 bytes.
+pub fn syscall_path_table_bytes() -> u64 {
+    SYSCALL_PATH.iter().map(|(_, b)| b).sum()
+}
+
+/// Estimated frame sizes of the free path (all in bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FrameSizes {
+    /// `kfree_skb` with `__kfree_skb` and `skb_release_all` inlined into it: return address
+    /// plus two saved registers.
+    pub kfree_skb_bytes: u64,
+    /// `skb_release_data` with `kfree_skb_list` inlined: return address plus four saved
+    /// registers.
+    pub skb_release_data_bytes: u64,
+    /// What each of `__kfree_skb`, `skb_release_all` and `kfree_skb_list` costs inside the
+    /// recursion; 0 = inlined (as in the seed's build).
+    pub inlined_bytes: u64,
+    /// The out-of-line `__kfree_skb` that `tcp_disconnect` calls.
+    pub root_kfree_skb_bytes: u64,
+    /// `__free_pages_ok` at the end of `put_page` of the last frag reference.
+    pub free_pages_ok_bytes: u64,
+    /// `free_one_page`, where the seed's oops faulted.
+    pub free_one_page_bytes: u64,
+    /// 0 = the [`SYSCALL_PATH`] table; otherwise one frame of this size stands for it.
+    pub syscall_path_bytes: u64,
+}
+
+impl Default for FrameSizes {
+    fn default() -> Self {
+        FrameSizes {
+            kfree_skb_bytes: 24,
+            skb_release_data_bytes: 40,
+            inlined_bytes: 0,
+            root_kfree_skb_bytes: 16,
+            free_pages_ok_bytes: 48,
+            free_one_page_bytes: 56,
+            syscall_path_bytes: 0,
+        }
+    }
+}
+
+impl FrameSizes {
+    /// Bytes a frame of `f` takes inside the free recursion.
+    pub fn bytes(&self, f: Func) -> u64 {
+        match f {
+            Func::KfreeSkb => self.kfree_skb_bytes,
+            Func::SkbReleaseData => self.skb_release_data_bytes,
+            Func::KfreeSkbInner | Func::SkbReleaseAll | Func::KfreeSkbList | Func::SkbQueuePurge => self.inlined_bytes,
+            Func::FreePagesOk => self.free_pages_ok_bytes,
+            Func::FreeOnePage => self.free_one_page_bytes,
+            other => SYSCALL_PATH.iter().find(|(g, _)| *g == other).map(|(_, b)| *b).unwrap_or(self.syscall_path_bytes),
+        }
+    }
+
+    /// Stack bytes of one nesting level of the recursive free:
+    /// kfree_skb → __kfree_skb → skb_release_all → skb_release_data → kfree_skb_list.
+    pub fn per_level_bytes(&self) -> u64 {
+        self.kfree_skb_bytes + self.skb_release_data_bytes + 3 * self.inlined_bytes
+    }
+
+    /// The frames below the free walk, outermost first.
+    pub fn base_frames(&self) -> Vec<StackEntry> {
+        if self.syscall_path_bytes != 0 {
+            return vec![StackEntry::new(Func::SyscallPathByHand, self.syscall_path_bytes)];
+        }
+        SYSCALL_PATH.iter().map(|&(f, b)| StackEntry::new(f, b)).collect()
+    }
+
+    pub fn base_bytes(&self) -> u64 {
+        self.base_frames().iter().map(|e| e.frame_bytes).sum()
+    }
+
+    /// How many whole nesting levels fit above the base and the root `__kfree_skb` frame
+    /// (ignoring the leaf page-freeing calls).
+    pub fn levels_fit(&self, thread_size_bytes: u64) -> u64 {
+        let below = self.base_bytes() + self.root_kfree_skb_bytes;
+        let per_level = self.per_level_bytes().max(1);
+        thread_size_bytes.saturating_sub(below) / per_level
+    }
+}
+
+/// One frame on the stack, as the web app and the oops show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StackEntry {
+    pub function: &'static str,
+    pub frame_bytes: u64,
+}
+
+impl StackEntry {
+    pub fn new(f: Func, frame_bytes: u64) -> Self {
+        StackEntry { function: f.name(), frame_bytes }
+    }
+}
