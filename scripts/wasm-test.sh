@@ -10,4 +10,4 @@ export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
 cd "$ROOT/web"
-cargo test -q -p skblab-web --target wasm32-unknown-unknown --tests
+cargo test -p skblab-web --target wasm32-unknown-unknown --tests

@@ -1,0 +1,86 @@
+//! The few browser calls the app makes: the URL hash, localStorage, colour scheme, downloads.
+//!
+//! Only hooks, effects and event callbacks call these; models and `Default`s never do. Every
+//! call tolerates a missing API (private mode, no storage) by doing nothing or returning `None`:
+//! a browser quirk must not take the lesson down.
+
+use wasm_bindgen::JsCast;
+use web_sys::{window, HtmlAnchorElement};
+
+/// `location.hash`, e.g. `#/lesson/skb-layout/2?mtu=9000` (empty string if none).
+pub fn current_hash() -> String {
+    window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// Replaces the current history entry's URL (a control moved: no new history entry).
+pub fn replace_hash(hash: &str) {
+    if let Some(history) = window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash));
+    }
+}
+
+/// Adds a history entry (a new step: the back button returns to the previous one).
+pub fn push_hash(hash: &str) {
+    if let Some(history) = window().and_then(|w| w.history().ok()) {
+        let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash));
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+pub fn storage_get(key: &str) -> Option<String> {
+    storage().and_then(|s| s.get_item(key).ok().flatten())
+}
+
+pub fn storage_set(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, value);
+    }
+}
+
+fn dark_query() -> Option<web_sys::MediaQueryList> {
+    window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+}
+
+/// True if the system asks for a dark colour scheme.
+pub fn prefers_dark() -> bool {
+    dark_query().is_some_and(|q| q.matches())
+}
+
+/// The media query to listen to for colour-scheme changes.
+pub fn dark_media_query() -> Option<web_sys::MediaQueryList> {
+    dark_query()
+}
+
+/// Saves `text` as a file named `filename` (through a temporary object URL).
+pub fn download_text(filename: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    download_url(filename, &url);
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Saves a `data:` or object URL as a file named `filename`.
+pub fn download_url(filename: &str, url: &str) {
+    let Some(document) = window().and_then(|w| w.document()) else { return };
+    let Ok(element) = document.create_element("a") else { return };
+    let Ok(anchor) = element.dyn_into::<HtmlAnchorElement>() else { return };
+    anchor.set_href(url);
+    anchor.set_download(filename);
+    anchor.click();
+}
+
+/// Moves keyboard focus to the element `id` (which should have tabindex="-1") and scrolls it
+/// into view, as a page change does for a screen-reader or keyboard user.
+pub fn focus_element(id: &str) {
+    let element = window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id));
+    if let Some(el) = element.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        el.scroll_into_view();
+        let _ = el.focus();
+    }
+}

@@ -1,0 +1,47 @@
+//! Chart drawing functions, generic over the plotters backend.
+//!
+//! Each chart is a data struct (filled from core's results by a view) and a function
+//! `draw_x(area, data, theme)` that works on any `DrawingBackend`: the browser binds it to a
+//! `<canvas>` through `CanvasBackend` (see [`crate::components::chart`]), the unit tests render
+//! it to SVG and look at the result. No browser types here.
+
+pub mod ktls;
+pub mod skb_layout;
+pub mod sweep;
+
+use plotters::style::RGBColor;
+
+/// Colours of a chart, so that dark mode is a different theme, not different code.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theme {
+    pub background: RGBColor,
+    pub text: RGBColor,
+    pub grid: RGBColor,
+    pub series: [RGBColor; 3],
+    pub marker: RGBColor,
+}
+
+impl Theme {
+    pub const LIGHT: Theme = Theme {
+        background: RGBColor(255, 255, 255),
+        text: RGBColor(40, 44, 52),
+        grid: RGBColor(225, 228, 234),
+        series: [RGBColor(37, 99, 175), RGBColor(214, 120, 32), RGBColor(120, 120, 130)],
+        marker: RGBColor(190, 40, 60),
+    };
+    pub const DARK: Theme = Theme {
+        background: RGBColor(28, 31, 38),
+        text: RGBColor(220, 224, 232),
+        grid: RGBColor(58, 63, 74),
+        series: [RGBColor(110, 168, 240), RGBColor(240, 160, 80), RGBColor(150, 150, 160)],
+        marker: RGBColor(240, 90, 110),
+    };
+
+    pub fn for_dark(dark: bool) -> Theme {
+        if dark {
+            Theme::DARK
+        } else {
+            Theme::LIGHT
+        }
+    }
+}

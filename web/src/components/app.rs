@@ -1,0 +1,65 @@
+//! The app shell: header, URL routing, notices, and the page for the current route.
+
+use super::about::About;
+use super::home::{Home, PlayIndex};
+use super::notices::Notices;
+use super::player::Player;
+use crate::hooks::{use_hash_nav, use_progress};
+use crate::page::{resolve, View};
+use crate::route::{self, Route};
+use yew::prelude::*;
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let nav = use_hash_nav();
+    let progress = use_progress();
+    let resolved = {
+        let hash = nav.hash.clone();
+        use_memo(hash, |hash| resolve(&route::parse(hash)))
+    };
+    let (view, notices) = (&resolved.0, &resolved.1);
+    let mut all_notices = notices.clone();
+    all_notices.extend(progress.notice.clone());
+    let page = match view {
+        View::Home => html! { <Home /> },
+        View::About => html! { <About /> },
+        View::PlayIndex => html! { <PlayIndex /> },
+        View::Player(page) => {
+            let key = format!("{}/{}", page.experiment.id(), page.lesson.map_or("", |l| l.slug.as_str()));
+            html! { <Player {key} initial={page.clone()} nav={nav.clone()} /> }
+        }
+    };
+    html! {
+        <ContextProvider<crate::hooks::ProgressCtx> context={progress}>
+            <a class="skip-link" href="#main" onclick={skip_to_main()}>{"Skip to content"}</a>
+            <header class="site-header">
+                <a class="brand" href={route::href(Route::Home)}>
+                    <span class="brand-mark" aria-hidden="true">{"▦"}</span>{" skblab"}
+                </a>
+                <nav aria-label="Site">
+                    <a href={route::href(Route::Home)}>{"Lessons"}</a>
+                    <a href={route::href(Route::Play { experiment: None })}>{"Playground"}</a>
+                    <a href={route::href(Route::About)}>{"About & sources"}</a>
+                </nav>
+            </header>
+            <main id="main" tabindex="-1">
+                <Notices notices={all_notices} />
+                { page }
+            </main>
+            <footer class="site-footer">
+                {"skblab — Linux networking memory, simulated in your browser. Nothing leaves this page."}
+            </footer>
+        </ContextProvider<crate::hooks::ProgressCtx>>
+    }
+}
+
+/// The skip link must not change the hash (the hash is the route): focus `<main>` instead.
+fn skip_to_main() -> Callback<MouseEvent> {
+    Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        let main = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("main"));
+        if let Some(el) = main.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok()) {
+            let _ = el.focus();
+        }
+    })
+}

@@ -1,0 +1,13 @@
+//! Yew components. Thin: state changes go through [`crate::page::apply`], browser I/O through
+//! [`crate::hooks`] and [`crate::browser`], drawing through [`crate::charts`].
+
+pub mod about;
+pub mod app;
+pub mod chart;
+pub mod home;
+pub mod notices;
+pub mod panel;
+pub mod player;
+pub mod question;
+pub mod results;
+pub mod transport;

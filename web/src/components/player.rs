@@ -1,0 +1,225 @@
+//! The lesson player and the playground: step text, question, parameter panel, views.
+//!
+//! The page state is [`Page`], changed only through [`crate::page::apply`] (wrapped in
+//! `use_reducer`). Effects keep the URL in step with the state: a new step adds a history
+//! entry, a moved control replaces it; a navigation (back button, edited URL) reloads the state.
+
+use super::notices::Notices;
+use super::panel::ParamPanel;
+use super::question::QuestionBox;
+use super::results::Results;
+use crate::hooks::{use_arrow_keys, use_dark_mode, Nav, ProgressCtx};
+use crate::page::{apply, Action, Page};
+use crate::route::{self, Route};
+use crate::{browser, views};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// `Page` as a Yew reducer.
+#[derive(Clone, PartialEq)]
+pub struct PageState(pub Page);
+
+impl Reducible for PageState {
+    type Action = Action;
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        Rc::new(PageState(apply(&self.0, action)))
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlayerProps {
+    pub initial: Page,
+    pub nav: Nav,
+}
+
+#[function_component(Player)]
+pub fn player(props: &PlayerProps) -> Html {
+    let state = use_reducer({
+        let initial = props.initial.clone();
+        move || PageState(initial)
+    });
+    let page = &state.0;
+    use_url_sync(page, &props.nav, state.dispatcher());
+    {
+        // A new step (not the first render) moves focus to its title, scrolled into view.
+        let first = use_mut_ref(|| true);
+        use_effect_with(page.step, move |_| {
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                browser::focus_element("step-title");
+            }
+        });
+    }
+    let dark = use_dark_mode();
+    let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
+    {
+        let dispatch = state.dispatcher();
+        use_arrow_keys(Callback::from(move |d: i32| {
+            dispatch.dispatch(if d < 0 { Action::Prev } else { Action::Next })
+        }));
+    }
+    let output = {
+        let experiment = page.experiment;
+        use_memo((page.params.clone(), page.seed), move |(params, seed)| Rc::new(experiment.run(params, *seed)))
+    };
+    let resolved = page.resolved();
+    let ctx = views::ViewCtx {
+        experiment: page.experiment.id(),
+        resolved: resolved.clone(),
+        output: (*output).clone(),
+        dark,
+    };
+    let step = page.lesson.and_then(|l| l.steps.get(page.step));
+    let view_names: Vec<String> = match step {
+        Some(s) => s.views.clone(),
+        None => views::names(page.experiment.id()).iter().map(|s| s.to_string()).collect(),
+    };
+    let send = |make: fn(String, String) -> Action| {
+        let dispatch = state.dispatcher();
+        Callback::from(move |(a, b): (String, String)| dispatch.dispatch(make(a, b)))
+    };
+    let on_set = send(|name, text| Action::SetParam { name, text });
+    let on_seed = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |text: String| dispatch.dispatch(Action::SetSeed(text)))
+    };
+    let on_dismiss = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_| dispatch.dispatch(Action::DismissNotices))
+    };
+    let title = page.lesson.map_or(page.experiment.title(), |l| l.title.as_str());
+    let summary = page.lesson.map_or(page.experiment.summary(), |l| l.summary.as_str());
+    html! {
+        <div class="player">
+            <Notices notices={page.notices.clone()} on_dismiss={Some(on_dismiss)} />
+            <header class="player-head">
+                <p class="eyebrow">{ if page.lesson.is_some() { "Lesson" } else { "Playground" } }
+                    {" · "}<code>{ page.experiment.id() }</code></p>
+                <h1>{ title }</h1>
+                <p class="lead">{ summary }</p>
+                { step_list(page, &progress, &state) }
+            </header>
+            <div class="player-grid">
+                <div class="col-text">
+                    { step_body(page, &progress, &state) }
+                    <ParamPanel specs={page.experiment.specs()} params={page.params.clone()}
+                        resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
+                        {on_set} {on_seed} />
+                </div>
+                <div class="col-views">
+                    { for view_names.iter().map(|name| views::render(name, &ctx)) }
+                    <Results output={(*output).clone()} />
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Keeps the URL and the page state in step (see the module doc).
+#[hook]
+fn use_url_sync(page: &Page, nav: &Nav, dispatch: UseReducerDispatcher<PageState>) {
+    let url = route::format(&page.location());
+    let last_step = use_mut_ref(|| page.step);
+    {
+        let step = page.step;
+        use_effect_with(url.clone(), move |url| {
+            if browser::current_hash() != *url {
+                if *last_step.borrow() != step {
+                    browser::push_hash(url);
+                } else {
+                    browser::replace_hash(url);
+                }
+            }
+            *last_step.borrow_mut() = step;
+        });
+    }
+    let mounted_generation = use_mut_ref(|| nav.generation);
+    use_effect_with(nav.clone(), move |nav| {
+        let first = *mounted_generation.borrow() == nav.generation;
+        *mounted_generation.borrow_mut() = nav.generation;
+        if !first && nav.hash != url {
+            dispatch.dispatch(Action::Load(route::parse(&nav.hash)));
+        }
+    });
+}
+
+fn step_list(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageState>) -> Html {
+    let Some(lesson) = page.lesson else { return html! {} };
+    html! {
+        <nav class="steps" aria-label="Steps">
+            <ol>
+                { for lesson.steps.iter().enumerate().map(|(i, s)| {
+                    let dispatch = state.dispatcher();
+                    let current = i == page.step;
+                    let done = progress.progress.is_done(&lesson.slug, i);
+                    html! {
+                        <li>
+                            <button type="button" class={classes!("step-pill", current.then_some("current"), done.then_some("done"))}
+                                aria-current={current.then_some("step")} data-testid={format!("step-{}", i + 1)}
+                                onclick={move |_| dispatch.dispatch(Action::GoStep(i))} title={s.title.clone()}>
+                                <span class="step-num">{ if done { "✓".to_string() } else { (i + 1).to_string() } }</span>
+                                <span class="step-name">{ &s.title }</span>
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </nav>
+    }
+}
+
+fn step_body(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageState>) -> Html {
+    let dispatcher = state.dispatcher();
+    let send = move |action: Action| {
+        let d = dispatcher.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(action.clone()))
+    };
+    let (Some(lesson), Some(step)) = (page.lesson, page.lesson.and_then(|l| l.steps.get(page.step))) else {
+        return html! {
+            <div class="step-actions">
+                <button class="btn" type="button" onclick={send(Action::ResetStep)} data-testid="reset-step">{"Reset to defaults"}</button>
+                <a class="btn" href={route::href(Route::Play { experiment: None })}>{"All experiments"}</a>
+            </div>
+        };
+    };
+    let n = lesson.steps.len();
+    let body = Html::from_html_unchecked(AttrValue::from(skblab_lessons::markdown_to_html(&step.body_markdown)));
+    let mark_done = {
+        let (cb, slug, i) = (progress.mark_done.clone(), lesson.slug.clone(), page.step);
+        Callback::from(move |_| cb.emit((slug.clone(), i)))
+    };
+    // A step without a question counts as done once the learner moves on from it.
+    let next = {
+        let (next, mark) = (send(Action::Next), mark_done.clone());
+        let no_question = step.question.is_none();
+        Callback::from(move |e: MouseEvent| {
+            if no_question {
+                mark.emit(());
+            }
+            next.emit(e)
+        })
+    };
+    html! {
+        <article class="step card-flat" aria-labelledby="step-title">
+            <p class="eyebrow">{ format!("Step {} of {n}", page.step + 1) }</p>
+            <h2 id="step-title" data-testid="step-title" tabindex="-1">{ &step.title }</h2>
+            <div class="prose">{ body }</div>
+            if let Some(q) = &step.question {
+                <QuestionBox key={page.step} question={q} experiment={page.experiment}
+                    params={page.params.clone()} on_correct={mark_done} />
+            }
+            <div class="step-actions">
+                <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}
+                    data-testid="prev-step" aria-keyshortcuts="ArrowLeft">{"← Previous"}</button>
+                <button class="btn" type="button" onclick={send(Action::ResetStep)} data-testid="reset-step">{"Reset step"}</button>
+                <button class="btn btn-primary" type="button" onclick={next} disabled={page.step + 1 >= n}
+                    data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
+            </div>
+            if page.step + 1 == n && !lesson.sources.is_empty() {
+                <section class="lesson-sources">
+                    <h3>{"Sources"}</h3>
+                    <ul>{ for lesson.sources.iter().map(|s| html! { <li>{ s }</li> }) }</ul>
+                </section>
+            }
+        </article>
+    }
+}

@@ -1,0 +1,100 @@
+//! "Predict, then check": a step's question, graded by running the model.
+
+use skblab_core::{Experiment, Params};
+use skblab_lessons::{Grade, Question, QuestionKind};
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties)]
+pub struct QuestionProps {
+    pub question: &'static Question,
+    pub experiment: &'static dyn Experiment,
+    /// The page's current parameters (the question's own params override them when grading).
+    pub params: Params,
+    /// Called when the answer is right.
+    pub on_correct: Callback<()>,
+}
+
+impl PartialEq for QuestionProps {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.question, other.question)
+            && self.experiment.id() == other.experiment.id()
+            && self.params == other.params
+            && self.on_correct == other.on_correct
+    }
+}
+
+#[function_component(QuestionBox)]
+pub fn question_box(props: &QuestionProps) -> Html {
+    let answer = use_state(String::new);
+    let grade = use_state(|| None::<Grade>);
+    let on_check = {
+        let (answer, grade) = (answer.clone(), grade.clone());
+        let (q, experiment, params, on_correct) =
+            (props.question, props.experiment, props.params.clone(), props.on_correct.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let g = q.grade(experiment, &params, &answer);
+            if g.correct {
+                on_correct.emit(());
+            }
+            grade.set(Some(g));
+        })
+    };
+    let set_answer = {
+        let answer = answer.clone();
+        Callback::from(move |e: InputEvent| answer.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let input = match &props.question.kind {
+        QuestionKind::Number { .. } => html! {
+            <div class="answer-row">
+                <label for="answer" class="visually-hidden">{"Your answer"}</label>
+                <input id="answer" data-testid="answer" type="text" inputmode="decimal" autocomplete="off"
+                    placeholder="your prediction" value={(*answer).clone()} oninput={set_answer} />
+            </div>
+        },
+        QuestionKind::Choice { choices } => html! {
+            <fieldset class="choices">
+                <legend class="visually-hidden">{"Choices"}</legend>
+                { for choices.iter().map(|c| {
+                    let answer = answer.clone();
+                    let value = c.clone();
+                    html! {
+                        <label class="choice">
+                            <input type="radio" name="answer" value={c.clone()} checked={*answer == *c}
+                                data-testid={format!("choice-{c}")}
+                                onchange={move |_| answer.set(value.clone())} />
+                            { c }
+                        </label>
+                    }
+                }) }
+            </fieldset>
+        },
+    };
+    let verdict = grade.as_ref().map(|g| {
+        let class = if g.correct { "grade grade-right" } else { "grade grade-wrong" };
+        html! {
+            <div class={class} data-testid="grade" role="status">
+                <strong>{ if g.correct { "✓ Right" } else { "✗ Not quite" } }</strong>
+                { if g.correct { format!(" — the model says {}.", g.expected) } else { format!(" — {}", g.message) } }
+                <p>{ &props.question.explanation }</p>
+            </div>
+        }
+    });
+    html! {
+        <section class="question card-flat" data-testid="question" aria-labelledby="question-title">
+            <h3 id="question-title">{"Predict, then check"}</h3>
+            <p class="prompt">{ &props.question.prompt }</p>
+            <form onsubmit={on_check}>
+                { input }
+                <button class="btn btn-primary" type="submit" data-testid="check" disabled={answer.trim().is_empty()}>
+                    {"Check"}
+                </button>
+            </form>
+            if grade.is_none() {
+                <div aria-live="polite"></div>
+            }
+            { verdict.unwrap_or_default() }
+        </section>
+    }
+}

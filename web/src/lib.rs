@@ -1,0 +1,29 @@
+//! skblab-web: the browser app of skblab (Yew, built by Trunk).
+//!
+//! It turns UI input into experiment parameters, calls `skblab-core`, and draws what core
+//! returns; it holds no simulation logic. Map of the crate:
+//!
+//! - pure modules (no yew, no browser; unit-tested natively with `cargo test -p skblab-web`):
+//!   - [`route`]: the URL hash ⇄ [`route::Route`] + query;
+//!   - [`page`]: the player's state and its reducer `apply(page, action)`, URL ⇄ state;
+//!   - [`progress`]: steps done per lesson, as stored in localStorage;
+//!   - [`charts`]: drawing functions generic over the plotters backend, and their data.
+//! - browser side:
+//!   - [`browser`]: the few browser calls (hash, storage, downloads);
+//!   - [`hooks`]: where browser state enters Yew (URL, progress, dark mode, arrow keys);
+//!   - [`components`]: the app shell, home, about, player, generic parameter panel, question;
+//!   - [`views`]: each experiment's views, looked up by (experiment id, view name).
+
+pub mod browser;
+pub mod charts;
+pub mod components;
+pub mod hooks;
+pub mod page;
+pub mod progress;
+pub mod route;
+pub mod views;
+
+/// Mounts the app on `<body>`.
+pub fn start() {
+    yew::Renderer::<components::app::App>::new().render();
+}

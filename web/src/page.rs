@@ -1,0 +1,414 @@
+//! The state of the lesson player and the playground, and the pure reducer over it.
+//!
+//! `apply(state, action)` is the only way the page changes (the Yew component wraps it in
+//! `use_reducer`), and [`Page::location`] / [`resolve`] convert between a page and its URL, so
+//! that "a link reproduces the view" is one round-trip test here instead of browser plumbing.
+//! No yew, no browser: everything in this module runs in native unit tests.
+//!
+//! Parameters are core's [`Params`]: the values a learner set explicitly (and only those) go
+//! into the URL; everything else comes from the experiment's defaults or its preset, resolved
+//! by core. Bad input never panics: a bad URL part becomes a notice, a bad typed value becomes
+//! an inline field error, and the page keeps its last valid parameters.
+
+use crate::route::{Location, Route};
+use skblab_core::{Experiment, Params, DEFAULT_SEED};
+use skblab_lessons::{Lesson, Status};
+use std::collections::BTreeMap;
+
+/// The query key that carries the run's seed next to the parameters.
+pub const SEED_KEY: &str = "seed";
+/// The parameter whose change clears every explicit override (experiments with presets).
+pub const PRESET_PARAM: &str = "preset";
+
+/// What the URL asks the app to show, after validation.
+#[derive(Clone)]
+pub enum View {
+    Home,
+    About,
+    PlayIndex,
+    Player(Page),
+}
+
+/// One player page: a lesson at a step, or an experiment's playground.
+#[derive(Clone)]
+pub struct Page {
+    pub experiment: &'static dyn Experiment,
+    pub lesson: Option<&'static Lesson>,
+    /// Index into the lesson's steps, from 0 (the URL counts from 1).
+    pub step: usize,
+    pub params: Params,
+    pub seed: u64,
+    /// Inline errors of typed values, by parameter name ("seed" for the seed).
+    pub field_errors: BTreeMap<String, String>,
+    /// What was wrong with the URL or the lesson data; shown in a role="alert" box.
+    pub notices: Vec<String>,
+}
+
+impl PartialEq for Page {
+    fn eq(&self, other: &Self) -> bool {
+        self.experiment.id() == other.experiment.id()
+            && self.lesson.map(|l| &l.slug) == other.lesson.map(|l| &l.slug)
+            && self.step == other.step
+            && self.params == other.params
+            && self.seed == other.seed
+            && self.field_errors == other.field_errors
+            && self.notices == other.notices
+    }
+}
+
+/// Everything a learner can do to a page.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// A control moved or a value was typed (text as in a URL: "1500", "true", "linux-6.4-x86_64").
+    SetParam {
+        name: String,
+        text: String,
+    },
+    SetSeed(String),
+    /// Enter a step (from 0), applying its parameters.
+    GoStep(usize),
+    Next,
+    Prev,
+    /// Re-apply the current step's parameters (or the defaults in the playground).
+    ResetStep,
+    /// The URL changed under the page (back button, edited link).
+    Load(Location),
+    DismissNotices,
+}
+
+/// Validates a parsed URL against the lessons and the experiments.
+pub fn resolve(location: &Location) -> (View, Vec<String>) {
+    let mut notices = location.problems.clone();
+    let view = match &location.route {
+        Route::Home => View::Home,
+        Route::About => View::About,
+        Route::Play { experiment: None } => View::PlayIndex,
+        Route::NotFound { path } => {
+            notices.push(format!("no page at '{path}'; showing the home page"));
+            View::Home
+        }
+        Route::Play { experiment: Some(id) } => match skblab_core::find(id) {
+            Ok(experiment) => View::Player(Page::from_query(experiment, None, 0, &location.query, &mut notices)),
+            Err(e) => {
+                notices.push(format!("{e}; showing the list of experiments"));
+                View::PlayIndex
+            }
+        },
+        Route::Lesson { slug, step } => lesson_view(slug, *step, &location.query, &mut notices),
+    };
+    if let View::Player(page) = &view {
+        let mut page = page.clone();
+        page.notices = notices;
+        return (View::Player(page), Vec::new());
+    }
+    (view, notices)
+}
+
+fn lesson_view(slug: &str, step: usize, query: &[(String, String)], notices: &mut Vec<String>) -> View {
+    let Some(lesson) = skblab_lessons::lesson(slug) else {
+        let coming = skblab_lessons::index().iter().any(|e| e.slug == slug && matches!(e.status, Status::Coming));
+        let known: Vec<&str> = skblab_lessons::index()
+            .iter()
+            .filter(|e| matches!(e.status, Status::Written))
+            .map(|e| e.slug.as_str())
+            .collect();
+        if coming {
+            notices.push(format!("lesson '{slug}' is not written yet; showing the home page"));
+        } else {
+            notices
+                .push(format!("unknown lesson '{slug}'; known lessons: {}; showing the home page", known.join(", ")));
+        }
+        return View::Home;
+    };
+    let Ok(experiment) = skblab_core::find(&lesson.experiment) else {
+        notices.push(format!("lesson '{slug}' names an unknown experiment '{}'", lesson.experiment));
+        return View::Home;
+    };
+    let n_steps = lesson.steps.len().max(1);
+    let index = if step > n_steps {
+        notices.push(format!("bad step '{step}': lesson '{slug}' has steps 1 to {n_steps}; showing step 1"));
+        0
+    } else {
+        step - 1
+    };
+    View::Player(Page::from_query(experiment, Some(lesson), index, query, notices))
+}
+
+impl Page {
+    /// A page at `step`: the step's parameters, overridden by the query's (a shared link is the
+    /// step plus the learner's changes). The step's parameters stay explicit in the page, so
+    /// its URL always carries them and [`Page::location`] → [`resolve`] round-trips.
+    pub fn from_query(
+        experiment: &'static dyn Experiment,
+        lesson: Option<&'static Lesson>,
+        step: usize,
+        query: &[(String, String)],
+        notices: &mut Vec<String>,
+    ) -> Page {
+        let mut page = Page {
+            experiment,
+            lesson,
+            step,
+            params: Params::defaults(&experiment.specs()),
+            seed: DEFAULT_SEED,
+            field_errors: BTreeMap::new(),
+            notices: Vec::new(),
+        };
+        page.params = page.step_params(notices);
+        let specs = experiment.specs();
+        for (name, text) in query {
+            if name == SEED_KEY {
+                match text.parse::<u64>() {
+                    Ok(seed) => page.seed = seed,
+                    Err(_) => notices.push(format!(
+                        "bad value '{text}' for 'seed' in the URL: expected a whole number; using seed {DEFAULT_SEED}"
+                    )),
+                }
+            } else if let Err(e) = page.params.set_text(experiment.id(), &specs, name, text) {
+                notices.push(format!("{e} (from the URL; using the default)"));
+            }
+        }
+        page
+    }
+
+    /// Defaults overridden by the current step's parameters.
+    fn step_params(&self, notices: &mut Vec<String>) -> Params {
+        let specs = self.experiment.specs();
+        let mut params = Params::defaults(&specs);
+        if let Some(step) = self.lesson.and_then(|l| l.steps.get(self.step)) {
+            for (name, text) in &step.params {
+                if let Err(e) = params.set_text(self.experiment.id(), &specs, name, text) {
+                    notices.push(format!("lesson data: {e}"));
+                }
+            }
+        }
+        params
+    }
+
+    pub fn n_steps(&self) -> usize {
+        self.lesson.map_or(0, |l| l.steps.len())
+    }
+
+    /// The URL of this page: route, explicit parameters in name order, then the seed if not
+    /// the default.
+    pub fn location(&self) -> Location {
+        let route = match self.lesson {
+            Some(l) => Route::Lesson { slug: l.slug.clone(), step: self.step + 1 },
+            None => Route::Play { experiment: Some(self.experiment.id().to_string()) },
+        };
+        let mut query: Vec<(String, String)> =
+            self.params.explicit_values().into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        if self.seed != DEFAULT_SEED {
+            query.push((SEED_KEY.to_string(), self.seed.to_string()));
+        }
+        Location::new(route, query)
+    }
+
+    /// The values a run uses (presets filled in by core).
+    pub fn resolved(&self) -> Params {
+        self.experiment.resolve(&self.params)
+    }
+}
+
+/// The reducer: the next page for `action`.
+pub fn apply(page: &Page, action: Action) -> Page {
+    let mut next = page.clone();
+    match action {
+        Action::SetParam { name, text } => set_param(&mut next, &name, &text),
+        Action::SetSeed(text) => match text.trim().parse::<u64>() {
+            Ok(seed) => {
+                next.seed = seed;
+                next.field_errors.remove(SEED_KEY);
+            }
+            Err(_) => {
+                next.field_errors.insert(SEED_KEY.to_string(), format!("bad seed '{text}': expected a whole number"));
+            }
+        },
+        Action::GoStep(step) => enter_step(&mut next, step),
+        Action::Next => enter_step(&mut next, page.step + 1),
+        Action::Prev => enter_step(&mut next, page.step.saturating_sub(1)),
+        Action::ResetStep => enter_step(&mut next, page.step),
+        Action::Load(location) => {
+            let (view, notices) = resolve(&location);
+            return match view {
+                View::Player(mut loaded) if loaded.experiment.id() == page.experiment.id() => {
+                    loaded.notices.extend(notices);
+                    loaded
+                }
+                _ => {
+                    next.notices.push("that URL belongs to another page".to_string());
+                    next
+                }
+            };
+        }
+        Action::DismissNotices => next.notices.clear(),
+    }
+    next
+}
+
+fn set_param(page: &mut Page, name: &str, text: &str) {
+    let specs = page.experiment.specs();
+    let mut params = page.params.clone();
+    if name == PRESET_PARAM {
+        // A new preset drops the learner's overrides, not the step's own settings.
+        let mut notices = Vec::new();
+        params = page.step_params(&mut notices);
+        page.notices.extend(notices);
+    }
+    match params.set_text(page.experiment.id(), &specs, name, text) {
+        Ok(()) => {
+            page.params = params;
+            page.field_errors.remove(name);
+        }
+        Err(e) => {
+            page.field_errors.insert(name.to_string(), e.to_string());
+        }
+    }
+}
+
+fn enter_step(page: &mut Page, step: usize) {
+    if page.lesson.is_none() {
+        page.params = Params::defaults(&page.experiment.specs());
+        page.field_errors.clear();
+        return;
+    }
+    if step >= page.n_steps() {
+        return;
+    }
+    page.step = step;
+    let mut notices = Vec::new();
+    page.params = page.step_params(&mut notices);
+    page.notices.extend(notices);
+    page.field_errors.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::route;
+
+    fn page(hash: &str) -> Page {
+        match resolve(&route::parse(hash)) {
+            (View::Player(p), _) => p,
+            _ => panic!("{hash} is not a player page"),
+        }
+    }
+
+    #[test]
+    fn playground_starts_from_defaults() {
+        let p = page("#/play/skb-layout");
+        assert!(p.notices.is_empty(), "{:?}", p.notices);
+        assert_eq!(p.params, Params::defaults(&p.experiment.specs()));
+        assert_eq!(route::format(&p.location()), "#/play/skb-layout");
+    }
+
+    #[test]
+    fn url_round_trips_params_and_seed() {
+        let p = page("#/play/skb-layout?mtu=9000&preset=linux-2011-x86_64&seed=42");
+        assert!(p.notices.is_empty(), "{:?}", p.notices);
+        assert_eq!(p.params.int("mtu"), 9000);
+        assert_eq!(p.seed, 42);
+        let text = route::format(&p.location());
+        assert_eq!(text, "#/play/skb-layout?mtu=9000&preset=linux-2011-x86_64&seed=42");
+        assert!(page(&text) == p);
+    }
+
+    #[test]
+    fn bad_values_and_unknown_names_are_notices() {
+        let p = page("#/play/skb-layout?mtu=12&bogus=1&seed=x&page_size=5000");
+        assert_eq!(p.notices.len(), 4, "{:?}", p.notices);
+        assert!(p.notices.iter().any(|n| n.contains("'12'") && n.contains("mtu")));
+        assert!(p.notices.iter().any(|n| n.contains("unknown parameter 'bogus'")));
+        assert!(p.notices.iter().any(|n| n.contains("'seed'")));
+        assert_eq!(p.params, Params::defaults(&p.experiment.specs()));
+        assert_eq!(p.seed, DEFAULT_SEED);
+    }
+
+    #[test]
+    fn unknown_pages_fall_back_with_a_notice() {
+        let (view, notices) = resolve(&route::parse("#/lesson/no-such-lesson/2"));
+        assert!(matches!(view, View::Home));
+        assert!(notices[0].contains("unknown lesson 'no-such-lesson'"), "{notices:?}");
+        let (view, notices) = resolve(&route::parse("#/play/nope"));
+        assert!(matches!(view, View::PlayIndex));
+        assert!(notices[0].contains("unknown experiment 'nope'"), "{notices:?}");
+        let (view, notices) = resolve(&route::parse("#/x/y"));
+        assert!(matches!(view, View::Home) && notices[0].contains("'/x/y'"));
+    }
+
+    #[test]
+    fn typed_values_are_validated_inline() {
+        let p = page("#/play/skb-layout");
+        let bad = apply(&p, Action::SetParam { name: "mtu".into(), text: "abc".into() });
+        assert!(bad.field_errors["mtu"].contains("'abc'"));
+        assert_eq!(bad.params, p.params);
+        let good = apply(&bad, Action::SetParam { name: "mtu".into(), text: "9000".into() });
+        assert!(good.field_errors.is_empty());
+        assert!(good.params.is_explicit("mtu"));
+        let seed = apply(&good, Action::SetSeed("-1".into()));
+        assert!(seed.field_errors.contains_key(SEED_KEY));
+    }
+
+    #[test]
+    fn entering_a_step_applies_its_params() {
+        let lesson = skblab_lessons::lesson("skb-layout").expect("skb-layout is written");
+        let p = page("#/lesson/skb-layout");
+        assert!(p.notices.is_empty(), "{:?}", p.notices);
+        assert_eq!(p.step, 0);
+        let expected: Vec<(String, String)> = lesson.steps[0].params.clone();
+        for (name, text) in &expected {
+            assert_eq!(&p.params.value(name).to_string(), text);
+        }
+        let moved = apply(&p, Action::SetParam { name: "mtu".into(), text: "9000".into() });
+        let next = apply(&moved, Action::Next);
+        assert_eq!(next.step, 1);
+        for (name, text) in &lesson.steps[1].params {
+            assert_eq!(&next.params.value(name).to_string(), text);
+        }
+        assert!(!next.params.is_explicit("mtu"), "a new step starts from its own parameters");
+        let back = apply(&apply(&next, Action::SetParam { name: "mtu".into(), text: "600".into() }), Action::ResetStep);
+        assert_eq!(back.params, next.params);
+        assert_eq!(apply(&p, Action::Prev).step, 0);
+        let last = apply(&p, Action::GoStep(lesson.steps.len() - 1));
+        assert_eq!(apply(&last, Action::Next).step, lesson.steps.len() - 1, "Next stops at the last step");
+    }
+
+    #[test]
+    fn a_link_is_the_step_plus_overrides() {
+        let p = page("#/lesson/skb-layout/4?mtu=9000&max_skb_frags=18");
+        assert_eq!(p.step, 3);
+        assert_eq!(p.params.choice(PRESET_PARAM), "frag-destructor-2011", "the step's preset stays");
+        assert_eq!((p.params.int("mtu"), p.params.int("max_skb_frags")), (9000, 18));
+        let text = route::format(&p.location());
+        assert_eq!(text, "#/lesson/skb-layout/4?max_skb_frags=18&mtu=9000&preset=frag-destructor-2011");
+        assert!(page(&text) == p);
+        let other = apply(&p, Action::SetParam { name: PRESET_PARAM.into(), text: "linux-2011-x86_64".into() });
+        assert_eq!(other.params.int("max_skb_frags"), 16, "a new preset keeps the step's own settings");
+        assert!(!other.params.is_explicit("mtu"), "and drops the learner's");
+        assert!(page(&route::format(&other.location())) == other);
+        let step_url = route::format(&apply(&p, Action::ResetStep).location());
+        assert!(page(&step_url) == apply(&p, Action::ResetStep), "{step_url}");
+        let bad = page("#/lesson/skb-layout/99");
+        assert_eq!(bad.step, 0);
+        assert!(bad.notices[0].contains("bad step '99'"), "{:?}", bad.notices);
+    }
+
+    #[test]
+    fn load_replaces_the_state_of_the_same_page() {
+        let p = page("#/lesson/skb-layout/1");
+        let loaded = apply(&p, Action::Load(route::parse("#/lesson/skb-layout/3?mtu=700")));
+        assert_eq!((loaded.step, loaded.params.int("mtu")), (2, 700));
+        let other = apply(&p, Action::Load(route::parse("#/about")));
+        assert_eq!(other.step, 0);
+        assert_eq!(other.notices.len(), 1);
+    }
+
+    #[test]
+    fn choosing_a_preset_clears_overrides() {
+        let p = page("#/play/skb-layout?mtu=9000&frag_bytes=24");
+        let q = apply(&p, Action::SetParam { name: PRESET_PARAM.into(), text: "arm64-64k".into() });
+        assert_eq!(q.params.explicit_values().len(), 1);
+        assert_eq!(q.resolved().int("page_size"), 65536);
+        assert_eq!(q.resolved().int("mtu"), 1500);
+    }
+}

@@ -1,0 +1,221 @@
+//! The app's routes and their URL form, as a pure module (no yew, no browser).
+//!
+//! Every view of skblab is addressed by the hash part of the URL, so that a link reproduces it
+//! and the app works from any static file server:
+//!
+//! | URL                                            | route                          |
+//! |------------------------------------------------|--------------------------------|
+//! | `#/`                                           | [`Route::Home`]                |
+//! | `#/about`                                      | [`Route::About`]               |
+//! | `#/lesson/<slug>/<step>?name=value&seed=N`     | [`Route::Lesson`] (step from 1)|
+//! | `#/play/<experiment>?name=value&seed=N`        | [`Route::Play`]                |
+//!
+//! Parsing never fails: whatever cannot be understood becomes a [`Route::NotFound`] or a
+//! problem string in [`Location::problems`], which the page shows as a notice. Whether a
+//! lesson, parameter or value exists is decided later by [`crate::page`], which knows the
+//! lessons and the experiments.
+
+/// One page of the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    Home,
+    About,
+    /// A lesson at a step, counted from 1 as in the URL.
+    Lesson {
+        slug: String,
+        step: usize,
+    },
+    /// The playground of one experiment, or the list of experiments when `None`.
+    Play {
+        experiment: Option<String>,
+    },
+    NotFound {
+        path: String,
+    },
+}
+
+/// A parsed URL hash: the route, the query pairs in URL order, and what could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub route: Route,
+    pub query: Vec<(String, String)>,
+    pub problems: Vec<String>,
+}
+
+impl Location {
+    pub fn new(route: Route, query: Vec<(String, String)>) -> Location {
+        Location { route, query, problems: Vec::new() }
+    }
+}
+
+/// Parses `#/path?query` (the leading `#` and `/` are optional).
+pub fn parse(hash: &str) -> Location {
+    let text = hash.strip_prefix('#').unwrap_or(hash);
+    let (path, query_text) = text.split_once('?').unwrap_or((text, ""));
+    let mut problems = Vec::new();
+    let query = parse_query(query_text, &mut problems);
+    let segments: Vec<String> =
+        path.split('/').filter(|s| !s.is_empty()).map(|s| decode(s).unwrap_or_else(|| s.to_string())).collect();
+    let parts: Vec<&str> = segments.iter().map(String::as_str).collect();
+    let route = match parts.as_slice() {
+        [] => Route::Home,
+        ["about"] => Route::About,
+        ["play"] => Route::Play { experiment: None },
+        ["play", id] => Route::Play { experiment: Some(id.to_string()) },
+        ["lesson", slug] => Route::Lesson { slug: slug.to_string(), step: 1 },
+        ["lesson", slug, step] => {
+            let step = match step.parse::<usize>() {
+                Ok(n) if n >= 1 => n,
+                _ => {
+                    problems
+                        .push(format!("bad step '{step}' in the URL: expected a step number from 1; showing step 1"));
+                    1
+                }
+            };
+            Route::Lesson { slug: slug.to_string(), step }
+        }
+        _ => Route::NotFound { path: format!("/{}", parts.join("/")) },
+    };
+    Location { route, query, problems }
+}
+
+/// The hash for a location (problems are not part of a URL).
+pub fn format(location: &Location) -> String {
+    let path = match &location.route {
+        Route::Home => "/".to_string(),
+        Route::About => "/about".to_string(),
+        Route::Play { experiment: None } => "/play".to_string(),
+        Route::Play { experiment: Some(id) } => format!("/play/{}", encode(id)),
+        Route::Lesson { slug, step } => format!("/lesson/{}/{step}", encode(slug)),
+        Route::NotFound { path } => path.clone(),
+    };
+    if location.query.is_empty() {
+        format!("#{path}")
+    } else {
+        let pairs: Vec<String> = location.query.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect();
+        format!("#{path}?{}", pairs.join("&"))
+    }
+}
+
+/// The hash of a route without query.
+pub fn href(route: Route) -> String {
+    format(&Location::new(route, Vec::new()))
+}
+
+fn parse_query(text: &str, problems: &mut Vec<String>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for pair in text.split('&').filter(|p| !p.is_empty()) {
+        let Some((key, value)) = pair.split_once('=') else {
+            problems.push(format!("malformed URL parameter '{pair}': expected name=value"));
+            continue;
+        };
+        match (decode(key), decode(value)) {
+            (Some(k), Some(v)) => out.push((k, v)),
+            _ => problems.push(format!("malformed URL parameter '{pair}': bad percent-encoding")),
+        }
+    }
+    out
+}
+
+/// Percent-encodes everything but RFC 3986 unreserved characters.
+pub fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes (and `+` as space); `None` for broken escapes or invalid UTF-8.
+pub fn decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = text.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn parses_every_route() {
+        assert_eq!(parse("").route, Route::Home);
+        assert_eq!(parse("#/").route, Route::Home);
+        assert_eq!(parse("#/about").route, Route::About);
+        assert_eq!(parse("#/play").route, Route::Play { experiment: None });
+        assert_eq!(parse("#/play/skb-layout").route, Route::Play { experiment: Some("skb-layout".into()) });
+        assert_eq!(parse("#/lesson/skb-layout").route, Route::Lesson { slug: "skb-layout".into(), step: 1 });
+        let loc = parse("#/lesson/skb-layout/3?mtu=9000&seed=7");
+        assert_eq!(loc.route, Route::Lesson { slug: "skb-layout".into(), step: 3 });
+        assert_eq!(loc.query, q(&[("mtu", "9000"), ("seed", "7")]));
+        assert!(loc.problems.is_empty());
+        assert_eq!(parse("#/nowhere/x").route, Route::NotFound { path: "/nowhere/x".into() });
+    }
+
+    #[test]
+    fn bad_parts_become_problems_not_panics() {
+        let loc = parse("#/lesson/skb-layout/zero?mtu&x=%ZZ&ok=1");
+        assert_eq!(loc.route, Route::Lesson { slug: "skb-layout".into(), step: 1 });
+        assert_eq!(loc.query, q(&[("ok", "1")]));
+        assert_eq!(loc.problems.len(), 3, "{:?}", loc.problems);
+        assert!(loc.problems[0].contains("'mtu'"));
+        assert!(loc.problems[2].contains("bad step 'zero'"));
+        assert!(parse("#/lesson/skb-layout/0").problems[0].contains("bad step '0'"));
+    }
+
+    #[test]
+    fn format_round_trips() {
+        let cases = [
+            Location::new(Route::Home, vec![]),
+            Location::new(Route::About, vec![]),
+            Location::new(Route::Play { experiment: None }, vec![]),
+            Location::new(
+                Route::Play { experiment: Some("skb-layout".into()) },
+                q(&[("preset", "linux-4.x-6.3-x86_64")]),
+            ),
+            Location::new(
+                Route::Lesson { slug: "skb-layout".into(), step: 4 },
+                q(&[("mtu", "9000"), ("note", "a b&c=d/é")]),
+            ),
+        ];
+        for loc in cases {
+            let text = format(&loc);
+            assert_eq!(parse(&text), loc, "{text}");
+        }
+        assert_eq!(href(Route::Lesson { slug: "skb-layout".into(), step: 2 }), "#/lesson/skb-layout/2");
+    }
+
+    #[test]
+    fn decode_rejects_broken_escapes() {
+        assert_eq!(decode("a%20b+c").as_deref(), Some("a b c"));
+        assert_eq!(decode("%"), None);
+        assert_eq!(decode("%4"), None);
+        assert_eq!(decode("%FF"), None);
+    }
+}

@@ -1,0 +1,237 @@
+//! The views of `ktls-recursion`: the stack budget bar, the growing call trace and the skb
+//! graph (all three stepped through one free walk by one transport), the stack-vs-depth chart
+//! per fix, and the synthetic oops.
+//!
+//! The player renders each view on its own, so the views that step through the walk share it
+//! through [`use_walk`]: one [`WalkTrace`] per parameter set (computed once when the
+//! parameters change, never per frame), one position, and one transport, drawn by whichever of
+//! those views rendered first. Everything drawn comes from core; nothing here simulates.
+
+mod call_trace;
+mod chart;
+mod skb_graph;
+mod stack_bar;
+
+use super::ViewCtx;
+use crate::components::transport::Transport;
+use skblab_core::experiments::ktls_recursion::{walk_trace, GraphNode, SkbRole, StackEntry, TraceFrame, WalkTrace};
+use skblab_core::Params;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use yew::prelude::*;
+
+pub const VIEWS: &[&str] = &["stack", "trace", "graph", "chart", "oops"];
+
+pub fn render(name: &str, ctx: &ViewCtx) -> Option<Html> {
+    let params = ctx.resolved.clone();
+    Some(match name {
+        "stack" => html! { <stack_bar::StackView {params} /> },
+        "trace" => html! { <call_trace::TraceView {params} /> },
+        "graph" => html! { <skb_graph::GraphView {params} /> },
+        "chart" => html! { <chart::ChartView {params} dark={ctx.dark} /> },
+        "oops" => chart::oops(ctx),
+        _ => return None,
+    })
+}
+
+/// Props of the views that step through the walk.
+#[derive(Properties, PartialEq)]
+pub struct WalkProps {
+    pub params: Params,
+}
+
+/// A walk and what the views look up in it often.
+pub struct WalkData {
+    pub trace: WalkTrace,
+    /// Indexes into `trace.graph.nodes` per nesting level (level 1 first), heads first.
+    pub rows: Vec<Vec<usize>>,
+    /// skb id → index into `trace.graph.nodes`.
+    pub node_index: HashMap<u32, usize>,
+}
+
+impl WalkData {
+    fn new(trace: WalkTrace) -> WalkData {
+        let nodes = &trace.graph.nodes;
+        let n_levels = nodes.iter().map(|n| n.level).max().unwrap_or(0) as usize;
+        let mut rows = vec![Vec::new(); n_levels];
+        for (i, n) in nodes.iter().enumerate().filter(|(_, n)| n.level > 0) {
+            rows[n.level as usize - 1].push(i);
+        }
+        for row in &mut rows {
+            row.sort_by_key(|&i| (role_order(nodes[i].role), nodes[i].id));
+        }
+        let node_index = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+        WalkData { trace, rows, node_index }
+    }
+
+    /// Positions run from 0 (only the close() path on the stack) to the number of frames.
+    pub fn n_positions(&self) -> usize {
+        self.trace.frames.len() + 1
+    }
+
+    /// The trace frame shown at `position` (none at 0).
+    pub fn frame(&self, position: usize) -> Option<&TraceFrame> {
+        position.checked_sub(1).and_then(|i| self.trace.frames.get(i))
+    }
+
+    /// The call stack at `position`, outermost first.
+    pub fn stack(&self, position: usize) -> Vec<StackEntry> {
+        match position {
+            0 => self.trace.base.clone(),
+            p => self.trace.stack_at(p - 1),
+        }
+    }
+
+    /// Stack bytes in use at `position` (what the overflowing call needed, at the overflow).
+    pub fn used_bytes(&self, position: usize) -> u64 {
+        match self.frame(position) {
+            Some(f) => f.stack_used_bytes,
+            None => self.trace.base.iter().map(|e| e.frame_bytes).sum(),
+        }
+    }
+
+    pub fn node(&self, id: u32) -> Option<&GraphNode> {
+        self.node_index.get(&id).map(|&i| &self.trace.graph.nodes[i])
+    }
+}
+
+fn role_order(role: SkbRole) -> u8 {
+    match role {
+        SkbRole::StrpHead => 0,
+        SkbRole::StrpClone => 1,
+        SkbRole::Tcp => 2,
+        SkbRole::Other => 3,
+    }
+}
+
+/// The one walk the stepping views share (the player shows one page at a time).
+#[derive(Default)]
+struct Shared {
+    params: Option<Params>,
+    walk: Option<Rc<WalkData>>,
+    position: usize,
+    /// The view that draws the transport: `(rank, id)`, the lowest rank wins.
+    owner: Option<(u8, u64)>,
+    subscribers: Vec<(u64, Callback<()>)>,
+    next_id: u64,
+}
+
+impl Shared {
+    /// The walk of `params`, computed only when they differ from the last ones.
+    fn ensure(&mut self, params: &Params) -> Rc<WalkData> {
+        match (&self.walk, &self.params) {
+            (Some(w), Some(p)) if p == params => w.clone(),
+            _ => {
+                let walk = Rc::new(WalkData::new(walk_trace(params)));
+                self.params = Some(params.clone());
+                self.walk = Some(walk.clone());
+                self.position = 0;
+                walk
+            }
+        }
+    }
+}
+
+thread_local! {
+    static SHARED: RefCell<Shared> = RefCell::default();
+}
+
+/// Tells every stepping view to redraw (outside the borrow, since a redraw reads the store).
+fn notify_all() {
+    let callbacks: Vec<Callback<()>> = SHARED.with(|s| s.borrow().subscribers.iter().map(|(_, c)| c.clone()).collect());
+    for c in callbacks {
+        c.emit(());
+    }
+}
+
+fn set_position(position: usize) {
+    SHARED.with(|s| s.borrow_mut().position = position);
+    notify_all();
+}
+
+/// What a stepping view gets from [`use_walk`].
+pub struct WalkHandle {
+    pub walk: Rc<WalkData>,
+    pub position: usize,
+    /// Some(transport) for the one view that draws it.
+    pub transport: Option<Html>,
+}
+
+/// The shared walk of `params`, the shared position, and the transport if this view owns it.
+/// `rank` decides which view draws the transport (lowest wins: stack, then trace, then
+/// graph), so that it does not depend on the order in which Yew renders the views.
+#[hook]
+pub fn use_walk(params: &Params, rank: u8) -> WalkHandle {
+    let id = *use_state(|| {
+        SHARED.with(|s| {
+            let mut s = s.borrow_mut();
+            s.next_id += 1;
+            s.next_id
+        })
+    });
+    let update = use_force_update();
+    use_effect_with(id, move |&id| {
+        let redraw = Callback::from(move |_| update.force_update());
+        SHARED.with(|s| s.borrow_mut().subscribers.push((id, redraw)));
+        move || {
+            let was_owner = SHARED.with(|s| {
+                let mut s = s.borrow_mut();
+                s.subscribers.retain(|(i, _)| *i != id);
+                let was_owner = s.owner.is_some_and(|(_, o)| o == id);
+                if was_owner {
+                    s.owner = None;
+                }
+                was_owner
+            });
+            // Another stepping view takes the transport over.
+            if was_owner {
+                notify_all();
+            }
+        }
+    });
+    let (walk, position, owns, displaced) = SHARED.with(|s| {
+        let mut s = s.borrow_mut();
+        let walk = s.ensure(params);
+        let displaced = match s.owner {
+            Some((r, o)) if o != id && r > rank => Some(o),
+            _ => None,
+        };
+        if s.owner.is_none() || displaced.is_some() {
+            s.owner = Some((rank, id));
+        }
+        let position = s.position.min(walk.n_positions() - 1);
+        (walk, position, s.owner.is_some_and(|(_, o)| o == id), displaced)
+    });
+    // The view that drew the transport so far redraws without it.
+    if displaced.is_some() {
+        notify_all();
+    }
+    let transport = owns.then(|| {
+        html! { <Transport n_frames={walk.n_positions()} {position} on_change={Callback::from(set_position)} unit="step" /> }
+    });
+    WalkHandle { walk, position, transport }
+}
+
+/// Styles of these views, kept beside them (the SVG classes are theirs alone); colours come
+/// from the app's CSS variables so dark mode follows.
+pub const STYLE: &str = r#"
+.ktls-view { display: flex; flex-direction: column; gap: 0.6rem; }
+.ktls-view svg { width: 100%; height: auto; display: block; }
+.ktls-stack svg { max-height: 34rem; }
+.ktls-view figcaption { display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; align-items: baseline; }
+.ktls-nums { font-variant-numeric: tabular-nums; font-size: 0.9rem; color: var(--muted); }
+.ktls-nums strong { color: var(--fg); }
+.ktls-view text { fill: var(--fg); font-family: var(--font); }
+.ktls-view text.dim { fill: var(--muted); }
+.ktls-view text.bad { fill: var(--bad); font-weight: 700; }
+.ktls-trace { font-size: 0.8rem; max-height: 28rem; overflow: auto; margin: 0; }
+.ktls-trace .bad { color: var(--bad); font-weight: 700; }
+.ktls-trace .dim { color: var(--muted); }
+.ktls-trace .now { background: var(--accent-soft); }
+"#;
+
+/// The `<style>` every ktls view carries (identical copies are harmless).
+pub fn style() -> Html {
+    html! { <style>{ STYLE }</style> }
+}

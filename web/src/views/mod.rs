@@ -1,0 +1,44 @@
+//! The views of every experiment, looked up by (experiment id, view name) in one place.
+//!
+//! A lesson step lists view names (`views = ["diagram", "chart"]`); the playground shows all of
+//! an experiment's views. Adding an experiment's views means adding a module here and two
+//! match arms; the player does not change.
+
+pub mod ktls_recursion;
+pub mod skb_layout;
+
+use skblab_core::{Params, RunOutput};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What every view gets: the resolved parameters, the run's output, and the colour scheme.
+#[derive(Clone, PartialEq)]
+pub struct ViewCtx {
+    pub experiment: &'static str,
+    /// The values the run used (presets filled in).
+    pub resolved: Params,
+    pub output: Rc<RunOutput>,
+    pub dark: bool,
+}
+
+/// Every view name an experiment draws, in display order.
+pub fn names(experiment: &str) -> &'static [&'static str] {
+    match experiment {
+        skblab_core::experiments::skb_layout::ID => skb_layout::VIEWS,
+        skblab_core::experiments::ktls_recursion::ID => ktls_recursion::VIEWS,
+        _ => &[],
+    }
+}
+
+/// The view `name` of the context's experiment (a short note for an unknown name, so that a
+/// typo in a lesson shows up on the page instead of silently drawing nothing).
+pub fn render(name: &str, ctx: &ViewCtx) -> Html {
+    let drawn = match ctx.experiment {
+        skblab_core::experiments::skb_layout::ID => skb_layout::render(name, ctx),
+        skblab_core::experiments::ktls_recursion::ID => ktls_recursion::render(name, ctx),
+        _ => None,
+    };
+    drawn.unwrap_or_else(|| {
+        html! { <p class="muted">{ format!("(no view named '{name}' for {})", ctx.experiment) }</p> }
+    })
+}
