@@ -36,7 +36,11 @@ pub trait Experiment: Sync {
 
 /// Every experiment, in lesson order.
 pub fn experiments() -> &'static [&'static dyn Experiment] {
-    &[&crate::experiments::skb_layout::SkbLayout, &crate::experiments::ktls_recursion::KtlsRecursion]
+    &[
+        &crate::experiments::skb_layout::SkbLayout,
+        &crate::experiments::high_order_alloc::HighOrderAlloc,
+        &crate::experiments::ktls_recursion::KtlsRecursion,
+    ]
 }
 
 /// Looks an experiment up by id; the error lists the known ids.

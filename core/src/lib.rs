@@ -9,6 +9,8 @@
 //! - [`output`]: result tables, text views, and seed-vs-simulation reproductions.
 //! - [`sources`]: citations of the seed posts and commits the models rest on.
 //! - [`rng`]: the one PRNG type (SplitMix64-seeded PCG32), forked per component.
+//! - [`sim`]: the discrete-event engine (CPUs, cache lines, qspinlock, buddy + PCP zones,
+//!   page_frag, workloads, profile, trace) that the allocator experiments run on.
 //! - [`experiments`]: one module per lesson (`skb_layout`, ...).
 #![forbid(unsafe_code)]
 
@@ -17,6 +19,7 @@ pub mod experiments;
 pub mod output;
 pub mod params;
 pub mod rng;
+pub mod sim;
 pub mod sources;
 
 pub use experiment::{experiments, find, Experiment, DEFAULT_SEED};

@@ -40,6 +40,13 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Fit the machine profile's physical constants to the seed table and print them with the
+    /// error (`--rounds 0` only evaluates the committed profile).
+    Calibrate {
+        experiment: String,
+        #[arg(long, default_value_t = 4)]
+        rounds: u32,
+    },
     /// The seed post's measured table beside the simulation, with per-cell error.
     Reproduce {
         experiment: String,
@@ -90,6 +97,13 @@ fn execute(command: Command) -> Result<String, ParamError> {
                 Format::Csv => out.to_csv(),
                 Format::Json => out.to_json() + "\n",
             })
+        }
+        Command::Calibrate { experiment, rounds } => {
+            let exp = find(&experiment)?;
+            if exp.id() != skblab_core::experiments::high_order_alloc::ID {
+                return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
+            }
+            Ok(skblab_core::experiments::high_order_alloc::calibrate(rounds).to_text())
         }
         Command::Reproduce { experiment, seed, format } => {
             let exp = find(&experiment)?;

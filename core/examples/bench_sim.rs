@@ -1,0 +1,33 @@
+//! Benchmark of the simulation engine: the full `high-order-alloc` sweep (1..30 flows × 2
+//! orders, default parameters, seed 1), timed natively. Rerun with:
+//! `cargo run --release -p skblab-core --example bench_sim`
+//! (the clock is read here, at the edge, never inside core).
+
+use skblab_core::experiments::high_order_alloc as hoa;
+use skblab_core::params::Params;
+use std::time::Instant;
+
+fn main() {
+    let params = Params::defaults(&hoa::specs());
+    let mut best = f64::MAX;
+    let mut events = 0;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let mut first_ms = 0.0;
+        events = 0;
+        for n in 1..=30 {
+            let p = hoa::sweep_point(&params, n, 1);
+            events += p.order3.stats.events + p.order0.stats.events;
+            if n == 1 {
+                first_ms = start.elapsed().as_secs_f64() * 1000.0;
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        best = best.min(secs);
+        println!("sweep: {:.1} ms (first point {first_ms:.2} ms), {events} events", secs * 1000.0);
+    }
+    println!("best sweep {:.1} ms, {:.1} M events/s", best * 1000.0, events as f64 / best / 1e6);
+    let start = Instant::now();
+    let t = hoa::traced_run(&params, 4, hoa::FragOrder::Order3, 1, 2000);
+    println!("traced run: {} frames in {:.1} ms", t.frames.len(), start.elapsed().as_secs_f64() * 1000.0);
+}

@@ -1,0 +1,385 @@
+//! `high-order-alloc`: order-3 vs order-0 page frags for TCP over loopback, 1..30 flows (seed 000).
+//!
+//! What Linux does: since 3.7 (5640f7685831) `tcp_sendmsg()` fills skbs from a per-task
+//! 32 KiB (order-3) page frag; before 5.14 (44042b449872) only order-0 pages had per-CPU
+//! lists, so every order-3 allocation (`rmqueue` → `__rmqueue_smallest`) and every order-3
+//! free (`__free_pages_ok` → `free_one_page`) takes `zone->lock`. With few flows the big
+//! pages win (8× fewer pages to allocate, reference and free per byte); with many flows the
+//! zone lock queue caps order-3 throughput, while order-0 pages go through the per-CPU lists
+//! and take the lock once per `batch` pages. ce27ec60648d added
+//! `net.core.high_order_alloc_disable` so admins could pick order 0.
+//!
+//! The model is the engine in [`crate::sim`]; this module turns parameters into a
+//! [`StreamConfig`], runs the sweep, and renders the views. docs/high-order-alloc.md has every
+//! mechanism and constant; docs/calibration.md how the fitted constants were obtained.
+//!
+//! API for the web app (all results `serde::Serialize`):
+//! - [`sweep_point`]`(&Params, threads, seed) -> SweepPoint`: one point of the chart (both
+//!   orders), so a Web Worker can fill the chart point by point with progress.
+//! - [`traced_run`]`(&Params, threads, order, seed, max_events) -> Trace`: frames for the
+//!   step-through player (lanes per CPU, refills, PCP counts, zone.lock queue, buddyinfo).
+//! - [`profile`]`(&Params, threads, order, seed) -> PointDetail`: perf report (data + text),
+//!   lock stats, /proc/buddyinfo and /proc/zoneinfo pagesets text.
+//! - [`seed_table`]`() -> SeedTable`: the seed's numbers with citation, for overlays.
+
+mod calibrate;
+mod seed;
+
+pub use calibrate::{calibrate, CalibrationReport, FittedConstant};
+pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
+
+use crate::experiment::Experiment;
+use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, RunOutput, TextView};
+use crate::params::{ParamSpec, Params};
+use crate::sim::machine::{MachineProfile, SERVER_2019};
+use crate::sim::profile::ProfileReport;
+use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
+use crate::sim::stream::{Placement, StreamConfig, StreamSim, StreamStats, PLACEMENT_NAMES};
+use crate::sim::trace::TraceFrame;
+use crate::sources;
+use serde::Serialize;
+
+pub const ID: &str = "high-order-alloc";
+
+/// The registry entry.
+pub struct HighOrderAlloc;
+
+/// Which frag order a run uses: the sysctl `net.core.high_order_alloc_disable`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum FragOrder {
+    /// sysctl = 0: order-3 (32 KiB) frags, order-0 fallback.
+    Order3,
+    /// sysctl = 1: order-0 frags.
+    Order0,
+}
+
+impl FragOrder {
+    pub fn from_order(order: u32) -> FragOrder {
+        if order == 0 {
+            FragOrder::Order0
+        } else {
+            FragOrder::Order3
+        }
+    }
+    fn disable(self) -> bool {
+        self == FragOrder::Order0
+    }
+}
+
+/// The machine profile with the parameters that override its constants applied.
+pub fn machine(params: &Params) -> MachineProfile {
+    MachineProfile {
+        line_same_socket_ns: params.int("line_transfer_ns") as u64,
+        line_cross_socket_ns: params.int("cross_socket_ns") as u64,
+        ..SERVER_2019
+    }
+}
+
+/// The run configuration for `flows` flows at `order`.
+pub fn config(params: &Params, flows: u32, order: FragOrder) -> StreamConfig {
+    config_on(machine(params), params, flows, order)
+}
+
+/// The run configuration on an explicit machine profile (calibration varies the profile).
+pub fn config_on(machine: MachineProfile, params: &Params, flows: u32, order: FragOrder) -> StreamConfig {
+    StreamConfig {
+        machine,
+        cpus: params.int("cpus") as u32,
+        smt: params.bool("smt"),
+        flows,
+        high_order_alloc_disable: order.disable(),
+        pcp_high_order: params.bool("pcp_high_order"),
+        pcp_high: params.int("pcp_high") as u32,
+        pcp_batch: params.int("pcp_batch") as u32,
+        msg_bytes: params.int("msg_bytes") as u32,
+        sndbuf_bytes: params.int("sndbuf_bytes") as u32,
+        placement: Placement::from_name(params.choice("placement")),
+        zone_pages: ZONE_PAGES,
+        warmup_ns: params.int("warmup_us") as u64 * 1000,
+        measure_ns: params.int("measure_us") as u64 * 1000,
+    }
+}
+
+/// Pages per node: 512 MiB, far more than the flows keep in flight (bounded by sndbuf and
+/// pcp_high), small enough for the browser.
+pub const ZONE_PAGES: u32 = 1 << 17;
+
+/// Summary of one simulated run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub mbps: f64,
+    pub stats: StreamStats,
+    /// zone->lock statistics summed over the nodes.
+    pub lock: LockStats,
+    pub spin_pct: f64,
+}
+
+/// One point of the sweep: both orders at `threads` flows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepPoint {
+    pub threads: u32,
+    pub order3_mbps: f64,
+    pub order0_mbps: f64,
+    pub order3: RunSummary,
+    pub order0: RunSummary,
+}
+
+fn summed_lock_stats(sim: &StreamSim) -> LockStats {
+    let mut s = LockStats::default();
+    for z in &sim.zones {
+        let l = &z.lock.stats;
+        s.acquisitions += l.acquisitions;
+        s.contentions += l.contentions;
+        s.acq_bounces += l.acq_bounces;
+        s.wait_ns_total += l.wait_ns_total;
+        s.wait_ns_max = s.wait_ns_max.max(l.wait_ns_max);
+        s.hold_ns_total += l.hold_ns_total;
+        s.hold_ns_max = s.hold_ns_max.max(l.hold_ns_max);
+        s.queue_len_max = s.queue_len_max.max(l.queue_len_max);
+    }
+    s
+}
+
+/// Runs one configuration to its end.
+pub fn simulate(params: &Params, threads: u32, order: FragOrder, seed: u64) -> StreamSim {
+    let mut sim = StreamSim::new(config(params, threads, order), seed);
+    sim.run();
+    sim
+}
+
+fn summarize(sim: &StreamSim) -> RunSummary {
+    RunSummary {
+        mbps: sim.throughput_mbps(),
+        stats: sim.stats.clone(),
+        lock: summed_lock_stats(sim),
+        spin_pct: sim.profile.report(String::new()).spin_pct,
+    }
+}
+
+/// One chart point: both orders at `threads` flows (the unit of work of the Web Worker).
+pub fn sweep_point(params: &Params, threads: u32, seed: u64) -> SweepPoint {
+    let o3 = summarize(&simulate(params, threads, FragOrder::Order3, seed));
+    let o0 = summarize(&simulate(params, threads, FragOrder::Order0, seed));
+    SweepPoint { threads, order3_mbps: o3.mbps, order0_mbps: o0.mbps, order3: o3, order0: o0 }
+}
+
+/// Every point 1..=max_threads.
+pub fn sweep(params: &Params, seed: u64) -> Vec<SweepPoint> {
+    (1..=params.int("max_threads") as u32).map(|n| sweep_point(params, n, seed)).collect()
+}
+
+/// The step-through player's data.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trace {
+    pub threads: u32,
+    pub order: u32,
+    pub seed: u64,
+    /// CPU of every thread, in lane order.
+    pub cpus: Vec<u16>,
+    pub frames: Vec<TraceFrame>,
+    /// True if the run ended (end time) before `max_events`.
+    pub complete: bool,
+}
+
+/// The first `max_events` events of a run, one frame each (keep `threads` and `max_events`
+/// small: every frame copies every lane).
+pub fn traced_run(params: &Params, threads: u32, order: FragOrder, seed: u64, max_events: u64) -> Trace {
+    let mut sim = StreamSim::new(config(params, threads, order), seed);
+    sim.enable_trace();
+    let mut complete = false;
+    for _ in 0..max_events {
+        if !sim.step() {
+            complete = true;
+            break;
+        }
+    }
+    Trace {
+        threads,
+        order: if order == FragOrder::Order3 { 3 } else { 0 },
+        seed,
+        cpus: sim.thread_cpus(),
+        frames: sim.take_trace(),
+        complete,
+    }
+}
+
+/// Everything the detail views show for one setting.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PointDetail {
+    pub summary: RunSummary,
+    pub profile: ProfileReport,
+    pub buddyinfo: String,
+    pub zoneinfo_pagesets: String,
+    pub lock_stat: String,
+}
+
+/// Perf report, lock stats and /proc views of one run.
+pub fn profile(params: &Params, threads: u32, order: FragOrder, seed: u64) -> PointDetail {
+    let sim = simulate(params, threads, order, seed);
+    let o = if order == FragOrder::Order3 { 3 } else { 0 };
+    let title = format!(
+        "perf report: {threads} TCP_STREAM flows over lo, order-{o} frags, {:.0} Mbit/s",
+        sim.throughput_mbps()
+    );
+    let buddyinfo: String = sim.zones.iter().map(|z| z.free_area.buddyinfo_line(z.node, "Normal") + "\n").collect();
+    let cpus = sim.thread_cpus();
+    let shown: Vec<u16> = cpus.iter().copied().take(4).collect();
+    let zoneinfo_pagesets = sim.zones.iter().map(|z| z.zoneinfo_pagesets(&shown)).collect::<Vec<_>>().join("");
+    let mut lock_stat = format!("{LOCK_STAT_HEADER}\n");
+    for z in &sim.zones {
+        lock_stat.push_str(&format!("node {} {}\n", z.node, z.lock.lock_stat_line().trim_start()));
+    }
+    PointDetail {
+        summary: summarize(&sim),
+        profile: sim.profile.report(title),
+        buddyinfo,
+        zoneinfo_pagesets,
+        lock_stat,
+    }
+}
+
+fn rows_of(points: &[SweepPoint]) -> Vec<(u32, f64, f64)> {
+    points.iter().map(|p| (p.threads, p.order3_mbps, p.order0_mbps)).collect()
+}
+
+impl Experiment for HighOrderAlloc {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Why order-3 page frags stop scaling"
+    }
+
+    fn summary(&self) -> &'static str {
+        "TCP_STREAM over loopback, 1..30 flows on a 56-core server: order-3 vs order-0 page frags and zone->lock (seed 000)."
+    }
+
+    fn specs(&self) -> Vec<ParamSpec> {
+        specs()
+    }
+
+    fn run(&self, params: &Params, seed: u64) -> RunOutput {
+        let points = sweep(params, seed);
+        let c = |name, unit| Column { name, unit };
+        let mut out = RunOutput::new(
+            ID,
+            seed,
+            vec![c("threads", "flows"), c("order3_mbps", "Mbit/s"), c("order0_mbps", "Mbit/s")],
+        );
+        for p in &points {
+            out.push_row(vec![
+                Cell::Int(i64::from(p.threads)),
+                Cell::Float(p.order3_mbps.round()),
+                Cell::Float(p.order0_mbps.round()),
+            ]);
+        }
+        out.views = views(params, &points, seed);
+        out
+    }
+
+    fn reproduce(&self, seed: u64) -> Option<Reproduction> {
+        Some(reproduce(&Params::defaults(&specs()), seed))
+    }
+}
+
+fn views(params: &Params, points: &[SweepPoint], seed: u64) -> Vec<TextView> {
+    let n = (params.int("profile_threads") as u32).max(1);
+    let order = if params.choice("profile_order") == "order0" { FragOrder::Order0 } else { FragOrder::Order3 };
+    let d = profile(params, n, order, seed);
+    let rows = rows_of(points);
+    let summary = format!(
+        "crossover (order-0 ahead from here on): {}\norder-3 peak over 20..30 flows: {}\n",
+        crossover(&rows).map_or("none".to_string(), |n| format!("{n} flows")),
+        plateau(&rows).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows")),
+    );
+    let o = if order == FragOrder::Order3 { 3 } else { 0 };
+    let tv = |title: String, text: String| TextView { title, text };
+    vec![
+        tv("summary".into(), summary),
+        tv(format!("/proc/buddyinfo after {n} flows, order {o}"), d.buddyinfo),
+        tv(format!("/proc/zoneinfo pagesets (first CPUs), {n} flows, order {o}"), d.zoneinfo_pagesets),
+        tv(format!("/proc/lock_stat zone->lock, {n} flows, order {o} (times in us)"), d.lock_stat),
+        tv(format!("perf report, {n} flows, order {o}"), d.profile.text),
+    ]
+}
+
+/// Seed 000 beside the simulation with default parameters.
+pub fn reproduce(params: &Params, seed: u64) -> Reproduction {
+    let points = sweep(params, seed);
+    let mut rows = Vec::new();
+    for p in points.iter().filter(|p| p.threads <= 30) {
+        let s = SEED_000_ROWS[p.threads as usize - 1];
+        rows.push(ReproRow {
+            label: p.threads.to_string(),
+            cells: vec![
+                ReproCell { metric: "order3_mbps", measured: f64::from(s.1), simulated: p.order3_mbps.round() },
+                ReproCell { metric: "order0_mbps", measured: f64::from(s.2), simulated: p.order0_mbps.round() },
+            ],
+        });
+    }
+    let seed_rows: Vec<(u32, f64, f64)> =
+        SEED_000_ROWS.iter().map(|&(n, a, b)| (n, f64::from(a), f64::from(b))).collect();
+    let sim_rows = rows_of(&points);
+    let fmt_x = |r: &[(u32, f64, f64)]| crossover(r).map_or("none".to_string(), |n| format!("{n} flows"));
+    let fmt_p =
+        |r: &[(u32, f64, f64)]| plateau(r).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows"));
+    let notes = vec![
+        format!("crossover (order-0 ahead from here on): seed {}, sim {}", fmt_x(&seed_rows), fmt_x(&sim_rows)),
+        format!("order-3 peak over 20..30 flows: seed {}, sim {}", fmt_p(&seed_rows), fmt_p(&sim_rows)),
+        format!("machine: {}; seed {seed}", SERVER_2019.name),
+    ];
+    Reproduction { experiment: ID, citation: sources::SEED_000, key_name: "threads", rows, notes }
+}
+
+/// The parameter spec.
+pub fn specs() -> Vec<ParamSpec> {
+    let m = SERVER_2019;
+    vec![
+        ParamSpec::int("cpus", "cores", 56, (2, 56, 2))
+            .help("Physical cores online, split over the two sockets (each with an SMT sibling).")
+            .kernel("/sys/devices/system/cpu/online"),
+        ParamSpec::int("max_threads", "flows", 30, (1, 64, 1))
+            .help("The sweep runs 1..max_threads netperf/netserver pairs (super_netperf N).")
+            .kernel("super_netperf"),
+        ParamSpec::boolean("pcp_high_order", false)
+            .help("Linux 5.14+: orders 1..3 also go through the per-CPU lists (44042b449872).")
+            .kernel("pcp_allowed_order()"),
+        ParamSpec::boolean("smt", true)
+            .help("Use the SMT sibling of every core (Hyper-Threading) once all cores are busy.")
+            .kernel("CONFIG_SCHED_SMT"),
+        ParamSpec::choice("placement", PLACEMENT_NAMES, 0)
+            .help("spread: flows alternate sockets, pair on one socket; pack: fill socket 0 first; split: receiver on the other socket.")
+            .kernel("select_task_rq_fair()"),
+        ParamSpec::int("msg_bytes", "bytes", 65536, (4096, 65536, 4096))
+            .help("Bytes per sendmsg(); one skb each (64 KiB = 2 order-3 frags or 16 order-0 frags).")
+            .kernel("netperf -m / tcp size_goal"),
+        ParamSpec::int("sndbuf_bytes", "bytes", 1 << 20, (1 << 17, 1 << 23, 1 << 16))
+            .help("Bytes a flow may have in flight before netperf sleeps.")
+            .kernel("sk->sk_sndbuf"),
+        ParamSpec::int("pcp_batch", "pages", 63, (1, 512, 1))
+            .help("Pages moved per refill or drain of a per-CPU list (63 since 4.19).")
+            .kernel("pcp->batch"),
+        ParamSpec::int("pcp_high", "pages", 378, (8, 8192, 1))
+            .help("A per-CPU list is drained once it holds this many pages (6 x batch before 5.14).")
+            .kernel("pcp->high"),
+        ParamSpec::int("line_transfer_ns", "ns", m.line_same_socket_ns as i64, (10, 1000, 5))
+            .help("Cost of pulling a cache line another core of the socket wrote: every zone->lock handoff pays it.")
+            .kernel("cache-to-cache transfer (mesh)"),
+        ParamSpec::int("cross_socket_ns", "ns", m.line_cross_socket_ns as i64, (10, 2000, 10))
+            .help("Cost of pulling a line from the other socket.")
+            .kernel("UPI snoop"),
+        ParamSpec::int("warmup_us", "us", 300, (0, 100_000, 100))
+            .help("Simulated time before measuring (socket buffers fill, lists reach steady state).")
+            .kernel(""),
+        ParamSpec::int("measure_us", "us", 2000, (100, 1_000_000, 100))
+            .help("Simulated time measured per point (netperf ran 15 s; the model is steady after ~1 ms).")
+            .kernel("netperf -l"),
+        ParamSpec::int("profile_threads", "flows", 20, (1, 64, 1))
+            .help("Flow count of the perf report, lock stats and /proc views.")
+            .kernel(""),
+        ParamSpec::choice("profile_order", &["order3", "order0"], 0)
+            .help("Frag order of the perf report, lock stats and /proc views.")
+            .kernel("net.core.high_order_alloc_disable"),
+    ]
+}

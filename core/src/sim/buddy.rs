@@ -1,0 +1,243 @@
+//! The buddy allocator of one zone: `free_area[order]` lists over page frame numbers.
+//!
+//! What Linux does (mm/page_alloc.c): free memory is kept as naturally aligned blocks of
+//! 2^order pages, one free list per order. `__rmqueue_smallest()` takes the first block of the
+//! smallest order that is not empty and `expand()` splits it, putting each upper half back on
+//! the list one order down. `__free_one_page()` merges a freed block with its buddy
+//! (`pfn ^ (1 << order)`) as long as the buddy is free and of the same order, then puts the
+//! result at the head of its list. All of it runs under `zone->lock`.
+//!
+//! What we simplify: one migrate type, no pageblocks, no "add to tail" heuristic, no
+//! watermarks. The lists are intrusive, like `page->lru`: `next`/`prev` arrays indexed by pfn,
+//! so removal of a merged buddy is O(1), exactly as in the kernel. Bookkeeping only: no memory.
+
+use serde::Serialize;
+
+/// Orders 0..MAX_ORDER-1 (MAX_ORDER = 11 before 6.4: blocks of up to 4 MiB).
+pub const MAX_ORDER: usize = 11;
+/// Page frame number within a zone.
+pub type Pfn = u32;
+const NIL: u32 = u32::MAX;
+const NOT_FREE: u8 = u8::MAX;
+
+/// What one allocation or free did, for the cost model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct BuddyWork {
+    /// Split steps (`expand`) or merge steps (`__free_one_page`).
+    pub steps: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FreeArea {
+    n_pages: u32,
+    head: [u32; MAX_ORDER],
+    nr_free: [u64; MAX_ORDER],
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    /// Order of the free block starting at this pfn (PageBuddy + page_order), or NOT_FREE.
+    free_order: Vec<u8>,
+}
+
+impl FreeArea {
+    /// A zone of `n_pages` (a multiple of 2^(MAX_ORDER-1)), all free in max-order blocks.
+    pub fn new(n_pages: u32) -> Self {
+        let top = 1u32 << (MAX_ORDER - 1);
+        assert!(n_pages > 0 && n_pages % top == 0, "bug: zone size {n_pages} is not a multiple of {top}");
+        let n = n_pages as usize;
+        let mut fa = FreeArea {
+            n_pages,
+            head: [NIL; MAX_ORDER],
+            nr_free: [0; MAX_ORDER],
+            next: vec![NIL; n],
+            prev: vec![NIL; n],
+            free_order: vec![NOT_FREE; n],
+        };
+        for pfn in (0..n_pages).step_by(top as usize).rev() {
+            fa.list_add(pfn, MAX_ORDER - 1);
+        }
+        fa
+    }
+
+    /// A zone as a long-running server has it: the first `fragmented_pages` are cut into
+    /// 4-page chunks, each held by other users, free, or partly free (so the low-order lists
+    /// hold many blocks whose buddies are in use); the rest is free in max-order blocks.
+    /// Returns the allocator and the pages other users hold. Model assumption
+    /// (docs/high-order-alloc.md): 1/4 of the zone fragmented, half of that in use.
+    pub fn new_fragmented(n_pages: u32, fragmented_pages: u32, rng: &mut crate::rng::Rng) -> (Self, u64) {
+        let top = 1u32 << (MAX_ORDER - 1);
+        let fragmented_pages = fragmented_pages.min(n_pages) / top * top;
+        let mut fa = FreeArea::new(n_pages);
+        // Take the whole fragmented range out, then give back the free pieces.
+        for pfn in (0..fragmented_pages).step_by(top as usize) {
+            fa.list_del(pfn, MAX_ORDER - 1);
+        }
+        let mut other = 0u64;
+        for chunk in (0..fragmented_pages).step_by(4) {
+            match rng.below(20) {
+                0..=9 => other += 4,
+                10..=13 => {
+                    fa.free(chunk, 2);
+                }
+                14..=16 => {
+                    fa.free(chunk + 2 * rng.below(2), 1);
+                    other += 2;
+                }
+                _ => {
+                    fa.free(chunk + rng.below(4), 0);
+                    other += 3;
+                }
+            }
+        }
+        (fa, other)
+    }
+
+    pub fn n_pages(&self) -> u32 {
+        self.n_pages
+    }
+
+    /// Free blocks per order (the numbers of /proc/buddyinfo).
+    pub fn nr_free(&self) -> [u64; MAX_ORDER] {
+        self.nr_free
+    }
+
+    pub fn free_pages(&self) -> u64 {
+        self.nr_free.iter().enumerate().map(|(o, n)| n << o).sum()
+    }
+
+    fn list_add(&mut self, pfn: Pfn, order: usize) {
+        let old = self.head[order];
+        self.next[pfn as usize] = old;
+        self.prev[pfn as usize] = NIL;
+        if old != NIL {
+            self.prev[old as usize] = pfn;
+        }
+        self.head[order] = pfn;
+        self.free_order[pfn as usize] = order as u8;
+        self.nr_free[order] += 1;
+    }
+
+    fn list_del(&mut self, pfn: Pfn, order: usize) {
+        let (n, p) = (self.next[pfn as usize], self.prev[pfn as usize]);
+        if p == NIL {
+            self.head[order] = n;
+        } else {
+            self.next[p as usize] = n;
+        }
+        if n != NIL {
+            self.prev[n as usize] = p;
+        }
+        self.free_order[pfn as usize] = NOT_FREE;
+        self.nr_free[order] -= 1;
+    }
+
+    /// `__rmqueue_smallest()`: a block of 2^order pages, or `None` if no order ≥ `order` has one.
+    pub fn alloc(&mut self, order: usize) -> Option<(Pfn, BuddyWork)> {
+        let from = (order..MAX_ORDER).find(|&o| self.head[o] != NIL)?;
+        let pfn = self.head[from];
+        self.list_del(pfn, from);
+        let mut steps = 0;
+        for o in (order..from).rev() {
+            // expand(): the upper half goes back one order down.
+            self.list_add(pfn + (1 << o), o);
+            steps += 1;
+        }
+        Some((pfn, BuddyWork { steps }))
+    }
+
+    /// `__free_one_page()`: frees 2^order pages at `pfn`, merging with free buddies.
+    pub fn free(&mut self, pfn: Pfn, order: usize) -> BuddyWork {
+        assert!(pfn % (1 << order) == 0 && pfn < self.n_pages, "bug: free of unaligned block {pfn}/{order}");
+        assert!(self.free_order[pfn as usize] == NOT_FREE, "bug: double free of pfn {pfn}");
+        let (mut pfn, mut order, mut steps) = (pfn, order, 0);
+        while order < MAX_ORDER - 1 {
+            let buddy = pfn ^ (1 << order);
+            if self.free_order[buddy as usize] != order as u8 {
+                break;
+            }
+            self.list_del(buddy, order);
+            pfn = pfn.min(buddy);
+            order += 1;
+            steps += 1;
+        }
+        self.list_add(pfn, order);
+        BuddyWork { steps }
+    }
+
+    /// Walks every list: orders match, blocks aligned and in range, no overlap, no two free
+    /// buddies left unmerged, counts match the lists. Returns the free pages counted.
+    pub fn check_invariants(&self) -> Result<u64, String> {
+        let mut covered = vec![false; self.n_pages as usize];
+        let mut total = 0u64;
+        for order in 0..MAX_ORDER {
+            let (mut pfn, mut n, mut prev) = (self.head[order], 0u64, NIL);
+            while pfn != NIL {
+                let p = pfn as usize;
+                if self.prev[p] != prev {
+                    return Err(format!("order {order}: broken prev link at pfn {pfn}"));
+                }
+                if self.free_order[p] != order as u8 || pfn % (1 << order) != 0 || pfn + (1 << order) > self.n_pages {
+                    return Err(format!("order {order}: bad block at pfn {pfn}"));
+                }
+                for c in &mut covered[p..p + (1 << order)] {
+                    if *c {
+                        return Err(format!("order {order}: block at pfn {pfn} overlaps another free block"));
+                    }
+                    *c = true;
+                }
+                let buddy = (pfn ^ (1 << order)) as usize;
+                if order < MAX_ORDER - 1 && self.free_order[buddy] == order as u8 {
+                    return Err(format!("order {order}: pfn {pfn} and its buddy {buddy} are both free, unmerged"));
+                }
+                n += 1;
+                total += 1 << order;
+                prev = pfn;
+                pfn = self.next[p];
+                if n > u64::from(self.n_pages) {
+                    return Err(format!("order {order}: list has a cycle"));
+                }
+            }
+            if n != self.nr_free[order] {
+                return Err(format!("order {order}: nr_free {} but {n} blocks listed", self.nr_free[order]));
+            }
+        }
+        let marked = self.free_order.iter().filter(|&&o| o != NOT_FREE).count() as u64;
+        let listed: u64 = self.nr_free.iter().sum();
+        if marked != listed {
+            return Err(format!("{marked} blocks marked free but {listed} listed"));
+        }
+        Ok(total)
+    }
+
+    /// One /proc/buddyinfo line.
+    pub fn buddyinfo_line(&self, node: u32, zone: &str) -> String {
+        let mut s = format!("Node {node}, zone {zone:>8}");
+        for n in self.nr_free {
+            s.push_str(&format!(" {n:>6}"));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_then_merge_restores_one_block() {
+        let mut fa = FreeArea::new(1024);
+        let (pfn, w) = fa.alloc(3).unwrap();
+        assert_eq!((pfn, w.steps), (0, 7));
+        assert_eq!(fa.nr_free()[3..10], [1, 1, 1, 1, 1, 1, 1]);
+        assert_eq!(fa.check_invariants().unwrap(), 1024 - 8);
+        assert_eq!(fa.free(pfn, 3).steps, 7);
+        assert_eq!(fa.nr_free()[10], 1);
+        assert_eq!(fa.check_invariants().unwrap(), 1024);
+    }
+
+    #[test]
+    fn exhaustion_is_a_value() {
+        let mut fa = FreeArea::new(1024);
+        assert!(fa.alloc(10).is_some());
+        assert!(fa.alloc(0).is_none());
+    }
+}

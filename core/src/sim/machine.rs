@@ -1,0 +1,186 @@
+//! The machine profile: topology (sockets, cores, SMT) and the few physical constants every
+//! cost in the simulation is built from.
+//!
+//! What real hardware does: work on a core takes cycles, and a cycle's length depends on the
+//! clock, which Intel's turbo raises when few cores are busy; moving a cache line that another
+//! core wrote costs a transfer over the mesh (same socket) or UPI (other socket); two hardware
+//! threads of one core share its pipelines.
+//!
+//! What we simplify: a thread's work is a number of cycles, turned into nanoseconds at the
+//! clock of its socket (linear turbo between one busy core and all cores busy, fixed for a
+//! run by how many cores the placement occupies); a core running two threads (SMT) runs each
+//! `smt_slowdown_pct` % slower; a line transfer is a latency in ns that does not scale with the
+//! core clock (it is uncore). Which constants are fitted, their ranges and sources:
+//! docs/calibration.md.
+
+use serde::Serialize;
+
+/// Identifies a hardware thread (a logical CPU as Linux numbers them).
+pub type CpuId = u16;
+
+/// The machine a seed was measured on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MachineProfile {
+    pub name: &'static str,
+    pub sockets: u32,
+    /// Physical cores per socket (the die; `cpus` may online fewer).
+    pub cores_per_socket: u32,
+    /// Hardware threads per core (2 with Hyper-Threading).
+    pub threads_per_core: u32,
+    /// Clock with one busy core on the socket (max turbo). Spec sheet, not fitted.
+    pub turbo_max_mhz: u64,
+    /// Clock with every core of the socket busy (all-core turbo). Fitted.
+    pub turbo_all_core_mhz: u64,
+    /// Read of a line last written by another core of the same socket (mesh). Fitted.
+    pub line_same_socket_ns: u64,
+    /// Read of a line last written by a core of the other socket (UPI snoop). Literature.
+    pub line_cross_socket_ns: u64,
+    /// Read of a line last written by the SMT sibling (shared L1/L2).
+    pub line_same_core_ns: u64,
+    /// Read of a line that has aged out of every private cache (an L3 hit).
+    pub line_llc_ns: u64,
+    /// How long a written line stays in its writer's private caches under streaming copies.
+    pub l2_residency_ns: u64,
+    /// Copy bandwidth of one core for `copy_user_enhanced_fast_string`, bytes per 1000 cycles. Fitted.
+    pub copy_bytes_per_kcycle: u64,
+    /// Fixed sender work per skb: syscall, tcp_sendmsg bookkeeping, tcp_write_xmit, IP,
+    /// loopback_xmit and the softirq receive (netif_rx, ip_rcv, tcp_v4_rcv). Fitted.
+    pub skb_tx_cycles: u64,
+    /// Fixed receiver work per skb: syscall, tcp_recvmsg, the ACK it sends and processes
+    /// (tcp_cleanup_rbuf, tcp_ack), and freeing the sk_buff itself. Fitted.
+    pub skb_rx_cycles: u64,
+    /// Per-frag work on both sides: skb_fill_page_desc / the copy iterator stepping to a new
+    /// frag (kmap, bounds), excluding the copy itself. Fitted.
+    pub frag_cycles: u64,
+    /// One per-page list or refcount operation (a PCP list add/del, page_ref_inc, an atomic
+    /// on a local line). Literature.
+    pub page_op_cycles: u64,
+    /// Buddy work per block moved under zone.lock (split or merge step, list add/del). Fitted.
+    pub buddy_step_cycles: u64,
+    /// try_to_wake_up + the wakee's schedule(), charged when a blocked thread is woken.
+    pub wakeup_cycles: u64,
+    /// Slowdown of each of two busy SMT siblings, in percent (160 = 1.25x core throughput).
+    pub smt_slowdown_pct: u64,
+}
+
+/// The 2019 server of seed 000: "56 x86 cores". Model assumption: two Skylake-SP class
+/// sockets of 28 cores with Hyper-Threading (112 logical CPUs), e.g. Xeon Platinum 8176:
+/// 3.8 GHz max turbo. The fitted values come from `skblab calibrate high-order-alloc`.
+pub const SERVER_2019: MachineProfile = MachineProfile {
+    name: "2x28-core x86 server (seed 000, 2019)",
+    sockets: 2,
+    cores_per_socket: 28,
+    threads_per_core: 2,
+    turbo_max_mhz: 3800,
+    turbo_all_core_mhz: 2970,
+    line_same_socket_ns: 110,
+    line_cross_socket_ns: 190,
+    line_same_core_ns: 8,
+    line_llc_ns: 22,
+    l2_residency_ns: 60_000,
+    copy_bytes_per_kcycle: 2967,
+    skb_tx_cycles: 18_241,
+    skb_rx_cycles: 15_725,
+    frag_cycles: 303,
+    page_op_cycles: 146,
+    buddy_step_cycles: 29,
+    wakeup_cycles: 4000,
+    smt_slowdown_pct: 160,
+};
+
+/// Cycles to ns at `mhz`, rounded to nearest.
+pub fn cycles_to_ns(cycles: u64, mhz: u64) -> u64 {
+    (cycles * 1000 + mhz / 2) / mhz
+}
+
+/// Where a logical CPU sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CpuPos {
+    pub socket: u32,
+    pub core: u32,
+    pub smt: u32,
+}
+
+impl MachineProfile {
+    /// Logical CPUs of the full machine.
+    pub fn n_cpus(&self) -> u32 {
+        self.sockets * self.cores_per_socket * self.threads_per_core
+    }
+
+    /// Linux-style numbering: CPUs 0..S*C-1 are the first thread of every core (socket-major),
+    /// the SMT siblings follow.
+    pub fn pos(&self, cpu: CpuId) -> CpuPos {
+        let cpu = u32::from(cpu);
+        let per_thread = self.sockets * self.cores_per_socket;
+        let smt = cpu / per_thread;
+        let rest = cpu % per_thread;
+        CpuPos { socket: rest / self.cores_per_socket, core: rest % self.cores_per_socket, smt }
+    }
+
+    pub fn cpu_id(&self, socket: u32, core: u32, smt: u32) -> CpuId {
+        (smt * self.sockets * self.cores_per_socket + socket * self.cores_per_socket + core) as CpuId
+    }
+
+    /// Cost of touching a line last written by `from` at `written_ns`, from `to` at `now_ns`.
+    pub fn line_ns(&self, from: Option<CpuId>, written_ns: u64, to: CpuId, now_ns: u64) -> u64 {
+        let Some(from) = from else { return self.line_llc_ns };
+        if from == to {
+            return 0;
+        }
+        if now_ns.saturating_sub(written_ns) > self.l2_residency_ns {
+            return self.line_llc_ns;
+        }
+        self.transfer_ns(from, to)
+    }
+
+    /// Latency of moving a hot line from `from`'s caches to `to`.
+    pub fn transfer_ns(&self, from: CpuId, to: CpuId) -> u64 {
+        let (a, b) = (self.pos(from), self.pos(to));
+        if from == to {
+            0
+        } else if a.socket != b.socket {
+            self.line_cross_socket_ns
+        } else if a.core == b.core {
+            self.line_same_core_ns
+        } else {
+            self.line_same_socket_ns
+        }
+    }
+
+    /// Core clock with `busy_cores` of this socket's physical cores busy (linear turbo bins).
+    pub fn socket_mhz(&self, busy_cores: u32) -> u64 {
+        let busy = u64::from(busy_cores.clamp(1, self.cores_per_socket));
+        let span = u64::from(self.cores_per_socket.max(2) - 1);
+        let drop = (self.turbo_max_mhz - self.turbo_all_core_mhz) * (busy - 1) / span;
+        self.turbo_max_mhz - drop
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbering_and_transfers() {
+        let m = SERVER_2019;
+        assert_eq!(m.n_cpus(), 112);
+        assert_eq!(m.pos(0), CpuPos { socket: 0, core: 0, smt: 0 });
+        assert_eq!(m.pos(28), CpuPos { socket: 1, core: 0, smt: 0 });
+        assert_eq!(m.pos(56), CpuPos { socket: 0, core: 0, smt: 1 });
+        assert_eq!(m.cpu_id(1, 3, 1), 56 + 28 + 3);
+        assert_eq!(m.transfer_ns(0, 56), m.line_same_core_ns);
+        assert_eq!(m.transfer_ns(0, 1), m.line_same_socket_ns);
+        assert_eq!(m.transfer_ns(0, 28), m.line_cross_socket_ns);
+        assert_eq!(m.line_ns(Some(1), 0, 0, m.l2_residency_ns + 1), m.line_llc_ns);
+    }
+
+    #[test]
+    fn turbo_is_linear_between_bins() {
+        let m = SERVER_2019;
+        assert_eq!(m.socket_mhz(1), m.turbo_max_mhz);
+        assert_eq!(m.socket_mhz(28), m.turbo_all_core_mhz);
+        assert_eq!(m.socket_mhz(99), m.turbo_all_core_mhz);
+        assert!(m.socket_mhz(14) < m.socket_mhz(2));
+        assert_eq!(cycles_to_ns(3800, 3800), 1000);
+    }
+}

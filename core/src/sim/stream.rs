@@ -1,0 +1,483 @@
+//! TCP_STREAM over loopback: the world of seed 000 and its `step()`.
+//!
+//! What Linux does: each netperf/netserver pair is one TCP connection over `lo`. netperf's
+//! `sendmsg()` copies user data into the task's page frag (`skb_page_frag_refill`, order 3 or
+//! order 0) and pushes the skb; `loopback_xmit()` hands it to the softirq on the *same* CPU,
+//! which runs `tcp_v4_rcv()` and queues it on the receiving socket, waking netserver.
+//! netserver's `recvmsg()` copies the data out and frees the skb: the last `put_page()` of
+//! every frag page happens on the receiver's CPU (the ACK it sends is processed there too).
+//!
+//! What we simplify: one skb per `sendmsg()` of `msg_bytes`; the socket buffer is one byte
+//! limit (`sndbuf_bytes`) shared by the queue; the sender sleeps when it is full and is woken
+//! when half of it is free, the receiver sleeps when the queue is empty. Threads stay on
+//! their CPU; a CPU with several threads serves them in FIFO order, one syscall at a time.
+//! A thread interprets its syscall as a list of [`Action`]s; private work only advances its
+//! own clock, while actions on shared state (locks, page refcounts, the socket queue) wait
+//! for the global clock, so every lock request and every `put_page` happens in time order. See docs/high-order-alloc.md.
+
+use super::engine::{Event, EventQueue, ThreadId};
+use super::machine::{cycles_to_ns, CpuId, MachineProfile};
+use super::page_frag::{first_order, PageFrag, PageRef, Refill};
+use super::profile::{Profile, Stack};
+use super::qspinlock::Acquire;
+use super::trace::{Lane, LaneState, TraceFrame, TraceRecorder};
+use super::zone::{Cost, Zone};
+use crate::rng::Rng;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// How flows are placed on CPUs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Placement {
+    /// Flows alternate sockets; both threads of a flow on the same socket, one core each,
+    /// SMT siblings only when every core of the socket is taken (what the scheduler does).
+    Spread,
+    /// Fill socket 0's cores first, then socket 1's.
+    Pack,
+    /// Like `Spread`, but the receiver runs on the other socket (pages freed remotely).
+    Split,
+}
+
+pub const PLACEMENT_NAMES: &[&str] = &["spread", "pack", "split"];
+
+impl Placement {
+    pub fn from_name(name: &str) -> Placement {
+        match name {
+            "spread" => Placement::Spread,
+            "pack" => Placement::Pack,
+            "split" => Placement::Split,
+            other => panic!("bug: unknown placement '{other}'"),
+        }
+    }
+}
+
+/// Everything one run needs, typed and validated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StreamConfig {
+    pub machine: MachineProfile,
+    /// Physical cores online, split evenly over the sockets.
+    pub cpus: u32,
+    pub smt: bool,
+    pub flows: u32,
+    /// net.core.high_order_alloc_disable.
+    pub high_order_alloc_disable: bool,
+    /// Linux ≥ 5.14: orders 1..3 on the per-CPU lists.
+    pub pcp_high_order: bool,
+    pub pcp_high: u32,
+    pub pcp_batch: u32,
+    pub msg_bytes: u32,
+    pub sndbuf_bytes: u32,
+    pub placement: Placement,
+    pub zone_pages: u32,
+    pub warmup_ns: u64,
+    pub measure_ns: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Role {
+    Netperf,
+    Netserver,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+enum ThreadState {
+    Running,
+    Spinning,
+    Blocked,
+    Runnable,
+}
+
+/// A frag of an skb: a range of a page the skb holds one reference to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Frag {
+    page: PageRef,
+    end_bytes: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Skb {
+    frags: Vec<Frag>,
+    len_bytes: u32,
+}
+
+/// Operations done under `zone->lock`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ZoneOp {
+    Rmqueue { node: u32, order: usize },
+    RmqueueBulk { node: u32, order: usize },
+    FreeOnePage { page: PageRef },
+    FreePcpBulk { node: u32 },
+}
+
+/// One step of a syscall, interpreted by [`StreamSim::interpret`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Work { cycles: u64, stack: Stack },
+    LineNs { ns: u64, stack: Stack },
+    BeginSend,
+    FillFrags { remaining_bytes: u32 },
+    AllocFrag { order: usize },
+    Locked(ZoneOp),
+    Push,
+    BeginRecv,
+    ReleaseSkb,
+    FreePage { page: PageRef },
+    Consumed { bytes: u32 },
+    EndOp,
+}
+
+impl Action {
+    /// Touches state other threads see: must run when the global clock reaches the thread.
+    fn is_sync(self) -> bool {
+        matches!(
+            self,
+            Action::BeginSend
+                | Action::BeginRecv
+                | Action::FillFrags { .. }
+                | Action::Locked(_)
+                | Action::Push
+                | Action::ReleaseSkb
+                | Action::Consumed { .. }
+                | Action::EndOp
+        )
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Thread {
+    role: Role,
+    flow: u32,
+    cpu: CpuId,
+    /// Clock of this thread's core, after the SMT slowdown.
+    mhz: u64,
+    prog: VecDeque<Action>,
+    cursor_ns: u64,
+    state: ThreadState,
+    pfrag: PageFrag,
+    skb: Skb,
+    rng: Rng,
+    /// Per-mille scale of this syscall's work (small jitter so threads do not run in lockstep).
+    jitter_permille: u64,
+    spin_since_ns: u64,
+    locked_op: Option<ZoneOp>,
+    doing: Stack,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Flow {
+    sender: ThreadId,
+    receiver: ThreadId,
+    queue: VecDeque<Skb>,
+    inflight_bytes: u64,
+    measured_bytes: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+struct CpuSlot {
+    owner: Option<ThreadId>,
+    runq: VecDeque<ThreadId>,
+}
+
+/// Counters of one run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct StreamStats {
+    pub events: u64,
+    pub order3_allocs: u64,
+    pub order0_allocs: u64,
+    /// Order-3 tries that fell back to order 0.
+    pub fallbacks: u64,
+    /// Order-0 allocations that found the zone empty (the thread backs off and retries).
+    pub alloc_failures: u64,
+    /// Page frag refills served without allocating (the task held the last reference).
+    pub frag_reuses: u64,
+    /// Last `put_page` of a frag page, by role of the CPU that dropped it.
+    pub last_put_by_sender: u64,
+    pub last_put_by_receiver: u64,
+    /// True if the run hit its event bound before its end time.
+    pub truncated: bool,
+}
+
+/// The simulated machine running `flows` TCP_STREAM pairs.
+pub struct StreamSim {
+    pub cfg: StreamConfig,
+    now_ns: u64,
+    queue: EventQueue,
+    pub zones: Vec<Zone>,
+    threads: Vec<Thread>,
+    flows: Vec<Flow>,
+    cpus: Vec<CpuSlot>,
+    pub profile: Profile,
+    pub stats: StreamStats,
+    max_events: u64,
+    trace: Option<TraceRecorder>,
+}
+
+/// Each syscall's cycles are scaled by a uniform factor in 0.90..=1.10 (cache misses,
+/// interrupts, branch behaviour: a model assumption, not fitted), so threads never run in
+/// lockstep and lock requests arrive the way they do on a real machine: not in a fixed order.
+pub const JITTER_MIN_PERMILLE: u64 = 900;
+pub const JITTER_SPAN_PERMILLE: u32 = 201;
+
+/// At most this many events per thread per simulated µs (a syscall takes ≥ 1 µs and ≤ 40 events).
+pub const EVENTS_PER_THREAD_US: u64 = 64;
+
+impl StreamSim {
+    pub fn new(cfg: StreamConfig, seed: u64) -> StreamSim {
+        let mut root = Rng::new(seed, 0);
+        let m = &cfg.machine;
+        let n_cpus = m.n_cpus() as usize;
+        let zones: Vec<Zone> = (0..m.sockets)
+            .map(|node| {
+                let mut rng = root.fork(1000 + u64::from(node));
+                Zone::fragmented(
+                    node,
+                    cfg.zone_pages,
+                    n_cpus,
+                    (cfg.pcp_high, cfg.pcp_batch),
+                    cfg.pcp_high_order,
+                    &mut rng,
+                )
+            })
+            .collect();
+        let cpu_of = super::placement::place(&cfg);
+        let mhz = super::placement::thread_mhz(&cfg, &cpu_of);
+        let mut threads = Vec::new();
+        let mut flows = Vec::new();
+        for f in 0..cfg.flows {
+            for role in [Role::Netperf, Role::Netserver] {
+                let i = threads.len();
+                let begin = if role == Role::Netperf { Action::BeginSend } else { Action::BeginRecv };
+                threads.push(Thread {
+                    role,
+                    flow: f,
+                    cpu: cpu_of[i],
+                    mhz: mhz[i],
+                    prog: VecDeque::from([begin]),
+                    cursor_ns: 0,
+                    state: ThreadState::Runnable,
+                    pfrag: PageFrag::default(),
+                    skb: Skb::default(),
+                    rng: root.fork(i as u64 + 1),
+                    jitter_permille: 1000,
+                    spin_since_ns: 0,
+                    locked_op: None,
+                    doing: Stack::Schedule,
+                });
+            }
+            flows.push(Flow { sender: 2 * f, receiver: 2 * f + 1, ..Flow::default() });
+        }
+        let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
+        let max_events = EVENTS_PER_THREAD_US * threads.len() as u64 * end_us;
+        let mut sim = StreamSim {
+            cfg,
+            now_ns: 0,
+            queue: EventQueue::default(),
+            zones,
+            threads,
+            flows,
+            cpus: vec![CpuSlot::default(); n_cpus],
+            profile: Profile::default(),
+            stats: StreamStats::default(),
+            max_events,
+            trace: None,
+        };
+        let mut start = root.fork(0);
+        for t in 0..sim.threads.len() as ThreadId {
+            let offset_ns = start.range_u64(0, 2000);
+            sim.threads[t as usize].cursor_ns = offset_ns;
+            sim.claim_cpu(t, offset_ns);
+        }
+        sim
+    }
+
+    /// Records a [`TraceFrame`] after every event from now on (for the step-through player).
+    pub fn enable_trace(&mut self) {
+        self.trace = Some(TraceRecorder::default());
+    }
+
+    pub fn take_trace(&mut self) -> Vec<TraceFrame> {
+        self.trace.take().map(|t| t.frames).unwrap_or_default()
+    }
+
+    pub fn now_ns(&self) -> u64 {
+        self.now_ns
+    }
+
+    pub fn end_ns(&self) -> u64 {
+        self.cfg.warmup_ns + self.cfg.measure_ns
+    }
+
+    /// Processes one event. False when the run is over (end time or event bound reached).
+    pub fn step(&mut self) -> bool {
+        if self.stats.events >= self.max_events {
+            self.stats.truncated = true;
+            return false;
+        }
+        match self.queue.peek_time_ns() {
+            Some(t) if t < self.end_ns() => {}
+            _ => return false,
+        }
+        let (at_ns, event) = self.queue.pop().expect("peeked");
+        self.now_ns = at_ns;
+        self.stats.events += 1;
+        match event {
+            Event::Resume { thread } => self.on_resume(thread),
+            Event::LockGranted { node, thread } => self.on_lock_granted(node, thread),
+            Event::LockRelease { node, thread } => self.on_lock_release(node, thread),
+        }
+        if self.trace.is_some() {
+            self.record_frame(event);
+        }
+        true
+    }
+
+    /// Runs to the end time (or the event bound).
+    pub fn run(&mut self) {
+        while self.step() {}
+    }
+
+    /// Steps until `max_events` more events ran or the run ended.
+    pub fn run_for(&mut self, max_events: u64) {
+        for _ in 0..max_events {
+            if !self.step() {
+                break;
+            }
+        }
+    }
+
+    /// Throughput of every flow together over the measurement window, Mbit/s.
+    pub fn throughput_mbps(&self) -> f64 {
+        let bytes: u64 = self.flows.iter().map(|f| f.measured_bytes).sum();
+        bytes as f64 * 8.0 * 1000.0 / self.cfg.measure_ns as f64
+    }
+
+    /// The CPUs the threads run on, in thread order (netperf 0, netserver 0, netperf 1, ...).
+    pub fn thread_cpus(&self) -> Vec<CpuId> {
+        self.threads.iter().map(|t| t.cpu).collect()
+    }
+
+    /// Zones, pagesets and lock queues are consistent.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        for z in &self.zones {
+            z.check_invariants()?;
+        }
+        for (i, c) in self.cpus.iter().enumerate() {
+            if c.owner.is_some_and(|o| c.runq.contains(&o)) {
+                return Err(format!("cpu {i}: owner also in its run queue"));
+            }
+        }
+        Ok(())
+    }
+
+    fn on_resume(&mut self, t: ThreadId) {
+        let th = &mut self.threads[t as usize];
+        th.cursor_ns = th.cursor_ns.max(self.now_ns);
+        th.state = ThreadState::Running;
+        self.interpret(t);
+    }
+
+    fn on_lock_granted(&mut self, node: u32, t: ThreadId) {
+        let now = self.now_ns;
+        let th = &mut self.threads[t as usize];
+        let (role, cpu, mhz) = (th.role as usize, th.cpu, th.mhz);
+        let op = th.locked_op.expect("bug: lock granted without an operation");
+        let spin_ns = now - th.spin_since_ns;
+        th.state = ThreadState::Running;
+        let (cost, stack, spin_stack) = self.zone_op(t, op);
+        self.charge(role, spin_stack, spin_ns);
+        let hold_ns = cycles_to_ns(cost.cycles, mhz) + cost.line_ns;
+        self.charge(role, stack, hold_ns);
+        self.threads[t as usize].doing = stack;
+        self.note(|| format!("cpu {cpu} takes node {node} zone->lock after {spin_ns} ns, holds {hold_ns} ns ({op:?})"));
+        self.queue.schedule(now + hold_ns, Event::LockRelease { node, thread: t });
+    }
+
+    fn on_lock_release(&mut self, node: u32, t: ThreadId) {
+        let now = self.now_ns;
+        let m = self.cfg.machine.clone();
+        if let Some((next, at_ns)) = self.zones[node as usize].lock.unlock(&m, now) {
+            self.queue.schedule(at_ns, Event::LockGranted { node, thread: next.thread });
+        }
+        let th = &mut self.threads[t as usize];
+        th.locked_op = None;
+        th.cursor_ns = now;
+        let cpu = th.cpu;
+        self.note(|| format!("cpu {cpu} releases node {node} zone->lock"));
+        self.interpret(t);
+    }
+
+    fn charge(&mut self, role: usize, stack: Stack, ns: u64) {
+        if self.now_ns >= self.cfg.warmup_ns {
+            self.profile.add(role, stack, ns);
+        }
+    }
+
+    fn note(&mut self, text: impl FnOnce() -> String) {
+        if let Some(tr) = &mut self.trace {
+            tr.notes.push(text());
+        }
+    }
+
+    /// Runs `t`'s actions until it must wait for the global clock, a lock, or a wakeup.
+    fn interpret(&mut self, t: ThreadId) {
+        loop {
+            let th = &mut self.threads[t as usize];
+            let Some(action) = th.prog.pop_front() else { panic!("bug: thread {t} has an empty program") };
+            if action.is_sync() && th.cursor_ns > self.now_ns {
+                th.prog.push_front(action);
+                let at = th.cursor_ns;
+                self.queue.schedule(at, Event::Resume { thread: t });
+                return;
+            }
+            if !self.exec(t, action) {
+                return;
+            }
+        }
+    }
+
+    /// Executes one action; false if the thread stops (spins, sleeps, yields).
+    fn exec(&mut self, t: ThreadId, action: Action) -> bool {
+        match action {
+            Action::Work { cycles, stack } => self.work(t, cycles, stack),
+            Action::LineNs { ns, stack } => self.advance(t, ns, stack),
+            Action::BeginSend => return self.begin_send(t),
+            Action::FillFrags { remaining_bytes } => self.fill_frags(t, remaining_bytes),
+            Action::AllocFrag { order } => self.alloc_frag(t, order),
+            Action::Locked(op) => return self.request_lock(t, op),
+            Action::Push => self.push(t),
+            Action::BeginRecv => return self.begin_recv(t),
+            Action::ReleaseSkb => self.release_skb(t),
+            Action::FreePage { page } => self.free_page(t, page),
+            Action::Consumed { bytes } => self.consumed(t, bytes),
+            Action::EndOp => return self.end_op(t),
+        }
+        true
+    }
+
+    fn work(&mut self, t: ThreadId, cycles: u64, stack: Stack) {
+        let th = &self.threads[t as usize];
+        let ns = cycles_to_ns(cycles * th.jitter_permille / 1000, th.mhz);
+        self.advance(t, ns, stack);
+    }
+
+    fn advance(&mut self, t: ThreadId, ns: u64, stack: Stack) {
+        let th = &mut self.threads[t as usize];
+        th.cursor_ns += ns;
+        th.doing = stack;
+        let role = th.role as usize;
+        self.charge(role, stack, ns);
+    }
+
+    fn push_front_all(&mut self, t: ThreadId, actions: &[Action]) {
+        let prog = &mut self.threads[t as usize].prog;
+        for &a in actions.iter().rev() {
+            prog.push_front(a);
+        }
+    }
+
+    fn copy_cycles(&self, bytes: u32) -> u64 {
+        u64::from(bytes) * 1000 / self.cfg.machine.copy_bytes_per_kcycle
+    }
+}
+
+mod ops;

@@ -1,0 +1,413 @@
+//! The syscalls of the TCP_STREAM model, one handler per [`Action`], and the scheduler glue.
+//!
+//! Sender (`tcp_sendmsg`): syscall work, then for every chunk `skb_page_frag_refill()`
+//! (reuse, or `put_page` of the old page and a new allocation), `page_ref_inc` and the copy,
+//! then `tcp_push` → loopback → softirq → the receiver's queue. Receiver (`tcp_recvmsg`):
+//! syscall work, the copy out, `skb_release_data()` (one `put_page` per frag, and the free
+//! of every page whose last reference it drops), then the ACK work.
+
+use super::*;
+
+impl StreamSim {
+    pub(super) fn begin_send(&mut self, t: ThreadId) -> bool {
+        let msg = self.cfg.msg_bytes;
+        let f = self.threads[t as usize].flow as usize;
+        if self.flows[f].inflight_bytes + u64::from(msg) > u64::from(self.cfg.sndbuf_bytes) {
+            self.note(|| format!("netperf {f} sleeps: socket buffer full (sk_stream_wait_memory)"));
+            self.block(t, Action::BeginSend);
+            return false;
+        }
+        self.flows[f].inflight_bytes += u64::from(msg);
+        let tx = self.cfg.machine.skb_tx_cycles;
+        let th = &mut self.threads[t as usize];
+        th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
+        th.skb = Skb { frags: Vec::with_capacity(17), len_bytes: msg };
+        self.note(|| format!("netperf {f} enters tcp_sendmsg({msg} bytes)"));
+        self.push_front_all(
+            t,
+            &[
+                Action::Work { cycles: tx / 3, stack: Stack::SendSyscall },
+                Action::FillFrags { remaining_bytes: msg },
+                Action::Work { cycles: tx - tx / 3, stack: Stack::TcpTransmit },
+                Action::Push,
+                Action::EndOp,
+            ],
+        );
+        true
+    }
+
+    pub(super) fn fill_frags(&mut self, t: ThreadId, remaining_bytes: u32) {
+        if remaining_bytes == 0 {
+            return;
+        }
+        let m = &self.cfg.machine;
+        let th = &mut self.threads[t as usize];
+        let refs = th.pfrag.page.map_or(0, |p| self.zones[p.node as usize].page_ref(p.pfn));
+        let was_full = th.pfrag.page.is_some() && th.pfrag.room_bytes() == 0;
+        let order = first_order(self.cfg.high_order_alloc_disable);
+        match th.pfrag.refill(refs) {
+            Refill::Ready => {
+                if was_full {
+                    self.stats.frag_reuses += 1;
+                }
+                self.append_frag(t, remaining_bytes);
+            }
+            Refill::PutAndAlloc(page) => {
+                let (cpu, at) = (th.cpu, th.cursor_ns);
+                let zone = &mut self.zones[page.node as usize];
+                let line_ns = zone.touch_page(m, cpu, at, page.pfn);
+                let last = zone.put_page_testzero(page.pfn);
+                let mut acts = vec![
+                    Action::LineNs { ns: line_ns, stack: Stack::PutPage },
+                    Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage },
+                ];
+                if last {
+                    self.stats.last_put_by_sender += 1;
+                    acts.push(Action::FreePage { page });
+                }
+                acts.extend([Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }]);
+                self.push_front_all(t, &acts);
+            }
+            Refill::Alloc => {
+                self.push_front_all(t, &[Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }]);
+            }
+        }
+    }
+
+    /// Copies the next chunk into the page frag: extends the last frag or adds one (+1 ref).
+    fn append_frag(&mut self, t: ThreadId, remaining_bytes: u32) {
+        let m = &self.cfg.machine;
+        let th = &mut self.threads[t as usize];
+        let page = th.pfrag.page.expect("bug: refill ready without a page");
+        let chunk = remaining_bytes.min(th.pfrag.room_bytes());
+        let start = th.pfrag.offset_bytes;
+        th.pfrag.offset_bytes += chunk;
+        let mut frag_cycles = 0;
+        let mut line_ns = 0;
+        match th.skb.frags.last_mut() {
+            Some(last) if last.page == page && last.end_bytes == start => last.end_bytes += chunk,
+            _ => {
+                th.skb.frags.push(Frag { page, end_bytes: start + chunk });
+                let zone = &mut self.zones[page.node as usize];
+                zone.get_page(page.pfn);
+                line_ns = zone.touch_page(m, th.cpu, th.cursor_ns, page.pfn);
+                frag_cycles = m.frag_cycles + m.page_op_cycles;
+            }
+        }
+        let copy = self.copy_cycles(chunk);
+        self.push_front_all(
+            t,
+            &[
+                Action::LineNs { ns: line_ns, stack: Stack::FragFill },
+                Action::Work { cycles: frag_cycles, stack: Stack::FragFill },
+                Action::Work { cycles: copy, stack: Stack::CopyFromUser },
+                Action::FillFrags { remaining_bytes: remaining_bytes - chunk },
+            ],
+        );
+    }
+
+    pub(super) fn alloc_frag(&mut self, t: ThreadId, order: usize) {
+        let m = &self.cfg.machine;
+        let th = &self.threads[t as usize];
+        let (cpu, at) = (th.cpu, th.cursor_ns);
+        let node = m.pos(cpu).socket;
+        let zone = &mut self.zones[node as usize];
+        if !zone.pcp_allowed(order) {
+            self.push_front_all(t, &[Action::Locked(ZoneOp::Rmqueue { node, order })]);
+            return;
+        }
+        match zone.pcp_alloc(cpu, order) {
+            Some(pfn) => {
+                let line_ns = zone.touch_page(m, cpu, at, pfn);
+                let cycles = m.page_op_cycles;
+                self.installed(t, PageRef { node, pfn, order }, "per-cpu list");
+                self.push_front_all(
+                    t,
+                    &[
+                        Action::Work { cycles, stack: Stack::PcpAlloc },
+                        Action::LineNs { ns: line_ns, stack: Stack::PcpAlloc },
+                    ],
+                );
+            }
+            None => self
+                .push_front_all(t, &[Action::Locked(ZoneOp::RmqueueBulk { node, order }), Action::AllocFrag { order }]),
+        }
+    }
+
+    /// A new page becomes the task's frag.
+    fn installed(&mut self, t: ThreadId, page: PageRef, source: &'static str) {
+        if page.order == 0 {
+            self.stats.order0_allocs += 1;
+        } else {
+            self.stats.order3_allocs += 1;
+        }
+        let th = &mut self.threads[t as usize];
+        th.pfrag.install(page);
+        let (cpu, flow) = (th.cpu, th.flow);
+        if let Some(tr) = &mut self.trace {
+            tr.refills.push(super::super::trace::RefillMarker {
+                cpu,
+                flow,
+                order: page.order as u32,
+                pfn: page.pfn,
+                source,
+            });
+        }
+    }
+
+    /// An allocation found nothing: order 3 falls back to order 0; order 0 backs off.
+    fn alloc_failed(&mut self, t: ThreadId, order: usize) {
+        if order > 0 {
+            self.stats.fallbacks += 1;
+            self.push_front_all(t, &[Action::AllocFrag { order: 0 }]);
+        } else {
+            self.stats.alloc_failures += 1;
+            let backoff = Action::Work { cycles: 100_000, stack: Stack::Schedule };
+            self.push_front_all(t, &[backoff, Action::AllocFrag { order: 0 }]);
+        }
+    }
+
+    pub(super) fn request_lock(&mut self, t: ThreadId, op: ZoneOp) -> bool {
+        let now = self.now_ns;
+        let node = op.node();
+        let th = &mut self.threads[t as usize];
+        th.locked_op = Some(op);
+        th.spin_since_ns = now;
+        th.state = ThreadState::Spinning;
+        th.doing = op.spin_stack();
+        let cpu = th.cpu;
+        match self.zones[node as usize].lock.lock(&self.cfg.machine, now, t, cpu) {
+            Acquire::Taken { cost_ns } => self.queue.schedule(now + cost_ns, Event::LockGranted { node, thread: t }),
+            Acquire::Queued => {
+                let waiting = self.zones[node as usize].lock.queue_len();
+                self.note(|| format!("cpu {cpu} spins on node {node} zone->lock ({waiting} waiting)"));
+            }
+        }
+        false
+    }
+
+    /// Runs `op` under the lock; returns its cost and the stacks to charge hold and spin to.
+    pub(super) fn zone_op(&mut self, t: ThreadId, op: ZoneOp) -> (Cost, Stack, Stack) {
+        let m = &self.cfg.machine;
+        let now = self.now_ns;
+        let cpu = self.threads[t as usize].cpu;
+        match op {
+            ZoneOp::Rmqueue { node, order } => {
+                let (pfn, cost) = self.zones[node as usize].rmqueue_locked(m, cpu, now, order);
+                match pfn {
+                    Some(pfn) => self.installed(t, PageRef { node, pfn, order }, "buddy (zone->lock)"),
+                    None => self.alloc_failed(t, order),
+                }
+                (cost, Stack::Rmqueue, Stack::RmqueueSpin)
+            }
+            ZoneOp::RmqueueBulk { node, order } => {
+                let (got, cost) = self.zones[node as usize].rmqueue_bulk(m, cpu, now, order);
+                if got == 0 {
+                    self.threads[t as usize].prog.pop_front();
+                    self.alloc_failed(t, order);
+                }
+                (cost, Stack::RmqueueBulk, Stack::RmqueueBulkSpin)
+            }
+            ZoneOp::FreeOnePage { page } => {
+                let cost = self.zones[page.node as usize].free_one_page(m, cpu, now, page.pfn, page.order);
+                (cost, Stack::FreeOnePage, Stack::FreeOnePageSpin)
+            }
+            ZoneOp::FreePcpBulk { node } => {
+                let cost = self.zones[node as usize].free_pcppages_bulk(m, cpu, now);
+                (cost, Stack::FreePcpBulk, Stack::FreePcpBulkSpin)
+            }
+        }
+    }
+
+    pub(super) fn push(&mut self, t: ThreadId) {
+        let th = &mut self.threads[t as usize];
+        let skb = std::mem::take(&mut th.skb);
+        let f = th.flow as usize;
+        self.flows[f].queue.push_back(skb);
+        let r = self.flows[f].receiver;
+        self.note(|| format!("netperf {f}: skb queued to netserver {f} (loopback, same-CPU softirq)"));
+        if self.threads[r as usize].state == ThreadState::Blocked {
+            self.wake(r);
+            let cycles = self.cfg.machine.wakeup_cycles;
+            self.push_front_all(t, &[Action::Work { cycles, stack: Stack::Wakeup }]);
+        }
+    }
+
+    pub(super) fn begin_recv(&mut self, t: ThreadId) -> bool {
+        let f = self.threads[t as usize].flow as usize;
+        let Some(skb) = self.flows[f].queue.pop_front() else {
+            self.note(|| format!("netserver {f} sleeps: receive queue empty"));
+            self.block(t, Action::BeginRecv);
+            return false;
+        };
+        let m = &self.cfg.machine;
+        let (rx, n_frags, len) = (m.skb_rx_cycles, skb.frags.len() as u64, skb.len_bytes);
+        let (copy, frag) = (self.copy_cycles(len), n_frags * m.frag_cycles);
+        let th = &mut self.threads[t as usize];
+        th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
+        th.skb = skb;
+        self.note(|| format!("netserver {f} enters tcp_recvmsg: {len} bytes in {n_frags} frags"));
+        self.push_front_all(
+            t,
+            &[
+                Action::Work { cycles: rx / 2, stack: Stack::RecvSyscall },
+                Action::Work { cycles: copy, stack: Stack::CopyToUser },
+                Action::Work { cycles: frag, stack: Stack::CopyFrag },
+                Action::ReleaseSkb,
+                Action::Consumed { bytes: len },
+                Action::Work { cycles: rx - rx / 2, stack: Stack::RecvSyscall },
+                Action::EndOp,
+            ],
+        );
+        true
+    }
+
+    /// `skb_release_data()`: one `put_page` per frag; the last reference frees the page here.
+    pub(super) fn release_skb(&mut self, t: ThreadId) {
+        let m = &self.cfg.machine;
+        let th = &mut self.threads[t as usize];
+        let skb = std::mem::take(&mut th.skb);
+        let (cpu, at) = (th.cpu, th.cursor_ns);
+        let mut acts = Vec::with_capacity(3 * skb.frags.len());
+        for frag in &skb.frags {
+            let zone = &mut self.zones[frag.page.node as usize];
+            let line_ns = zone.touch_page(m, cpu, at, frag.page.pfn);
+            acts.push(Action::LineNs { ns: line_ns, stack: Stack::PutPage });
+            acts.push(Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage });
+            if zone.put_page_testzero(frag.page.pfn) {
+                self.stats.last_put_by_receiver += 1;
+                acts.push(Action::FreePage { page: frag.page });
+            }
+        }
+        self.push_front_all(t, &acts);
+    }
+
+    /// `free_the_page()`: the per-CPU list if the order is allowed there, else the buddy.
+    pub(super) fn free_page(&mut self, t: ThreadId, page: PageRef) {
+        let cpu = self.threads[t as usize].cpu;
+        let zone = &mut self.zones[page.node as usize];
+        if !zone.pcp_allowed(page.order) {
+            self.push_front_all(t, &[Action::Locked(ZoneOp::FreeOnePage { page })]);
+            return;
+        }
+        let due = zone.pcp_free(cpu, page.pfn, page.order);
+        let work = Action::Work { cycles: self.cfg.machine.page_op_cycles, stack: Stack::FreeUnrefPage };
+        if due {
+            self.push_front_all(t, &[work, Action::Locked(ZoneOp::FreePcpBulk { node: page.node })]);
+        } else {
+            self.push_front_all(t, &[work]);
+        }
+    }
+
+    pub(super) fn consumed(&mut self, t: ThreadId, bytes: u32) {
+        let f = self.threads[t as usize].flow as usize;
+        let flow = &mut self.flows[f];
+        flow.inflight_bytes -= u64::from(bytes);
+        if self.now_ns >= self.cfg.warmup_ns {
+            flow.measured_bytes += u64::from(bytes);
+        }
+        let s = flow.sender;
+        let half = u64::from(self.cfg.sndbuf_bytes / 2);
+        if self.threads[s as usize].state == ThreadState::Blocked && flow.inflight_bytes <= half {
+            self.wake(s);
+            let cycles = self.cfg.machine.wakeup_cycles;
+            self.push_front_all(t, &[Action::Work { cycles, stack: Stack::Wakeup }]);
+        }
+    }
+
+    /// End of a syscall: start the next one, or let the next thread of this CPU run.
+    pub(super) fn end_op(&mut self, t: ThreadId) -> bool {
+        let th = &mut self.threads[t as usize];
+        let begin = if th.role == Role::Netperf { Action::BeginSend } else { Action::BeginRecv };
+        th.prog.push_front(begin);
+        let cpu = th.cpu as usize;
+        let Some(next) = self.cpus[cpu].runq.pop_front() else { return true };
+        self.threads[t as usize].state = ThreadState::Runnable;
+        self.cpus[cpu].runq.push_back(t);
+        self.start_on_cpu(next);
+        false
+    }
+
+    /// Sleeps until woken; `resume_with` runs first when it is.
+    fn block(&mut self, t: ThreadId, resume_with: Action) {
+        let th = &mut self.threads[t as usize];
+        th.prog.push_front(resume_with);
+        th.state = ThreadState::Blocked;
+        let cpu = th.cpu as usize;
+        self.cpus[cpu].owner = None;
+        if let Some(next) = self.cpus[cpu].runq.pop_front() {
+            self.start_on_cpu(next);
+        }
+    }
+
+    fn start_on_cpu(&mut self, t: ThreadId) {
+        let now = self.now_ns;
+        let th = &mut self.threads[t as usize];
+        self.cpus[th.cpu as usize].owner = Some(t);
+        th.state = ThreadState::Running;
+        th.cursor_ns = th.cursor_ns.max(now);
+        th.prog.push_front(Action::Work { cycles: self.cfg.machine.wakeup_cycles / 2, stack: Stack::Schedule });
+        self.queue.schedule(now, Event::Resume { thread: t });
+    }
+
+    fn wake(&mut self, t: ThreadId) {
+        self.threads[t as usize].state = ThreadState::Runnable;
+        self.claim_cpu(t, self.now_ns);
+    }
+
+    /// Runs `t` on its CPU at `at_ns` if the CPU is free, else queues it there.
+    pub(super) fn claim_cpu(&mut self, t: ThreadId, at_ns: u64) {
+        let cpu = self.threads[t as usize].cpu as usize;
+        if self.cpus[cpu].owner.is_none() {
+            self.cpus[cpu].owner = Some(t);
+            let th = &mut self.threads[t as usize];
+            th.cursor_ns = th.cursor_ns.max(at_ns);
+            self.queue.schedule(th.cursor_ns, Event::Resume { thread: t });
+        } else {
+            self.cpus[cpu].runq.push_back(t);
+        }
+    }
+
+    pub(super) fn record_frame(&mut self, event: Event) {
+        let lanes = self
+            .threads
+            .iter()
+            .map(|th| Lane {
+                cpu: th.cpu,
+                thread: format!("{} {}", if th.role == Role::Netperf { "netperf" } else { "netserver" }, th.flow),
+                state: match th.state {
+                    ThreadState::Running if th.locked_op.is_some() => LaneState::HoldingLock,
+                    ThreadState::Running => LaneState::Running,
+                    ThreadState::Spinning => LaneState::Spinning,
+                    ThreadState::Blocked => LaneState::Sleeping,
+                    ThreadState::Runnable => LaneState::Runnable,
+                },
+                function: th.doing.symbol(),
+                pcp_count: self.zones.iter().map(|z| z.pcp[th.cpu as usize].count).sum(),
+            })
+            .collect();
+        let now = self.now_ns;
+        let zones = &self.zones;
+        if let Some(tr) = &mut self.trace {
+            tr.record(now, event, lanes, zones);
+        }
+    }
+}
+
+impl ZoneOp {
+    fn spin_stack(self) -> Stack {
+        match self {
+            ZoneOp::Rmqueue { .. } => Stack::RmqueueSpin,
+            ZoneOp::RmqueueBulk { .. } => Stack::RmqueueBulkSpin,
+            ZoneOp::FreeOnePage { .. } => Stack::FreeOnePageSpin,
+            ZoneOp::FreePcpBulk { .. } => Stack::FreePcpBulkSpin,
+        }
+    }
+
+    fn node(self) -> u32 {
+        match self {
+            ZoneOp::Rmqueue { node, .. } | ZoneOp::RmqueueBulk { node, .. } | ZoneOp::FreePcpBulk { node } => node,
+            ZoneOp::FreeOnePage { page } => page.node,
+        }
+    }
+}

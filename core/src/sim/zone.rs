@@ -1,0 +1,337 @@
+//! A memory zone (`struct zone`): the buddy lists, `zone->lock`, one pageset per CPU, and the
+//! `struct page` of every frame (refcount, compound order, and who last wrote its cache line).
+//!
+//! What Linux does (mm/page_alloc.c): `rmqueue()` serves pcp-allowed orders from the CPU's
+//! list (`rmqueue_pcplist`) and every other order from the buddy under `zone->lock`;
+//! `free_the_page()` sends pcp-allowed orders to `free_unref_page()` and the others to
+//! `__free_pages_ok()` → `free_one_page()`, which takes `zone->lock`. In 2019 only order 0
+//! was pcp-allowed; since 5.14 (44042b449872) orders up to 3 are.
+//!
+//! What we simplify: one zone per NUMA node (ZONE_NORMAL), no watermarks or reclaim (an
+//! empty zone is a failed allocation, a value). Costs: every operation reports the cycles of
+//! its bookkeeping and the ns of the cache lines it pulls (each `struct page` is one line;
+//! the zone's free_area heads and counters are `ZONE_LINES` lines that move with the lock
+//! holder). Lock order: `zone->lock` is taken with the pageset already chosen (IRQs off), and
+//! nothing else is taken under it.
+
+use super::buddy::{FreeArea, Pfn};
+use super::machine::{CpuId, MachineProfile};
+use super::pcp::{PerCpuPages, PCP_ORDERS};
+use super::qspinlock::QSpinLock;
+
+/// Cache lines of `struct zone` a buddy operation writes (free_area head, nr_free/vmstat).
+pub const ZONE_LINES: u64 = 2;
+const NO_OWNER: u16 = u16::MAX;
+
+/// Work done under the lock: cycles at the holder's clock plus ns of line transfers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cost {
+    pub cycles: u64,
+    pub line_ns: u64,
+}
+
+impl Cost {
+    pub fn add(&mut self, o: Cost) {
+        self.cycles += o.cycles;
+        self.line_ns += o.line_ns;
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Zone {
+    pub node: u32,
+    pub lock: QSpinLock,
+    pub free_area: FreeArea,
+    pub pcp: Vec<PerCpuPages>,
+    /// Pages handed to callers and not yet freed (neither buddy nor pcp).
+    pub in_use_pages: u64,
+    /// Pages held by the rest of the system (page cache, slab...) from the start.
+    pub other_pages: u64,
+    /// Which orders the pagesets cache (true = Linux ≥ 5.14).
+    pub pcp_high_order: bool,
+    page_ref: Vec<u32>,
+    page_order: Vec<u8>,
+    line_owner: Vec<u16>,
+    line_written_ns: Vec<u64>,
+    zone_line_owner: Option<CpuId>,
+    zone_line_ns: u64,
+}
+
+impl Zone {
+    pub fn new(node: u32, n_pages: u32, n_cpus: usize, pcp_high: u32, pcp_batch: u32, pcp_high_order: bool) -> Self {
+        Zone::with_free_area(node, FreeArea::new(n_pages), 0, n_cpus, (pcp_high, pcp_batch), pcp_high_order)
+    }
+
+    /// A zone whose free memory is fragmented like a long-running server's
+    /// ([`FreeArea::new_fragmented`]: the first quarter cut up, half of it in use).
+    pub fn fragmented(
+        node: u32,
+        n_pages: u32,
+        n_cpus: usize,
+        pcp: (u32, u32),
+        pcp_high_order: bool,
+        rng: &mut crate::rng::Rng,
+    ) -> Self {
+        let (fa, other) = FreeArea::new_fragmented(n_pages, n_pages / 4, rng);
+        Zone::with_free_area(node, fa, other, n_cpus, pcp, pcp_high_order)
+    }
+
+    fn with_free_area(
+        node: u32,
+        free_area: FreeArea,
+        other_pages: u64,
+        n_cpus: usize,
+        pcp: (u32, u32),
+        pcp_high_order: bool,
+    ) -> Self {
+        let n = free_area.n_pages() as usize;
+        Zone {
+            node,
+            lock: QSpinLock::new("&zone->lock"),
+            free_area,
+            pcp: vec![PerCpuPages::new(pcp.0, pcp.1); n_cpus],
+            in_use_pages: 0,
+            other_pages,
+            pcp_high_order,
+            page_ref: vec![0; n],
+            page_order: vec![0; n],
+            line_owner: vec![NO_OWNER; n],
+            line_written_ns: vec![0; n],
+            zone_line_owner: None,
+            zone_line_ns: 0,
+        }
+    }
+
+    /// `pcp_allowed_order()` of the modelled kernel.
+    pub fn pcp_allowed(&self, order: usize) -> bool {
+        order == 0 || (self.pcp_high_order && order < PCP_ORDERS)
+    }
+
+    /// Cost of writing the `struct page` line of `pfn` from `cpu` (the line moves to `cpu`).
+    pub fn touch_page(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, pfn: Pfn) -> u64 {
+        self.touch_page_capped(m, cpu, now_ns, pfn, u64::MAX)
+    }
+
+    /// Like [`Zone::touch_page`], but a bulk list walk (`rmqueue_bulk`, `free_pcppages_bulk`)
+    /// overlaps its misses: model assumption, each block costs at most an L3 hit.
+    fn touch_page_capped(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, pfn: Pfn, cap_ns: u64) -> u64 {
+        let i = pfn as usize;
+        let owner = (self.line_owner[i] != NO_OWNER).then_some(self.line_owner[i]);
+        let ns = m.line_ns(owner, self.line_written_ns[i], cpu, now_ns).min(cap_ns);
+        self.line_owner[i] = cpu;
+        self.line_written_ns[i] = now_ns;
+        ns
+    }
+
+    fn touch_zone(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64) -> u64 {
+        let ns = m.line_ns(self.zone_line_owner, self.zone_line_ns, cpu, now_ns) * ZONE_LINES;
+        self.zone_line_owner = Some(cpu);
+        self.zone_line_ns = now_ns;
+        ns
+    }
+
+    pub fn page_ref(&self, pfn: Pfn) -> u32 {
+        self.page_ref[pfn as usize]
+    }
+
+    pub fn page_order(&self, pfn: Pfn) -> usize {
+        usize::from(self.page_order[pfn as usize])
+    }
+
+    /// `page_ref_inc()`.
+    pub fn get_page(&mut self, pfn: Pfn) {
+        assert!(self.page_ref[pfn as usize] > 0, "bug: get_page on a free page {pfn}");
+        self.page_ref[pfn as usize] += 1;
+    }
+
+    /// `put_page()` without the free: true if this was the last reference.
+    pub fn put_page_testzero(&mut self, pfn: Pfn) -> bool {
+        let r = &mut self.page_ref[pfn as usize];
+        assert!(*r > 0, "bug: put_page on a free page {pfn}");
+        *r -= 1;
+        *r == 0
+    }
+
+    /// Hands a block to a caller: refcount 1, compound order recorded (prep_new_page).
+    fn prep_new_page(&mut self, pfn: Pfn, order: usize) {
+        self.page_ref[pfn as usize] = 1;
+        self.page_order[pfn as usize] = order as u8;
+        self.in_use_pages += 1 << order;
+    }
+
+    /// A freed block leaves the caller.
+    fn unprep(&mut self, pfn: Pfn, order: usize) {
+        assert_eq!(self.page_ref[pfn as usize], 0, "bug: freeing pfn {pfn} with references");
+        self.in_use_pages -= 1 << order;
+    }
+
+    /// `rmqueue_pcplist()` fast path: no lock. `None` means the list is empty (refill first).
+    pub fn pcp_alloc(&mut self, cpu: CpuId, order: usize) -> Option<Pfn> {
+        let pfn = self.pcp[cpu as usize].pop(order)?;
+        self.prep_new_page(pfn, order);
+        Some(pfn)
+    }
+
+    /// `free_unref_page_commit()`: onto this CPU's list; true if a bulk free is due.
+    pub fn pcp_free(&mut self, cpu: CpuId, pfn: Pfn, order: usize) -> bool {
+        self.unprep(pfn, order);
+        self.pcp[cpu as usize].push(pfn, order)
+    }
+
+    /// Under zone->lock: `__rmqueue_smallest()` for a caller (the non-pcp path of `rmqueue`).
+    pub fn rmqueue_locked(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, order: usize) -> (Option<Pfn>, Cost) {
+        let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: self.touch_zone(m, cpu, now_ns) };
+        let Some((pfn, work)) = self.free_area.alloc(order) else { return (None, cost) };
+        cost.cycles += m.buddy_step_cycles * u64::from(work.steps);
+        cost.line_ns += self.touch_page(m, cpu, now_ns, pfn);
+        for s in 0..work.steps {
+            cost.line_ns += self.touch_page(m, cpu, now_ns, pfn + (1 << (order as u32 + s)));
+        }
+        self.prep_new_page(pfn, order);
+        (Some(pfn), cost)
+    }
+
+    /// Under zone->lock: `rmqueue_bulk()` into `cpu`'s list. Returns blocks moved and cost.
+    pub fn rmqueue_bulk(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, order: usize) -> (u32, Cost) {
+        let want = self.pcp[cpu as usize].refill_blocks(order);
+        let mut cost = Cost { cycles: 0, line_ns: self.touch_zone(m, cpu, now_ns) };
+        let mut got = 0;
+        while got < want {
+            let Some((pfn, work)) = self.free_area.alloc(order) else { break };
+            cost.cycles += m.buddy_step_cycles * u64::from(1 + work.steps);
+            cost.line_ns += self.touch_page_capped(m, cpu, now_ns, pfn, m.line_llc_ns);
+            self.pcp[cpu as usize].push_tail(pfn, order);
+            got += 1;
+        }
+        (got, cost)
+    }
+
+    /// Under zone->lock: `free_one_page()` → `__free_one_page()` (the `__free_pages_ok` path).
+    pub fn free_one_page(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, pfn: Pfn, order: usize) -> Cost {
+        self.unprep(pfn, order);
+        let zone_ns = self.touch_zone(m, cpu, now_ns);
+        self.free_block(m, cpu, now_ns, pfn, order, zone_ns, u64::MAX)
+    }
+
+    // Eight plain inputs of __free_one_page's cost; a struct would only rename them.
+    #[allow(clippy::too_many_arguments)]
+    fn free_block(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        now_ns: u64,
+        pfn: Pfn,
+        order: usize,
+        zone_ns: u64,
+        cap_ns: u64,
+    ) -> Cost {
+        let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: zone_ns };
+        cost.line_ns += self.touch_page_capped(m, cpu, now_ns, pfn, cap_ns);
+        let work = self.free_area.free(pfn, order);
+        cost.cycles += m.buddy_step_cycles * u64::from(work.steps);
+        let mut p = pfn;
+        for s in 0..work.steps {
+            // Each merge step reads the buddy's struct page (PageBuddy, page_order).
+            let buddy = p ^ (1 << (order as u32 + s));
+            cost.line_ns += self.touch_page_capped(m, cpu, now_ns, buddy, cap_ns);
+            p = p.min(buddy);
+        }
+        cost
+    }
+
+    /// Under zone->lock: `free_pcppages_bulk()`: `batch` pages from `cpu`'s list to the buddy.
+    pub fn free_pcppages_bulk(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64) -> Cost {
+        let mut cost = Cost { cycles: 0, line_ns: self.touch_zone(m, cpu, now_ns) };
+        let mut freed = 0;
+        let batch = self.pcp[cpu as usize].batch;
+        while freed < batch {
+            let Some((pfn, order)) = self.pcp[cpu as usize].take_cold() else { break };
+            // free_pcppages_bulk() prefetches each page's buddy before it takes the lock
+            // (97334162e4d7, 4.18): the merges under the lock find their lines in cache.
+            cost.add(self.free_block(m, cpu, now_ns, pfn, order, 0, 0));
+            freed += 1 << order;
+        }
+        cost
+    }
+
+    pub fn pcp_pages(&self) -> u64 {
+        self.pcp.iter().map(|p| u64::from(p.count)).sum()
+    }
+
+    /// Page conservation (buddy + pagesets + in use = zone), the buddy's own invariants, every
+    /// pageset's invariants, no block both in a pageset and in use, and the lock's queue.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let free = self.free_area.check_invariants().map_err(|e| format!("node {} buddy: {e}", self.node))?;
+        let total = free + self.pcp_pages() + self.in_use_pages + self.other_pages;
+        if total != u64::from(self.free_area.n_pages()) {
+            return Err(format!(
+                "node {}: pages not conserved: {free} free + {} pcp + {} in use + {} other != {}",
+                self.node,
+                self.pcp_pages(),
+                self.in_use_pages,
+                self.other_pages,
+                self.free_area.n_pages()
+            ));
+        }
+        for (cpu, p) in self.pcp.iter().enumerate() {
+            p.check_invariants().map_err(|e| format!("node {} cpu {cpu}: {e}", self.node))?;
+            if let Some((pfn, _)) = p.blocks().find(|&(pfn, _)| self.page_ref[pfn as usize] != 0) {
+                return Err(format!("node {} cpu {cpu}: pcp page {pfn} still referenced", self.node));
+            }
+        }
+        self.lock.check_invariants()
+    }
+
+    /// The pageset part of /proc/zoneinfo for the CPUs listed.
+    pub fn zoneinfo_pagesets(&self, cpus: &[CpuId]) -> String {
+        let mut s = format!(
+            "Node {}, zone   Normal\n  pages free     {}\n  pagesets\n",
+            self.node,
+            self.free_area.free_pages()
+        );
+        for &cpu in cpus {
+            let p = &self.pcp[cpu as usize];
+            s.push_str(&format!(
+                "    cpu: {cpu}\n              count: {}\n              high:  {}\n              batch: {}\n",
+                p.count, p.high, p.batch
+            ));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::machine::SERVER_2019;
+
+    #[test]
+    fn order0_goes_through_pcp_in_batches() {
+        let m = SERVER_2019;
+        let mut z = Zone::new(0, 4096, 4, 12, 4, false);
+        assert!(z.pcp_allowed(0) && !z.pcp_allowed(3));
+        assert_eq!(z.pcp_alloc(1, 0), None);
+        let (got, _) = z.rmqueue_bulk(&m, 1, 0, 0);
+        assert_eq!(got, 4);
+        let pfn = z.pcp_alloc(1, 0).unwrap();
+        z.check_invariants().unwrap();
+        assert!(z.put_page_testzero(pfn));
+        assert!(!z.pcp_free(2, pfn, 0));
+        z.check_invariants().unwrap();
+        assert_eq!(z.pcp[1].count, 3);
+        assert_eq!(z.pcp[2].count, 1);
+    }
+
+    #[test]
+    fn order3_takes_the_buddy_path() {
+        let m = SERVER_2019;
+        let mut z = Zone::new(0, 1024, 2, 12, 4, false);
+        let (pfn, cost) = z.rmqueue_locked(&m, 0, 0, 3);
+        let pfn = pfn.unwrap();
+        assert_eq!(cost.cycles, m.buddy_step_cycles * 8);
+        assert!(z.put_page_testzero(pfn));
+        z.free_one_page(&m, 1, 10, pfn, 3);
+        z.check_invariants().unwrap();
+        assert_eq!(z.free_area.nr_free()[10], 1);
+    }
+}
