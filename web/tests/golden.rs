@@ -1,0 +1,45 @@
+//! Native-vs-wasm determinism of the simulations: the wasm build must reproduce, bit for bit,
+//! the golden outputs that core's native snapshot tests pin.
+//!
+//! The goldens are read (at compile time) from core's own insta snapshot files, so there is
+//! one source of truth: `cargo test -p skblab-core` checks native == snapshot, and this file,
+//! run in headless Chromium by scripts/wasm-test.sh, checks wasm == the same snapshot. (On the
+//! host, `unsupported = test` runs it natively too.)
+
+use skblab_core::experiments::high_order_alloc as hoa;
+use skblab_core::{find, Params, DEFAULT_SEED};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The body of an insta snapshot file (after its `---` header block).
+fn snapshot_body(file: &str) -> &str {
+    let rest = file.strip_prefix("---").expect("snapshot header");
+    let end = rest.find("\n---\n").expect("end of snapshot header");
+    rest[end + 5..].trim_end()
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn high_order_alloc_golden_point_matches_native() {
+    let golden = snapshot_body(include_str!("../../core/tests/snapshots/high_order_alloc_model__golden_sweep_point.snap"));
+    let exp = find(hoa::ID).expect("registered");
+    let p = exp.params_from(&["measure_us=500".to_string()]).expect("valid");
+    let pt = hoa::sweep_point(&p, 4, 1);
+    let got = format!(
+        "order3 {:.3}\norder0 {:.3}\nevents {} {}",
+        pt.order3_mbps, pt.order0_mbps, pt.order3.stats.events, pt.order0.stats.events
+    );
+    assert_eq!(got, golden);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn ktls_recursion_default_run_matches_native() {
+    let exp = find("ktls-recursion").expect("registered");
+    let out = exp.run(&Params::defaults(&exp.specs()), DEFAULT_SEED);
+    let json: serde_json::Value = serde_json::from_str(&out.to_json()).expect("json");
+    // The numbers of docs/ktls-recursion.md (native CLI output).
+    assert_eq!(json["overflow"], true);
+    assert_eq!(json["depth_reached"], 248);
+    assert_eq!(json["stack_used_bytes_max"], 16400);
+    assert_eq!(json["thread_size_bytes"], 16384);
+}
