@@ -60,16 +60,25 @@ fn fix_color(theme: &Theme, i: usize) -> RGBColor {
     }
 }
 
-/// Draws `data` onto `area`.
+/// Line widths per fix: the three fixes that stay flat overlap, so they are drawn as nested
+/// stripes (wide under narrow) instead of hiding each other.
+const WIDTHS: [u32; 5] = [2, 7, 4, 2, 2];
+/// Width of the legend column right of the plot, in pixels.
+const LEGEND_W: u32 = 190;
+
+/// Draws `data` onto `area`: the plot on the left, its legend in a column on the right (the
+/// lines fill the whole plot, so a legend inside it would hide one).
 pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &StackVsDepth,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
+    let (w, _) = area.dim_in_pixel();
+    let (plot, side) = area.split_horizontally(w.saturating_sub(LEGEND_W));
     let text = |size: i32| ("sans-serif", size).into_font().color(&theme.text);
     let (x_hi, y_hi) = (data.depth_max() as f64, data.bytes_max() as f64 * 1.08);
-    let mut chart = ChartBuilder::on(area)
+    let mut chart = ChartBuilder::on(&plot)
         .caption("Peak kernel stack vs. nesting depth", text(17))
         .margin(12)
         .x_label_area_size(40)
@@ -88,35 +97,43 @@ pub fn draw_stack_vs_depth<DB: DrawingBackend>(
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
     let limit = theme.series[2];
-    let thread = data.thread_size_bytes as f64;
-    chart
-        .draw_series(DashedLineSeries::new(vec![(0.0, thread), (x_hi, thread)], 6, 4, limit.stroke_width(2)))?
-        .label(format!("THREAD_SIZE {} B", data.thread_size_bytes))
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], limit.stroke_width(2)));
+    for bytes in [data.thread_size_bytes, 2 * data.thread_size_bytes] {
+        let line = vec![(0.0, bytes as f64), (x_hi, bytes as f64)];
+        chart.draw_series(DashedLineSeries::new(line, 6, 4, limit.stroke_width(2)))?;
+    }
     for (i, s) in data.series.iter().enumerate() {
         let color = fix_color(theme, i);
         let points = s.points.iter().map(|p| (p.depth as f64, p.stack_used_bytes_max as f64));
-        chart
-            .draw_series(LineSeries::new(points, color.stroke_width(2)))?
-            .label(s.fix)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+        chart.draw_series(LineSeries::new(points, color.stroke_width(WIDTHS[i % WIDTHS.len()])))?;
         let overflows = s.points.iter().filter(|p| p.overflow);
-        chart.draw_series(overflows.map(|p| Cross::new((p.depth as f64, p.stack_used_bytes_max as f64), 4, color)))?;
+        chart.draw_series(overflows.map(|p| Cross::new((p.depth as f64, p.stack_used_bytes_max as f64), 3, color)))?;
     }
-    // One legend entry for the overflow markers.
-    let mark = theme.text;
-    chart
-        .draw_series(std::iter::empty::<Cross<(f64, f64), i32>>())?
-        .label("× overflow (walk stopped)")
-        .legend(move |(x, y)| Cross::new((x + 9, y), 4, mark));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(text(13))
-        .draw()?;
+    draw_legend(&side, data, theme)?;
     area.present()
+}
+
+/// The legend column: one swatch per fix, the THREAD_SIZE lines, the overflow mark.
+fn draw_legend<DB: DrawingBackend>(
+    side: &DrawingArea<DB, Shift>,
+    data: &StackVsDepth,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let font = ("sans-serif", 13).into_font().color(&theme.text);
+    let row = |i: usize| 56 + 22 * i as i32;
+    let swatch = |y: i32| vec![(4, y), (26, y)];
+    for (i, s) in data.series.iter().enumerate() {
+        let color = fix_color(theme, i);
+        side.draw(&PathElement::new(swatch(row(i)), color.stroke_width(4)))?;
+        side.draw(&Text::new(s.fix, (34, row(i) - 7), font.clone()))?;
+    }
+    let n = data.series.len();
+    let limit = theme.series[2];
+    side.draw(&PathElement::new(swatch(row(n)), limit.stroke_width(2)))?;
+    side.draw(&Text::new(format!("THREAD_SIZE {} B", data.thread_size_bytes), (34, row(n) - 7), font.clone()))?;
+    side.draw(&Text::new("and 2 × (bigger-stack)", (34, row(n + 1) - 10), font.clone()))?;
+    side.draw(&Cross::new((15, row(n + 2)), 4, theme.text))?;
+    side.draw(&Text::new("overflow: walk stopped", (34, row(n + 2) - 7), font))?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! Bounded: the newest [`NEWEST_SHOWN`] walk frames are listed, the rest of the recursion is
 //! folded into one line, as the kernel's own traces of deep recursion read.
 
+use super::skb_graph::role_name;
 use super::{style, use_walk, WalkData, WalkProps};
-use skblab_core::experiments::ktls_recursion::{SkbKind, StackEntry};
+use skblab_core::experiments::ktls_recursion::StackEntry;
 use yew::prelude::*;
 
 /// Which stepping view draws the transport (see [`use_walk`]).
@@ -75,8 +76,7 @@ fn head_line(walk: &WalkData, position: usize) -> Line {
         return line("before the walk: tcp_disconnect is about to free the socket's skbs".to_string(), "");
     };
     let what = f.node.and_then(|id| walk.node(id)).map_or("-".to_string(), |n| {
-        let kind = if n.kind == SkbKind::Clone { "clone" } else { "head" };
-        format!("skb {} ({kind}, {} frags)", n.id, n.nr_frags)
+        format!("{} #{} ({} frags, {} on its frag_list)", role_name(n), n.id, n.nr_frags, n.frag_list.len())
     });
     line(format!("freeing {what} at nesting level {}", f.level), if f.overflow { "bad" } else { "" })
 }

@@ -25,7 +25,7 @@ pub struct ChartProps {
 #[function_component(ChartView)]
 pub fn chart_view(props: &ChartProps) -> Html {
     // Five fixes × 65 depths of walks without a trace: computed once per parameter set.
-    let data = use_memo(props.params.clone(), |p| StackVsDepth::from_params(p));
+    let data = use_memo(props.params.clone(), StackVsDepth::from_params);
     let canvas_ref = use_node_ref();
     {
         let canvas_ref = canvas_ref.clone();

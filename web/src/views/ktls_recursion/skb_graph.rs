@@ -49,7 +49,7 @@ fn freed_by(walk: &WalkData, position: usize) -> HashSet<u32> {
         .collect()
 }
 
-fn role_name(n: &GraphNode) -> &'static str {
+pub(super) fn role_name(n: &GraphNode) -> &'static str {
     match (n.role, n.kind) {
         (SkbRole::StrpHead, _) => "strp head",
         (SkbRole::StrpClone, _) => "strp clone",
@@ -105,7 +105,8 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>) -> Html {
         }
     }
     let edges = edges(walk, &at);
-    let height = TOP_Y + (last + 1 - first) as f64 * ROW_H + 40.0;
+    let below = if last < walk.rows.len() { 40.0 } else { 8.0 };
+    let height = TOP_Y + (last + 1 - first) as f64 * ROW_H + below + if first > 1 { 18.0 } else { 0.0 };
     let summary = format!("skb graph, levels {first} to {last} of {}", walk.rows.len());
     html! {
         <svg viewBox={format!("0 0 {VIEW_W} {height}")} role="img" aria-label={summary.clone()}
@@ -169,9 +170,9 @@ fn node_box(n: &GraphNode, x: f64, y: f64, current: bool, freed: bool) -> Html {
     );
     html! {
         <g class={classes!("skb", current.then_some("current"), freed.then_some("freed"))}
-            data-skb={n.id.to_string()} data-current={current.then_some("true")} opacity={freed.then_some("0.45")}>
+            data-skb={n.id.to_string()} data-current={current.then_some("true")} opacity={(freed && !current).then_some("0.45")}>
             <rect x={x.to_string()} y={y.to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="6"
-                fill={fill} stroke={stroke} stroke-width={width} stroke-dasharray={freed.then_some("4 3")}>
+                fill={fill} stroke={stroke} stroke-width={width} stroke-dasharray={(freed && !current).then_some("4 3")}>
                 <title>{ title }</title>
             </rect>
             <text x={cx.clone()} y={(y + 18.0).to_string()} font-size="13" text-anchor="middle" font-weight="600">

@@ -3,7 +3,8 @@
 //!
 //! The kernel stack grows down in memory toward the guard page below it; the bar is drawn
 //! growing up so that "full" is at the top. A frame that does not fit is drawn crossing the
-//! THREAD_SIZE line (widened, since 16 bytes would be invisible at this scale).
+//! THREAD_SIZE line (widened, since 16 bytes would be invisible at this scale). Beside the bar a
+//! zoom shows the top [`ZOOM_BYTES`] of the stack at a scale where every frame is labelled.
 
 use super::{style, use_walk, WalkData, WalkProps};
 use skblab_core::experiments::ktls_recursion::StackEntry;
@@ -11,7 +12,7 @@ use yew::prelude::*;
 
 /// Which stepping view draws the transport (see [`use_walk`]).
 const RANK: u8 = 0;
-const VIEW_W: f64 = 480.0;
+const VIEW_W: f64 = 600.0;
 const BAR_X: f64 = 112.0;
 const BAR_W: f64 = 130.0;
 /// Top of the guard page band.
@@ -23,9 +24,15 @@ const LIMIT_Y: f64 = TOP_Y + GUARD_H;
 const BOTTOM_Y: f64 = LIMIT_Y + BAR_H;
 const VIEW_H: f64 = BOTTOM_Y + 30.0;
 /// Bands drawn one by one at most; older walk frames fold into one band.
-const BANDS_MAX: usize = 480;
+const BANDS_MAX: usize = 600;
 /// A band needs this height (user units) to carry its label.
 const LABEL_MIN_H: f64 = 13.0;
+/// Bytes the zoom shows, ending a little above the top of the stack.
+const ZOOM_BYTES: u64 = 512;
+/// Room above the top of the stack in the zoom, so that a nearby THREAD_SIZE line shows.
+const ZOOM_HEADROOM_BYTES: u64 = 48;
+const ZOOM_X: f64 = 424.0;
+const ZOOM_W: f64 = 160.0;
 /// Height the overflowing frame is drawn with, whatever its size.
 const OVERFLOW_H: f64 = 18.0;
 
@@ -92,6 +99,7 @@ pub fn stack_view(props: &WalkProps) -> Html {
             </figcaption>
             { h.transport }
             { bar_svg(walk, h.position, used, overflow) }
+            { legend() }
         </figure>
     }
 }
@@ -105,7 +113,12 @@ fn bar_svg(walk: &WalkData, position: usize, used: u64, overflow: bool) -> Html 
     let base_bytes: u64 = t.base.iter().map(|e| e.frame_bytes).sum();
     let mut bands = walk_bands(&stack, n_base, base_bytes);
     let over = if overflow { bands.pop() } else { None };
-    let base = Band { label: format!("close() path · {base_bytes} B"), offset_bytes: 0, size_bytes: base_bytes, class: "base" };
+    let base = Band {
+        label: format!("close() path · {base_bytes} B"),
+        offset_bytes: 0,
+        size_bytes: base_bytes,
+        class: "base",
+    };
     let summary = format!(
         "Stack budget: {used} of {thread} bytes in use, {} frames{}",
         stack.len(),
@@ -120,7 +133,7 @@ fn bar_svg(walk: &WalkData, position: usize, used: u64, overflow: bool) -> Html 
             { band_rect(&base, &y) }
             { for bands.iter().map(|b| band_rect(b, &y)) }
             { scale_labels(thread) }
-            { legend() }
+            { zoom(&stack, used, thread, &y) }
             if let Some(b) = over {
                 { overflow_band(&b, thread, &y) }
             } else {
@@ -171,17 +184,23 @@ fn band_fill(class: &str) -> &'static str {
         "pages" => "var(--ok, #1c7a4a)",
         "base" => "var(--seg-headroom, #b9c4d3)",
         "folded" => "var(--accent-soft, #e3edf9)",
+        "over" => "var(--bad, #b3261e)",
         _ => "var(--muted)",
     }
 }
 
 fn band_rect(b: &Band, y: &dyn Fn(u64) -> f64) -> Html {
+    band_rect_at(b, (BAR_X, BAR_W), y)
+}
+
+/// A band in the bar whose left edge and width are `(bar_x, bar_w)`.
+fn band_rect_at(b: &Band, (bar_x, bar_w): (f64, f64), y: &dyn Fn(u64) -> f64) -> Html {
     let (top, bottom) = (y(b.offset_bytes + b.size_bytes), y(b.offset_bytes));
     let height = (bottom - top).max(0.3);
     let label = (height >= LABEL_MIN_H).then(|| {
         let text_class = if matches!(b.class, "base" | "folded") { "" } else { "on-fill" };
         html! {
-            <text x={(BAR_X + BAR_W / 2.0).to_string()} y={(top + height / 2.0 + 4.0).to_string()} font-size="11"
+            <text x={(bar_x + bar_w / 2.0).to_string()} y={(top + height / 2.0 + 4.0).to_string()} font-size="11"
                 text-anchor="middle" class={text_class} style={(!text_class.is_empty()).then_some("fill: #fff")}>
                 { &b.label }
             </text>
@@ -189,7 +208,7 @@ fn band_rect(b: &Band, y: &dyn Fn(u64) -> f64) -> Html {
     });
     html! {
         <g class={format!("band band-{}", b.class)}>
-            <rect x={BAR_X.to_string()} y={top.to_string()} width={BAR_W.to_string()} height={height.to_string()}
+            <rect x={bar_x.to_string()} y={top.to_string()} width={bar_w.to_string()} height={height.to_string()}
                 fill={band_fill(b.class)} stroke="var(--surface, #fff)" stroke-width={if height > 2.0 { "0.5" } else { "0" }}>
                 <title>{ format!("{}, from byte {}", b.label, b.offset_bytes) }</title>
             </rect>
@@ -198,27 +217,65 @@ fn band_rect(b: &Band, y: &dyn Fn(u64) -> f64) -> Html {
     }
 }
 
-/// What the band colours mean, bottom right of the bar.
+/// What the band colours mean.
 fn legend() -> Html {
-    let items = [("kfree", "kfree_skb"), ("release", "skb_release_data"), ("pages", "page freeing"), ("base", "close() path")];
-    let x = BAR_X + BAR_W + 14.0;
+    let items =
+        [("kfree", "kfree_skb"), ("release", "skb_release_data"), ("pages", "page freeing"), ("base", "close() path")];
     html! {
-        <g class="legend">
-            { for items.iter().enumerate().map(|(i, (class, name))| {
-                let y = BOTTOM_Y - 14.0 - 18.0 * (items.len() - 1 - i) as f64;
-                html! {
-                    <>
-                        <rect x={x.to_string()} y={(y - 10.0).to_string()} width="12" height="12" fill={band_fill(class)} />
-                        <text x={(x + 18.0).to_string()} y={y.to_string()} font-size="12">{ *name }</text>
-                    </>
-                }
+        <p class="ktls-legend">
+            { for items.iter().map(|(class, name)| html! {
+                <span><span class="chip" style={format!("background: {}", band_fill(class))}></span>{ *name }</span>
             }) }
+        </p>
+    }
+}
+
+/// The top of the stack magnified: every frame in the window drawn to the zoom's scale, the
+/// THREAD_SIZE line and the guard page when they are in it, and a box on the bar marking it.
+fn zoom(stack: &[StackEntry], used: u64, thread: u64, y: &dyn Fn(u64) -> f64) -> Html {
+    let top = used.max(ZOOM_BYTES - ZOOM_HEADROOM_BYTES) + ZOOM_HEADROOM_BYTES;
+    let bottom = top - ZOOM_BYTES;
+    let yz = |b: u64| BOTTOM_Y - (b.clamp(bottom, top) - bottom) as f64 * BAR_H / ZOOM_BYTES as f64;
+    let mut offset = 0;
+    let mut bands = Vec::new();
+    for (i, e) in stack.iter().enumerate() {
+        let (start, end) = (offset, offset + e.frame_bytes);
+        offset = end;
+        if e.frame_bytes > 0 && end > bottom {
+            let over = end > thread && i + 1 == stack.len();
+            let label = format!("{} · {} B", e.function, e.frame_bytes);
+            let class = if over { "over" } else { fill_of(e.function) };
+            bands.push(Band { label, offset_bytes: start, size_bytes: e.frame_bytes, class });
+        }
+    }
+    let (w, x) = (ZOOM_W.to_string(), ZOOM_X.to_string());
+    let limit = (thread > bottom && thread < top).then(|| {
+        let yl = yz(thread);
+        html! {
+            <>
+                <rect x={x.clone()} y={LIMIT_Y.to_string()} width={w.clone()} height={(yl - LIMIT_Y).to_string()}
+                    fill="url(#ktls-hatch)" />
+                <line x1={(ZOOM_X - 4.0).to_string()} x2={(ZOOM_X + ZOOM_W + 4.0).to_string()} y1={yl.to_string()}
+                    y2={yl.to_string()} stroke="var(--bad, #b3261e)" stroke-width="2" />
+            </>
+        }
+    });
+    html! {
+        <g class="zoom" data-testid="stack-zoom">
+            <rect x={(BAR_X - 3.0).to_string()} y={y(top).to_string()} width={(BAR_W + 6.0).to_string()}
+                height={(y(bottom) - y(top)).max(2.0).to_string()} fill="none" stroke="var(--fg)" stroke-dasharray="3 2" />
+            <text class="dim" x={(ZOOM_X + ZOOM_W / 2.0).to_string()} y={(LIMIT_Y - 10.0).to_string()} font-size="11"
+                text-anchor="middle">{ format!("zoom: bytes {bottom}–{top}") }</text>
+            <rect x={x.clone()} y={LIMIT_Y.to_string()} width={w.clone()} height={BAR_H.to_string()}
+                fill="none" stroke="var(--border)" stroke-width="1.5" />
+            { limit }
+            { for bands.iter().map(|b| band_rect_at(b, (ZOOM_X, ZOOM_W), &yz)) }
         </g>
     }
 }
 
 fn scale_labels(thread: u64) -> Html {
-    let x = (BAR_X - 8.0).to_string();
+    let x = (BAR_X - 12.0).to_string();
     let mid = (LIMIT_Y + BAR_H / 2.0).to_string();
     html! {
         <g class="scale">

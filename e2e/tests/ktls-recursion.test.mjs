@@ -1,0 +1,50 @@
+// End-to-end: the ktls-recursion lesson in headless Chromium — step the free walk to the
+// stack overflow and see the guard page hit in the stack bar and the call trace.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
+
+let srv; let browser;
+before(async () => { srv = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); srv?.server.close(); });
+
+const tid = (id) => `[data-testid="${id}"]`;
+
+test('ktls-recursion: step to the overflow and see the trace', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/ktls-recursion/3`);
+  await appReady(page);
+  await page.waitForSelector(tid('transport'));
+  assert.equal(await page.locator(tid('stack-bar')).getAttribute('data-overflow'), 'false');
+
+  // Keyboard stepping inside the transport must not change the lesson step.
+  await page.locator(tid('transport-step')).focus();
+  await page.keyboard.press('.');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.locator(tid('transport-position')).innerText(), /\b2\b/);
+  assert.match(page.url(), /ktls-recursion\/3/);
+
+  await page.click(tid('transport-end'));
+  await page.waitForSelector(`${tid('stack-bar')}[data-overflow="true"]`);
+  assert.equal(await page.locator(tid('stack-bar')).getAttribute('data-used-bytes'), '16400');
+  const trace = await page.locator(tid('call-trace')).innerText();
+  assert.match(trace, /guard page hit/);
+  assert.match(trace, /THREAD_SIZE 16384 B/);
+  await shot(page, 'ktls-overflow');
+
+  await page.click(tid('transport-back'));
+  await page.waitForSelector(`${tid('stack-bar')}[data-overflow="false"]`);
+  page.assertClean();
+});
+
+test('ktls-recursion: the fixes chart and the graph render', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/ktls-recursion/6`);
+  await appReady(page);
+  await page.waitForSelector(tid('ktls-chart'));
+  const png = await page.locator(tid('ktls-chart')).evaluate((c) => c.toDataURL());
+  assert.ok(png.length > 3000, 'the chart canvas is drawn');
+  assert.ok(await page.locator(`${tid('skb-graph')} g.skb`).count() > 0, 'the skb graph has nodes');
+  await shot(page, 'ktls-fixes');
+  page.assertClean();
+});
