@@ -23,15 +23,15 @@ fn reproduces_seed_000() {
     println!("{}", r.to_table());
     // Order-0: the target is met.
     assert!(mape0 <= 5.0, "MAPE order0 {mape0:.2} %");
-    // FIXME(model): order-3 MAPE is ~11 % (target 5 %) and its worst cells ~20 % (target 12 %).
-    // The model's order-3 curve is linear until zone->lock saturates and then flat; the seed's
-    // bends early (per-flow throughput falls from 50 to 33 Gbit/s by 8 flows, long before the
-    // lock is busy) and approaches the plateau slowly. No mechanism here yet makes the lock
-    // cost per operation grow with the number of contending CPUs that much (candidates:
-    // cross-socket placement of pairs by the scheduler, line bouncing of struct zone under
-    // contention). Calibration trades the two regions, leaving 1 flow 17 % low.
-    assert!(mape3 <= 12.0, "MAPE order3 {mape3:.2} %");
-    assert!(max_err <= 21.0, "max |error| {max_err:.2} %");
+    // FIXME(model): order-3 MAPE is 8.1 % (target 5 %), its worst cells ~16 % (target 12 %).
+    // The early bend (50 -> 36 Gbit/s per flow by 6 flows) is now reproduced by the cache
+    // warmth of recycled frag blocks (`copy_cold_line_ps`), but between 8 and 16 flows the
+    // model is still 8-16 % high: in the seed the order-3 per-flow rate keeps falling while
+    // zone->lock is only ~50-80 % busy, i.e. each lock pass gets costlier with more waiters.
+    // Missing: a contention-dependent lock cost (head waiter spinning on the line the holder
+    // writes, the lock word sharing a line with free_area). The plateau is then ~11 % low.
+    assert!(mape3 <= 8.5, "MAPE order3 {mape3:.2} %");
+    assert!(max_err <= 16.5, "max |error| {max_err:.2} %");
 }
 
 fn sweep_rows(p: &Params) -> Vec<(u32, f64, f64)> {
@@ -42,17 +42,23 @@ fn sweep_rows(p: &Params) -> Vec<(u32, f64, f64)> {
 fn crossover_and_plateau() {
     let rows = sweep_rows(&params(&[]));
     let x = crossover(&rows).expect("order-0 overtakes order-3");
-    // FIXME(model): the seed crosses at 9 flows; the model at ~17 (order-3 too strong from
-    // 6 to 16 flows, see reproduces_seed_000). Asserting the current band.
-    assert!((9..=18).contains(&x), "crossover at {x} flows");
-    // Seed: 1.34x. FIXME(model): the fit leaves 1.17x (order-3 single flow 17 % low).
-    assert!(rows[0].1 > rows[0].2 * 1.1, "one flow: order-3 wins clearly ({:.0} vs {:.0})", rows[0].1, rows[0].2);
+    // FIXME(model): the seed crosses at 9 flows; the model at 17 (order-3 8-16 % too strong
+    // from 8 to 16 flows, see reproduces_seed_000). Asserting the current band.
+    assert!((9..=17).contains(&x), "crossover at {x} flows");
+    // Seed: 1.34x; the model 1.36x (warm recycled blocks make one flow copy fast).
+    assert!(rows[0].1 > rows[0].2 * 1.25, "one flow: order-3 wins clearly ({:.0} vs {:.0})", rows[0].1, rows[0].2);
     let (_, peak) = plateau(&rows).unwrap();
-    // FIXME(model): target 575..615 Gbit/s; the calibrated profile peaks lower (the fit trades
-    // the plateau against the mid-range excess).
-    assert!((480_000.0..=615_000.0).contains(&peak), "order-3 peak {peak:.0} Mbit/s");
+    // FIXME(model): target 575..615 Gbit/s; the calibrated profile peaks at ~537 (the fit
+    // trades the plateau against the 8-16 flow excess; see reproduces_seed_000).
+    assert!((520_000.0..=615_000.0).contains(&peak), "order-3 peak {peak:.0} Mbit/s");
     // The plateau is flat: 30 flows give no more than 20 flows (+3 % noise).
     assert!(rows[29].1 <= rows[19].1 * 1.03, "order-3 keeps scaling: {:.0} -> {:.0}", rows[19].1, rows[29].1);
+    // The early bend: per-flow order-3 at 6 flows is well below 1 flow's (seed: 0.72x),
+    // while order-0 loses only what turbo takes (seed: 0.93x).
+    let (o3_1, o3_6) = (rows[0].1, rows[5].1 / 6.0);
+    let (o0_1, o0_6) = (rows[0].2, rows[5].2 / 6.0);
+    assert!(o3_6 < 0.85 * o3_1, "order-3 per flow: {o3_1:.0} at 1, {o3_6:.0} at 6");
+    assert!(o0_6 > 0.9 * o0_1, "order-0 per flow: {o0_1:.0} at 1, {o0_6:.0} at 6");
     // Order-0 keeps scaling nearly linearly to 30 flows.
     assert!(rows[29].2 > 2.0 * rows[11].2 * 0.75, "order-0 at 30 {:.0} vs 12 {:.0}", rows[29].2, rows[11].2);
 }

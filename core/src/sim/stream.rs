@@ -193,6 +193,10 @@ pub struct StreamStats {
     /// Last `put_page` of a frag page, by role of the CPU that dropped it.
     pub last_put_by_sender: u64,
     pub last_put_by_receiver: u64,
+    /// Bytes `tcp_sendmsg` copied into page frags, and how many of them went to lines that
+    /// were not in the sender's own L2 (see `MachineProfile::copy_cold_line_ps`).
+    pub copy_bytes: u64,
+    pub copy_cold_bytes: u64,
     /// True if the run hit its event bound before its end time.
     pub truncated: bool,
 }

@@ -55,6 +55,9 @@ pub struct Zone {
     line_written_ns: Vec<u64>,
     zone_line_owner: Option<CpuId>,
     zone_line_ns: u64,
+    /// Who last wrote each page's data (the frag copy), and when.
+    data_owner: Vec<u16>,
+    data_written_ns: Vec<u64>,
 }
 
 impl Zone {
@@ -99,6 +102,8 @@ impl Zone {
             line_written_ns: vec![0; n],
             zone_line_owner: None,
             zone_line_ns: 0,
+            data_owner: vec![NO_OWNER; n],
+            data_written_ns: vec![0; n],
         }
     }
 
@@ -121,6 +126,36 @@ impl Zone {
         self.line_owner[i] = cpu;
         self.line_written_ns[i] = now_ns;
         ns
+    }
+
+    /// `cpu` writes bytes `start_bytes..end_bytes` of the block at `pfn` (the copy into a page
+    /// frag). Returns how many of those bytes were *not* still in `cpu`'s own L2: data of a
+    /// page this CPU wrote less than `l2_residency_ns` ago is still there (the reader only
+    /// shared it), anything else has to be fetched for ownership.
+    pub fn write_data(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        now_ns: u64,
+        pfn: Pfn,
+        start_bytes: u32,
+        end_bytes: u32,
+    ) -> u32 {
+        let page_bytes = super::page_frag::PAGE_SIZE_BYTES;
+        let mut cold_bytes = 0;
+        let mut at = start_bytes;
+        while at < end_bytes {
+            let i = (pfn + at / page_bytes) as usize;
+            let upto = ((at / page_bytes + 1) * page_bytes).min(end_bytes);
+            let warm = self.data_owner[i] == cpu && now_ns.saturating_sub(self.data_written_ns[i]) <= m.l2_residency_ns;
+            if !warm {
+                cold_bytes += upto - at;
+            }
+            self.data_owner[i] = cpu;
+            self.data_written_ns[i] = now_ns;
+            at = upto;
+        }
+        cold_bytes
     }
 
     fn touch_zone(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64) -> u64 {

@@ -35,7 +35,7 @@ pub const FITTED: [(&str, &str, u64, u64); 8] = [
     ("skb_tx_cycles", "cycles", 3000, 40000),
     ("skb_rx_cycles", "cycles", 3000, 40000),
     ("frag_cycles", "cycles", 20, 600),
-    ("buddy_step_cycles", "cycles", 10, 200),
+    ("copy_cold_line_ps", "ps", 1000, 12000),
     ("page_op_cycles", "cycles", 10, 200),
 ];
 
@@ -47,7 +47,7 @@ fn field<'a>(m: &'a mut MachineProfile, name: &str) -> &'a mut u64 {
         "skb_tx_cycles" => &mut m.skb_tx_cycles,
         "skb_rx_cycles" => &mut m.skb_rx_cycles,
         "frag_cycles" => &mut m.frag_cycles,
-        "buddy_step_cycles" => &mut m.buddy_step_cycles,
+        "copy_cold_line_ps" => &mut m.copy_cold_line_ps,
         "page_op_cycles" => &mut m.page_op_cycles,
         other => panic!("bug: '{other}' is not a fitted constant"),
     }

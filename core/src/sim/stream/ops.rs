@@ -94,6 +94,13 @@ impl StreamSim {
                 frag_cycles = m.frag_cycles + m.page_op_cycles;
             }
         }
+        let (cpu, at) = (th.cpu, th.cursor_ns);
+        let cold_bytes = self.zones[page.node as usize].write_data(m, cpu, at, page.pfn, start, start + chunk);
+        let cold_ns = u64::from(cold_bytes / 64) * m.copy_cold_line_ps / 1000;
+        if at >= self.cfg.warmup_ns {
+            self.stats.copy_bytes += u64::from(chunk);
+            self.stats.copy_cold_bytes += u64::from(cold_bytes);
+        }
         let copy = self.copy_cycles(chunk);
         self.push_front_all(
             t,
@@ -101,6 +108,7 @@ impl StreamSim {
                 Action::LineNs { ns: line_ns, stack: Stack::FragFill },
                 Action::Work { cycles: frag_cycles, stack: Stack::FragFill },
                 Action::Work { cycles: copy, stack: Stack::CopyFromUser },
+                Action::LineNs { ns: cold_ns, stack: Stack::CopyFromUser },
                 Action::FillFrags { remaining_bytes: remaining_bytes - chunk },
             ],
         );
