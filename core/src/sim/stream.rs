@@ -197,6 +197,9 @@ pub struct StreamStats {
     /// were not in the sender's own L2 (see `MachineProfile::copy_cold_line_ps`).
     pub copy_bytes: u64,
     pub copy_cold_bytes: u64,
+    /// Of the cold bytes, those still in another CPU's private cache (another sender filled
+    /// that block less than `l2_residency_ns` ago; see `MachineProfile::copy_remote_line_ps`).
+    pub copy_remote_bytes: u64,
     /// True if the run hit its event bound before its end time.
     pub truncated: bool,
 }

@@ -23,6 +23,15 @@ use super::qspinlock::QSpinLock;
 pub const ZONE_LINES: u64 = 2;
 const NO_OWNER: u16 = u16::MAX;
 
+/// Where the lines of a frag copy came from ([`Zone::write_data`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DataWrite {
+    /// Bytes not in the writer's own L2.
+    pub cold_bytes: u32,
+    /// Of those, bytes still in another CPU's private cache.
+    pub remote_bytes: u32,
+}
+
 /// Work done under the lock: cycles at the holder's clock plus ns of line transfers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Cost {
@@ -129,9 +138,10 @@ impl Zone {
     }
 
     /// `cpu` writes bytes `start_bytes..end_bytes` of the block at `pfn` (the copy into a page
-    /// frag). Returns how many of those bytes were *not* still in `cpu`'s own L2: data of a
-    /// page this CPU wrote less than `l2_residency_ns` ago is still there (the reader only
-    /// shared it), anything else has to be fetched for ownership.
+    /// frag). Data of a page this CPU wrote less than `l2_residency_ns` ago is still in its own
+    /// L2 (the reader only shared it): warm. Data another CPU wrote that recently is still in
+    /// that CPU's private cache: remote (the write must snoop it away). Anything else is an L3
+    /// line. Returns the bytes that were not warm and, of those, the remote ones.
     pub fn write_data(
         &mut self,
         m: &MachineProfile,
@@ -140,22 +150,26 @@ impl Zone {
         pfn: Pfn,
         start_bytes: u32,
         end_bytes: u32,
-    ) -> u32 {
+    ) -> DataWrite {
         let page_bytes = super::page_frag::PAGE_SIZE_BYTES;
-        let mut cold_bytes = 0;
+        let mut w = DataWrite::default();
         let mut at = start_bytes;
         while at < end_bytes {
             let i = (pfn + at / page_bytes) as usize;
             let upto = ((at / page_bytes + 1) * page_bytes).min(end_bytes);
-            let warm = self.data_owner[i] == cpu && now_ns.saturating_sub(self.data_written_ns[i]) <= m.l2_residency_ns;
-            if !warm {
-                cold_bytes += upto - at;
+            let recent = now_ns.saturating_sub(self.data_written_ns[i]) <= m.l2_residency_ns;
+            let owner = self.data_owner[i];
+            if !(recent && owner == cpu) {
+                w.cold_bytes += upto - at;
+                if recent && owner != NO_OWNER {
+                    w.remote_bytes += upto - at;
+                }
             }
             self.data_owner[i] = cpu;
             self.data_written_ns[i] = now_ns;
             at = upto;
         }
-        cold_bytes
+        w
     }
 
     fn touch_zone(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64) -> u64 {
@@ -355,6 +369,21 @@ mod tests {
         z.check_invariants().unwrap();
         assert_eq!(z.pcp[1].count, 3);
         assert_eq!(z.pcp[2].count, 1);
+    }
+
+    #[test]
+    fn frag_copy_lines_are_warm_remote_or_l3() {
+        let m = SERVER_2019;
+        let mut z = Zone::new(0, 1024, 4, 12, 4, false);
+        // Never written: L3, not remote.
+        assert_eq!(z.write_data(&m, 1, 0, 8, 0, 8192), DataWrite { cold_bytes: 8192, remote_bytes: 0 });
+        // Written by this CPU just now: warm.
+        assert_eq!(z.write_data(&m, 1, 1000, 8, 0, 4096), DataWrite::default());
+        // Written by CPU 1 recently, now CPU 2 writes: still in CPU 1's cache.
+        assert_eq!(z.write_data(&m, 2, 2000, 8, 0, 8192), DataWrite { cold_bytes: 8192, remote_bytes: 8192 });
+        // Aged out of every private cache: L3 again.
+        let later = 2000 + m.l2_residency_ns + 1;
+        assert_eq!(z.write_data(&m, 1, later, 8, 0, 4096), DataWrite { cold_bytes: 4096, remote_bytes: 0 });
     }
 
     #[test]

@@ -95,11 +95,13 @@ impl StreamSim {
             }
         }
         let (cpu, at) = (th.cpu, th.cursor_ns);
-        let cold_bytes = self.zones[page.node as usize].write_data(m, cpu, at, page.pfn, start, start + chunk);
-        let cold_ns = u64::from(cold_bytes / 64) * m.copy_cold_line_ps / 1000;
+        let w = self.zones[page.node as usize].write_data(m, cpu, at, page.pfn, start, start + chunk);
+        let cold_ps = u64::from(w.cold_bytes / 64) * m.copy_cold_line_ps;
+        let cold_ns = (cold_ps + u64::from(w.remote_bytes / 64) * m.copy_remote_line_ps) / 1000;
         if at >= self.cfg.warmup_ns {
             self.stats.copy_bytes += u64::from(chunk);
-            self.stats.copy_cold_bytes += u64::from(cold_bytes);
+            self.stats.copy_cold_bytes += u64::from(w.cold_bytes);
+            self.stats.copy_remote_bytes += u64::from(w.remote_bytes);
         }
         let copy = self.copy_cycles(chunk);
         self.push_front_all(
