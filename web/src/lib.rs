@@ -12,7 +12,8 @@
 //!   - [`browser`]: the few browser calls (hash, storage, downloads);
 //!   - [`hooks`]: where browser state enters Yew (URL, progress, dark mode, arrow keys);
 //!   - [`components`]: the app shell, home, about, player, generic parameter panel, question;
-//!   - [`views`]: each experiment's views, looked up by (experiment id, view name).
+//!   - [`views`]: each experiment's views, looked up by (experiment id, view name);
+//!   - [`worker`]: the Web Worker (second binary) that runs long sweeps, and its protocol.
 
 pub mod browser;
 pub mod charts;
@@ -22,6 +23,7 @@ pub mod page;
 pub mod progress;
 pub mod route;
 pub mod views;
+pub mod worker;
 
 /// Mounts the app on `<body>`.
 pub fn start() {

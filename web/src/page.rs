@@ -25,6 +25,7 @@ pub const PRESET_PARAM: &str = "preset";
 pub enum View {
     Home,
     About,
+    Reproduce,
     PlayIndex,
     Player(Page),
 }
@@ -82,6 +83,7 @@ pub fn resolve(location: &Location) -> (View, Vec<String>) {
     let view = match &location.route {
         Route::Home => View::Home,
         Route::About => View::About,
+        Route::Reproduce => View::Reproduce,
         Route::Play { experiment: None } => View::PlayIndex,
         Route::NotFound { path } => {
             notices.push(format!("no page at '{path}'; showing the home page"));

@@ -7,6 +7,7 @@
 //! |------------------------------------------------|--------------------------------|
 //! | `#/`                                           | [`Route::Home`]                |
 //! | `#/about`                                      | [`Route::About`]               |
+//! | `#/reproduce`                                  | [`Route::Reproduce`]           |
 //! | `#/lesson/<slug>/<step>?name=value&seed=N`     | [`Route::Lesson`] (step from 1)|
 //! | `#/play/<experiment>?name=value&seed=N`        | [`Route::Play`]                |
 //!
@@ -20,6 +21,8 @@
 pub enum Route {
     Home,
     About,
+    /// Every seed table beside the simulation.
+    Reproduce,
     /// A lesson at a step, counted from 1 as in the URL.
     Lesson {
         slug: String,
@@ -60,6 +63,7 @@ pub fn parse(hash: &str) -> Location {
     let route = match parts.as_slice() {
         [] => Route::Home,
         ["about"] => Route::About,
+        ["reproduce"] => Route::Reproduce,
         ["play"] => Route::Play { experiment: None },
         ["play", id] => Route::Play { experiment: Some(id.to_string()) },
         ["lesson", slug] => Route::Lesson { slug: slug.to_string(), step: 1 },
@@ -84,6 +88,7 @@ pub fn format(location: &Location) -> String {
     let path = match &location.route {
         Route::Home => "/".to_string(),
         Route::About => "/about".to_string(),
+        Route::Reproduce => "/reproduce".to_string(),
         Route::Play { experiment: None } => "/play".to_string(),
         Route::Play { experiment: Some(id) } => format!("/play/{}", encode(id)),
         Route::Lesson { slug, step } => format!("/lesson/{}/{step}", encode(slug)),
@@ -168,6 +173,7 @@ mod tests {
         assert_eq!(parse("").route, Route::Home);
         assert_eq!(parse("#/").route, Route::Home);
         assert_eq!(parse("#/about").route, Route::About);
+        assert_eq!(parse("#/reproduce").route, Route::Reproduce);
         assert_eq!(parse("#/play").route, Route::Play { experiment: None });
         assert_eq!(parse("#/play/skb-layout").route, Route::Play { experiment: Some("skb-layout".into()) });
         assert_eq!(parse("#/lesson/skb-layout").route, Route::Lesson { slug: "skb-layout".into(), step: 1 });
@@ -194,6 +200,7 @@ mod tests {
         let cases = [
             Location::new(Route::Home, vec![]),
             Location::new(Route::About, vec![]),
+            Location::new(Route::Reproduce, vec![]),
             Location::new(Route::Play { experiment: None }, vec![]),
             Location::new(
                 Route::Play { experiment: Some("skb-layout".into()) },

@@ -8,6 +8,7 @@
 pub mod ktls;
 pub mod skb_layout;
 pub mod sweep;
+pub mod throughput;
 
 use plotters::style::RGBColor;
 

@@ -4,6 +4,7 @@ use super::about::About;
 use super::home::{Home, PlayIndex};
 use super::notices::Notices;
 use super::player::Player;
+use super::reproduce::ReproducePage;
 use crate::hooks::{use_hash_nav, use_progress};
 use crate::page::{resolve, View};
 use crate::route::{self, Route};
@@ -23,6 +24,7 @@ pub fn app() -> Html {
     let page = match view {
         View::Home => html! { <Home /> },
         View::About => html! { <About /> },
+        View::Reproduce => html! { <ReproducePage /> },
         View::PlayIndex => html! { <PlayIndex /> },
         View::Player(page) => {
             let key = format!("{}/{}", page.experiment.id(), page.lesson.map_or("", |l| l.slug.as_str()));
@@ -39,6 +41,7 @@ pub fn app() -> Html {
                 <nav aria-label="Site">
                     <a href={route::href(Route::Home)}>{"Lessons"}</a>
                     <a href={route::href(Route::Play { experiment: None })}>{"Playground"}</a>
+                    <a href={route::href(Route::Reproduce)} data-testid="nav-reproduce">{"Reproduce"}</a>
                     <a href={route::href(Route::About)}>{"About & sources"}</a>
                 </nav>
             </header>

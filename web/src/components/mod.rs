@@ -9,5 +9,6 @@ pub mod notices;
 pub mod panel;
 pub mod player;
 pub mod question;
+pub mod reproduce;
 pub mod results;
 pub mod transport;

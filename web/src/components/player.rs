@@ -57,9 +57,17 @@ pub fn player(props: &PlayerProps) -> Html {
             dispatch.dispatch(if d < 0 { Action::Prev } else { Action::Next })
         }));
     }
+    // A heavy run (a full sweep) would block the page: its views get their data from the worker.
+    let heavy = views::runs_in_worker(page.experiment.id());
     let output = {
         let experiment = page.experiment;
-        use_memo((page.params.clone(), page.seed), move |(params, seed)| Rc::new(experiment.run(params, *seed)))
+        use_memo((page.params.clone(), page.seed), move |(params, seed)| {
+            Rc::new(if heavy {
+                views::placeholder_output(experiment.id(), *seed)
+            } else {
+                experiment.run(params, *seed)
+            })
+        })
     };
     let resolved = page.resolved();
     let ctx = views::ViewCtx {
@@ -107,7 +115,9 @@ pub fn player(props: &PlayerProps) -> Html {
                 </div>
                 <div class="col-views">
                     { for view_names.iter().map(|name| views::render(name, &ctx)) }
-                    <Results output={(*output).clone()} />
+                    if !heavy {
+                        <Results output={(*output).clone()} />
+                    }
                 </div>
             </div>
         </div>

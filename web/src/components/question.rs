@@ -28,17 +28,38 @@ impl PartialEq for QuestionProps {
 pub fn question_box(props: &QuestionProps) -> Html {
     let answer = use_state(String::new);
     let grade = use_state(|| None::<Grade>);
+    // Grading runs the model; a heavy one (a full sweep, ~2 s in wasm) first shows "checking…".
+    let checking = use_state_eq(|| false);
     let on_check = {
-        let (answer, grade) = (answer.clone(), grade.clone());
+        let (answer, grade, checking) = (answer.clone(), grade.clone(), checking.clone());
         let (q, experiment, params, on_correct) =
             (props.question, props.experiment, props.params.clone(), props.on_correct.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let g = q.grade(experiment, &params, &answer);
-            if g.correct {
-                on_correct.emit(());
+            let (answer, grade, checking) = ((*answer).clone(), grade.clone(), checking.clone());
+            let (params, on_correct) = (params.clone(), on_correct.clone());
+            let heavy = crate::views::runs_in_worker(experiment.id());
+            if heavy {
+                grade.set(None);
+                checking.set(true);
             }
-            grade.set(Some(g));
+            let finish = move || {
+                let g = q.grade(experiment, &params, &answer);
+                if g.correct {
+                    on_correct.emit(());
+                }
+                grade.set(Some(g));
+                checking.set(false);
+            };
+            if heavy {
+                // Let the browser paint the "checking…" state before the main thread is busy.
+                yew::platform::spawn_local(async move {
+                    yew::platform::time::sleep(std::time::Duration::from_millis(50)).await;
+                    finish();
+                });
+            } else {
+                finish();
+            }
         })
     };
     let set_answer = {
@@ -87,9 +108,13 @@ pub fn question_box(props: &QuestionProps) -> Html {
             <p class="prompt">{ &props.question.prompt }</p>
             <form onsubmit={on_check}>
                 { input }
-                <button class="btn btn-primary" type="submit" data-testid="check" disabled={answer.trim().is_empty()}>
-                    {"Check"}
+                <button class="btn btn-primary" type="submit" data-testid="check"
+                    disabled={answer.trim().is_empty() || *checking}>
+                    { if *checking { "Checking…" } else { "Check" } }
                 </button>
+                if *checking {
+                    <span class="muted" role="status" data-testid="checking">{"running the model…"}</span>
+                }
             </form>
             if grade.is_none() {
                 <div aria-live="polite"></div>

@@ -4,6 +4,7 @@
 //! an experiment's views. Adding an experiment's views means adding a module here and two
 //! match arms; the player does not change.
 
+pub mod high_order_alloc;
 pub mod ktls_recursion;
 pub mod skb_layout;
 
@@ -26,6 +27,7 @@ pub fn names(experiment: &str) -> &'static [&'static str] {
     match experiment {
         skblab_core::experiments::skb_layout::ID => skb_layout::VIEWS,
         skblab_core::experiments::ktls_recursion::ID => ktls_recursion::VIEWS,
+        skblab_core::experiments::high_order_alloc::ID => high_order_alloc::VIEWS,
         _ => &[],
     }
 }
@@ -36,9 +38,31 @@ pub fn render(name: &str, ctx: &ViewCtx) -> Html {
     let drawn = match ctx.experiment {
         skblab_core::experiments::skb_layout::ID => skb_layout::render(name, ctx),
         skblab_core::experiments::ktls_recursion::ID => ktls_recursion::render(name, ctx),
+        skblab_core::experiments::high_order_alloc::ID => high_order_alloc::render(name, ctx),
         _ => None,
     };
     drawn.unwrap_or_else(|| {
         html! { <p class="muted">{ format!("(no view named '{name}' for {})", ctx.experiment) }</p> }
     })
+}
+
+/// True if the experiment's `run()` is too slow for the main thread (a full sweep): the player
+/// then does not call it ([`placeholder_output`] stands in) and the experiment's views get their
+/// data from the Web Worker ([`crate::worker`]).
+pub fn runs_in_worker(experiment: &str) -> bool {
+    experiment == skblab_core::experiments::high_order_alloc::ID
+}
+
+/// The empty output the player hands to the views of an experiment that [`runs_in_worker`]
+/// (it carries the seed; the views fetch their numbers themselves).
+pub fn placeholder_output(experiment: &'static str, seed: u64) -> RunOutput {
+    RunOutput::new(experiment, seed, Vec::new())
+}
+
+/// The reproduce page's section of an experiment that [`runs_in_worker`].
+pub fn reproduce_in_worker(experiment: &str) -> Html {
+    match experiment {
+        skblab_core::experiments::high_order_alloc::ID => high_order_alloc::reproduce(),
+        _ => html! { <p class="muted">{ format!("(no reproduce view for {experiment})") }</p> },
+    }
 }

@@ -1,0 +1,181 @@
+//! The reproduce page (`#/reproduce`): for every experiment with a seed table, the seed's
+//! measured numbers beside the simulation's, with a per-cell error badge and a summary —
+//! the browser's `skblab reproduce <id>`.
+//!
+//! Light experiments reproduce on the main thread (microseconds); heavy ones
+//! ([`views::runs_in_worker`]) are drawn by their own view module, which runs the sweep in
+//! the Web Worker and fills the table as points arrive. [`ReproTable`] is also the
+//! `high-order-alloc` "table" view.
+
+use crate::{browser, views};
+use skblab_core::{Experiment, Reproduction, DEFAULT_SEED};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Error badges: green up to this |error| in percent, amber up to [`WARN_PCT`], red beyond.
+pub const OK_PCT: f64 = 5.0;
+pub const WARN_PCT: f64 = 12.0;
+
+/// The badge class of a signed error in percent.
+pub fn error_class(error_pct: f64) -> &'static str {
+    match error_pct.abs() {
+        e if e <= OK_PCT => "err-ok",
+        e if e <= WARN_PCT => "err-warn",
+        _ => "err-bad",
+    }
+}
+
+const STYLE: &str = r#"
+.repro-table td, .repro-table th { font-variant-numeric: tabular-nums; }
+.err-badge { display: inline-block; min-width: 3.6rem; text-align: right; padding: 0.05rem 0.35rem; border-radius: 6px;
+  font-size: 0.8rem; font-weight: 600; white-space: nowrap; }
+.err-ok { background: var(--ok-soft); color: var(--ok); }
+.err-warn { background: var(--warn-soft); color: var(--fg); border: 1px solid var(--warn-border); }
+.err-bad { background: var(--bad-soft); color: var(--bad); }
+.repro-summary { margin: 0.5rem 0 0; padding-left: 1.2rem; font-size: 0.9rem; }
+.repro-cite { font-size: 0.85rem; color: var(--muted); margin: 0.2rem 0 0.6rem; }
+.repro-section { margin-bottom: 1.5rem; }
+"#;
+
+#[derive(Properties, PartialEq)]
+pub struct ReproTableProps {
+    pub repro: Rc<Reproduction>,
+    #[prop_or(AttrValue::Static("repro-table"))]
+    pub testid: AttrValue,
+    /// Rows still to come (a sweep in progress): the summary says the numbers are partial.
+    #[prop_or(false)]
+    pub partial: bool,
+}
+
+/// The seed-vs-simulation table with error badges, MAPE per column and the notes.
+#[function_component(ReproTable)]
+pub fn repro_table(props: &ReproTableProps) -> Html {
+    let r = &props.repro;
+    let metrics = r.metrics();
+    let head = metrics.iter().map(|m| {
+        html! { <><th scope="col" class="num">{ format!("{m} seed") }</th><th scope="col" class="num">{ format!("{m} sim") }</th>
+        <th scope="col" class="num">{"error"}</th></> }
+    });
+    let mape = metrics.iter().map(|m| {
+        let v = r.mape_pct(m);
+        html! { <><td colspan="2" class="num">{"MAPE"}</td><td class="num">{ v.map_or(html! {"–"}, |v| badge(v, true)) }</td></> }
+    });
+    let on_csv = {
+        let r = r.clone();
+        Callback::from(move |_| {
+            browser::download_text(&format!("{}-reproduce.csv", r.experiment), "text/csv", &r.to_csv())
+        })
+    };
+    let so_far = if props.partial { format!(" (first {} rows)", r.rows.len()) } else { String::new() };
+    html! {
+        <figure class="card-flat repro" data-testid={props.testid.clone()}>
+            <style>{ STYLE }</style>
+            <div class="box-head">
+                <figcaption class="repro-cite">{ format!("Seed: {}", r.citation.one_line()) }</figcaption>
+                <button class="btn btn-small" type="button" onclick={on_csv}
+                    data-testid={format!("{}-csv", props.testid)}>{"CSV"}</button>
+            </div>
+            <div class="table-scroll">
+                <table class="results grid repro-table">
+                    <thead><tr><th scope="col">{ r.key_name }</th>{ for head }</tr></thead>
+                    <tbody>{ for r.rows.iter().map(|row| row_html(row, &metrics)) }</tbody>
+                    <tfoot><tr><th scope="row">{ format!("all{so_far}") }</th>{ for mape }</tr></tfoot>
+                </table>
+            </div>
+            <ul class="repro-summary">
+                <li>{ format!("max |error|{so_far}: {:.1} %", r.max_abs_error_pct()) }</li>
+                { for r.notes.iter().map(|n| html! { <li>{ n }</li> }) }
+            </ul>
+        </figure>
+    }
+}
+
+fn row_html(row: &skblab_core::output::ReproRow, metrics: &[&'static str]) -> Html {
+    let cells = metrics.iter().map(|m| match row.cells.iter().find(|c| c.metric == *m) {
+        Some(c) => html! { <>
+            <td class="num">{ fmt_num(c.measured) }</td>
+            <td class="num">{ fmt_num(c.simulated) }</td>
+            <td class="num">{ badge(c.error_pct(), false) }</td>
+        </> },
+        None => html! { <><td class="num">{"–"}</td><td class="num">{"–"}</td><td class="num">{"–"}</td></> },
+    });
+    html! { <tr><th scope="row">{ &row.label }</th>{ for cells }</tr> }
+}
+
+/// An error badge; `unsigned` for MAPE.
+fn badge(error_pct: f64, unsigned: bool) -> Html {
+    let text = if unsigned { format!("{error_pct:.1} %") } else { format!("{error_pct:+.1} %") };
+    html! { <span class={classes!("err-badge", error_class(error_pct))}>{ text }</span> }
+}
+
+fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// `#/reproduce`.
+#[function_component(ReproducePage)]
+pub fn reproduce_page() -> Html {
+    html! {
+        <div class="reproduce-page">
+            <header class="player-head">
+                <p class="eyebrow">{"Reproduce"}</p>
+                <h1>{"The seeds beside the simulation"}</h1>
+                <p class="lead">
+                    { "Every experiment with a seed table, run with its default parameters and the default seed: \
+                    measured and simulated numbers, the error of each cell (green ≤ 5 %, amber ≤ 12 %, red beyond) and \
+                    the mean absolute percentage error per column. The same tables as " }
+                    <code>{"skblab reproduce <id>"}</code>{"."}
+                </p>
+            </header>
+            { for skblab_core::experiments().iter().map(|e| html! { <ExperimentRepro experiment={*e} /> }) }
+        </div>
+    }
+}
+
+#[derive(Properties)]
+struct ExperimentProps {
+    experiment: &'static dyn Experiment,
+}
+
+impl PartialEq for ExperimentProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.experiment.id() == other.experiment.id()
+    }
+}
+
+#[function_component(ExperimentRepro)]
+fn experiment_repro(props: &ExperimentProps) -> Html {
+    let e = props.experiment;
+    let heavy = views::runs_in_worker(e.id());
+    // Light experiments reproduce in microseconds; heavy ones are never run here.
+    let repro = use_memo(e.id(), move |_| if heavy { None } else { e.reproduce(DEFAULT_SEED).map(Rc::new) });
+    let body = match (&*repro, heavy) {
+        (_, true) => views::reproduce_in_worker(e.id()),
+        (Some(r), false) => html! { <ReproTable repro={r.clone()} testid={format!("repro-table-{}", e.id())} /> },
+        (None, false) => return html! {},
+    };
+    html! {
+        <section class="repro-section" data-testid={format!("reproduce-{}", e.id())}>
+            <h2>{ e.title() }{" "}<code>{ e.id() }</code></h2>
+            { body }
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn badges_follow_the_thresholds() {
+        assert_eq!(error_class(0.0), "err-ok");
+        assert_eq!(error_class(-5.0), "err-ok");
+        assert_eq!(error_class(5.01), "err-warn");
+        assert_eq!(error_class(-12.0), "err-warn");
+        assert_eq!(error_class(12.5), "err-bad");
+    }
+}
