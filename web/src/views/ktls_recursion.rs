@@ -174,6 +174,9 @@ pub fn use_walk(params: &Params, rank: u8) -> WalkHandle {
     use_effect_with(id, move |&id| {
         let redraw = Callback::from(move |_| update.force_update());
         SHARED.with(|s| s.borrow_mut().subscribers.push((id, redraw)));
+        // Views mount in one render pass, and one may have taken the transport from another
+        // before that one subscribed: redraw all once so exactly one of them draws it.
+        notify_all();
         move || {
             let was_owner = SHARED.with(|s| {
                 let mut s = s.borrow_mut();
