@@ -102,3 +102,25 @@ test('reproduce page: every seed table, the heavy one from the worker', async ()
   await shot(page, 'reproduce');
   page.assertClean();
 });
+
+test('lesson: the crossover step sweeps in the worker and grades a prediction with the model', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/high-order-alloc/4`);
+  await appReady(page);
+  assert.match(await page.locator(tid('step-title')).innerText(), /crossover/i);
+  await sweepDone(page);
+  assert.equal(await page.locator(tid('throughput-chart')).getAttribute('data-points'), '30');
+  assert.match(await page.locator(tid('repro-table')).innerText(), /crossover/);
+  const answer = page.locator(`${tid('question')} input`).first();
+  await answer.fill('1');
+  await page.click(tid('check'));
+  await page.waitForFunction(() => /not quite/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''),
+    null, { timeout: 60000 });
+  const expected = (await page.locator(tid('grade')).innerText()).match(/model says ([\d.]+)/)[1];
+  await answer.fill(expected);
+  await page.click(tid('check'));
+  await page.waitForFunction(() => /right/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''),
+    null, { timeout: 60000 });
+  await shot(page, 'high-order-alloc-lesson-crossover');
+  page.assertClean();
+});
