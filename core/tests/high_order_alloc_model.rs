@@ -12,6 +12,7 @@ use skblab_core::rng::Rng;
 use skblab_core::sim::machine::SERVER_2019;
 use skblab_core::sim::qspinlock::{Acquire, QSpinLock};
 use skblab_core::sim::stream::StreamSim;
+use skblab_core::sim::trace::LaneState;
 use skblab_core::sim::zone::Zone;
 
 fn params(settings: &[&str]) -> Params {
@@ -228,4 +229,24 @@ fn profile_blames_the_zone_lock_for_order3_at_many_flows() {
     // The pages are freed on the receiver's CPU (netserver drops the last reference).
     assert!(many.summary.stats.last_put_by_receiver > 0);
     assert_eq!(many.summary.stats.last_put_by_sender, 0);
+}
+
+#[test]
+fn trace_lanes_agree_with_the_lock_view() {
+    // Whoever the lock view names as holder is shown holding it in its lane, never spinning.
+    let p = params(&[]);
+    for flows in [2, 8] {
+        let t = hoa::traced_run(&p, flows, FragOrder::Order3, 1, 600);
+        for f in &t.frames {
+            for lock in &f.locks {
+                let Some(cpu) = lock.holder_cpu else { continue };
+                let holding = f.lanes.iter().any(|l| l.cpu == cpu && l.state == LaneState::HoldingLock);
+                assert!(
+                    holding,
+                    "frame {} ({}): cpu {cpu} holds node {} zone->lock but no lane says so",
+                    f.index, f.event, lock.node
+                );
+            }
+        }
+    }
 }

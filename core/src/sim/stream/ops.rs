@@ -379,15 +379,20 @@ impl StreamSim {
     }
 
     pub(super) fn record_frame(&mut self, event: Event) {
+        // A thread granted an uncontended lock owns it while the lock's line is still on its
+        // way (until its LockGranted event): show it as the holder, as the lock view does.
+        let holders: Vec<ThreadId> = self.zones.iter().filter_map(|z| z.lock.holder().map(|w| w.thread)).collect();
         let lanes = self
             .threads
             .iter()
-            .map(|th| Lane {
+            .enumerate()
+            .map(|(i, th)| Lane {
                 cpu: th.cpu,
                 thread: format!("{} {}", if th.role == Role::Netperf { "netperf" } else { "netserver" }, th.flow),
                 state: match th.state {
                     ThreadState::Running if th.locked_op.is_some() => LaneState::HoldingLock,
                     ThreadState::Running => LaneState::Running,
+                    ThreadState::Spinning if holders.contains(&(i as ThreadId)) => LaneState::HoldingLock,
                     ThreadState::Spinning => LaneState::Spinning,
                     ThreadState::Blocked => LaneState::Sleeping,
                     ThreadState::Runnable => LaneState::Runnable,
