@@ -8,7 +8,7 @@
 //! re-render when a point arrives (they subscribe a force-update callback).
 
 use crate::worker::{PointMsg, Reply, Request, SweepRequest, WORKER_URL};
-use skblab_core::experiments::high_order_alloc::ID;
+use skblab_core::experiments::high_order_alloc::{self as hoa, ID};
 use skblab_core::Params;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -192,6 +192,14 @@ fn ensure(key: &SweepKey, n_points: u32) {
         }
         let mut state = SweepState::new(key.clone(), n_points);
         state.cold_start = c.worker.is_none();
+        c.started_ms = now_ms();
+        // The first point (one flow: a few ms of simulation) is computed right here, so the
+        // chart starts at once even while the worker is still loading; the worker's copy of
+        // it (the same bits: one deterministic core) replaces it when it arrives.
+        if let Some(first) = first_point(key) {
+            state.points.push(first);
+            state.first_point_ms = Some(now_ms() - c.started_ms);
+        }
         if c.worker.is_none() {
             match spawn_worker() {
                 Ok(w) => c.worker = Some(w),
@@ -207,13 +215,19 @@ fn ensure(key: &SweepKey, n_points: u32) {
         if let Err(e) = send(&mut c, Request::Sweep(request)) {
             state.error = Some(e);
         }
-        c.started_ms = now_ms();
         c.current = Some(Rc::new(state));
         true
     });
     if changed {
         notify_all();
     }
+}
+
+/// The one-flow point of `key`'s sweep, simulated on the main thread.
+fn first_point(key: &SweepKey) -> Option<PointMsg> {
+    let exp = skblab_core::find(ID).ok()?;
+    let params = exp.params_from(&key.settings).ok()?;
+    Some(PointMsg::from(&hoa::sweep_point(&params, 1, key.seed)))
 }
 
 /// Applies `change` to the sweep in flight if it is of `generation` (any generation if `None`).
@@ -253,7 +267,9 @@ fn on_reply(text: &str) {
         Reply::Point { generation, n_points, point, .. } => update_current(Some(generation), |s| {
             s.n_points = n_points;
             s.first_point_ms.get_or_insert(elapsed);
+            s.points.retain(|p| p.threads != point.threads);
             s.points.push(point);
+            s.points.sort_by_key(|p| p.threads);
         }),
         Reply::Done { generation, compute_ms } => update_current(Some(generation), |s| {
             s.total_ms = Some(elapsed);
