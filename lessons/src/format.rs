@@ -266,32 +266,42 @@ impl Question {
     /// Grades `answer` by running the model with `current` (overridden by the question's own
     /// params) and comparing to the metric.
     pub fn grade(&self, experiment: &dyn Experiment, current: &Params, answer: &str) -> Grade {
-        let expected = match apply_settings(experiment, current, &self.params)
-            .ok()
-            .and_then(|p| metric_of(&experiment.run(&p, DEFAULT_SEED), &self.metric, &self.row))
-        {
-            Some(v) => v,
-            None => {
-                return Grade {
-                    correct: false,
-                    expected: "?".to_string(),
-                    message: format!("the model has no value for '{}' here", self.metric),
-                }
-            }
+        self.grade_value(self.expected(experiment, current), answer)
+    }
+
+    /// The parameters the question is graded under: `current` with the question's own on top.
+    pub fn params_for(&self, experiment: &dyn Experiment, current: &Params) -> Option<Params> {
+        apply_settings(experiment, current, &self.params).ok()
+    }
+
+    /// The model's value of the metric (runs the experiment once).
+    pub fn expected(&self, experiment: &dyn Experiment, current: &Params) -> Option<f64> {
+        let p = self.params_for(experiment, current)?;
+        metric_of(&experiment.run(&p, DEFAULT_SEED), &self.metric, &self.row)
+    }
+
+    /// Grades `answer` against a model value computed elsewhere (e.g. by a Web Worker's sweep
+    /// of the same parameters and seed).
+    pub fn grade_value(&self, expected: Option<f64>, answer: &str) -> Grade {
+        let Some(expected) = expected else {
+            return Grade {
+                correct: false,
+                expected: "?".to_string(),
+                message: format!("the model has no value for '{}' here", self.metric),
+            };
         };
-        let answer_value: Option<f64> = answer.trim().parse().ok().or_else(|| bool_text(answer));
-        let correct = match (&self.kind, answer_value) {
-            (_, None) => {
-                return Grade {
-                    correct: false,
-                    expected: fmt_value(expected),
-                    message: format!("'{}' is not a number", answer.trim()),
-                }
-            }
-            (QuestionKind::Number { tolerance_pct }, Some(a)) => {
+        let Some(a) = answer.trim().parse::<f64>().ok().or_else(|| bool_text(answer)) else {
+            return Grade {
+                correct: false,
+                expected: fmt_value(expected),
+                message: format!("'{}' is not a number", answer.trim()),
+            };
+        };
+        let correct = match &self.kind {
+            QuestionKind::Number { tolerance_pct } => {
                 (a - expected).abs() <= expected.abs() * tolerance_pct / 100.0 + 1e-9
             }
-            (QuestionKind::Choice { .. }, Some(a)) => (a - expected).abs() < 1e-9,
+            QuestionKind::Choice { .. } => (a - expected).abs() < 1e-9,
         };
         let message =
             if correct { "Right.".to_string() } else { format!("Not quite: the model says {}.", fmt_value(expected)) };

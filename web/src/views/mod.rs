@@ -53,6 +53,16 @@ pub fn runs_in_worker(experiment: &str) -> bool {
     experiment == skblab_core::experiments::high_order_alloc::ID
 }
 
+/// A metric of a heavy experiment's `run()` under `params` (default seed), if the worker has
+/// already computed it; questions grade from it instead of re-running the model.
+pub fn precomputed_metric(experiment: &str, params: &Params, metric: &str, row: Option<&(String, f64)>) -> Option<f64> {
+    if experiment == skblab_core::experiments::high_order_alloc::ID {
+        high_order_alloc::sweep::metric(params, skblab_core::DEFAULT_SEED, metric, row)
+    } else {
+        None
+    }
+}
+
 /// The empty output the player hands to the views of an experiment that [`runs_in_worker`]
 /// (it carries the seed; the views fetch their numbers themselves).
 pub fn placeholder_output(experiment: &'static str, seed: u64) -> RunOutput {

@@ -223,6 +223,31 @@ fn ensure(key: &SweepKey, n_points: u32) {
     }
 }
 
+/// A finished sweep of `key`, if one is in flight-and-done or cached.
+pub fn finished(key: &SweepKey) -> Option<Rc<SweepState>> {
+    CLIENT.with(|c| {
+        let c = c.borrow();
+        c.current.iter().chain(c.cache.iter()).find(|s| s.key == *key && s.is_done() && s.error.is_none()).cloned()
+    })
+}
+
+/// A column of `skblab run high-order-alloc` (`order3_mbps` / `order0_mbps` at a `threads`
+/// row) read from a finished sweep of the same parameters and seed, rounded as `run()` rounds
+/// it; `None` if there is no such sweep (the caller then runs the model itself).
+pub fn metric(params: &Params, seed: u64, metric: &str, row: Option<&(String, f64)>) -> Option<f64> {
+    let threads = match row {
+        Some((key, value)) if key == "threads" => *value as u32,
+        _ => return None,
+    };
+    let state = finished(&SweepKey::of(params, seed))?;
+    let p = state.points.iter().find(|p| p.threads == threads)?;
+    match metric {
+        "order3_mbps" => Some(p.order3_mbps.round()),
+        "order0_mbps" => Some(p.order0_mbps.round()),
+        _ => None,
+    }
+}
+
 /// The one-flow point of `key`'s sweep, simulated on the main thread.
 fn first_point(key: &SweepKey) -> Option<PointMsg> {
     let exp = skblab_core::find(ID).ok()?;
