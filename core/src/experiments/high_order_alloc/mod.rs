@@ -369,10 +369,10 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("cross_socket_ns", "ns", m.line_cross_socket_ns as i64, (10, 2000, 10))
             .help("Cost of pulling a line from the other socket.")
             .kernel("UPI snoop"),
-        ParamSpec::int("warmup_us", "us", 300, (0, 100_000, 100))
+        ParamSpec::int("warmup_us", "us", 300, (0, 10_000, 100))
             .help("Simulated time before measuring (socket buffers fill, lists reach steady state).")
             .kernel(""),
-        ParamSpec::int("measure_us", "us", 2000, (100, 1_000_000, 100))
+        ParamSpec::int("measure_us", "us", 2000, (100, 20_000, 100))
             .help("Simulated time measured per point (netperf ran 15 s; the model is steady after ~1 ms).")
             .kernel("netperf -l"),
         ParamSpec::int("profile_threads", "flows", 20, (1, 64, 1))
