@@ -25,18 +25,6 @@ pub fn error_class(error_pct: f64) -> &'static str {
     }
 }
 
-const STYLE: &str = r#"
-.repro-table td, .repro-table th { font-variant-numeric: tabular-nums; }
-.err-badge { display: inline-block; min-width: 3.6rem; text-align: right; padding: 0.05rem 0.35rem; border-radius: 6px;
-  font-size: 0.8rem; font-weight: 600; white-space: nowrap; }
-.err-ok { background: var(--ok-soft); color: var(--ok); }
-.err-warn { background: var(--warn-soft); color: var(--fg); border: 1px solid var(--warn-border); }
-.err-bad { background: var(--bad-soft); color: var(--bad); }
-.repro-summary { margin: 0.5rem 0 0; padding-left: 1.2rem; font-size: 0.9rem; }
-.repro-cite { font-size: 0.85rem; color: var(--muted); margin: 0.2rem 0 0.6rem; }
-.repro-section { margin-bottom: 1.5rem; }
-"#;
-
 #[derive(Properties, PartialEq)]
 pub struct ReproTableProps {
     pub repro: Rc<Reproduction>,
@@ -69,7 +57,6 @@ pub fn repro_table(props: &ReproTableProps) -> Html {
     let so_far = if props.partial { format!(" (first {} rows)", r.rows.len()) } else { String::new() };
     html! {
         <figure class="card-flat repro" data-testid={props.testid.clone()}>
-            <style>{ STYLE }</style>
             <div class="box-head">
                 <figcaption class="repro-cite">{ format!("Seed: {}", r.citation.one_line()) }</figcaption>
                 <button class="btn btn-small" type="button" onclick={on_csv}

@@ -38,20 +38,6 @@ pub fn moved(position: usize, delta: i64, n_frames: usize) -> usize {
     (position as i64 + delta).clamp(0, last.max(0)) as usize
 }
 
-/// The transport's own styles (it is reused by several views; copies are harmless). Colours
-/// are the app's CSS variables.
-const STYLE: &str = r#"
-.transport { display: flex; flex-direction: column; gap: 0.4rem; padding: 0.5rem; border: 1px solid var(--border);
-  border-radius: 8px; background: var(--surface-2, transparent); }
-.transport:focus-within { border-color: var(--accent); }
-.transport-buttons { display: flex; flex-wrap: wrap; gap: 0.3rem; align-items: center; }
-.transport-buttons .btn { min-width: 2.4rem; justify-content: center; }
-.transport-speed select { font-size: 0.8rem; padding: 0.15rem 0.3rem; }
-.transport-scrub { display: flex; gap: 0.6rem; align-items: center; }
-.transport-scrub input[type="range"] { flex: 1; }
-.transport-pos { font-variant-numeric: tabular-nums; font-size: 0.8rem; color: var(--muted); white-space: nowrap; }
-"#;
-
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
     /// Positions run from 0 to `n_frames - 1`.
@@ -99,7 +85,6 @@ pub fn transport(props: &TransportProps) -> Html {
     html! {
         <div class="transport" data-testid="transport" role="group" aria-label="Trace player" tabindex="0"
             {onkeydown} aria-keyshortcuts=", . j k Space Home End">
-            <style>{ STYLE }</style>
             <div class="transport-buttons">
                 <button type="button" class="btn btn-small" onclick={go(0)} disabled={pos == 0}
                     aria-label="Reset to the first frame" data-testid="transport-reset">{"Start"}</button>

@@ -215,29 +215,3 @@ pub fn use_walk(params: &Params, rank: u8) -> WalkHandle {
     });
     WalkHandle { walk, position, transport }
 }
-
-/// Styles of these views, kept beside them (the SVG classes are theirs alone); colours come
-/// from the app's CSS variables so dark mode follows.
-pub const STYLE: &str = r#"
-.ktls-view { display: flex; flex-direction: column; gap: 0.6rem; }
-.ktls-view svg { width: 100%; height: auto; display: block; }
-.ktls-stack svg { max-height: 36rem; }
-.ktls-legend { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; margin: 0; font-size: 0.85rem; color: var(--muted); }
-.ktls-legend .chip { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.35rem;
-  vertical-align: -0.1rem; }
-.ktls-view figcaption { display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; align-items: baseline; }
-.ktls-nums { font-variant-numeric: tabular-nums; font-size: 0.9rem; color: var(--muted); }
-.ktls-nums strong { color: var(--fg); }
-.ktls-view text { fill: var(--fg); font-family: var(--font); }
-.ktls-view text.dim { fill: var(--muted); }
-.ktls-view text.bad { fill: var(--bad); font-weight: 700; }
-.ktls-trace { font-size: 0.8rem; max-height: 28rem; overflow: auto; margin: 0; white-space: pre-wrap; }
-.ktls-trace .bad { color: var(--bad); font-weight: 700; }
-.ktls-trace .dim { color: var(--muted); }
-.ktls-trace .now { background: var(--accent-soft); }
-"#;
-
-/// The `<style>` every ktls view carries (identical copies are harmless).
-pub fn style() -> Html {
-    html! { <style>{ STYLE }</style> }
-}

@@ -4,7 +4,6 @@
 //! The app's `Chart` component draws sweep charts only, so the canvas binding for
 //! [`draw_throughput`] lives here (same shape: redraw when the data or colours change).
 
-use super::style;
 use super::sweep::{use_sweep, SweepProgress, SweepState};
 use crate::browser;
 use crate::charts::throughput::{describe, draw_throughput, Throughput};
@@ -53,7 +52,6 @@ pub fn chart_view(props: &ChartProps) -> Html {
     }
     html! {
         <figure class="hoa-view card-flat">
-            { style() }
             <div class="hoa-head">
                 <figcaption><strong>{"Throughput vs flows: order-3 vs order-0 frags, seed 000 overlaid"}</strong></figcaption>
                 { export_buttons(&state, &canvas_ref) }

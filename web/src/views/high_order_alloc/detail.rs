@@ -5,7 +5,7 @@
 //! One run (tens of milliseconds) computed by core's `profile()`, once per parameter set and
 //! shared by both views through a one-entry cache.
 
-use super::{style, HoaProps};
+use super::HoaProps;
 use skblab_core::experiments::high_order_alloc::{profile, FragOrder, PointDetail};
 use skblab_core::Params;
 use std::cell::RefCell;
@@ -44,7 +44,6 @@ pub fn profile_view(props: &HoaProps) -> Html {
     let s = &d.detail.summary;
     html! {
         <figure class="hoa-view card-flat">
-            { style() }
             <figcaption>
                 <strong>{ format!("perf report: {} flows, order-{} frags", d.threads, d.order) }</strong>
                 <span class="muted">{ format!("{:.1} Gbit/s; {:.1} % of CPU time spinning on zone->lock", s.mbps / 1000.0, s.spin_pct) }</span>
@@ -63,7 +62,6 @@ pub fn buddyinfo_view(props: &HoaProps) -> Html {
     let d = use_memo((props.params.clone(), props.seed), |(p, s)| detail_of(p, *s));
     html! {
         <figure class="hoa-view card-flat" data-testid="buddyinfo-view">
-            { style() }
             <figcaption>
                 <strong>{ format!("/proc views after {} flows, order-{} frags", d.threads, d.order) }</strong>
             </figcaption>

@@ -6,7 +6,7 @@
 //! `plateau` — the same comparison, no simulation.
 
 use super::sweep::{use_sweep, SweepProgress};
-use super::{style, HoaProps};
+use super::HoaProps;
 use crate::components::reproduce::ReproTable;
 use crate::worker::PointMsg;
 use skblab_core::experiments::high_order_alloc::{crossover, plateau, seed_table, specs, ID};
@@ -72,7 +72,6 @@ pub fn table_view(props: &HoaProps) -> Html {
     let repro = use_memo(state.clone(), |s| Rc::new(reproduction_of(&s.points, s.is_done())));
     html! {
         <section class="hoa-view card-flat" aria-label="Simulation beside seed 000">
-            { style() }
             <strong>{"Simulation beside seed 000 (Mbit/s)"}</strong>
             if !state.is_done() {
                 <p class="muted">{ format!("sweeping: {} of {} flow counts", state.points.len(), state.n_points) }</p>
@@ -90,7 +89,6 @@ pub fn reproduce_defaults() -> Html {
     let repro = use_memo(state.clone(), |s| Rc::new(reproduction_of(&s.points, s.is_done())));
     html! {
         <div class="hoa-view">
-            { style() }
             <SweepProgress state={state.clone()} />
             <ReproTable repro={(*repro).clone()} testid={format!("repro-table-{ID}")} partial={!state.is_done()} />
         </div>

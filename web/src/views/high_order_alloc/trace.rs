@@ -7,7 +7,7 @@
 //! [`MAX_EVENTS`] frames; stepping only indexes into it. The transport is the shared
 //! [`Transport`] component (buttons, slider, keys while focused).
 
-use super::{style, HoaProps};
+use super::HoaProps;
 use crate::components::transport::Transport;
 use skblab_core::experiments::high_order_alloc::{traced_run, FragOrder, Trace};
 use skblab_core::sim::trace::{LockView, TraceFrame};
@@ -48,7 +48,6 @@ pub fn trace_view(props: &HoaProps) -> Html {
     );
     html! {
         <figure class="hoa-view card-flat" data-testid="trace-player" data-position={pos.to_string()}>
-            { style() }
             <figcaption><strong>{ caption }</strong></figcaption>
             { controls(order, flows) }
             <Transport n_frames={n} position={pos} {on_change} unit="event" />

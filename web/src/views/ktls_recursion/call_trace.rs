@@ -5,7 +5,7 @@
 //! folded into one line, as the kernel's own traces of deep recursion read.
 
 use super::skb_graph::role_name;
-use super::{style, use_walk, WalkData, WalkProps};
+use super::{use_walk, WalkData, WalkProps};
 use skblab_core::experiments::ktls_recursion::StackEntry;
 use yew::prelude::*;
 
@@ -88,7 +88,6 @@ pub fn trace_view(props: &WalkProps) -> Html {
     let truncated = h.walk.trace.truncated;
     html! {
         <figure class="ktls-view card-flat">
-            { style() }
             <figcaption>
                 <strong>{"Call trace"}</strong>
                 <span class="ktls-nums">{ format!("step {} of {}", h.position, h.walk.n_positions() - 1) }</span>

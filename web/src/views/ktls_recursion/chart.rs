@@ -3,7 +3,7 @@
 //! The app's `Chart` component draws sweep charts only, so the canvas binding for
 //! [`draw_stack_vs_depth`] lives here (same shape: redraw when the data or colours change).
 
-use super::{style, ViewCtx};
+use super::ViewCtx;
 use crate::charts::ktls::{draw_stack_vs_depth, StackVsDepth};
 use crate::charts::Theme;
 use plotters::prelude::IntoDrawingArea;
@@ -39,7 +39,6 @@ pub fn chart_view(props: &ChartProps) -> Html {
     let label = chart_label(&data);
     html! {
         <figure class="ktls-view chart card-flat">
-            { style() }
             <figcaption><strong>{"Stack use vs. nesting depth, per fix"}</strong></figcaption>
             <canvas ref={canvas_ref} width={WIDTH_PX.to_string()} height={HEIGHT_PX.to_string()}
                 data-testid="ktls-chart" role="img" aria-label={label} />
@@ -65,7 +64,6 @@ pub fn oops(ctx: &ViewCtx) -> Html {
     let text = ctx.output.views.iter().find(|v| v.title == "oops").map(|v| v.text.clone());
     html! {
         <figure class="ktls-view card-flat">
-            { style() }
             <figcaption><strong>{"Simulated oops"}</strong></figcaption>
             <pre class="ktls-trace" data-testid="oops">{ text.unwrap_or_else(|| "(this run has no oops view)".into()) }</pre>
         </figure>

@@ -6,7 +6,7 @@
 //! [`LEVELS_SHOWN`] levels around the current skb is drawn, at most [`PER_ROW_SHOWN`] skbs a
 //! row, with a label for what is left out.
 
-use super::{style, use_walk, WalkData, WalkProps};
+use super::{use_walk, WalkData, WalkProps};
 use skblab_core::experiments::ktls_recursion::{GraphNode, SkbKind, SkbRole, TraceEvent};
 use std::collections::{HashMap, HashSet};
 use yew::prelude::*;
@@ -67,7 +67,6 @@ pub fn graph_view(props: &WalkProps) -> Html {
     let current = walk.frame(h.position).and_then(|f| f.node);
     html! {
         <figure class="ktls-view card-flat">
-            { style() }
             <figcaption>
                 <strong>{"skb graph at close"}</strong>
                 <span class="ktls-nums">{ format!("{} skbs, {} levels of frag_list nesting", g.nodes.len(), g.nesting_levels) }</span>

@@ -6,7 +6,7 @@
 //! THREAD_SIZE line (widened, since 16 bytes would be invisible at this scale). Beside the bar a
 //! zoom shows the top [`ZOOM_BYTES`] of the stack at a scale where every frame is labelled.
 
-use super::{style, use_walk, WalkData, WalkProps};
+use super::{use_walk, WalkData, WalkProps};
 use skblab_core::experiments::ktls_recursion::StackEntry;
 use yew::prelude::*;
 
@@ -88,7 +88,6 @@ pub fn stack_view(props: &WalkProps) -> Html {
     html! {
         <figure class="ktls-view ktls-stack card-flat" data-testid="stack-bar" data-overflow={overflow.to_string()}
             data-used-bytes={used.to_string()} data-depth={depth.to_string()}>
-            { style() }
             <figcaption>
                 <strong>{"Kernel stack"}</strong>
                 <span class="ktls-nums">{"used "}<strong>{ format!("{used} / {thread} B") }</strong></span>
