@@ -43,8 +43,8 @@ pub const SEED_003: Citation = Citation {
 /// Seed 004: the rx skb cache and the kTLS stack overflow report.
 pub const SEED_004: Citation = Citation {
     list: "netdev",
-    date: "2019-03 (reply to the patch of 2019-03-22)",
-    author: "Jakub Kicinski, replying to Eric Dumazet",
+    date: "2019 (after 5.1-rc2; not shown), reply to the patch of 2019-03-22",
+    author: "not shown in the archived copy (reportedly Jakub Kicinski; unconfirmed)",
     subject: "Re: tcp: add one skb cache for rx (reply to the patch)",
     message_id: "not shown in the archived copy",
 };

@@ -5,7 +5,7 @@
 //! which calls `kfree_skb` → … → `skb_release_data` on every member, so freeing recurses
 //! once per level of frag_list nesting (net/core/skbuff.c). strparser (kTLS receive) puts a
 //! new head above a message head that already has a frag_list (net/strparser/strparser.c
-//! `__strp_recv`). Seed 004 (netdev, March 2019, Jakub Kicinski replying to Eric Dumazet's
+//! `__strp_recv`). Seed 004 (a netdev reply to Eric Dumazet's
 //! "tcp: add one skb cache for rx") shows the result: `tcp_close` → `tcp_disconnect` →
 //! `__kfree_skb` → `skb_release_data` → `kfree_skb` → … until the guard page below the
 //! stack was hit. Why the nesting got that deep is our model's ASSUMPTION (one level per

@@ -38,9 +38,11 @@ pub const ETH_HLEN_BYTES: u64 = 14;
 /// How MAX_SKB_FRAGS is derived from PAGE_SIZE in a kernel era.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum FragsFormula {
-    /// 2.6 – 3.2: `65536/PAGE_SIZE + 2`, at least 16.
+    /// skbuff.h around 2011 – 2012 (earlier 2.6 copies: +2 with no floor):
+    /// `65536/PAGE_SIZE + 2`, at least 16.
     Plus2Floor16,
-    /// 3.3 – 6.3: `65536/PAGE_SIZE + 1`, at least 16.
+    /// From about 2012 to 6.3 (the commit that changed +2 to +1 is unconfirmed):
+    /// `65536/PAGE_SIZE + 1`, at least 16.
     Plus1Floor16,
     /// 6.4+: `CONFIG_MAX_SKB_FRAGS` (17..=45, default 17).
     Config,

@@ -11,8 +11,8 @@ pub fn about() -> Html {
             <h1>{"About skblab"}</h1>
             <p class="lead">
                 {"skblab rebuilds numbers from Linux kernel mailing-list posts with small mechanistic models \
-                  that run in your browser. The lesson texts are our own words; the numbers come from the posts \
-                  and commits below."}
+                  that run in your browser. The lesson texts are our own words; the models' results are compared \
+                  with the numbers in the posts and commits below."}
             </p>
             <h2 id="seeds">{"Seed posts"}</h2>
             <ol class="sources" data-testid="seed-sources">
@@ -38,10 +38,13 @@ pub fn about() -> Html {
             }) }
             <h2 id="assumptions">{"Model assumptions"}</h2>
             <ul>
-                <li>{"Every number on screen is computed by the simulation core (Rust compiled to WebAssembly), \
-                      from the parameters you see; nothing is looked up from the seed tables or fitted per point."}</li>
+                <li>{"Every simulated number is computed by the simulation core (Rust compiled to WebAssembly), \
+                      from the parameters you see, and never fitted per point; seed numbers appear only as \
+                      labelled comparisons."}</li>
                 <li>{"Runs are deterministic: the same parameters and seed give the same result, in the browser \
-                      and in the command-line tool (`skblab run <experiment>`)."}</li>
+                      and in the command-line tool (`skblab run <experiment>`). The test web/tests/golden.rs \
+                      checks this: in headless Chromium the WebAssembly build must reproduce the native \
+                      golden sweep point and the ktls-recursion default numbers."}</li>
                 <li>{"Kernel constants carry their Linux names (hover a control for its help); presets stand for \
                       kernel eras and architectures, and any value you set yourself wins over the preset."}</li>
                 <li>{"Models simplify: each experiment says what it leaves out in the project's docs/ folder."}</li>
