@@ -31,6 +31,35 @@ pub fn param_control(props: &ParamControlProps) -> Html {
     } else {
         format!("{} — Linux: {}", spec.help, spec.kernel_name)
     };
+    let input = control_input(props, &id, &described);
+    let origin = if props.explicit {
+        html! { <span class="badge badge-set" title="You set this value">{"set"}</span> }
+    } else {
+        html! { <span class="badge" title="From the defaults or the preset">{"preset"}</span> }
+    };
+    html! {
+        <div class={classes!("control", props.error.as_ref().map(|_| "control-error"))}>
+            <div class="control-head">
+                <label for={id.clone()} title={tooltip}>{ spec.name }</label>
+                if !spec.unit.is_empty() { <span class="unit">{ spec.unit }</span> }
+                { origin }
+            </div>
+            { input }
+            <p class="help" id={help_id}>
+                { spec.help }
+                if !spec.kernel_name.is_empty() { {" "}<code class="kernel" title="Name in the Linux source">{ spec.kernel_name }</code> }
+            </p>
+            if let Some(error) = &props.error {
+                <p class="field-error" id={err_id}>{ error }</p>
+            }
+        </div>
+    }
+}
+
+/// The input element(s) for one parameter kind, each reporting `(name, text)` on change.
+fn control_input(props: &ParamControlProps, id: &str, described: &str) -> Html {
+    let spec = &props.spec;
+    let (id, described) = (id.to_string(), described.to_string());
     let emit_input = {
         let (on_set, name) = (props.on_set.clone(), spec.name.to_string());
         Callback::from(move |e: InputEvent| {
@@ -51,7 +80,7 @@ pub fn param_control(props: &ParamControlProps) -> Html {
     };
     let value_text = props.value.to_string();
     let invalid = props.error.is_some().then_some("true");
-    let input = match &spec.kind {
+    match &spec.kind {
         ParamKind::Int { min, max, step } => html! {
             <div class="control-row">
                 <input type="range" id={format!("{id}-range")} data-testid={format!("{id}-range")}
@@ -78,28 +107,6 @@ pub fn param_control(props: &ParamControlProps) -> Html {
                 checked={props.value == Value::Bool(true)} onchange={emit_check}
                 aria-describedby={described.clone()} />
         },
-    };
-    let origin = if props.explicit {
-        html! { <span class="badge badge-set" title="You set this value">{"set"}</span> }
-    } else {
-        html! { <span class="badge" title="From the defaults or the preset">{"preset"}</span> }
-    };
-    html! {
-        <div class={classes!("control", props.error.as_ref().map(|_| "control-error"))}>
-            <div class="control-head">
-                <label for={id.clone()} title={tooltip}>{ spec.name }</label>
-                if !spec.unit.is_empty() { <span class="unit">{ spec.unit }</span> }
-                { origin }
-            </div>
-            { input }
-            <p class="help" id={help_id}>
-                { spec.help }
-                if !spec.kernel_name.is_empty() { {" "}<code class="kernel" title="Name in the Linux source">{ spec.kernel_name }</code> }
-            </p>
-            if let Some(error) = &props.error {
-                <p class="field-error" id={err_id}>{ error }</p>
-            }
-        </div>
     }
 }
 

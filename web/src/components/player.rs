@@ -12,6 +12,7 @@ use crate::hooks::{use_arrow_keys, use_dark_mode, Nav, ProgressCtx};
 use crate::page::{apply, Action, Page};
 use crate::route::{self, Route};
 use crate::{browser, views};
+use skblab_core::{Experiment, Params, RunOutput};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -40,15 +41,7 @@ pub fn player(props: &PlayerProps) -> Html {
     });
     let page = &state.0;
     use_url_sync(page, &props.nav, state.dispatcher());
-    {
-        // A new step (not the first render) moves focus to its title, scrolled into view.
-        let first = use_mut_ref(|| true);
-        use_effect_with(page.step, move |_| {
-            if !std::mem::replace(&mut *first.borrow_mut(), false) {
-                browser::focus_element("step-title");
-            }
-        });
-    }
+    use_focus_on_new_step(page.step);
     let dark = use_dark_mode();
     let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
     {
@@ -57,25 +50,11 @@ pub fn player(props: &PlayerProps) -> Html {
             dispatch.dispatch(if d < 0 { Action::Prev } else { Action::Next })
         }));
     }
-    // A heavy run (a full sweep) would block the page: its views get their data from the worker.
     let heavy = views::runs_in_worker(page.experiment.id());
-    let output = {
-        let experiment = page.experiment;
-        use_memo((page.params.clone(), page.seed), move |(params, seed)| {
-            Rc::new(if heavy {
-                views::placeholder_output(experiment.id(), *seed)
-            } else {
-                experiment.run(params, *seed)
-            })
-        })
-    };
+    let output = use_run_output(page.experiment, page.params.clone(), page.seed);
     let resolved = page.resolved();
-    let ctx = views::ViewCtx {
-        experiment: page.experiment.id(),
-        resolved: resolved.clone(),
-        output: (*output).clone(),
-        dark,
-    };
+    let ctx =
+        views::ViewCtx { experiment: page.experiment.id(), resolved: resolved.clone(), output: output.clone(), dark };
     let step = page.lesson.and_then(|l| l.steps.get(page.step));
     let view_names: Vec<String> = match step {
         Some(s) => s.views.clone(),
@@ -116,12 +95,34 @@ pub fn player(props: &PlayerProps) -> Html {
                 <div class="col-views">
                     { for view_names.iter().map(|name| views::render(name, &ctx)) }
                     if !heavy {
-                        <Results output={(*output).clone()} />
+                        <Results output={output.clone()} />
                     }
                 </div>
             </div>
         </div>
     }
+}
+
+/// A new step (not the first render) moves focus to its title, scrolled into view.
+#[hook]
+fn use_focus_on_new_step(step: usize) {
+    let first = use_mut_ref(|| true);
+    use_effect_with(step, move |_| {
+        if !std::mem::replace(&mut *first.borrow_mut(), false) {
+            browser::focus_element("step-title");
+        }
+    });
+}
+
+/// The experiment's output for the parameters, recomputed only when they change. A heavy run
+/// (a full sweep) would block the page, so its views get their data from the worker instead.
+#[hook]
+fn use_run_output(experiment: &'static dyn Experiment, params: Params, seed: u64) -> Rc<RunOutput> {
+    let heavy = views::runs_in_worker(experiment.id());
+    let memo = use_memo((params, seed), move |(params, seed)| {
+        Rc::new(if heavy { views::placeholder_output(experiment.id(), *seed) } else { experiment.run(params, *seed) })
+    });
+    (*memo).clone()
 }
 
 /// Keeps the URL and the page state in step (see the module doc).

@@ -5,7 +5,7 @@ use skblab_lessons::{Grade, Question, QuestionKind};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-#[derive(Properties)]
+#[derive(Properties, Clone)]
 pub struct QuestionProps {
     pub question: &'static Question,
     pub experiment: &'static dyn Experiment,
@@ -24,68 +24,51 @@ impl PartialEq for QuestionProps {
     }
 }
 
-#[function_component(QuestionBox)]
-pub fn question_box(props: &QuestionProps) -> Html {
-    let answer = use_state(String::new);
-    let grade = use_state(|| None::<Grade>);
-    // Grading runs the model; a heavy one (a full sweep, ~2 s in wasm) first shows "checking…".
-    let checking = use_state_eq(|| false);
-    let on_check = {
-        let (answer, grade, checking) = (answer.clone(), grade.clone(), checking.clone());
-        let (q, experiment, params, on_correct) =
-            (props.question, props.experiment, props.params.clone(), props.on_correct.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let (answer, grade, checking) = ((*answer).clone(), grade.clone(), checking.clone());
-            let (params, on_correct) = (params.clone(), on_correct.clone());
-            // A heavy experiment's value may already be known from the worker's sweep.
-            let known = q
-                .params_for(experiment, &params)
-                .and_then(|p| crate::views::precomputed_metric(experiment.id(), &p, &q.metric, q.row.as_ref()));
-            if let Some(value) = known {
-                let g = q.grade_value(Some(value), &answer);
-                if g.correct {
-                    on_correct.emit(());
-                }
-                grade.set(Some(g));
-                return;
-            }
-            let heavy = crate::views::runs_in_worker(experiment.id());
-            if heavy {
-                grade.set(None);
-                checking.set(true);
-            }
-            let finish = move || {
-                let g = q.grade(experiment, &params, &answer);
-                if g.correct {
-                    on_correct.emit(());
-                }
-                grade.set(Some(g));
-                checking.set(false);
+/// Grades `answer` and reports the verdict: from the worker's finished sweep when it already
+/// has the value, else by running the model (after a paint, for a heavy experiment).
+fn check(props: &QuestionProps, answer: String, grade: UseStateHandle<Option<Grade>>, checking: UseStateHandle<bool>) {
+    let (q, experiment, params, on_correct) =
+        (props.question, props.experiment, props.params.clone(), props.on_correct.clone());
+    let report = move |g: Grade| {
+        if g.correct {
+            on_correct.emit(());
+        }
+        grade.set(Some(g));
+    };
+    let known = q
+        .params_for(experiment, &params)
+        .and_then(|p| crate::views::precomputed_metric(experiment.id(), &p, &q.metric, q.row.as_ref()));
+    if let Some(value) = known {
+        return report(q.grade_value(Some(value), &answer));
+    }
+    if !crate::views::runs_in_worker(experiment.id()) {
+        return report(q.grade(experiment, &params, &answer));
+    }
+    checking.set(true);
+    // Let the browser paint the "checking…" state before the main thread is busy.
+    yew::platform::spawn_local(async move {
+        yew::platform::time::sleep(std::time::Duration::from_millis(50)).await;
+        report(q.grade(experiment, &params, &answer));
+        checking.set(false);
+    });
+}
+
+/// The answer control: a text box for a number, radio buttons for a choice.
+fn answer_input(kind: &QuestionKind, answer: &UseStateHandle<String>) -> Html {
+    match kind {
+        QuestionKind::Number { .. } => {
+            let set_answer = {
+                let answer = answer.clone();
+                Callback::from(move |e: InputEvent| answer.set(e.target_unchecked_into::<HtmlInputElement>().value()))
             };
-            if heavy {
-                // Let the browser paint the "checking…" state before the main thread is busy.
-                yew::platform::spawn_local(async move {
-                    yew::platform::time::sleep(std::time::Duration::from_millis(50)).await;
-                    finish();
-                });
-            } else {
-                finish();
+            html! {
+                <div class="answer-row">
+                    <label for="answer" class="visually-hidden">{"Your answer"}</label>
+                    <input id="answer" data-testid="answer" type="text" inputmode="decimal" autocomplete="off"
+                        placeholder="your prediction" value={(**answer).clone()} oninput={set_answer} />
+                </div>
             }
-        })
-    };
-    let set_answer = {
-        let answer = answer.clone();
-        Callback::from(move |e: InputEvent| answer.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let input = match &props.question.kind {
-        QuestionKind::Number { .. } => html! {
-            <div class="answer-row">
-                <label for="answer" class="visually-hidden">{"Your answer"}</label>
-                <input id="answer" data-testid="answer" type="text" inputmode="decimal" autocomplete="off"
-                    placeholder="your prediction" value={(*answer).clone()} oninput={set_answer} />
-            </div>
-        },
+        }
         QuestionKind::Choice { choices } => html! {
             <fieldset class="choices">
                 <legend class="visually-hidden">{"Choices"}</legend>
@@ -94,7 +77,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
                     let value = c.clone();
                     html! {
                         <label class="choice">
-                            <input type="radio" name="answer" value={c.clone()} checked={*answer == *c}
+                            <input type="radio" name="answer" value={c.clone()} checked={**answer == *c}
                                 data-testid={format!("choice-{c}")}
                                 onchange={move |_| answer.set(value.clone())} />
                             { c }
@@ -103,23 +86,40 @@ pub fn question_box(props: &QuestionProps) -> Html {
                 }) }
             </fieldset>
         },
+    }
+}
+
+fn verdict(g: &Grade, explanation: &str) -> Html {
+    let class = if g.correct { "grade grade-right" } else { "grade grade-wrong" };
+    html! {
+        <div class={class} data-testid="grade" role="status">
+            <strong>{ if g.correct { "✓ Right" } else { "✗ Not quite" } }</strong>
+            { if g.correct { format!(" — the model says {}.", g.expected) } else { format!(" — {}", g.message) } }
+            <p>{ explanation }</p>
+        </div>
+    }
+}
+
+#[function_component(QuestionBox)]
+pub fn question_box(props: &QuestionProps) -> Html {
+    let answer = use_state(String::new);
+    let grade = use_state(|| None::<Grade>);
+    // Grading a heavy experiment without a finished sweep runs the model: "checking…" first.
+    let checking = use_state_eq(|| false);
+    let on_check = {
+        let (answer, grade, checking, props) = (answer.clone(), grade.clone(), checking.clone(), props.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            grade.set(None);
+            check(&props, (*answer).clone(), grade.clone(), checking.clone());
+        })
     };
-    let verdict = grade.as_ref().map(|g| {
-        let class = if g.correct { "grade grade-right" } else { "grade grade-wrong" };
-        html! {
-            <div class={class} data-testid="grade" role="status">
-                <strong>{ if g.correct { "✓ Right" } else { "✗ Not quite" } }</strong>
-                { if g.correct { format!(" — the model says {}.", g.expected) } else { format!(" — {}", g.message) } }
-                <p>{ &props.question.explanation }</p>
-            </div>
-        }
-    });
     html! {
         <section class="question card-flat" data-testid="question" aria-labelledby="question-title">
             <h3 id="question-title">{"Predict, then check"}</h3>
             <p class="prompt">{ &props.question.prompt }</p>
             <form onsubmit={on_check}>
-                { input }
+                { answer_input(&props.question.kind, &answer) }
                 <button class="btn btn-primary" type="submit" data-testid="check"
                     disabled={answer.trim().is_empty() || *checking}>
                     { if *checking { "Checking…" } else { "Check" } }
@@ -131,7 +131,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
             if grade.is_none() {
                 <div aria-live="polite"></div>
             }
-            { verdict.unwrap_or_default() }
+            { grade.as_ref().map(|g| verdict(g, &props.question.explanation)).unwrap_or_default() }
         </section>
     }
 }
