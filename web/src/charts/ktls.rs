@@ -142,12 +142,7 @@ mod tests {
     use skblab_core::experiments::ktls_recursion::specs;
 
     fn render_svg(data: &StackVsDepth) -> String {
-        let mut svg = String::new();
-        {
-            let area = SVGBackend::with_string(&mut svg, (720, 400)).into_drawing_area();
-            draw_stack_vs_depth(&area, data, &Theme::LIGHT).expect("chart draws");
-        }
-        svg
+        crate::charts::render_svg((720, 400), |area, theme| draw_stack_vs_depth(area, data, theme))
     }
 
     #[test]

@@ -46,3 +46,22 @@ impl Theme {
         }
     }
 }
+
+/// Renders a chart to an SVG string with the light theme (the native tests of every chart).
+#[cfg(test)]
+pub(crate) fn render_svg<F, E>(size: (u32, u32), draw: F) -> String
+where
+    F: FnOnce(
+        &plotters::prelude::DrawingArea<plotters::prelude::SVGBackend, plotters::coord::Shift>,
+        &Theme,
+    ) -> Result<(), E>,
+    E: std::fmt::Debug,
+{
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&area, &Theme::LIGHT).expect("chart draws");
+    }
+    svg
+}

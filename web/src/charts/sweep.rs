@@ -118,13 +118,8 @@ pub fn draw_sweep<DB: DrawingBackend>(
 mod tests {
     use super::*;
 
-    pub(crate) fn render_svg(data: &Sweep) -> String {
-        let mut svg = String::new();
-        {
-            let area = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
-            draw_sweep(&area, data, &Theme::LIGHT).expect("chart draws");
-        }
-        svg
+    fn render_svg(data: &Sweep) -> String {
+        crate::charts::render_svg((640, 360), |area, theme| draw_sweep(area, data, theme))
     }
 
     #[test]

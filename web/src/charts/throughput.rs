@@ -130,12 +130,7 @@ mod tests {
     use skblab_core::experiments::high_order_alloc::seed_table;
 
     fn render_svg(data: &Throughput) -> String {
-        let mut svg = String::new();
-        {
-            let area = SVGBackend::with_string(&mut svg, (720, 400)).into_drawing_area();
-            draw_throughput(&area, data, &Theme::LIGHT).expect("chart draws");
-        }
-        svg
+        crate::charts::render_svg((720, 400), |area, theme| draw_throughput(area, data, theme))
     }
 
     #[test]
