@@ -91,7 +91,7 @@ pub fn stack_view(props: &WalkProps) -> Html {
             <figcaption>
                 <strong>{"Kernel stack"}</strong>
                 <span class="ktls-nums">{"used "}<strong>{ format!("{used} / {thread} B") }</strong></span>
-                <span class="ktls-nums">{"depth "}<strong>{ depth }</strong>{" levels"}</span>
+                <span class="ktls-nums">{"nesting level "}<strong>{ depth }</strong></span>
                 if overflow {
                     <span class="pill pill-bad">{"overflow"}</span>
                 }
