@@ -14,14 +14,11 @@ fn main() {
     for _ in 0..3 {
         let start = Instant::now();
         let mut first_ms = 0.0;
-        events = 0;
-        for n in 1..=30 {
-            let p = hoa::sweep_point(&params, n, 1);
-            events += p.order3.stats.events + p.order0.stats.events;
+        events = hoa::bench_sweep_events(&params, 1, |n| {
             if n == 1 {
                 first_ms = start.elapsed().as_secs_f64() * 1000.0;
             }
-        }
+        });
         let secs = start.elapsed().as_secs_f64();
         best = best.min(secs);
         println!("sweep: {:.1} ms (first point {first_ms:.2} ms), {events} events", secs * 1000.0);

@@ -29,14 +29,11 @@ fn bench_high_order_alloc_sweep() {
     for round in 0..3 {
         let start = now_ms();
         let mut first_ms = 0.0;
-        events = 0;
-        for n in 1..=30 {
-            let p = hoa::sweep_point(&params, n, 1);
-            events += p.order3.stats.events + p.order0.stats.events;
+        events = hoa::bench_sweep_events(&params, 1, |n| {
             if n == 1 {
                 first_ms = now_ms() - start;
             }
-        }
+        });
         let ms = now_ms() - start;
         best_ms = best_ms.min(ms);
         console_log!("wasm sweep round {round}: {ms:.1} ms (first point {first_ms:.2} ms), {events} events");

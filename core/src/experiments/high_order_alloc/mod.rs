@@ -168,6 +168,19 @@ pub fn sweep(params: &Params, seed: u64) -> Vec<SweepPoint> {
     (1..=params.int("max_threads") as u32).map(|n| sweep_point(params, n, seed)).collect()
 }
 
+/// The benchmark workload (native `examples/bench_sim.rs`, wasm `web/tests/bench.rs`): the
+/// sweep of `params` for flows 1..=30, calling `after_point(flows)` after each point so the
+/// caller (which owns the clock) can time it; returns the simulated events of both orders.
+pub fn bench_sweep_events(params: &Params, seed: u64, mut after_point: impl FnMut(u32)) -> u64 {
+    let mut events = 0;
+    for n in 1..=30 {
+        let p = sweep_point(params, n, seed);
+        events += p.order3.stats.events + p.order0.stats.events;
+        after_point(n);
+    }
+    events
+}
+
 /// The step-through player's data.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
