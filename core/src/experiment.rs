@@ -1,14 +1,87 @@
 //! The experiment registry: every lesson's model behind one trait.
 //!
-//! An experiment is a pure function of (validated parameters, seed). It exports its parameter
-//! spec as data; the CLI, the web app and the lessons checker only go through this trait, so a
-//! new experiment needs no code outside `core/src/experiments/` and this registry.
+//! An experiment is a pure function of (validated parameters, seed). It exports as data its
+//! parameter spec, the points of its sweep, its result columns and the views a page draws of
+//! them; the CLI, the web app (main thread and sweep worker) and the lessons checker only go
+//! through this trait, so a new experiment needs no code outside its module in
+//! `core/src/experiments/` and one line in its registry (custom diagrams aside).
+//!
+//! A run is a sweep: [`Experiment::points`] lists the points, [`Experiment::run_point`] computes
+//! one row per point (the unit of work a Web Worker streams back with progress), and
+//! [`Experiment::finish`] turns the rows into a [`RunOutput`] (table + text views).
+//! [`Experiment::run`] is just that loop. `reproduce` is the same rows compared with the seed
+//! post's table by [`Experiment::compare`].
 
-use crate::output::{Reproduction, RunOutput};
+use crate::output::{Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
+use serde::{Deserialize, Serialize};
 
 /// The default seed of every run (printed first by the CLI so any run can be replayed).
 pub const DEFAULT_SEED: u64 = 1;
+
+/// One point of an experiment's sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Point {
+    /// Position in [`Experiment::points`] (0-based).
+    pub index: u32,
+    /// The swept knob's value at this point (flows, ...); 0 for single-point experiments.
+    pub x: i64,
+}
+
+/// How heavy a run is: the page runs [`Cost::Light`] runs on its main thread, and sends
+/// [`Cost::Heavy`] ones to the sweep worker, which streams rows back point by point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Cost {
+    /// The whole run takes at most a few milliseconds, even in wasm.
+    Light,
+    /// A run may take longer than one frame (16 ms): never on the main thread.
+    Heavy,
+}
+
+/// A line chart of result columns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChartSpec {
+    pub title: &'static str,
+    /// The x column.
+    pub x: &'static str,
+    /// The y columns, one line each, with their legend labels.
+    pub ys: &'static [(&'static str, &'static str)],
+    /// Axis label of y (with its unit) and the divisor from the column's unit to it
+    /// (e.g. Mbit/s columns drawn in Gbit/s: 1000).
+    pub y_label: &'static str,
+    pub y_divisor: f64,
+    pub x_label: &'static str,
+    /// Draw the seed post's points of the same columns as markers.
+    pub seed_overlay: bool,
+}
+
+/// A view of a run, as data: the web app draws every kind but `Custom` from the
+/// [`RunOutput`] alone. Lesson steps name views by [`ViewSpec::id`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum ViewSpec {
+    /// Every column of the result table, with CSV/JSON export.
+    Table { id: &'static str },
+    /// The seed post's numbers beside the simulation's ([`Experiment::compare`]).
+    Compare { id: &'static str },
+    /// Text views of the output (by [`crate::TextView::id`]), one under the other.
+    Text { id: &'static str, texts: &'static [&'static str] },
+    /// A line chart of columns.
+    Chart { id: &'static str, chart: ChartSpec },
+    /// A diagram no chart can draw: the web app's custom view (experiment id, `id`).
+    Custom { id: &'static str },
+}
+
+impl ViewSpec {
+    pub fn id(&self) -> &'static str {
+        match self {
+            ViewSpec::Table { id }
+            | ViewSpec::Compare { id }
+            | ViewSpec::Text { id, .. }
+            | ViewSpec::Chart { id, .. }
+            | ViewSpec::Custom { id } => id,
+        }
+    }
+}
 
 pub trait Experiment: Sync {
     /// Permanent id, used by the CLI, URLs and lesson files (kebab-case).
@@ -22,25 +95,71 @@ pub trait Experiment: Sync {
     fn resolve(&self, params: &Params) -> Params {
         params.clone()
     }
-    /// Runs the model. `params` must come from this experiment's spec (validation happened
-    /// when they were built); the ranges of the spec bound the work of one run.
-    fn run(&self, params: &Params, seed: u64) -> RunOutput;
-    /// The seed post's figures beside the model's, if the experiment has a seed table.
-    fn reproduce(&self, seed: u64) -> Option<Reproduction>;
+    /// Checks what the ranges of single parameters cannot (e.g. `min_threads <= max_threads`);
+    /// the CLI and the page call it once, before any run.
+    fn validate(&self, _params: &Params) -> Result<(), ParamError> {
+        Ok(())
+    }
 
-    /// Defaults overridden by `name=value` settings.
+    /// The columns of the result table.
+    fn columns(&self, params: &Params) -> Vec<Column>;
+    /// The points of the sweep, in row order (one point by default).
+    fn points(&self, _params: &Params) -> Vec<Point> {
+        vec![Point { index: 0, x: 0 }]
+    }
+    /// One row of the result table. `params` must come from this experiment's spec and pass
+    /// [`Experiment::validate`]; the ranges of the spec bound the work.
+    fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row;
+    /// The result table of `rows` (one per point, in order) and the text views.
+    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let mut out = RunOutput::new(self.id(), seed, self.columns(params));
+        for row in rows {
+            out.push_row(row);
+        }
+        out
+    }
+    /// The whole run: every point, then [`Experiment::finish`].
+    fn run(&self, params: &Params, seed: u64) -> RunOutput {
+        let rows = self.points(params).iter().map(|p| self.run_point(params, p, seed)).collect();
+        self.finish(params, seed, rows)
+    }
+    /// Where the page may run it (see [`Cost`]).
+    fn cost(&self, _params: &Params) -> Cost {
+        Cost::Light
+    }
+    /// The views of a run, in display order.
+    fn views(&self) -> Vec<ViewSpec>;
+
+    /// The seed post's table in this experiment's columns (for chart overlays), if any.
+    fn seed_output(&self) -> Option<RunOutput> {
+        None
+    }
+    /// The seed post's figures beside a run's output, if the experiment has a seed table.
+    /// Pure arithmetic on `output`: cheap enough for the page's main thread.
+    fn compare(&self, _params: &Params, _output: &RunOutput) -> Option<Reproduction> {
+        None
+    }
+    /// The parameters `reproduce` runs with (the defaults).
+    fn reproduce_params(&self) -> Params {
+        Params::defaults(&self.specs())
+    }
+    /// The seed post's figures beside the model's, if the experiment has a seed table.
+    fn reproduce(&self, seed: u64) -> Option<Reproduction> {
+        let params = self.reproduce_params();
+        self.compare(&params, &self.run(&params, seed))
+    }
+
+    /// Defaults overridden by `name=value` settings, then [`Experiment::validate`]d.
     fn params_from(&self, settings: &[String]) -> Result<Params, ParamError> {
-        Params::from_settings(self.id(), &self.specs(), settings)
+        let params = Params::from_settings(self.id(), &self.specs(), settings)?;
+        self.validate(&params)?;
+        Ok(params)
     }
 }
 
-/// Every experiment, in lesson order.
+/// Every experiment, in lesson order ([`crate::experiments::REGISTRY`]).
 pub fn experiments() -> &'static [&'static dyn Experiment] {
-    &[
-        &crate::experiments::skb_layout::SkbLayout,
-        &crate::experiments::high_order_alloc::HighOrderAlloc,
-        &crate::experiments::ktls_recursion::KtlsRecursion,
-    ]
+    crate::experiments::REGISTRY
 }
 
 /// Looks an experiment up by id; the error lists the known ids.

@@ -22,6 +22,6 @@ pub mod rng;
 pub mod sim;
 pub mod sources;
 
-pub use experiment::{experiments, find, Experiment, DEFAULT_SEED};
-pub use output::{Cell, Column, Reproduction, RunOutput, TextView};
-pub use params::{ParamError, ParamKind, ParamSpec, Params, Value};
+pub use experiment::{experiments, find, ChartSpec, Cost, Experiment, Point, ViewSpec, DEFAULT_SEED};
+pub use output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
+pub use params::{ParamError, ParamKind, ParamSpec, Params, ParamsWire, Value};

@@ -4,11 +4,11 @@
 //! One shape for every experiment so that the CLI (table / CSV / JSON), the lessons checker
 //! (claims name a metric) and the web app (tables, badges) need no per-experiment code.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// One cell of a result table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Cell {
     Int(i64),
@@ -28,7 +28,8 @@ impl Cell {
         }
     }
 
-    fn render(&self) -> String {
+    /// The cell as the CSV and the text table print it.
+    pub fn render(&self) -> String {
         match self {
             Cell::Int(v) => v.to_string(),
             Cell::Float(v) => format!("{v:.1}"),
@@ -39,23 +40,42 @@ impl Cell {
 }
 
 /// A column: its name (snake_case, unit last) and unit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Column {
-    pub name: &'static str,
-    pub unit: &'static str,
+    pub name: String,
+    pub unit: String,
 }
 
+impl Column {
+    pub fn new(name: &str, unit: &str) -> Column {
+        Column { name: name.to_string(), unit: unit.to_string() }
+    }
+}
+
+/// One row of a result table: one cell per column. An experiment computes one row per point
+/// of its sweep ([`crate::Experiment::run_point`]).
+pub type Row = Vec<Cell>;
+
 /// A named block of text rendered the way the kernel would (`/proc/buddyinfo`, an oops...).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextView {
+    /// Stable id, named by [`crate::ViewSpec::Text`] (empty: shown only with the results).
+    #[serde(default)]
+    pub id: String,
     pub title: String,
     pub text: String,
 }
 
+impl TextView {
+    pub fn new(id: &str, title: impl Into<String>, text: impl Into<String>) -> TextView {
+        TextView { id: id.to_string(), title: title.into(), text: text.into() }
+    }
+}
+
 /// The result of one `run`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunOutput {
-    pub experiment: &'static str,
+    pub experiment: String,
     pub seed: u64,
     pub columns: Vec<Column>,
     pub rows: Vec<Vec<Cell>>,
@@ -63,8 +83,21 @@ pub struct RunOutput {
 }
 
 impl RunOutput {
-    pub fn new(experiment: &'static str, seed: u64, columns: Vec<Column>) -> Self {
-        RunOutput { experiment, seed, columns, rows: Vec::new(), views: Vec::new() }
+    pub fn new(experiment: &str, seed: u64, columns: Vec<Column>) -> Self {
+        RunOutput { experiment: experiment.to_string(), seed, columns, rows: Vec::new(), views: Vec::new() }
+    }
+
+    /// The text view with id `id`.
+    pub fn view(&self, id: &str) -> Option<&TextView> {
+        self.views.iter().find(|v| v.id == id)
+    }
+
+    /// The numbers of column `name`, row by row (`None` for a text cell or a missing column).
+    pub fn column_f64(&self, name: &str) -> Vec<Option<f64>> {
+        match self.column_index(name) {
+            Some(i) => self.rows.iter().map(|r| r[i].as_f64()).collect(),
+            None => vec![None; self.rows.len()],
+        }
     }
 
     /// Appends a row; panics (a bug) if it does not match the columns.
@@ -92,7 +125,7 @@ impl RunOutput {
     }
 
     pub fn to_csv(&self) -> String {
-        let mut s = self.columns.iter().map(|c| c.name).collect::<Vec<_>>().join(",");
+        let mut s = self.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(",");
         s.push('\n');
         for row in &self.rows {
             s.push_str(&row.iter().map(Cell::render).collect::<Vec<_>>().join(","));
@@ -226,6 +259,40 @@ pub struct Reproduction {
 }
 
 impl Reproduction {
+    /// The seed's rows beside the simulated rows with the same `key` value, for each of
+    /// `metrics` (rows the seed lacks are left out; the simulated value is taken as the table
+    /// has it). The generic half of [`crate::Experiment::compare`].
+    pub fn keyed(
+        experiment: &'static str,
+        citation: Citation,
+        key: &'static str,
+        metrics: &[&'static str],
+        seed: &RunOutput,
+        sim: &RunOutput,
+    ) -> Reproduction {
+        let number = |out: &RunOutput, row: &[Cell], name: &str| out.column_index(name).and_then(|i| row[i].as_f64());
+        let rows = sim
+            .rows
+            .iter()
+            .filter_map(|row| {
+                let k = number(sim, row, key)?;
+                let seed_row = seed.rows.iter().find(|r| number(seed, r, key) == Some(k))?;
+                let cells = metrics
+                    .iter()
+                    .filter_map(|&metric| {
+                        Some(ReproCell {
+                            metric,
+                            measured: number(seed, seed_row, metric)?,
+                            simulated: number(sim, row, metric)?,
+                        })
+                    })
+                    .collect();
+                Some(ReproRow { label: fmt_num(k), cells })
+            })
+            .collect();
+        Reproduction { experiment, citation, key_name: key, rows, notes: Vec::new() }
+    }
+
     /// Mean absolute percentage error of one metric over all rows that have it.
     pub fn mape_pct(&self, metric: &str) -> Option<f64> {
         let errs: Vec<f64> = self

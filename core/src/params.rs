@@ -6,7 +6,7 @@
 //! range checks of every lesson preset. Bad input is rejected once, here, with a message that
 //! names the parameter, the value and the allowed range ([`ParamError`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -26,7 +26,7 @@ pub enum ParamKind {
 }
 
 /// A parameter value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Value {
     Int(i64),
@@ -170,10 +170,27 @@ impl ParamSpec {
 /// what was wrong and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParamError {
-    UnknownParam { experiment: String, name: String, known: Vec<String> },
-    BadValue { name: String, value: String, allowed: String },
-    Malformed { text: String },
-    UnknownExperiment { id: String, known: Vec<String> },
+    UnknownParam {
+        experiment: String,
+        name: String,
+        known: Vec<String>,
+    },
+    BadValue {
+        name: String,
+        value: String,
+        allowed: String,
+    },
+    Malformed {
+        text: String,
+    },
+    UnknownExperiment {
+        id: String,
+        known: Vec<String>,
+    },
+    /// Values that are each in range but do not go together (e.g. `min_threads > max_threads`).
+    Invalid {
+        message: String,
+    },
 }
 
 impl fmt::Display for ParamError {
@@ -193,6 +210,7 @@ impl fmt::Display for ParamError {
             ParamError::UnknownExperiment { id, known } => {
                 write!(f, "unknown experiment '{id}'; known experiments: {}", known.join(", "))
             }
+            ParamError::Invalid { message } => write!(f, "{message}"),
         }
     }
 }
@@ -309,6 +327,38 @@ impl Params {
     }
 }
 
+/// [`Params`] as they cross a boundary (to the sweep worker, into JSON): typed values by name
+/// and which were set explicitly. [`Params::from_wire`] validates them against the spec again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParamsWire {
+    pub values: BTreeMap<String, Value>,
+    pub explicit: Vec<String>,
+}
+
+impl Params {
+    pub fn to_wire(&self) -> ParamsWire {
+        ParamsWire {
+            values: self.values.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+            explicit: self.explicit.iter().map(|k| k.to_string()).collect(),
+        }
+    }
+
+    /// Typed values checked against `specs` (unknown names and bad values are errors;
+    /// missing names take their defaults).
+    pub fn from_wire(experiment: &str, specs: &[ParamSpec], wire: &ParamsWire) -> Result<Params, ParamError> {
+        let mut params = Params::defaults(specs);
+        for (name, value) in &wire.values {
+            params.set(experiment, specs, name, value.clone())?;
+        }
+        params.explicit.clear();
+        for name in &wire.explicit {
+            let spec = find_spec(experiment, specs, name)?;
+            params.explicit.insert(spec.name);
+        }
+        Ok(params)
+    }
+}
+
 fn find_spec<'a>(experiment: &str, specs: &'a [ParamSpec], name: &str) -> Result<&'a ParamSpec, ParamError> {
     specs.iter().find(|s| s.name == name).ok_or_else(|| ParamError::UnknownParam {
         experiment: experiment.to_string(),
@@ -353,6 +403,17 @@ mod tests {
         assert_eq!(e, "bad value '5000' for parameter 'page_size': expected a power of two in 4096..=65536");
         let e = Params::from_settings("x", &specs(), &["mtu"]).unwrap_err().to_string();
         assert!(e.contains("malformed"), "{e}");
+    }
+
+    #[test]
+    fn wire_round_trip_keeps_values_and_explicit_marks() {
+        let p = Params::from_settings("x", &specs(), &["mtu=9000", "preset=a"]).unwrap();
+        let text = serde_json::to_string(&p.to_wire()).unwrap();
+        let back = Params::from_wire("x", &specs(), &serde_json::from_str(&text).unwrap()).unwrap();
+        assert_eq!(back, p);
+        let mut bad = p.to_wire();
+        bad.values.insert("mtu".into(), Value::Int(5));
+        assert!(Params::from_wire("x", &specs(), &bad).unwrap_err().to_string().contains("68..=9216"));
     }
 
     proptest::proptest! {

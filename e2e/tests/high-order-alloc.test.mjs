@@ -24,30 +24,30 @@ test('playground: the sweep runs in the worker and fills the chart point by poin
   const page = await openPage(browser, srv.base);
   await page.goto(`${srv.base}/#/play/high-order-alloc`);
   await appReady(page);
-  await page.waitForSelector(tid('throughput-chart'));
-  const blank = await page.locator(tid('throughput-chart')).evaluate((c) => c.toDataURL());
+  await page.waitForSelector(tid('chart-chart'));
+  const blank = await page.locator(tid('chart-chart')).evaluate((c) => c.toDataURL());
   // While the worker sweeps, the main thread answers quickly and the chart gains points.
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="throughput-chart"]')
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-chart"]')
     ?.dataset.points) >= 1, null, { timeout: 30000 });
   const t0 = Date.now();
   await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
   const mainThreadLatencyMs = Date.now() - t0;
-  const partial = await page.locator(tid('throughput-chart')).evaluate((c) => c.toDataURL());
+  const partial = await page.locator(tid('chart-chart')).evaluate((c) => c.toDataURL());
   await sweepDone(page);
   assert.equal(await progress(page), '100');
-  const full = await page.locator(tid('throughput-chart')).evaluate((c) => c.toDataURL());
+  const full = await page.locator(tid('chart-chart')).evaluate((c) => c.toDataURL());
   assert.notEqual(full, blank, 'the chart draws the sweep');
   assert.notEqual(full, partial, 'the chart changed as points arrived');
-  const points = await page.locator(tid('throughput-chart')).getAttribute('data-points');
+  const points = await page.locator(tid('chart-chart')).getAttribute('data-points');
   assert.equal(points, '30');
   const timing = await page.locator(tid('sweep-time')).innerText();
-  assert.match(timing, /swept 60 runs in \d+ ms/);
+  assert.match(timing, /ran 30 points in \d+ ms/);
   console.info(`[high-order-alloc] ${timing}; main-thread timer latency during the sweep: ${mainThreadLatencyMs} ms`);
   const table = await page.locator(tid('repro-table')).innerText();
   assert.match(table, /MAPE/);
   assert.match(table, /crossover/);
-  await page.waitForSelector(`${tid('perf-profile')}`);
-  assert.match(await page.locator(tid('perf-profile')).innerText(), /queued_spin_lock_slowpath|Overhead|%/);
+  await page.waitForSelector(`${tid('text-view-profile')}`);
+  assert.match(await page.locator(tid('text-view-profile')).innerText(), /queued_spin_lock_slowpath|Overhead|%/);
   await shot(page, 'high-order-alloc-playground');
   page.assertClean();
 });
@@ -57,14 +57,14 @@ test('a new parameter supersedes the running sweep', async () => {
   await page.goto(`${srv.base}/#/play/high-order-alloc?seed=11`);
   await appReady(page);
   // Change max_threads while the 30-point sweep is still running.
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="throughput-chart"]')
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-chart"]')
     ?.dataset.points) >= 2, null, { timeout: 30000 });
   assert.notEqual(await progress(page), '100');
   const input = page.locator(tid('param-max_threads')).first();
   await input.fill('6');
   await page.waitForFunction(() => /max_threads=6/.test(decodeURIComponent(location.hash)));
   await sweepDone(page);
-  assert.equal(await page.locator(tid('throughput-chart')).getAttribute('data-points'), '6');
+  assert.equal(await page.locator(tid('chart-chart')).getAttribute('data-points'), '6');
   const rows = await page.locator(`${tid('repro-table')} tbody tr`).allInnerTexts();
   assert.deepEqual(rows.map((r) => r.split(/\s+/)[0]), ['1', '2', '3', '4', '5', '6'], 'no stale points');
   page.assertClean();
@@ -109,7 +109,7 @@ test('lesson: the crossover step sweeps in the worker and grades a prediction wi
   await appReady(page);
   assert.match(await page.locator(tid('step-title')).innerText(), /crossover/i);
   await sweepDone(page);
-  assert.equal(await page.locator(tid('throughput-chart')).getAttribute('data-points'), '30');
+  assert.equal(await page.locator(tid('chart-chart')).getAttribute('data-points'), '30');
   assert.match(await page.locator(tid('repro-table')).innerText(), /crossover/);
   const answer = page.locator(`${tid('question')} input`).first();
   await answer.fill('1');

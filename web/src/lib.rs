@@ -12,8 +12,10 @@
 //!   - [`browser`]: the few browser calls (hash, storage, downloads);
 //!   - [`hooks`]: where browser state enters Yew (URL, progress, dark mode, arrow keys);
 //!   - [`components`]: the app shell, home, about, player, generic parameter panel, question;
-//!   - [`views`]: each experiment's views, looked up by (experiment id, view name);
-//!   - [`worker`]: the Web Worker (second binary) that runs long sweeps, and its protocol.
+//!   - [`store`]: the one subscription mechanism for state shared by components;
+//!   - [`run`]: runs of any experiment (light ones here, heavy ones in the worker), cached;
+//!   - [`views`]: the generic views core declares, and the table of custom views;
+//!   - [`worker`]: the Web Worker (second binary) that runs any experiment's points.
 
 pub mod browser;
 pub mod charts;
@@ -22,6 +24,8 @@ pub mod hooks;
 pub mod page;
 pub mod progress;
 pub mod route;
+pub mod run;
+pub mod store;
 pub mod views;
 pub mod worker;
 

@@ -1,20 +1,19 @@
-//! The Web Worker that runs `high-order-alloc`'s sweep off the main thread, and its protocol.
+//! The Web Worker that runs any experiment's sweep off the main thread, and its protocol.
 //!
-//! The full sweep is 60 simulated runs (every flow count, both frag orders): about half a second
-//! natively, longer in wasm, far too long to block the page. The main thread posts a
-//! [`SweepRequest`] (parameters as `name=value` text, seed, a generation number); the worker
-//! answers with one [`Reply::Point`] per flow count as soon as it is computed, then
-//! [`Reply::Done`]. A newer request replaces the running one between two points, and every
-//! reply carries its request's generation so the page can drop stale ones.
+//! A heavy run (core's [`Cost::Heavy`](skblab_core::Cost)) would block the page, so the main
+//! thread posts a [`RunRequest`] (experiment id, typed parameters, seed, a generation number);
+//! the worker computes core's points one by one and answers with one [`Reply::Row`] per point
+//! (core's own row type) as soon as it is computed, then [`Reply::Done`] with core's
+//! `finish()` of all rows. A newer request replaces the running one between two points, and
+//! every reply carries its request's generation so the page can drop stale ones.
 //!
 //! The worker computes one point per task (scheduled through a `MessageChannel`, which unlike
 //! `setTimeout` is not clamped), so a new request is read after at most one point.
-//! Messages are JSON text. [`SweepJob`] is pure and unit-tested natively; [`serve`] is the
+//! Messages are JSON text. [`RunJob`] is pure and unit-tested natively; [`serve`] is the
 //! browser glue, called by the `worker` binary (`src/bin/worker.rs`).
 
 use serde::{Deserialize, Serialize};
-use skblab_core::experiments::high_order_alloc::{self as hoa, SweepPoint};
-use skblab_core::{Experiment, Params};
+use skblab_core::{Experiment, Params, ParamsWire, Point, Row, RunOutput};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -27,55 +26,29 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessageP
 /// worker (the default of `new Worker`), never as a module worker.
 pub const WORKER_URL: &str = "./sweep-worker.js";
 
-/// Start (or restart) a sweep.
+/// Start (or restart) a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SweepRequest {
+pub struct RunRequest {
     pub generation: u64,
     pub experiment: String,
-    /// Every parameter as `name=value`, as in a URL.
-    pub settings: Vec<String>,
+    /// Every parameter, typed (validated again by the worker against the spec).
+    pub params: ParamsWire,
     pub seed: u64,
 }
 
-impl SweepRequest {
-    /// The request for `params` (all values, so the worker needs no defaults of its own).
-    pub fn new(generation: u64, experiment: &str, params: &Params, seed: u64) -> SweepRequest {
-        let settings = params.iter().map(|(name, value)| format!("{name}={value}")).collect();
-        SweepRequest { generation, experiment: experiment.to_string(), settings, seed }
+impl RunRequest {
+    pub fn new(generation: u64, experiment: &dyn Experiment, params: &Params, seed: u64) -> RunRequest {
+        RunRequest { generation, experiment: experiment.id().to_string(), params: params.to_wire(), seed }
     }
 }
 
 /// What the page posts to the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
-    /// Start a sweep, replacing the running one.
-    Sweep(SweepRequest),
-    /// Stop the running sweep (the page showed a cached one instead).
+    /// Start a run, replacing the running one.
+    Run(RunRequest),
+    /// Stop the running run (the page showed a cached one instead).
     Cancel,
-}
-
-/// One point of the sweep as it crosses the worker boundary (core's [`SweepPoint`] is larger
-/// and serialize-only).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PointMsg {
-    pub threads: u32,
-    pub order3_mbps: f64,
-    pub order0_mbps: f64,
-    /// Share of CPU time spent spinning on zone->lock, per order.
-    pub order3_spin_pct: f64,
-    pub order0_spin_pct: f64,
-}
-
-impl From<&SweepPoint> for PointMsg {
-    fn from(p: &SweepPoint) -> PointMsg {
-        PointMsg {
-            threads: p.threads,
-            order3_mbps: p.order3_mbps,
-            order0_mbps: p.order0_mbps,
-            order3_spin_pct: p.order3.spin_pct,
-            order0_spin_pct: p.order0.spin_pct,
-        }
-    }
 }
 
 /// What the worker posts back.
@@ -84,14 +57,17 @@ pub enum Reply {
     /// The worker's handler is installed: messages posted before this are lost (the wasm loads
     /// asynchronously after the worker starts), so the page holds its request until then.
     Ready,
-    Point {
+    Row {
         generation: u64,
+        /// Index of the point ([`Point::index`]) and how many points the run has.
+        index: u32,
         n_points: u32,
-        point: PointMsg,
+        row: Row,
         compute_ms: f64,
     },
     Done {
         generation: u64,
+        output: RunOutput,
         compute_ms: f64,
     },
     Failed {
@@ -100,46 +76,55 @@ pub enum Reply {
     },
 }
 
-/// A sweep in progress: the next flow count to compute, up to `max_threads`.
-#[derive(Debug, Clone)]
-pub struct SweepJob {
+/// A run in progress: its points, the rows so far, then `finish`.
+pub struct RunJob {
     pub generation: u64,
+    experiment: &'static dyn Experiment,
     params: Params,
     seed: u64,
-    next_threads: u32,
-    pub max_threads: u32,
+    points: Vec<Point>,
+    rows: Vec<Row>,
 }
 
-impl SweepJob {
-    /// Validates the request (only `high-order-alloc` sweeps here; parameters as in a URL).
-    pub fn new(request: &SweepRequest) -> Result<SweepJob, String> {
-        if request.experiment != hoa::ID {
-            return Err(format!("the worker sweeps only {}, not '{}'", hoa::ID, request.experiment));
-        }
-        let params = hoa::HighOrderAlloc.params_from(&request.settings).map_err(|e| e.to_string())?;
-        let max_threads = params.int("max_threads").max(1) as u32;
-        Ok(SweepJob { generation: request.generation, params, seed: request.seed, next_threads: 1, max_threads })
+/// What one step of a job produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    Row { index: u32, row: Row },
+    Done(RunOutput),
+}
+
+impl RunJob {
+    /// Validates the request: a known experiment and parameters inside its spec.
+    pub fn new(request: &RunRequest) -> Result<RunJob, String> {
+        let experiment = skblab_core::find(&request.experiment).map_err(|e| e.to_string())?;
+        let params =
+            Params::from_wire(experiment.id(), &experiment.specs(), &request.params).map_err(|e| e.to_string())?;
+        experiment.validate(&params).map_err(|e| e.to_string())?;
+        let points = experiment.points(&params);
+        Ok(RunJob { generation: request.generation, experiment, params, seed: request.seed, points, rows: Vec::new() })
     }
 
-    pub fn is_done(&self) -> bool {
-        self.next_threads > self.max_threads
+    pub fn n_points(&self) -> u32 {
+        self.points.len() as u32
     }
 
-    /// Computes the next point (`None` once every point is done).
-    pub fn step(&mut self) -> Option<PointMsg> {
-        if self.is_done() {
-            return None;
+    /// Computes the next point, or finishes the run once every point is done.
+    pub fn step(&mut self) -> Step {
+        match self.points.get(self.rows.len()) {
+            Some(point) => {
+                let row = self.experiment.run_point(&self.params, point, self.seed);
+                self.rows.push(row.clone());
+                Step::Row { index: point.index, row }
+            }
+            None => Step::Done(self.experiment.finish(&self.params, self.seed, std::mem::take(&mut self.rows))),
         }
-        let point = hoa::sweep_point(&self.params, self.next_threads, self.seed);
-        self.next_threads += 1;
-        Some(PointMsg::from(&point))
     }
 }
 
 /// The worker's state between tasks.
 #[derive(Default)]
 struct WorkerState {
-    job: Option<SweepJob>,
+    job: Option<RunJob>,
     /// Compute time of the current job so far.
     compute_ms: f64,
 }
@@ -162,7 +147,7 @@ pub fn serve() {
             let text = e.data().as_string().unwrap_or_default();
             match serde_json::from_str::<Request>(&text) {
                 Ok(Request::Cancel) => *state.borrow_mut() = WorkerState::default(),
-                Ok(Request::Sweep(request)) => match SweepJob::new(&request) {
+                Ok(Request::Run(request)) => match RunJob::new(&request) {
                     Ok(job) => {
                         *state.borrow_mut() = WorkerState { job: Some(job), compute_ms: 0.0 };
                         kick.queue();
@@ -193,30 +178,29 @@ impl KickPort {
     }
 }
 
-/// One task: computes one point of the current job and queues the next task.
+/// One task: computes one point (or the finish) of the current job and queues the next task.
 fn tick(scope: &DedicatedWorkerGlobalScope, state: &Rc<RefCell<WorkerState>>, kick: &KickPort) {
     kick.busy.set(false);
     let now = || scope.performance().map_or(0.0, |p| p.now());
     let t0 = now();
     let mut s = state.borrow_mut();
     let Some(job) = s.job.as_mut() else { return };
-    let (generation, n_points) = (job.generation, job.max_threads);
-    let point = job.step();
-    let done = job.is_done();
+    let (generation, n_points) = (job.generation, job.n_points());
+    let step = job.step();
     let compute_ms = now() - t0;
     s.compute_ms += compute_ms;
     let total_ms = s.compute_ms;
+    let done = matches!(step, Step::Done(_));
     if done {
         s.job = None;
     }
     drop(s);
-    if let Some(point) = point {
-        post(scope, &Reply::Point { generation, n_points, point, compute_ms });
-    }
-    if done {
-        post(scope, &Reply::Done { generation, compute_ms: total_ms });
-    } else {
-        kick.queue();
+    match step {
+        Step::Row { index, row } => {
+            post(scope, &Reply::Row { generation, index, n_points, row, compute_ms });
+            kick.queue();
+        }
+        Step::Done(output) => post(scope, &Reply::Done { generation, output, compute_ms: total_ms }),
     }
 }
 
@@ -228,45 +212,66 @@ fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skblab_core::experiments::high_order_alloc as hoa;
 
-    fn request(settings: &[&str]) -> SweepRequest {
-        let mut params = Params::defaults(&hoa::specs());
-        let e = &hoa::HighOrderAlloc;
-        for s in settings {
-            let (n, v) = s.split_once('=').unwrap();
-            params.set_text(e.id(), &e.specs(), n, v).unwrap();
-        }
-        SweepRequest::new(7, hoa::ID, &params, 1)
+    fn request(settings: &[&str]) -> RunRequest {
+        let e = skblab_core::find(hoa::ID).unwrap();
+        let settings: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
+        RunRequest::new(7, e, &e.params_from(&settings).unwrap(), 1)
     }
 
     #[test]
     fn request_round_trips_as_json() {
         let r = request(&["max_threads=3"]);
-        let text = serde_json::to_string(&Request::Sweep(r.clone())).unwrap();
-        assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), Request::Sweep(r.clone()));
-        assert!(r.settings.iter().any(|s| s == "max_threads=3"), "{:?}", r.settings);
+        let text = serde_json::to_string(&Request::Run(r.clone())).unwrap();
+        assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), Request::Run(r));
     }
 
     #[test]
-    fn job_gives_the_points_of_core_sweep_in_order() {
-        let r = request(&["max_threads=2", "measure_us=200", "warmup_us=100"]);
-        let mut job = SweepJob::new(&r).unwrap();
-        let params = hoa::HighOrderAlloc.params_from(&r.settings).unwrap();
-        let expected: Vec<PointMsg> = hoa::sweep(&params, 1).iter().map(PointMsg::from).collect();
-        let got: Vec<PointMsg> = std::iter::from_fn(|| job.step()).collect();
-        assert_eq!(got, expected);
-        assert!(job.is_done());
-        let reply = Reply::Point { generation: 7, n_points: 2, point: got[0].clone(), compute_ms: 1.5 };
+    fn job_gives_the_rows_and_output_of_core_run() {
+        let r = request(&["max_threads=2", "measure_us=200", "warmup_us=100", "profile_threads=2"]);
+        let mut job = RunJob::new(&r).unwrap();
+        let e = skblab_core::find(hoa::ID).unwrap();
+        let params = Params::from_wire(e.id(), &e.specs(), &r.params).unwrap();
+        let expected = e.run(&params, 1);
+        let mut rows = Vec::new();
+        let output = loop {
+            match job.step() {
+                Step::Row { index, row } => rows.push((index, row)),
+                Step::Done(out) => break out,
+            }
+        };
+        assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(rows.into_iter().map(|r| r.1).collect::<Vec<_>>(), expected.rows);
+        assert_eq!(output, expected);
+        // Rows and outputs cross the boundary as JSON, bit for bit.
+        let reply = Reply::Done { generation: 7, output: output.clone(), compute_ms: 1.5 };
         assert_eq!(serde_json::from_str::<Reply>(&serde_json::to_string(&reply).unwrap()).unwrap(), reply);
     }
 
     #[test]
     fn bad_requests_are_errors_with_a_reason() {
         let mut r = request(&[]);
-        r.experiment = "skb-layout".into();
-        assert!(SweepJob::new(&r).unwrap_err().contains("skb-layout"));
+        r.experiment = "nope".into();
+        assert!(RunJob::new(&r).err().unwrap().contains("nope"));
         let mut r = request(&[]);
-        r.settings.push("max_threads=999".into());
-        assert!(SweepJob::new(&r).unwrap_err().contains("max_threads"));
+        r.params.values.insert("max_threads".into(), skblab_core::Value::Int(999));
+        assert!(RunJob::new(&r).err().unwrap().contains("max_threads"));
+    }
+
+    #[test]
+    fn every_experiment_runs_in_the_job() {
+        for e in skblab_core::experiments() {
+            let p = Params::defaults(&e.specs());
+            if e.cost(&p) == skblab_core::Cost::Light {
+                let mut job = RunJob::new(&RunRequest::new(1, *e, &p, 1)).unwrap();
+                let out = loop {
+                    if let Step::Done(out) = job.step() {
+                        break out;
+                    }
+                };
+                assert_eq!(out, e.run(&p, 1), "{}", e.id());
+            }
+        }
     }
 }

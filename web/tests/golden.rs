@@ -44,3 +44,23 @@ fn ktls_recursion_default_run_matches_native() {
     assert_eq!(json["stack_used_bytes_max"], 16400);
     assert_eq!(json["thread_size_bytes"], 16384);
 }
+
+/// FNV-1a 64, as core/tests/registry.rs hashes outputs.
+fn fnv64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Every registered experiment's default run hashes, under wasm, to the value core pins
+/// natively (core/tests/snapshots/registry__default_run_hashes.snap): one check for all
+/// experiments, new ones included, with no hand-written golden.
+#[wasm_bindgen_test(unsupported = test)]
+fn every_experiment_default_run_hash_matches_native() {
+    let golden = snapshot_body(include_str!("../../core/tests/snapshots/registry__default_run_hashes.snap"));
+    let mut lines = Vec::new();
+    for e in skblab_core::experiments() {
+        let out = e.run(&Params::defaults(&e.specs()), DEFAULT_SEED);
+        let json = serde_json::to_string(&out).expect("outputs serialize");
+        lines.push(format!("{} {:016x}", e.id(), fnv64(&json)));
+    }
+    assert_eq!(lines.join("\n"), golden);
+}

@@ -36,8 +36,8 @@ pub use graph::{build_scenario, Fix, SkbGraph, SkbKind, SkbRole, FIXES, FIX_NAME
 pub use stack::{FrameSizes, StackEntry, GUARD_PAGE_BYTES, THREAD_SIZE_BYTES_DEFAULT};
 pub use walk::{Overflow, TraceEvent, TraceFrame, WalkConfig, WalkResult, Walker, TRACE_FRAMES_MAX};
 
-use crate::experiment::Experiment;
-use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, RunOutput, TextView};
+use crate::experiment::{Experiment, Point, ViewSpec};
+use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamSpec, Params};
 use crate::sources;
 use serde::Serialize;
@@ -264,7 +264,7 @@ pub fn stack_vs_depth(params: &Params, fix: Fix, depths: &[u32]) -> Vec<DepthPoi
 pub struct KtlsRecursion;
 
 fn columns() -> Vec<Column> {
-    let c = |name, unit| Column { name, unit };
+    let c = Column::new;
     vec![
         c("fix", ""),
         c("records", "records"),
@@ -312,15 +312,18 @@ impl Experiment for KtlsRecursion {
         specs()
     }
 
-    fn run(&self, params: &Params, seed: u64) -> RunOutput {
+    fn columns(&self, _params: &Params) -> Vec<Column> {
+        columns()
+    }
+
+    fn run_point(&self, params: &Params, _point: &Point, _seed: u64) -> Row {
         let input = KtlsInput::from_params(params);
         let (r, before, after) = run_input(&input);
         let sizes = &input.walk.sizes;
         let thread = input.walk.thread_size_bytes;
         let o = r.overflow.as_ref();
         let int = |v: u64| Cell::Int(v as i64);
-        let mut out = RunOutput::new(ID, seed, columns());
-        out.push_row(vec![
+        vec![
             Cell::Text(input.fix.name().to_string()),
             int(input.records as u64),
             Cell::Bool(input.records_capped),
@@ -340,19 +343,40 @@ impl Experiment for KtlsRecursion {
             int(r.skbs_freed.len() as u64),
             int(after.live_skbs() as u64),
             int(r.calls),
-        ]);
+        ]
+    }
+
+    /// The table, the oops and the stack table (the walk again: a few ms, deterministic).
+    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let mut out = RunOutput::new(ID, seed, columns());
+        for row in rows {
+            out.push_row(row);
+        }
+        let input = KtlsInput::from_params(params);
+        let (r, _, _) = run_input(&input);
+        let sizes = &input.walk.sizes;
+        let thread = input.walk.thread_size_bytes;
         let ctx = render::OopsContext {
             fix: input.fix.name(),
             records: input.records,
             thread_size_bytes: thread,
             base_frames: sizes.base_frames().len(),
         };
-        out.views.push(TextView { title: "oops".to_string(), text: render::render_oops(&ctx, &r) });
-        out.views.push(TextView {
-            title: "stack".to_string(),
-            text: render::render_stack_table(&r, thread, sizes.base_bytes()),
-        });
+        out.views.push(TextView::new("oops", "oops", render::render_oops(&ctx, &r)));
+        out.views.push(TextView::new(
+            "stack-table",
+            "stack",
+            render::render_stack_table(&r, thread, sizes.base_bytes()),
+        ));
         out
+    }
+
+    fn views(&self) -> Vec<ViewSpec> {
+        ["stack", "trace", "graph", "chart", "oops"].into_iter().map(|id| ViewSpec::Custom { id }).collect()
+    }
+
+    fn compare(&self, _params: &Params, _output: &RunOutput) -> Option<Reproduction> {
+        Some(reproduce())
     }
 
     fn reproduce(&self, _seed: u64) -> Option<Reproduction> {

@@ -1,6 +1,15 @@
 //! One module per experiment (one per lesson). Each exports a unit struct implementing
 //! [`Experiment`](crate::experiment::Experiment) and a typed model the web app can draw.
+//!
+//! The registry lives here, beside the `pub mod` lines: adding an experiment is its module
+//! and one line in [`REGISTRY`].
 
 pub mod high_order_alloc;
 pub mod ktls_recursion;
 pub mod skb_layout;
+
+use crate::experiment::Experiment;
+
+/// Every experiment, in lesson order.
+pub static REGISTRY: &[&dyn Experiment] =
+    &[&skb_layout::SkbLayout, &high_order_alloc::HighOrderAlloc, &ktls_recursion::KtlsRecursion];

@@ -26,8 +26,8 @@
 //! page allocator in whole power-of-two pages; truesize uses the post-3.2 rule
 //! `ksize(head) + SKB_DATA_ALIGN(sizeof(struct sk_buff))`.
 
-use crate::experiment::Experiment;
-use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, RunOutput, TextView};
+use crate::experiment::{Experiment, Point, ViewSpec};
+use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamSpec, Params, Value};
 use crate::sources;
 use serde::Serialize;
@@ -339,7 +339,7 @@ impl SkbLayout {
 }
 
 fn columns() -> Vec<Column> {
-    let c = |name, unit| Column { name, unit };
+    let c = Column::new;
     vec![
         c("preset", ""),
         c("page_size_bytes", "bytes"),
@@ -426,12 +426,15 @@ impl Experiment for SkbLayout {
         out
     }
 
-    fn run(&self, params: &Params, seed: u64) -> RunOutput {
+    fn columns(&self, _params: &Params) -> Vec<Column> {
+        columns()
+    }
+
+    fn run_point(&self, params: &Params, _point: &Point, _seed: u64) -> Row {
         let input = SkbLayout::input(params);
         let l = input.layout();
-        let mut out = RunOutput::new(ID, seed, columns());
         let int = |v: u64| Cell::Int(v as i64);
-        out.push_row(vec![
+        vec![
             Cell::Text(params.choice("preset").to_string()),
             int(input.page_size_bytes),
             int(l.max_skb_frags),
@@ -447,9 +450,30 @@ impl Experiment for SkbLayout {
             int(l.tailroom_bytes),
             int(l.heads_per_page),
             Cell::Bool(l.fits_half_page),
-        ]);
-        out.views.push(TextView { title: "head buffer (offsets in bytes)".to_string(), text: render_segments(&input) });
+        ]
+    }
+
+    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let mut out = RunOutput::new(ID, seed, columns());
+        for row in rows {
+            out.push_row(row);
+        }
+        let input = SkbLayout::input(params);
+        out.views.push(TextView::new("segments", "head buffer (offsets in bytes)", render_segments(&input)));
         out
+    }
+
+    fn views(&self) -> Vec<ViewSpec> {
+        vec![
+            ViewSpec::Custom { id: "diagram" },
+            ViewSpec::Custom { id: "chart" },
+            ViewSpec::Custom { id: "frags-chart" },
+            ViewSpec::Compare { id: "seed" },
+        ]
+    }
+
+    fn compare(&self, _params: &Params, _output: &RunOutput) -> Option<Reproduction> {
+        Some(reproduce())
     }
 
     fn reproduce(&self, _seed: u64) -> Option<Reproduction> {

@@ -5,10 +5,10 @@
 //! `<canvas>` through `CanvasBackend` (see [`crate::components::chart`]), the unit tests render
 //! it to SVG and look at the result. No browser types here.
 
+pub mod columns;
 pub mod ktls;
 pub mod skb_layout;
 pub mod sweep;
-pub mod throughput;
 
 use plotters::style::RGBColor;
 

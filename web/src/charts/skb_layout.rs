@@ -57,6 +57,9 @@ pub fn mtu_sweep(input: &LayoutInput) -> Sweep {
         series: size_series(&layouts),
         hline: half_page(input),
         marker_x: Some(input.mtu_bytes as f64),
+        overlays: Vec::new(),
+        x_range: None,
+        dots: false,
     }
 }
 
@@ -72,6 +75,9 @@ pub fn frags_sweep(input: &LayoutInput) -> Sweep {
         series: size_series(&layouts),
         hline: half_page(input),
         marker_x: Some(input.effective_max_skb_frags() as f64),
+        overlays: Vec::new(),
+        x_range: None,
+        dots: false,
     }
 }
 

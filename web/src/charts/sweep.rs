@@ -1,5 +1,6 @@
-//! A line chart of one or more series over a swept parameter, with an optional horizontal
-//! reference line (the half page) and a marker at the learner's current setting.
+//! The app's one line chart: series over a swept parameter (the columns of a run, filled as
+//! rows arrive), optional overlays of measured points (a seed post's table), an optional
+//! horizontal reference line (the half page) and a marker at the learner's current setting.
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
@@ -26,10 +27,59 @@ pub struct Sweep {
     pub hline: Option<(String, f64)>,
     /// The current x, marked by a vertical line and dots on every series.
     pub marker_x: Option<f64>,
+    /// Measured points drawn as markers (triangles, crosses, ...), in series colours.
+    pub overlays: Vec<Overlay>,
+    /// The x axis range when known before the data (a sweep in progress fills it).
+    pub x_range: Option<(f64, f64)>,
+    /// Draw a dot at every point of every series.
+    pub dots: bool,
+}
+
+/// Measured points of one series, drawn as markers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overlay {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Sweep {
+    /// A chart with no series yet.
+    pub fn new(caption: impl Into<String>, x_label: impl Into<String>, y_label: impl Into<String>) -> Sweep {
+        Sweep {
+            caption: caption.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            xs: Vec::new(),
+            series: Vec::new(),
+            hline: None,
+            marker_x: None,
+            overlays: Vec::new(),
+            x_range: None,
+            dots: false,
+        }
+    }
+
+    /// A text alternative for screen readers: each series' last point.
+    pub fn describe(&self) -> String {
+        let mut parts = vec![format!("{}: {} against {}", self.caption, self.y_label, self.x_label)];
+        for s in &self.series {
+            match (self.xs.get(s.ys.len().wrapping_sub(1)), s.ys.last()) {
+                (Some(x), Some(y)) => parts.push(format!("{} {y:.0} at {x:.0}", s.name)),
+                _ => parts.push(format!("{}: no points yet", s.name)),
+            }
+        }
+        if !self.overlays.is_empty() {
+            parts.push("measured points shown as markers".to_string());
+        }
+        parts.join("; ")
+    }
 }
 
 impl Sweep {
     fn x_range(&self) -> (f64, f64) {
+        if let Some((lo, hi)) = self.x_range {
+            return if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
+        }
         let lo = self.xs.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = self.xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         if lo.is_finite() && hi > lo {
@@ -41,7 +91,8 @@ impl Sweep {
 
     fn y_max(&self) -> f64 {
         let ys = self.series.iter().flat_map(|s| s.ys.iter().copied());
-        let top = ys.chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
+        let measured = self.overlays.iter().flat_map(|o| o.points.iter().map(|p| p.1));
+        let top = ys.chain(measured).chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
         if top > 0.0 {
             top * 1.08
         } else {
@@ -64,6 +115,9 @@ pub fn draw_sweep<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
     let (x_lo, x_hi) = data.x_range();
+    // Integer x (flows, frags): at most one label per integer, so a short axis does not
+    // repeat "1 1 1 2 2 2".
+    let x_labels = ((x_hi - x_lo).floor() as usize + 1).clamp(2, 10);
     let text = |size: i32| ("sans-serif", size).into_font().color(&theme.text);
     let mut chart = ChartBuilder::on(area)
         .caption(&data.caption, text(17))
@@ -80,6 +134,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .y_desc(&data.y_label)
         .label_style(text(13))
         .axis_desc_style(text(13))
+        .x_labels(x_labels)
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
@@ -92,11 +147,29 @@ pub fn draw_sweep<DB: DrawingBackend>(
     }
     for (i, series) in data.series.iter().enumerate() {
         let color = theme.series[i % 2];
-        let points = data.xs.iter().copied().zip(series.ys.iter().copied());
+        let points: Vec<(f64, f64)> = data.xs.iter().copied().zip(series.ys.iter().copied()).collect();
+        if data.dots {
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+        }
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(2)))?
             .label(series.name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+    }
+    for (i, overlay) in data.overlays.iter().enumerate() {
+        let color = theme.series[i % 2];
+        let points = overlay.points.iter().copied();
+        if i % 2 == 0 {
+            chart
+                .draw_series(points.map(|p| TriangleMarker::new(p, 5, color.stroke_width(1))))?
+                .label(overlay.name.clone())
+                .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 5, color.stroke_width(1)));
+        } else {
+            chart
+                .draw_series(points.map(|p| Cross::new(p, 4, color.stroke_width(2))))?
+                .label(overlay.name.clone())
+                .legend(move |(x, y)| Cross::new((x + 9, y), 4, color.stroke_width(2)));
+        }
     }
     if let Some(x) = data.marker_x {
         let top = data.y_max();
@@ -132,25 +205,23 @@ mod tests {
             series: vec![Series { name: "alpha".into(), ys: vec![1.0, 2.0, 4.0] }],
             hline: Some(("half".into(), 3.0)),
             marker_x: Some(1.0),
+            overlays: vec![Overlay { name: "measured".into(), points: vec![(1.0, 2.5)] }],
+            x_range: None,
+            dots: true,
         };
         let svg = render_svg(&data);
         assert!(svg.starts_with("<svg"), "{svg}");
-        for word in ["alpha", "half", "test", "<polyline", "<circle"] {
+        for word in ["alpha", "half", "test", "measured", "<polyline", "<circle"] {
             assert!(svg.contains(word), "missing {word} in {svg}");
         }
     }
 
     #[test]
     fn empty_data_does_not_panic() {
-        let data = Sweep {
-            caption: String::new(),
-            x_label: String::new(),
-            y_label: String::new(),
-            xs: vec![],
-            series: vec![],
-            hline: None,
-            marker_x: None,
-        };
+        let mut data = Sweep::new("", "", "");
         assert!(render_svg(&data).starts_with("<svg"));
+        data.x_range = Some((1.0, 1.0));
+        assert!(render_svg(&data).starts_with("<svg"));
+        assert!(data.describe().contains(": no points yet") || data.series.is_empty());
     }
 }

@@ -11,8 +11,9 @@ use super::results::Results;
 use crate::hooks::{use_arrow_keys, use_dark_mode, Nav, ProgressCtx};
 use crate::page::{apply, Action, Page};
 use crate::route::{self, Route};
+use crate::run::use_run;
 use crate::{browser, views};
-use skblab_core::{Experiment, Params, RunOutput};
+use skblab_core::Cost;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -50,16 +51,22 @@ pub fn player(props: &PlayerProps) -> Html {
             dispatch.dispatch(if d < 0 { Action::Prev } else { Action::Next })
         }));
     }
-    let heavy = views::runs_in_worker(page.experiment.id());
-    let output = use_run_output(page.experiment, page.params.clone(), page.seed);
     let resolved = page.resolved();
-    let ctx =
-        views::ViewCtx { experiment: page.experiment.id(), resolved: resolved.clone(), output: output.clone(), dark };
+    let run = use_run(page.experiment, &resolved, page.seed);
+    let ctx = views::ViewCtx {
+        experiment: page.experiment,
+        resolved: resolved.clone(),
+        run: run.clone(),
+        seed: page.seed,
+        dark,
+    };
     let step = page.lesson.and_then(|l| l.steps.get(page.step));
     let view_names: Vec<String> = match step {
         Some(s) => s.views.clone(),
-        None => views::names(page.experiment.id()).iter().map(|s| s.to_string()).collect(),
+        None => views::names(page.experiment).iter().map(|s| s.to_string()).collect(),
     };
+    // The result table of a light run under the views; a heavy run's views show its rows.
+    let light = page.experiment.cost(&resolved) == Cost::Light;
     let send = |make: fn(String, String) -> Action| {
         let dispatch = state.dispatcher();
         Callback::from(move |(a, b): (String, String)| dispatch.dispatch(make(a, b)))
@@ -94,8 +101,8 @@ pub fn player(props: &PlayerProps) -> Html {
                 </div>
                 <div class="col-views">
                     { for view_names.iter().map(|name| views::render(name, &ctx)) }
-                    if !heavy {
-                        <Results output={output.clone()} />
+                    if light {
+                        <Results output={run.table()} />
                     }
                 </div>
             </div>
@@ -112,17 +119,6 @@ fn use_focus_on_new_step(step: usize) {
             browser::focus_element("step-title");
         }
     });
-}
-
-/// The experiment's output for the parameters, recomputed only when they change. A heavy run
-/// (a full sweep) would block the page, so its views get their data from the worker instead.
-#[hook]
-fn use_run_output(experiment: &'static dyn Experiment, params: Params, seed: u64) -> Rc<RunOutput> {
-    let heavy = views::runs_in_worker(experiment.id());
-    let memo = use_memo((params, seed), move |(params, seed)| {
-        Rc::new(if heavy { views::placeholder_output(experiment.id(), *seed) } else { experiment.run(params, *seed) })
-    });
-    (*memo).clone()
 }
 
 /// Keeps the URL and the page state in step (see the module doc).
@@ -216,7 +212,7 @@ fn step_body(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
             <div class="prose">{ body }</div>
             if let Some(q) = &step.question {
                 <QuestionBox key={page.step} question={q} experiment={page.experiment}
-                    params={page.params.clone()} on_correct={mark_done} />
+                    params={page.params.clone()} seed={page.seed} on_correct={mark_done} />
             }
             <div class="step-actions">
                 <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}

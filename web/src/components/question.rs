@@ -1,6 +1,8 @@
 //! "Predict, then check": a step's question, graded by running the model.
 
-use skblab_core::{Experiment, Params};
+use crate::run::{self, RunKey};
+use crate::store::{self, Topic};
+use skblab_core::{Experiment, Params, RunOutput, DEFAULT_SEED};
 use skblab_lessons::{Grade, Question, QuestionKind};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -11,6 +13,7 @@ pub struct QuestionProps {
     pub experiment: &'static dyn Experiment,
     /// The page's current parameters (the question's own params override them when grading).
     pub params: Params,
+    pub seed: u64,
     /// Called when the answer is right.
     pub on_correct: Callback<()>,
 }
@@ -20,37 +23,51 @@ impl PartialEq for QuestionProps {
         std::ptr::eq(self.question, other.question)
             && self.experiment.id() == other.experiment.id()
             && self.params == other.params
+            && self.seed == other.seed
             && self.on_correct == other.on_correct
     }
 }
 
-/// Grades `answer` and reports the verdict: from the worker's finished sweep when it already
-/// has the value, else by running the model (after a paint, for a heavy experiment).
-fn check(props: &QuestionProps, answer: String, grade: UseStateHandle<Option<Grade>>, checking: UseStateHandle<bool>) {
-    let (q, experiment, params, on_correct) =
-        (props.question, props.experiment, props.params.clone(), props.on_correct.clone());
-    let report = move |g: Grade| {
-        if g.correct {
-            on_correct.emit(());
-        }
-        grade.set(Some(g));
+/// The run a question is graded from: the page's parameters with the question's on top, at
+/// the default seed (as the lessons checker grades it). `None` if the question's settings do
+/// not apply (a bug in the lesson, caught by the checker).
+fn grading_key(props: &QuestionProps) -> Option<RunKey> {
+    let e = props.experiment;
+    let p = props.question.params_for(e, &props.params)?;
+    Some(RunKey { experiment: e, params: e.resolve(&p), seed: DEFAULT_SEED })
+}
+
+/// The question's metric in a run's output.
+fn value_in(q: &Question, out: &RunOutput) -> Option<f64> {
+    out.metric(&q.metric, q.row.as_ref().map(|(k, v)| (k.as_str(), *v)))
+}
+
+/// Grades `answer` from the finished run of the grading parameters: at once if it is light or
+/// already done (the page's own sweep, usually), else once the worker has run it.
+fn check(
+    props: &QuestionProps,
+    answer: String,
+    grade: &UseStateHandle<Option<Grade>>,
+    pending: &UseStateHandle<Option<(RunKey, String)>>,
+) {
+    let q = props.question;
+    let Some(key) = grading_key(props) else {
+        return report(props, grade, q.grade_value(None, &answer));
     };
-    let known = q
-        .params_for(experiment, &params)
-        .and_then(|p| crate::views::precomputed_metric(experiment.id(), &p, &q.metric, q.row.as_ref()));
-    if let Some(value) = known {
-        return report(q.grade_value(Some(value), &answer));
+    match run::finished(&key) {
+        Some(out) => report(props, grade, q.grade_value(value_in(q, &out), &answer)),
+        None => {
+            run::want(key.clone());
+            pending.set(Some((key, answer)));
+        }
     }
-    if !crate::views::runs_in_worker(experiment.id()) {
-        return report(q.grade(experiment, &params, &answer));
+}
+
+fn report(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>>, g: Grade) {
+    if g.correct {
+        props.on_correct.emit(());
     }
-    checking.set(true);
-    // Let the browser paint the "checking…" state before the main thread is busy.
-    yew::platform::spawn_local(async move {
-        yew::platform::time::sleep(std::time::Duration::from_millis(50)).await;
-        report(q.grade(experiment, &params, &answer));
-        checking.set(false);
-    });
+    grade.set(Some(g));
 }
 
 /// The answer control: a text box for a number, radio buttons for a choice.
@@ -104,14 +121,36 @@ fn verdict(g: &Grade, explanation: &str) -> Html {
 pub fn question_box(props: &QuestionProps) -> Html {
     let answer = use_state(String::new);
     let grade = use_state(|| None::<Grade>);
-    // Grading a heavy experiment without a finished sweep runs the model: "checking…" first.
-    let checking = use_state_eq(|| false);
+    // An answer waiting for the worker's run of the grading parameters.
+    let pending = use_state(|| None::<(RunKey, String)>);
+    store::use_topic(Topic::Runs, None);
+    {
+        // Every redraw (a row arrived, a run finished): grade the waiting answer if its run is
+        // done, else make sure it is still asked for (a new visible run may have replaced it).
+        let (props, grade, pending) = (props.clone(), grade.clone(), pending.clone());
+        use_effect(move || {
+            if let Some((key, answer)) = (*pending).clone() {
+                match run::finished(&key) {
+                    Some(out) => {
+                        pending.set(None);
+                        report(&props, &grade, props.question.grade_value(value_in(props.question, &out), &answer));
+                    }
+                    None => run::want(key),
+                }
+            }
+        });
+    }
+    let waiting = pending.as_ref().map(|(key, _)| {
+        run::state_of(key).map_or("waiting for the worker…".to_string(), |s| {
+            format!("running the model: {} of {} points", s.rows.len(), s.n_points)
+        })
+    });
     let on_check = {
-        let (answer, grade, checking, props) = (answer.clone(), grade.clone(), checking.clone(), props.clone());
+        let (answer, grade, pending, props) = (answer.clone(), grade.clone(), pending.clone(), props.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             grade.set(None);
-            check(&props, (*answer).clone(), grade.clone(), checking.clone());
+            check(&props, (*answer).clone(), &grade, &pending);
         })
     };
     html! {
@@ -121,11 +160,11 @@ pub fn question_box(props: &QuestionProps) -> Html {
             <form onsubmit={on_check}>
                 { answer_input(&props.question.kind, &answer) }
                 <button class="btn btn-primary" type="submit" data-testid="check"
-                    disabled={answer.trim().is_empty() || *checking}>
-                    { if *checking { "Checking…" } else { "Check" } }
+                    disabled={answer.trim().is_empty() || waiting.is_some()}>
+                    { if waiting.is_some() { "Checking…" } else { "Check" } }
                 </button>
-                if *checking {
-                    <span class="muted" role="status" data-testid="checking">{"running the model…"}</span>
+                if let Some(w) = &waiting {
+                    <span class="muted" role="status" data-testid="checking">{ w }</span>
                 }
             </form>
             if grade.is_none() {

@@ -2,13 +2,13 @@
 //! measured numbers beside the simulation's, with a per-cell error badge and a summary —
 //! the browser's `skblab reproduce <id>`.
 //!
-//! Light experiments reproduce on the main thread (microseconds); heavy ones
-//! ([`views::runs_in_worker`]) are drawn by their own view module, which runs the sweep in
-//! the Web Worker and fills the table as points arrive. [`ReproTable`] is also the
-//! `high-order-alloc` "table" view.
+//! Light experiments reproduce on the main thread (microseconds); heavy ones (core's
+//! `Cost::Heavy`) run their default sweep in the Web Worker, and the table fills as rows
+//! arrive. [`ReproTable`] is also the generic `Compare` view.
 
-use crate::{browser, views};
-use skblab_core::{Experiment, Reproduction, DEFAULT_SEED};
+use crate::browser;
+use crate::run::{use_background_run, RunKey, RunProgress};
+use skblab_core::{Cost, Experiment, Reproduction, DEFAULT_SEED};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -137,11 +137,12 @@ impl PartialEq for ExperimentProps {
 #[function_component(ExperimentRepro)]
 fn experiment_repro(props: &ExperimentProps) -> Html {
     let e = props.experiment;
-    let heavy = views::runs_in_worker(e.id());
+    let params = e.reproduce_params();
+    let heavy = e.cost(&params) == Cost::Heavy;
     // Light experiments reproduce in microseconds; heavy ones are never run here.
     let repro = use_memo(e.id(), move |_| if heavy { None } else { e.reproduce(DEFAULT_SEED).map(Rc::new) });
     let body = match (&*repro, heavy) {
-        (_, true) => views::reproduce_in_worker(e.id()),
+        (_, true) => html! { <HeavyRepro experiment={e} /> },
         (Some(r), false) => html! { <ReproTable repro={r.clone()} testid={format!("repro-table-{}", e.id())} /> },
         (None, false) => return html! {},
     };
@@ -150,6 +151,30 @@ fn experiment_repro(props: &ExperimentProps) -> Html {
             <h2>{ e.title() }{" "}<code>{ e.id() }</code></h2>
             { body }
         </section>
+    }
+}
+
+/// A heavy experiment's reproduction: its default run in the worker, compared as rows arrive.
+#[function_component(HeavyRepro)]
+fn heavy_repro(props: &ExperimentProps) -> Html {
+    let e = props.experiment;
+    let key = RunKey { experiment: e, params: e.resolve(&e.reproduce_params()), seed: DEFAULT_SEED };
+    let Some(state) = use_background_run(key.clone()) else {
+        return html! { <p class="muted">{"waiting for the worker…"}</p> };
+    };
+    let repro = e.compare(&key.params, &state.table()).map(|mut r| {
+        if !state.is_done() {
+            r.notes.clear();
+        }
+        Rc::new(r)
+    });
+    html! {
+        <div>
+            <RunProgress state={state.clone()} />
+            if let Some(repro) = repro {
+                <ReproTable {repro} testid={format!("repro-table-{}", e.id())} partial={!state.is_done()} />
+            }
+        </div>
     }
 }
 

@@ -33,10 +33,10 @@ pub fn results(props: &ResultsProps) -> Html {
                 <caption class="visually-hidden">{"Results for the current parameters"}</caption>
                 <tbody>
                     { for out.columns.iter().zip(&out.rows[0]).map(|(c, v)| html! {
-                        <tr data-metric={c.name}>
-                            <th scope="row">{ c.name }</th>
+                        <tr data-metric={c.name.clone()}>
+                            <th scope="row">{ &c.name }</th>
                             <td class="num">{ cell_text(v) }</td>
-                            <td class="unit">{ c.unit }</td>
+                            <td class="unit">{ &c.unit }</td>
                         </tr>
                     }) }
                 </tbody>
@@ -47,7 +47,7 @@ pub fn results(props: &ResultsProps) -> Html {
             <table class="results grid">
                 <caption class="visually-hidden">{"Results for the current parameters"}</caption>
                 <thead><tr>{ for out.columns.iter().map(|c| html! {
-                    <th scope="col">{ c.name }if !c.unit.is_empty() { <span class="unit">{ format!(" [{}]", c.unit) }</span> }</th>
+                    <th scope="col">{ &c.name }if !c.unit.is_empty() { <span class="unit">{ format!(" [{}]", c.unit) }</span> }</th>
                 }) }</tr></thead>
                 <tbody>{ for out.rows.iter().map(|r| html! {
                     <tr>{ for r.iter().map(|v| html! { <td class="num">{ cell_text(v) }</td> }) }</tr>

@@ -14,6 +14,7 @@ mod stack_bar;
 
 use super::ViewCtx;
 use crate::components::transport::Transport;
+use crate::store::{self, Topic};
 use skblab_core::experiments::ktls_recursion::{walk_trace, GraphNode, SkbRole, StackEntry, TraceFrame, WalkTrace};
 use skblab_core::Params;
 use std::cell::RefCell;
@@ -21,18 +22,29 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
-pub const VIEWS: &[&str] = &["stack", "trace", "graph", "chart", "oops"];
+/// The stack budget bar, stepped through the walk.
+pub fn stack(ctx: &ViewCtx) -> Html {
+    html! { <stack_bar::StackView params={ctx.resolved.clone()} /> }
+}
 
-pub fn render(name: &str, ctx: &ViewCtx) -> Option<Html> {
-    let params = ctx.resolved.clone();
-    Some(match name {
-        "stack" => html! { <stack_bar::StackView {params} /> },
-        "trace" => html! { <call_trace::TraceView {params} /> },
-        "graph" => html! { <skb_graph::GraphView {params} /> },
-        "chart" => html! { <chart::ChartView {params} dark={ctx.dark} /> },
-        "oops" => chart::oops(ctx),
-        _ => return None,
-    })
+/// The growing call trace, stepped through the walk.
+pub fn trace(ctx: &ViewCtx) -> Html {
+    html! { <call_trace::TraceView params={ctx.resolved.clone()} /> }
+}
+
+/// The skb graph, stepped through the walk.
+pub fn graph(ctx: &ViewCtx) -> Html {
+    html! { <skb_graph::GraphView params={ctx.resolved.clone()} /> }
+}
+
+/// Stack use against nesting depth, per fix.
+pub fn chart(ctx: &ViewCtx) -> Html {
+    html! { <chart::ChartView params={ctx.resolved.clone()} dark={ctx.dark} /> }
+}
+
+/// The synthetic oops.
+pub fn oops(ctx: &ViewCtx) -> Html {
+    chart::oops(ctx)
 }
 
 /// Props of the views that step through the walk.
@@ -111,10 +123,8 @@ struct Shared {
     params: Option<Params>,
     walk: Option<Rc<WalkData>>,
     position: usize,
-    /// The view that draws the transport: `(rank, id)`, the lowest rank wins.
+    /// The view that draws the transport: `(rank, subscription id)`, the lowest rank wins.
     owner: Option<(u8, u64)>,
-    subscribers: Vec<(u64, Callback<()>)>,
-    next_id: u64,
 }
 
 impl Shared {
@@ -137,11 +147,23 @@ thread_local! {
     static SHARED: RefCell<Shared> = RefCell::default();
 }
 
-/// Tells every stepping view to redraw (outside the borrow, since a redraw reads the store).
+/// Tells every stepping view to redraw.
 fn notify_all() {
-    let callbacks: Vec<Callback<()>> = SHARED.with(|s| s.borrow().subscribers.iter().map(|(_, c)| c.clone()).collect());
-    for c in callbacks {
-        c.emit(());
+    store::notify(Topic::Walk);
+}
+
+/// A stepping view left: if it drew the transport, another one takes it over.
+fn on_leave(id: u64) {
+    let was_owner = SHARED.with(|s| {
+        let mut s = s.borrow_mut();
+        let was_owner = s.owner.is_some_and(|(_, o)| o == id);
+        if was_owner {
+            s.owner = None;
+        }
+        was_owner
+    });
+    if was_owner {
+        notify_all();
     }
 }
 
@@ -163,36 +185,10 @@ pub struct WalkHandle {
 /// graph), so that it does not depend on the order in which Yew renders the views.
 #[hook]
 pub fn use_walk(params: &Params, rank: u8) -> WalkHandle {
-    let id = *use_state(|| {
-        SHARED.with(|s| {
-            let mut s = s.borrow_mut();
-            s.next_id += 1;
-            s.next_id
-        })
-    });
-    let update = use_force_update();
-    use_effect_with(id, move |&id| {
-        let redraw = Callback::from(move |_| update.force_update());
-        SHARED.with(|s| s.borrow_mut().subscribers.push((id, redraw)));
-        // Views mount in one render pass, and one may have taken the transport from another
-        // before that one subscribed: redraw all once so exactly one of them draws it.
-        notify_all();
-        move || {
-            let was_owner = SHARED.with(|s| {
-                let mut s = s.borrow_mut();
-                s.subscribers.retain(|(i, _)| *i != id);
-                let was_owner = s.owner.is_some_and(|(_, o)| o == id);
-                if was_owner {
-                    s.owner = None;
-                }
-                was_owner
-            });
-            // Another stepping view takes the transport over.
-            if was_owner {
-                notify_all();
-            }
-        }
-    });
+    let id = store::use_topic(Topic::Walk, Some(on_leave));
+    // Views mount in one render pass, and one may have taken the transport from another
+    // before that one subscribed: redraw all once so exactly one of them draws it.
+    use_effect_with(id, |_| notify_all());
     let (walk, position, owns, displaced) = SHARED.with(|s| {
         let mut s = s.borrow_mut();
         let walk = s.ensure(params);

@@ -1,78 +1,104 @@
-//! The views of every experiment, looked up by (experiment id, view name) in one place.
+//! Every view of every experiment, drawn from core's [`ViewSpec`]s.
 //!
-//! A lesson step lists view names (`views = ["diagram", "chart"]`); the playground shows all of
-//! an experiment's views. Adding an experiment's views means adding a module here and two
-//! match arms; the player does not change.
+//! A lesson step names views by id (`views = ["chart", "profile"]`); the playground shows all
+//! of an experiment's views. Tables, seed comparisons, text views and charts of columns are
+//! drawn here from the run's [`RunOutput`] alone ([`generic`]); only `ViewSpec::Custom` views
+//! have code of their own, looked up in the one table [`custom`] — the only place in the web
+//! crate that names experiments.
 
+pub mod generic;
 pub mod high_order_alloc;
 pub mod ktls_recursion;
 pub mod skb_layout;
 
-use skblab_core::{Params, RunOutput};
+use crate::run::RunState;
+use skblab_core::{Experiment, Params, ViewSpec};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// What every view gets: the resolved parameters, the run's output, and the colour scheme.
-#[derive(Clone, PartialEq)]
+/// What every view gets: the experiment, the resolved parameters, the run, the colour scheme.
+#[derive(Clone)]
 pub struct ViewCtx {
-    pub experiment: &'static str,
+    pub experiment: &'static dyn Experiment,
     /// The values the run used (presets filled in).
     pub resolved: Params,
-    pub output: Rc<RunOutput>,
+    pub run: Rc<RunState>,
+    pub seed: u64,
     pub dark: bool,
 }
 
-/// Every view name an experiment draws, in display order.
-pub fn names(experiment: &str) -> &'static [&'static str] {
-    match experiment {
-        skblab_core::experiments::skb_layout::ID => skb_layout::VIEWS,
-        skblab_core::experiments::ktls_recursion::ID => ktls_recursion::VIEWS,
-        skblab_core::experiments::high_order_alloc::ID => high_order_alloc::VIEWS,
-        _ => &[],
+impl PartialEq for ViewCtx {
+    fn eq(&self, other: &Self) -> bool {
+        self.experiment.id() == other.experiment.id()
+            && self.resolved == other.resolved
+            && self.run == other.run
+            && self.seed == other.seed
+            && self.dark == other.dark
     }
 }
 
-/// The view `name` of the context's experiment (a short note for an unknown name, so that a
-/// typo in a lesson shows up on the page instead of silently drawing nothing).
-pub fn render(name: &str, ctx: &ViewCtx) -> Html {
-    let drawn = match ctx.experiment {
-        skblab_core::experiments::skb_layout::ID => skb_layout::render(name, ctx),
-        skblab_core::experiments::ktls_recursion::ID => ktls_recursion::render(name, ctx),
-        skblab_core::experiments::high_order_alloc::ID => high_order_alloc::render(name, ctx),
-        _ => None,
+/// A custom view: a function of the context.
+type CustomView = fn(&ViewCtx) -> Html;
+
+/// The custom views: (experiment id, view id) → the function that draws it. Adding a lesson
+/// with a diagram no chart can draw adds a line here and a module beside this one.
+const CUSTOM: &[(&str, &str, CustomView)] = {
+    use skblab_core::experiments::{high_order_alloc as hoa, ktls_recursion as ktls, skb_layout as skb};
+    &[
+        (skb::ID, "diagram", skb_layout::diagram),
+        (skb::ID, "chart", skb_layout::mtu_chart),
+        (skb::ID, "frags-chart", skb_layout::frags_chart),
+        (hoa::ID, "trace", high_order_alloc::trace),
+        (ktls::ID, "stack", ktls_recursion::stack),
+        (ktls::ID, "trace", ktls_recursion::trace),
+        (ktls::ID, "graph", ktls_recursion::graph),
+        (ktls::ID, "chart", ktls_recursion::chart),
+        (ktls::ID, "oops", ktls_recursion::oops),
+    ]
+};
+
+/// The custom view `id` of `experiment`.
+pub fn custom(experiment: &str, id: &str) -> Option<CustomView> {
+    CUSTOM.iter().find(|(e, v, _)| *e == experiment && *v == id).map(|c| c.2)
+}
+
+/// Every view id of the experiment, in display order.
+pub fn names(experiment: &dyn Experiment) -> Vec<&'static str> {
+    experiment.views().iter().map(ViewSpec::id).collect()
+}
+
+/// The view `id` of the context's experiment (a short note for an unknown id, so that a typo
+/// in a lesson shows up on the page instead of silently drawing nothing).
+pub fn render(id: &str, ctx: &ViewCtx) -> Html {
+    let e = ctx.experiment;
+    let spec = e.views().into_iter().find(|v| v.id() == id);
+    let drawn = match &spec {
+        Some(ViewSpec::Custom { id }) => custom(e.id(), id).map(|draw| draw(ctx)),
+        Some(spec) => Some(generic::render(spec, ctx)),
+        None => None,
     };
-    drawn.unwrap_or_else(|| {
-        html! { <p class="muted">{ format!("(no view named '{name}' for {})", ctx.experiment) }</p> }
-    })
+    drawn.unwrap_or_else(|| html! { <p class="muted">{ format!("(no view named '{id}' for {})", e.id()) }</p> })
 }
 
-/// True if the experiment's `run()` is too slow for the main thread (a full sweep): the player
-/// then does not call it ([`placeholder_output`] stands in) and the experiment's views get their
-/// data from the Web Worker ([`crate::worker`]).
-pub fn runs_in_worker(experiment: &str) -> bool {
-    experiment == skblab_core::experiments::high_order_alloc::ID
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// A metric of a heavy experiment's `run()` under `params` (default seed), if the worker has
-/// already computed it; questions grade from it instead of re-running the model.
-pub fn precomputed_metric(experiment: &str, params: &Params, metric: &str, row: Option<&(String, f64)>) -> Option<f64> {
-    if experiment == skblab_core::experiments::high_order_alloc::ID {
-        high_order_alloc::sweep::metric(params, skblab_core::DEFAULT_SEED, metric, row)
-    } else {
-        None
-    }
-}
-
-/// The empty output the player hands to the views of an experiment that [`runs_in_worker`]
-/// (it carries the seed; the views fetch their numbers themselves).
-pub fn placeholder_output(experiment: &'static str, seed: u64) -> RunOutput {
-    RunOutput::new(experiment, seed, Vec::new())
-}
-
-/// The reproduce page's section of an experiment that [`runs_in_worker`].
-pub fn reproduce_in_worker(experiment: &str) -> Html {
-    match experiment {
-        skblab_core::experiments::high_order_alloc::ID => high_order_alloc::reproduce(),
-        _ => html! { <p class="muted">{ format!("(no reproduce view for {experiment})") }</p> },
+    #[test]
+    fn every_custom_view_core_declares_has_code_and_every_entry_is_declared() {
+        for e in skblab_core::experiments() {
+            for v in e.views() {
+                if let ViewSpec::Custom { id } = v {
+                    assert!(custom(e.id(), id).is_some(), "{} declares custom view '{id}' without code", e.id());
+                }
+            }
+        }
+        for (exp, id, _) in CUSTOM {
+            let e = skblab_core::find(exp).expect("a registered experiment");
+            assert!(
+                e.views().iter().any(|v| matches!(v, ViewSpec::Custom { id: i } if i == id)),
+                "custom view '{id}' of {exp} is not declared by core"
+            );
+        }
     }
 }

@@ -5,24 +5,28 @@
 
 use super::ViewCtx;
 use crate::charts::skb_layout::{frags_sweep, mtu_sweep};
-use crate::components::chart::Chart;
+use crate::components::chart::{Chart, ChartData};
 use skblab_core::experiments::skb_layout::{kmalloc_name, LayoutInput, Segment, SkbLayout};
 use std::rc::Rc;
 use yew::prelude::*;
 
-pub const VIEWS: &[&str] = &["diagram", "chart", "frags-chart"];
+/// The head buffer drawn to scale.
+pub fn diagram(ctx: &ViewCtx) -> Html {
+    html! { <Diagram input={SkbLayout::input(&ctx.resolved)} /> }
+}
 
-pub fn render(name: &str, ctx: &ViewCtx) -> Option<Html> {
-    let input = SkbLayout::input(&ctx.resolved);
-    let dark = ctx.dark;
-    Some(match name {
-        "diagram" => html! { <Diagram {input} /> },
-        "chart" => html! { <Chart data={Rc::new(mtu_sweep(&input))} {dark} name="skb-layout-mtu" /> },
-        "frags-chart" => html! {
-            <Chart data={Rc::new(frags_sweep(&input))} {dark} name="skb-layout-frags" testid="frags-chart" />
-        },
-        _ => return None,
-    })
+/// Head size and kmalloc object size against the MTU.
+pub fn mtu_chart(ctx: &ViewCtx) -> Html {
+    let data = Rc::new(mtu_sweep(&SkbLayout::input(&ctx.resolved)));
+    let caption = data.caption.clone();
+    html! { <Chart data={ChartData::from(data)} dark={ctx.dark} {caption} name="skb-layout-mtu" /> }
+}
+
+/// Head size and kmalloc object size against MAX_SKB_FRAGS.
+pub fn frags_chart(ctx: &ViewCtx) -> Html {
+    let data = Rc::new(frags_sweep(&SkbLayout::input(&ctx.resolved)));
+    let caption = data.caption.clone();
+    html! { <Chart data={ChartData::from(data)} dark={ctx.dark} {caption} name="skb-layout-frags" testid="frags-chart" /> }
 }
 
 /// Width of the drawing in SVG user units; the SVG scales to its box.

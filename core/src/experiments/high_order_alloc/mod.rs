@@ -28,8 +28,8 @@ mod seed;
 pub use calibrate::{calibrate, CalibrationReport, FittedConstant};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
-use crate::experiment::Experiment;
-use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, RunOutput, TextView};
+use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
+use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamSpec, Params};
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 use crate::sim::profile::ProfileReport;
@@ -251,8 +251,17 @@ pub fn profile(params: &Params, threads: u32, order: FragOrder, seed: u64) -> Po
     }
 }
 
-fn rows_of(points: &[SweepPoint]) -> Vec<(u32, f64, f64)> {
-    points.iter().map(|p| (p.threads, p.order3_mbps, p.order0_mbps)).collect()
+/// `(threads, order3 Mbit/s, order0 Mbit/s)` of every row of a run's table.
+fn rows_of_output(out: &RunOutput) -> Vec<(u32, f64, f64)> {
+    let col = |name| out.column_f64(name);
+    let (t, o3, o0) = (col("threads"), col("order3_mbps"), col("order0_mbps"));
+    (0..out.rows.len()).filter_map(|i| Some((t[i]? as u32, o3[i]?, o0[i]?))).collect()
+}
+
+fn columns() -> Vec<Column> {
+    let c = Column::new;
+    // The CLI contract (DESIGN.md): `threads,order3_mbps,order0_mbps`.
+    vec![c("threads", "flows"), c("order3_mbps", "Mbit/s"), c("order0_mbps", "Mbit/s")]
 }
 
 impl Experiment for HighOrderAlloc {
@@ -272,77 +281,123 @@ impl Experiment for HighOrderAlloc {
         specs()
     }
 
-    fn run(&self, params: &Params, seed: u64) -> RunOutput {
-        let points = sweep(params, seed);
-        let c = |name, unit| Column { name, unit };
-        let mut out = RunOutput::new(
-            ID,
-            seed,
-            vec![c("threads", "flows"), c("order3_mbps", "Mbit/s"), c("order0_mbps", "Mbit/s")],
-        );
-        for p in &points {
-            out.push_row(vec![
-                Cell::Int(i64::from(p.threads)),
-                Cell::Float(p.order3_mbps.round()),
-                Cell::Float(p.order0_mbps.round()),
-            ]);
+    fn columns(&self, _params: &Params) -> Vec<Column> {
+        columns()
+    }
+
+    /// One point per flow count, 1..=max_threads.
+    fn points(&self, params: &Params) -> Vec<Point> {
+        (1..=params.int("max_threads")).enumerate().map(|(i, x)| Point { index: i as u32, x }).collect()
+    }
+
+    /// Both frag orders at `point.x` flows.
+    fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
+        let p = sweep_point(params, point.x as u32, seed);
+        vec![Cell::Int(i64::from(p.threads)), Cell::Float(p.order3_mbps.round()), Cell::Float(p.order0_mbps.round())]
+    }
+
+    /// The table, then the summary and the perf report, lock stats and /proc views of one more
+    /// run (`profile_threads` flows at `profile_order`).
+    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let mut out = RunOutput::new(ID, seed, columns());
+        for row in rows {
+            out.push_row(row);
         }
-        out.views = views(params, &points, seed);
+        out.views = views(params, &rows_of_output(&out), seed);
         out
     }
 
-    fn reproduce(&self, seed: u64) -> Option<Reproduction> {
-        Some(reproduce(&Params::defaults(&specs()), seed))
+    /// Up to 64 flow counts of two simulated runs each: seconds in wasm.
+    fn cost(&self, _params: &Params) -> Cost {
+        Cost::Heavy
+    }
+
+    fn views(&self) -> Vec<ViewSpec> {
+        vec![
+            ViewSpec::Chart {
+                id: "chart",
+                chart: ChartSpec {
+                    title: "Throughput vs flows: order-3 vs order-0 frags, seed 000 overlaid",
+                    x: "threads",
+                    ys: &[("order3_mbps", "order-3 frags (sim)"), ("order0_mbps", "order-0 frags (sim)")],
+                    y_label: "Gbit/s",
+                    y_divisor: 1000.0,
+                    x_label: "flows (netperf pairs)",
+                    seed_overlay: true,
+                },
+            },
+            ViewSpec::Compare { id: "table" },
+            ViewSpec::Custom { id: "trace" },
+            ViewSpec::Text { id: "profile", texts: &["profile", "lock_stat"] },
+            ViewSpec::Text { id: "buddyinfo", texts: &["buddyinfo", "zoneinfo"] },
+        ]
+    }
+
+    fn seed_output(&self) -> Option<RunOutput> {
+        let mut out = RunOutput::new(ID, 0, columns());
+        for &(n, o3, o0) in &SEED_000_ROWS {
+            out.push_row(vec![Cell::Int(i64::from(n)), Cell::Float(f64::from(o3)), Cell::Float(f64::from(o0))]);
+        }
+        Some(out)
+    }
+
+    fn compare(&self, _params: &Params, output: &RunOutput) -> Option<Reproduction> {
+        let seed = self.seed_output()?;
+        let mut r =
+            Reproduction::keyed(ID, sources::SEED_000, "threads", &["order3_mbps", "order0_mbps"], &seed, output);
+        let seed_rows = rows_of_output(&seed);
+        let sim_rows = rows_of_output(output);
+        let fmt_x = |r: &[(u32, f64, f64)]| crossover(r).map_or("none".to_string(), |n| format!("{n} flows"));
+        let fmt_p = |r: &[(u32, f64, f64)]| {
+            plateau(r).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows"))
+        };
+        r.notes = vec![
+            format!("crossover (order-0 ahead from here on): seed {}, sim {}", fmt_x(&seed_rows), fmt_x(&sim_rows)),
+            format!("order-3 peak over 20..30 flows: seed {}, sim {}", fmt_p(&seed_rows), fmt_p(&sim_rows)),
+            format!("machine: {}; seed {}", SERVER_2019.name, output.seed),
+        ];
+        Some(r)
     }
 }
 
-fn views(params: &Params, points: &[SweepPoint], seed: u64) -> Vec<TextView> {
+fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> {
     let n = (params.int("profile_threads") as u32).max(1);
     let order = if params.choice("profile_order") == "order0" { FragOrder::Order0 } else { FragOrder::Order3 };
     let d = profile(params, n, order, seed);
-    let rows = rows_of(points);
     let summary = format!(
         "crossover (order-0 ahead from here on): {}\norder-3 peak over 20..30 flows: {}\n",
-        crossover(&rows).map_or("none".to_string(), |n| format!("{n} flows")),
-        plateau(&rows).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows")),
+        crossover(rows).map_or("none".to_string(), |n| format!("{n} flows")),
+        plateau(rows).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows")),
     );
     let o = if order == FragOrder::Order3 { 3 } else { 0 };
-    let tv = |title: String, text: String| TextView { title, text };
     vec![
-        tv("summary".into(), summary),
-        tv(format!("/proc/buddyinfo after {n} flows, order {o}"), d.buddyinfo),
-        tv(format!("/proc/zoneinfo pagesets (first CPUs), {n} flows, order {o}"), d.zoneinfo_pagesets),
-        tv(format!("/proc/lock_stat zone->lock, {n} flows, order {o} (times in us)"), d.lock_stat),
-        tv(format!("perf report, {n} flows, order {o}"), d.profile.text),
+        TextView::new("summary", "summary", summary),
+        TextView::new("buddyinfo", format!("/proc/buddyinfo after {n} flows, order {o}"), d.buddyinfo),
+        TextView::new(
+            "zoneinfo",
+            format!("/proc/zoneinfo pagesets (first CPUs), {n} flows, order {o}"),
+            d.zoneinfo_pagesets,
+        ),
+        TextView::new(
+            "lock_stat",
+            format!("/proc/lock_stat zone->lock, {n} flows, order {o} (times in us)"),
+            d.lock_stat,
+        ),
+        TextView::new(
+            "profile",
+            format!(
+                "perf report, {n} flows, order {o}: {:.0} Mbit/s, {:.1} % spinning on zone->lock",
+                d.summary.mbps, d.summary.spin_pct
+            ),
+            d.profile.text,
+        ),
     ]
 }
 
-/// Seed 000 beside the simulation with default parameters.
+/// Seed 000 beside the simulation of `params`.
 pub fn reproduce(params: &Params, seed: u64) -> Reproduction {
-    let points = sweep(params, seed);
-    let mut rows = Vec::new();
-    for p in points.iter().filter(|p| p.threads <= 30) {
-        let s = SEED_000_ROWS[p.threads as usize - 1];
-        rows.push(ReproRow {
-            label: p.threads.to_string(),
-            cells: vec![
-                ReproCell { metric: "order3_mbps", measured: f64::from(s.1), simulated: p.order3_mbps.round() },
-                ReproCell { metric: "order0_mbps", measured: f64::from(s.2), simulated: p.order0_mbps.round() },
-            ],
-        });
-    }
-    let seed_rows: Vec<(u32, f64, f64)> =
-        SEED_000_ROWS.iter().map(|&(n, a, b)| (n, f64::from(a), f64::from(b))).collect();
-    let sim_rows = rows_of(&points);
-    let fmt_x = |r: &[(u32, f64, f64)]| crossover(r).map_or("none".to_string(), |n| format!("{n} flows"));
-    let fmt_p =
-        |r: &[(u32, f64, f64)]| plateau(r).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows"));
-    let notes = vec![
-        format!("crossover (order-0 ahead from here on): seed {}, sim {}", fmt_x(&seed_rows), fmt_x(&sim_rows)),
-        format!("order-3 peak over 20..30 flows: seed {}, sim {}", fmt_p(&seed_rows), fmt_p(&sim_rows)),
-        format!("machine: {}; seed {seed}", SERVER_2019.name),
-    ];
-    Reproduction { experiment: ID, citation: sources::SEED_000, key_name: "threads", rows, notes }
+    let e = &HighOrderAlloc;
+    e.compare(params, &e.run(params, seed)).expect("high-order-alloc has a seed table")
 }
 
 /// The parameter spec.

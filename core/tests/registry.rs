@@ -1,0 +1,58 @@
+//! Registry-wide checks that every experiment gets for free: its default run is deterministic
+//! (twice per seed → identical), its parameters round-trip through the worker's wire form,
+//! its points and `run_point` rows are the rows of `run`, and a hash of its default output is
+//! pinned (the same snapshots are checked under wasm by web/tests/golden.rs).
+
+use skblab_core::{experiments, Params};
+
+/// FNV-1a 64 of the output's JSON (table, views): one line per experiment in the snapshot.
+pub fn fnv64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+#[test]
+fn every_experiment_runs_twice_to_the_same_bits_and_its_hash_is_pinned() {
+    let mut lines = Vec::new();
+    for e in experiments() {
+        let p = Params::defaults(&e.specs());
+        let a = e.run(&p, 1);
+        let b = e.run(&p, 1);
+        assert_eq!(a, b, "{}: two runs with seed 1 differ", e.id());
+        let json = serde_json::to_string(&a).expect("outputs serialize");
+        lines.push(format!("{} {:016x}", e.id(), fnv64(&json)));
+    }
+    insta::assert_snapshot!("default_run_hashes", lines.join("\n"));
+}
+
+#[test]
+fn run_is_the_loop_over_points() {
+    for e in experiments() {
+        let p = Params::defaults(&e.specs());
+        let points = e.points(&p);
+        assert!(!points.is_empty(), "{}: no points", e.id());
+        assert!(points.iter().enumerate().all(|(i, pt)| pt.index as usize == i), "{}: point indexes", e.id());
+        let rows: Vec<_> = points.iter().map(|pt| e.run_point(&p, pt, 1)).collect();
+        assert_eq!(e.finish(&p, 1, rows), e.run(&p, 1), "{}", e.id());
+        assert!(e.validate(&p).is_ok(), "{}: defaults must validate", e.id());
+    }
+}
+
+#[test]
+fn params_round_trip_through_the_wire_form() {
+    for e in experiments() {
+        let p = Params::defaults(&e.specs());
+        let wire: skblab_core::ParamsWire =
+            serde_json::from_str(&serde_json::to_string(&p.to_wire()).unwrap()).unwrap();
+        assert_eq!(Params::from_wire(e.id(), &e.specs(), &wire).unwrap(), p, "{}", e.id());
+    }
+}
+
+#[test]
+fn outputs_round_trip_through_json_bit_for_bit() {
+    for e in experiments() {
+        let p = Params::defaults(&e.specs());
+        let out = e.run(&p, 1);
+        let back: skblab_core::RunOutput = serde_json::from_str(&serde_json::to_string(&out).unwrap()).unwrap();
+        assert_eq!(back, out, "{}", e.id());
+    }
+}

@@ -1,0 +1,132 @@
+//! The views every experiment gets from its [`ViewSpec`]s, drawn from the run alone: the
+//! result table, the seed comparison, text views and charts of columns. A heavy run fills them
+//! row by row as the worker's points arrive (progress bar on the chart and the comparison).
+
+use super::ViewCtx;
+use crate::browser;
+use crate::charts::columns::column_chart;
+use crate::components::chart::Chart;
+use crate::components::reproduce::ReproTable;
+use crate::components::results::Results;
+use crate::run::RunProgress;
+use skblab_core::{ChartSpec, ViewSpec};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Draws a non-custom view.
+pub fn render(spec: &ViewSpec, ctx: &ViewCtx) -> Html {
+    let ctx = ctx.clone();
+    match spec {
+        ViewSpec::Table { .. } => html! { <Results output={ctx.run.table()} /> },
+        ViewSpec::Compare { id } => html! { <CompareView {ctx} id={*id} /> },
+        ViewSpec::Text { id, texts } => html! { <TextsView {ctx} id={*id} texts={*texts} /> },
+        ViewSpec::Chart { id, chart } => html! { <ColumnChart {ctx} id={*id} spec={chart.clone()} /> },
+        ViewSpec::Custom { id } => html! { <p class="muted">{ format!("(custom view '{id}')") }</p> },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartProps {
+    pub ctx: ViewCtx,
+    pub id: &'static str,
+    pub spec: ChartSpec,
+}
+
+/// A chart of columns, filled as rows arrive, with the seed's points if the spec asks.
+#[function_component(ColumnChart)]
+pub fn column_chart_view(props: &ChartProps) -> Html {
+    let ctx = &props.ctx;
+    let e = ctx.experiment;
+    let run = ctx.run.clone();
+    let data = use_memo((run.clone(), props.spec.clone()), move |(run, spec)| {
+        let points = e.points(&run.key.params);
+        let x_range = match (points.first(), points.last()) {
+            (Some(a), Some(b)) if points.len() > 1 => Some((a.x as f64, b.x as f64)),
+            _ => None,
+        };
+        Rc::new(column_chart(spec, &run.table(), e.seed_output().as_ref(), x_range))
+    });
+    let on_csv = {
+        let run = run.clone();
+        Callback::from(move |_| {
+            let out = run.table();
+            browser::download_text(&format!("{}.csv", out.experiment), "text/csv", &out.to_csv())
+        })
+    };
+    let controls = html! {
+        <button class="btn btn-small" type="button" onclick={on_csv} disabled={run.rows.is_empty()}
+            data-testid={format!("chart-{}-csv", props.id)}>{"CSV"}</button>
+    };
+    html! {
+        <Chart data={crate::components::chart::ChartData::from((*data).clone())} dark={ctx.dark}
+            caption={props.spec.title} name={format!("{}-{}", e.id(), props.id)}
+            testid={format!("chart-{}", props.id)} points={Some(run.rows.len())} {controls}>
+            <RunProgress state={run.clone()} />
+        </Chart>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CompareProps {
+    pub ctx: ViewCtx,
+    pub id: &'static str,
+}
+
+/// The seed post's table beside the run's rows so far (notes once the run is complete).
+#[function_component(CompareView)]
+pub fn compare_view(props: &CompareProps) -> Html {
+    let ctx = &props.ctx;
+    let e = ctx.experiment;
+    let repro = use_memo((ctx.run.clone(), ctx.resolved.clone()), move |(run, params)| {
+        e.compare(params, &run.table()).map(|mut r| {
+            if !run.is_done() {
+                r.notes.clear();
+            }
+            Rc::new(r)
+        })
+    });
+    let run = &ctx.run;
+    html! {
+        <section class="card-flat compare-view" aria-label="Simulation beside the seed">
+            if run.in_worker && !run.is_done() {
+                <RunProgress state={run.clone()} />
+            }
+            if let Some(repro) = (*repro).clone() {
+                <ReproTable {repro} partial={!run.is_done()} />
+            } else {
+                <p class="muted">{ format!("(no seed table for {})", e.id()) }</p>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct TextsProps {
+    pub ctx: ViewCtx,
+    pub id: &'static str,
+    pub texts: &'static [&'static str],
+}
+
+/// Text views of the output (a perf report, /proc files), one under the other.
+#[function_component(TextsView)]
+pub fn texts_view(props: &TextsProps) -> Html {
+    let run = &props.ctx.run;
+    let Some(out) = run.output.clone() else {
+        return html! {
+            <figure class="card-flat text-views" data-testid={format!("text-{}", props.id)}>
+                <p class="muted">{ format!("waiting for the run ({} %)…", run.percent()) }</p>
+            </figure>
+        };
+    };
+    let views = props.texts.iter().filter_map(|id| out.view(id));
+    html! {
+        <figure class="card-flat text-views" data-testid={format!("text-{}", props.id)}>
+            { for views.enumerate().map(|(i, v)| html! {
+                <details open={i == 0} data-testid={format!("text-view-{}", v.id)}>
+                    <summary>{ &v.title }</summary>
+                    <pre class="text-pre">{ &v.text }</pre>
+                </details>
+            }) }
+        </figure>
+    }
+}
