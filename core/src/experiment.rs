@@ -4,7 +4,7 @@
 //! parameter spec, the points of its sweep, its result columns and the views a page draws of
 //! them; the CLI, the web app (main thread and sweep worker) and the lessons checker only go
 //! through this trait, so a new experiment needs no code outside its module in
-//! `core/src/experiments/` and one line in its registry (custom diagrams aside).
+//! `core/src/experiments/` and one line in its registry ([`crate::experiments::REGISTRY`]) (custom diagrams aside).
 //!
 //! A run is a sweep: [`Experiment::points`] lists the points, [`Experiment::run_point`] computes
 //! one row per point (the unit of work a Web Worker streams back with progress), and
@@ -155,17 +155,4 @@ pub trait Experiment: Sync {
         self.validate(&params)?;
         Ok(params)
     }
-}
-
-/// Every experiment, in lesson order ([`crate::experiments::REGISTRY`]).
-pub fn experiments() -> &'static [&'static dyn Experiment] {
-    crate::experiments::REGISTRY
-}
-
-/// Looks an experiment up by id; the error lists the known ids.
-pub fn find(id: &str) -> Result<&'static dyn Experiment, ParamError> {
-    experiments().iter().copied().find(|e| e.id() == id).ok_or_else(|| ParamError::UnknownExperiment {
-        id: id.to_string(),
-        known: experiments().iter().map(|e| e.id().to_string()).collect(),
-    })
 }

@@ -22,6 +22,7 @@ pub mod rng;
 pub mod sim;
 pub mod sources;
 
-pub use experiment::{experiments, find, ChartSpec, Cost, Experiment, Point, ViewSpec, DEFAULT_SEED};
+pub use experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec, DEFAULT_SEED};
+pub use experiments::{experiments, find};
 pub use output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
 pub use params::{ParamError, ParamKind, ParamSpec, Params, ParamsWire, Value};

@@ -256,10 +256,7 @@ fn ensure_visible(key: &RunKey) {
 pub fn want(key: RunKey) {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
-        if cached(&c, &key).is_some()
-            || c.current.as_ref().is_some_and(|s| s.key == key)
-            || c.queue.contains(&key)
-        {
+        if cached(&c, &key).is_some() || c.current.as_ref().is_some_and(|s| s.key == key) || c.queue.contains(&key) {
             return false;
         }
         c.queue.push(key);

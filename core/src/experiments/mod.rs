@@ -9,7 +9,21 @@ pub mod ktls_recursion;
 pub mod skb_layout;
 
 use crate::experiment::Experiment;
+use crate::params::ParamError;
 
 /// Every experiment, in lesson order.
 pub static REGISTRY: &[&dyn Experiment] =
     &[&skb_layout::SkbLayout, &high_order_alloc::HighOrderAlloc, &ktls_recursion::KtlsRecursion];
+
+/// Every experiment, in lesson order.
+pub fn experiments() -> &'static [&'static dyn Experiment] {
+    REGISTRY
+}
+
+/// Looks an experiment up by id; the error lists the known ids.
+pub fn find(id: &str) -> Result<&'static dyn Experiment, ParamError> {
+    REGISTRY.iter().copied().find(|e| e.id() == id).ok_or_else(|| ParamError::UnknownExperiment {
+        id: id.to_string(),
+        known: REGISTRY.iter().map(|e| e.id().to_string()).collect(),
+    })
+}
