@@ -82,3 +82,26 @@ fn no_parked_tests() {
         }
     }
 }
+
+/// The code of a web source file before its `#[cfg(test)]` module, without `//` comments.
+fn non_test_code(text: &str) -> String {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn web_names_experiments_only_in_its_custom_views() {
+    // One road: outside web/src/views/ (the custom-view table and the custom views), the web
+    // crate is generic over experiments.
+    let ids: Vec<&str> = skblab_core::experiments().iter().map(|e| e.id()).collect();
+    for (path, text) in files("web/src") {
+        if path.components().any(|c| c.as_os_str() == "views") {
+            continue;
+        }
+        let code = non_test_code(&text);
+        assert!(!code.contains("experiments::"), "{} names an experiment module", path.display());
+        for id in &ids {
+            assert!(!code.contains(id), "{} names experiment '{id}'", path.display());
+        }
+    }
+}

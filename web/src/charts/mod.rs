@@ -6,8 +6,6 @@
 //! it to SVG and look at the result. No browser types here.
 
 pub mod columns;
-pub mod ktls;
-pub mod skb_layout;
 pub mod sweep;
 
 use plotters::style::RGBColor;

@@ -43,8 +43,8 @@ pub fn about() -> Html {
                       labelled comparisons."}</li>
                 <li>{"Runs are deterministic: the same parameters and seed give the same result, in the browser \
                       and in the command-line tool (`skblab run <experiment>`). The test web/tests/golden.rs \
-                      checks this: in headless Chromium the WebAssembly build must reproduce the native \
-                      golden sweep point and the ktls-recursion default numbers."}</li>
+                      checks this: in headless Chromium the WebAssembly build must reproduce, bit for bit, \
+                      the hash of every experiment's default run that the native tests pin."}</li>
                 <li>{"Kernel constants carry their Linux names (hover a control for its help); presets stand for \
                       kernel eras and architectures, and any value you set yourself wins over the preset."}</li>
                 <li>{"Models simplify: each experiment says what it leaves out in the project's docs/ folder."}</li>

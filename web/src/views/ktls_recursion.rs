@@ -9,6 +9,7 @@
 
 mod call_trace;
 mod chart;
+pub mod depth;
 mod skb_graph;
 mod stack_bar;
 

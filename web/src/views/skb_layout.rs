@@ -3,11 +3,13 @@
 //! Sizes come from core ([`LayoutInput::segments`], [`LayoutInput::layout`]); this module only
 //! maps bytes to pixels and picks labels.
 
+mod sweeps;
+
 use super::ViewCtx;
-use crate::charts::skb_layout::{frags_sweep, mtu_sweep};
 use crate::components::chart::{Chart, ChartData};
 use skblab_core::experiments::skb_layout::{kmalloc_name, LayoutInput, Segment, SkbLayout};
 use std::rc::Rc;
+use sweeps::{frags_sweep, mtu_sweep};
 use yew::prelude::*;
 
 /// The head buffer drawn to scale.

@@ -1,7 +1,7 @@
 //! The stack-vs-depth chart (drawn by the app's one [`Chart`] component), and the oops text view.
 
+use super::depth::{draw_stack_vs_depth, StackVsDepth};
 use super::ViewCtx;
-use crate::charts::ktls::{draw_stack_vs_depth, StackVsDepth};
 use crate::charts::Theme;
 use crate::components::chart::{Chart, ChartData, Drawing};
 use plotters::coord::Shift;

@@ -3,7 +3,7 @@
 //! Each function sweeps one knob of a resolved [`LayoutInput`] and asks core for the layout at
 //! every point; nothing here computes a size itself (architecture invariant 4).
 
-use super::sweep::{Series, Sweep};
+use crate::charts::sweep::{Series, Sweep};
 use skblab_core::experiments::skb_layout::{Layout, LayoutInput};
 
 /// The MTU range of the MTU chart: the minimum IPv4 MTU to jumbo frames (and further when the

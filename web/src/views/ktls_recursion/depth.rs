@@ -4,7 +4,7 @@
 //! The numbers come from core ([`stack_vs_depth`]); this module only lays them out. Generic
 //! over the plotters backend: the canvas in the browser, SVG in the tests.
 
-use super::Theme;
+use crate::charts::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use skblab_core::experiments::ktls_recursion::{chart_depths, stack_vs_depth, DepthPoint, FIXES};
