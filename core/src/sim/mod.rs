@@ -23,6 +23,7 @@
 //! per thread from the run's seed.
 
 pub mod buddy;
+pub mod cacheline;
 pub mod engine;
 pub mod machine;
 pub mod page_frag;

@@ -15,7 +15,7 @@
 //! own clock, while actions on shared state (locks, page refcounts, the socket queue) wait
 //! for the global clock, so every lock request and every `put_page` happens in time order. See docs/high-order-alloc.md.
 
-use super::engine::{Event, EventQueue, ThreadId};
+use super::engine::{EventQueue, ThreadId};
 use super::machine::{cycles_to_ns, CpuId, MachineProfile};
 use super::page_frag::{first_order, PageFrag, PageRef, Refill};
 use super::profile::{Profile, Stack};
@@ -25,6 +25,17 @@ use super::zone::{Cost, Zone};
 use crate::rng::Rng;
 use serde::Serialize;
 use std::collections::VecDeque;
+
+/// Everything that can happen in this world. One closed enum, dispatched in one `match`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Event {
+    /// The thread's work has reached a point where it touches shared state.
+    Resume { thread: ThreadId },
+    /// `zone->lock` of `node` now belongs to `thread` (after the line moved to its CPU).
+    LockGranted { node: u32, thread: ThreadId },
+    /// `thread` leaves its critical section and releases `zone->lock` of `node`.
+    LockRelease { node: u32, thread: ThreadId },
+}
 
 /// How flows are placed on CPUs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -208,7 +219,7 @@ pub struct StreamStats {
 pub struct StreamSim {
     pub cfg: StreamConfig,
     now_ns: u64,
-    queue: EventQueue,
+    queue: EventQueue<Event>,
     pub zones: Vec<Zone>,
     threads: Vec<Thread>,
     flows: Vec<Flow>,

@@ -6,8 +6,8 @@
 //! is in), page-frag refills that happened in this step, every zone's lock holder and wait
 //! queue (CPU ids, head first), and the /proc/buddyinfo line of every node.
 
-use super::engine::Event;
 use super::machine::CpuId;
+use super::stream::Event;
 use super::zone::Zone;
 use serde::Serialize;
 
