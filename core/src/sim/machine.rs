@@ -170,6 +170,34 @@ impl MachineProfile {
         let drop = (self.turbo_max_mhz - self.turbo_all_core_mhz) * (busy - 1) / span;
         self.turbo_max_mhz - drop
     }
+
+    /// The clock in MHz of a thread on each CPU of `cpu_of` (one entry per thread; a CPU may
+    /// appear several times): its socket's turbo for the number of busy physical cores,
+    /// slowed by `smt_slowdown_pct` when another hardware thread of its core also has work.
+    pub fn thread_mhz(&self, cpu_of: &[CpuId]) -> Vec<u64> {
+        let mut busy_hw = vec![false; self.n_cpus() as usize];
+        for &c in cpu_of {
+            busy_hw[c as usize] = true;
+        }
+        let siblings_busy = |socket: u32, core: u32| {
+            (0..self.threads_per_core).filter(|&s| busy_hw[self.cpu_id(socket, core, s) as usize]).count()
+        };
+        let busy_cores: Vec<u32> = (0..self.sockets)
+            .map(|s| (0..self.cores_per_socket).filter(|&c| siblings_busy(s, c) > 0).count() as u32)
+            .collect();
+        cpu_of
+            .iter()
+            .map(|&c| {
+                let p = self.pos(c);
+                let mhz = self.socket_mhz(busy_cores[p.socket as usize]);
+                if siblings_busy(p.socket, p.core) > 1 {
+                    mhz * 100 / self.smt_slowdown_pct
+                } else {
+                    mhz
+                }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@
 //! and take the lock once per `batch` pages. ce27ec60648d added
 //! `net.core.high_order_alloc_disable` so admins could pick order 0.
 //!
-//! The model is the engine in [`crate::sim`]; this module turns parameters into a
-//! [`StreamConfig`], runs the sweep, and renders the views. docs/high-order-alloc.md has every
+//! The model is the TCP_STREAM world in [`world`] on the sim kernel in [`crate::sim`]; this
+//! module turns parameters into a [`StreamConfig`], runs the sweep, and renders the views. docs/high-order-alloc.md has every
 //! mechanism and constant; docs/calibration.md how the fitted constants were obtained.
 //!
 //! API for the web app (all results `serde::Serialize`):
@@ -24,6 +24,7 @@
 
 mod calibrate;
 mod seed;
+pub mod world;
 
 pub use calibrate::{calibrate, CalibrationReport, FittedConstant};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
@@ -34,10 +35,9 @@ use crate::params::{ParamSpec, Params};
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 use crate::sim::profile::ProfileReport;
 use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
-use crate::sim::stream::{Placement, StreamConfig, StreamSim, StreamStats, PLACEMENT_NAMES};
-use crate::sim::trace::TraceFrame;
 use crate::sources;
 use serde::Serialize;
+pub use world::{Placement, StreamConfig, StreamSim, StreamStats, TraceFrame, PLACEMENT_NAMES};
 
 pub const ID: &str = "high-order-alloc";
 

@@ -155,13 +155,7 @@ impl StreamSim {
         th.pfrag.install(page);
         let (cpu, flow) = (th.cpu, th.flow);
         if let Some(tr) = &mut self.trace {
-            tr.refills.push(super::super::trace::RefillMarker {
-                cpu,
-                flow,
-                order: page.order as u32,
-                pfn: page.pfn,
-                source,
-            });
+            tr.refills.push(RefillMarker { cpu, flow, order: page.order as u32, pfn: page.pfn, source });
         }
     }
 
@@ -375,36 +369,6 @@ impl StreamSim {
             self.queue.schedule(th.cursor_ns, Event::Resume { thread: t });
         } else {
             self.cpus[cpu].runq.push_back(t);
-        }
-    }
-
-    pub(super) fn record_frame(&mut self, event: Event) {
-        // A thread granted an uncontended lock owns it while the lock's line is still on its
-        // way (until its LockGranted event): show it as the holder, as the lock view does.
-        let holders: Vec<ThreadId> = self.zones.iter().filter_map(|z| z.lock.holder().map(|w| w.thread)).collect();
-        let lanes = self
-            .threads
-            .iter()
-            .enumerate()
-            .map(|(i, th)| Lane {
-                cpu: th.cpu,
-                thread: format!("{} {}", if th.role == Role::Netperf { "netperf" } else { "netserver" }, th.flow),
-                state: match th.state {
-                    ThreadState::Running if th.locked_op.is_some() => LaneState::HoldingLock,
-                    ThreadState::Running => LaneState::Running,
-                    ThreadState::Spinning if holders.contains(&(i as ThreadId)) => LaneState::HoldingLock,
-                    ThreadState::Spinning => LaneState::Spinning,
-                    ThreadState::Blocked => LaneState::Sleeping,
-                    ThreadState::Runnable => LaneState::Runnable,
-                },
-                function: th.doing.symbol(),
-                pcp_count: self.zones.iter().map(|z| z.pcp[th.cpu as usize].count).sum(),
-            })
-            .collect();
-        let now = self.now_ns;
-        let zones = &self.zones;
-        if let Some(tr) = &mut self.trace {
-            tr.record(now, event, lanes, zones);
         }
     }
 }

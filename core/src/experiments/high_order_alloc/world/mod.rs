@@ -1,5 +1,9 @@
 //! TCP_STREAM over loopback: the world of seed 000 and its `step()`.
 //!
+//! A world of the sim kernel (`crate::sim`): it owns its event enum, its threads and flows,
+//! where they run (`placement`), the call chains it charges time to (`chains`) and its trace
+//! frame (`trace`); the mechanisms (zones, locks, lines, queue) come from `crate::sim`.
+//!
 //! What Linux does: each netperf/netserver pair is one TCP connection over `lo`. netperf's
 //! `sendmsg()` copies user data into the task's page frag (`skb_page_frag_refill`, order 3 or
 //! order 0) and pushes the skb; `loopback_xmit()` hands it to the softirq on the *same* CPU,
@@ -15,14 +19,22 @@
 //! own clock, while actions on shared state (locks, page refcounts, the socket queue) wait
 //! for the global clock, so every lock request and every `put_page` happens in time order. See docs/high-order-alloc.md.
 
-use super::engine::{EventQueue, ThreadId};
-use super::machine::{cycles_to_ns, CpuId, MachineProfile};
-use super::page_frag::{first_order, PageFrag, PageRef, Refill};
-use super::profile::{Profile, Stack};
-use super::qspinlock::Acquire;
-use super::trace::{Lane, LaneState, TraceFrame, TraceRecorder};
-use super::zone::{Cost, Zone};
+mod chains;
+mod ops;
+mod placement;
+mod trace;
+
+pub use chains::Stack;
+pub use placement::{place, Placement, PLACEMENT_NAMES};
+pub use trace::{RefillMarker, TraceFrame};
+
 use crate::rng::Rng;
+use crate::sim::engine::{EventQueue, ThreadId};
+use crate::sim::machine::{cycles_to_ns, CpuId, MachineProfile};
+use crate::sim::page_frag::{first_order, PageFrag, PageRef, Refill};
+use crate::sim::profile::Profile;
+use crate::sim::qspinlock::Acquire;
+use crate::sim::zone::{Cost, Zone};
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -35,31 +47,6 @@ pub enum Event {
     LockGranted { node: u32, thread: ThreadId },
     /// `thread` leaves its critical section and releases `zone->lock` of `node`.
     LockRelease { node: u32, thread: ThreadId },
-}
-
-/// How flows are placed on CPUs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Placement {
-    /// Flows alternate sockets; both threads of a flow on the same socket, one core each,
-    /// SMT siblings only when every core of the socket is taken (what the scheduler does).
-    Spread,
-    /// Fill socket 0's cores first, then socket 1's.
-    Pack,
-    /// Like `Spread`, but the receiver runs on the other socket (pages freed remotely).
-    Split,
-}
-
-pub const PLACEMENT_NAMES: &[&str] = &["spread", "pack", "split"];
-
-impl Placement {
-    pub fn from_name(name: &str) -> Placement {
-        match name {
-            "spread" => Placement::Spread,
-            "pack" => Placement::Pack,
-            "split" => Placement::Split,
-            other => panic!("bug: unknown placement '{other}'"),
-        }
-    }
 }
 
 /// Everything one run needs, typed and validated.
@@ -224,10 +211,10 @@ pub struct StreamSim {
     threads: Vec<Thread>,
     flows: Vec<Flow>,
     cpus: Vec<CpuSlot>,
-    pub profile: Profile,
+    pub profile: Profile<Stack>,
     pub stats: StreamStats,
     max_events: u64,
-    trace: Option<TraceRecorder>,
+    trace: Option<trace::StreamTrace>,
 }
 
 /// Each syscall's cycles are scaled by a uniform factor in 0.90..=1.10 (cache misses,
@@ -257,8 +244,8 @@ impl StreamSim {
                 )
             })
             .collect();
-        let cpu_of = super::placement::place(&cfg);
-        let mhz = super::placement::thread_mhz(&cfg, &cpu_of);
+        let cpu_of = place(m, cfg.cpus, cfg.smt, cfg.flows, cfg.placement);
+        let mhz = m.thread_mhz(&cpu_of);
         let mut threads = Vec::new();
         let mut flows = Vec::new();
         for f in 0..cfg.flows {
@@ -310,11 +297,11 @@ impl StreamSim {
 
     /// Records a [`TraceFrame`] after every event from now on (for the step-through player).
     pub fn enable_trace(&mut self) {
-        self.trace = Some(TraceRecorder::default());
+        self.trace = Some(trace::StreamTrace::default());
     }
 
     pub fn take_trace(&mut self) -> Vec<TraceFrame> {
-        self.trace.take().map(|t| t.frames).unwrap_or_default()
+        self.trace.take().map(|t| t.recorder.frames).unwrap_or_default()
     }
 
     pub fn now_ns(&self) -> u64 {
@@ -432,7 +419,7 @@ impl StreamSim {
 
     fn note(&mut self, text: impl FnOnce() -> String) {
         if let Some(tr) = &mut self.trace {
-            tr.notes.push(text());
+            tr.recorder.notes.push(text());
         }
     }
 
@@ -497,5 +484,3 @@ impl StreamSim {
         u64::from(bytes) * 1000 / self.cfg.machine.copy_bytes_per_kcycle
     }
 }
-
-mod ops;
