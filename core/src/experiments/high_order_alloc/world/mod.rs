@@ -52,10 +52,14 @@ pub enum Event {
 /// Everything one run needs, typed and validated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StreamConfig {
+    /// Topology (sockets, die size) and constants; one zone per socket.
     pub machine: MachineProfile,
-    /// Physical cores online, split evenly over the sockets.
+    /// Physical cores online, split evenly over the sockets; 1..=`MAX_CPUS`, at least one
+    /// per socket.
     pub cpus: u32,
+    /// Whether the scheduler uses the SMT siblings once every online core has a thread.
     pub smt: bool,
+    /// netperf/netserver pairs, 1..=[`MAX_FLOWS`].
     pub flows: u32,
     /// net.core.high_order_alloc_disable.
     pub high_order_alloc_disable: bool,
@@ -226,8 +230,26 @@ pub const JITTER_SPAN_PERMILLE: u32 = 201;
 /// At most this many events per thread per simulated µs (a syscall takes ≥ 1 µs and ≤ 40 events).
 pub const EVENTS_PER_THREAD_US: u64 = 64;
 
+/// At most this many events in one run, whatever the size (about 10 s of native CPU time);
+/// a run that reaches it stops early with `StreamStats::truncated` set. The default sweep
+/// runs about 60 000 events per run; 256 flows for 30 ms about 15 million.
+pub const MAX_EVENTS_PER_RUN: u64 = 100_000_000;
+
+/// Most flows in a run (512 threads).
+pub const MAX_FLOWS: u32 = 256;
+
+/// Most physical cores online.
+pub const MAX_CPUS: u32 = 512;
+
 impl StreamSim {
     pub fn new(cfg: StreamConfig, seed: u64) -> StreamSim {
+        assert!(
+            cfg.flows <= MAX_FLOWS && (cfg.machine.sockets..=MAX_CPUS).contains(&cfg.cpus),
+            "bug: unvalidated config: {} flows, {} cpus on {} sockets",
+            cfg.flows,
+            cfg.cpus,
+            cfg.machine.sockets
+        );
         let mut root = Rng::new(seed, 0);
         let m = &cfg.machine;
         let n_cpus = m.n_cpus() as usize;
@@ -272,7 +294,7 @@ impl StreamSim {
             flows.push(Flow { sender: 2 * f, receiver: 2 * f + 1, ..Flow::default() });
         }
         let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
-        let max_events = EVENTS_PER_THREAD_US * threads.len() as u64 * end_us;
+        let max_events = (EVENTS_PER_THREAD_US * threads.len() as u64 * end_us).min(MAX_EVENTS_PER_RUN);
         let mut sim = StreamSim {
             cfg,
             now_ns: 0,
