@@ -219,6 +219,10 @@ pub struct StreamSim {
     pub stats: StreamStats,
     max_events: u64,
     trace: Option<trace::StreamTrace>,
+    /// Emptied frag lists of released skbs, reused by the next `tcp_sendmsg`.
+    spare_frags: Vec<Vec<Frag>>,
+    /// Reused buffer for the actions `skb_release_data` queues.
+    scratch: Vec<Action>,
 }
 
 /// Each syscall's cycles are scaled by a uniform factor in 0.90..=1.10 (cache misses,
@@ -307,6 +311,8 @@ impl StreamSim {
             stats: StreamStats::default(),
             max_events,
             trace: None,
+            spare_frags: Vec::new(),
+            scratch: Vec::new(),
         };
         let mut start = root.fork(0);
         for t in 0..sim.threads.len() as ThreadId {
@@ -421,8 +427,7 @@ impl StreamSim {
 
     fn on_lock_release(&mut self, node: u32, t: ThreadId) {
         let now = self.now_ns;
-        let m = self.cfg.machine.clone();
-        if let Some((next, at_ns)) = self.zones[node as usize].lock.unlock(&m, now) {
+        if let Some((next, at_ns)) = self.zones[node as usize].lock.unlock(&self.cfg.machine, now) {
             self.queue.schedule(at_ns, Event::LockGranted { node, thread: next.thread });
         }
         let th = &mut self.threads[t as usize];

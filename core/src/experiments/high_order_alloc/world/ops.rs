@@ -21,7 +21,8 @@ impl StreamSim {
         let tx = self.cfg.machine.skb_tx_cycles;
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
-        th.skb = Skb { frags: Vec::with_capacity(17), len_bytes: msg };
+        let frags = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
+        th.skb = Skb { frags, len_bytes: msg };
         self.note(|| format!("netperf {f} enters tcp_sendmsg({msg} bytes)"));
         self.push_front_all(
             t,
@@ -57,16 +58,17 @@ impl StreamSim {
                 let zone = &mut self.zones[page.node as usize];
                 let line_ns = zone.touch_page(m, cpu, at, page.pfn);
                 let last = zone.put_page_testzero(page.pfn);
-                let mut acts = vec![
+                let put = [
                     Action::LineNs { ns: line_ns, stack: Stack::PutPage },
                     Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage },
                 ];
+                let refill = [Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }];
                 if last {
                     self.stats.last_put_by_sender += 1;
-                    acts.push(Action::FreePage { page });
+                    self.push_front_all(t, &[put[0], put[1], Action::FreePage { page }, refill[0], refill[1]]);
+                } else {
+                    self.push_front_all(t, &[put[0], put[1], refill[0], refill[1]]);
                 }
-                acts.extend([Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }]);
-                self.push_front_all(t, &acts);
             }
             Refill::Alloc => {
                 self.push_front_all(t, &[Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }]);
@@ -270,9 +272,10 @@ impl StreamSim {
     pub(super) fn release_skb(&mut self, t: ThreadId) {
         let m = &self.cfg.machine;
         let th = &mut self.threads[t as usize];
-        let skb = std::mem::take(&mut th.skb);
+        let mut skb = std::mem::take(&mut th.skb);
         let (cpu, at) = (th.cpu, th.cursor_ns);
-        let mut acts = Vec::with_capacity(3 * skb.frags.len());
+        let mut acts = std::mem::take(&mut self.scratch);
+        acts.clear();
         for frag in &skb.frags {
             let zone = &mut self.zones[frag.page.node as usize];
             let line_ns = zone.touch_page(m, cpu, at, frag.page.pfn);
@@ -284,6 +287,10 @@ impl StreamSim {
             }
         }
         self.push_front_all(t, &acts);
+        self.scratch = acts;
+        // The frag list goes back to the pool `begin_send` takes from (no allocation per skb).
+        skb.frags.clear();
+        self.spare_frags.push(skb.frags);
     }
 
     /// `free_the_page()`: the per-CPU list if the order is allowed there, else the buddy.
