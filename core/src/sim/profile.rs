@@ -4,7 +4,7 @@
 //! samples per symbol with its call chain. What we do: every nanosecond a simulated thread
 //! spends (working, spinning on a lock, holding one) is charged exactly to one call chain,
 //! so the "report" has no sampling noise. Each world declares its own chains ([`CallChains`],
-//! [`call_chains!`]), outermost first, with the names of a 5.2-era x86_64 kernel so they can
+//! `call_chains!`), outermost first, with the names of a 5.2-era x86_64 kernel so they can
 //! be grepped.
 
 use serde::Serialize;
@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::marker::PhantomData;
 
 /// A world's call chains: the commands (processes) it charges time to and every chain it
-/// names, in a fixed order. Declare one with [`call_chains!`]: an enum whose variants index
+/// names, in a fixed order. Declare one with `call_chains!`: an enum whose variants index
 /// `CHAINS`, so no length is ever counted by hand.
 pub trait CallChains: Copy + 'static {
     /// Command names, e.g. `["netperf", "netserver"]`; `Profile::add` takes an index here.

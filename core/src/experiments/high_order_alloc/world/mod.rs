@@ -15,7 +15,7 @@
 //! limit (`sndbuf_bytes`) shared by the queue; the sender sleeps when it is full and is woken
 //! when half of it is free, the receiver sleeps when the queue is empty. Threads stay on
 //! their CPU; a CPU with several threads serves them in FIFO order, one syscall at a time.
-//! A thread interprets its syscall as a list of [`Action`]s; private work only advances its
+//! A thread interprets its syscall as a list of `Action`s; private work only advances its
 //! own clock, while actions on shared state (locks, page refcounts, the socket queue) wait
 //! for the global clock, so every lock request and every `put_page` happens in time order. See docs/high-order-alloc.md.
 
