@@ -11,13 +11,12 @@
 //! hot). Users: the qspinlock word, `struct zone`'s lines, every `struct page` and the data of
 //! every page; any shared counter can use it.
 //!
-//! Layout: owner and time are packed into one `u64` (owner in the top 16 bits, time in the
-//! low 48, i.e. runs up to 78 simulated hours), so a zone's per-page arrays cost one cache
-//! miss per page instead of two.
+//! Layout: owner and time are packed into one `u64` (owner + 1 in the top 16 bits, 0 for
+//! none; time in the low 48, i.e. runs up to 78 simulated hours), so a zone's per-page arrays
+//! cost one cache miss per page instead of two; an untouched line is all zero bits.
 
 use super::machine::{CpuId, MachineProfile};
 
-const NO_OWNER: u64 = 0xffff;
 const TIME_BITS: u32 = 48;
 const TIME_MASK: u64 = (1 << TIME_BITS) - 1;
 
@@ -44,11 +43,11 @@ impl Default for CacheLine {
 
 impl CacheLine {
     /// Never written: no owner, time 0.
-    pub const UNTOUCHED: CacheLine = CacheLine(NO_OWNER << TIME_BITS);
+    pub const UNTOUCHED: CacheLine = CacheLine(0);
 
     pub fn owner(self) -> Option<CpuId> {
         let o = self.0 >> TIME_BITS;
-        (o != NO_OWNER).then_some(o as CpuId)
+        (o != 0).then(|| (o - 1) as CpuId)
     }
 
     pub fn written_ns(self) -> u64 {
@@ -56,8 +55,8 @@ impl CacheLine {
     }
 
     fn set(&mut self, cpu: CpuId, now_ns: u64) {
-        debug_assert!(now_ns <= TIME_MASK && u64::from(cpu) < NO_OWNER, "bug: line time or cpu out of range");
-        self.0 = (u64::from(cpu) << TIME_BITS) | now_ns;
+        debug_assert!(now_ns <= TIME_MASK && cpu < CpuId::MAX, "bug: line time or cpu out of range");
+        self.0 = ((u64::from(cpu) + 1) << TIME_BITS) | now_ns;
     }
 
     /// `cpu` writes the line at `now_ns`: the cost of getting it there by distance (0 if it

@@ -152,7 +152,8 @@ struct Thread {
     cpu: CpuId,
     /// Clock of this thread's core, after the SMT slowdown.
     mhz: u64,
-    prog: VecDeque<Action>,
+    /// The actions still to run, as a stack: the next one is last (`push` = run next).
+    prog: Vec<Action>,
     cursor_ns: u64,
     state: ThreadState,
     pfrag: PageFrag,
@@ -283,7 +284,7 @@ impl StreamSim {
                     flow: f,
                     cpu: cpu_of[i],
                     mhz: mhz[i],
-                    prog: VecDeque::from([begin]),
+                    prog: vec![begin],
                     cursor_ns: 0,
                     state: ThreadState::Runnable,
                     pfrag: PageFrag::default(),
@@ -454,9 +455,9 @@ impl StreamSim {
     fn interpret(&mut self, t: ThreadId) {
         loop {
             let th = &mut self.threads[t as usize];
-            let Some(action) = th.prog.pop_front() else { panic!("bug: thread {t} has an empty program") };
+            let Some(action) = th.prog.pop() else { panic!("bug: thread {t} has an empty program") };
             if action.is_sync() && th.cursor_ns > self.now_ns {
-                th.prog.push_front(action);
+                th.prog.push(action);
                 let at = th.cursor_ns;
                 self.queue.schedule(at, Event::Resume { thread: t });
                 return;
@@ -500,11 +501,9 @@ impl StreamSim {
         self.charge(role, stack, ns);
     }
 
-    fn push_front_all(&mut self, t: ThreadId, actions: &[Action]) {
-        let prog = &mut self.threads[t as usize].prog;
-        for &a in actions.iter().rev() {
-            prog.push_front(a);
-        }
+    fn run_next(&mut self, t: ThreadId, actions: &[Action]) {
+        // The first of `actions` runs next, so it goes on top of the stack.
+        self.threads[t as usize].prog.extend(actions.iter().rev());
     }
 
     fn copy_cycles(&self, bytes: u32) -> u64 {
