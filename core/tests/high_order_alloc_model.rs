@@ -6,12 +6,12 @@
 //! prints the minimal failing sequence and persists its seed.
 
 use proptest::prelude::*;
+use skblab_core::experiments::high_order_alloc::StreamSim;
 use skblab_core::experiments::high_order_alloc::{self as hoa, FragOrder};
 use skblab_core::params::Params;
 use skblab_core::rng::Rng;
 use skblab_core::sim::machine::SERVER_2019;
 use skblab_core::sim::qspinlock::{Acquire, QSpinLock};
-use skblab_core::sim::stream::StreamSim;
 use skblab_core::sim::trace::LaneState;
 use skblab_core::sim::zone::Zone;
 

@@ -18,12 +18,15 @@ use serde::Serialize;
 /// Identifies a hardware thread (a logical CPU as Linux numbers them).
 pub type CpuId = u16;
 
-/// The machine a seed was measured on.
+/// A machine as data: its topology and the physical constants every cost is built from.
+/// Units are in the field names (`_ns`, `_ps`, `_mhz`, `_cycles`); each doc says where the
+/// value comes from (spec sheet, literature, or fitted by `skblab calibrate`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MachineProfile {
     pub name: &'static str,
+    /// CPU packages, one NUMA node (and one zone) each. 1..=[`MAX_SOCKETS`].
     pub sockets: u32,
-    /// Physical cores per socket (the die; `cpus` may online fewer).
+    /// Physical cores per socket (the die; a run may online fewer).
     pub cores_per_socket: u32,
     /// Hardware threads per core (2 with Hyper-Threading).
     pub threads_per_core: u32,
@@ -104,6 +107,14 @@ pub const SERVER_2019: MachineProfile = MachineProfile {
     smt_slowdown_pct: 160,
 };
 
+/// Most sockets a profile may have (8-socket glueless x86 servers exist; more would need
+/// node controllers this model does not have).
+pub const MAX_SOCKETS: u32 = 8;
+
+/// Most logical CPUs of a machine: a [`CpuId`] must stay below `u16::MAX` (the "no owner"
+/// value of a cache line) and per-CPU arrays stay small.
+pub const MAX_LOGICAL_CPUS: u32 = 4096;
+
 /// Cycles to ns at `mhz`, rounded to nearest.
 pub fn cycles_to_ns(cycles: u64, mhz: u64) -> u64 {
     (cycles * 1000 + mhz / 2) / mhz
@@ -118,6 +129,22 @@ pub struct CpuPos {
 }
 
 impl MachineProfile {
+    /// This profile's per-core constants on `sockets` sockets with `online_per_socket`
+    /// physical cores online on each: a die keeps at least this profile's cores (so fewer
+    /// online cores leave the turbo curve of the real die unchanged) and grows when more are
+    /// online (a bigger die of the same cores).
+    pub fn with_topology(&self, sockets: u32, online_per_socket: u32) -> MachineProfile {
+        let m =
+            MachineProfile { sockets, cores_per_socket: self.cores_per_socket.max(online_per_socket), ..self.clone() };
+        assert!(
+            (1..=MAX_SOCKETS).contains(&sockets) && m.n_cpus() <= MAX_LOGICAL_CPUS,
+            "bug: topology {sockets} x {} x {} out of range",
+            m.cores_per_socket,
+            m.threads_per_core
+        );
+        m
+    }
+
     /// Logical CPUs of the full machine.
     pub fn n_cpus(&self) -> u32 {
         self.sockets * self.cores_per_socket * self.threads_per_core
@@ -170,6 +197,34 @@ impl MachineProfile {
         let drop = (self.turbo_max_mhz - self.turbo_all_core_mhz) * (busy - 1) / span;
         self.turbo_max_mhz - drop
     }
+
+    /// The clock in MHz of a thread on each CPU of `cpu_of` (one entry per thread; a CPU may
+    /// appear several times): its socket's turbo for the number of busy physical cores,
+    /// slowed by `smt_slowdown_pct` when another hardware thread of its core also has work.
+    pub fn thread_mhz(&self, cpu_of: &[CpuId]) -> Vec<u64> {
+        let mut busy_hw = vec![false; self.n_cpus() as usize];
+        for &c in cpu_of {
+            busy_hw[c as usize] = true;
+        }
+        let siblings_busy = |socket: u32, core: u32| {
+            (0..self.threads_per_core).filter(|&s| busy_hw[self.cpu_id(socket, core, s) as usize]).count()
+        };
+        let busy_cores: Vec<u32> = (0..self.sockets)
+            .map(|s| (0..self.cores_per_socket).filter(|&c| siblings_busy(s, c) > 0).count() as u32)
+            .collect();
+        cpu_of
+            .iter()
+            .map(|&c| {
+                let p = self.pos(c);
+                let mhz = self.socket_mhz(busy_cores[p.socket as usize]);
+                if siblings_busy(p.socket, p.core) > 1 {
+                    mhz * 100 / self.smt_slowdown_pct
+                } else {
+                    mhz
+                }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -188,6 +243,17 @@ mod tests {
         assert_eq!(m.transfer_ns(0, 1), m.line_same_socket_ns);
         assert_eq!(m.transfer_ns(0, 28), m.line_cross_socket_ns);
         assert_eq!(m.line_ns(Some(1), 0, 0, m.l2_residency_ns + 1), m.line_llc_ns);
+    }
+
+    #[test]
+    fn topology_is_data() {
+        let m = SERVER_2019.with_topology(2, 28);
+        assert_eq!(m, SERVER_2019);
+        assert_eq!(SERVER_2019.with_topology(2, 10).cores_per_socket, 28);
+        let big = SERVER_2019.with_topology(8, 64);
+        assert_eq!((big.n_cpus(), big.pos(64 * 8 + 65)), (1024, CpuPos { socket: 1, core: 1, smt: 1 }));
+        let one = SERVER_2019.with_topology(1, 2);
+        assert_eq!(one.transfer_ns(0, 1), one.line_same_socket_ns);
     }
 
     #[test]

@@ -2,118 +2,82 @@
 //!
 //! What perf does: samples the running call stack at a fixed rate and reports the share of
 //! samples per symbol with its call chain. What we do: every nanosecond a simulated thread
-//! spends (working, spinning on a lock, holding one) is charged exactly to one [`Stack`],
-//! so the "report" has no sampling noise. Chains are written outermost first, with the names
-//! of a 5.2-era x86_64 kernel so they can be grepped.
+//! spends (working, spinning on a lock, holding one) is charged exactly to one call chain,
+//! so the "report" has no sampling noise. Each world declares its own chains ([`CallChains`],
+//! `call_chains!`), outermost first, with the names of a 5.2-era x86_64 kernel so they can
+//! be grepped.
 
 use serde::Serialize;
 use std::fmt::Write as _;
+use std::marker::PhantomData;
 
-/// The call chains the TCP_STREAM model charges time to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub enum Stack {
-    SendSyscall,
-    CopyFromUser,
-    FragFill,
-    PcpAlloc,
-    RmqueueBulk,
-    RmqueueBulkSpin,
-    Rmqueue,
-    RmqueueSpin,
-    PutPage,
-    FreeUnrefPage,
-    FreePcpBulk,
-    FreePcpBulkSpin,
-    FreeOnePage,
-    FreeOnePageSpin,
-    TcpTransmit,
-    Wakeup,
-    RecvSyscall,
-    CopyToUser,
-    CopyFrag,
-    Schedule,
-}
+/// A world's call chains: the commands (processes) it charges time to and every chain it
+/// names, in a fixed order. Declare one with `call_chains!`: an enum whose variants index
+/// `CHAINS`, so no length is ever counted by hand.
+pub trait CallChains: Copy + 'static {
+    /// Command names, e.g. `["netperf", "netserver"]`; `Profile::add` takes an index here.
+    const COMMANDS: &'static [&'static str];
+    /// Each chain outermost first, `;`-separated (the leaf is last), in variant order.
+    const CHAINS: &'static [&'static str];
 
-pub const N_STACKS: usize = 20;
+    fn index(self) -> usize;
 
-pub const ALL_STACKS: [Stack; N_STACKS] = [
-    Stack::SendSyscall,
-    Stack::CopyFromUser,
-    Stack::FragFill,
-    Stack::PcpAlloc,
-    Stack::RmqueueBulk,
-    Stack::RmqueueBulkSpin,
-    Stack::Rmqueue,
-    Stack::RmqueueSpin,
-    Stack::PutPage,
-    Stack::FreeUnrefPage,
-    Stack::FreePcpBulk,
-    Stack::FreePcpBulkSpin,
-    Stack::FreeOnePage,
-    Stack::FreeOnePageSpin,
-    Stack::TcpTransmit,
-    Stack::Wakeup,
-    Stack::RecvSyscall,
-    Stack::CopyToUser,
-    Stack::CopyFrag,
-    Stack::Schedule,
-];
-
-const ALLOC: &str = "skb_page_frag_refill;alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist";
-const FREE: &str = "put_page;__put_page";
-
-impl Stack {
-    /// The chain below the syscall, outermost first, `;`-separated (the leaf is last).
-    pub fn chain(self) -> String {
-        let s = match self {
-            Stack::SendSyscall => "tcp_sendmsg".to_string(),
-            Stack::CopyFromUser => "tcp_sendmsg;_copy_from_iter_full;copy_user_enhanced_fast_string".to_string(),
-            Stack::FragFill => "tcp_sendmsg;skb_fill_page_desc".to_string(),
-            Stack::PcpAlloc => format!("tcp_sendmsg;{ALLOC};rmqueue;rmqueue_pcplist"),
-            Stack::RmqueueBulk => format!("tcp_sendmsg;{ALLOC};rmqueue;rmqueue_pcplist;rmqueue_bulk"),
-            Stack::RmqueueBulkSpin => {
-                format!("tcp_sendmsg;{ALLOC};rmqueue;rmqueue_pcplist;rmqueue_bulk;_raw_spin_lock;queued_spin_lock_slowpath")
-            }
-            Stack::Rmqueue => format!("tcp_sendmsg;{ALLOC};rmqueue;__rmqueue_smallest"),
-            Stack::RmqueueSpin => format!("tcp_sendmsg;{ALLOC};rmqueue;_raw_spin_lock_irqsave;queued_spin_lock_slowpath"),
-            Stack::PutPage => "put_page".to_string(),
-            Stack::FreeUnrefPage => format!("{FREE};free_unref_page"),
-            Stack::FreePcpBulk => format!("{FREE};free_unref_page;free_unref_page_commit;free_pcppages_bulk"),
-            Stack::FreePcpBulkSpin => format!(
-                "{FREE};free_unref_page;free_unref_page_commit;free_pcppages_bulk;_raw_spin_lock;queued_spin_lock_slowpath"
-            ),
-            Stack::FreeOnePage => format!("{FREE};__free_pages_ok;free_one_page"),
-            Stack::FreeOnePageSpin => format!("{FREE};__free_pages_ok;free_one_page;_raw_spin_lock;queued_spin_lock_slowpath"),
-            Stack::TcpTransmit => {
-                "tcp_sendmsg;tcp_push;__tcp_transmit_skb;ip_queue_xmit;loopback_xmit;do_softirq;net_rx_action;tcp_v4_rcv"
-                    .to_string()
-            }
-            Stack::Wakeup => "sock_def_readable;__wake_up_common;try_to_wake_up".to_string(),
-            Stack::RecvSyscall => "tcp_recvmsg".to_string(),
-            Stack::CopyToUser => "tcp_recvmsg;skb_copy_datagram_iter;copy_user_enhanced_fast_string".to_string(),
-            Stack::CopyFrag => "tcp_recvmsg;skb_copy_datagram_iter".to_string(),
-            Stack::Schedule => "schedule;__schedule".to_string(),
-        };
-        s
+    /// The chain below the syscall, outermost first.
+    fn chain(self) -> &'static str {
+        Self::CHAINS[self.index()]
     }
 
     /// The innermost function.
-    pub fn symbol(self) -> String {
-        self.chain().rsplit(';').next().unwrap_or_default().to_string()
-    }
-
-    pub fn is_spin(self) -> bool {
-        matches!(self, Stack::RmqueueBulkSpin | Stack::RmqueueSpin | Stack::FreePcpBulkSpin | Stack::FreeOnePageSpin)
+    fn symbol(self) -> &'static str {
+        leaf(self.chain())
     }
 }
 
-/// Nanoseconds per (command, stack). Command 0 = netperf (sender), 1 = netserver (receiver).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Profile {
-    ns: [[u64; N_STACKS]; 2],
+/// The innermost function of a `;`-separated chain.
+pub fn leaf(chain: &'static str) -> &'static str {
+    chain.rsplit(';').next().unwrap_or_default()
 }
 
-pub const COMMANDS: [&str; 2] = ["netperf", "netserver"];
+/// The symbol whose share the report totals as lock spinning.
+pub const SPIN_SYMBOL: &str = "queued_spin_lock_slowpath";
+
+/// Declares a world's call chains: `call_chains! { pub enum Stack for ["cmd", ...] { Variant
+/// => "outer;...;leaf", ... } }` gives the enum and its [`CallChains`] impl.
+macro_rules! call_chains {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident for [$($cmd:literal),+ $(,)?] {
+        $($(#[$vmeta:meta])* $variant:ident => $chain:expr),+ $(,)?
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        impl $crate::sim::profile::CallChains for $name {
+            const COMMANDS: &'static [&'static str] = &[$($cmd),+];
+            const CHAINS: &'static [&'static str] = &[$($chain),+];
+
+            fn index(self) -> usize {
+                self as usize
+            }
+        }
+    };
+}
+pub(crate) use call_chains;
+
+/// Nanoseconds per (command, chain) of the world's [`CallChains`] `S`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile<S> {
+    /// `COMMANDS.len()` rows of `CHAINS.len()` counters.
+    ns: Vec<u64>,
+    chains: PhantomData<S>,
+}
+
+impl<S: CallChains> Default for Profile<S> {
+    fn default() -> Self {
+        Profile { ns: vec![0; S::COMMANDS.len() * S::CHAINS.len()], chains: PhantomData }
+    }
+}
 
 /// One line of the report, as data.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -137,27 +101,28 @@ pub struct ProfileReport {
     pub text: String,
 }
 
-impl Profile {
-    pub fn add(&mut self, command: usize, stack: Stack, ns: u64) {
-        self.ns[command][stack as usize] += ns;
+impl<S: CallChains> Profile<S> {
+    /// Charges `ns` to `command` (an index into `S::COMMANDS`) in `stack`.
+    pub fn add(&mut self, command: usize, stack: S, ns: u64) {
+        self.ns[command * S::CHAINS.len() + stack.index()] += ns;
     }
 
     pub fn total_ns(&self) -> u64 {
-        self.ns.iter().flatten().sum()
+        self.ns.iter().sum()
     }
 
     pub fn report(&self, title: String) -> ProfileReport {
         let total_ns = self.total_ns().max(1);
         let mut entries: Vec<ProfileEntry> = Vec::new();
-        for (c, command) in COMMANDS.iter().enumerate() {
-            for s in ALL_STACKS {
-                let ns = self.ns[c][s as usize];
+        let n = S::CHAINS.len();
+        for (c, command) in S::COMMANDS.iter().enumerate() {
+            for (i, &chain) in S::CHAINS.iter().enumerate() {
+                let ns = self.ns[c * n + i];
                 if ns > 0 {
-                    let chain = s.chain().split(';').map(str::to_string).collect();
                     entries.push(ProfileEntry {
                         command,
-                        symbol: s.symbol(),
-                        chain,
+                        symbol: leaf(chain).to_string(),
+                        chain: chain.split(';').map(str::to_string).collect(),
                         ns,
                         pct: ns as f64 * 100.0 / total_ns as f64,
                     });
@@ -166,7 +131,7 @@ impl Profile {
         }
         entries.sort_by(|a, b| b.ns.cmp(&a.ns).then(a.command.cmp(b.command)).then(a.chain.cmp(&b.chain)));
         let spin_ns: u64 =
-            ALL_STACKS.iter().filter(|s| s.is_spin()).map(|&s| self.ns[0][s as usize] + self.ns[1][s as usize]).sum();
+            self.ns.iter().enumerate().filter(|&(i, _)| leaf(S::CHAINS[i % n]) == SPIN_SYMBOL).map(|(_, &ns)| ns).sum();
         let spin_pct = spin_ns as f64 * 100.0 / total_ns as f64;
         let text = render(&title, &entries, spin_pct);
         ProfileReport { title, total_ns, spin_pct, entries, text }
@@ -193,15 +158,25 @@ fn render(title: &str, entries: &[ProfileEntry], spin_pct: f64) -> String {
 mod tests {
     use super::*;
 
+    call_chains! {
+        enum Demo for ["writer", "reader"] {
+            Copy => "sys_write;copy_user_enhanced_fast_string",
+            Free => "put_page;free_one_page",
+            FreeSpin => "put_page;free_one_page;_raw_spin_lock;queued_spin_lock_slowpath",
+        }
+    }
+
     #[test]
     fn report_sorts_and_sums() {
-        let mut p = Profile::default();
-        p.add(0, Stack::CopyFromUser, 300);
-        p.add(1, Stack::FreeOnePageSpin, 100);
+        let mut p = Profile::<Demo>::default();
+        p.add(0, Demo::Copy, 300);
+        p.add(1, Demo::FreeSpin, 100);
         let r = p.report("t".into());
         assert_eq!(r.entries[0].symbol, "copy_user_enhanced_fast_string");
         assert_eq!(r.entries[1].symbol, "queued_spin_lock_slowpath");
+        assert_eq!(r.entries[1].command, "reader");
         assert!((r.spin_pct - 25.0).abs() < 1e-9);
-        assert_eq!(Stack::FreeOnePage.symbol(), "free_one_page");
+        assert_eq!(Demo::Free.symbol(), "free_one_page");
+        assert_eq!(Demo::CHAINS.len(), 3);
     }
 }

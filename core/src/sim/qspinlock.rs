@@ -12,6 +12,7 @@
 //! times are not parameters: they emerge from what the holders do and from the queue.
 //! Statistics follow /proc/lock_stat (CONFIG_LOCK_STAT): contentions, bounces, wait and hold.
 
+use super::cacheline::CacheLine;
 use super::machine::{CpuId, MachineProfile};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -55,8 +56,15 @@ pub struct QSpinLock {
     holder: Option<Waiter>,
     acquired_ns: u64,
     queue: VecDeque<Waiter>,
-    line_owner: Option<CpuId>,
+    /// The lock word's line (the MCS handoff is folded into it).
+    #[serde(rename = "line_owner", serialize_with = "owner_of")]
+    line: CacheLine,
     pub stats: LockStats,
+}
+
+/// Serializes the line as its owner, as the field `line_owner` always was.
+fn owner_of<S: serde::Serializer>(line: &CacheLine, s: S) -> Result<S::Ok, S::Error> {
+    line.owner().serialize(s)
 }
 
 impl QSpinLock {
@@ -66,7 +74,7 @@ impl QSpinLock {
             holder: None,
             acquired_ns: 0,
             queue: VecDeque::new(),
-            line_owner: None,
+            line: CacheLine::UNTOUCHED,
             stats: LockStats::default(),
         }
     }
@@ -93,13 +101,15 @@ impl QSpinLock {
             self.stats.queue_len_max = self.stats.queue_len_max.max(self.queue.len() as u32);
             return Acquire::Queued;
         }
-        let cost_ns = self.line_owner.map_or(m.line_llc_ns, |o| m.transfer_ns(o, cpu));
-        self.take(me, now_ns + cost_ns);
+        let bounced = self.line.owner() != Some(cpu);
+        let cost_ns = self.line.handoff(m, cpu);
+        self.take(me, now_ns + cost_ns, bounced);
         Acquire::Taken { cost_ns }
     }
 
-    fn take(&mut self, w: Waiter, at_ns: u64) {
-        if self.line_owner != Some(w.cpu) {
+    /// `w` owns the lock from `at_ns`; `bounced` if its line came from another CPU.
+    fn take(&mut self, w: Waiter, at_ns: u64, bounced: bool) {
+        if bounced {
             self.stats.acq_bounces += 1;
         }
         let wait_ns = at_ns - w.since_ns;
@@ -108,7 +118,6 @@ impl QSpinLock {
         self.stats.wait_ns_max = self.stats.wait_ns_max.max(wait_ns);
         self.holder = Some(w);
         self.acquired_ns = at_ns;
-        self.line_owner = Some(w.cpu);
     }
 
     /// `spin_unlock()` at `now_ns`. Returns the next waiter and when it owns the lock (after
@@ -122,9 +131,12 @@ impl QSpinLock {
         // The head reads the released lock word (one transfer). If others still queue, their
         // MCS tail xchg's keep stealing the lock's line, so the head's set_locked() has to
         // pull it back once more (qspinlock.c: queued_spin_lock_slowpath, the head's path).
+        // The line is the releasing holder's (it took it when it got the lock).
+        debug_assert_eq!(self.line.owner(), Some(h.cpu));
         let extra_ns = self.queue.front().map_or(0, |w| m.transfer_ns(w.cpu, next.cpu));
-        let at_ns = now_ns + m.transfer_ns(h.cpu, next.cpu) + extra_ns;
-        self.take(next, at_ns);
+        let bounced = h.cpu != next.cpu;
+        let at_ns = now_ns + self.line.handoff(m, next.cpu) + extra_ns;
+        self.take(next, at_ns, bounced);
         Some((next, at_ns))
     }
 

@@ -1,15 +1,19 @@
-//! Frames for the step-through player: the state of the machine after each event, as plain
-//! data the web draws without recomputing anything.
+//! The generic part of the step-through player's frames: what every world shows.
 //!
-//! Each frame holds the simulated time, what happened in words, one lane per thread (its
-//! CPU, whether it runs, spins on zone->lock, holds it or sleeps, and the kernel function it
-//! is in), page-frag refills that happened in this step, every zone's lock holder and wait
-//! queue (CPU ids, head first), and the /proc/buddyinfo line of every node.
+//! A world records one frame per event: the simulated time, what happened in words, one
+//! [`Lane`] per simulated thread (its CPU, whether it runs, spins on a lock, holds it or
+//! sleeps, and the kernel function it is in), every zone's lock holder and wait queue
+//! ([`LockView`]) and the /proc/buddyinfo line of every node. The frame type itself belongs to
+//! the world (it adds world-specific markers, e.g. the TCP_STREAM world's page-frag refills);
+//! [`TraceRecorder`] collects frames of any type and the notes handlers leave during a step.
 
-use super::engine::Event;
 use super::machine::CpuId;
 use super::zone::Zone;
 use serde::Serialize;
+
+/// Transitional: the web crate still imports the TCP_STREAM frame from here. Remove once it
+/// imports `experiments::high_order_alloc::TraceFrame` (the world owns its frame type).
+pub use crate::experiments::high_order_alloc::world::TraceFrame;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum LaneState {
@@ -36,24 +40,13 @@ impl LaneState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Lane {
     pub cpu: CpuId,
-    /// "netperf 3", "netserver 3".
+    /// The thread's name, e.g. "netperf 3".
     pub thread: String,
     pub state: LaneState,
     /// Innermost kernel function of what it does now.
     pub function: String,
     /// Pages on this CPU's per-CPU lists (all zones).
     pub pcp_count: u32,
-}
-
-/// `skb_page_frag_refill()` installed a new page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RefillMarker {
-    pub cpu: CpuId,
-    pub flow: u32,
-    pub order: u32,
-    pub pfn: u32,
-    /// "per-cpu list" or "buddy (zone->lock)".
-    pub source: &'static str,
 }
 
 /// A zone lock at the end of a step.
@@ -65,56 +58,46 @@ pub struct LockView {
     pub waiting_cpus: Vec<CpuId>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TraceFrame {
-    pub index: u64,
-    pub time_ns: u64,
-    /// The event in words.
-    pub event: String,
-    pub lanes: Vec<Lane>,
-    pub refills: Vec<RefillMarker>,
-    pub locks: Vec<LockView>,
-    /// One /proc/buddyinfo line per node.
-    pub buddyinfo: Vec<String>,
+/// Every zone's lock, node order.
+pub fn lock_views(zones: &[Zone]) -> Vec<LockView> {
+    zones
+        .iter()
+        .map(|z| LockView {
+            node: z.node,
+            holder_cpu: z.lock.holder().map(|h| h.cpu),
+            waiting_cpus: z.lock.waiting_cpus(),
+        })
+        .collect()
 }
 
-/// Collects frames; handlers push notes and refills during a step.
-#[derive(Debug, Clone, Default)]
-pub struct TraceRecorder {
-    pub frames: Vec<TraceFrame>,
+/// One /proc/buddyinfo line per node.
+pub fn buddyinfo_lines(zones: &[Zone]) -> Vec<String> {
+    zones.iter().map(|z| z.free_area.buddyinfo_line(z.node, "Normal")).collect()
+}
+
+/// Collects a world's frames `F`; handlers push notes during a step.
+#[derive(Debug, Clone)]
+pub struct TraceRecorder<F> {
+    pub frames: Vec<F>,
     pub notes: Vec<String>,
-    pub refills: Vec<RefillMarker>,
 }
 
-impl TraceRecorder {
-    pub fn record(&mut self, time_ns: u64, event: Event, lanes: Vec<Lane>, zones: &[Zone]) {
-        let event = if self.notes.is_empty() { default_text(event) } else { self.notes.join("; ") };
-        self.notes.clear();
-        let locks = zones
-            .iter()
-            .map(|z| LockView {
-                node: z.node,
-                holder_cpu: z.lock.holder().map(|h| h.cpu),
-                waiting_cpus: z.lock.waiting_cpus(),
-            })
-            .collect();
-        let buddyinfo = zones.iter().map(|z| z.free_area.buddyinfo_line(z.node, "Normal")).collect();
-        self.frames.push(TraceFrame {
-            index: self.frames.len() as u64,
-            time_ns,
-            event,
-            lanes,
-            refills: std::mem::take(&mut self.refills),
-            locks,
-            buddyinfo,
-        });
+impl<F> Default for TraceRecorder<F> {
+    fn default() -> Self {
+        TraceRecorder { frames: Vec::new(), notes: Vec::new() }
     }
 }
 
-fn default_text(event: Event) -> String {
-    match event {
-        Event::Resume { thread } => format!("thread {thread} continues"),
-        Event::LockGranted { node, thread } => format!("thread {thread} gets node {node} zone->lock"),
-        Event::LockRelease { node, thread } => format!("thread {thread} releases node {node} zone->lock"),
+impl<F> TraceRecorder<F> {
+    /// The step's notes joined by "; ", or `default` if there were none; clears the notes.
+    pub fn take_text(&mut self, default: impl FnOnce() -> String) -> String {
+        let text = if self.notes.is_empty() { default() } else { self.notes.join("; ") };
+        self.notes.clear();
+        text
+    }
+
+    /// Index the next frame gets.
+    pub fn next_index(&self) -> u64 {
+        self.frames.len() as u64
     }
 }

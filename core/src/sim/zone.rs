@@ -15,13 +15,13 @@
 //! nothing else is taken under it.
 
 use super::buddy::{FreeArea, Pfn};
+use super::cacheline::{CacheLine, Residency};
 use super::machine::{CpuId, MachineProfile};
 use super::pcp::{PerCpuPages, PCP_ORDERS};
 use super::qspinlock::QSpinLock;
 
 /// Cache lines of `struct zone` a buddy operation writes (free_area head, nr_free/vmstat).
 pub const ZONE_LINES: u64 = 2;
-const NO_OWNER: u16 = u16::MAX;
 
 /// Where the lines of a frag copy came from ([`Zone::write_data`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -60,13 +60,12 @@ pub struct Zone {
     pub pcp_high_order: bool,
     page_ref: Vec<u32>,
     page_order: Vec<u8>,
-    line_owner: Vec<u16>,
-    line_written_ns: Vec<u64>,
-    zone_line_owner: Option<CpuId>,
-    zone_line_ns: u64,
+    /// The `struct page` line of every frame.
+    page_line: Vec<CacheLine>,
+    /// The `struct zone` lines a buddy operation writes (they move together).
+    zone_line: CacheLine,
     /// Who last wrote each page's data (the frag copy), and when.
-    data_owner: Vec<u16>,
-    data_written_ns: Vec<u64>,
+    data_line: Vec<CacheLine>,
 }
 
 impl Zone {
@@ -107,12 +106,9 @@ impl Zone {
             pcp_high_order,
             page_ref: vec![0; n],
             page_order: vec![0; n],
-            line_owner: vec![NO_OWNER; n],
-            line_written_ns: vec![0; n],
-            zone_line_owner: None,
-            zone_line_ns: 0,
-            data_owner: vec![NO_OWNER; n],
-            data_written_ns: vec![0; n],
+            page_line: vec![CacheLine::UNTOUCHED; n],
+            zone_line: CacheLine::UNTOUCHED,
+            data_line: vec![CacheLine::UNTOUCHED; n],
         }
     }
 
@@ -129,12 +125,7 @@ impl Zone {
     /// Like [`Zone::touch_page`], but a bulk list walk (`rmqueue_bulk`, `free_pcppages_bulk`)
     /// overlaps its misses: model assumption, each block costs at most an L3 hit.
     fn touch_page_capped(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, pfn: Pfn, cap_ns: u64) -> u64 {
-        let i = pfn as usize;
-        let owner = (self.line_owner[i] != NO_OWNER).then_some(self.line_owner[i]);
-        let ns = m.line_ns(owner, self.line_written_ns[i], cpu, now_ns).min(cap_ns);
-        self.line_owner[i] = cpu;
-        self.line_written_ns[i] = now_ns;
-        ns
+        self.page_line[pfn as usize].touch(m, cpu, now_ns).min(cap_ns)
     }
 
     /// `cpu` writes bytes `start_bytes..end_bytes` of the block at `pfn` (the copy into a page
@@ -157,26 +148,21 @@ impl Zone {
         while at < end_bytes {
             let i = (pfn + at / page_bytes) as usize;
             let upto = ((at / page_bytes + 1) * page_bytes).min(end_bytes);
-            let recent = now_ns.saturating_sub(self.data_written_ns[i]) <= m.l2_residency_ns;
-            let owner = self.data_owner[i];
-            if !(recent && owner == cpu) {
-                w.cold_bytes += upto - at;
-                if recent && owner != NO_OWNER {
+            match self.data_line[i].write(m, cpu, now_ns) {
+                Residency::Own => {}
+                Residency::Remote => {
+                    w.cold_bytes += upto - at;
                     w.remote_bytes += upto - at;
                 }
+                Residency::Shared => w.cold_bytes += upto - at,
             }
-            self.data_owner[i] = cpu;
-            self.data_written_ns[i] = now_ns;
             at = upto;
         }
         w
     }
 
     fn touch_zone(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64) -> u64 {
-        let ns = m.line_ns(self.zone_line_owner, self.zone_line_ns, cpu, now_ns) * ZONE_LINES;
-        self.zone_line_owner = Some(cpu);
-        self.zone_line_ns = now_ns;
-        ns
+        self.zone_line.touch(m, cpu, now_ns) * ZONE_LINES
     }
 
     pub fn page_ref(&self, pfn: Pfn) -> u32 {

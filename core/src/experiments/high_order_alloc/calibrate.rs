@@ -12,11 +12,11 @@
 //! `crate::sim::machine::SERVER_2019`.
 
 use super::seed::{crossover, plateau, SEED_000_ROWS};
+use super::world::StreamSim;
 use super::{config_on, specs, FragOrder};
 use crate::experiment::DEFAULT_SEED;
 use crate::params::Params;
 use crate::sim::machine::{MachineProfile, SERVER_2019};
-use crate::sim::stream::StreamSim;
 use serde::Serialize;
 
 /// A fitted constant: name in [`MachineProfile`], its value, and its allowed physical range.

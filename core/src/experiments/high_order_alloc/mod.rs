@@ -9,8 +9,8 @@
 //! and take the lock once per `batch` pages. ce27ec60648d added
 //! `net.core.high_order_alloc_disable` so admins could pick order 0.
 //!
-//! The model is the engine in [`crate::sim`]; this module turns parameters into a
-//! [`StreamConfig`], runs the sweep, and renders the views. docs/high-order-alloc.md has every
+//! The model is the TCP_STREAM world in [`world`] on the sim kernel in [`crate::sim`]; this
+//! module turns parameters into a [`StreamConfig`], runs the sweep, and renders the views. docs/high-order-alloc.md has every
 //! mechanism and constant; docs/calibration.md how the fitted constants were obtained.
 //!
 //! API for the web app (all results `serde::Serialize`):
@@ -24,20 +24,23 @@
 
 mod calibrate;
 mod seed;
+pub mod world;
 
 pub use calibrate::{calibrate, CalibrationReport, FittedConstant};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
 use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
-use crate::params::{ParamSpec, Params};
-use crate::sim::machine::{MachineProfile, SERVER_2019};
+use crate::params::{ParamError, ParamSpec, Params};
+use crate::sim::machine::{MachineProfile, MAX_SOCKETS, SERVER_2019};
 use crate::sim::profile::ProfileReport;
 use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
-use crate::sim::stream::{Placement, StreamConfig, StreamSim, StreamStats, PLACEMENT_NAMES};
-use crate::sim::trace::TraceFrame;
 use crate::sources;
 use serde::Serialize;
+pub use world::{
+    Placement, StreamConfig, StreamSim, StreamStats, TraceFrame, MAX_CPUS, MAX_EVENTS_PER_RUN, MAX_FLOWS,
+    PLACEMENT_NAMES,
+};
 
 pub const ID: &str = "high-order-alloc";
 
@@ -66,6 +69,29 @@ impl FragOrder {
     }
 }
 
+/// The cross-parameter rules the spec's ranges cannot say: the cores split evenly over the
+/// sockets, and the sweep's flow range is not empty. `params_from` applies it, and `run`
+/// answers an error output instead of running.
+pub fn validate(params: &Params) -> Result<(), ParamError> {
+    let (cpus, sockets) = (params.int("cpus"), params.int("sockets"));
+    if cpus % sockets != 0 {
+        return Err(ParamError::BadValue {
+            name: "cpus".into(),
+            value: cpus.to_string(),
+            allowed: format!("a multiple of sockets ({sockets}): the cores split evenly over the sockets"),
+        });
+    }
+    let (min, max) = (params.int("min_threads"), params.int("max_threads"));
+    if min > max {
+        return Err(ParamError::BadValue {
+            name: "min_threads".into(),
+            value: min.to_string(),
+            allowed: format!("at most max_threads ({max})"),
+        });
+    }
+    Ok(())
+}
+
 /// The machine profile with the parameters that override its constants applied.
 pub fn machine(params: &Params) -> MachineProfile {
     MachineProfile {
@@ -81,10 +107,15 @@ pub fn config(params: &Params, flows: u32, order: FragOrder) -> StreamConfig {
 }
 
 /// The run configuration on an explicit machine profile (calibration varies the profile).
+/// The topology (sockets, cores online per socket) comes from `params`.
 pub fn config_on(machine: MachineProfile, params: &Params, flows: u32, order: FragOrder) -> StreamConfig {
+    let cpus = params.int("cpus") as u32;
+    // validate() rejects fewer cores than sockets; the clamp only keeps an unvalidated call
+    // from building a socket without cores.
+    let sockets = (params.int("sockets") as u32).min(cpus);
     StreamConfig {
-        machine,
-        cpus: params.int("cpus") as u32,
+        machine: machine.with_topology(sockets, cpus.div_ceil(sockets)),
+        cpus,
         smt: params.bool("smt"),
         flows,
         high_order_alloc_disable: order.disable(),
@@ -163,9 +194,10 @@ pub fn sweep_point(params: &Params, threads: u32, seed: u64) -> SweepPoint {
     SweepPoint { threads, order3_mbps: o3.mbps, order0_mbps: o0.mbps, order3: o3, order0: o0 }
 }
 
-/// Every point 1..=max_threads.
+/// Every point min_threads..=max_threads (none if min > max, which `validate` rejects).
 pub fn sweep(params: &Params, seed: u64) -> Vec<SweepPoint> {
-    (1..=params.int("max_threads") as u32).map(|n| sweep_point(params, n, seed)).collect()
+    let (min, max) = (params.int("min_threads") as u32, params.int("max_threads") as u32);
+    (min..=max).map(|n| sweep_point(params, n, seed)).collect()
 }
 
 /// The benchmark workload (native `examples/bench_sim.rs`, wasm `web/tests/bench.rs`): the
@@ -281,13 +313,20 @@ impl Experiment for HighOrderAlloc {
         specs()
     }
 
+    fn validate(&self, params: &Params) -> Result<(), ParamError> {
+        validate(params)
+    }
+
     fn columns(&self, _params: &Params) -> Vec<Column> {
         columns()
     }
 
-    /// One point per flow count, 1..=max_threads.
+    /// One point per flow count, min_threads..=max_threads.
     fn points(&self, params: &Params) -> Vec<Point> {
-        (1..=params.int("max_threads")).enumerate().map(|(i, x)| Point { index: i as u32, x }).collect()
+        (params.int("min_threads")..=params.int("max_threads"))
+            .enumerate()
+            .map(|(i, x)| Point { index: i as u32, x })
+            .collect()
     }
 
     /// Both frag orders at `point.x` flows.
@@ -404,11 +443,17 @@ pub fn reproduce(params: &Params, seed: u64) -> Reproduction {
 pub fn specs() -> Vec<ParamSpec> {
     let m = SERVER_2019;
     vec![
-        ParamSpec::int("cpus", "cores", 56, (2, 56, 2))
-            .help("Physical cores online, split over the two sockets (each with an SMT sibling).")
+        ParamSpec::int("sockets", "sockets", 2, (1, MAX_SOCKETS as i64, 1))
+            .help("CPU packages, each a NUMA node with its own zone and zone->lock.")
+            .kernel("/sys/devices/system/node"),
+        ParamSpec::int("cpus", "cores", 56, (1, MAX_CPUS as i64, 1))
+            .help("Physical cores online, split evenly over the sockets (a multiple of sockets; each core has an SMT sibling).")
             .kernel("/sys/devices/system/cpu/online"),
-        ParamSpec::int("max_threads", "flows", 30, (1, 64, 1))
-            .help("The sweep runs 1..max_threads netperf/netserver pairs (super_netperf N).")
+        ParamSpec::int("min_threads", "flows", 1, (1, MAX_FLOWS as i64, 1))
+            .help("The sweep starts at this many netperf/netserver pairs (at most max_threads).")
+            .kernel("super_netperf"),
+        ParamSpec::int("max_threads", "flows", 30, (1, MAX_FLOWS as i64, 1))
+            .help("The sweep runs min_threads..max_threads netperf/netserver pairs (super_netperf N).")
             .kernel("super_netperf"),
         ParamSpec::boolean("pcp_high_order", false)
             .help("Linux 5.14+: orders 1..3 also go through the per-CPU lists (44042b449872).")
@@ -443,7 +488,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("measure_us", "us", 2000, (100, 20_000, 100))
             .help("Simulated time measured per point (netperf ran 15 s; the model is steady after ~1 ms).")
             .kernel("netperf -l"),
-        ParamSpec::int("profile_threads", "flows", 20, (1, 64, 1))
+        ParamSpec::int("profile_threads", "flows", 20, (1, MAX_FLOWS as i64, 1))
             .help("Flow count of the perf report, lock stats and /proc views.")
             .kernel(""),
         ParamSpec::choice("profile_order", &["order3", "order0"], 0)

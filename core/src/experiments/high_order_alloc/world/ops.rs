@@ -21,9 +21,10 @@ impl StreamSim {
         let tx = self.cfg.machine.skb_tx_cycles;
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
-        th.skb = Skb { frags: Vec::with_capacity(17), len_bytes: msg };
+        let frags = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
+        th.skb = Skb { frags, len_bytes: msg };
         self.note(|| format!("netperf {f} enters tcp_sendmsg({msg} bytes)"));
-        self.push_front_all(
+        self.run_next(
             t,
             &[
                 Action::Work { cycles: tx / 3, stack: Stack::SendSyscall },
@@ -57,19 +58,20 @@ impl StreamSim {
                 let zone = &mut self.zones[page.node as usize];
                 let line_ns = zone.touch_page(m, cpu, at, page.pfn);
                 let last = zone.put_page_testzero(page.pfn);
-                let mut acts = vec![
+                let put = [
                     Action::LineNs { ns: line_ns, stack: Stack::PutPage },
                     Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage },
                 ];
+                let refill = [Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }];
                 if last {
                     self.stats.last_put_by_sender += 1;
-                    acts.push(Action::FreePage { page });
+                    self.run_next(t, &[put[0], put[1], Action::FreePage { page }, refill[0], refill[1]]);
+                } else {
+                    self.run_next(t, &[put[0], put[1], refill[0], refill[1]]);
                 }
-                acts.extend([Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }]);
-                self.push_front_all(t, &acts);
             }
             Refill::Alloc => {
-                self.push_front_all(t, &[Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }]);
+                self.run_next(t, &[Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }]);
             }
         }
     }
@@ -104,7 +106,7 @@ impl StreamSim {
             self.stats.copy_remote_bytes += u64::from(w.remote_bytes);
         }
         let copy = self.copy_cycles(chunk);
-        self.push_front_all(
+        self.run_next(
             t,
             &[
                 Action::LineNs { ns: line_ns, stack: Stack::FragFill },
@@ -123,7 +125,7 @@ impl StreamSim {
         let node = m.pos(cpu).socket;
         let zone = &mut self.zones[node as usize];
         if !zone.pcp_allowed(order) {
-            self.push_front_all(t, &[Action::Locked(ZoneOp::Rmqueue { node, order })]);
+            self.run_next(t, &[Action::Locked(ZoneOp::Rmqueue { node, order })]);
             return;
         }
         match zone.pcp_alloc(cpu, order) {
@@ -131,7 +133,7 @@ impl StreamSim {
                 let line_ns = zone.touch_page(m, cpu, at, pfn);
                 let cycles = m.page_op_cycles;
                 self.installed(t, PageRef { node, pfn, order }, "per-cpu list");
-                self.push_front_all(
+                self.run_next(
                     t,
                     &[
                         Action::Work { cycles, stack: Stack::PcpAlloc },
@@ -139,8 +141,9 @@ impl StreamSim {
                     ],
                 );
             }
-            None => self
-                .push_front_all(t, &[Action::Locked(ZoneOp::RmqueueBulk { node, order }), Action::AllocFrag { order }]),
+            None => {
+                self.run_next(t, &[Action::Locked(ZoneOp::RmqueueBulk { node, order }), Action::AllocFrag { order }])
+            }
         }
     }
 
@@ -155,13 +158,7 @@ impl StreamSim {
         th.pfrag.install(page);
         let (cpu, flow) = (th.cpu, th.flow);
         if let Some(tr) = &mut self.trace {
-            tr.refills.push(super::super::trace::RefillMarker {
-                cpu,
-                flow,
-                order: page.order as u32,
-                pfn: page.pfn,
-                source,
-            });
+            tr.refills.push(RefillMarker { cpu, flow, order: page.order as u32, pfn: page.pfn, source });
         }
     }
 
@@ -169,11 +166,11 @@ impl StreamSim {
     fn alloc_failed(&mut self, t: ThreadId, order: usize) {
         if order > 0 {
             self.stats.fallbacks += 1;
-            self.push_front_all(t, &[Action::AllocFrag { order: 0 }]);
+            self.run_next(t, &[Action::AllocFrag { order: 0 }]);
         } else {
             self.stats.alloc_failures += 1;
             let backoff = Action::Work { cycles: 100_000, stack: Stack::Schedule };
-            self.push_front_all(t, &[backoff, Action::AllocFrag { order: 0 }]);
+            self.run_next(t, &[backoff, Action::AllocFrag { order: 0 }]);
         }
     }
 
@@ -213,7 +210,7 @@ impl StreamSim {
             ZoneOp::RmqueueBulk { node, order } => {
                 let (got, cost) = self.zones[node as usize].rmqueue_bulk(m, cpu, now, order);
                 if got == 0 {
-                    self.threads[t as usize].prog.pop_front();
+                    self.threads[t as usize].prog.pop();
                     self.alloc_failed(t, order);
                 }
                 (cost, Stack::RmqueueBulk, Stack::RmqueueBulkSpin)
@@ -239,7 +236,7 @@ impl StreamSim {
         if self.threads[r as usize].state == ThreadState::Blocked {
             self.wake(r);
             let cycles = self.cfg.machine.wakeup_cycles;
-            self.push_front_all(t, &[Action::Work { cycles, stack: Stack::Wakeup }]);
+            self.run_next(t, &[Action::Work { cycles, stack: Stack::Wakeup }]);
         }
     }
 
@@ -257,7 +254,7 @@ impl StreamSim {
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
         th.skb = skb;
         self.note(|| format!("netserver {f} enters tcp_recvmsg: {len} bytes in {n_frags} frags"));
-        self.push_front_all(
+        self.run_next(
             t,
             &[
                 Action::Work { cycles: rx / 2, stack: Stack::RecvSyscall },
@@ -276,9 +273,10 @@ impl StreamSim {
     pub(super) fn release_skb(&mut self, t: ThreadId) {
         let m = &self.cfg.machine;
         let th = &mut self.threads[t as usize];
-        let skb = std::mem::take(&mut th.skb);
+        let mut skb = std::mem::take(&mut th.skb);
         let (cpu, at) = (th.cpu, th.cursor_ns);
-        let mut acts = Vec::with_capacity(3 * skb.frags.len());
+        let mut acts = std::mem::take(&mut self.scratch);
+        acts.clear();
         for frag in &skb.frags {
             let zone = &mut self.zones[frag.page.node as usize];
             let line_ns = zone.touch_page(m, cpu, at, frag.page.pfn);
@@ -289,7 +287,11 @@ impl StreamSim {
                 acts.push(Action::FreePage { page: frag.page });
             }
         }
-        self.push_front_all(t, &acts);
+        self.run_next(t, &acts);
+        self.scratch = acts;
+        // The frag list goes back to the pool `begin_send` takes from (no allocation per skb).
+        skb.frags.clear();
+        self.spare_frags.push(skb.frags);
     }
 
     /// `free_the_page()`: the per-CPU list if the order is allowed there, else the buddy.
@@ -297,15 +299,15 @@ impl StreamSim {
         let cpu = self.threads[t as usize].cpu;
         let zone = &mut self.zones[page.node as usize];
         if !zone.pcp_allowed(page.order) {
-            self.push_front_all(t, &[Action::Locked(ZoneOp::FreeOnePage { page })]);
+            self.run_next(t, &[Action::Locked(ZoneOp::FreeOnePage { page })]);
             return;
         }
         let due = zone.pcp_free(cpu, page.pfn, page.order);
         let work = Action::Work { cycles: self.cfg.machine.page_op_cycles, stack: Stack::FreeUnrefPage };
         if due {
-            self.push_front_all(t, &[work, Action::Locked(ZoneOp::FreePcpBulk { node: page.node })]);
+            self.run_next(t, &[work, Action::Locked(ZoneOp::FreePcpBulk { node: page.node })]);
         } else {
-            self.push_front_all(t, &[work]);
+            self.run_next(t, &[work]);
         }
     }
 
@@ -321,7 +323,7 @@ impl StreamSim {
         if self.threads[s as usize].state == ThreadState::Blocked && flow.inflight_bytes <= half {
             self.wake(s);
             let cycles = self.cfg.machine.wakeup_cycles;
-            self.push_front_all(t, &[Action::Work { cycles, stack: Stack::Wakeup }]);
+            self.run_next(t, &[Action::Work { cycles, stack: Stack::Wakeup }]);
         }
     }
 
@@ -329,7 +331,7 @@ impl StreamSim {
     pub(super) fn end_op(&mut self, t: ThreadId) -> bool {
         let th = &mut self.threads[t as usize];
         let begin = if th.role == Role::Netperf { Action::BeginSend } else { Action::BeginRecv };
-        th.prog.push_front(begin);
+        th.prog.push(begin);
         let cpu = th.cpu as usize;
         let Some(next) = self.cpus[cpu].runq.pop_front() else { return true };
         self.threads[t as usize].state = ThreadState::Runnable;
@@ -341,7 +343,7 @@ impl StreamSim {
     /// Sleeps until woken; `resume_with` runs first when it is.
     fn block(&mut self, t: ThreadId, resume_with: Action) {
         let th = &mut self.threads[t as usize];
-        th.prog.push_front(resume_with);
+        th.prog.push(resume_with);
         th.state = ThreadState::Blocked;
         let cpu = th.cpu as usize;
         self.cpus[cpu].owner = None;
@@ -356,7 +358,7 @@ impl StreamSim {
         self.cpus[th.cpu as usize].owner = Some(t);
         th.state = ThreadState::Running;
         th.cursor_ns = th.cursor_ns.max(now);
-        th.prog.push_front(Action::Work { cycles: self.cfg.machine.wakeup_cycles / 2, stack: Stack::Schedule });
+        th.prog.push(Action::Work { cycles: self.cfg.machine.wakeup_cycles / 2, stack: Stack::Schedule });
         self.queue.schedule(now, Event::Resume { thread: t });
     }
 
@@ -375,36 +377,6 @@ impl StreamSim {
             self.queue.schedule(th.cursor_ns, Event::Resume { thread: t });
         } else {
             self.cpus[cpu].runq.push_back(t);
-        }
-    }
-
-    pub(super) fn record_frame(&mut self, event: Event) {
-        // A thread granted an uncontended lock owns it while the lock's line is still on its
-        // way (until its LockGranted event): show it as the holder, as the lock view does.
-        let holders: Vec<ThreadId> = self.zones.iter().filter_map(|z| z.lock.holder().map(|w| w.thread)).collect();
-        let lanes = self
-            .threads
-            .iter()
-            .enumerate()
-            .map(|(i, th)| Lane {
-                cpu: th.cpu,
-                thread: format!("{} {}", if th.role == Role::Netperf { "netperf" } else { "netserver" }, th.flow),
-                state: match th.state {
-                    ThreadState::Running if th.locked_op.is_some() => LaneState::HoldingLock,
-                    ThreadState::Running => LaneState::Running,
-                    ThreadState::Spinning if holders.contains(&(i as ThreadId)) => LaneState::HoldingLock,
-                    ThreadState::Spinning => LaneState::Spinning,
-                    ThreadState::Blocked => LaneState::Sleeping,
-                    ThreadState::Runnable => LaneState::Runnable,
-                },
-                function: th.doing.symbol(),
-                pcp_count: self.zones.iter().map(|z| z.pcp[th.cpu as usize].count).sum(),
-            })
-            .collect();
-        let now = self.now_ns;
-        let zones = &self.zones;
-        if let Some(tr) = &mut self.trace {
-            tr.record(now, event, lanes, zones);
         }
     }
 }

@@ -1,5 +1,9 @@
 //! TCP_STREAM over loopback: the world of seed 000 and its `step()`.
 //!
+//! A world of the sim kernel (`crate::sim`): it owns its event enum, its threads and flows,
+//! where they run (`placement`), the call chains it charges time to (`chains`) and its trace
+//! frame (`trace`); the mechanisms (zones, locks, lines, queue) come from `crate::sim`.
+//!
 //! What Linux does: each netperf/netserver pair is one TCP connection over `lo`. netperf's
 //! `sendmsg()` copies user data into the task's page frag (`skb_page_frag_refill`, order 3 or
 //! order 0) and pushes the skb; `loopback_xmit()` hands it to the softirq on the *same* CPU,
@@ -11,53 +15,51 @@
 //! limit (`sndbuf_bytes`) shared by the queue; the sender sleeps when it is full and is woken
 //! when half of it is free, the receiver sleeps when the queue is empty. Threads stay on
 //! their CPU; a CPU with several threads serves them in FIFO order, one syscall at a time.
-//! A thread interprets its syscall as a list of [`Action`]s; private work only advances its
+//! A thread interprets its syscall as a list of `Action`s; private work only advances its
 //! own clock, while actions on shared state (locks, page refcounts, the socket queue) wait
 //! for the global clock, so every lock request and every `put_page` happens in time order. See docs/high-order-alloc.md.
 
-use super::engine::{Event, EventQueue, ThreadId};
-use super::machine::{cycles_to_ns, CpuId, MachineProfile};
-use super::page_frag::{first_order, PageFrag, PageRef, Refill};
-use super::profile::{Profile, Stack};
-use super::qspinlock::Acquire;
-use super::trace::{Lane, LaneState, TraceFrame, TraceRecorder};
-use super::zone::{Cost, Zone};
+mod chains;
+mod ops;
+mod placement;
+mod trace;
+
+pub use chains::Stack;
+pub use placement::{place, Placement, PLACEMENT_NAMES};
+pub use trace::{RefillMarker, TraceFrame};
+
 use crate::rng::Rng;
+use crate::sim::engine::{EventQueue, ThreadId};
+use crate::sim::machine::{cycles_to_ns, CpuId, MachineProfile};
+use crate::sim::page_frag::{first_order, PageFrag, PageRef, Refill};
+use crate::sim::profile::Profile;
+use crate::sim::qspinlock::Acquire;
+use crate::sim::zone::{Cost, Zone};
 use serde::Serialize;
 use std::collections::VecDeque;
 
-/// How flows are placed on CPUs.
+/// Everything that can happen in this world. One closed enum, dispatched in one `match`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Placement {
-    /// Flows alternate sockets; both threads of a flow on the same socket, one core each,
-    /// SMT siblings only when every core of the socket is taken (what the scheduler does).
-    Spread,
-    /// Fill socket 0's cores first, then socket 1's.
-    Pack,
-    /// Like `Spread`, but the receiver runs on the other socket (pages freed remotely).
-    Split,
-}
-
-pub const PLACEMENT_NAMES: &[&str] = &["spread", "pack", "split"];
-
-impl Placement {
-    pub fn from_name(name: &str) -> Placement {
-        match name {
-            "spread" => Placement::Spread,
-            "pack" => Placement::Pack,
-            "split" => Placement::Split,
-            other => panic!("bug: unknown placement '{other}'"),
-        }
-    }
+pub enum Event {
+    /// The thread's work has reached a point where it touches shared state.
+    Resume { thread: ThreadId },
+    /// `zone->lock` of `node` now belongs to `thread` (after the line moved to its CPU).
+    LockGranted { node: u32, thread: ThreadId },
+    /// `thread` leaves its critical section and releases `zone->lock` of `node`.
+    LockRelease { node: u32, thread: ThreadId },
 }
 
 /// Everything one run needs, typed and validated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StreamConfig {
+    /// Topology (sockets, die size) and constants; one zone per socket.
     pub machine: MachineProfile,
-    /// Physical cores online, split evenly over the sockets.
+    /// Physical cores online, split evenly over the sockets; 1..=`MAX_CPUS`, at least one
+    /// per socket.
     pub cpus: u32,
+    /// Whether the scheduler uses the SMT siblings once every online core has a thread.
     pub smt: bool,
+    /// netperf/netserver pairs, 1..=[`MAX_FLOWS`].
     pub flows: u32,
     /// net.core.high_order_alloc_disable.
     pub high_order_alloc_disable: bool,
@@ -150,7 +152,8 @@ struct Thread {
     cpu: CpuId,
     /// Clock of this thread's core, after the SMT slowdown.
     mhz: u64,
-    prog: VecDeque<Action>,
+    /// The actions still to run, as a stack: the next one is last (`push` = run next).
+    prog: Vec<Action>,
     cursor_ns: u64,
     state: ThreadState,
     pfrag: PageFrag,
@@ -208,15 +211,19 @@ pub struct StreamStats {
 pub struct StreamSim {
     pub cfg: StreamConfig,
     now_ns: u64,
-    queue: EventQueue,
+    queue: EventQueue<Event>,
     pub zones: Vec<Zone>,
     threads: Vec<Thread>,
     flows: Vec<Flow>,
     cpus: Vec<CpuSlot>,
-    pub profile: Profile,
+    pub profile: Profile<Stack>,
     pub stats: StreamStats,
     max_events: u64,
-    trace: Option<TraceRecorder>,
+    trace: Option<trace::StreamTrace>,
+    /// Emptied frag lists of released skbs, reused by the next `tcp_sendmsg`.
+    spare_frags: Vec<Vec<Frag>>,
+    /// Reused buffer for the actions `skb_release_data` queues.
+    scratch: Vec<Action>,
 }
 
 /// Each syscall's cycles are scaled by a uniform factor in 0.90..=1.10 (cache misses,
@@ -228,8 +235,26 @@ pub const JITTER_SPAN_PERMILLE: u32 = 201;
 /// At most this many events per thread per simulated µs (a syscall takes ≥ 1 µs and ≤ 40 events).
 pub const EVENTS_PER_THREAD_US: u64 = 64;
 
+/// At most this many events in one run, whatever the size (about 10 s of native CPU time);
+/// a run that reaches it stops early with `StreamStats::truncated` set. The default sweep
+/// runs about 60 000 events per run; 256 flows for 30 ms about 15 million.
+pub const MAX_EVENTS_PER_RUN: u64 = 100_000_000;
+
+/// Most flows in a run (512 threads).
+pub const MAX_FLOWS: u32 = 256;
+
+/// Most physical cores online.
+pub const MAX_CPUS: u32 = 512;
+
 impl StreamSim {
     pub fn new(cfg: StreamConfig, seed: u64) -> StreamSim {
+        assert!(
+            cfg.flows <= MAX_FLOWS && (cfg.machine.sockets..=MAX_CPUS).contains(&cfg.cpus),
+            "bug: unvalidated config: {} flows, {} cpus on {} sockets",
+            cfg.flows,
+            cfg.cpus,
+            cfg.machine.sockets
+        );
         let mut root = Rng::new(seed, 0);
         let m = &cfg.machine;
         let n_cpus = m.n_cpus() as usize;
@@ -246,8 +271,8 @@ impl StreamSim {
                 )
             })
             .collect();
-        let cpu_of = super::placement::place(&cfg);
-        let mhz = super::placement::thread_mhz(&cfg, &cpu_of);
+        let cpu_of = place(m, cfg.cpus, cfg.smt, cfg.flows, cfg.placement);
+        let mhz = m.thread_mhz(&cpu_of);
         let mut threads = Vec::new();
         let mut flows = Vec::new();
         for f in 0..cfg.flows {
@@ -259,7 +284,7 @@ impl StreamSim {
                     flow: f,
                     cpu: cpu_of[i],
                     mhz: mhz[i],
-                    prog: VecDeque::from([begin]),
+                    prog: vec![begin],
                     cursor_ns: 0,
                     state: ThreadState::Runnable,
                     pfrag: PageFrag::default(),
@@ -274,7 +299,7 @@ impl StreamSim {
             flows.push(Flow { sender: 2 * f, receiver: 2 * f + 1, ..Flow::default() });
         }
         let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
-        let max_events = EVENTS_PER_THREAD_US * threads.len() as u64 * end_us;
+        let max_events = (EVENTS_PER_THREAD_US * threads.len() as u64 * end_us).min(MAX_EVENTS_PER_RUN);
         let mut sim = StreamSim {
             cfg,
             now_ns: 0,
@@ -287,6 +312,8 @@ impl StreamSim {
             stats: StreamStats::default(),
             max_events,
             trace: None,
+            spare_frags: Vec::new(),
+            scratch: Vec::new(),
         };
         let mut start = root.fork(0);
         for t in 0..sim.threads.len() as ThreadId {
@@ -299,11 +326,11 @@ impl StreamSim {
 
     /// Records a [`TraceFrame`] after every event from now on (for the step-through player).
     pub fn enable_trace(&mut self) {
-        self.trace = Some(TraceRecorder::default());
+        self.trace = Some(trace::StreamTrace::default());
     }
 
     pub fn take_trace(&mut self) -> Vec<TraceFrame> {
-        self.trace.take().map(|t| t.frames).unwrap_or_default()
+        self.trace.take().map(|t| t.recorder.frames).unwrap_or_default()
     }
 
     pub fn now_ns(&self) -> u64 {
@@ -401,8 +428,7 @@ impl StreamSim {
 
     fn on_lock_release(&mut self, node: u32, t: ThreadId) {
         let now = self.now_ns;
-        let m = self.cfg.machine.clone();
-        if let Some((next, at_ns)) = self.zones[node as usize].lock.unlock(&m, now) {
+        if let Some((next, at_ns)) = self.zones[node as usize].lock.unlock(&self.cfg.machine, now) {
             self.queue.schedule(at_ns, Event::LockGranted { node, thread: next.thread });
         }
         let th = &mut self.threads[t as usize];
@@ -421,7 +447,7 @@ impl StreamSim {
 
     fn note(&mut self, text: impl FnOnce() -> String) {
         if let Some(tr) = &mut self.trace {
-            tr.notes.push(text());
+            tr.recorder.notes.push(text());
         }
     }
 
@@ -429,9 +455,9 @@ impl StreamSim {
     fn interpret(&mut self, t: ThreadId) {
         loop {
             let th = &mut self.threads[t as usize];
-            let Some(action) = th.prog.pop_front() else { panic!("bug: thread {t} has an empty program") };
+            let Some(action) = th.prog.pop() else { panic!("bug: thread {t} has an empty program") };
             if action.is_sync() && th.cursor_ns > self.now_ns {
-                th.prog.push_front(action);
+                th.prog.push(action);
                 let at = th.cursor_ns;
                 self.queue.schedule(at, Event::Resume { thread: t });
                 return;
@@ -475,16 +501,12 @@ impl StreamSim {
         self.charge(role, stack, ns);
     }
 
-    fn push_front_all(&mut self, t: ThreadId, actions: &[Action]) {
-        let prog = &mut self.threads[t as usize].prog;
-        for &a in actions.iter().rev() {
-            prog.push_front(a);
-        }
+    fn run_next(&mut self, t: ThreadId, actions: &[Action]) {
+        // The first of `actions` runs next, so it goes on top of the stack.
+        self.threads[t as usize].prog.extend(actions.iter().rev());
     }
 
     fn copy_cycles(&self, bytes: u32) -> u64 {
         u64::from(bytes) * 1000 / self.cfg.machine.copy_bytes_per_kcycle
     }
 }
-
-mod ops;
