@@ -4,11 +4,11 @@
 //! (the clock is read here, at the edge, never inside core).
 
 use skblab_core::experiments::high_order_alloc as hoa;
-use skblab_core::params::Params;
+use skblab_core::Experiment;
 use std::time::Instant;
 
 fn main() {
-    let params = Params::defaults(&hoa::specs());
+    let params = hoa::HighOrderAlloc.defaults();
     let mut best = f64::MAX;
     let mut events = 0;
     for _ in 0..3 {

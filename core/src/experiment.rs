@@ -139,9 +139,13 @@ pub trait Experiment: Sync {
     fn compare(&self, _params: &Params, _output: &RunOutput) -> Option<Reproduction> {
         None
     }
+    /// Every parameter at its default, bound to this experiment's spec.
+    fn defaults(&self) -> Params {
+        Params::new(self.id(), self.specs())
+    }
     /// The parameters `reproduce` runs with (the defaults).
     fn reproduce_params(&self) -> Params {
-        Params::defaults(&self.specs())
+        self.defaults()
     }
     /// The seed post's figures beside the model's, if the experiment has a seed table.
     fn reproduce(&self, seed: u64) -> Option<Reproduction> {
@@ -151,7 +155,15 @@ pub trait Experiment: Sync {
 
     /// Defaults overridden by `name=value` settings, then [`Experiment::validate`]d.
     fn params_from(&self, settings: &[String]) -> Result<Params, ParamError> {
-        let params = Params::from_settings(self.id(), &self.specs(), settings)?;
+        let params = Params::from_settings(self.id(), self.specs(), settings)?;
+        self.validate(&params)?;
+        Ok(params)
+    }
+
+    /// Parameters as they crossed a boundary ([`crate::ParamsWire`]), checked against the spec
+    /// and [`Experiment::validate`]d.
+    fn params_from_wire(&self, wire: &crate::ParamsWire) -> Result<Params, ParamError> {
+        let params = Params::from_wire(self.id(), self.specs(), wire)?;
         self.validate(&params)?;
         Ok(params)
     }

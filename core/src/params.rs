@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
 /// What values a parameter accepts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -42,6 +43,51 @@ impl fmt::Display for Value {
             Value::Choice(v) => write!(f, "{v}"),
         }
     }
+}
+
+/// A parameter whose values are the variants of an enum. [`choice_enum!`] declares the enum
+/// and this list together, so names, options and parsing cannot drift apart (no parallel name
+/// arrays).
+pub trait Choice: Copy + PartialEq + 'static {
+    /// The variants, in option order.
+    const ALL: &'static [Self];
+    /// Their names (as in `--set`, URLs and lesson files), in the same order.
+    const NAMES: &'static [&'static str];
+
+    fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|v| *v == self).expect("every variant is listed")]
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        Self::NAMES.iter().position(|n| *n == name).map(|i| Self::ALL[i])
+    }
+}
+
+/// Declares an enum whose variants are a choice parameter's values, with their names:
+///
+/// ```
+/// skblab_core::choice_enum! {
+///     /// Where flows run.
+///     pub enum Placement { Spread = "spread", Pack = "pack" }
+/// }
+/// use skblab_core::params::Choice;
+/// assert_eq!(Placement::from_name("pack"), Some(Placement::Pack));
+/// assert_eq!(Placement::Spread.name(), "spread");
+/// ```
+#[macro_export]
+macro_rules! choice_enum {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)?
+    }) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+        $(#[$meta])*
+        $vis enum $name { $($(#[$vmeta])* $variant),+ }
+
+        impl $crate::params::Choice for $name {
+            const ALL: &'static [Self] = &[$($name::$variant),+];
+            const NAMES: &'static [&'static str] = &[$($text),+];
+        }
+    };
 }
 
 /// One knob of an experiment, as data.
@@ -87,6 +133,18 @@ impl ParamSpec {
     /// A boolean parameter.
     pub const fn boolean(name: &'static str, default: bool) -> Self {
         ParamSpec { name, unit: "", kind: ParamKind::Bool, default: Value::Bool(default), help: "", kernel_name: "" }
+    }
+
+    /// A choice among the variants of `C`, defaulting to `default`.
+    pub fn choice_of<C: Choice>(name: &'static str, default: C) -> Self {
+        ParamSpec {
+            name,
+            unit: "",
+            kind: ParamKind::Choice { options: C::NAMES },
+            default: Value::Choice(default.name().to_string()),
+            help: "",
+            kernel_name: "",
+        }
     }
 
     /// A choice among `options`; the default is `options[default_index]`.
@@ -217,67 +275,100 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-/// A validated, complete set of parameter values for one experiment.
+/// The spec a [`Params`] is bound to: its experiment's id and parameter specs.
+#[derive(Debug)]
+struct Spec {
+    experiment: String,
+    params: Vec<ParamSpec>,
+}
+
+/// A validated, complete set of parameter values for one experiment, bound to that
+/// experiment's spec: setters validate against it, so they need no spec argument.
 ///
 /// Every spec'd parameter has a value (the default unless set). `explicit` records which were
 /// set by the user, so that experiments with presets can let explicit values win over the
 /// preset's (see `skb_layout`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Params {
+    spec: Arc<Spec>,
     values: BTreeMap<&'static str, Value>,
     explicit: BTreeSet<&'static str>,
 }
 
+/// Equal when they are of the same experiment with the same values and explicit marks.
+impl PartialEq for Params {
+    fn eq(&self, other: &Self) -> bool {
+        self.spec.experiment == other.spec.experiment && self.values == other.values && self.explicit == other.explicit
+    }
+}
+
+impl Eq for Params {}
+
 impl Params {
-    /// All defaults.
-    pub fn defaults(specs: &[ParamSpec]) -> Params {
-        Params { values: specs.iter().map(|s| (s.name, s.default.clone())).collect(), explicit: BTreeSet::new() }
+    /// All defaults of `experiment`'s spec (experiments offer `Experiment::defaults()`).
+    pub fn new(experiment: &str, specs: Vec<ParamSpec>) -> Params {
+        let values = specs.iter().map(|s| (s.name, s.default.clone())).collect();
+        Params {
+            spec: Arc::new(Spec { experiment: experiment.to_string(), params: specs }),
+            values,
+            explicit: BTreeSet::new(),
+        }
     }
 
     /// Defaults overridden by `name=value` settings, each validated against `specs`.
     pub fn from_settings<S: AsRef<str>>(
         experiment: &str,
-        specs: &[ParamSpec],
+        specs: Vec<ParamSpec>,
         settings: &[S],
     ) -> Result<Params, ParamError> {
-        let mut params = Params::defaults(specs);
+        let mut params = Params::new(experiment, specs);
         for setting in settings {
             let text = setting.as_ref();
             let (name, value) = text.split_once('=').ok_or_else(|| ParamError::Malformed { text: text.to_string() })?;
-            params.set_text(experiment, specs, name.trim(), value)?;
+            params.set_text(name.trim(), value)?;
         }
         Ok(params)
     }
 
+    /// The experiment these parameters belong to.
+    pub fn experiment(&self) -> &str {
+        &self.spec.experiment
+    }
+
+    /// The parameter specs they are checked against.
+    pub fn specs(&self) -> &[ParamSpec] {
+        &self.spec.params
+    }
+
+    fn find_spec(&self, name: &str) -> Result<&ParamSpec, ParamError> {
+        find_spec(&self.spec.experiment, &self.spec.params, name)
+    }
+
     /// Sets one parameter from text, validating it.
-    pub fn set_text(
-        &mut self,
-        experiment: &str,
-        specs: &[ParamSpec],
-        name: &str,
-        text: &str,
-    ) -> Result<(), ParamError> {
-        let spec = find_spec(experiment, specs, name)?;
-        let value = spec.parse(text)?;
-        self.values.insert(spec.name, value);
-        self.explicit.insert(spec.name);
+    pub fn set_text(&mut self, name: &str, text: &str) -> Result<(), ParamError> {
+        let spec = self.find_spec(name)?;
+        let (name, value) = (spec.name, spec.parse(text)?);
+        self.values.insert(name, value);
+        self.explicit.insert(name);
         Ok(())
     }
 
     /// Sets one parameter from a typed value, validating it.
-    pub fn set(&mut self, experiment: &str, specs: &[ParamSpec], name: &str, value: Value) -> Result<(), ParamError> {
-        let spec = find_spec(experiment, specs, name)?;
+    pub fn set(&mut self, name: &str, value: Value) -> Result<(), ParamError> {
+        let spec = self.find_spec(name)?;
         spec.check(&value)?;
-        self.values.insert(spec.name, value);
-        self.explicit.insert(spec.name);
+        let name = spec.name;
+        self.values.insert(name, value);
+        self.explicit.insert(name);
         Ok(())
     }
 
     /// Forgets that `name` was set explicitly and restores its default.
-    pub fn unset(&mut self, specs: &[ParamSpec], name: &str) {
-        if let Some(spec) = specs.iter().find(|s| s.name == name) {
-            self.values.insert(spec.name, spec.default.clone());
-            self.explicit.remove(spec.name);
+    pub fn unset(&mut self, name: &str) {
+        if let Ok(spec) = self.find_spec(name) {
+            let (name, default) = (spec.name, spec.default.clone());
+            self.values.insert(name, default);
+            self.explicit.remove(name);
         }
     }
 
@@ -322,6 +413,12 @@ impl Params {
         }
     }
 
+    /// A choice parameter's value as its enum. Panics (a bug) if `name` is not a choice of `C`.
+    pub fn choice_of<C: Choice>(&self, name: &str) -> C {
+        let text = self.choice(name);
+        C::from_name(text).unwrap_or_else(|| panic!("bug: '{text}' is not a value of parameter '{name}'"))
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &Value)> {
         self.values.iter().map(|(k, v)| (*k, v))
     }
@@ -345,15 +442,15 @@ impl Params {
 
     /// Typed values checked against `specs` (unknown names and bad values are errors;
     /// missing names take their defaults).
-    pub fn from_wire(experiment: &str, specs: &[ParamSpec], wire: &ParamsWire) -> Result<Params, ParamError> {
-        let mut params = Params::defaults(specs);
+    pub fn from_wire(experiment: &str, specs: Vec<ParamSpec>, wire: &ParamsWire) -> Result<Params, ParamError> {
+        let mut params = Params::new(experiment, specs);
         for (name, value) in &wire.values {
-            params.set(experiment, specs, name, value.clone())?;
+            params.set(name, value.clone())?;
         }
         params.explicit.clear();
         for name in &wire.explicit {
-            let spec = find_spec(experiment, specs, name)?;
-            params.explicit.insert(spec.name);
+            let name = params.find_spec(name)?.name;
+            params.explicit.insert(name);
         }
         Ok(params)
     }
@@ -382,7 +479,7 @@ mod tests {
 
     #[test]
     fn defaults_and_overrides() {
-        let p = Params::from_settings("x", &specs(), &["mtu=9000", "pcp_high_order=on"]).unwrap();
+        let p = Params::from_settings("x", specs(), &["mtu=9000", "pcp_high_order=on"]).unwrap();
         assert_eq!(p.int("mtu"), 9000);
         assert!(p.bool("pcp_high_order"));
         assert_eq!(p.choice("preset"), "b");
@@ -391,41 +488,41 @@ mod tests {
 
     #[test]
     fn errors_name_parameter_value_and_range() {
-        let e = Params::from_settings("x", &specs(), &["mtu=20"]).unwrap_err().to_string();
+        let e = Params::from_settings("x", specs(), &["mtu=20"]).unwrap_err().to_string();
         assert_eq!(e, "bad value '20' for parameter 'mtu': expected an integer in 68..=9216");
-        let e = Params::from_settings("x", &specs(), &["mtu=big"]).unwrap_err().to_string();
+        let e = Params::from_settings("x", specs(), &["mtu=big"]).unwrap_err().to_string();
         assert!(e.contains("'big'") && e.contains("68..=9216"), "{e}");
-        let e = Params::from_settings("x", &specs(), &["nope=1"]).unwrap_err().to_string();
+        let e = Params::from_settings("x", specs(), &["nope=1"]).unwrap_err().to_string();
         assert!(e.contains("unknown parameter 'nope'") && e.contains("mtu, pcp_high_order, preset, page_size"), "{e}");
-        let e = Params::from_settings("x", &specs(), &["preset=c"]).unwrap_err().to_string();
+        let e = Params::from_settings("x", specs(), &["preset=c"]).unwrap_err().to_string();
         assert!(e.contains("one of a, b"), "{e}");
-        let e = Params::from_settings("x", &specs(), &["page_size=5000"]).unwrap_err().to_string();
+        let e = Params::from_settings("x", specs(), &["page_size=5000"]).unwrap_err().to_string();
         assert_eq!(e, "bad value '5000' for parameter 'page_size': expected a power of two in 4096..=65536");
-        let e = Params::from_settings("x", &specs(), &["mtu"]).unwrap_err().to_string();
+        let e = Params::from_settings("x", specs(), &["mtu"]).unwrap_err().to_string();
         assert!(e.contains("malformed"), "{e}");
     }
 
     #[test]
     fn wire_round_trip_keeps_values_and_explicit_marks() {
-        let p = Params::from_settings("x", &specs(), &["mtu=9000", "preset=a"]).unwrap();
+        let p = Params::from_settings("x", specs(), &["mtu=9000", "preset=a"]).unwrap();
         let text = serde_json::to_string(&p.to_wire()).unwrap();
-        let back = Params::from_wire("x", &specs(), &serde_json::from_str(&text).unwrap()).unwrap();
+        let back = Params::from_wire("x", specs(), &serde_json::from_str(&text).unwrap()).unwrap();
         assert_eq!(back, p);
         let mut bad = p.to_wire();
         bad.values.insert("mtu".into(), Value::Int(5));
-        assert!(Params::from_wire("x", &specs(), &bad).unwrap_err().to_string().contains("68..=9216"));
+        assert!(Params::from_wire("x", specs(), &bad).unwrap_err().to_string().contains("68..=9216"));
     }
 
     proptest::proptest! {
         #[test]
         fn int_validation_matches_range(v in -100_000i64..100_000) {
-            let ok = Params::from_settings("x", &specs(), &[format!("mtu={v}")]).is_ok();
+            let ok = Params::from_settings("x", specs(), &[format!("mtu={v}")]).is_ok();
             proptest::prop_assert_eq!(ok, (68..=9216).contains(&v));
         }
 
         #[test]
         fn arbitrary_text_never_panics(s in ".*") {
-            let _ = Params::from_settings("x", &specs(), &[s]);
+            let _ = Params::from_settings("x", specs(), &[s]);
         }
     }
 }

@@ -11,7 +11,7 @@ use skblab_core::params::Params;
 use skblab_core::Experiment;
 
 fn params(settings: &[&str]) -> Params {
-    Params::from_settings(hoa::ID, &hoa::specs(), settings).expect("valid settings")
+    Params::from_settings(hoa::ID, hoa::specs(), settings).expect("valid settings")
 }
 
 #[test]

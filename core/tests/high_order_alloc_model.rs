@@ -16,7 +16,7 @@ use skblab_core::sim::trace::LaneState;
 use skblab_core::sim::zone::Zone;
 
 fn params(settings: &[&str]) -> Params {
-    Params::from_settings(hoa::ID, &hoa::specs(), settings).expect("valid settings")
+    Params::from_settings(hoa::ID, hoa::specs(), settings).expect("valid settings")
 }
 
 /// One step of a random workload against a zone.

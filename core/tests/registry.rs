@@ -3,7 +3,7 @@
 //! its points and `run_point` rows are the rows of `run`, and a hash of its default output is
 //! pinned (the same snapshots are checked under wasm by web/tests/golden.rs).
 
-use skblab_core::{experiments, Params};
+use skblab_core::experiments;
 
 /// FNV-1a 64 of the output's JSON (table, views): one line per experiment in the snapshot.
 pub fn fnv64(text: &str) -> u64 {
@@ -14,7 +14,7 @@ pub fn fnv64(text: &str) -> u64 {
 fn every_experiment_runs_twice_to_the_same_bits_and_its_hash_is_pinned() {
     let mut lines = Vec::new();
     for e in experiments() {
-        let p = Params::defaults(&e.specs());
+        let p = e.defaults();
         let a = e.run(&p, 1);
         let b = e.run(&p, 1);
         assert_eq!(a, b, "{}: two runs with seed 1 differ", e.id());
@@ -27,7 +27,7 @@ fn every_experiment_runs_twice_to_the_same_bits_and_its_hash_is_pinned() {
 #[test]
 fn run_is_the_loop_over_points() {
     for e in experiments() {
-        let p = Params::defaults(&e.specs());
+        let p = e.defaults();
         let points = e.points(&p);
         assert!(!points.is_empty(), "{}: no points", e.id());
         assert!(points.iter().enumerate().all(|(i, pt)| pt.index as usize == i), "{}: point indexes", e.id());
@@ -40,17 +40,17 @@ fn run_is_the_loop_over_points() {
 #[test]
 fn params_round_trip_through_the_wire_form() {
     for e in experiments() {
-        let p = Params::defaults(&e.specs());
+        let p = e.defaults();
         let wire: skblab_core::ParamsWire =
             serde_json::from_str(&serde_json::to_string(&p.to_wire()).unwrap()).unwrap();
-        assert_eq!(Params::from_wire(e.id(), &e.specs(), &wire).unwrap(), p, "{}", e.id());
+        assert_eq!(e.params_from_wire(&wire).unwrap(), p, "{}", e.id());
     }
 }
 
 #[test]
 fn outputs_round_trip_through_json_bit_for_bit() {
     for e in experiments() {
-        let p = Params::defaults(&e.specs());
+        let p = e.defaults();
         let out = e.run(&p, 1);
         let back: skblab_core::RunOutput = serde_json::from_str(&serde_json::to_string(&out).unwrap()).unwrap();
         assert_eq!(back, out, "{}", e.id());

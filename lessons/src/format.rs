@@ -242,10 +242,12 @@ pub fn apply_settings(
     base: &Params,
     overrides: &[(String, String)],
 ) -> Result<Params, String> {
-    let specs = experiment.specs();
+    if experiment.id() != base.experiment() {
+        return Err(format!("parameters of '{}' applied to experiment '{}'", base.experiment(), experiment.id()));
+    }
     let mut p = base.clone();
     for (name, value) in overrides {
-        p.set_text(experiment.id(), &specs, name, value).map_err(|e| e.to_string())?;
+        p.set_text(name, value).map_err(|e| e.to_string())?;
     }
     Ok(p)
 }
@@ -330,7 +332,7 @@ fn bool_text(text: &str) -> Option<f64> {
 impl Claim {
     /// Runs the experiment with the claim's settings; `Err` says what the model gave instead.
     pub fn check(&self, experiment: &dyn Experiment) -> Result<f64, String> {
-        let base = Params::defaults(&experiment.specs());
+        let base = experiment.defaults();
         let p = apply_settings(experiment, &base, &self.params)?;
         let v = metric_of(&experiment.run(&p, DEFAULT_SEED), &self.metric, &self.row)
             .ok_or_else(|| format!("claim '{}': no metric '{}' in the output", self.text, self.metric))?;

@@ -1,7 +1,7 @@
 //! The lessons checker: every lesson parses, names an existing experiment, its parameter
 //! presets are in range, its questions are answerable by the model, and its claims hold.
 
-use skblab_core::{find, Experiment, Params};
+use skblab_core::{find, Experiment};
 use skblab_lessons::{apply_settings, index, lesson, parse_lesson, QuestionKind, Status, LESSON_FILES};
 
 fn experiment_of(slug: &str) -> &'static dyn Experiment {
@@ -44,7 +44,7 @@ fn every_preset_is_in_range() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
         let exp = experiment_of(&entry.slug);
         let l = lesson(&entry.slug).unwrap();
-        let base = Params::defaults(&exp.specs());
+        let base = exp.defaults();
         for (i, step) in l.steps.iter().enumerate() {
             let p =
                 apply_settings(exp, &base, &step.params).unwrap_or_else(|e| panic!("{} step {}: {e}", l.slug, i + 1));
@@ -64,7 +64,7 @@ fn every_question_is_answerable_and_has_one_right_choice() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
         let exp = experiment_of(&entry.slug);
         let l = lesson(&entry.slug).unwrap();
-        let base = Params::defaults(&exp.specs());
+        let base = exp.defaults();
         for (i, step) in l.steps.iter().enumerate() {
             let Some(q) = &step.question else { continue };
             let p = apply_settings(exp, &base, &step.params).unwrap();

@@ -151,13 +151,13 @@ impl Page {
             experiment,
             lesson,
             step,
-            params: Params::defaults(&experiment.specs()),
+            params: experiment.defaults(),
             seed: DEFAULT_SEED,
             field_errors: BTreeMap::new(),
             notices: Vec::new(),
         };
         page.params = page.step_params(notices);
-        let specs = experiment.specs();
+
         for (name, text) in query {
             if name == SEED_KEY {
                 match text.parse::<u64>() {
@@ -166,7 +166,7 @@ impl Page {
                         "bad value '{text}' for 'seed' in the URL: expected a whole number; using seed {DEFAULT_SEED}"
                     )),
                 }
-            } else if let Err(e) = page.params.set_text(experiment.id(), &specs, name, text) {
+            } else if let Err(e) = page.params.set_text(name, text) {
                 notices.push(format!("{e} (from the URL; using the default)"));
             }
         }
@@ -175,11 +175,10 @@ impl Page {
 
     /// Defaults overridden by the current step's parameters.
     fn step_params(&self, notices: &mut Vec<String>) -> Params {
-        let specs = self.experiment.specs();
-        let mut params = Params::defaults(&specs);
+        let mut params = self.experiment.defaults();
         if let Some(step) = self.lesson.and_then(|l| l.steps.get(self.step)) {
             for (name, text) in &step.params {
-                if let Err(e) = params.set_text(self.experiment.id(), &specs, name, text) {
+                if let Err(e) = params.set_text(name, text) {
                     notices.push(format!("lesson data: {e}"));
                 }
             }
@@ -249,7 +248,6 @@ pub fn apply(page: &Page, action: Action) -> Page {
 }
 
 fn set_param(page: &mut Page, name: &str, text: &str) {
-    let specs = page.experiment.specs();
     let mut params = page.params.clone();
     if name == PRESET_PARAM {
         // A new preset drops the learner's overrides, not the step's own settings.
@@ -257,7 +255,7 @@ fn set_param(page: &mut Page, name: &str, text: &str) {
         params = page.step_params(&mut notices);
         page.notices.extend(notices);
     }
-    match params.set_text(page.experiment.id(), &specs, name, text) {
+    match params.set_text(name, text) {
         Ok(()) => {
             page.params = params;
             page.field_errors.remove(name);
@@ -270,7 +268,7 @@ fn set_param(page: &mut Page, name: &str, text: &str) {
 
 fn enter_step(page: &mut Page, step: usize) {
     if page.lesson.is_none() {
-        page.params = Params::defaults(&page.experiment.specs());
+        page.params = page.experiment.defaults();
         page.field_errors.clear();
         return;
     }
@@ -300,7 +298,7 @@ mod tests {
     fn playground_starts_from_defaults() {
         let p = page("#/play/skb-layout");
         assert!(p.notices.is_empty(), "{:?}", p.notices);
-        assert_eq!(p.params, Params::defaults(&p.experiment.specs()));
+        assert_eq!(p.params, p.experiment.defaults());
         assert_eq!(route::format(&p.location()), "#/play/skb-layout");
     }
 
@@ -322,7 +320,7 @@ mod tests {
         assert!(p.notices.iter().any(|n| n.contains("'12'") && n.contains("mtu")));
         assert!(p.notices.iter().any(|n| n.contains("unknown parameter 'bogus'")));
         assert!(p.notices.iter().any(|n| n.contains("'seed'")));
-        assert_eq!(p.params, Params::defaults(&p.experiment.specs()));
+        assert_eq!(p.params, p.experiment.defaults());
         assert_eq!(p.seed, DEFAULT_SEED);
     }
 

@@ -461,7 +461,7 @@ mod tests {
     #[test]
     fn light_runs_are_computed_at_once() {
         let e = skblab_core::find("skb-layout").unwrap();
-        let k = RunKey { experiment: e, params: Params::defaults(&e.specs()), seed: 1 };
+        let k = RunKey { experiment: e, params: e.defaults(), seed: 1 };
         let s = RunState::computed(k.clone());
         assert!(s.is_done());
         assert_eq!(*s.output.unwrap(), e.run(&k.params, 1));

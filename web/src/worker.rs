@@ -97,9 +97,7 @@ impl RunJob {
     /// Validates the request: a known experiment and parameters inside its spec.
     pub fn new(request: &RunRequest) -> Result<RunJob, String> {
         let experiment = skblab_core::find(&request.experiment).map_err(|e| e.to_string())?;
-        let params =
-            Params::from_wire(experiment.id(), &experiment.specs(), &request.params).map_err(|e| e.to_string())?;
-        experiment.validate(&params).map_err(|e| e.to_string())?;
+        let params = experiment.params_from_wire(&request.params).map_err(|e| e.to_string())?;
         let points = experiment.points(&params);
         Ok(RunJob { generation: request.generation, experiment, params, seed: request.seed, points, rows: Vec::new() })
     }
@@ -232,7 +230,7 @@ mod tests {
         let r = request(&["max_threads=2", "measure_us=200", "warmup_us=100", "profile_threads=2"]);
         let mut job = RunJob::new(&r).unwrap();
         let e = skblab_core::find(hoa::ID).unwrap();
-        let params = Params::from_wire(e.id(), &e.specs(), &r.params).unwrap();
+        let params = e.params_from_wire(&r.params).unwrap();
         let expected = e.run(&params, 1);
         let mut rows = Vec::new();
         let output = loop {
@@ -262,7 +260,7 @@ mod tests {
     #[test]
     fn every_experiment_runs_in_the_job() {
         for e in skblab_core::experiments() {
-            let p = Params::defaults(&e.specs());
+            let p = e.defaults();
             if e.cost(&p) == skblab_core::Cost::Light {
                 let mut job = RunJob::new(&RunRequest::new(1, *e, &p, 1)).unwrap();
                 let out = loop {

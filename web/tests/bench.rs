@@ -23,7 +23,7 @@ fn wasm_heap_bytes() -> f64 {
 
 #[wasm_bindgen_test]
 fn bench_high_order_alloc_sweep() {
-    let params = Params::defaults(&hoa::specs());
+    let params = hoa::HighOrderAlloc.defaults();
     let mut best_ms = f64::MAX;
     let mut events = 0u64;
     for round in 0..3 {

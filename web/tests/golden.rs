@@ -7,7 +7,7 @@
 //! host, `unsupported = test` runs it natively too.)
 
 use skblab_core::experiments::high_order_alloc as hoa;
-use skblab_core::{find, Params, DEFAULT_SEED};
+use skblab_core::{find, DEFAULT_SEED};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -36,7 +36,7 @@ fn high_order_alloc_golden_point_matches_native() {
 #[wasm_bindgen_test(unsupported = test)]
 fn ktls_recursion_default_run_matches_native() {
     let exp = find("ktls-recursion").expect("registered");
-    let out = exp.run(&Params::defaults(&exp.specs()), DEFAULT_SEED);
+    let out = exp.run(&exp.defaults(), DEFAULT_SEED);
     let json: serde_json::Value = serde_json::from_str(&out.to_json()).expect("json");
     // The numbers of docs/ktls-recursion.md (native CLI output).
     assert_eq!(json["overflow"], true);
@@ -58,7 +58,7 @@ fn every_experiment_default_run_hash_matches_native() {
     let golden = snapshot_body(include_str!("../../core/tests/snapshots/registry__default_run_hashes.snap"));
     let mut lines = Vec::new();
     for e in skblab_core::experiments() {
-        let out = e.run(&Params::defaults(&e.specs()), DEFAULT_SEED);
+        let out = e.run(&e.defaults(), DEFAULT_SEED);
         let json = serde_json::to_string(&out).expect("outputs serialize");
         lines.push(format!("{} {:016x}", e.id(), fnv64(&json)));
     }

@@ -32,7 +32,7 @@ pub mod render;
 pub mod stack;
 pub mod walk;
 
-pub use graph::{build_scenario, Fix, SkbGraph, SkbKind, SkbRole, FIXES, FIX_NAMES, NESTING_DEPTH_MAX};
+pub use graph::{build_scenario, Fix, SkbGraph, SkbKind, SkbRole, FIXES, NESTING_DEPTH_MAX};
 pub use stack::{FrameSizes, StackEntry, GUARD_PAGE_BYTES, THREAD_SIZE_BYTES_DEFAULT};
 pub use walk::{Overflow, TraceEvent, TraceFrame, WalkConfig, WalkResult, Walker, TRACE_FRAMES_MAX};
 
@@ -60,12 +60,14 @@ pub struct KtlsInput {
     /// True if the scenario asked for more than [`NESTING_DEPTH_MAX`] records.
     pub records_capped: bool,
     pub nr_frags: u32,
+    /// The THREAD_SIZE knob as set (`walk` doubles it under [`Fix::BiggerStack`]).
+    pub thread_size_bytes: u64,
     pub walk: WalkConfig,
 }
 
 impl KtlsInput {
     pub fn from_params(p: &Params) -> KtlsInput {
-        let fix = Fix::from_name(p.choice("fix"));
+        let fix: Fix = p.choice_of("fix");
         let wanted = match p.int("nesting_depth") {
             0 => (p.int("transfer_bytes") + p.int("tls_record_bytes") - 1) / p.int("tls_record_bytes"),
             n => n,
@@ -84,6 +86,7 @@ impl KtlsInput {
             records,
             records_capped: wanted > NESTING_DEPTH_MAX as i64,
             nr_frags: p.int("frags_per_skb") as u32,
+            thread_size_bytes: thread,
             walk: WalkConfig {
                 sizes,
                 thread_size_bytes: if fix == Fix::BiggerStack { 2 * thread } else { thread },
@@ -97,8 +100,9 @@ impl KtlsInput {
         build_scenario(self.records, self.fix, self.nr_frags)
     }
 
-    /// The same input with another fix (THREAD_SIZE recomputed from `thread_size_bytes`).
-    pub fn with_fix(&self, fix: Fix, thread_size_bytes: u64) -> KtlsInput {
+    /// The same input with another fix (THREAD_SIZE recomputed from the knob).
+    pub fn with_fix(&self, fix: Fix) -> KtlsInput {
+        let thread_size_bytes = self.thread_size_bytes;
         let mut out = *self;
         out.fix = fix;
         out.walk.iterative = fix == Fix::IterativeFree;
@@ -243,7 +247,7 @@ pub fn chart_depths() -> Vec<u32> {
 /// [`CHART_POINTS_MAX`] depths are used, each clamped to [`NESTING_DEPTH_MAX`].
 pub fn stack_vs_depth(params: &Params, fix: Fix, depths: &[u32]) -> Vec<DepthPoint> {
     let base = KtlsInput::from_params(params);
-    let input = base.with_fix(fix, params.int("thread_size_bytes") as u64);
+    let input = base.with_fix(fix);
     depths
         .iter()
         .take(CHART_POINTS_MAX)
@@ -393,7 +397,7 @@ pub const SEED_LEVELS_ESTIMATE: u64 = 249;
 
 /// The one number we can set beside the seed.
 pub fn reproduce() -> Reproduction {
-    let params = Params::defaults(&specs());
+    let params = KtlsRecursion.defaults();
     let input = KtlsInput::from_params(&params);
     let (r, _, _) = run_input(&input);
     Reproduction {
@@ -422,7 +426,7 @@ pub fn reproduce() -> Reproduction {
 pub fn specs() -> Vec<ParamSpec> {
     let d = FrameSizes::default();
     vec![
-        ParamSpec::choice("fix", FIX_NAMES, 0)
+        ParamSpec::choice_of("fix", Fix::None)
             .help("none = 5.1-rc with the rx cache; no-rx-cache frees each message at once; iterative-free does not recurse; strparser-flatten never nests; bigger-stack doubles THREAD_SIZE.")
             .kernel("sysctl net.ipv4.tcp_rx_skb_cache (June 2019)"),
         ParamSpec::int("transfer_bytes", "bytes", SEED_TRANSFER_BYTES, (0, 1_000_000_000, 1_000_000))

@@ -28,38 +28,28 @@
 
 use crate::experiment::{Experiment, Point, ViewSpec};
 use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
-use crate::params::{ParamSpec, Params, Value};
+use crate::params::{Choice, ParamSpec, Params, Value};
 use crate::sources;
 use serde::Serialize;
 
 /// Length of an Ethernet header (ETH_HLEN).
 pub const ETH_HLEN_BYTES: u64 = 14;
 
-/// How MAX_SKB_FRAGS is derived from PAGE_SIZE in a kernel era.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum FragsFormula {
-    /// skbuff.h around 2011 – 2012 (earlier 2.6 copies: +2 with no floor):
-    /// `65536/PAGE_SIZE + 2`, at least 16.
-    Plus2Floor16,
-    /// From about 2012 to 6.3 (the commit that changed +2 to +1 is unconfirmed):
-    /// `65536/PAGE_SIZE + 1`, at least 16.
-    Plus1Floor16,
-    /// 6.4+: `CONFIG_MAX_SKB_FRAGS` (17..=45, default 17).
-    Config,
+crate::choice_enum! {
+    /// How MAX_SKB_FRAGS is derived from PAGE_SIZE in a kernel era.
+    pub enum FragsFormula {
+        /// skbuff.h around 2011 – 2012 (earlier 2.6 copies: +2 with no floor):
+        /// `65536/PAGE_SIZE + 2`, at least 16.
+        Plus2Floor16 = "plus2_floor16",
+        /// From about 2012 to 6.3 (the commit that changed +2 to +1 is unconfirmed):
+        /// `65536/PAGE_SIZE + 1`, at least 16.
+        Plus1Floor16 = "plus1_floor16",
+        /// 6.4+: `CONFIG_MAX_SKB_FRAGS` (17..=45, default 17).
+        Config = "config",
+    }
 }
 
-pub const FORMULA_NAMES: &[&str] = &["plus2_floor16", "plus1_floor16", "config"];
-
 impl FragsFormula {
-    fn from_name(name: &str) -> FragsFormula {
-        match name {
-            "plus2_floor16" => FragsFormula::Plus2Floor16,
-            "plus1_floor16" => FragsFormula::Plus1Floor16,
-            "config" => FragsFormula::Config,
-            other => panic!("bug: unknown frags formula '{other}'"),
-        }
-    }
-
     /// MAX_SKB_FRAGS for `page_size_bytes` (and `config_frags` under [`FragsFormula::Config`]).
     pub fn max_skb_frags(self, page_size_bytes: u64, config_frags: u64) -> u64 {
         match self {
@@ -288,8 +278,16 @@ pub fn preset(name: &str) -> &'static Preset {
     PRESETS.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("bug: unknown preset '{name}'"))
 }
 
-const PRESET_NAMES: &[&str] =
-    &["linux-2011-x86_64", "frag-destructor-2011", "linux-4.x-6.3-x86_64", "linux-6.4-x86_64", "arm64-64k"];
+/// The presets' names, in order, read off [`PRESETS`] (the options of the `preset` parameter).
+const PRESET_NAMES: &[&str] = &{
+    let mut names = [""; PRESETS.len()];
+    let mut i = 0;
+    while i < PRESETS.len() {
+        names[i] = PRESETS[i].name;
+        i += 1;
+    }
+    names
+};
 
 /// The registry entry.
 pub struct SkbLayout;
@@ -302,7 +300,7 @@ impl SkbLayout {
         let p = SkbLayout.resolve(params);
         LayoutInput {
             page_size_bytes: p.int("page_size") as u64,
-            formula: FragsFormula::from_name(p.choice("frags_formula")),
+            formula: p.choice_of("frags_formula"),
             config_max_skb_frags: p.int("config_max_skb_frags") as u64,
             max_skb_frags: p.int("max_skb_frags") as u64,
             frag_bytes: p.int("frag_bytes") as u64,
@@ -316,15 +314,10 @@ impl SkbLayout {
     }
 
     fn preset_values(input: &LayoutInput) -> Vec<(&'static str, Value)> {
-        let formula = match input.formula {
-            FragsFormula::Plus2Floor16 => 0,
-            FragsFormula::Plus1Floor16 => 1,
-            FragsFormula::Config => 2,
-        };
         let int = |v: u64| Value::Int(v as i64);
         vec![
             ("page_size", int(input.page_size_bytes)),
-            ("frags_formula", Value::Choice(FORMULA_NAMES[formula].to_string())),
+            ("frags_formula", Value::Choice(input.formula.name().to_string())),
             ("config_max_skb_frags", int(input.config_max_skb_frags)),
             ("max_skb_frags", int(input.max_skb_frags)),
             ("frag_bytes", int(input.frag_bytes)),
@@ -380,7 +373,7 @@ impl Experiment for SkbLayout {
             ParamSpec::pow2("page_size", "bytes", d.page_size_bytes as i64, (4096, 65536))
                 .help("Base page size (4 KiB on x86_64; 16 or 64 KiB on some arm64 kernels).")
                 .kernel("PAGE_SIZE"),
-            ParamSpec::choice("frags_formula", FORMULA_NAMES, 2)
+            ParamSpec::choice_of("frags_formula", FragsFormula::Config)
                 .help("How MAX_SKB_FRAGS follows from PAGE_SIZE: 65536/PAGE_SIZE+2 (to 3.2), +1 (3.3 to 6.3), or the 6.4 Kconfig option.")
                 .kernel("MAX_SKB_FRAGS"),
             ParamSpec::int("config_max_skb_frags", "frags", d.config_max_skb_frags as i64, (17, 45, 1))
@@ -414,12 +407,11 @@ impl Experiment for SkbLayout {
     }
 
     fn resolve(&self, params: &Params) -> Params {
-        let specs = self.specs();
         let mut out = params.clone();
         let chosen = preset(params.choice("preset"));
         for (name, value) in SkbLayout::preset_values(&chosen.input) {
             if !params.is_explicit(name) {
-                out.set(ID, &specs, name, value).expect("preset values are inside the spec");
+                out.set(name, value).expect("preset values are inside the spec");
                 out.clear_explicit(name);
             }
         }

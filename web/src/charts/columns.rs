@@ -58,7 +58,7 @@ mod tests {
     #[test]
     fn partial_rows_fill_the_chart_and_the_seed_overlays_inside_the_range() {
         let e = &hoa::HighOrderAlloc;
-        let params = skblab_core::Params::defaults(&e.specs());
+        let params = e.defaults();
         let mut out = RunOutput::new(hoa::ID, 1, e.columns(&params));
         for n in 1..=3 {
             out.push_row(vec![Cell::Int(n), Cell::Float(41_000.0 * n as f64), Cell::Float(35_000.0 * n as f64)]);

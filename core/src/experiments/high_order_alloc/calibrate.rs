@@ -13,9 +13,8 @@
 
 use super::seed::{crossover, plateau, SEED_000_ROWS};
 use super::world::StreamSim;
-use super::{config_on, specs, FragOrder};
-use crate::experiment::DEFAULT_SEED;
-use crate::params::Params;
+use super::{config_on, FragOrder, HighOrderAlloc};
+use crate::experiment::{Experiment, DEFAULT_SEED};
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 use serde::Serialize;
 
@@ -90,7 +89,7 @@ impl CalibrationReport {
 
 /// Sweeps 1..=30 flows on `m` with default parameters; (threads, order3, order0) Mbit/s.
 pub fn sweep_on(m: &MachineProfile) -> Vec<(u32, f64, f64)> {
-    let params = Params::defaults(&specs());
+    let params = HighOrderAlloc.defaults();
     (1..=30)
         .map(|n| {
             let run = |o| {

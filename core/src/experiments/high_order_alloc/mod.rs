@@ -37,23 +37,21 @@ use crate::sim::profile::ProfileReport;
 use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
 use crate::sources;
 use serde::Serialize;
-pub use world::{
-    Placement, StreamConfig, StreamSim, StreamStats, TraceFrame, MAX_CPUS, MAX_EVENTS_PER_RUN, MAX_FLOWS,
-    PLACEMENT_NAMES,
-};
+pub use world::{Placement, StreamConfig, StreamSim, StreamStats, TraceFrame, MAX_CPUS, MAX_EVENTS_PER_RUN, MAX_FLOWS};
 
 pub const ID: &str = "high-order-alloc";
 
 /// The registry entry.
 pub struct HighOrderAlloc;
 
-/// Which frag order a run uses: the sysctl `net.core.high_order_alloc_disable`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum FragOrder {
-    /// sysctl = 0: order-3 (32 KiB) frags, order-0 fallback.
-    Order3,
-    /// sysctl = 1: order-0 frags.
-    Order0,
+crate::choice_enum! {
+    /// Which frag order a run uses: the sysctl `net.core.high_order_alloc_disable`.
+    pub enum FragOrder {
+        /// sysctl = 0: order-3 (32 KiB) frags, order-0 fallback.
+        Order3 = "order3",
+        /// sysctl = 1: order-0 frags.
+        Order0 = "order0",
+    }
 }
 
 impl FragOrder {
@@ -69,24 +67,70 @@ impl FragOrder {
     }
 }
 
+/// Every parameter of a run, typed: the one place that reads them by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub cpus: u32,
+    pub sockets: u32,
+    pub smt: bool,
+    pub min_threads: u32,
+    pub max_threads: u32,
+    pub pcp_high_order: bool,
+    pub pcp_high: u32,
+    pub pcp_batch: u32,
+    pub msg_bytes: u32,
+    pub sndbuf_bytes: u32,
+    pub placement: Placement,
+    pub line_transfer_ns: u64,
+    pub cross_socket_ns: u64,
+    pub warmup_us: u64,
+    pub measure_us: u64,
+    pub profile_threads: u32,
+    pub profile_order: FragOrder,
+}
+
+impl From<&Params> for Input {
+    fn from(p: &Params) -> Input {
+        let int = |name| p.int(name);
+        Input {
+            cpus: int("cpus") as u32,
+            sockets: int("sockets") as u32,
+            smt: p.bool("smt"),
+            min_threads: int("min_threads") as u32,
+            max_threads: int("max_threads") as u32,
+            pcp_high_order: p.bool("pcp_high_order"),
+            pcp_high: int("pcp_high") as u32,
+            pcp_batch: int("pcp_batch") as u32,
+            msg_bytes: int("msg_bytes") as u32,
+            sndbuf_bytes: int("sndbuf_bytes") as u32,
+            placement: p.choice_of("placement"),
+            line_transfer_ns: int("line_transfer_ns") as u64,
+            cross_socket_ns: int("cross_socket_ns") as u64,
+            warmup_us: int("warmup_us") as u64,
+            measure_us: int("measure_us") as u64,
+            profile_threads: (int("profile_threads") as u32).max(1),
+            profile_order: p.choice_of("profile_order"),
+        }
+    }
+}
+
 /// The cross-parameter rules the spec's ranges cannot say: the cores split evenly over the
 /// sockets, and the sweep's flow range is not empty. `params_from` applies it, and `run`
 /// answers an error output instead of running.
 pub fn validate(params: &Params) -> Result<(), ParamError> {
-    let (cpus, sockets) = (params.int("cpus"), params.int("sockets"));
-    if cpus % sockets != 0 {
+    let i = Input::from(params);
+    if i.cpus % i.sockets != 0 {
         return Err(ParamError::BadValue {
             name: "cpus".into(),
-            value: cpus.to_string(),
-            allowed: format!("a multiple of sockets ({sockets}): the cores split evenly over the sockets"),
+            value: i.cpus.to_string(),
+            allowed: format!("a multiple of sockets ({}): the cores split evenly over the sockets", i.sockets),
         });
     }
-    let (min, max) = (params.int("min_threads"), params.int("max_threads"));
-    if min > max {
+    if i.min_threads > i.max_threads {
         return Err(ParamError::BadValue {
             name: "min_threads".into(),
-            value: min.to_string(),
-            allowed: format!("at most max_threads ({max})"),
+            value: i.min_threads.to_string(),
+            allowed: format!("at most max_threads ({})", i.max_threads),
         });
     }
     Ok(())
@@ -94,11 +138,8 @@ pub fn validate(params: &Params) -> Result<(), ParamError> {
 
 /// The machine profile with the parameters that override its constants applied.
 pub fn machine(params: &Params) -> MachineProfile {
-    MachineProfile {
-        line_same_socket_ns: params.int("line_transfer_ns") as u64,
-        line_cross_socket_ns: params.int("cross_socket_ns") as u64,
-        ..SERVER_2019
-    }
+    let i = Input::from(params);
+    MachineProfile { line_same_socket_ns: i.line_transfer_ns, line_cross_socket_ns: i.cross_socket_ns, ..SERVER_2019 }
 }
 
 /// The run configuration for `flows` flows at `order`.
@@ -109,25 +150,25 @@ pub fn config(params: &Params, flows: u32, order: FragOrder) -> StreamConfig {
 /// The run configuration on an explicit machine profile (calibration varies the profile).
 /// The topology (sockets, cores online per socket) comes from `params`.
 pub fn config_on(machine: MachineProfile, params: &Params, flows: u32, order: FragOrder) -> StreamConfig {
-    let cpus = params.int("cpus") as u32;
+    let i = Input::from(params);
     // validate() rejects fewer cores than sockets; the clamp only keeps an unvalidated call
     // from building a socket without cores.
-    let sockets = (params.int("sockets") as u32).min(cpus);
+    let sockets = i.sockets.min(i.cpus);
     StreamConfig {
-        machine: machine.with_topology(sockets, cpus.div_ceil(sockets)),
-        cpus,
-        smt: params.bool("smt"),
+        machine: machine.with_topology(sockets, i.cpus.div_ceil(sockets)),
+        cpus: i.cpus,
+        smt: i.smt,
         flows,
         high_order_alloc_disable: order.disable(),
-        pcp_high_order: params.bool("pcp_high_order"),
-        pcp_high: params.int("pcp_high") as u32,
-        pcp_batch: params.int("pcp_batch") as u32,
-        msg_bytes: params.int("msg_bytes") as u32,
-        sndbuf_bytes: params.int("sndbuf_bytes") as u32,
-        placement: Placement::from_name(params.choice("placement")),
+        pcp_high_order: i.pcp_high_order,
+        pcp_high: i.pcp_high,
+        pcp_batch: i.pcp_batch,
+        msg_bytes: i.msg_bytes,
+        sndbuf_bytes: i.sndbuf_bytes,
+        placement: i.placement,
         zone_pages: ZONE_PAGES,
-        warmup_ns: params.int("warmup_us") as u64 * 1000,
-        measure_ns: params.int("measure_us") as u64 * 1000,
+        warmup_ns: i.warmup_us * 1000,
+        measure_ns: i.measure_us * 1000,
     }
 }
 
@@ -196,8 +237,8 @@ pub fn sweep_point(params: &Params, threads: u32, seed: u64) -> SweepPoint {
 
 /// Every point min_threads..=max_threads (none if min > max, which `validate` rejects).
 pub fn sweep(params: &Params, seed: u64) -> Vec<SweepPoint> {
-    let (min, max) = (params.int("min_threads") as u32, params.int("max_threads") as u32);
-    (min..=max).map(|n| sweep_point(params, n, seed)).collect()
+    let i = Input::from(params);
+    (i.min_threads..=i.max_threads).map(|n| sweep_point(params, n, seed)).collect()
 }
 
 /// The benchmark workload (native `examples/bench_sim.rs`, wasm `web/tests/bench.rs`): the
@@ -323,10 +364,8 @@ impl Experiment for HighOrderAlloc {
 
     /// One point per flow count, min_threads..=max_threads.
     fn points(&self, params: &Params) -> Vec<Point> {
-        (params.int("min_threads")..=params.int("max_threads"))
-            .enumerate()
-            .map(|(i, x)| Point { index: i as u32, x })
-            .collect()
+        let i = Input::from(params);
+        (i.min_threads..=i.max_threads).enumerate().map(|(k, x)| Point { index: k as u32, x: i64::from(x) }).collect()
     }
 
     /// Both frag orders at `point.x` flows.
@@ -400,8 +439,8 @@ impl Experiment for HighOrderAlloc {
 }
 
 fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> {
-    let n = (params.int("profile_threads") as u32).max(1);
-    let order = if params.choice("profile_order") == "order0" { FragOrder::Order0 } else { FragOrder::Order3 };
+    let i = Input::from(params);
+    let (n, order) = (i.profile_threads, i.profile_order);
     let d = profile(params, n, order, seed);
     let summary = format!(
         "crossover (order-0 ahead from here on): {}\norder-3 peak over 20..30 flows: {}\n",
@@ -461,7 +500,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::boolean("smt", true)
             .help("Use the SMT sibling of every core (Hyper-Threading) once all cores are busy.")
             .kernel("CONFIG_SCHED_SMT"),
-        ParamSpec::choice("placement", PLACEMENT_NAMES, 0)
+        ParamSpec::choice_of("placement", Placement::Spread)
             .help("spread: flows alternate sockets, pair on one socket; pack: fill socket 0 first; split: receiver on the other socket.")
             .kernel("select_task_rq_fair()"),
         ParamSpec::int("msg_bytes", "bytes", 65536, (4096, 65536, 4096))
@@ -491,7 +530,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("profile_threads", "flows", 20, (1, MAX_FLOWS as i64, 1))
             .help("Flow count of the perf report, lock stats and /proc views.")
             .kernel(""),
-        ParamSpec::choice("profile_order", &["order3", "order0"], 0)
+        ParamSpec::choice_of("profile_order", FragOrder::Order3)
             .help("Frag order of the perf report, lock stats and /proc views.")
             .kernel("net.core.high_order_alloc_disable"),
     ]

@@ -22,6 +22,7 @@
 //! The real cause of the 2019 overflow was never pinned down in the sources we have.
 //! Pages are not modelled one by one: a data block's frags are released by one leaf call.
 
+use crate::params::Choice;
 use serde::Serialize;
 
 /// Most nesting levels (TLS records) one scenario may build; bounds the work in a browser.
@@ -202,38 +203,31 @@ impl SkbGraph {
     }
 }
 
-/// Which fix the scenario runs with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Fix {
-    /// Linux 5.1-rc with the rx skb cache on: the seed's setup.
-    None,
-    /// No rx cache: each consumed message is freed at once (what `tcp_rx_skb_cache=0`
-    /// gives from June 2019, and every kernel since 5.16).
-    NoRxCache,
-    /// A free that walks nested frag_lists with a work list instead of recursing
-    /// (a hypothetical fix: one stack frame per level no matter how deep).
-    IterativeFree,
-    /// strparser appends to the existing frag_list instead of wrapping (no nesting).
-    StrparserFlatten,
-    /// THREAD_SIZE doubled: the same recursion, a later cliff.
-    BiggerStack,
+crate::choice_enum! {
+    /// Which fix the scenario runs with.
+    #[serde(rename_all = "kebab-case")]
+    pub enum Fix {
+        /// Linux 5.1-rc with the rx skb cache on: the seed's setup.
+        None = "none",
+        /// No rx cache: each consumed message is freed at once (what `tcp_rx_skb_cache=0`
+        /// gives from June 2019, and every kernel since 5.16).
+        NoRxCache = "no-rx-cache",
+        /// A free that walks nested frag_lists with a work list instead of recursing
+        /// (a hypothetical fix: one stack frame per level no matter how deep).
+        IterativeFree = "iterative-free",
+        /// strparser appends to the existing frag_list instead of wrapping (no nesting).
+        StrparserFlatten = "strparser-flatten",
+        /// THREAD_SIZE doubled: the same recursion, a later cliff.
+        BiggerStack = "bigger-stack",
+    }
 }
 
-pub const FIX_NAMES: &[&str] = &["none", "no-rx-cache", "iterative-free", "strparser-flatten", "bigger-stack"];
-pub const FIXES: [Fix; 5] = [Fix::None, Fix::NoRxCache, Fix::IterativeFree, Fix::StrparserFlatten, Fix::BiggerStack];
+/// Every fix, in option order.
+pub const FIXES: &[Fix] = <Fix as Choice>::ALL;
 
 impl Fix {
-    pub fn from_name(name: &str) -> Fix {
-        FIX_NAMES
-            .iter()
-            .position(|n| *n == name)
-            .map(|i| FIXES[i])
-            .unwrap_or_else(|| panic!("bug: unknown fix '{name}'"))
-    }
-
     pub fn name(self) -> &'static str {
-        FIX_NAMES[FIXES.iter().position(|f| *f == self).expect("every fix is listed")]
+        Choice::name(self)
     }
 
     /// Whether the consumed message stays alive in the rx cache (our nesting assumption).

@@ -258,8 +258,8 @@ pub fn diff_tokens(before: &str, current: &str) -> Vec<(String, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skblab_core::experiments::high_order_alloc::specs;
-    use skblab_core::Params;
+    use skblab_core::experiments::high_order_alloc::HighOrderAlloc;
+    use skblab_core::Experiment;
 
     #[test]
     fn diff_marks_changed_counts_and_keeps_spacing() {
@@ -272,7 +272,7 @@ mod tests {
 
     #[test]
     fn a_small_trace_is_bounded_and_has_lanes_locks_and_buddyinfo() {
-        let params = Params::defaults(&specs());
+        let params = HighOrderAlloc.defaults();
         let trace = traced_run(&params, DEFAULT_FLOWS, FragOrder::Order3, 1, MAX_EVENTS);
         assert!(trace.frames.len() as u64 <= MAX_EVENTS && !trace.frames.is_empty());
         let last = trace.frames.last().unwrap();

@@ -106,12 +106,12 @@ pub fn trace_view(props: &WalkProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skblab_core::experiments::ktls_recursion::{specs, walk_trace};
-    use skblab_core::Params;
+    use skblab_core::experiments::ktls_recursion::{walk_trace, KtlsRecursion};
+    use skblab_core::Experiment;
 
     #[test]
     fn the_last_step_of_the_default_walk_shows_the_overflow() {
-        let walk = WalkData::new(walk_trace(&Params::defaults(&specs())));
+        let walk = WalkData::new(walk_trace(&KtlsRecursion.defaults()));
         let lines = trace_lines(&walk, walk.n_positions() - 1);
         assert!(lines.iter().any(|l| l.class == "bad" && l.text.contains("past THREAD_SIZE")), "{lines:#?}");
         assert!(lines.iter().any(|l| l.text.contains("more frames of the recursion")));
@@ -120,7 +120,7 @@ mod tests {
 
     #[test]
     fn position_zero_is_the_close_path() {
-        let walk = WalkData::new(walk_trace(&Params::defaults(&specs())));
+        let walk = WalkData::new(walk_trace(&KtlsRecursion.defaults()));
         let lines = trace_lines(&walk, 0);
         assert!(lines.iter().any(|l| l.text.contains("tcp_disconnect")));
         assert!(lines.iter().all(|l| l.class != "bad"));

@@ -7,7 +7,7 @@
 use crate::charts::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use skblab_core::experiments::ktls_recursion::{chart_depths, stack_vs_depth, DepthPoint, FIXES};
+use skblab_core::experiments::ktls_recursion::{chart_depths, stack_vs_depth, DepthPoint, KtlsInput, FIXES};
 use skblab_core::Params;
 
 /// One line: a fix and its points.
@@ -30,7 +30,7 @@ impl StackVsDepth {
     pub fn from_params(params: &Params) -> StackVsDepth {
         let depths = chart_depths();
         let series = FIXES.iter().map(|&f| FixSeries { fix: f.name(), points: stack_vs_depth(params, f, &depths) });
-        StackVsDepth { thread_size_bytes: params.int("thread_size_bytes") as u64, series: series.collect() }
+        StackVsDepth { thread_size_bytes: KtlsInput::from_params(params).thread_size_bytes, series: series.collect() }
     }
 
     fn depth_max(&self) -> u32 {
@@ -139,7 +139,8 @@ fn draw_legend<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skblab_core::experiments::ktls_recursion::specs;
+    use skblab_core::experiments::ktls_recursion::KtlsRecursion;
+    use skblab_core::Experiment;
 
     fn render_svg(data: &StackVsDepth) -> String {
         crate::charts::render_svg((720, 400), |area, theme| draw_stack_vs_depth(area, data, theme))
@@ -147,7 +148,7 @@ mod tests {
 
     #[test]
     fn draws_every_fix_the_limit_and_overflow_marks() {
-        let data = StackVsDepth::from_params(&Params::defaults(&specs()));
+        let data = StackVsDepth::from_params(&KtlsRecursion.defaults());
         assert_eq!(data.series.len(), FIXES.len());
         assert!(data.series[0].points.iter().any(|p| p.overflow), "fix none overflows somewhere on the axis");
         let svg = render_svg(&data);

@@ -25,7 +25,7 @@ mod placement;
 mod trace;
 
 pub use chains::Stack;
-pub use placement::{place, Placement, PLACEMENT_NAMES};
+pub use placement::{place, Placement};
 pub use trace::{RefillMarker, TraceFrame};
 
 use crate::rng::Rng;

@@ -12,30 +12,17 @@
 //! threads.
 
 use crate::sim::machine::{CpuId, MachineProfile};
-use serde::Serialize;
 
-/// How flows are placed on CPUs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Placement {
-    /// Flows go round the sockets; both threads of a flow on the same socket, one core each,
-    /// SMT siblings only when every core of the socket is taken (what the scheduler does).
-    Spread,
-    /// Fill socket 0's cores first, then socket 1's, and so on.
-    Pack,
-    /// Like `Spread`, but the receiver runs on the next socket (pages freed remotely).
-    Split,
-}
-
-pub const PLACEMENT_NAMES: &[&str] = &["spread", "pack", "split"];
-
-impl Placement {
-    pub fn from_name(name: &str) -> Placement {
-        match name {
-            "spread" => Placement::Spread,
-            "pack" => Placement::Pack,
-            "split" => Placement::Split,
-            other => panic!("bug: unknown placement '{other}'"),
-        }
+crate::choice_enum! {
+    /// How flows are placed on CPUs.
+    pub enum Placement {
+        /// Flows go round the sockets; both threads of a flow on the same socket, one core each,
+        /// SMT siblings only when every core of the socket is taken (what the scheduler does).
+        Spread = "spread",
+        /// Fill socket 0's cores first, then socket 1's, and so on.
+        Pack = "pack",
+        /// Like `Spread`, but the receiver runs on the next socket (pages freed remotely).
+        Split = "split",
     }
 }
 
