@@ -1,8 +1,29 @@
 //! The lessons checker: every lesson parses, names an existing experiment, its parameter
 //! presets are in range, its questions are answerable by the model, and its claims hold.
+//!
+//! The library holds the course as build.rs compiled it; this checker also parses the sources
+//! itself (with the same src/format.rs) to test the parser and that the compiled course is
+//! exactly what the sources say.
 
 use skblab_core::{find, Experiment};
-use skblab_lessons::{apply_settings, index, lesson, parse_lesson, QuestionKind, Status, LESSON_FILES};
+use skblab_lessons::{apply_settings, index, lesson, QuestionKind, Status};
+use std::path::Path;
+
+/// The types format.rs fills: the library's own, so parsed claims can be checked.
+mod model {
+    pub use skblab_lessons::{Claim, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+}
+#[path = "../src/format.rs"]
+mod format;
+
+fn source(rel: &str) -> Result<String, String> {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).map_err(|e| e.to_string())
+}
+
+/// The course parsed from the sources, as build.rs does.
+fn parsed_course() -> (Vec<model::IndexEntry>, Vec<model::Lesson>) {
+    format::load_course(&source("index.toml").unwrap(), source).unwrap_or_else(|e| panic!("{e}"))
+}
 
 fn experiment_of(slug: &str) -> &'static dyn Experiment {
     let l = lesson(slug).unwrap_or_else(|| panic!("lesson {slug} is listed as written but not loaded"));
@@ -27,11 +48,42 @@ fn index_lists_the_seven_lessons_in_order_with_unique_slugs() {
 }
 
 #[test]
+fn the_compiled_course_is_the_parsed_sources() {
+    let (parsed_index, parsed_lessons) = parsed_course();
+    assert_eq!(index(), parsed_index.as_slice());
+    for l in &parsed_lessons {
+        assert_eq!(lesson(&l.slug), Some(l), "{}: compiled lesson differs from its source", l.slug);
+    }
+    let n_written = index().iter().filter(|e| e.status == Status::Written).count();
+    assert_eq!(parsed_lessons.len(), n_written);
+}
+
+#[test]
+fn every_content_file_is_a_written_lesson_of_the_index() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    for file in std::fs::read_dir(dir).unwrap() {
+        let name = file.unwrap().file_name().into_string().unwrap();
+        let slug = name.strip_suffix(".md").unwrap_or_else(|| panic!("content/{name}: not a .md file"));
+        let entry = index().iter().find(|e| e.slug == slug);
+        assert!(
+            entry.is_some_and(|e| e.status == Status::Written),
+            "content/{name} is not a written lesson of index.toml"
+        );
+    }
+}
+
+#[test]
 fn every_written_lesson_parses_and_matches_its_index_entry() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
-        let (_, text) = LESSON_FILES.iter().find(|(s, _)| *s == entry.slug).expect("a content file");
-        let l = parse_lesson(&entry.slug, text).unwrap_or_else(|e| panic!("{}: {e}", entry.slug));
-        assert_eq!(l.experiment, entry.experiment, "{}: experiment differs from the index", entry.slug);
+        let text = source(&format::content_path(&entry.slug)).expect("a content file");
+        let l = format::parse_lesson(&entry.slug, &entry.experiment, &text)
+            .unwrap_or_else(|e| panic!("{}: {e}", entry.slug));
+        assert_eq!(
+            (&l.title, &l.summary),
+            (&entry.title, &entry.summary),
+            "{}: the index shows its front matter",
+            entry.slug
+        );
         assert!(l.steps.len() >= 5, "{}: a written lesson needs at least 5 steps", entry.slug);
         assert!(!l.claims.is_empty(), "{}: a written lesson needs claims", entry.slug);
         assert!(!l.sources.is_empty(), "{}: a written lesson cites its sources", entry.slug);
@@ -99,9 +151,10 @@ fn every_claim_holds() {
 #[test]
 fn a_false_claim_is_caught() {
     // The checker must be able to fail: the same lesson text with a wrong number.
-    let (_, text) = LESSON_FILES.iter().find(|(s, _)| *s == "skb-layout").unwrap();
+    let text = source("content/skb-layout.md").unwrap();
+    assert!(text.contains("equals = 488"));
     let broken = text.replacen("equals = 488", "equals = 487", 1);
-    let l = parse_lesson("skb-layout", &broken).unwrap();
+    let l = format::parse_lesson("skb-layout", "skb-layout", &broken).unwrap();
     let exp = find("skb-layout").unwrap();
     assert!(l.claims.iter().any(|c| c.check(exp).is_err()));
 }
@@ -111,16 +164,48 @@ fn malformed_lessons_are_rejected_with_a_reason() {
     let cases = [
         ("no front matter", "## a\n"),
         ("+++\ntitle = 1\n+++\n", "front matter"),
-        ("+++\ntitle=\"t\"\nexperiment=\"skb-layout\"\nsummary=\"s\"\n[[steps]]\ntitle=\"a\"\n+++\n", "sections"),
+        ("+++\ntitle=\"t\"\nsummary=\"s\"\n[[steps]]\ntitle=\"a\"\n+++\n", "sections"),
+        ("+++\ntitle=\"t\"\nexperiment=\"skb-layout\"\nsummary=\"s\"\n+++\n", "unknown field `experiment`"),
+        ("+++\ntitle=\"t\"\nsummary=\"s\"\n[[steps]]\ntitle=\"a\"\n[[claims]]\ntext=\"c\"\nmetric=\"m\"\nmin=nan\n+++\n## a\n", "not a finite number"),
     ];
     for (text, want) in cases {
-        let err = parse_lesson("x", text).unwrap_err();
+        let err = format::parse_lesson("x", "skb-layout", text).unwrap_err();
         assert!(err.contains(want) || text == "no front matter", "{err}");
     }
 }
 
 #[test]
-fn markdown_renders() {
-    let html = skblab_lessons::markdown_to_html("a `code` and | a | b |\n|---|---|\n| 1 | 2 |\n");
-    assert!(html.contains("<code>code</code>"), "{html}");
+fn index_errors_name_the_file_and_the_lesson() {
+    let no_content = |_: &str| Err("no such file".to_string());
+    let cases = [
+        (
+            "[[lesson]]\nslug=\"a\"\nexperiment=\"e\"\nseed=\"0\"\nstatus=\"written\"\n",
+            "lessons/content/a.md: no such file",
+        ),
+        (
+            "[[lesson]]\nslug=\"a\"\nexperiment=\"e\"\nseed=\"0\"\nstatus=\"written\"\ntitle=\"t\"\n",
+            "lessons/index.toml: lesson 'a': a written lesson's title and summary live in content/a.md's front matter",
+        ),
+        (
+            "[[lesson]]\nslug=\"a\"\nexperiment=\"e\"\nseed=\"0\"\nstatus=\"coming\"\n",
+            "lessons/index.toml: lesson 'a': a coming lesson needs a title",
+        ),
+        ("[[lesson]]\nslug=\"a\"\nexperiment=\"e\"\nseed=\"0\"\nstatus=\"draft\"\n", "status 'draft'"),
+        ("[[lesson]]\nslug=\"a\"\n", "lessons/index.toml: "),
+    ];
+    for (index_toml, want) in cases {
+        let err = format::load_course(index_toml, no_content).unwrap_err();
+        assert!(err.contains(want), "{err}");
+    }
+    let bad_lesson = |_: &str| Ok("+++\ntitle = 1\n+++\n".to_string());
+    let err = format::load_course(cases[0].0, bad_lesson).unwrap_err();
+    assert!(err.starts_with("lessons/content/a.md: front matter"), "{err}");
+}
+
+#[test]
+fn markdown_renders_at_build_time() {
+    let html = format::markdown_to_html("a `code`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n");
+    assert!(html.contains("<code>code</code>") && html.contains("<table>"), "{html}");
+    let step = &lesson("skb-layout").unwrap().steps[0];
+    assert!(step.body_html.starts_with('<') && step.body_html.contains("<p>"), "{}", step.body_html);
 }

@@ -189,7 +189,8 @@ fn step_body(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
         };
     };
     let n = lesson.steps.len();
-    let body = Html::from_html_unchecked(AttrValue::from(skblab_lessons::markdown_to_html(&step.body_markdown)));
+    // Rendered from the lesson's Markdown at build time (trusted, compiled-in content).
+    let body = Html::from_html_unchecked(AttrValue::from(step.body_html.as_str()));
     let mark_done = {
         let (cb, slug, i) = (progress.mark_done.clone(), lesson.slug.clone(), page.step);
         Callback::from(move |_| cb.emit((slug.clone(), i)))

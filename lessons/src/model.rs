@@ -1,0 +1,78 @@
+//! The course as the app sees it: plain data, no parsing and no dependencies.
+//!
+//! The same file is compiled into the library (where `baked.rs` fills it from the data the build
+//! script generated), into `build.rs` (where `format.rs` fills it from the Markdown sources) and
+//! into the checker, so the compiled course and a fresh parse of the sources can be compared.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Written,
+    Coming,
+}
+
+/// One lesson of the course index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexEntry {
+    pub slug: String,
+    /// From the lesson's front matter if it is written, from `index.toml` if it is coming.
+    pub title: String,
+    pub experiment: String,
+    pub seed: String,
+    pub status: Status,
+    /// From the lesson's front matter if it is written, from `index.toml` if it is coming.
+    pub summary: String,
+}
+
+/// A predict-then-check question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    pub prompt: String,
+    /// A column of the experiment's output.
+    pub metric: String,
+    pub kind: QuestionKind,
+    pub explanation: String,
+    /// Settings that override the learner's current ones when grading.
+    pub params: Vec<(String, String)>,
+    /// For table outputs: the row whose `key` column equals the value.
+    pub row: Option<(String, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuestionKind {
+    Number { tolerance_pct: f64 },
+    Choice { choices: Vec<String> },
+}
+
+/// One step of a lesson.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub title: String,
+    /// The step's text, rendered from Markdown to HTML at build time (trusted content).
+    pub body_html: String,
+    pub params: Vec<(String, String)>,
+    pub views: Vec<String>,
+    pub question: Option<Question>,
+}
+
+/// A statement of the lesson text, checked against the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    pub text: String,
+    pub params: Vec<(String, String)>,
+    pub metric: String,
+    pub row: Option<(String, f64)>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lesson {
+    pub slug: String,
+    pub title: String,
+    /// From `index.toml` (the one place that pairs a lesson with its experiment).
+    pub experiment: String,
+    pub summary: String,
+    pub sources: Vec<String>,
+    pub steps: Vec<Step>,
+    pub claims: Vec<Claim>,
+}
