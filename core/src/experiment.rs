@@ -127,6 +127,11 @@ pub trait Experiment: Sync {
     fn cost(&self, _params: &Params) -> Cost {
         Cost::Light
     }
+    /// Where the page may run one point of a heavy run: a `Light` first point is computed on
+    /// the main thread while the worker starts, so the first view does not wait for it.
+    fn point_cost(&self, params: &Params, _point: &Point) -> Cost {
+        self.cost(params)
+    }
     /// The views of a run, in display order.
     fn views(&self) -> Vec<ViewSpec>;
 

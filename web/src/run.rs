@@ -229,6 +229,14 @@ fn start(c: &mut Client, key: &RunKey) {
             Err(e) => state.error = Some(e),
         }
     }
+    // A light first point (core says which) is computed right here, so the first view does
+    // not wait for the worker to load; the worker's copy of it (the same bits: one
+    // deterministic core) replaces it when it arrives.
+    let e = key.experiment;
+    if let Some(first) = e.points(&key.params).first().filter(|p| e.point_cost(&key.params, p) == Cost::Light) {
+        state.rows.push((first.index, e.run_point(&key.params, first, key.seed)));
+        state.first_row_ms = Some(now_ms() - c.started_ms);
+    }
     let request = RunRequest::new(c.generation, key.experiment, &key.params, key.seed);
     if let Err(e) = send(c, Request::Run(request)) {
         state.error = Some(e);

@@ -385,9 +385,20 @@ impl Experiment for HighOrderAlloc {
         out
     }
 
-    /// Up to 64 flow counts of two simulated runs each: seconds in wasm.
+    /// Up to 256 flow counts of two simulated runs each: seconds in wasm.
     fn cost(&self, _params: &Params) -> Cost {
         Cost::Heavy
+    }
+
+    /// One or two flows over the default windows: about 10 ms in wasm. Longer windows are
+    /// heavy whatever the flow count.
+    fn point_cost(&self, params: &Params, point: &Point) -> Cost {
+        let i = Input::from(params);
+        if point.x <= 2 && i.warmup_us + i.measure_us <= 3_000 {
+            Cost::Light
+        } else {
+            Cost::Heavy
+        }
     }
 
     fn views(&self) -> Vec<ViewSpec> {

@@ -1,0 +1,40 @@
+// Benchmark (printed, not asserted): time from navigation to each written lesson's first view,
+// in headless Chromium against the release build. "Ready" means the step's views are drawn:
+// a canvas or SVG is in the views column and, for a run in the worker, its first point arrived.
+// The one assertion is that every lesson gets there at all (within 30 s).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, openPage } from './harness.mjs';
+
+let srv; let browser;
+before(async () => { srv = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); srv?.server.close(); });
+
+test('time to each lesson\'s first view (benchmark)', async () => {
+  // The playable lessons, as the home page links them (a new lesson joins by being written).
+  const home = await openPage(browser, srv.base);
+  await home.goto(`${srv.base}/#/`);
+  await home.waitForSelector('a[href^="#/lesson/"]');
+  const hrefs = await home.$$eval('a[href^="#/lesson/"]', (as) => as.map((a) => a.getAttribute('href')));
+  const slugs = [...new Set(hrefs.map((h) => h.split('/')[2]))];
+  await home.close();
+  assert.ok(slugs.length >= 3, `playable lessons: ${slugs}`);
+  const lines = [];
+  for (const slug of slugs) {
+    const page = await openPage(browser, srv.base);
+    const t0 = Date.now();
+    await page.goto(`${srv.base}/#/lesson/${slug}/1`);
+    await page.waitForFunction(() => {
+      const col = document.querySelector('.col-views');
+      if (!col || !col.querySelector('canvas, svg, pre')) return false;
+      const bar = col.querySelector('[data-testid="sweep-progress"]');
+      const chart = col.querySelector('canvas[data-points]');
+      return !bar || !chart || Number(chart.dataset.points) >= 1;
+    }, null, { timeout: 30000 });
+    const ms = Date.now() - t0;
+    lines.push(`${slug} ${ms} ms`);
+    await page.close();
+  }
+  console.info(`[first-view] ${lines.join('; ')}`);
+  assert.equal(lines.length, slugs.length);
+});
