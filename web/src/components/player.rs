@@ -13,7 +13,7 @@ use crate::page::{apply, Action, Page};
 use crate::route::{self, Route};
 use crate::run::use_run;
 use crate::{browser, views};
-use skblab_core::Cost;
+use skblab_core::{Cost, ViewSpec};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -66,7 +66,13 @@ pub fn player(props: &PlayerProps) -> Html {
         None => views::names(page.experiment).iter().map(|s| s.to_string()).collect(),
     };
     // The result table of a light run under the views; a heavy run's views show its rows.
-    let light = page.experiment.cost(&resolved) == Cost::Light;
+    // (unless the step shows the table itself).
+    let shows_table = page
+        .experiment
+        .views()
+        .iter()
+        .any(|v| matches!(v, ViewSpec::Table { id } if view_names.iter().any(|n| n == id)));
+    let light = page.experiment.cost(&resolved) == Cost::Light && !shows_table;
     let send = |make: fn(String, String) -> Action| {
         let dispatch = state.dispatcher();
         Callback::from(move |(a, b): (String, String)| dispatch.dispatch(make(a, b)))
