@@ -106,15 +106,7 @@ fn diagram_markup(input: &LayoutInput) -> String {
     let object_bytes = layout.kmalloc_bucket_bytes.max(1);
     let scale = (VIEW_W - 2.0 * MARGIN_X) / object_bytes as f64;
     let x = |bytes: u64| MARGIN_X + bytes as f64 * scale;
-    let class_name = if layout.from_page_allocator {
-        format!(
-            "page allocator ({} B, order-{})",
-            object_bytes,
-            (object_bytes / input.page_size_bytes).trailing_zeros()
-        )
-    } else {
-        format!("kmalloc-{}", kmalloc_name(object_bytes))
-    };
+    let class_name = class_name(input, object_bytes, layout.from_page_allocator);
     let half_page = input.page_size_bytes / 2;
     let tick = tick_bytes(object_bytes);
     let summary = format!(
@@ -171,6 +163,19 @@ fn diagram_markup(input: &LayoutInput) -> String {
     legend(s, &segments, layout.max_skb_frags);
     s.push_str("</figure>");
     std::mem::take(s)
+}
+
+/// The slab cache (or page allocation) an object of `object_bytes` comes from.
+fn class_name(input: &LayoutInput, object_bytes: u64, from_page_allocator: bool) -> String {
+    if from_page_allocator {
+        format!(
+            "page allocator ({} B, order-{})",
+            object_bytes,
+            (object_bytes / input.page_size_bytes).trailing_zeros()
+        )
+    } else {
+        format!("kmalloc-{}", kmalloc_name(object_bytes))
+    }
 }
 
 fn segment_rect(s: &mut String, seg: &Segment, n_frags: u64, input: &LayoutInput, x: &dyn Fn(u64) -> f64) {

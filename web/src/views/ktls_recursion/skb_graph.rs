@@ -123,6 +123,24 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>) -> String {
         first,
         last
     );
+    top_label(s, walk, first);
+    edges(s, walk, &at);
+    s.push_str(boxes);
+    if last < walk.rows.len() {
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="{}" font-size="13" text-anchor="middle">⋮ {} more levels below</text>"#,
+            VIEW_W / 2.0,
+            height - 12.0,
+            walk.rows.len() - last
+        );
+    }
+    s.push_str("</svg>");
+    std::mem::take(s)
+}
+
+/// What is above the window: the socket (level 1 shown) or the levels left out.
+fn top_label(s: &mut String, walk: &WalkData, first: usize) {
     if first > 1 {
         svg!(
             s,
@@ -138,19 +156,6 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>) -> String {
             walk.trace.graph.roots.len()
         );
     }
-    edges(s, walk, &at);
-    s.push_str(boxes);
-    if last < walk.rows.len() {
-        svg!(
-            s,
-            r#"<text class="dim" x="{}" y="{}" font-size="13" text-anchor="middle">⋮ {} more levels below</text>"#,
-            VIEW_W / 2.0,
-            height - 12.0,
-            walk.rows.len() - last
-        );
-    }
-    s.push_str("</svg>");
-    std::mem::take(s)
 }
 
 fn edges(s: &mut String, walk: &WalkData, at: &HashMap<u32, (f64, f64)>) {
