@@ -7,6 +7,7 @@ mod sweeps;
 
 use super::ViewCtx;
 use crate::components::chart::{Chart, ChartData};
+use crate::svg;
 use skblab_core::experiments::skb_layout::{kmalloc_name, LayoutInput, Segment, SkbLayout};
 use std::rc::Rc;
 use sweeps::{frags_sweep, mtu_sweep};
@@ -95,24 +96,19 @@ pub struct DiagramProps {
 
 #[function_component(Diagram)]
 pub fn diagram(props: &DiagramProps) -> Html {
-    let input = &props.input;
+    svg::into_html(diagram_markup(&props.input))
+}
+
+/// The whole figure as markup: caption, the SVG drawing, summary and legend table.
+fn diagram_markup(input: &LayoutInput) -> String {
     let layout = input.layout();
     let segments = input.segments();
     let object_bytes = layout.kmalloc_bucket_bytes.max(1);
     let scale = (VIEW_W - 2.0 * MARGIN_X) / object_bytes as f64;
     let x = |bytes: u64| MARGIN_X + bytes as f64 * scale;
-    let class_name = if layout.from_page_allocator {
-        format!(
-            "page allocator ({} B, order-{})",
-            object_bytes,
-            (object_bytes / input.page_size_bytes).trailing_zeros()
-        )
-    } else {
-        format!("kmalloc-{}", kmalloc_name(object_bytes))
-    };
+    let class_name = class_name(input, object_bytes, layout.from_page_allocator);
     let half_page = input.page_size_bytes / 2;
     let tick = tick_bytes(object_bytes);
-    let rects = segments.iter().filter(|s| s.size_bytes > 0).map(|s| segment_rect(s, layout.max_skb_frags, input, &x));
     let summary = format!(
         "{} bytes requested (SKB_DATA_ALIGN(pad + frame) {} + shinfo {}) → {class_name}; {} bytes unused; truesize {}",
         layout.head_bytes,
@@ -121,106 +117,185 @@ pub fn diagram(props: &DiagramProps) -> Html {
         layout.waste_bytes,
         layout.truesize_bytes
     );
-    html! {
-        <figure class="diagram card-flat" data-testid="diagram" data-object-bytes={object_bytes.to_string()}>
-            <figcaption>
-                <strong>{ format!("{class_name} object: {object_bytes} bytes") }</strong>
-                <span class={classes!("pill", if layout.fits_half_page { "pill-ok" } else { "pill-bad" })}>
-                    { if layout.fits_half_page { "fits half a page" } else { "over half a page" } }
-                </span>
-            </figcaption>
-            <svg viewBox={format!("0 0 {VIEW_W} {VIEW_H}")} role="img" aria-label={summary.clone()}
-                xmlns="http://www.w3.org/2000/svg" class="diagram-svg">
-                <rect class="object" x={MARGIN_X.to_string()} y={(BAR_Y - 6.0).to_string()}
-                    width={(VIEW_W - 2.0 * MARGIN_X).to_string()} height={(BAR_H + 12.0).to_string()} rx="6" />
-                { for rects }
-                if half_page <= object_bytes {
-                    <line class="half-page" x1={x(half_page).to_string()} x2={x(half_page).to_string()}
-                        y1="30" y2={(BAR_Y + BAR_H + 8.0).to_string()} />
-                    <text class="half-page-label" x={x(half_page).to_string()} y="24" text-anchor={edge_anchor(x(half_page))}>
-                        { format!("half page: {half_page}") }
-                    </text>
-                }
-                { ruler(object_bytes, tick, &x) }
-            </svg>
-            <p class="diagram-summary">{ summary }</p>
-            { legend(&segments, layout.max_skb_frags) }
-        </figure>
+    let s = &mut String::new();
+    svg!(
+        s,
+        concat!(
+            r#"<figure class="diagram card-flat" data-testid="diagram" data-object-bytes="{}">"#,
+            r#"<figcaption><strong>{} object: {} bytes</strong><span class="pill {}">{}</span></figcaption>"#,
+            r#"<svg viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg" class="diagram-svg">"#,
+            r#"<rect class="object" x="{}" y="{}" width="{}" height="{}" rx="6"/>"#
+        ),
+        object_bytes,
+        class_name,
+        object_bytes,
+        if layout.fits_half_page { "pill-ok" } else { "pill-bad" },
+        if layout.fits_half_page { "fits half a page" } else { "over half a page" },
+        VIEW_W,
+        VIEW_H,
+        summary,
+        MARGIN_X,
+        BAR_Y - 6.0,
+        VIEW_W - 2.0 * MARGIN_X,
+        BAR_H + 12.0
+    );
+    for seg in segments.iter().filter(|seg| seg.size_bytes > 0) {
+        segment_rect(s, seg, layout.max_skb_frags, input, &x);
+    }
+    if half_page <= object_bytes {
+        let xh = x(half_page);
+        svg!(
+            s,
+            concat!(
+                r#"<line class="half-page" x1="{}" x2="{}" y1="30" y2="{}"/>"#,
+                r#"<text class="half-page-label" x="{}" y="24" text-anchor="{}">half page: {}</text>"#
+            ),
+            xh,
+            xh,
+            BAR_Y + BAR_H + 8.0,
+            xh,
+            edge_anchor(xh),
+            half_page
+        );
+    }
+    ruler(s, object_bytes, tick, &x);
+    svg!(s, r#"</svg><p class="diagram-summary">{}</p>"#, summary);
+    legend(s, &segments, layout.max_skb_frags);
+    s.push_str("</figure>");
+    std::mem::take(s)
+}
+
+/// The slab cache (or page allocation) an object of `object_bytes` comes from.
+fn class_name(input: &LayoutInput, object_bytes: u64, from_page_allocator: bool) -> String {
+    if from_page_allocator {
+        format!(
+            "page allocator ({} B, order-{})",
+            object_bytes,
+            (object_bytes / input.page_size_bytes).trailing_zeros()
+        )
+    } else {
+        format!("kmalloc-{}", kmalloc_name(object_bytes))
     }
 }
 
-fn segment_rect(s: &Segment, n_frags: u64, input: &LayoutInput, x: &dyn Fn(u64) -> f64) -> Html {
-    let (x0, x1) = (x(s.offset_bytes), x(s.offset_bytes + s.size_bytes));
+fn segment_rect(s: &mut String, seg: &Segment, n_frags: u64, input: &LayoutInput, x: &dyn Fn(u64) -> f64) {
+    let (x0, x1) = (x(seg.offset_bytes), x(seg.offset_bytes + seg.size_bytes));
     let w = (x1 - x0).max(0.5);
-    let text = (w >= LABEL_MIN_W).then(|| {
-        let cx = x0 + w / 2.0;
-        html! {
-            <>
-                <text class="seg-label" x={cx.to_string()} y={(BAR_Y + 28.0).to_string()} text-anchor="middle">
-                    { label(s.name, n_frags) }
-                </text>
-                <text class="seg-size" x={cx.to_string()} y={(BAR_Y + 48.0).to_string()} text-anchor="middle">
-                    { format!("{} B", s.size_bytes) }
-                </text>
-            </>
-        }
-    });
+    let name = label(seg.name, n_frags);
+    svg!(
+        s,
+        r#"<g class="seg seg-{}" data-segment="{}"><rect x="{}" y="{}" width="{}" height="{}"><title>{}: offset {}, {} bytes — {}</title></rect>"#,
+        seg.name,
+        seg.name,
+        x0,
+        BAR_Y,
+        w,
+        BAR_H,
+        name,
+        seg.offset_bytes,
+        seg.size_bytes,
+        help(seg.name)
+    );
+    let has_text = w >= LABEL_MIN_W;
     let slot_w = if n_frags > 0 { w / n_frags as f64 } else { 0.0 };
-    let slots = (s.name == "frags" && n_frags <= MAX_DRAWN_FRAGS && slot_w >= 1.5).then(|| {
-        let y2 = BAR_Y + if text.is_some() { 10.0 } else { BAR_H };
-        (1..n_frags)
-            .map(|i| {
-                let sx = x(s.offset_bytes + i * input.frag_bytes);
-                html! { <line class="frag-slot" x1={sx.to_string()} x2={sx.to_string()}
-                y1={BAR_Y.to_string()} y2={y2.to_string()} /> }
-            })
-            .collect::<Html>()
-    });
-    html! {
-        <g class={format!("seg seg-{}", s.name)} data-segment={s.name}>
-            <rect x={x0.to_string()} y={BAR_Y.to_string()} width={w.to_string()} height={BAR_H.to_string()}>
-                <title>{ format!("{}: offset {}, {} bytes — {}", label(s.name, n_frags), s.offset_bytes, s.size_bytes, help(s.name)) }</title>
-            </rect>
-            { slots }
-            { text }
-        </g>
+    if seg.name == "frags" && n_frags <= MAX_DRAWN_FRAGS && slot_w >= 1.5 {
+        let y2 = BAR_Y + if has_text { 10.0 } else { BAR_H };
+        for i in 1..n_frags {
+            let sx = x(seg.offset_bytes + i * input.frag_bytes);
+            svg!(s, r#"<line class="frag-slot" x1="{}" x2="{}" y1="{}" y2="{}"/>"#, sx, sx, BAR_Y, y2);
+        }
     }
+    if has_text {
+        let cx = x0 + w / 2.0;
+        svg!(
+            s,
+            concat!(
+                r#"<text class="seg-label" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+                r#"<text class="seg-size" x="{}" y="{}" text-anchor="middle">{} B</text>"#
+            ),
+            cx,
+            BAR_Y + 28.0,
+            name,
+            cx,
+            BAR_Y + 48.0,
+            seg.size_bytes
+        );
+    }
+    s.push_str("</g>");
 }
 
-fn ruler(object_bytes: u64, tick: u64, x: &dyn Fn(u64) -> f64) -> Html {
+fn ruler(s: &mut String, object_bytes: u64, tick: u64, x: &dyn Fn(u64) -> f64) {
     let y = BAR_Y + BAR_H + 10.0;
-    let ticks = (0..=object_bytes / tick).map(|i| i * tick);
-    html! {
-        <g class="ruler">
-            <line x1={x(0).to_string()} x2={x(object_bytes).to_string()} y1={y.to_string()} y2={y.to_string()} />
-            { for ticks.map(|b| {
-                let anchor = if b == 0 { "start" } else if b == object_bytes { "end" } else { "middle" };
-                html! {
-                    <>
-                        <line x1={x(b).to_string()} x2={x(b).to_string()} y1={y.to_string()} y2={(y + 6.0).to_string()} />
-                        <text x={x(b).to_string()} y={(y + 24.0).to_string()} text-anchor={anchor}>{ b }</text>
-                    </>
-                }
-            }) }
-        </g>
+    svg!(s, r#"<g class="ruler"><line x1="{}" x2="{}" y1="{}" y2="{}"/>"#, x(0), x(object_bytes), y, y);
+    for b in (0..=object_bytes / tick).map(|i| i * tick) {
+        let anchor = if b == 0 {
+            "start"
+        } else if b == object_bytes {
+            "end"
+        } else {
+            "middle"
+        };
+        let xb = x(b);
+        svg!(
+            s,
+            r#"<line x1="{}" x2="{}" y1="{}" y2="{}"/><text x="{}" y="{}" text-anchor="{}">{}</text>"#,
+            xb,
+            xb,
+            y,
+            y + 6.0,
+            xb,
+            y + 24.0,
+            anchor,
+            b
+        );
     }
+    s.push_str("</g>");
 }
 
-fn legend(segments: &[Segment], n_frags: u64) -> Html {
-    html! {
-        <table class="legend">
-            <thead><tr><th scope="col">{"span"}</th><th scope="col" class="num">{"offset"}</th>
-                <th scope="col" class="num">{"bytes"}</th><th scope="col">{"what"}</th></tr></thead>
-            <tbody>
-                { for segments.iter().map(|s| html! {
-                    <tr class={format!("seg-{}", s.name)}>
-                        <th scope="row"><span class="chip" aria-hidden="true"></span>{ label(s.name, n_frags) }</th>
-                        <td class="num">{ s.offset_bytes }</td>
-                        <td class="num">{ s.size_bytes }</td>
-                        <td class="muted">{ help(s.name) }</td>
-                    </tr>
-                }) }
-            </tbody>
-        </table>
+fn legend(s: &mut String, segments: &[Segment], n_frags: u64) {
+    s.push_str(concat!(
+        r#"<table class="legend"><thead><tr><th scope="col">span</th><th scope="col" class="num">offset</th>"#,
+        r#"<th scope="col" class="num">bytes</th><th scope="col">what</th></tr></thead><tbody>"#
+    ));
+    for seg in segments {
+        svg!(
+            s,
+            concat!(
+                r#"<tr class="seg-{}"><th scope="row"><span class="chip" aria-hidden="true"></span>{}</th>"#,
+                r#"<td class="num">{}</td><td class="num">{}</td><td class="muted">{}</td></tr>"#
+            ),
+            seg.name,
+            label(seg.name, n_frags),
+            seg.offset_bytes,
+            seg.size_bytes,
+            help(seg.name)
+        );
+    }
+    s.push_str("</tbody></table>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skblab_core::Experiment;
+
+    #[test]
+    fn the_diagram_draws_every_segment_the_ruler_and_the_legend() {
+        let input = SkbLayout::input(&SkbLayout.defaults());
+        let m = diagram_markup(&input);
+        assert!(
+            m.starts_with("<figure class=\"diagram card-flat\" data-testid=\"diagram\" data-object-bytes=\""),
+            "{m}"
+        );
+        assert!(
+            m.contains("<svg viewBox=\"0 0 1000 170\" role=\"img\" aria-label=\"")
+                && m.contains("class=\"diagram-svg\"")
+        );
+        let drawn = input.segments().iter().filter(|seg| seg.size_bytes > 0).count();
+        assert_eq!(m.matches("<g class=\"seg seg-").count(), drawn);
+        assert_eq!(m.matches("<tr class=\"seg-").count(), input.segments().len());
+        assert!(m.contains("data-segment=\"frags\"") && m.contains("<g class=\"ruler\">"));
+        assert!(m.contains(" → kmalloc-") || m.contains(" → page allocator"), "summary, with → as text");
+        assert_eq!(m.matches("<g").count(), m.matches("</g>").count());
     }
 }

@@ -9,6 +9,7 @@
 
 use super::HoaProps;
 use crate::components::transport::Transport;
+use crate::svg;
 use skblab_core::experiments::high_order_alloc::{traced_run, FragOrder, Trace};
 use skblab_core::sim::trace::{LockView, TraceFrame};
 use web_sys::HtmlSelectElement;
@@ -62,17 +63,26 @@ pub fn trace_view(props: &HoaProps) -> Html {
 
 fn frame_html(trace: &Trace, pos: usize, frame: &TraceFrame) -> Html {
     let prev = pos.checked_sub(1).and_then(|p| trace.frames.get(p));
+    let s = &mut String::new();
+    svg!(
+        s,
+        r#"<p class="hoa-event">{}</p>"#,
+        format_args!("t = {:.3} µs · event {}: {}", frame.time_ns as f64 / 1000.0, frame.index, frame.event)
+    );
+    s.push_str(&lanes_svg(trace, pos));
+    s.push_str(LEGEND);
+    lock_queues(s, &frame.locks);
+    refills(s, trace, pos, frame);
+    let after = &mut String::new();
+    buddyinfo(after, frame, prev);
     html! {
         <>
-            <p class="hoa-event">
-                { format!("t = {:.3} µs · event {}: {}", frame.time_ns as f64 / 1000.0, frame.index, frame.event) }
-            </p>
-            { lanes_svg(trace, pos) }
-            { legend() }
-            { lock_queues(&frame.locks) }
-            { refills(trace, pos, frame) }
-            { lane_table(frame) }
-            { buddyinfo(frame, prev) }
+            { svg::into_html(std::mem::take(s)) }
+            <details>
+                <summary>{"Threads now (CPU, state, kernel function, pages on the CPU's per-CPU lists)"}</summary>
+                { svg::into_html(lane_table(frame)) }
+            </details>
+            { svg::into_html(std::mem::take(after)) }
         </>
     }
 }
@@ -115,123 +125,160 @@ const ROW_H: f64 = 17.0;
 const TOP: f64 = 8.0;
 
 /// One row per thread, one column per frame of the window; colour = state; a green tick where
-/// `skb_page_frag_refill()` installed a page on that CPU.
-fn lanes_svg(trace: &Trace, pos: usize) -> Html {
-    let Some(frame) = trace.frames.get(pos) else { return html! {} };
+/// `skb_page_frag_refill()` installed a page on that CPU. SVG markup.
+fn lanes_svg(trace: &Trace, pos: usize) -> String {
+    let s = &mut String::new();
+    let Some(frame) = trace.frames.get(pos) else { return std::mem::take(s) };
     let start = (pos + 1).saturating_sub(WINDOW);
     let cell_w = CELLS_W / WINDOW as f64;
     let height = TOP + ROW_H * frame.lanes.len() as f64 + 4.0;
-    let cells = (start..=pos).flat_map(|f| {
+    let now_x = LABEL_W + (pos - start) as f64 * cell_w;
+    svg!(
+        s,
+        concat!(
+            r#"<svg class="hoa-lanes" viewBox="0 0 {} {}" role="img" aria-label="Thread states over events {} to {}" data-testid="trace-lanes">"#,
+            r#"<rect class="now" x="{}" y="0" width="{}" height="{}"/>"#
+        ),
+        LABEL_W + CELLS_W,
+        height,
+        start,
+        pos,
+        now_x - 1.0,
+        cell_w + 1.0,
+        height
+    );
+    for (i, lane) in frame.lanes.iter().enumerate() {
+        let y = TOP + i as f64 * ROW_H + 12.0;
+        svg!(s, r#"<text x="4" y="{}">{}</text>"#, y, format_args!("cpu {:>2} {}", lane.cpu, lane.thread));
+    }
+    for f in start..=pos {
         let col = (f - start) as f64;
         let fr = &trace.frames[f];
-        fr.lanes.iter().enumerate().map(move |(i, lane)| {
+        for (i, lane) in fr.lanes.iter().enumerate() {
             let (x, y) = (LABEL_W + col * cell_w, TOP + i as f64 * ROW_H);
-            let refilled = fr.refills.iter().any(|r| r.cpu == lane.cpu);
-            html! { <>
-                <rect class={format!("st-{:?}", lane.state)} x={x.to_string()} y={y.to_string()}
-                    width={(cell_w - 1.0).to_string()} height={(ROW_H - 3.0).to_string()} rx="2" />
-                if refilled {
-                    <path class="refill-mark" d={format!("M{} {} l4 -7 l4 7 z", x + cell_w / 2.0 - 4.0, y + ROW_H - 4.0)} />
-                }
-            </> }
-        })
-    });
-    let now_x = LABEL_W + (pos - start) as f64 * cell_w;
-    let labels = frame.lanes.iter().enumerate().map(|(i, lane)| {
-        let y = TOP + i as f64 * ROW_H + 12.0;
-        html! { <text x="4" y={y.to_string()}>{ format!("cpu {:>2} {}", lane.cpu, lane.thread) }</text> }
-    });
-    html! {
-        <svg class="hoa-lanes" viewBox={format!("0 0 {} {height}", LABEL_W + CELLS_W)} role="img"
-            aria-label={format!("Thread states over events {start} to {pos}")} data-testid="trace-lanes">
-            <rect class="now" x={(now_x - 1.0).to_string()} y="0" width={(cell_w + 1.0).to_string()} height={height.to_string()} />
-            { for labels }
-            { for cells }
-        </svg>
+            svg!(
+                s,
+                r#"<rect class="st-{}" x="{}" y="{}" width="{}" height="{}" rx="2"/>"#,
+                format_args!("{:?}", lane.state),
+                x,
+                y,
+                cell_w - 1.0,
+                ROW_H - 3.0
+            );
+            if fr.refills.iter().any(|r| r.cpu == lane.cpu) {
+                svg!(
+                    s,
+                    r#"<path class="refill-mark" d="M{} {} l4 -7 l4 7 z"/>"#,
+                    x + cell_w / 2.0 - 4.0,
+                    y + ROW_H - 4.0
+                );
+            }
+        }
     }
+    s.push_str("</svg>");
+    std::mem::take(s)
 }
 
-fn legend() -> Html {
-    let item = |class: &str, text: &str| {
-        html! { <span><svg width="14" height="12"><rect class={class.to_string()} x="1" y="1" width="12" height="10" rx="2" /></svg>{ format!(" {text}") }</span> }
-    };
-    html! {
-        <div class="hoa-legend">
-            { item("st-Running", "runs") }{ item("st-HoldingLock", "holds zone->lock") }
-            { item("st-Spinning", "spins on zone->lock") }{ item("st-Runnable", "waits for its CPU") }
-            { item("st-Sleeping", "sleeps") }
-            <span><svg width="14" height="12"><path class="refill-mark" d="M3 11 l4 -8 l4 8 z" /></svg>{" page-frag refill"}</span>
-        </div>
+/// What the lane colours mean (constant markup).
+const LEGEND: &str = concat!(
+    r#"<div class="hoa-legend">"#,
+    r#"<span><svg width="14" height="12"><rect class="st-Running" x="1" y="1" width="12" height="10" rx="2"/></svg> runs</span>"#,
+    r#"<span><svg width="14" height="12"><rect class="st-HoldingLock" x="1" y="1" width="12" height="10" rx="2"/></svg> holds zone-&gt;lock</span>"#,
+    r#"<span><svg width="14" height="12"><rect class="st-Spinning" x="1" y="1" width="12" height="10" rx="2"/></svg> spins on zone-&gt;lock</span>"#,
+    r#"<span><svg width="14" height="12"><rect class="st-Runnable" x="1" y="1" width="12" height="10" rx="2"/></svg> waits for its CPU</span>"#,
+    r#"<span><svg width="14" height="12"><rect class="st-Sleeping" x="1" y="1" width="12" height="10" rx="2"/></svg> sleeps</span>"#,
+    r#"<span><svg width="14" height="12"><path class="refill-mark" d="M3 11 l4 -8 l4 8 z"/></svg> page-frag refill</span>"#,
+    "</div>"
+);
+
+fn lock_queues(s: &mut String, locks: &[LockView]) {
+    s.push_str(r#"<div data-testid="zone-lock-queue">"#);
+    for l in locks {
+        svg!(
+            s,
+            r#"<div class="hoa-lock" data-node="{}" data-waiting="{}"><strong>node {} zone-&gt;lock:</strong>"#,
+            l.node,
+            l.waiting_cpus.len(),
+            l.node
+        );
+        match l.holder_cpu {
+            Some(c) => svg!(s, r#"<span class="cpu-chip holder">cpu {} holds</span>"#, c),
+            None => s.push_str(r#"<span class="muted">free</span>"#),
+        }
+        if !l.waiting_cpus.is_empty() {
+            svg!(s, r#"<span class="muted">queue ({}):</span>"#, l.waiting_cpus.len());
+            for c in &l.waiting_cpus {
+                svg!(s, r#"<span class="cpu-chip waiter">cpu {}</span>"#, c);
+            }
+        }
+        s.push_str("</div>");
     }
+    s.push_str("</div>");
 }
 
-fn lock_queues(locks: &[LockView]) -> Html {
-    html! {
-        <div data-testid="zone-lock-queue">
-            { for locks.iter().map(|l| html! {
-                <div class="hoa-lock" data-node={l.node.to_string()} data-waiting={l.waiting_cpus.len().to_string()}>
-                    <strong>{ format!("node {} zone->lock:", l.node) }</strong>
-                    { match l.holder_cpu {
-                        Some(c) => html! { <span class="cpu-chip holder">{ format!("cpu {c} holds") }</span> },
-                        None => html! { <span class="muted">{"free"}</span> },
-                    } }
-                    if !l.waiting_cpus.is_empty() {
-                        <span class="muted">{ format!("queue ({}):", l.waiting_cpus.len()) }</span>
-                        { for l.waiting_cpus.iter().map(|c| html! { <span class="cpu-chip waiter">{ format!("cpu {c}") }</span> }) }
-                    }
-                </div>
-            }) }
-        </div>
-    }
-}
-
-fn refills(trace: &Trace, pos: usize, frame: &TraceFrame) -> Html {
+fn refills(s: &mut String, trace: &Trace, pos: usize, frame: &TraceFrame) {
     let so_far = trace.frames[..=pos].iter().flat_map(|f| &f.refills);
     let (total, from_buddy) = so_far.fold((0, 0), |(t, b), r| (t + 1, b + usize::from(r.source.contains("buddy"))));
-    html! {
-        <div class="hoa-legend" data-testid="trace-refills">
-            <span>{ format!("page-frag refills so far: {total} ({from_buddy} from the buddy allocator under zone->lock)") }</span>
-            { for frame.refills.iter().map(|r| html! {
-                <span class="cpu-chip">{ format!("cpu {} flow {}: order-{} pfn {} from {}", r.cpu, r.flow, r.order, r.pfn, r.source) }</span>
-            }) }
-        </div>
+    svg!(
+        s,
+        r#"<div class="hoa-legend" data-testid="trace-refills"><span>page-frag refills so far: {} ({} from the buddy allocator under zone-&gt;lock)</span>"#,
+        total,
+        from_buddy
+    );
+    for r in &frame.refills {
+        svg!(
+            s,
+            r#"<span class="cpu-chip">cpu {} flow {}: order-{} pfn {} from {}</span>"#,
+            r.cpu,
+            r.flow,
+            r.order,
+            r.pfn,
+            r.source
+        );
     }
+    s.push_str("</div>");
 }
 
-fn lane_table(frame: &TraceFrame) -> Html {
-    html! {
-        <details>
-            <summary>{"Threads now (CPU, state, kernel function, pages on the CPU's per-CPU lists)"}</summary>
-            <table class="results grid hoa-lane-table">
-                <thead><tr><th>{"thread"}</th><th class="num">{"cpu"}</th><th>{"state"}</th><th>{"function"}</th><th class="num">{"pcp count"}</th></tr></thead>
-                <tbody>{ for frame.lanes.iter().map(|l| html! {
-                    <tr><td>{ &l.thread }</td><td class="num">{ l.cpu }</td><td>{ l.state.word() }</td>
-                        <td><code>{ &l.function }</code></td><td class="num">{ l.pcp_count }</td></tr>
-                }) }</tbody>
-            </table>
-        </details>
+/// The table of the threads now (inside a `<details>` drawn by `html!`, which keeps it open
+/// across frames).
+fn lane_table(frame: &TraceFrame) -> String {
+    let s = &mut String::from(concat!(
+        r#"<table class="results grid hoa-lane-table"><thead><tr><th>thread</th><th class="num">cpu</th>"#,
+        r#"<th>state</th><th>function</th><th class="num">pcp count</th></tr></thead><tbody>"#
+    ));
+    for l in &frame.lanes {
+        svg!(
+            s,
+            r#"<tr><td>{}</td><td class="num">{}</td><td>{}</td><td><code>{}</code></td><td class="num">{}</td></tr>"#,
+            l.thread,
+            l.cpu,
+            l.state.word(),
+            l.function,
+            l.pcp_count
+        );
     }
+    s.push_str("</tbody></table>");
+    std::mem::take(s)
 }
 
 /// `/proc/buddyinfo` of the frame, with the counts that changed since the previous frame marked.
-fn buddyinfo(frame: &TraceFrame, prev: Option<&TraceFrame>) -> Html {
-    let lines = frame.buddyinfo.iter().enumerate().map(|(i, line)| {
+fn buddyinfo(s: &mut String, frame: &TraceFrame, prev: Option<&TraceFrame>) {
+    s.push_str(concat!(
+        r#"<div><p class="muted">/proc/buddyinfo (free blocks per order 0..10; changed counts highlighted)</p>"#,
+        r#"<pre class="hoa-pre hoa-buddy" data-testid="buddyinfo">"#
+    ));
+    for (i, line) in frame.buddyinfo.iter().enumerate() {
         let before = prev.and_then(|p| p.buddyinfo.get(i)).map_or(line.as_str(), String::as_str);
-        let parts = diff_tokens(before, line).into_iter().map(|(text, changed)| {
+        for (text, changed) in diff_tokens(before, line) {
             if changed {
-                html! { <mark class="changed">{ text }</mark> }
+                svg!(s, r#"<mark class="changed">{}</mark>"#, text);
             } else {
-                html! { { text } }
+                svg!(s, "{}", text);
             }
-        });
-        html! { <>{ for parts }{"\n"}</> }
-    });
-    html! {
-        <div>
-            <p class="muted">{"/proc/buddyinfo (free blocks per order 0..10; changed counts highlighted)"}</p>
-            <pre class="hoa-pre hoa-buddy" data-testid="buddyinfo">{ for lines }</pre>
-        </div>
+        }
+        s.push('\n');
     }
+    s.push_str("</pre></div>");
 }
 
 /// `current` cut into runs of spaces and words, each word flagged if it differs from the word
@@ -279,5 +326,29 @@ mod tests {
         assert_eq!(last.lanes.len(), 2 * DEFAULT_FLOWS as usize);
         assert!(!last.locks.is_empty() && !last.buddyinfo.is_empty());
         assert!(trace.frames.iter().any(|f| !f.refills.is_empty()), "some refill in the first events");
+    }
+
+    #[test]
+    fn the_lanes_locks_refills_and_buddyinfo_as_markup() {
+        let params = HighOrderAlloc.defaults();
+        let trace = traced_run(&params, DEFAULT_FLOWS, FragOrder::Order3, 1, MAX_EVENTS);
+        let pos = trace.frames.len() - 1;
+        let frame = &trace.frames[pos];
+        let lanes = lanes_svg(&trace, pos);
+        assert!(lanes.starts_with("<svg class=\"hoa-lanes\" viewBox=\"0 0 650 "), "{lanes}");
+        assert!(lanes.contains("data-testid=\"trace-lanes\"") && lanes.ends_with("</svg>"));
+        let cells = lanes.matches("<rect class=\"st-").count();
+        assert_eq!(cells, WINDOW.min(pos + 1) * frame.lanes.len(), "a cell per lane and frame of the window");
+        assert_eq!(lanes.matches("<text ").count(), frame.lanes.len());
+        let s = &mut String::new();
+        lock_queues(s, &frame.locks);
+        assert!(s.starts_with("<div data-testid=\"zone-lock-queue\">") && s.contains("zone-&gt;lock:"));
+        s.clear();
+        refills(s, &trace, pos, frame);
+        assert!(s.contains("data-testid=\"trace-refills\"") && s.contains("page-frag refills so far: "));
+        s.clear();
+        buddyinfo(s, frame, None);
+        assert!(s.contains("data-testid=\"buddyinfo\">Node 0, zone") && !s.contains("<mark"), "{s}");
+        assert!(lane_table(frame).matches("<tr>").count() == frame.lanes.len() + 1);
     }
 }

@@ -7,6 +7,7 @@
 //! row, with a label for what is left out.
 
 use super::{use_walk, WalkData, WalkProps};
+use crate::svg;
 use skblab_core::experiments::ktls_recursion::{GraphNode, SkbKind, SkbRole, TraceEvent};
 use std::collections::{HashMap, HashSet};
 use yew::prelude::*;
@@ -72,92 +73,151 @@ pub fn graph_view(props: &WalkProps) -> Html {
                 <span class="ktls-nums">{ format!("{} skbs, {} levels of frag_list nesting", g.nodes.len(), g.nesting_levels) }</span>
             </figcaption>
             { h.transport }
-            { graph_svg(walk, h.position, current) }
+            { svg::into_html(graph_svg(walk, h.position, current)) }
         </figure>
     }
 }
 
-fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>) -> Html {
+/// The window of the graph as SVG markup.
+fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>) -> String {
     let cur_index = current.and_then(|id| walk.node_index.get(&id).copied());
     let cur_level = cur_index.map_or(1, |i| walk.trace.graph.nodes[i].level);
     let (first, last) = level_window(cur_level, walk.rows.len());
     let freed = freed_by(walk, position);
-    // Where each drawn skb's box is, for the edges.
+    let below = if last < walk.rows.len() { 40.0 } else { 8.0 };
+    let height = TOP_Y + (last + 1 - first) as f64 * ROW_H + below + if first > 1 { 18.0 } else { 0.0 };
+    // Where each drawn skb's box is, for the edges; the boxes are written after the edges.
     let mut at: HashMap<u32, (f64, f64)> = HashMap::new();
-    let mut boxes = Vec::new();
+    let boxes = &mut String::new();
     for level in first..=last {
         let row = &walk.rows[level - 1];
         let shown = row_window(row, cur_index);
         let y = TOP_Y + (level - first) as f64 * ROW_H + if first > 1 { 18.0 } else { 0.0 };
         let slot = (VIEW_W - LEVEL_LABEL_W) / shown.len().max(1) as f64;
-        boxes.push(html! {
-            <text class="dim" x="4" y={(y + BOX_H / 2.0 + 4.0).to_string()} font-size="12">{ format!("L{level}") }</text>
-        });
+        svg!(boxes, r#"<text class="dim" x="4" y="{}" font-size="12">L{}</text>"#, y + BOX_H / 2.0 + 4.0, level);
         for (k, &i) in shown.iter().enumerate() {
             let n = &walk.trace.graph.nodes[i];
             let x = LEVEL_LABEL_W + slot * (k as f64 + 0.5) - BOX_W / 2.0;
             at.insert(n.id, (x, y));
-            boxes.push(node_box(n, x, y, Some(n.id) == current, freed.contains(&n.id)));
+            node_box(boxes, n, x, y, Some(n.id) == current, freed.contains(&n.id));
         }
         if row.len() > shown.len() {
-            boxes.push(more_label(row.len() - shown.len(), y));
+            svg!(
+                boxes,
+                r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="end">+{} more on this level</text>"#,
+                VIEW_W - 4.0,
+                y - 4.0,
+                row.len() - shown.len()
+            );
         }
     }
-    let edges = edges(walk, &at);
-    let below = if last < walk.rows.len() { 40.0 } else { 8.0 };
-    let height = TOP_Y + (last + 1 - first) as f64 * ROW_H + below + if first > 1 { 18.0 } else { 0.0 };
-    let summary = format!("skb graph, levels {first} to {last} of {}", walk.rows.len());
-    html! {
-        <svg viewBox={format!("0 0 {VIEW_W} {height}")} role="img" aria-label={summary.clone()}
-            xmlns="http://www.w3.org/2000/svg" data-testid="skb-graph" data-levels-shown={format!("{first}-{last}")}>
-            { top_label(walk, first) }
-            { for edges }
-            { for boxes }
-            if last < walk.rows.len() {
-                <text class="dim" x={(VIEW_W / 2.0).to_string()} y={(height - 12.0).to_string()} font-size="13"
-                    text-anchor="middle">{ format!("⋮ {} more levels below", walk.rows.len() - last) }</text>
-            }
-        </svg>
+    let s = &mut String::new();
+    svg!(
+        s,
+        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="skb graph, levels {} to {} of {}" xmlns="http://www.w3.org/2000/svg" data-testid="skb-graph" data-levels-shown="{}-{}">"#,
+        VIEW_W,
+        height,
+        first,
+        last,
+        walk.rows.len(),
+        first,
+        last
+    );
+    top_label(s, walk, first);
+    edges(s, walk, &at);
+    s.push_str(boxes);
+    if last < walk.rows.len() {
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="{}" font-size="13" text-anchor="middle">⋮ {} more levels below</text>"#,
+            VIEW_W / 2.0,
+            height - 12.0,
+            walk.rows.len() - last
+        );
+    }
+    s.push_str("</svg>");
+    std::mem::take(s)
+}
+
+/// What is above the window: the socket (level 1 shown) or the levels left out.
+fn top_label(s: &mut String, walk: &WalkData, first: usize) {
+    if first > 1 {
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="22" font-size="13" text-anchor="middle">⋮ levels 1 – {} above</text>"#,
+            VIEW_W / 2.0,
+            first - 1
+        );
+    } else {
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="22" font-size="13" text-anchor="middle">level 1: held by the socket ({} roots: receive queue, rx skb cache)</text>"#,
+            VIEW_W / 2.0,
+            walk.trace.graph.roots.len()
+        );
     }
 }
 
-fn top_label(walk: &WalkData, first: usize) -> Html {
-    let text = if first > 1 {
-        format!("⋮ levels 1 – {} above", first - 1)
-    } else {
-        let n_roots = walk.trace.graph.roots.len();
-        format!("level 1: held by the socket ({n_roots} roots: receive queue, rx skb cache)")
-    };
-    html! { <text class="dim" x={(VIEW_W / 2.0).to_string()} y="22" font-size="13" text-anchor="middle">{ text }</text> }
-}
-
-fn edges(walk: &WalkData, at: &HashMap<u32, (f64, f64)>) -> Vec<Html> {
-    let mut out = Vec::new();
+fn edges(s: &mut String, walk: &WalkData, at: &HashMap<u32, (f64, f64)>) {
     for (&id, &(px, py)) in at {
         let Some(n) = walk.node(id) else { continue };
         for c in &n.frag_list {
             if let Some(&(cx, cy)) = at.get(c) {
-                out.push(html! {
-                    <line x1={(px + BOX_W / 2.0).to_string()} y1={(py + BOX_H).to_string()}
-                        x2={(cx + BOX_W / 2.0).to_string()} y2={cy.to_string()}
-                        stroke="var(--muted)" stroke-width="1.5" />
-                });
+                svg!(
+                    s,
+                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="var(--muted)" stroke-width="1.5"/>"#,
+                    px + BOX_W / 2.0,
+                    py + BOX_H,
+                    cx + BOX_W / 2.0,
+                    cy
+                );
             }
         }
     }
-    out
 }
 
-fn node_box(n: &GraphNode, x: f64, y: f64, current: bool, freed: bool) -> Html {
+fn node_box(s: &mut String, n: &GraphNode, x: f64, y: f64, current: bool, freed: bool) {
+    let faded = freed && !current;
     let (fill, stroke, width) = match (current, freed) {
         (true, _) => ("var(--accent-soft, #e3edf9)", "var(--accent, #1f5fa8)", "3"),
         (false, true) => ("none", "var(--border)", "1"),
         (false, false) => ("var(--surface, #fff)", "var(--fg)", "1.2"),
     };
-    let cx = (x + BOX_W / 2.0).to_string();
-    let detail = format!("{} frags · list {} · u{} d{}", n.nr_frags, n.frag_list.len(), n.users, n.dataref);
-    let title = format!(
-        "skb {} ({}), level {}: {} page frags, {} skbs on its frag_list, users {}, dataref {}{}",
+    svg!(
+        s,
+        r#"<g class="skb{}{}" data-skb="{}""#,
+        if current { " current" } else { "" },
+        if freed { " freed" } else { "" },
+        n.id
+    );
+    // Optional attributes: constant markup.
+    s.push_str(if current {
+        r#" data-current="true""#
+    } else if faded {
+        r#" opacity="0.45""#
+    } else {
+        ""
+    });
+    svg!(
+        s,
+        r#"><rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="{}" stroke="{}" stroke-width="{}""#,
+        x,
+        y,
+        BOX_W,
+        BOX_H,
+        fill,
+        stroke,
+        width
+    );
+    s.push_str(if faded { r#" stroke-dasharray="4 3">"# } else { ">" });
+    let cx = x + BOX_W / 2.0;
+    svg!(
+        s,
+        concat!(
+            "<title>skb {} ({}), level {}: {} page frags, {} skbs on its frag_list, users {}, dataref {}{}</title></rect>",
+            r#"<text x="{}" y="{}" font-size="13" text-anchor="middle" font-weight="600">{} #{}</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="middle">{} frags · list {} · u{} d{}</text></g>"#
+        ),
         n.id,
         role_name(n),
         n.level,
@@ -165,27 +225,18 @@ fn node_box(n: &GraphNode, x: f64, y: f64, current: bool, freed: bool) -> Html {
         n.frag_list.len(),
         n.users,
         n.dataref,
-        if freed { ", freed" } else { "" }
+        if freed { ", freed" } else { "" },
+        cx,
+        y + 18.0,
+        role_name(n),
+        n.id,
+        cx,
+        y + 35.0,
+        n.nr_frags,
+        n.frag_list.len(),
+        n.users,
+        n.dataref
     );
-    html! {
-        <g class={classes!("skb", current.then_some("current"), freed.then_some("freed"))}
-            data-skb={n.id.to_string()} data-current={current.then_some("true")} opacity={(freed && !current).then_some("0.45")}>
-            <rect x={x.to_string()} y={y.to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="6"
-                fill={fill} stroke={stroke} stroke-width={width} stroke-dasharray={(freed && !current).then_some("4 3")}>
-                <title>{ title }</title>
-            </rect>
-            <text x={cx.clone()} y={(y + 18.0).to_string()} font-size="13" text-anchor="middle" font-weight="600">
-                { format!("{} #{}", role_name(n), n.id) }</text>
-            <text class="dim" x={cx} y={(y + 35.0).to_string()} font-size="11" text-anchor="middle">{ detail }</text>
-        </g>
-    }
-}
-
-fn more_label(hidden: usize, y: f64) -> Html {
-    html! {
-        <text class="dim" x={(VIEW_W - 4.0).to_string()} y={(y - 4.0).to_string()} font-size="11" text-anchor="end">
-            { format!("+{hidden} more on this level") }</text>
-    }
 }
 
 #[cfg(test)]
@@ -207,5 +258,24 @@ mod tests {
         assert_eq!(row_window(&row, Some(50)), &[48, 49, 50, 51]);
         assert_eq!(row_window(&row, Some(99)), &[96, 97, 98, 99]);
         assert_eq!(row_window(&row, None), &[0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn the_graph_window_has_boxes_edges_and_the_current_skb() {
+        use skblab_core::experiments::ktls_recursion::{walk_trace, KtlsRecursion};
+        use skblab_core::Experiment;
+        let walk = WalkData::new(walk_trace(&KtlsRecursion.defaults()));
+        let position = walk.n_positions() / 2;
+        let current = walk.frame(position).and_then(|f| f.node);
+        let svg = graph_svg(&walk, position, current);
+        assert!(svg.starts_with("<svg viewBox=\"0 0 640 "), "{svg}");
+        assert!(svg.contains("data-testid=\"skb-graph\"") && svg.contains("role=\"img\""));
+        assert!(svg.matches("<g class=\"skb").count() >= LEVELS_SHOWN, "a box per level at least");
+        assert!(svg.contains("<line "), "frag_list edges");
+        if let Some(id) = current {
+            assert!(svg.contains(&format!("data-skb=\"{id}\" data-current=\"true\"")));
+        }
+        assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
+        assert_eq!(svg.matches("<title>").count(), svg.matches("<rect").count());
     }
 }

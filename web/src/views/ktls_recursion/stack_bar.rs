@@ -7,6 +7,7 @@
 //! zoom shows the top [`ZOOM_BYTES`] of the stack at a scale where every frame is labelled.
 
 use super::{use_walk, WalkData, WalkProps};
+use crate::svg;
 use skblab_core::experiments::ktls_recursion::StackEntry;
 use yew::prelude::*;
 
@@ -97,13 +98,14 @@ pub fn stack_view(props: &WalkProps) -> Html {
                 }
             </figcaption>
             { h.transport }
-            { bar_svg(walk, h.position, used, overflow) }
+            { svg::into_html(bar_svg(walk, h.position, used, overflow)) }
             { legend() }
         </figure>
     }
 }
 
-fn bar_svg(walk: &WalkData, position: usize, used: u64, overflow: bool) -> Html {
+/// The bar and its zoom as SVG markup.
+fn bar_svg(walk: &WalkData, position: usize, used: u64, overflow: bool) -> String {
     let t = &walk.trace;
     let thread = t.thread_size_bytes.max(1);
     let y = |bytes: u64| BOTTOM_Y - bytes.min(thread) as f64 * BAR_H / thread as f64;
@@ -118,62 +120,87 @@ fn bar_svg(walk: &WalkData, position: usize, used: u64, overflow: bool) -> Html 
         size_bytes: base_bytes,
         class: "base",
     };
-    let summary = format!(
-        "Stack budget: {used} of {thread} bytes in use, {} frames{}",
+    let s = &mut String::new();
+    svg!(
+        s,
+        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="Stack budget: {} of {} bytes in use, {} frames{}" xmlns="http://www.w3.org/2000/svg">"#,
+        VIEW_W,
+        VIEW_H,
+        used,
+        thread,
         stack.len(),
         if overflow { "; the last call does not fit" } else { "" }
     );
-    html! {
-        <svg viewBox={format!("0 0 {VIEW_W} {VIEW_H}")} role="img" aria-label={summary} xmlns="http://www.w3.org/2000/svg">
-            { defs() }
-            { guard_band(t.input.walk.vmap_stack, t.guard_page_bytes) }
-            <rect x={BAR_X.to_string()} y={LIMIT_Y.to_string()} width={BAR_W.to_string()} height={BAR_H.to_string()}
-                fill="none" stroke="var(--border)" stroke-width="1.5" />
-            { band_rect(&base, &y) }
-            { for bands.iter().map(|b| band_rect(b, &y)) }
-            { scale_labels(thread) }
-            { zoom(&stack, used, thread, &y) }
-            if let Some(b) = over {
-                { overflow_band(&b, thread, &y) }
-            } else {
-                { used_marker(used, &y) }
-            }
-        </svg>
+    s.push_str(DEFS);
+    guard_band(s, t.input.walk.vmap_stack, t.guard_page_bytes);
+    svg!(
+        s,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="var(--border)" stroke-width="1.5"/>"#,
+        BAR_X,
+        LIMIT_Y,
+        BAR_W,
+        BAR_H
+    );
+    band_rect(s, &base, (BAR_X, BAR_W), &y);
+    for b in &bands {
+        band_rect(s, b, (BAR_X, BAR_W), &y);
     }
+    scale_labels(s, thread);
+    zoom(s, &stack, used, thread, &y);
+    match over {
+        Some(b) => overflow_band(s, &b, thread, &y),
+        None => used_marker(s, used, &y),
+    }
+    s.push_str("</svg>");
+    std::mem::take(s)
 }
 
-fn defs() -> Html {
-    html! {
-        <defs>
-            <pattern id="ktls-hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                <rect width="8" height="8" fill="var(--bad-soft, #fbe6e4)" />
-                <line x1="0" y1="0" x2="0" y2="8" stroke="var(--bad, #b3261e)" stroke-width="3" />
-            </pattern>
-            <pattern id="ktls-hatch-grey" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                <line x1="0" y1="0" x2="0" y2="8" stroke="var(--muted)" stroke-width="2" />
-            </pattern>
-        </defs>
-    }
-}
+/// The hatch patterns (constant markup, no data in it).
+const DEFS: &str = concat!(
+    r#"<defs><pattern id="ktls-hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"#,
+    r#"<rect width="8" height="8" fill="var(--bad-soft, #fbe6e4)"/>"#,
+    r#"<line x1="0" y1="0" x2="0" y2="8" stroke="var(--bad, #b3261e)" stroke-width="3"/></pattern>"#,
+    r#"<pattern id="ktls-hatch-grey" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"#,
+    r#"<line x1="0" y1="0" x2="0" y2="8" stroke="var(--muted)" stroke-width="2"/></pattern></defs>"#
+);
 
-fn guard_band(vmap_stack: bool, guard_page_bytes: u64) -> Html {
-    let (fill, line1, line2) = if vmap_stack {
-        ("url(#ktls-hatch)", "guard page".to_string(), format!("{guard_page_bytes} B, unmapped"))
-    } else {
-        ("url(#ktls-hatch-grey)", "no guard page".to_string(), "other memory".to_string())
-    };
+fn guard_band(s: &mut String, vmap_stack: bool, guard_page_bytes: u64) {
     let text_x = BAR_X + BAR_W + 10.0;
-    html! {
-        <g data-testid="guard-page">
-            <rect x={BAR_X.to_string()} y={TOP_Y.to_string()} width={BAR_W.to_string()} height={GUARD_H.to_string()}
-                fill={fill} stroke="var(--bad, #b3261e)" stroke-dasharray="4 3" />
-            <text class={if vmap_stack { "bad" } else { "dim" }} x={text_x.to_string()} y={(TOP_Y + 22.0).to_string()}
-                font-size="13">{ line1 }</text>
-            <text class="dim" x={text_x.to_string()} y={(TOP_Y + 38.0).to_string()} font-size="11">{ line2 }</text>
-            <text class="dim" x={(BAR_X + BAR_W / 2.0).to_string()} y={(TOP_Y - 10.0).to_string()} font-size="11"
-                text-anchor="middle">{"↑ stack grows (down in memory)"}</text>
-        </g>
+    svg!(
+        s,
+        r#"<g data-testid="guard-page"><rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="var(--bad, #b3261e)" stroke-dasharray="4 3"/>"#,
+        BAR_X,
+        TOP_Y,
+        BAR_W,
+        GUARD_H,
+        if vmap_stack { "url(#ktls-hatch)" } else { "url(#ktls-hatch-grey)" }
+    );
+    if vmap_stack {
+        svg!(
+            s,
+            r#"<text class="bad" x="{}" y="{}" font-size="13">guard page</text><text class="dim" x="{}" y="{}" font-size="11">{} B, unmapped</text>"#,
+            text_x,
+            TOP_Y + 22.0,
+            text_x,
+            TOP_Y + 38.0,
+            guard_page_bytes
+        );
+    } else {
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="{}" font-size="13">no guard page</text><text class="dim" x="{}" y="{}" font-size="11">other memory</text>"#,
+            text_x,
+            TOP_Y + 22.0,
+            text_x,
+            TOP_Y + 38.0
+        );
     }
+    svg!(
+        s,
+        r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="middle">↑ stack grows (down in memory)</text></g>"#,
+        BAR_X + BAR_W / 2.0,
+        TOP_Y - 10.0
+    );
 }
 
 fn band_fill(class: &str) -> &'static str {
@@ -188,50 +215,54 @@ fn band_fill(class: &str) -> &'static str {
     }
 }
 
-fn band_rect(b: &Band, y: &dyn Fn(u64) -> f64) -> Html {
-    band_rect_at(b, (BAR_X, BAR_W), y)
-}
-
 /// A band in the bar whose left edge and width are `(bar_x, bar_w)`.
-fn band_rect_at(b: &Band, (bar_x, bar_w): (f64, f64), y: &dyn Fn(u64) -> f64) -> Html {
+fn band_rect(s: &mut String, b: &Band, (bar_x, bar_w): (f64, f64), y: &dyn Fn(u64) -> f64) {
     let (top, bottom) = (y(b.offset_bytes + b.size_bytes), y(b.offset_bytes));
     let height = (bottom - top).max(0.3);
-    let label = (height >= LABEL_MIN_H).then(|| {
-        let text_class = if matches!(b.class, "base" | "folded") { "" } else { "on-fill" };
-        html! {
-            <text x={(bar_x + bar_w / 2.0).to_string()} y={(top + height / 2.0 + 4.0).to_string()} font-size="11"
-                text-anchor="middle" class={text_class} style={(!text_class.is_empty()).then_some("fill: #fff")}>
-                { &b.label }
-            </text>
-        }
-    });
-    html! {
-        <g class={format!("band band-{}", b.class)}>
-            <rect x={bar_x.to_string()} y={top.to_string()} width={bar_w.to_string()} height={height.to_string()}
-                fill={band_fill(b.class)} stroke="var(--surface, #fff)" stroke-width={if height > 2.0 { "0.5" } else { "0" }}>
-                <title>{ format!("{}, from byte {}", b.label, b.offset_bytes) }</title>
-            </rect>
-            { label }
-        </g>
+    svg!(
+        s,
+        r#"<g class="band band-{}"><rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="var(--surface, #fff)" stroke-width="{}"><title>{}, from byte {}</title></rect>"#,
+        b.class,
+        bar_x,
+        top,
+        bar_w,
+        height,
+        band_fill(b.class),
+        if height > 2.0 { "0.5" } else { "0" },
+        b.label,
+        b.offset_bytes
+    );
+    let (x, ty) = (bar_x + bar_w / 2.0, top + height / 2.0 + 4.0);
+    if height < LABEL_MIN_H {
+    } else if matches!(b.class, "base" | "folded") {
+        svg!(s, r#"<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"#, x, ty, b.label);
+    } else {
+        svg!(
+            s,
+            r#"<text x="{}" y="{}" font-size="11" text-anchor="middle" class="on-fill" style="fill: #fff">{}</text>"#,
+            x,
+            ty,
+            b.label
+        );
     }
+    s.push_str("</g>");
 }
 
 /// What the band colours mean.
 fn legend() -> Html {
     let items =
         [("kfree", "kfree_skb"), ("release", "skb_release_data"), ("pages", "page freeing"), ("base", "close() path")];
-    html! {
-        <p class="ktls-legend">
-            { for items.iter().map(|(class, name)| html! {
-                <span><span class="chip" style={format!("background: {}", band_fill(class))}></span>{ *name }</span>
-            }) }
-        </p>
+    let s = &mut String::from(r#"<p class="ktls-legend">"#);
+    for (class, name) in items {
+        svg!(s, r#"<span><span class="chip" style="background: {}"></span>{}</span>"#, band_fill(class), name);
     }
+    s.push_str("</p>");
+    svg::into_html(std::mem::take(s))
 }
 
 /// The top of the stack magnified: every frame in the window drawn to the zoom's scale, the
 /// THREAD_SIZE line and the guard page when they are in it, and a box on the bar marking it.
-fn zoom(stack: &[StackEntry], used: u64, thread: u64, y: &dyn Fn(u64) -> f64) -> Html {
+fn zoom(s: &mut String, stack: &[StackEntry], used: u64, thread: u64, y: &dyn Fn(u64) -> f64) {
     let top = used.max(ZOOM_BYTES - ZOOM_HEADROOM_BYTES) + ZOOM_HEADROOM_BYTES;
     let bottom = top - ZOOM_BYTES;
     let yz = |b: u64| BOTTOM_Y - (b.clamp(bottom, top) - bottom) as f64 * BAR_H / ZOOM_BYTES as f64;
@@ -247,79 +278,153 @@ fn zoom(stack: &[StackEntry], used: u64, thread: u64, y: &dyn Fn(u64) -> f64) ->
             bands.push(Band { label, offset_bytes: start, size_bytes: e.frame_bytes, class });
         }
     }
-    let (w, x) = (ZOOM_W.to_string(), ZOOM_X.to_string());
-    let limit = (thread > bottom && thread < top).then(|| {
+    svg!(
+        s,
+        concat!(
+            r#"<g class="zoom" data-testid="stack-zoom">"#,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="var(--fg)" stroke-dasharray="3 2"/>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="middle">zoom: bytes {}–{}</text>"#,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="var(--border)" stroke-width="1.5"/>"#
+        ),
+        BAR_X - 3.0,
+        y(top),
+        BAR_W + 6.0,
+        (y(bottom) - y(top)).max(2.0),
+        ZOOM_X + ZOOM_W / 2.0,
+        LIMIT_Y - 10.0,
+        bottom,
+        top,
+        ZOOM_X,
+        LIMIT_Y,
+        ZOOM_W,
+        BAR_H
+    );
+    if thread > bottom && thread < top {
         let yl = yz(thread);
-        html! {
-            <>
-                <rect x={x.clone()} y={LIMIT_Y.to_string()} width={w.clone()} height={(yl - LIMIT_Y).to_string()}
-                    fill="url(#ktls-hatch)" />
-                <line x1={(ZOOM_X - 4.0).to_string()} x2={(ZOOM_X + ZOOM_W + 4.0).to_string()} y1={yl.to_string()}
-                    y2={yl.to_string()} stroke="var(--bad, #b3261e)" stroke-width="2" />
-            </>
-        }
-    });
-    html! {
-        <g class="zoom" data-testid="stack-zoom">
-            <rect x={(BAR_X - 3.0).to_string()} y={y(top).to_string()} width={(BAR_W + 6.0).to_string()}
-                height={(y(bottom) - y(top)).max(2.0).to_string()} fill="none" stroke="var(--fg)" stroke-dasharray="3 2" />
-            <text class="dim" x={(ZOOM_X + ZOOM_W / 2.0).to_string()} y={(LIMIT_Y - 10.0).to_string()} font-size="11"
-                text-anchor="middle">{ format!("zoom: bytes {bottom}–{top}") }</text>
-            <rect x={x.clone()} y={LIMIT_Y.to_string()} width={w.clone()} height={BAR_H.to_string()}
-                fill="none" stroke="var(--border)" stroke-width="1.5" />
-            { limit }
-            { for bands.iter().map(|b| band_rect_at(b, (ZOOM_X, ZOOM_W), &yz)) }
-        </g>
+        svg!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="url(#ktls-hatch)"/>"#,
+            ZOOM_X,
+            LIMIT_Y,
+            ZOOM_W,
+            yl - LIMIT_Y
+        );
+        limit_line(s, (ZOOM_X - 4.0, ZOOM_X + ZOOM_W + 4.0), yl);
     }
+    for b in &bands {
+        band_rect(s, b, (ZOOM_X, ZOOM_W), &yz);
+    }
+    s.push_str("</g>");
 }
 
-fn scale_labels(thread: u64) -> Html {
-    let x = (BAR_X - 12.0).to_string();
-    let mid = (LIMIT_Y + BAR_H / 2.0).to_string();
-    html! {
-        <g class="scale">
-            <line x1={(BAR_X - 4.0).to_string()} x2={(BAR_X + BAR_W + 4.0).to_string()} y1={LIMIT_Y.to_string()}
-                y2={LIMIT_Y.to_string()} stroke="var(--bad, #b3261e)" stroke-width="2" />
-            <text x={x.clone()} y={(LIMIT_Y - 2.0).to_string()} font-size="11" text-anchor="end">{"THREAD_SIZE"}</text>
-            <text class="dim" x={x.clone()} y={(LIMIT_Y + 12.0).to_string()} font-size="11" text-anchor="end">
-                { format!("{thread} B") }</text>
-            <text class="dim" x={x.clone()} y={mid} font-size="11" text-anchor="end">{ format!("{} B", thread / 2) }</text>
-            <text class="dim" x={x} y={BOTTOM_Y.to_string()} font-size="11" text-anchor="end">{"0"}</text>
-        </g>
-    }
+/// The THREAD_SIZE line from `x1` to `x2` at height `y`.
+fn limit_line(s: &mut String, (x1, x2): (f64, f64), y: f64) {
+    svg!(s, r#"<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="var(--bad, #b3261e)" stroke-width="2"/>"#, x1, x2, y, y);
 }
 
-fn used_marker(used: u64, y: &dyn Fn(u64) -> f64) -> Html {
+fn scale_labels(s: &mut String, thread: u64) {
+    let x = BAR_X - 12.0;
+    s.push_str(r#"<g class="scale">"#);
+    limit_line(s, (BAR_X - 4.0, BAR_X + BAR_W + 4.0), LIMIT_Y);
+    svg!(
+        s,
+        concat!(
+            r#"<text x="{}" y="{}" font-size="11" text-anchor="end">THREAD_SIZE</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="end">{} B</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="end">{} B</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="end">0</text></g>"#
+        ),
+        x,
+        LIMIT_Y - 2.0,
+        x,
+        LIMIT_Y + 12.0,
+        thread,
+        x,
+        LIMIT_Y + BAR_H / 2.0,
+        thread / 2,
+        x,
+        BOTTOM_Y
+    );
+}
+
+fn used_marker(s: &mut String, used: u64, y: &dyn Fn(u64) -> f64) {
     let yu = y(used);
     let x2 = BAR_X + BAR_W + 8.0;
-    html! {
-        <g class="used-marker">
-            <line x1={BAR_X.to_string()} x2={x2.to_string()} y1={yu.to_string()} y2={yu.to_string()}
-                stroke="var(--fg)" stroke-width="1.5" />
-            <text x={(x2 + 4.0).to_string()} y={(yu + 4.0).to_string()} font-size="12">{ format!("used {used} B") }</text>
-        </g>
-    }
+    svg!(
+        s,
+        concat!(
+            r#"<g class="used-marker"><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="var(--fg)" stroke-width="1.5"/>"#,
+            r#"<text x="{}" y="{}" font-size="12">used {} B</text></g>"#
+        ),
+        BAR_X,
+        x2,
+        yu,
+        yu,
+        x2 + 4.0,
+        yu + 4.0,
+        used
+    );
 }
 
 /// The frame that did not fit: drawn straddling THREAD_SIZE, reaching into the guard page.
-fn overflow_band(b: &Band, thread: u64, y: &dyn Fn(u64) -> f64) -> Html {
+fn overflow_band(s: &mut String, b: &Band, thread: u64, y: &dyn Fn(u64) -> f64) {
     let past = (b.offset_bytes + b.size_bytes).saturating_sub(thread);
     let top = LIMIT_Y - OVERFLOW_H / 2.0;
     let x2 = BAR_X + BAR_W + 8.0;
     let start_y = y(b.offset_bytes).max(LIMIT_Y);
-    html! {
-        <g class="overflow-frame" data-testid="overflow-frame">
-            <rect x={(BAR_X - 6.0).to_string()} y={top.to_string()} width={(BAR_W + 12.0).to_string()}
-                height={(OVERFLOW_H.max(start_y - top)).to_string()} fill="var(--bad, #b3261e)" stroke="var(--fg)"
-                stroke-width="1.5">
-                <title>{ format!("{} does not fit: {past} B past THREAD_SIZE", b.label) }</title>
-            </rect>
-            <text x={(BAR_X + BAR_W / 2.0).to_string()} y={(top + 13.0).to_string()} font-size="11" text-anchor="middle"
-                style="fill: #fff" font-weight="700">{ &b.label }</text>
-            <text class="bad" x={x2.to_string()} y={(LIMIT_Y + 26.0).to_string()} font-size="12">
-                { format!("{past} B past THREAD_SIZE") }</text>
-            <text class="dim" x={x2.to_string()} y={(LIMIT_Y + 42.0).to_string()} font-size="11">
-                { format!("needs {} B", b.offset_bytes + b.size_bytes) }</text>
-        </g>
+    svg!(
+        s,
+        concat!(
+            r#"<g class="overflow-frame" data-testid="overflow-frame">"#,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="var(--bad, #b3261e)" stroke="var(--fg)" stroke-width="1.5">"#,
+            r#"<title>{} does not fit: {} B past THREAD_SIZE</title></rect>"#,
+            r#"<text x="{}" y="{}" font-size="11" text-anchor="middle" style="fill: #fff" font-weight="700">{}</text>"#,
+            r#"<text class="bad" x="{}" y="{}" font-size="12">{} B past THREAD_SIZE</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="11">needs {} B</text></g>"#
+        ),
+        BAR_X - 6.0,
+        top,
+        BAR_W + 12.0,
+        OVERFLOW_H.max(start_y - top),
+        b.label,
+        past,
+        BAR_X + BAR_W / 2.0,
+        top + 13.0,
+        b.label,
+        x2,
+        LIMIT_Y + 26.0,
+        past,
+        x2,
+        LIMIT_Y + 42.0,
+        b.offset_bytes + b.size_bytes
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skblab_core::experiments::ktls_recursion::{walk_trace, KtlsRecursion};
+    use skblab_core::Experiment;
+
+    #[test]
+    fn the_bar_at_the_start_and_at_the_overflow() {
+        let walk = WalkData::new(walk_trace(&KtlsRecursion.defaults()));
+        let svg = |position: usize| {
+            let overflow = walk.frame(position).is_some_and(|f| f.overflow);
+            bar_svg(&walk, position, walk.used_bytes(position), overflow)
+        };
+        let start = svg(0);
+        assert!(start.starts_with("<svg viewBox=\"0 0 600 568\" role=\"img\" aria-label=\"Stack budget: "), "{start}");
+        for part in
+            ["data-testid=\"guard-page\"", "data-testid=\"stack-zoom\"", "class=\"used-marker\"", "close() path"]
+        {
+            assert!(start.contains(part), "missing {part}");
+        }
+        assert!(!start.contains("overflow-frame"));
+        let end = svg(walk.n_positions() - 1);
+        assert!(end.contains("data-testid=\"overflow-frame\""), "the default walk overflows");
+        assert!(end.contains("B past THREAD_SIZE</title>") && !end.contains("used-marker"));
+        assert_eq!(end.matches("<svg").count(), 1);
+        assert_eq!(end.matches("<g").count(), end.matches("</g>").count());
     }
 }
