@@ -504,9 +504,10 @@ impl StreamSim {
     fn run_next(&mut self, t: ThreadId, actions: &[Action]) {
         // The first of `actions` runs next, so it goes on top of the stack.
         let prog = &mut self.threads[t as usize].prog;
-        let len = prog.len();
-        prog.extend_from_slice(actions);
-        prog[len..].reverse();
+        prog.reserve(actions.len());
+        for &action in actions.iter().rev() {
+            prog.push(action);
+        }
     }
 
     fn copy_cycles(&self, bytes: u32) -> u64 {
