@@ -5,7 +5,7 @@
 #![cfg(feature = "bench")]
 
 use skblab_core::experiments::high_order_alloc as hoa;
-use skblab_core::Params;
+use skblab_core::Experiment;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 

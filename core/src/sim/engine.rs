@@ -10,7 +10,8 @@
 //! holds about one event per simulated thread, the engine pushes and pops once per event,
 //! and `BinaryHeap::push` reads the new element back from memory right after writing it
 //! (a store-forwarding stall that cost ~8 % of the whole engine), while this `schedule`
-//! keeps it in registers and writes it once, at its final slot. The key `(time, seq)` is
+//! keeps it in registers and writes it once, at its final slot. `pop` leaves the root in
+//! place as a hole that the next `schedule` fills (see `EventQueue::hole`). The key `(time, seq)` is
 //! packed into one `u128` (time in the high half), so a comparison is a single integer
 //! compare. Keys are unique, so the pop order is fully determined by them, whatever the heap's
 //! shape (no hashing, no addresses).
@@ -28,14 +29,20 @@ struct Scheduled<E> {
 /// Pending events of type `E`, earliest first.
 #[derive(Debug, Clone)]
 pub struct EventQueue<E> {
-    /// A min-heap by `key`: `heap[i].key <= heap[2i+1].key, heap[2i+2].key`.
+    /// A min-heap by `key`: `heap[i].key <= heap[2i+1].key, heap[2i+2].key` (`heap[0]` may be
+    /// a hole, see `hole`).
     heap: Vec<Scheduled<E>>,
     seq: u64,
+    /// `heap[0]` was popped but is still in place. An event handler almost always schedules
+    /// one event (the thread's next `Resume`): that event then takes the root's place and
+    /// sinks once, instead of a pop (root to leaf) followed by a push (leaf upwards). Only
+    /// the heap's shape changes; keys are unique, so the pop order does not.
+    hole: bool,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: Vec::new(), seq: 0 }
+        EventQueue { heap: Vec::new(), seq: 0, hole: false }
     }
 }
 
@@ -43,6 +50,11 @@ impl<E: Copy> EventQueue<E> {
     pub fn schedule(&mut self, at_ns: u64, event: E) {
         self.seq += 1;
         let item = Scheduled { key: (u128::from(at_ns) << 64) | u128::from(self.seq), event };
+        if self.hole {
+            self.hole = false;
+            self.sink_from_root(item);
+            return;
+        }
         let mut i = self.heap.len();
         self.heap.push(item);
         while i > 0 {
@@ -58,11 +70,41 @@ impl<E: Copy> EventQueue<E> {
 
     /// The earliest event and its time.
     pub fn pop(&mut self) -> Option<(u64, E)> {
-        let last = self.heap.pop()?;
-        let Some(&top) = self.heap.first() else { return Some(((last.key >> 64) as u64, last.event)) };
-        // Floyd's bottom-up pop: walk the hole at the root down to a leaf along the smaller
-        // children (the choice is branch-free), then move `last` up from there (it came from
-        // the bottom, so it rarely climbs).
+        self.fill_hole();
+        let &top = self.heap.first()?;
+        self.hole = true;
+        Some(((top.key >> 64) as u64, top.event))
+    }
+
+    pub fn peek_time_ns(&mut self) -> Option<u64> {
+        self.fill_hole();
+        self.heap.first().map(|s| (s.key >> 64) as u64)
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len() - usize::from(self.hole)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Removes the popped root for good: the last element takes its place.
+    fn fill_hole(&mut self) {
+        if !self.hole {
+            return;
+        }
+        self.hole = false;
+        let last = self.heap.pop().expect("bug: a hole in an empty heap");
+        if !self.heap.is_empty() {
+            self.sink_from_root(last);
+        }
+    }
+
+    /// Puts `item` at the root and restores the heap order (Floyd's bottom-up sift: walk
+    /// down to a leaf along the smaller children, the choice branch-free, then move `item` up
+    /// from there; a new event is usually later than most, so it rarely climbs far).
+    fn sink_from_root(&mut self, item: Scheduled<E>) {
         let n = self.heap.len();
         let mut i = 0;
         loop {
@@ -80,26 +122,13 @@ impl<E: Copy> EventQueue<E> {
         }
         while i > 0 {
             let parent = (i - 1) / 2;
-            if self.heap[parent].key <= last.key {
+            if self.heap[parent].key <= item.key {
                 break;
             }
             self.heap[i] = self.heap[parent];
             i = parent;
         }
-        self.heap[i] = last;
-        Some(((top.key >> 64) as u64, top.event))
-    }
-
-    pub fn peek_time_ns(&self) -> Option<u64> {
-        self.heap.first().map(|s| (s.key >> 64) as u64)
-    }
-
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.heap[i] = item;
     }
 }
 

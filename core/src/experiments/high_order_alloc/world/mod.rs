@@ -503,7 +503,11 @@ impl StreamSim {
 
     fn run_next(&mut self, t: ThreadId, actions: &[Action]) {
         // The first of `actions` runs next, so it goes on top of the stack.
-        self.threads[t as usize].prog.extend(actions.iter().rev());
+        let prog = &mut self.threads[t as usize].prog;
+        prog.reserve(actions.len());
+        for &action in actions.iter().rev() {
+            prog.push(action);
+        }
     }
 
     fn copy_cycles(&self, bytes: u32) -> u64 {

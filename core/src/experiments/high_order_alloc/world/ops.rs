@@ -8,6 +8,12 @@
 
 use super::*;
 
+// The handlers below run an action's private work (`StreamSim::work`, `StreamSim::advance`)
+// at once when it would be the next action anyway: it only advances this thread's own clock
+// (never the global one) and charges the profile, so running it now or popping it next from
+// `prog` is the same, minus a push and a pop. Work queued behind a sync action stays queued.
+// Not in `zone_op`: its actions run after the lock is released, which resets the cursor.
+
 impl StreamSim {
     pub(super) fn begin_send(&mut self, t: ThreadId) -> bool {
         let msg = self.cfg.msg_bytes;
@@ -24,10 +30,10 @@ impl StreamSim {
         let frags = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
         th.skb = Skb { frags, len_bytes: msg };
         self.note(|| format!("netperf {f} enters tcp_sendmsg({msg} bytes)"));
+        self.work(t, tx / 3, Stack::SendSyscall);
         self.run_next(
             t,
             &[
-                Action::Work { cycles: tx / 3, stack: Stack::SendSyscall },
                 Action::FillFrags { remaining_bytes: msg },
                 Action::Work { cycles: tx - tx / 3, stack: Stack::TcpTransmit },
                 Action::Push,
@@ -106,16 +112,11 @@ impl StreamSim {
             self.stats.copy_remote_bytes += u64::from(w.remote_bytes);
         }
         let copy = self.copy_cycles(chunk);
-        self.run_next(
-            t,
-            &[
-                Action::LineNs { ns: line_ns, stack: Stack::FragFill },
-                Action::Work { cycles: frag_cycles, stack: Stack::FragFill },
-                Action::Work { cycles: copy, stack: Stack::CopyFromUser },
-                Action::LineNs { ns: cold_ns, stack: Stack::CopyFromUser },
-                Action::FillFrags { remaining_bytes: remaining_bytes - chunk },
-            ],
-        );
+        self.advance(t, line_ns, Stack::FragFill);
+        self.work(t, frag_cycles, Stack::FragFill);
+        self.work(t, copy, Stack::CopyFromUser);
+        self.advance(t, cold_ns, Stack::CopyFromUser);
+        self.run_next(t, &[Action::FillFrags { remaining_bytes: remaining_bytes - chunk }]);
     }
 
     pub(super) fn alloc_frag(&mut self, t: ThreadId, order: usize) {
@@ -133,13 +134,8 @@ impl StreamSim {
                 let line_ns = zone.touch_page(m, cpu, at, pfn);
                 let cycles = m.page_op_cycles;
                 self.installed(t, PageRef { node, pfn, order }, "per-cpu list");
-                self.run_next(
-                    t,
-                    &[
-                        Action::Work { cycles, stack: Stack::PcpAlloc },
-                        Action::LineNs { ns: line_ns, stack: Stack::PcpAlloc },
-                    ],
-                );
+                self.work(t, cycles, Stack::PcpAlloc);
+                self.advance(t, line_ns, Stack::PcpAlloc);
             }
             None => {
                 self.run_next(t, &[Action::Locked(ZoneOp::RmqueueBulk { node, order }), Action::AllocFrag { order }])
@@ -235,8 +231,7 @@ impl StreamSim {
         self.note(|| format!("netperf {f}: skb queued to netserver {f} (loopback, same-CPU softirq)"));
         if self.threads[r as usize].state == ThreadState::Blocked {
             self.wake(r);
-            let cycles = self.cfg.machine.wakeup_cycles;
-            self.run_next(t, &[Action::Work { cycles, stack: Stack::Wakeup }]);
+            self.work(t, self.cfg.machine.wakeup_cycles, Stack::Wakeup);
         }
     }
 
@@ -254,12 +249,12 @@ impl StreamSim {
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
         th.skb = skb;
         self.note(|| format!("netserver {f} enters tcp_recvmsg: {len} bytes in {n_frags} frags"));
+        self.work(t, rx / 2, Stack::RecvSyscall);
+        self.work(t, copy, Stack::CopyToUser);
+        self.work(t, frag, Stack::CopyFrag);
         self.run_next(
             t,
             &[
-                Action::Work { cycles: rx / 2, stack: Stack::RecvSyscall },
-                Action::Work { cycles: copy, stack: Stack::CopyToUser },
-                Action::Work { cycles: frag, stack: Stack::CopyFrag },
                 Action::ReleaseSkb,
                 Action::Consumed { bytes: len },
                 Action::Work { cycles: rx - rx / 2, stack: Stack::RecvSyscall },
@@ -303,11 +298,9 @@ impl StreamSim {
             return;
         }
         let due = zone.pcp_free(cpu, page.pfn, page.order);
-        let work = Action::Work { cycles: self.cfg.machine.page_op_cycles, stack: Stack::FreeUnrefPage };
+        self.work(t, self.cfg.machine.page_op_cycles, Stack::FreeUnrefPage);
         if due {
-            self.run_next(t, &[work, Action::Locked(ZoneOp::FreePcpBulk { node: page.node })]);
-        } else {
-            self.run_next(t, &[work]);
+            self.run_next(t, &[Action::Locked(ZoneOp::FreePcpBulk { node: page.node })]);
         }
     }
 
@@ -322,8 +315,7 @@ impl StreamSim {
         let half = u64::from(self.cfg.sndbuf_bytes / 2);
         if self.threads[s as usize].state == ThreadState::Blocked && flow.inflight_bytes <= half {
             self.wake(s);
-            let cycles = self.cfg.machine.wakeup_cycles;
-            self.run_next(t, &[Action::Work { cycles, stack: Stack::Wakeup }]);
+            self.work(t, self.cfg.machine.wakeup_cycles, Stack::Wakeup);
         }
     }
 
