@@ -56,3 +56,35 @@ fn outputs_round_trip_through_json_bit_for_bit() {
         assert_eq!(back, out, "{}", e.id());
     }
 }
+
+/// Defaults and whatever a choice (a preset) resolves to lie on their spec's grid: validation
+/// enforces the step `skblab params` prints, so no built-in value may be off it.
+#[test]
+fn defaults_and_every_choice_resolve_inside_the_spec() {
+    use skblab_core::ParamKind;
+    for e in experiments() {
+        let check = |p: &skblab_core::Params, what: &str| {
+            let resolved = e.resolve(p);
+            for spec in e.specs() {
+                let value = resolved.value(spec.name);
+                assert!(
+                    spec.check(value).is_ok(),
+                    "{} ({what}): {} = {value} is not {}",
+                    e.id(),
+                    spec.name,
+                    spec.range_text()
+                );
+            }
+        };
+        check(&e.defaults(), "defaults");
+        for spec in e.specs() {
+            if let ParamKind::Choice { options } = spec.kind {
+                for option in options {
+                    let mut p = e.defaults();
+                    p.set_text(spec.name, option).expect("every option parses");
+                    check(&p, &format!("{}={option}", spec.name));
+                }
+            }
+        }
+    }
+}
