@@ -267,9 +267,15 @@ pub const ECHO_MAX_CHARS: usize = 60;
 /// [`ECHO_MAX_CHARS`] characters, the rest replaced by `…`. Every [`ParamError`] echoes user
 /// text through it, so the CLI, the web app's notices and the lessons checker all get it.
 pub fn echo(text: &str) -> String {
+    echo_within(text, ECHO_MAX_CHARS)
+}
+
+/// [`echo`] with another length limit (for longer texts that may embed user input, like the
+/// CLI parser's messages).
+pub fn echo_within(text: &str, max_chars: usize) -> String {
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
-        if i == ECHO_MAX_CHARS {
+        if i == max_chars {
             out.push('…');
             break;
         }
