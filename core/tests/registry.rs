@@ -88,3 +88,28 @@ fn defaults_and_every_choice_resolve_inside_the_spec() {
         }
     }
 }
+
+/// The CLI's JSON has one shape for every experiment and row count (README "The CLI").
+#[test]
+fn json_output_has_the_documented_shape() {
+    for e in experiments() {
+        let p = e.defaults();
+        let out = e.run(&p, 3);
+        let v: serde_json::Value = serde_json::from_str(&out.to_json()).expect("json");
+        assert_eq!(v["experiment"], e.id());
+        assert_eq!(v["seed"], 3);
+        assert_eq!(v["model_version"], skblab_core::MODEL_VERSION);
+        let names: Vec<&str> = out.columns.iter().map(|c| c.name.as_str()).collect();
+        let columns: Vec<&str> = v["columns"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert_eq!(columns, names, "{}", e.id());
+        let rows = v["rows"].as_array().expect("rows is an array");
+        assert_eq!(rows.len(), out.rows.len(), "{}", e.id());
+        for row in rows {
+            let mut keys: Vec<&str> = row.as_object().unwrap().keys().map(String::as_str).collect();
+            let mut want = names.clone();
+            keys.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(keys, want, "{}", e.id());
+        }
+    }
+}

@@ -191,7 +191,7 @@ fn execute(command: Command) -> Result<String, ParamError> {
             Ok(match format {
                 Format::Table => r.to_table(),
                 Format::Csv => r.to_csv(),
-                Format::Json => r.to_json() + "\n",
+                Format::Json => r.to_json(seed) + "\n",
             })
         }
     }
