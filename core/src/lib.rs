@@ -24,5 +24,5 @@ pub mod sources;
 
 pub use experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec, DEFAULT_SEED};
 pub use experiments::{experiments, find};
-pub use output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
+pub use output::{Cell, Column, Reproduction, Row, RunOutput, TextView, MODEL_VERSION};
 pub use params::{ParamError, ParamKind, ParamSpec, Params, ParamsWire, Value};

@@ -7,6 +7,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
+/// The version of the model that computed an output (skblab-core's crate version), carried
+/// by the CLI's JSON beside the seed.
+pub const MODEL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// One cell of a result table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -134,9 +138,20 @@ impl RunOutput {
         s
     }
 
-    /// One JSON object for a single-row result, an array of objects otherwise.
+    /// The CLI's `--format json`: always one object of the same shape, whatever the row count —
+    /// `{"experiment", "seed", "model_version", "columns": [{"name", "unit"}], "rows": [{column
+    /// name: cell}]}` — so a run can be replayed (`seed`) and told apart from another model's
+    /// (`model_version`, the version of skblab-core). Text views are not part of it.
     pub fn to_json(&self) -> String {
-        let objects: Vec<serde_json::Map<String, serde_json::Value>> = self
+        #[derive(Serialize)]
+        struct Json<'a> {
+            experiment: &'a str,
+            seed: u64,
+            model_version: &'static str,
+            columns: &'a [Column],
+            rows: Vec<serde_json::Map<String, serde_json::Value>>,
+        }
+        let rows = self
             .rows
             .iter()
             .map(|row| {
@@ -147,12 +162,14 @@ impl RunOutput {
                     .collect()
             })
             .collect();
-        let value = if objects.len() == 1 {
-            serde_json::Value::Object(objects.into_iter().next().expect("one row"))
-        } else {
-            serde_json::Value::Array(objects.into_iter().map(serde_json::Value::Object).collect())
+        let json = Json {
+            experiment: &self.experiment,
+            seed: self.seed,
+            model_version: MODEL_VERSION,
+            columns: &self.columns,
+            rows,
         };
-        serde_json::to_string_pretty(&value).expect("json serializes")
+        serde_json::to_string_pretty(&json).expect("json serializes")
     }
 
     /// An aligned text table, then every text view.
@@ -366,8 +383,11 @@ impl Reproduction {
         s
     }
 
-    pub fn to_json(&self) -> String {
+    /// The comparison as JSON, with the `seed` of the simulated run and the `model_version`.
+    pub fn to_json(&self, seed: u64) -> String {
         let mut v = serde_json::to_value(self).expect("reproduction serializes");
+        v["seed"] = seed.into();
+        v["model_version"] = MODEL_VERSION.into();
         let summary: serde_json::Map<String, serde_json::Value> =
             self.metrics().iter().map(|m| (format!("mape_pct_{m}"), self.mape_pct(m).unwrap_or(0.0).into())).collect();
         v["summary"] = serde_json::Value::Object(summary);
@@ -381,5 +401,45 @@ fn fmt_num(v: f64) -> String {
         format!("{}", v as i64)
     } else {
         format!("{v:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn output(n_rows: i64) -> RunOutput {
+        let mut out = RunOutput::new("x", 7, vec![Column::new("threads", "flows"), Column::new("mbps", "Mbit/s")]);
+        for i in 0..n_rows {
+            out.push_row(vec![Cell::Int(i), Cell::Float(1.5)]);
+        }
+        out
+    }
+
+    #[test]
+    fn json_has_one_shape_whatever_the_row_count() {
+        for n in [0, 1, 3] {
+            let v: serde_json::Value = serde_json::from_str(&output(n).to_json()).unwrap();
+            assert_eq!(v["experiment"], "x");
+            assert_eq!(v["seed"], 7);
+            assert_eq!(v["model_version"], MODEL_VERSION);
+            assert_eq!(v["columns"][1], serde_json::json!({"name": "mbps", "unit": "Mbit/s"}));
+            let rows = v["rows"].as_array().expect("rows is always an array");
+            assert_eq!(rows.len(), n as usize);
+            if n > 0 {
+                assert_eq!(rows[n as usize - 1], serde_json::json!({"threads": n - 1, "mbps": 1.5}));
+            }
+        }
+        let text = output(1).to_json();
+        let keys: Vec<usize> = ["experiment", "seed", "model_version", "columns", "rows"]
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\"")).unwrap())
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "keys in documented order: {text}");
+    }
+
+    #[test]
+    fn csv_is_the_header_then_one_line_per_row() {
+        assert_eq!(output(2).to_csv(), "threads,mbps\n0,1.5\n1,1.5\n");
     }
 }

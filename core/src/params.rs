@@ -15,8 +15,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ParamKind {
-    /// An integer in `min..=max`, moved in multiples of `step` by the UI (any integer in
-    /// range is accepted).
+    /// An integer in `min..=max` on the grid `min + k * step` (what `skblab params` and the
+    /// panel's slider offer is exactly what validation accepts).
     Int { min: i64, max: i64, step: i64 },
     /// A power of two in `min..=max` (page sizes, cache lines).
     Pow2 { min: i64, max: i64 },
@@ -172,6 +172,12 @@ impl ParamSpec {
     /// Human-readable allowed range, used in error messages and `skblab params`.
     pub fn range_text(&self) -> String {
         match &self.kind {
+            ParamKind::Int { min, max, step } if *step > 1 && min % step == 0 => {
+                format!("a multiple of {step} in {min}..={max}")
+            }
+            ParamKind::Int { min, max, step } if *step > 1 => {
+                format!("an integer in {min}..={max} in steps of {step} from {min}")
+            }
             ParamKind::Int { min, max, .. } => format!("an integer in {min}..={max}"),
             ParamKind::Pow2 { min, max } => format!("a power of two in {min}..={max}"),
             ParamKind::Bool => "true or false".to_string(),
@@ -206,7 +212,9 @@ impl ParamSpec {
     /// Checks that an already typed value fits this spec.
     pub fn check(&self, value: &Value) -> Result<(), ParamError> {
         let ok = match (&self.kind, value) {
-            (ParamKind::Int { min, max, .. }, Value::Int(v)) => (*min..=*max).contains(v),
+            (ParamKind::Int { min, max, step }, Value::Int(v)) => {
+                (*min..=*max).contains(v) && (*step <= 1 || (v - min) % step == 0)
+            }
             (ParamKind::Pow2 { min, max }, Value::Int(v)) => (*min..=*max).contains(v) && (*v as u64).is_power_of_two(),
             (ParamKind::Bool, Value::Bool(_)) => true,
             (ParamKind::Choice { options }, Value::Choice(c)) => options.contains(&c.as_str()),
@@ -251,26 +259,73 @@ pub enum ParamError {
     },
 }
 
+/// How many characters of user text a message echoes ([`echo`]).
+pub const ECHO_MAX_CHARS: usize = 60;
+
+/// User text as a message may show it: control characters escaped (`\n`, `\u{1b}`: a value can
+/// neither break the one-line promise nor send escape codes to a terminal) and at most
+/// [`ECHO_MAX_CHARS`] characters, the rest replaced by `…`. Every [`ParamError`] echoes user
+/// text through it, so the CLI, the web app's notices and the lessons checker all get it.
+pub fn echo(text: &str) -> String {
+    echo_within(text, ECHO_MAX_CHARS)
+}
+
+/// [`echo`] with another length limit (for longer texts that may embed user input, like the
+/// CLI parser's messages).
+pub fn echo_within(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max_chars {
+            out.push('…');
+            break;
+        }
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
+/// Pushes `c`, escaped (`\n`, `\u{1b}`) if it is a control character, a line or paragraph
+/// separator or a bidirectional override (which would reorder the rest of the line).
+fn push_escaped(out: &mut String, c: char) {
+    let hostile = c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if hostile {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
+    }
+}
+
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParamError::UnknownParam { experiment, name, known } => write!(
                 f,
-                "unknown parameter '{name}' for experiment '{experiment}'; known parameters: {}",
+                "unknown parameter '{}' for experiment '{}'; known parameters: {}",
+                echo(name),
+                echo(experiment),
                 known.join(", ")
             ),
             ParamError::BadValue { name, value, allowed } => {
-                write!(f, "bad value '{value}' for parameter '{name}': expected {allowed}")
+                write!(f, "bad value '{}' for parameter '{}': expected {allowed}", echo(value), echo(name))
             }
             ParamError::Malformed { text } => {
-                write!(f, "malformed setting '{text}': expected name=value")
+                write!(f, "malformed setting '{}': expected name=value", echo(text))
             }
             ParamError::UnknownExperiment { id, known } => {
-                write!(f, "unknown experiment '{id}'; known experiments: {}", known.join(", "))
+                write!(f, "unknown experiment '{}'; known experiments: {}", echo(id), known.join(", "))
             }
-            ParamError::Invalid { message } => write!(f, "{message}"),
+            ParamError::Invalid { message } => write!(f, "{}", echo_line(message)),
         }
     }
+}
+
+/// A message built by an experiment from validated values: only control characters escaped
+/// (it is already bounded; its length is the experiment's).
+fn echo_line(text: &str) -> String {
+    let mut out = String::new();
+    text.chars().for_each(|c| push_escaped(&mut out, c));
+    out
 }
 
 impl std::error::Error for ParamError {}
@@ -503,6 +558,35 @@ mod tests {
     }
 
     #[test]
+    fn off_step_values_are_rejected_in_one_line() {
+        let specs =
+            vec![ParamSpec::int("warmup_us", "us", 300, (0, 10_000, 100)), ParamSpec::int("odd", "", 3, (3, 9, 2))];
+        let p = |s: &str| Params::from_settings("x", specs.clone(), &[s]);
+        assert_eq!(p("warmup_us=400").unwrap().int("warmup_us"), 400);
+        let e = p("warmup_us=450").unwrap_err().to_string();
+        assert_eq!(e, "bad value '450' for parameter 'warmup_us': expected a multiple of 100 in 0..=10000");
+        assert!(p("odd=7").is_ok());
+        let e = p("odd=6").unwrap_err().to_string();
+        assert_eq!(e, "bad value '6' for parameter 'odd': expected an integer in 3..=9 in steps of 2 from 3");
+        let mut q = Params::new("x", specs.clone());
+        assert!(q.set("warmup_us", Value::Int(50)).is_err(), "typed values are checked against the step too");
+    }
+
+    #[test]
+    fn echoed_text_is_one_short_line() {
+        let e = Params::from_settings("x", specs(), &["mtu=1\n2"]).unwrap_err().to_string();
+        assert_eq!(e, "bad value '1\\n2' for parameter 'mtu': expected an integer in 68..=9216");
+        let e = Params::from_settings("x", specs(), &["preset=\u{1b}[31mRED"]).unwrap_err().to_string();
+        assert!(e.contains("'\\u{1b}[31mRED'") && !e.contains('\u{1b}'), "{e}");
+        let long = format!("preset={}", "x".repeat(100_000));
+        let e = Params::from_settings("x", specs(), &[long]).unwrap_err().to_string();
+        assert!(e.len() < 200 && e.contains(&format!("'{}…'", "x".repeat(ECHO_MAX_CHARS))), "{e}");
+        let e = Params::from_settings("x", specs(), &["a\u{202e}b\rc=1"]).unwrap_err().to_string();
+        assert!(e.starts_with("unknown parameter 'a\\u{202e}b\\rc'"), "{e}");
+        assert_eq!(echo("née ✓"), "née ✓", "printable text is kept as is");
+    }
+
+    #[test]
     fn wire_round_trip_keeps_values_and_explicit_marks() {
         let p = Params::from_settings("x", specs(), &["mtu=9000", "preset=a"]).unwrap();
         let text = serde_json::to_string(&p.to_wire()).unwrap();
@@ -521,8 +605,12 @@ mod tests {
         }
 
         #[test]
-        fn arbitrary_text_never_panics(s in ".*") {
-            let _ = Params::from_settings("x", specs(), &[s]);
+        fn arbitrary_text_never_panics_and_errors_are_one_short_line(s in "\\PC*|.*|[\\x00-\\x7f]{0,300}") {
+            if let Err(e) = Params::from_settings("x", specs(), &[s]) {
+                let text = e.to_string();
+                proptest::prop_assert!(!text.chars().any(char::is_control), "{}", text);
+                proptest::prop_assert!(text.chars().count() < 400, "{}", text);
+            }
         }
     }
 }

@@ -64,7 +64,7 @@ impl Rng {
         }
     }
 
-    /// Uniform in `lo..=hi`.
+    /// Uniform in `lo..=hi` (slightly biased for spans of 2^32 and more, which no model uses).
     pub fn range_u64(&mut self, lo: u64, hi: u64) -> u64 {
         assert!(lo <= hi, "bug: empty range");
         let span = hi - lo;
@@ -73,6 +73,9 @@ impl Rng {
         }
         if span < u64::from(u32::MAX) {
             lo + u64::from(self.below(span as u32 + 1))
+        } else if span == u64::MAX {
+            // The whole u64 range: `span + 1` would overflow (and `% 0` divide by zero).
+            self.next_u64()
         } else {
             lo + self.next_u64() % (span + 1)
         }
@@ -101,7 +104,29 @@ mod tests {
         assert_ne!(fa.next_u64(), g.next_u64());
     }
 
+    #[test]
+    fn full_and_wide_ranges_do_not_overflow() {
+        let mut r = Rng::new(5, 0);
+        let draws: Vec<u64> = (0..64).map(|_| r.range_u64(0, u64::MAX)).collect();
+        assert!(draws.iter().any(|&v| v > u64::from(u32::MAX)), "the full range reaches high values");
+        assert_eq!(r.range_u64(u64::MAX, u64::MAX), u64::MAX);
+        for _ in 0..64 {
+            assert!(r.range_u64(1, u64::MAX) >= 1);
+            assert!(r.range_u64(0, u64::MAX - 1) < u64::MAX);
+            let v = r.range_u64(u64::MAX - 5, u64::MAX);
+            assert!(v >= u64::MAX - 5);
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn range_u64_is_in_range(seed in proptest::num::u64::ANY, lo in proptest::num::u64::ANY, len in proptest::num::u64::ANY) {
+            let hi = lo.saturating_add(len);
+            let mut r = Rng::new(seed, 4);
+            let v = r.range_u64(lo, hi);
+            proptest::prop_assert!((lo..=hi).contains(&v));
+        }
+
         #[test]
         fn below_is_in_range(seed in proptest::num::u64::ANY, bound in 1u32..1000) {
             let mut r = Rng::new(seed, 3);

@@ -56,3 +56,60 @@ fn outputs_round_trip_through_json_bit_for_bit() {
         assert_eq!(back, out, "{}", e.id());
     }
 }
+
+/// Defaults and whatever a choice (a preset) resolves to lie on their spec's grid: validation
+/// enforces the step `skblab params` prints, so no built-in value may be off it.
+#[test]
+fn defaults_and_every_choice_resolve_inside_the_spec() {
+    use skblab_core::ParamKind;
+    for e in experiments() {
+        let check = |p: &skblab_core::Params, what: &str| {
+            let resolved = e.resolve(p);
+            for spec in e.specs() {
+                let value = resolved.value(spec.name);
+                assert!(
+                    spec.check(value).is_ok(),
+                    "{} ({what}): {} = {value} is not {}",
+                    e.id(),
+                    spec.name,
+                    spec.range_text()
+                );
+            }
+        };
+        check(&e.defaults(), "defaults");
+        for spec in e.specs() {
+            if let ParamKind::Choice { options } = spec.kind {
+                for option in options {
+                    let mut p = e.defaults();
+                    p.set_text(spec.name, option).expect("every option parses");
+                    check(&p, &format!("{}={option}", spec.name));
+                }
+            }
+        }
+    }
+}
+
+/// The CLI's JSON has one shape for every experiment and row count (README "The CLI").
+#[test]
+fn json_output_has_the_documented_shape() {
+    for e in experiments() {
+        let p = e.defaults();
+        let out = e.run(&p, 3);
+        let v: serde_json::Value = serde_json::from_str(&out.to_json()).expect("json");
+        assert_eq!(v["experiment"], e.id());
+        assert_eq!(v["seed"], 3);
+        assert_eq!(v["model_version"], skblab_core::MODEL_VERSION);
+        let names: Vec<&str> = out.columns.iter().map(|c| c.name.as_str()).collect();
+        let columns: Vec<&str> = v["columns"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert_eq!(columns, names, "{}", e.id());
+        let rows = v["rows"].as_array().expect("rows is an array");
+        assert_eq!(rows.len(), out.rows.len(), "{}", e.id());
+        for row in rows {
+            let mut keys: Vec<&str> = row.as_object().unwrap().keys().map(String::as_str).collect();
+            let mut want = names.clone();
+            keys.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(keys, want, "{}", e.id());
+        }
+    }
+}

@@ -2,7 +2,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
+import path from 'node:path';
+import { startServer, launch, openPage, shot, appReady, DIST } from './harness.mjs';
 
 let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
@@ -85,6 +86,28 @@ test('a shared URL restores lesson, step and parameters', async () => {
   const diagram = await page.locator(tid('diagram')).innerText();
   assert.match(diagram, /4k|4096/, 'the diagram shows the 4 KiB object for 18 frags');
   await shot(page, 'shared-url');
+  page.assertClean();
+});
+
+test('the page runs under a strict Content-Security-Policy', async () => {
+  const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]*)"/)?.[1];
+  assert.ok(csp, 'index.html has a CSP meta tag');
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]{44}'/);
+  assert.match(csp, /connect-src 'self'/);
+  assert.doesNotMatch(csp, /INLINE_SCRIPT_HASHES|https?:|\*/, 'no placeholder, no remote origin, no wildcard');
+  const page = await openPage(browser, srv.base);
+  const violations = [];
+  page.on('console', (msg) => { if (msg.text().includes('Content Security Policy') || msg.text().startsWith('CSP violation')) violations.push(msg.text()); });
+  // The heavy lesson runs in the Web Worker: the wasm, the worker and its wasm all start.
+  await page.goto(`${srv.base}/#/play/high-order-alloc?max_threads=2&measure_us=100`);
+  await appReady(page);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-chart"]')
+    ?.dataset.points) >= 2, null, { timeout: 30000 });
+  await page.goto(`${srv.base}/#/lesson/ktls-recursion/1`);
+  await appReady(page);
+  assert.deepEqual(violations, []);
   page.assertClean();
 });
 

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const DIST = process.env.SKBLAB_DIST || path.resolve(here, '../../dist');
+// resolve(): with a relative or '..' path the server's startsWith(DIST) check would fail.
+export const DIST = path.resolve(process.env.SKBLAB_DIST || path.resolve(here, '../../dist'));
 export const SHOTS = path.resolve(here, '../screenshots');
 
 const TYPES = {
@@ -51,6 +52,13 @@ export async function launch() {
  */
 export async function openPage(browser, base, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, ...options });
+  // Content-Security-Policy violations (index.html's meta policy) are problems too; Chromium
+  // also logs them as console errors, this names the directive and what was blocked.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });

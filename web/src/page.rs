@@ -11,7 +11,8 @@
 //! an inline field error, and the page keeps its last valid parameters.
 
 use crate::route::{Location, Route};
-use skblab_core::{Experiment, Params, DEFAULT_SEED};
+use skblab_core::params::{echo, echo_within};
+use skblab_core::{Experiment, ParamError, Params, DEFAULT_SEED};
 use skblab_lessons::{Lesson, Status};
 use std::collections::BTreeMap;
 
@@ -19,6 +20,12 @@ use std::collections::BTreeMap;
 pub const SEED_KEY: &str = "seed";
 /// The parameter whose change clears every explicit override (experiments with presets).
 pub const PRESET_PARAM: &str = "preset";
+/// At most this many notices are shown; the rest are summarised in the last one
+/// ("… and 2,990 more"), so a URL with thousands of bad parameters stays one short box.
+pub const MAX_NOTICES: usize = 10;
+/// The longest notice, in characters, `…` included (user text inside is already cut to 60 by
+/// `echo`; this bounds the rest, like a long list of known parameters).
+pub const MAX_NOTICE_CHARS: usize = 400;
 
 /// What the URL asks the app to show, after validation.
 #[derive(Clone)]
@@ -86,7 +93,7 @@ pub fn resolve(location: &Location) -> (View, Vec<String>) {
         Route::Reproduce => View::Reproduce,
         Route::Play { experiment: None } => View::PlayIndex,
         Route::NotFound { path } => {
-            notices.push(format!("no page at '{path}'; showing the home page"));
+            notices.push(format!("no page at '{}'; showing the home page", echo(path)));
             View::Home
         }
         Route::Play { experiment: Some(id) } => match skblab_core::find(id) {
@@ -100,10 +107,40 @@ pub fn resolve(location: &Location) -> (View, Vec<String>) {
     };
     if let View::Player(page) = &view {
         let mut page = page.clone();
-        page.notices = notices;
+        page.notices = bound_notices(notices);
         return (View::Player(page), Vec::new());
     }
-    (view, notices)
+    (view, bound_notices(notices))
+}
+
+/// Notices as the page shows them: at most [`MAX_NOTICES`] (the last one summarising the rest;
+/// a summary already in the list counts what it summarised), each one line of at most
+/// [`MAX_NOTICE_CHARS`] characters.
+pub fn bound_notices(notices: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = notices.iter().map(|n| echo_within(n, MAX_NOTICE_CHARS - 1)).collect();
+    if out.len() > MAX_NOTICES {
+        let more: usize = out.drain(MAX_NOTICES - 1..).map(|n| summarised(&n).unwrap_or(1)).sum();
+        out.push(format!("… and {} more", thousands(more)));
+    }
+    out
+}
+
+/// How many notices a summary line ("… and 1,234 more") stands for.
+fn summarised(notice: &str) -> Option<usize> {
+    notice.strip_prefix("… and ")?.strip_suffix(" more")?.replace(',', "").parse().ok()
+}
+
+/// 2990 → "2,990".
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn lesson_view(slug: &str, step: usize, query: &[(String, String)], notices: &mut Vec<String>) -> View {
@@ -117,8 +154,11 @@ fn lesson_view(slug: &str, step: usize, query: &[(String, String)], notices: &mu
         if coming {
             notices.push(format!("lesson '{slug}' is not written yet; showing the home page"));
         } else {
-            notices
-                .push(format!("unknown lesson '{slug}'; known lessons: {}; showing the home page", known.join(", ")));
+            notices.push(format!(
+                "unknown lesson '{}'; known lessons: {}; showing the home page",
+                echo(slug),
+                known.join(", ")
+            ));
         }
         return View::Home;
     };
@@ -158,17 +198,33 @@ impl Page {
         };
         page.params = page.step_params(notices);
 
+        let mut times: BTreeMap<&str, usize> = BTreeMap::new();
         for (name, text) in query {
+            *times.entry(name).or_default() += 1;
             if name == SEED_KEY {
                 match text.parse::<u64>() {
                     Ok(seed) => page.seed = seed,
                     Err(_) => notices.push(format!(
-                        "bad value '{text}' for 'seed' in the URL: expected a whole number; using seed {DEFAULT_SEED}"
+                        "bad value '{}' for 'seed' in the URL: expected a whole number; using seed {}",
+                        echo(text),
+                        page.seed
                     )),
                 }
             } else if let Err(e) = page.params.set_text(name, text) {
-                notices.push(format!("{e} (from the URL; using the default)"));
+                let instead = match &e {
+                    ParamError::UnknownParam { .. } => "ignored".to_string(),
+                    _ => format!("using {name} = {}", page.params.value(name)),
+                };
+                notices.push(format!("{e} (from the URL; {instead})"));
             }
+        }
+        for (name, n) in times.into_iter().filter(|(_, n)| *n > 1) {
+            let value = match name {
+                SEED_KEY => page.seed.to_string(),
+                _ if page.params.specs().iter().any(|s| s.name == name) => page.params.value(name).to_string(),
+                _ => continue, // unknown: each one has its notice already
+            };
+            notices.push(format!("'{name}' is given {n} times in the URL; the last valid one wins: {name} = {value}"));
         }
         page
     }
@@ -222,7 +278,8 @@ pub fn apply(page: &Page, action: Action) -> Page {
                 next.field_errors.remove(SEED_KEY);
             }
             Err(_) => {
-                next.field_errors.insert(SEED_KEY.to_string(), format!("bad seed '{text}': expected a whole number"));
+                next.field_errors
+                    .insert(SEED_KEY.to_string(), format!("bad seed '{}': expected a whole number", echo(&text)));
             }
         },
         Action::GoStep(step) => enter_step(&mut next, step),
@@ -234,16 +291,19 @@ pub fn apply(page: &Page, action: Action) -> Page {
             return match view {
                 View::Player(mut loaded) if loaded.experiment.id() == page.experiment.id() => {
                     loaded.notices.extend(notices);
+                    loaded.notices = bound_notices(loaded.notices);
                     loaded
                 }
                 _ => {
                     next.notices.push("that URL belongs to another page".to_string());
+                    next.notices = bound_notices(next.notices);
                     next
                 }
             };
         }
         Action::DismissNotices => next.notices.clear(),
     }
+    next.notices = bound_notices(next.notices);
     next
 }
 
@@ -322,6 +382,44 @@ mod tests {
         assert!(p.notices.iter().any(|n| n.contains("'seed'")));
         assert_eq!(p.params, p.experiment.defaults());
         assert_eq!(p.seed, DEFAULT_SEED);
+    }
+
+    #[test]
+    fn url_notices_say_which_value_is_used() {
+        let p = page("#/lesson/skb-layout/4?max_skb_frags=999&bogus=1&seed=x");
+        assert_eq!(p.params.int("max_skb_frags"), 16, "the step's value stays");
+        assert!(p.notices.iter().any(|n| n.ends_with("(from the URL; using max_skb_frags = 16)")), "{:?}", p.notices);
+        assert!(p.notices.iter().any(|n| n.ends_with("(from the URL; ignored)")), "{:?}", p.notices);
+        assert!(p.notices.iter().any(|n| n.ends_with("using seed 1")), "{:?}", p.notices);
+    }
+
+    #[test]
+    fn duplicate_url_keys_say_which_one_won() {
+        let p = page("#/play/skb-layout?mtu=9000&mtu=700&seed=3&seed=4");
+        assert_eq!((p.params.int("mtu"), p.seed), (700, 4));
+        assert!(p.notices.contains(&"'mtu' is given 2 times in the URL; the last valid one wins: mtu = 700".into()));
+        assert!(p.notices.contains(&"'seed' is given 2 times in the URL; the last valid one wins: seed = 4".into()));
+        let p = page("#/play/skb-layout?mtu=9000&mtu=bad");
+        assert_eq!(p.params.int("mtu"), 9000);
+        assert!(p.notices.iter().any(|n| n.contains("'bad'") && n.ends_with("using mtu = 9000)")), "{:?}", p.notices);
+        assert!(p.notices.iter().any(|n| n.ends_with("wins: mtu = 9000")), "{:?}", p.notices);
+    }
+
+    #[test]
+    fn hostile_urls_give_few_short_notices() {
+        let many: Vec<String> = (0..3000).map(|i| format!("x{i}=1")).collect();
+        let p = page(&format!("#/play/skb-layout?{}", many.join("&")));
+        assert_eq!(p.notices.len(), MAX_NOTICES);
+        assert_eq!(p.notices[MAX_NOTICES - 1], "… and 2,991 more");
+        let again = apply(&apply(&p, Action::Load(route::parse("#/about"))), Action::Load(route::parse("#/about")));
+        assert_eq!(again.notices.len(), MAX_NOTICES);
+        assert_eq!(again.notices[MAX_NOTICES - 1], "… and 2,993 more", "summaries add up");
+        let p = page(&format!("#/play/skb-layout?mtu={}&preset=%1B%5B31m%0Anext", "9".repeat(100_000)));
+        assert_eq!(p.notices.len(), 2, "{:?}", p.notices);
+        assert!(p.notices.iter().all(|n| n.chars().count() <= MAX_NOTICE_CHARS && !n.chars().any(char::is_control)));
+        assert!(p.notices[1].contains("'\\u{1b}[31m\\nnext'"), "{:?}", p.notices);
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(thousands(999), "999");
     }
 
     #[test]
@@ -410,5 +508,73 @@ mod tests {
         assert_eq!(q.params.explicit_values().len(), 1);
         assert_eq!(q.resolved().int("page_size"), 65536);
         assert_eq!(q.resolved().int("mtu"), 1500);
+    }
+}
+
+/// Arbitrary and hostile URL hashes: parsing and resolving never panic, and the page shows at
+/// most [`MAX_NOTICES`] one-line notices of at most [`MAX_NOTICE_CHARS`] characters.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod hostile_urls {
+    use super::*;
+    use crate::route;
+    use proptest::prelude::*;
+
+    fn check(hash: &str) -> Result<(), TestCaseError> {
+        let (view, notices) = resolve(&route::parse(hash));
+        let notices = match view {
+            View::Player(page) => {
+                let loaded = apply(&page, Action::Load(route::parse(hash)));
+                prop_assert!(loaded.notices.len() <= MAX_NOTICES);
+                page.notices
+            }
+            _ => notices,
+        };
+        prop_assert!(notices.len() <= MAX_NOTICES, "{} notices", notices.len());
+        for n in &notices {
+            prop_assert!(n.chars().count() <= MAX_NOTICE_CHARS, "{n}");
+            prop_assert!(!n.chars().any(char::is_control), "{n:?}");
+        }
+        Ok(())
+    }
+
+    /// A query key: a real parameter name, `seed`, or anything.
+    fn key() -> impl Strategy<Value = String> {
+        prop_oneof![
+            proptest::sample::select(vec!["mtu", "preset", "max_threads", "fix", "seed", "measure_us"])
+                .prop_map(String::from),
+            "[a-z_%0-9]{0,12}",
+            "\\PC{0,8}",
+        ]
+    }
+
+    /// A query value: numbers, percent-escapes (control characters among them), anything.
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<i64>().prop_map(|v| v.to_string()),
+            "(%[0-9A-Fa-f]{2}|[a-z0-9.+-]){0,40}",
+            "\\PC{0,200}",
+            "[0-9]{50,400}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_hashes_never_panic(hash in "\\PC*") {
+            check(&hash)?;
+        }
+
+        #[test]
+        fn hostile_queries_on_real_pages_give_bounded_notices(
+            path in proptest::sample::select(vec![
+                "#/play/skb-layout", "#/play/high-order-alloc", "#/play/ktls-recursion",
+                "#/lesson/skb-layout/4", "#/lesson/high-order-alloc/2", "#/lesson/ktls-recursion/99",
+                "#/lesson/%1B%5B2J", "#/play/%0A", "#/nowhere",
+            ]),
+            pairs in proptest::collection::vec((key(), value(), any::<bool>()), 0..40),
+        ) {
+            let query: Vec<String> =
+                pairs.iter().map(|(k, v, eq)| if *eq { format!("{k}={v}") } else { k.clone() }).collect();
+            check(&format!("{path}?{}", query.join("&")))?;
+        }
     }
 }

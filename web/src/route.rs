@@ -16,6 +16,8 @@
 //! lesson, parameter or value exists is decided later by [`crate::page`], which knows the
 //! lessons and the experiments.
 
+use skblab_core::params::echo;
+
 /// One page of the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
@@ -71,8 +73,10 @@ pub fn parse(hash: &str) -> Location {
             let step = match step.parse::<usize>() {
                 Ok(n) if n >= 1 => n,
                 _ => {
-                    problems
-                        .push(format!("bad step '{step}' in the URL: expected a step number from 1; showing step 1"));
+                    problems.push(format!(
+                        "bad step '{}' in the URL: expected a step number from 1; showing step 1",
+                        echo(step)
+                    ));
                     1
                 }
             };
@@ -111,12 +115,12 @@ fn parse_query(text: &str, problems: &mut Vec<String>) -> Vec<(String, String)> 
     let mut out = Vec::new();
     for pair in text.split('&').filter(|p| !p.is_empty()) {
         let Some((key, value)) = pair.split_once('=') else {
-            problems.push(format!("malformed URL parameter '{pair}': expected name=value"));
+            problems.push(format!("malformed URL parameter '{}': expected name=value", echo(pair)));
             continue;
         };
         match (decode(key), decode(value)) {
             (Some(k), Some(v)) => out.push((k, v)),
-            _ => problems.push(format!("malformed URL parameter '{pair}': bad percent-encoding")),
+            _ => problems.push(format!("malformed URL parameter '{}': bad percent-encoding", echo(pair))),
         }
     }
     out

@@ -34,7 +34,10 @@ fn ian(max_skb_frags: u32) -> Vec<String> {
 fn run_json(settings: &[String]) -> String {
     let e = skblab_core::find("skb-layout").expect("skb-layout is registered");
     let params = e.params_from(settings).expect("settings are valid");
-    e.run(&params, skblab_core::DEFAULT_SEED).to_json()
+    let v: serde_json::Value =
+        serde_json::from_str(&e.run(&params, skblab_core::DEFAULT_SEED).to_json()).expect("json");
+    assert_eq!(v["seed"], skblab_core::DEFAULT_SEED);
+    serde_json::to_string_pretty(&v["rows"][0]).expect("json")
 }
 
 const IAN_18_JSON: &str = r#"{

@@ -1,13 +1,25 @@
 //! `skblab`: the simulation in a terminal. Lists experiments, prints their parameter specs,
 //! runs them and sets their results beside the seed posts' tables.
 //!
-//! Contract (DESIGN.md): `list`, `params <exp>`, `run <exp> [--set k=v]... [--seed N]
-//! [--format table|csv|json]`, `reproduce <exp> [--format ...]`. Bad input exits non-zero
-//! with one line naming what was wrong and what is allowed; never a panic.
+//! Contract (DESIGN.md, README "The CLI"): `list`, `params <exp>`, `run <exp> [--set k=v]...
+//! [--seed N] [--format table|csv|json]`, `reproduce <exp> [--format ...]`. Exit status 0 when
+//! done — also when the reader closed the pipe early (`skblab run … | head`), as Unix tools do;
+//! 1 with one line on stderr when the output cannot be written (a full disk); 2 with one line
+//! saying what was wrong and what is allowed for bad input. Never a panic. User text in a
+//! message goes through [`echo`]: control characters escaped, at most 60 characters.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use skblab_core::experiments::high_order_alloc;
+use skblab_core::params::{echo, echo_within};
 use skblab_core::{experiments, find, Experiment, ParamError, ParamKind, DEFAULT_SEED};
+use std::io::{self, Write};
 use std::process::ExitCode;
+
+/// Exit status when stdout cannot be written (not a closed pipe).
+const EXIT_OUTPUT_ERROR: u8 = 1;
+/// Exit status for bad input.
+const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser)]
 #[command(name = "skblab", version, about = "Linux networking memory, simulated: run the skblab experiments")]
@@ -35,53 +47,119 @@ enum Command {
         /// Set a parameter: name=value (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         settings: Vec<String>,
-        #[arg(long, default_value_t = DEFAULT_SEED)]
+        #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
     /// Fit the machine profile's physical constants to the seed table and print them with the
-    /// error (`--rounds 0` only evaluates the committed profile).
+    /// error (`--rounds 0` only evaluates the committed profile; more than 14 rounds change
+    /// nothing).
     Calibrate {
         experiment: String,
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 4, allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u32).range(0..=i64::from(high_order_alloc::MAX_ROUNDS)))]
         rounds: u32,
     },
     /// The seed post's measured table beside the simulation, with per-cell error.
     Reproduce {
         experiment: String,
-        #[arg(long, default_value_t = DEFAULT_SEED)]
+        #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
 }
 
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| format!("expected a whole number in 0..={}", u64::MAX))
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            let kind = e.kind();
-            if matches!(kind, clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) {
-                print!("{e}");
-                return ExitCode::SUCCESS;
-            }
-            // clap's first line says what was wrong; keep the promise of one line.
-            let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: "));
-            return ExitCode::from(2);
-        }
+    let result = match Cli::try_parse() {
+        Ok(cli) => execute(cli.command).map_err(|e| e.to_string()),
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => Ok(e.to_string()),
+        Err(e) => Err(clap_error_line(&e)),
     };
-    match execute(cli.command) {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("skblab: {e}");
-            ExitCode::from(2)
+    match result {
+        Ok(text) => write_stdout(&text),
+        Err(line) => {
+            report(&line);
+            ExitCode::from(EXIT_BAD_INPUT)
         }
     }
+}
+
+/// Writes the whole output; a reader that went away (EPIPE) is a normal end, any other write
+/// error is reported in one line.
+fn write_stdout(text: &str) -> ExitCode {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            report(&format!("cannot write the output: {e}"));
+            ExitCode::from(EXIT_OUTPUT_ERROR)
+        }
+    }
+}
+
+/// One line on stderr; if even stderr is gone there is no one left to tell.
+fn report(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "skblab: {line}");
+}
+
+/// clap's error as one line saying what was wrong and what is allowed (clap's own text spans
+/// several lines, and echoes user text raw).
+fn clap_error_line(e: &clap::Error) -> String {
+    let ctx = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(v)) => v.join(", "),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    // "--format <FORMAT>" → "--format"
+    let arg = || ctx(ContextKind::InvalidArg).split_whitespace().next().unwrap_or_default().to_string();
+    let usage = || ctx(ContextKind::Usage).trim().trim_start_matches("Usage: ").to_string();
+    let commands: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+    let line = match e.kind() {
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            format!("missing command: expected one of {} (skblab --help tells more)", commands.join(", "))
+        }
+        ErrorKind::InvalidSubcommand => format!(
+            "unknown command '{}': expected one of {}",
+            echo(&ctx(ContextKind::InvalidSubcommand)),
+            commands.join(", ")
+        ),
+        ErrorKind::InvalidValue => {
+            let valid = ctx(ContextKind::ValidValue);
+            let expected = if valid.is_empty() { String::new() } else { format!(": expected one of {valid}") };
+            match ctx(ContextKind::InvalidValue) {
+                value if value.is_empty() => format!("missing value for {}{expected}", arg()),
+                value => format!("bad value '{}' for {}{expected}", echo(&value), arg()),
+            }
+        }
+        ErrorKind::ValueValidation => format!(
+            "bad value '{}' for {}: {}",
+            echo(&ctx(ContextKind::InvalidValue)),
+            arg(),
+            std::error::Error::source(e).map(|s| s.to_string()).unwrap_or_else(|| "not allowed".to_string())
+        ),
+        ErrorKind::MissingRequiredArgument if ctx(ContextKind::InvalidArg).contains("<EXPERIMENT>") => {
+            let ids: Vec<&str> = experiments().iter().map(|x| x.id()).collect();
+            format!("missing experiment: expected one of {} (usage: {})", ids.join(", "), usage())
+        }
+        ErrorKind::UnknownArgument => {
+            let tip = match ctx(ContextKind::SuggestedArg) {
+                s if s.is_empty() => String::new(),
+                s => format!("; did you mean '{s}'?"),
+            };
+            format!("unexpected argument '{}'{tip} (usage: {})", echo(&ctx(ContextKind::InvalidArg)), usage())
+        }
+        _ => e.to_string().lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ").to_string(),
+    };
+    // Whatever clap says, it stays one line of bounded length.
+    echo_within(&line, 400)
 }
 
 fn execute(command: Command) -> Result<String, ParamError> {
@@ -100,10 +178,10 @@ fn execute(command: Command) -> Result<String, ParamError> {
         }
         Command::Calibrate { experiment, rounds } => {
             let exp = find(&experiment)?;
-            if exp.id() != skblab_core::experiments::high_order_alloc::ID {
+            if exp.id() != high_order_alloc::ID {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
             }
-            Ok(skblab_core::experiments::high_order_alloc::calibrate(rounds).to_text())
+            Ok(high_order_alloc::calibrate(rounds).to_text())
         }
         Command::Reproduce { experiment, seed, format } => {
             let exp = find(&experiment)?;
@@ -113,7 +191,7 @@ fn execute(command: Command) -> Result<String, ParamError> {
             Ok(match format {
                 Format::Table => r.to_table(),
                 Format::Csv => r.to_csv(),
-                Format::Json => r.to_json() + "\n",
+                Format::Json => r.to_json(seed) + "\n",
             })
         }
     }

@@ -1,5 +1,7 @@
-//! The notice box: what was wrong with a URL or stored data, and what the app did instead.
+//! The notice box: what was wrong with a URL or stored data, and what the app did instead —
+//! at most `page::MAX_NOTICES` short lines, however many things were wrong.
 
+use crate::page::bound_notices;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -24,7 +26,7 @@ pub fn notices(props: &NoticesProps) -> Html {
         <div class="notice" role="alert" data-testid="notice">
             <div class="notice-body">
                 <strong>{"Some input could not be used as given"}</strong>
-                <ul>{ for props.notices.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
+                <ul>{ for bound_notices(props.notices.clone()).into_iter().map(|n| html! { <li>{ n }</li> }) }</ul>
             </div>
             { dismiss }
         </div>

@@ -88,7 +88,7 @@ fn control_input(props: &ParamControlProps, id: &str, described: &str) -> Html {
                     value={value_text.clone()} oninput={emit_input.clone()}
                     aria-label={format!("{} slider", spec.name)} aria-describedby={described.clone()} />
                 <input type="number" id={id.clone()} data-testid={id.clone()} class="num"
-                    min={min.to_string()} max={max.to_string()} step="1"
+                    min={min.to_string()} max={max.to_string()} step={step.to_string()}
                     value={value_text.clone()} oninput={emit_input}
                     aria-invalid={invalid} aria-describedby={described.clone()} />
             </div>

@@ -141,13 +141,19 @@ fn constants_of(m: &MachineProfile) -> Vec<FittedConstant> {
         .collect()
 }
 
-/// Coordinate descent from the committed profile for `rounds` rounds. Deterministic.
+/// Rounds after which no constant can move: the step (0.16 halved each round) is then below
+/// half a unit of the largest [`FITTED`] value (40000 × 0.16 / 2^14 < 0.5), so `calibrate`
+/// stops there and more rounds give the same report. The CLI's `--rounds` range.
+pub const MAX_ROUNDS: u32 = 14;
+
+/// Coordinate descent from the committed profile for `rounds` rounds (at most
+/// [`MAX_ROUNDS`]). Deterministic.
 pub fn calibrate(rounds: u32) -> CalibrationReport {
     let mut best_m = SERVER_2019;
     let mut best = evaluate(&best_m);
     let mut evaluations = 1;
     let mut step = 0.16;
-    for _ in 0..rounds {
+    for _ in 0..rounds.min(MAX_ROUNDS) {
         for &(name, _, min, max) in &FITTED {
             for dir in [1.0, -1.0] {
                 let mut m = best_m.clone();

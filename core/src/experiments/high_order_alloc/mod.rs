@@ -26,7 +26,7 @@ mod calibrate;
 mod seed;
 pub mod world;
 
-pub use calibrate::{calibrate, CalibrationReport, FittedConstant};
+pub use calibrate::{calibrate, CalibrationReport, FittedConstant, MAX_ROUNDS};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};

@@ -14,7 +14,8 @@ fn params(settings: &[&str]) -> Params {
 }
 
 fn run_json(settings: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&KtlsRecursion.run(&params(settings), 1).to_json()).expect("json")
+    let v: serde_json::Value = serde_json::from_str(&KtlsRecursion.run(&params(settings), 1).to_json()).expect("json");
+    v["rows"][0].clone()
 }
 
 fn view(settings: &[&str], title: &str) -> String {

@@ -6,7 +6,8 @@ use crate::experiment::Experiment;
 fn run_json(settings: &[&str]) -> serde_json::Value {
     let settings: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
     let params = SkbLayout.params_from(&settings).expect("valid settings");
-    serde_json::from_str(&SkbLayout.run(&params, 1).to_json()).expect("json")
+    let v: serde_json::Value = serde_json::from_str(&SkbLayout.run(&params, 1).to_json()).expect("json");
+    v["rows"][0].clone()
 }
 
 const IAN: &[&str] = &[

@@ -1,0 +1,112 @@
+//! The `skblab` binary as a user meets it: exit statuses (0 done, 1 output not writable, 2 bad
+//! input), exactly one bounded line on stderr for every error, no escape codes or raw newlines
+//! echoed from hostile input, and a quiet exit 0 when the reader closes the pipe early.
+
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_skblab");
+
+fn skblab(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("skblab runs")
+}
+
+/// Asserts exit status 2, empty stdout and one printable line on stderr containing `needles`.
+fn bad_input(args: &[&str], needles: &[&str]) -> String {
+    let out = skblab(args);
+    let stderr = String::from_utf8(out.stderr).expect("utf-8 stderr");
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    assert_one_line(&stderr, args);
+    for needle in needles {
+        assert!(stderr.contains(needle), "{args:?}: {stderr:?} lacks {needle:?}");
+    }
+    stderr
+}
+
+fn assert_one_line(stderr: &str, context: &[&str]) {
+    let line = stderr.strip_suffix('\n').unwrap_or_else(|| panic!("{context:?}: {stderr:?} does not end a line"));
+    assert!(line.starts_with("skblab: "), "{context:?}: {line:?}");
+    assert!(!line.chars().any(char::is_control), "{context:?}: control characters in {line:?}");
+    assert!(line.chars().count() <= 500, "{context:?}: {} characters", line.chars().count());
+}
+
+#[test]
+fn good_commands_exit_0() {
+    let out = skblab(&["list"]);
+    assert_eq!(out.status.code(), Some(0));
+    let ids: Vec<&str> = skblab_core::experiments().iter().map(|e| e.id()).collect();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), ids.iter().map(|id| format!("{id}\n")).collect::<String>());
+    for id in ids {
+        let out = skblab(&["params", id]);
+        assert_eq!(out.status.code(), Some(0), "params {id}");
+        assert!(out.stderr.is_empty());
+    }
+    assert_eq!(skblab(&["--help"]).status.code(), Some(0));
+    assert_eq!(skblab(&["--version"]).status.code(), Some(0));
+}
+
+#[test]
+fn missing_or_unknown_commands_say_what_is_allowed() {
+    let commands = "list, params, run, calibrate, reproduce";
+    bad_input(&[], &["missing command", commands]);
+    bad_input(&["frobnicate"], &["unknown command 'frobnicate'", commands]);
+    let ids = "skb-layout, high-order-alloc, ktls-recursion";
+    bad_input(&["run"], &["missing experiment", ids]);
+    bad_input(&["params"], &["missing experiment", ids]);
+    bad_input(&["reproduce", "nope"], &["unknown experiment 'nope'", ids]);
+    bad_input(&["run", "skb-layout", "extra"], &["unexpected argument 'extra'"]);
+    bad_input(&["run", "skb-layout", "--frmat", "json"], &["'--frmat'", "--format"]);
+}
+
+#[test]
+fn bad_option_values_say_what_is_allowed() {
+    bad_input(&["run", "skb-layout", "--format", "xml"], &["bad value 'xml' for --format", "table, csv, json"]);
+    bad_input(&["run", "skb-layout", "--format"], &["missing value for --format", "table, csv, json"]);
+    bad_input(&["run", "skb-layout", "--seed", "-1"], &["bad value '-1' for --seed", "whole number"]);
+    bad_input(&["reproduce", "skb-layout", "--seed", "1e3"], &["'1e3'", "whole number"]);
+    bad_input(&["calibrate", "high-order-alloc", "--rounds", "4294967295"], &["--rounds", "0..=14"]);
+    bad_input(&["calibrate", "high-order-alloc", "--rounds", "-1"], &["--rounds", "0..=14"]);
+    bad_input(&["run", "skb-layout", "--set", "mtu=20"], &["'20'", "'mtu'", "68..=65535"]);
+    bad_input(&["run", "skb-layout", "--set", "mtu"], &["malformed setting 'mtu'", "name=value"]);
+    bad_input(&["run", "high-order-alloc", "--set", "warmup_us=450"], &["'450'", "multiple of 100"]);
+    bad_input(&["run", "high-order-alloc", "--set", "min_threads=9", "--set", "max_threads=3"], &["min_threads"]);
+}
+
+#[test]
+fn hostile_text_is_escaped_and_shortened() {
+    let e = bad_input(&["run", "skb-layout", "--set", "mtu=\u{1b}[31mRED"], &["'\\u{1b}[31mRED'"]);
+    assert!(!e.contains('\u{1b}'));
+    bad_input(&["run", "skb-layout", "--set", "mtu=1\n2"], &["'1\\n2'"]);
+    bad_input(&["run", "skb-layout", "--set", "mt\ru=1"], &["unknown parameter 'mt\\ru'"]);
+    bad_input(&["run", "\u{1b}[2J"], &["unknown experiment '\\u{1b}[2J'"]);
+    bad_input(&["\u{1b}]0;owned\u{7}"], &["unknown command '\\u{1b}]0;owned\\u{7}'"]);
+    bad_input(&["run", "skb-layout", "--format", "x\ny"], &["'x\\ny'"]);
+    let long = format!("mtu={}", "9".repeat(100_000));
+    let e = bad_input(&["run", "skb-layout", "--set", &long], &["…'"]);
+    assert!(e.len() < 300, "{} bytes", e.len());
+    let long_flag = format!("--{}", "x".repeat(100_000));
+    bad_input(&["run", "skb-layout", &long_flag], &["unexpected argument"]);
+}
+
+/// The reader is gone before skblab writes (it sleeps first): EPIPE must end it quietly.
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_0() {
+    for args in ["run skb-layout", "list", "run high-order-alloc --set max_threads=2 --set measure_us=100", "--help"] {
+        let script = format!("set -o pipefail; (sleep 0.3; exec \"$0\" {args}) | true");
+        let out = Command::new("bash").args(["-c", &script, BIN]).output().expect("bash runs");
+        assert_eq!(out.status.code(), Some(0), "{args}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn an_unwritable_stdout_is_one_line_and_status_1() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not Linux: nothing to check
+    };
+    let out = Command::new(BIN).arg("list").stdout(full).output().expect("skblab runs");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_one_line(&stderr, &["list > /dev/full"]);
+    assert!(stderr.contains("cannot write the output"), "{stderr}");
+}

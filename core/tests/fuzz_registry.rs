@@ -1,0 +1,205 @@
+//! Registry-wide property tests: every experiment in `skblab_core::experiments()` gets them by
+//! registering, with no extra code.
+//!
+//! - Random *valid* parameter sets, drawn from each `ParamSpec` (ints on their step grid, with
+//!   the edges and the default often; powers of two, bools, choices), run without panic and
+//!   give finite numbers, non-negative except in the columns of [`SIGNED_COLUMNS`]. Sets that
+//!   `Experiment::validate` rejects (values fine alone, not together) must be rejected with a
+//!   one-line `ParamError`. Heavy sweeps are sampled (see [`FULL_RUN_MAX_POINTS`]).
+//! - Random *invalid* sets (one parameter out of range, off its step, not a power of two, not
+//!   a bool, not a choice name, not a number) always give a `ParamError` that names it.
+//!
+//! Cases per experiment: `PROPTEST_CASES` (default [`DEFAULT_CASES`]; `make fuzz` runs 10^5).
+//! Simulated durations (`Int` parameters named `*_us`) are drawn from their first grid steps
+//! only, so a case stays milliseconds in a debug build; their full range is the domain of the
+//! experiment's own tests.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use skblab_core::{experiments, Column, Cost, Experiment, ParamKind, ParamSpec, Row};
+use std::cell::Cell;
+use std::collections::BTreeSet;
+
+/// Cases per experiment in `make test` (debug build, a few seconds per experiment).
+const DEFAULT_CASES: u32 = 300;
+
+/// Grid steps a simulated duration (`*_us`) may take above its minimum.
+const DURATION_STEPS: i64 = 1;
+
+/// A `Cost::Heavy` sweep is run whole (`finish` and its views too) only up to this many
+/// points; longer ones are checked on three of their points (`run = loop over points` is
+/// registry.rs's business).
+const FULL_RUN_MAX_POINTS: usize = 8;
+
+/// Columns whose values are legitimately negative: (experiment, column, why).
+const SIGNED_COLUMNS: &[(&str, &str, &str)] = &[(
+    "ktls-recursion",
+    "stack_left_bytes",
+    "THREAD_SIZE minus the deepest stack use: negative by the overflow's size when the stack overflows",
+)];
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES)
+}
+
+fn config() -> Config {
+    Config { cases: cases(), failure_persistence: None, ..Config::default() }
+}
+
+/// A valid value of `spec`, as text (the CLI's and URLs' form).
+fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
+    match spec.kind.clone() {
+        ParamKind::Int { min, max, step } => {
+            let step = step.max(1);
+            let mut top = (max - min) / step;
+            if spec.name.ends_with("_us") {
+                top = top.min(DURATION_STEPS);
+            }
+            let grid = (0..=top).prop_map(move |k| min + k * step);
+            let default = match spec.default {
+                skblab_core::Value::Int(v) => v,
+                _ => min,
+            };
+            // Edges and the default often, so that combinations `validate` accepts are common.
+            prop_oneof![2 => grid, 1 => Just(min), 1 => Just(min + top * step), 1 => Just(default.clamp(min, min + top * step))]
+                .prop_map(|v| v.to_string())
+                .boxed()
+        }
+        ParamKind::Pow2 { min, max } => {
+            let exps: Vec<u32> = (0..63).filter(|s| (min..=max).contains(&(1i64 << s))).collect();
+            proptest::sample::select(exps).prop_map(|s| (1i64 << s).to_string()).boxed()
+        }
+        ParamKind::Bool => proptest::sample::select(vec!["true", "false", "1", "0", "on", "off", "yes", "no"])
+            .prop_map(str::to_string)
+            .boxed(),
+        ParamKind::Choice { options } => proptest::sample::select(options.to_vec()).prop_map(str::to_string).boxed(),
+    }
+}
+
+/// A value `spec` must reject.
+fn invalid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
+    let junk = prop_oneof![Just(String::new()), "[a-z]{1,8}", "\\PC{1,20}", Just("1.5".to_string())];
+    match spec.kind.clone() {
+        ParamKind::Int { min, max, step } => {
+            let mut bad = vec![
+                (i64::MIN..min).prop_map(|v| v.to_string()).boxed(),
+                (max.saturating_add(1)..=i64::MAX).prop_map(|v| v.to_string()).boxed(),
+                Just(format!("{max}0000000000000000000000")).boxed(),
+                junk.prop_filter("not a number", |s| s.trim().parse::<i64>().is_err()).boxed(),
+            ];
+            if step > 1 {
+                let top = (max - min) / step;
+                bad.push((0..top, 1..step).prop_map(move |(k, off)| (min + k * step + off).to_string()).boxed());
+            }
+            proptest::strategy::Union::new(bad).boxed()
+        }
+        ParamKind::Pow2 { min, max } => prop_oneof![
+            (min..=max)
+                .prop_filter("not a power of two", |v| (*v as u64).count_ones() != 1)
+                .prop_map(|v| v.to_string()),
+            (i64::MIN..min).prop_map(|v| v.to_string()),
+            (max.saturating_add(1)..=i64::MAX).prop_map(|v| v.to_string()),
+        ]
+        .boxed(),
+        ParamKind::Bool => junk
+            .prop_filter("not a bool word", |s| {
+                !["true", "false", "1", "0", "on", "off", "yes", "no"].contains(&s.trim().to_ascii_lowercase().as_str())
+            })
+            .boxed(),
+        ParamKind::Choice { options } => {
+            junk.prop_filter("not an option", move |s| !options.contains(&s.trim())).boxed()
+        }
+    }
+}
+
+fn settings(names: &[&'static str], values: Vec<String>) -> Vec<String> {
+    names.iter().zip(values).map(|(n, v)| format!("{n}={v}")).collect()
+}
+
+/// Runs one random valid set: three points of the sweep (first, last, one at random) always,
+/// the whole run — `finish` and its views included — when it is light or short. Returns
+/// whether the set passed `validate`.
+fn check_case(e: &dyn Experiment, settings: &[String], seed: u64, pick: usize) -> Result<bool, TestCaseError> {
+    let params = match e.params_from(settings) {
+        Ok(p) => p,
+        Err(err) => {
+            let text = err.to_string();
+            prop_assert!(!text.chars().any(char::is_control) && text.len() < 500, "{}: {}", e.id(), text);
+            return Ok(false); // values fine alone, rejected together by validate()
+        }
+    };
+    let (points, columns) = (e.points(&params), e.columns(&params));
+    prop_assert!(!points.is_empty(), "{}: no points", e.id());
+    let sample: BTreeSet<usize> = [0, points.len() - 1, pick % points.len()].into();
+    for i in sample {
+        check_row(e, settings, &columns, &e.run_point(&params, &points[i], seed))?;
+    }
+    if e.cost(&params) == Cost::Light || points.len() <= FULL_RUN_MAX_POINTS {
+        let out = e.run(&params, seed);
+        prop_assert_eq!(out.rows.len(), points.len());
+        for row in &out.rows {
+            check_row(e, settings, &out.columns, row)?;
+        }
+    }
+    Ok(true)
+}
+
+/// Every number finite, and non-negative unless its column is in [`SIGNED_COLUMNS`].
+fn check_row(e: &dyn Experiment, settings: &[String], columns: &[Column], row: &Row) -> Result<(), TestCaseError> {
+    prop_assert_eq!(row.len(), columns.len(), "{}: row width", e.id());
+    for (column, cell) in columns.iter().zip(row) {
+        let Some(v) = cell.as_f64() else { continue };
+        prop_assert!(v.is_finite(), "{} {:?}: {} = {:?}", e.id(), settings, column.name, cell);
+        let signed = SIGNED_COLUMNS.iter().any(|(x, c, _)| *x == e.id() && *c == column.name);
+        prop_assert!(signed || v >= 0.0, "{} {:?}: {} = {:?} < 0", e.id(), settings, column.name, cell);
+    }
+    Ok(())
+}
+
+#[test]
+fn valid_parameter_sets_run_with_finite_non_negative_numbers() {
+    for e in experiments() {
+        let specs = e.specs();
+        let names: Vec<&'static str> = specs.iter().map(|s| s.name).collect();
+        let strategy = (specs.iter().map(valid_value).collect::<Vec<_>>(), 0u64..1000, 0usize..1024);
+        let (ran, total, start) = (Cell::new(0u32), Cell::new(0u32), std::time::Instant::now());
+        TestRunner::new(config())
+            .run(&strategy, |(values, seed, pick)| {
+                total.set(total.get() + 1);
+                ran.set(ran.get() + u32::from(check_case(*e, &settings(&names, values), seed, pick)?));
+                Ok(())
+            })
+            .unwrap_or_else(|err| panic!("{}: {err}", e.id()));
+        let (ran, total) = (ran.get(), total.get());
+        eprintln!(
+            "{}: {ran} of {total} random sets ran (the rest rejected by validate) in {:.1} s",
+            e.id(),
+            start.elapsed().as_secs_f64()
+        );
+        assert!(ran * 5 >= total, "{}: validate rejected most random sets ({ran} of {total} ran)", e.id());
+    }
+}
+
+#[test]
+fn invalid_values_are_param_errors_naming_the_parameter() {
+    for e in experiments() {
+        let specs = e.specs();
+        let names: Vec<&'static str> = specs.iter().map(|s| s.name).collect();
+        let valid = specs.iter().map(valid_value).collect::<Vec<_>>();
+        let invalid: Vec<_> = specs.iter().map(invalid_value).collect();
+        let strategy = (valid, (0..specs.len()).prop_flat_map(move |i| (Just(i), invalid[i].clone())));
+        TestRunner::new(config())
+            .run(&strategy, |(values, (i, bad))| {
+                let mut s = settings(&names, values);
+                s[i] = format!("{}={bad}", names[i]);
+                let err = match e.params_from(&s) {
+                    Ok(_) => return Err(TestCaseError::fail(format!("{} accepted {}", e.id(), s[i]))),
+                    Err(err) => err.to_string(),
+                };
+                prop_assert!(err.contains(&format!("'{}'", names[i])), "{}: {err}", e.id());
+                prop_assert!(!err.chars().any(char::is_control) && err.chars().count() < 500, "{}: {err}", e.id());
+                Ok(())
+            })
+            .unwrap_or_else(|err| panic!("{}: {err}", e.id()));
+    }
+}
