@@ -309,7 +309,13 @@ pub fn profile(params: &Params, threads: u32, order: FragOrder, seed: u64) -> Po
     );
     let buddyinfo: String = sim.zones.iter().map(|z| z.free_area.buddyinfo_line(z.node, "Normal") + "\n").collect();
     let cpus = sim.thread_cpus();
-    let shown: Vec<u16> = cpus.iter().copied().take(4).collect();
+    // The first four distinct CPUs the threads run on (on a small machine threads share CPUs).
+    let mut shown: Vec<u16> = Vec::new();
+    for c in cpus {
+        if shown.len() < 4 && !shown.contains(&c) {
+            shown.push(c);
+        }
+    }
     let zoneinfo_pagesets = sim.zones.iter().map(|z| z.zoneinfo_pagesets(&shown)).collect::<Vec<_>>().join("");
     let mut lock_stat = format!("{LOCK_STAT_HEADER}\n");
     for z in &sim.zones {
