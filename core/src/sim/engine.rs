@@ -55,17 +55,9 @@ impl<E: Copy> EventQueue<E> {
             self.sink_from_root(item);
             return;
         }
-        let mut i = self.heap.len();
+        let i = self.heap.len();
         self.heap.push(item);
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            if self.heap[parent].key <= item.key {
-                break;
-            }
-            self.heap[i] = self.heap[parent];
-            i = parent;
-        }
-        self.heap[i] = item;
+        self.sift_up(i, item);
     }
 
     /// The earliest event and its time.
@@ -120,6 +112,12 @@ impl<E: Copy> EventQueue<E> {
             self.heap[i] = self.heap[child];
             i = child;
         }
+        self.sift_up(i, item);
+    }
+
+    /// Moves `item` up from the free slot `i` until its parent is earlier, and stores it.
+    #[inline(always)]
+    fn sift_up(&mut self, mut i: usize, item: Scheduled<E>) {
         while i > 0 {
             let parent = (i - 1) / 2;
             if self.heap[parent].key <= item.key {
