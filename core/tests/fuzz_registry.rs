@@ -20,8 +20,9 @@ use skblab_core::{experiments, Column, Cost, Experiment, ParamKind, ParamSpec, R
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
-/// Cases per experiment in `make test` (debug build, a few seconds per experiment).
-const DEFAULT_CASES: u32 = 300;
+/// Cases per experiment in `make test` (debug build: about 40 s for the valid and the invalid
+/// properties together on 2 busy cores).
+const DEFAULT_CASES: u32 = 2000;
 
 /// Grid steps a simulated duration (`*_us`) may take above its minimum.
 const DURATION_STEPS: i64 = 1;
