@@ -44,7 +44,14 @@ impl Question {
     /// Grades `answer` by running the model with `current` (overridden by the question's own
     /// params) and comparing to the metric.
     pub fn grade(&self, experiment: &dyn Experiment, current: &Params, answer: &str) -> Grade {
-        self.grade_value(self.expected(experiment, current), answer)
+        let unit = self.unit(experiment, current);
+        self.grade_value(self.expected(experiment, current), &unit, answer)
+    }
+
+    /// The unit of the question's metric (its column's unit), as the views show it.
+    pub fn unit(&self, experiment: &dyn Experiment, current: &Params) -> String {
+        let columns = experiment.columns(current);
+        columns.into_iter().find(|c| c.name == self.metric).map(|c| c.unit).unwrap_or_default()
     }
 
     /// The parameters the question is graded under: `current` with the question's own on top.
@@ -59,8 +66,9 @@ impl Question {
     }
 
     /// Grades `answer` against a model value computed elsewhere (e.g. by a Web Worker's sweep
-    /// of the same parameters and seed).
-    pub fn grade_value(&self, expected: Option<f64>, answer: &str) -> Grade {
+    /// of the same parameters and seed), in `unit` (the metric's column unit; the answer may
+    /// use another unit of the same kind, see [`parse_answer`]).
+    pub fn grade_value(&self, expected: Option<f64>, unit: &str, answer: &str) -> Grade {
         let Some(expected) = expected else {
             return Grade {
                 correct: false,
@@ -68,12 +76,9 @@ impl Question {
                 message: format!("the model has no value for '{}' here", self.metric),
             };
         };
-        let Some(a) = answer.trim().parse::<f64>().ok().or_else(|| bool_text(answer)) else {
-            return Grade {
-                correct: false,
-                expected: fmt_value(expected),
-                message: format!("'{}' is not a number", answer.trim()),
-            };
+        let a = match parse_answer(answer, unit) {
+            Ok(a) => a,
+            Err(message) => return Grade { correct: false, expected: fmt_value(expected), message },
         };
         let correct = match &self.kind {
             QuestionKind::Number { tolerance_pct } => {
@@ -81,8 +86,8 @@ impl Question {
             }
             QuestionKind::Choice { .. } => (a - expected).abs() < 1e-9,
         };
-        let message =
-            if correct { "Right.".to_string() } else { format!("Not quite: the model says {}.", fmt_value(expected)) };
+        let with_unit = if unit.is_empty() { fmt_value(expected) } else { format!("{} {unit}", fmt_value(expected)) };
+        let message = if correct { "Right.".to_string() } else { format!("the model says {with_unit}.") };
         Grade { correct, expected: fmt_value(expected), message }
     }
 
@@ -95,6 +100,93 @@ impl Question {
             QuestionKind::Number { .. } => Vec::new(),
         }
     }
+}
+
+/// The powers of ten and two an answer's unit may carry, by unit family: bit rates, bytes and
+/// plain multipliers. Names are matched case-insensitively.
+const UNIT_SCALES: &[(&str, f64)] = &[
+    ("bit/s", 1.0),
+    ("kbit/s", 1e3),
+    ("mbit/s", 1e6),
+    ("gbit/s", 1e9),
+    ("tbit/s", 1e12),
+    ("b", 1.0),
+    ("byte", 1.0),
+    ("bytes", 1.0),
+    ("kb", 1e3),
+    ("mb", 1e6),
+    ("gb", 1e9),
+    ("kib", 1024.0),
+    ("mib", 1_048_576.0),
+    ("gib", 1_073_741_824.0),
+];
+
+/// The family of a unit name: rates and sizes convert within their family only.
+fn unit_family(name: &str) -> Option<&'static str> {
+    match name {
+        n if n.ends_with("bit/s") => Some("rate"),
+        "b" | "byte" | "bytes" | "kb" | "mb" | "gb" | "kib" | "mib" | "gib" => Some("size"),
+        _ => None,
+    }
+}
+
+fn unit_scale(name: &str) -> Option<f64> {
+    UNIT_SCALES.iter().find(|(n, _)| *n == name).map(|u| u.1)
+}
+
+/// Reads a learner's answer in the view's `unit`: a finite number with optional thousands
+/// separators (`630,000`, `630 000`, `630_000`), an optional multiplier (`630k`, `1.2M`,
+/// `3G`) or a unit of the same kind (`630 Gbit/s` where the view shows Mbit/s, `2 KiB` where
+/// it shows bytes), `true`/`false`/`yes`/`no`. Errors are one line saying what was expected.
+pub fn parse_answer(answer: &str, unit: &str) -> Result<f64, String> {
+    let text = answer.trim();
+    if let Some(v) = bool_text(text) {
+        return Ok(v);
+    }
+    let shown: String = text.chars().take(40).collect();
+    let bad = || {
+        let in_unit = if unit.is_empty() { String::new() } else { format!(" in {unit}") };
+        format!("'{shown}' is not a number{in_unit} (e.g. 630000, 630,000 or 630k)")
+    };
+    // The number: digits, sign, decimal point, an exponent, and separators between digits.
+    let chars: Vec<char> = text.chars().collect();
+    let mut end = 0;
+    while end < chars.len() {
+        let c = chars[end];
+        let next_is_digit = chars.get(end + 1).is_some_and(|n| n.is_ascii_digit() || *n == '-' || *n == '+');
+        let ok = c.is_ascii_digit()
+            || c == '.'
+            || ((c == '-' || c == '+') && (end == 0 || matches!(chars[end - 1], 'e' | 'E')))
+            || ((c == 'e' || c == 'E') && end > 0 && next_is_digit)
+            || ((c == ',' || c == '_' || c == ' ') && end > 0 && chars[end - 1].is_ascii_digit() && next_is_digit);
+        if !ok {
+            break;
+        }
+        end += 1;
+    }
+    let number: String = chars[..end].iter().filter(|c| !matches!(c, ',' | '_' | ' ')).collect();
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    if !value.is_finite() {
+        return Err(format!("'{shown}' is not a finite number"));
+    }
+    let suffix = chars[end..].iter().collect::<String>().trim().to_ascii_lowercase();
+    let unit_lc = unit.to_ascii_lowercase();
+    let factor = match suffix.as_str() {
+        "" => 1.0,
+        s if s == unit_lc => 1.0,
+        "k" => 1e3,
+        "m" => 1e6,
+        "g" => 1e9,
+        s => match (unit_scale(s), unit_scale(&unit_lc), unit_family(s), unit_family(&unit_lc)) {
+            (Some(a), Some(b), Some(fa), Some(fb)) if fa == fb => a / b,
+            _ => {
+                let expected =
+                    if unit.is_empty() { "no unit".to_string() } else { format!("{unit} or a unit of its kind") };
+                return Err(format!("'{s}' is not a unit of this answer: expected {expected}"));
+            }
+        },
+    };
+    Ok(value * factor)
 }
 
 fn bool_text(text: &str) -> Option<f64> {
@@ -126,5 +218,39 @@ impl Claim {
                 self.max.map_or("+inf".to_string(), fmt_value)
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_answer;
+
+    #[test]
+    fn answers_take_separators_multipliers_and_units_of_the_same_kind() {
+        assert_eq!(parse_answer("630000", "Mbit/s"), Ok(630_000.0));
+        assert_eq!(parse_answer(" 630,000 ", "Mbit/s"), Ok(630_000.0));
+        assert_eq!(parse_answer("630 000", "Mbit/s"), Ok(630_000.0));
+        assert_eq!(parse_answer("630_000", "Mbit/s"), Ok(630_000.0));
+        assert_eq!(parse_answer("630k", "Mbit/s"), Ok(630_000.0));
+        assert_eq!(parse_answer("630 Gbit/s", "Mbit/s"), Ok(630_000.0));
+        assert_eq!(parse_answer("630 gbit/s", "Mbit/s"), Ok(630_000.0));
+        assert_eq!(parse_answer("630000 Mbit/s", "Mbit/s"), Ok(630_000.0));
+        assert_eq!(parse_answer("2 KiB", "bytes"), Ok(2048.0));
+        assert_eq!(parse_answer("488 B", "bytes"), Ok(488.0));
+        assert_eq!(parse_answer("-16", "bytes"), Ok(-16.0));
+        assert_eq!(parse_answer("1.5e3", ""), Ok(1500.0));
+        assert_eq!(parse_answer("yes", ""), Ok(1.0));
+        assert_eq!(parse_answer("9 flows", "flows"), Ok(9.0));
+    }
+
+    #[test]
+    fn non_numbers_non_finite_values_and_foreign_units_are_one_line_errors() {
+        for bad in ["NaN", "Infinity", "inf", "", "abc", "1e999", "630 Gbit/s", "12 parsecs"] {
+            let unit = if bad == "630 Gbit/s" { "bytes" } else { "Mbit/s" };
+            let e = parse_answer(bad, unit).unwrap_err();
+            assert!(!e.contains('\n') && e.len() < 160, "{bad}: {e}");
+        }
+        assert!(parse_answer("630 Gbit/s", "bytes").unwrap_err().contains("bytes"));
+        assert!(parse_answer("1e999", "").unwrap_err().contains("finite"));
     }
 }

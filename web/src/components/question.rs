@@ -37,6 +37,11 @@ fn grading_key(props: &QuestionProps) -> Option<RunKey> {
     Some(RunKey { experiment: e, params: e.resolve(&p), seed: DEFAULT_SEED })
 }
 
+/// The unit the question's metric is shown in (its column's unit).
+fn grading_unit(props: &QuestionProps) -> String {
+    props.question.unit(props.experiment, &props.params)
+}
+
 /// The question's metric in a run's output.
 fn value_in(q: &Question, out: &RunOutput) -> Option<f64> {
     out.metric(&q.metric, q.row.as_ref().map(|(k, v)| (k.as_str(), *v)))
@@ -52,10 +57,10 @@ fn check(
 ) {
     let q = props.question;
     let Some(key) = grading_key(props) else {
-        return report(props, grade, q.grade_value(None, &answer));
+        return report(props, grade, q.grade_value(None, &grading_unit(props), &answer));
     };
     match run::finished(&key) {
-        Some(out) => report(props, grade, q.grade_value(value_in(q, &out), &answer)),
+        Some(out) => report(props, grade, q.grade_value(value_in(q, &out), &grading_unit(props), &answer)),
         None => {
             run::want(key.clone());
             pending.set(Some((key, answer)));
@@ -71,7 +76,7 @@ fn report(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>>, g: Grade
 }
 
 /// The answer control: a text box for a number, radio buttons for a choice.
-fn answer_input(kind: &QuestionKind, answer: &UseStateHandle<String>) -> Html {
+fn answer_input(kind: &QuestionKind, unit: &str, answer: &UseStateHandle<String>) -> Html {
     match kind {
         QuestionKind::Number { .. } => {
             let set_answer = {
@@ -82,7 +87,11 @@ fn answer_input(kind: &QuestionKind, answer: &UseStateHandle<String>) -> Html {
                 <div class="answer-row">
                     <label for="answer" class="visually-hidden">{"Your answer"}</label>
                     <input id="answer" data-testid="answer" type="text" inputmode="decimal" autocomplete="off"
-                        placeholder="your prediction" value={(**answer).clone()} oninput={set_answer} />
+                        placeholder="your prediction" value={(**answer).clone()} oninput={set_answer}
+                        aria-describedby="answer-unit" />
+                    if !unit.is_empty() {
+                        <span id="answer-unit" class="answer-unit" data-testid="answer-unit">{ unit.to_string() }</span>
+                    }
                 </div>
             }
         }
@@ -133,7 +142,11 @@ pub fn question_box(props: &QuestionProps) -> Html {
                 match run::finished(&key) {
                     Some(out) => {
                         pending.set(None);
-                        report(&props, &grade, props.question.grade_value(value_in(props.question, &out), &answer));
+                        report(
+                            &props,
+                            &grade,
+                            props.question.grade_value(value_in(props.question, &out), &grading_unit(&props), &answer),
+                        );
                     }
                     None => run::want(key),
                 }
@@ -158,7 +171,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
             <h3 id="question-title">{"Predict, then check"}</h3>
             <p class="prompt">{ &props.question.prompt }</p>
             <form onsubmit={on_check}>
-                { answer_input(&props.question.kind, &answer) }
+                { answer_input(&props.question.kind, &grading_unit(props), &answer) }
                 <button class="btn btn-primary" type="submit" data-testid="check"
                     disabled={answer.trim().is_empty() || waiting.is_some()}>
                     { if waiting.is_some() { "Checking…" } else { "Check" } }
