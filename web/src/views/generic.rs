@@ -87,7 +87,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
     });
     let run = &ctx.run;
     html! {
-        <section class="card-flat compare-view" aria-label="Simulation beside the seed">
+        <section class="compare-view" aria-label="Simulation beside the seed">
             if run.in_worker && !run.is_done() {
                 <RunProgress state={run.clone()} />
             }
