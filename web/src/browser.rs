@@ -75,6 +75,13 @@ pub fn download_url(filename: &str, url: &str) {
     anchor.click();
 }
 
+/// Scrolls the page to its top (a new page opens at its beginning, not where the last one was).
+pub fn scroll_to_top() {
+    if let Some(w) = window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
 /// Moves keyboard focus to the element `id` (which should have tabindex="-1") and scrolls it
 /// into view, as a page change does for a screen-reader or keyboard user.
 pub fn focus_element(id: &str) {

@@ -19,6 +19,15 @@ pub fn app() -> Html {
         use_memo(hash, |hash| resolve(&route::parse(hash)))
     };
     let (view, notices) = (&resolved.0, &resolved.1);
+    // A new page (not a new step or setting of the same one) opens at its top.
+    let page_key = match view {
+        View::Home => "home".to_string(),
+        View::About => "about".to_string(),
+        View::Reproduce => "reproduce".to_string(),
+        View::PlayIndex => "play".to_string(),
+        View::Player(page) => format!("{}/{}", page.experiment.id(), page.lesson.map_or("", |l| l.slug.as_str())),
+    };
+    use_effect_with(page_key, |_| crate::browser::scroll_to_top());
     let mut all_notices = notices.clone();
     all_notices.extend(progress.notice.clone());
     let page = match view {
