@@ -393,15 +393,19 @@ pub fn use_run(experiment: &'static dyn Experiment, params: &Params, seed: u64) 
 #[hook]
 pub fn use_background_run(key: RunKey) -> Option<Rc<RunState>> {
     store::use_topic(Topic::Runs, None);
+    let heavy = key.experiment.cost(&key.params) == Cost::Heavy;
+    // A light run is computed here, once per key; only heavy ones go to the worker.
+    let light = use_memo(key.clone(), move |key| (!heavy).then(|| Rc::new(RunState::computed(key.clone()))));
     {
         let key = key.clone();
         // Every render: a no-op once the run is running, queued or cached.
-        use_effect(move || want(key));
+        use_effect(move || {
+            if heavy {
+                want(key)
+            }
+        });
     }
-    if key.experiment.cost(&key.params) == Cost::Light {
-        return Some(Rc::new(RunState::computed(key)));
-    }
-    state_of(&key)
+    (*light).clone().or_else(|| state_of(&key))
 }
 
 /// The progress bar of a run, with the "ran N points in X ms" line once it is done.
