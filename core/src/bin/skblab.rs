@@ -178,6 +178,9 @@ fn execute(command: Command) -> Result<String, ParamError> {
         }
         Command::Calibrate { experiment, rounds } => {
             let exp = find(&experiment)?;
+            if exp.id() == skblab_core::experiments::percpu_counter::ID {
+                return Ok(skblab_core::experiments::percpu_counter::calibrate::report(rounds, 5, true));
+            }
             if exp.id() != high_order_alloc::ID {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
             }

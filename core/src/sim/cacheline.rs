@@ -67,6 +67,12 @@ impl CacheLine {
         ns
     }
 
+    /// `cpu` writes the line at `now_ns` after it already paid for getting it (e.g. it took a
+    /// lock word in the same line): the line is `cpu`'s afterwards, at no further cost.
+    pub fn claim(&mut self, cpu: CpuId, now_ns: u64) {
+        self.set(cpu, now_ns);
+    }
+
     /// A hot line changes hands (a lock word that waiters keep in their caches never ages
     /// out): the transfer from the last owner to `cpu`, an L3 hit if it never had one.
     /// The write time is not tracked.
