@@ -129,6 +129,8 @@ pub enum Event {
     Timer { cpu: u32, left: u32 },
     /// A send on `cpu` needs pages beyond its socket's forward alloc.
     Raise { cpu: u32 },
+    /// `cpu`, in `percpu_counter_add_batch`, calls `raw_spin_lock_irqsave(&fbc->lock)`.
+    FoldLock { cpu: u32 },
     /// `cpu` leaves the fold's critical section and unlocks `fbc->lock`.
     FoldRelease { cpu: u32 },
 }
@@ -288,12 +290,16 @@ impl World {
         }
         self.now_ns = t;
         self.stats.events += 1;
-        if let Event::FoldRelease { cpu } = ev {
-            self.fold_release(cpu);
-            return true;
-        }
         let cpu = match ev {
-            Event::Tick { cpu } | Event::Timer { cpu, .. } | Event::Raise { cpu } | Event::FoldRelease { cpu } => cpu,
+            Event::FoldLock { cpu } => {
+                self.fold_lock(cpu);
+                return true;
+            }
+            Event::FoldRelease { cpu } => {
+                self.fold_release(cpu);
+                return true;
+            }
+            Event::Tick { cpu } | Event::Timer { cpu, .. } | Event::Raise { cpu } => cpu,
         } as usize;
         if self.pending[cpu].is_some() {
             self.deferred[cpu].push(ev);
@@ -307,7 +313,7 @@ impl World {
             Event::Tick { cpu } => self.tick(cpu),
             Event::Timer { cpu, left } => self.timer(cpu, left),
             Event::Raise { cpu } => self.raise(cpu),
-            Event::FoldRelease { .. } => unreachable!("handled above"),
+            Event::FoldLock { .. } | Event::FoldRelease { .. } => unreachable!("handled above"),
         }
         true
     }
@@ -459,13 +465,7 @@ impl World {
                     return;
                 }
                 self.pending[c] = Some(Pending { delta, path, since_ns: t + call, next });
-                match self.lock.lock(&self.cfg.machine, t + call, cpu, id) {
-                    Acquire::Taken { cost_ns } => {
-                        self.charge(path, path.fold(), cost_ns);
-                        self.fold_granted(cpu, t + call + cost_ns);
-                    }
-                    Acquire::Queued => self.stats.lock_contentions += 1,
-                }
+                self.q.schedule(t + call, Event::FoldLock { cpu });
             }
         }
     }
@@ -503,6 +503,18 @@ impl World {
         self.q.schedule(release, Event::FoldRelease { cpu });
         let end = self.compare(cpu, release, p.path);
         self.done(cpu, end, p.next);
+    }
+
+    fn fold_lock(&mut self, cpu: u32) {
+        let (t, id) = (self.now_ns, self.cfg.cpu_ids[cpu as usize]);
+        let path = self.pending[cpu as usize].expect("bug: a lock request with no fold pending").path;
+        match self.lock.lock(&self.cfg.machine, t, cpu, id) {
+            Acquire::Taken { cost_ns } => {
+                self.charge(path, path.fold(), cost_ns);
+                self.fold_granted(cpu, t + cost_ns);
+            }
+            Acquire::Queued => self.stats.lock_contentions += 1,
+        }
     }
 
     fn fold_release(&mut self, _cpu: u32) {
