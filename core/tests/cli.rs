@@ -50,7 +50,7 @@ fn missing_or_unknown_commands_say_what_is_allowed() {
     let commands = "list, params, run, calibrate, reproduce";
     bad_input(&[], &["missing command", commands]);
     bad_input(&["frobnicate"], &["unknown command 'frobnicate'", commands]);
-    let ids = "skb-layout, high-order-alloc, ktls-recursion";
+    let ids = "skb-layout, high-order-alloc, percpu-counter, ktls-recursion";
     bad_input(&["run"], &["missing experiment", ids]);
     bad_input(&["params"], &["missing experiment", ids]);
     bad_input(&["reproduce", "nope"], &["unknown experiment 'nope'", ids]);

@@ -537,8 +537,8 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("atomic_ns", "ns", COSTS_2018.atomic_ns as i64, (1, 500, 1))
             .help("One locked RMW on a line the CPU already owns: raise it for a platform with dearer atomics.")
             .kernel("lock xadd"),
-        ParamSpec::int("measure_us", "us", 20_000, (1_000, 200_000, 1_000))
-            .help("Simulated time per run (cut so that a run makes at most 400,000 counter updates).")
+        ParamSpec::int("measure_us", "us", 20_000, (100, 200_000, 100))
+            .help("Simulated time per run (cut so that a run makes at most 100,000 counter updates).")
             .kernel(""),
     ]
 }

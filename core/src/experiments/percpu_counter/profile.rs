@@ -22,25 +22,25 @@ pub const DUAL_XEON_2018: MachineProfile = MachineProfile {
     // Fitted: a locked RMW pulling the line from another core of the socket (ring).
     line_same_socket_ns: 99,
     // Fitted: ... from a core of the other socket (QPI snoop).
-    line_cross_socket_ns: 140,
+    line_cross_socket_ns: 139,
     // Literature: the SMT sibling shares L1/L2.
     line_same_core_ns: 8,
     // Literature: an L3 hit on Broadwell-EP, ~50 cycles at 2.4 GHz.
     line_llc_ns: 20,
     // How long a line stays in its writer's L2 under a server workload (as SERVER_2019).
-    l2_residency_ns: 12_244,
+    l2_residency_ns: 7_807,
     // The remaining fields belong to the TCP_STREAM world and are unused here.
     ..SERVER_2019
 };
 
 /// The costs of this world (fitted: atomic_ns, percpu_call_ns, timer_work_ns, tick_jitter_ns).
 pub const COSTS_2018: CounterCosts = CounterCosts {
-    atomic_ns: 16,
-    percpu_call_ns: 27,
+    atomic_ns: 21,
+    percpu_call_ns: 50,
     // Derived: an unlocked add to a line in L1 is 1-2 cycles (Agner Fog's tables).
     local_op_ns: 1,
-    timer_work_ns: 4117,
-    tick_jitter_ns: 100_374,
+    timer_work_ns: 4127,
+    tick_jitter_ns: 22_032,
     // Derived: irqsave/restore + two adds under fbc->lock, ~25 cycles at 2.4 GHz.
     fold_hold_ns: 10,
 };
@@ -54,4 +54,4 @@ pub struct Rates {
     pub raise_pages_max: u32,
 }
 
-pub const RATES_2018: Rates = Rates { timers_per_min: 408, raises_per_min: 408, raise_pages_max: 8 };
+pub const RATES_2018: Rates = Rates { timers_per_min: 277, raises_per_min: 277, raise_pages_max: 8 };

@@ -38,7 +38,7 @@ use serde::Serialize;
 
 /// Most updates (raise + reduce calls) one run may simulate: the run's duration is cut so
 /// that the expected count stays below this.
-pub const MAX_UPDATES_PER_RUN: u64 = 400_000;
+pub const MAX_UPDATES_PER_RUN: u64 = 100_000;
 
 /// Lines `percpu_counter_add_batch` needs that a busy server evicts from L2 between two calls
 /// of a CPU: its code (two 64-byte i-cache lines) and this CPU's s32 counter. Derived from
@@ -183,7 +183,8 @@ pub struct World {
     now_ns: u64,
     rng: Vec<Rng>,
     conns_of: Vec<u32>,
-    /// Forward-alloc pages per connection (connection i lives on CPU i % nr_cpus).
+    /// Forward-alloc pages + 1 per connection, 0 until the run first touches it (connection
+    /// i lives on CPU i % nr_cpus). Drawn lazily so a run costs nothing per idle connection.
     fw_pages: Vec<u32>,
     /// The shared value: `tcp_memory_allocated` or `fbc->count` (pages).
     pub shared_pages: i64,
@@ -210,20 +211,13 @@ impl World {
         let mut rng: Vec<Rng> = (0..n as u64).map(|c| root.fork(c)).collect();
         let conns_of: Vec<u32> =
             (0..n as u32).map(|c| cfg.connections / n as u32 + u32::from(c < cfg.connections % n as u32)).collect();
-        // Steady state: a connection holds forward alloc if it raised since its last timer,
-        // which happens with probability raises / (raises + timers).
-        let (r, t) = (cfg.raises_per_min, cfg.timers_per_min);
-        let mut init = root.fork(0xf0);
-        let fw_pages: Vec<u32> = (0..cfg.connections)
-            .map(|_| if init.below(r + t) < r { 1 + init.below(cfg.raise_pages_max) } else { 0 })
-            .collect();
-        let shared_pages = fw_pages.iter().map(|&p| i64::from(p)).sum();
+        let fw_pages = vec![0; cfg.connections as usize];
         let mut w = World {
             q: EventQueue::default(),
             now_ns: 0,
             conns_of,
             fw_pages,
-            shared_pages,
+            shared_pages: 0,
             local_pages: vec![0; n],
             sum_local_pages: 0,
             line: AtomicLine::default(),
@@ -334,6 +328,20 @@ impl World {
         }
     }
 
+    /// The forward alloc of `conn` (on `cpu`). At its first touch it is drawn from the steady
+    /// state: the connection holds pages if it raised since its last timer, which happens
+    /// with probability raises / (raises + timers); those pages were charged before the run.
+    fn fw(&mut self, conn: usize, cpu: u32) -> u32 {
+        if self.fw_pages[conn] == 0 {
+            let (r, t) = (self.cfg.raises_per_min, self.cfg.timers_per_min);
+            let rng = &mut self.rng[cpu as usize];
+            let pages = if rng.below(r + t) < r { 1 + rng.below(self.cfg.raise_pages_max) } else { 0 };
+            self.fw_pages[conn] = pages + 1;
+            self.shared_pages += i64::from(pages);
+        }
+        self.fw_pages[conn] - 1
+    }
+
     fn pick_conn(&mut self, cpu: u32) -> Option<usize> {
         let c = cpu as usize;
         let k = self.conns_of[c];
@@ -343,7 +351,8 @@ impl World {
     fn timer(&mut self, cpu: u32, left: u32) {
         let next = (left > 1).then_some((Event::Timer { cpu, left: left - 1 }, self.cfg.costs.timer_work_ns));
         let Some(conn) = self.pick_conn(cpu) else { return };
-        let pages = std::mem::take(&mut self.fw_pages[conn]);
+        let pages = self.fw(conn, cpu);
+        self.fw_pages[conn] = 1;
         if pages == 0 {
             self.stats.empty_timers += 1;
             if let Some((ev, delay)) = next {
@@ -359,7 +368,8 @@ impl World {
         let c = cpu as usize;
         let Some(conn) = self.pick_conn(cpu) else { return };
         let pages = 1 + self.rng[c].below(self.cfg.raise_pages_max);
-        self.fw_pages[conn] += pages;
+        let held = self.fw(conn, cpu);
+        self.fw_pages[conn] = held + pages + 1;
         self.stats.raises += 1;
         let mut rng = std::mem::replace(&mut self.rng[c], Rng::new(0, 0));
         let gap = self.raise_gap(cpu, &mut rng);
@@ -543,7 +553,7 @@ impl World {
         if let Some(c) = self.local_pages.iter().position(|l| l.abs() >= limit) {
             return Err(format!("CPU {c} holds {} pages back, limit {limit}", self.local_pages[c]));
         }
-        let fw: i64 = self.fw_pages.iter().map(|&p| i64::from(p)).sum();
+        let fw: i64 = self.fw_pages.iter().map(|&p| i64::from(p.saturating_sub(1))).sum();
         let pending: i64 = self.pending.iter().flatten().map(|p| p.delta).sum();
         if fw != self.shared_pages + self.sum_local_pages + pending {
             return Err(format!(
