@@ -513,10 +513,10 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("connections", "sockets", 175_000, (1_000, 1_000_000, 1_000))
             .help("TCP connections, spread evenly over the CPUs (seed: ~150-200k).")
             .kernel("ss -s"),
-        ParamSpec::int("timers_per_min", "/min", i64::from(r.timers_per_min), (1, 6000, 1))
+        ParamSpec::int("timers_per_min", "/min", i64::from(r.timers_per_min), (1, 1200, 1))
             .help("tcp_write_timer firings per connection per minute; each returns the socket's spare forward alloc (reduce). Fitted (see docs).")
             .kernel("icsk_retransmit_timer"),
-        ParamSpec::int("raises_per_min", "/min", i64::from(r.raises_per_min), (0, 6000, 1))
+        ParamSpec::int("raises_per_min", "/min", i64::from(r.raises_per_min), (0, 1200, 1))
             .help("Sends per connection per minute that need pages beyond the forward alloc (raise). Default: as many as timers.")
             .kernel("__sk_mem_raise_allocated"),
         ParamSpec::int("raise_pages_max", "pages", i64::from(r.raise_pages_max), (1, 64, 1))
@@ -538,7 +538,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("One locked RMW on a line the CPU already owns: raise it for a platform with dearer atomics.")
             .kernel("lock xadd"),
         ParamSpec::int("measure_us", "us", 20_000, (100, 200_000, 100))
-            .help("Simulated time per run (cut so that a run makes at most 100,000 counter updates).")
+            .help("Simulated time per run (cut so that a run makes at most 100,000 counter updates; hard stop at 400,000 events).")
             .kernel(""),
     ]
 }

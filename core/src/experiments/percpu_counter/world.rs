@@ -40,6 +40,9 @@ use serde::Serialize;
 /// that the expected count stays below this.
 pub const MAX_UPDATES_PER_RUN: u64 = 100_000;
 
+/// Most events one run may process (updates, empty timers, ticks, lock events).
+pub const MAX_EVENTS_PER_RUN: u64 = 4 * MAX_UPDATES_PER_RUN;
+
 /// Lines `percpu_counter_add_batch` needs that a busy server evicts from L2 between two calls
 /// of a CPU: its code (two 64-byte i-cache lines) and this CPU's s32 counter. Derived from
 /// the function's size (~100 bytes of x86_64 code) and layout (lib/percpu_counter.c).
@@ -279,7 +282,8 @@ impl World {
     /// Processes one event; false once the run is over.
     pub fn step(&mut self) -> bool {
         let Some((t, ev)) = self.q.pop() else { return false };
-        if t >= self.cfg.duration_ns || self.stats.raises + self.stats.reduces >= 2 * MAX_UPDATES_PER_RUN {
+        // The duration is cut for MAX_UPDATES_PER_RUN expected updates; this is the hard stop.
+        if t >= self.cfg.duration_ns || self.stats.events >= MAX_EVENTS_PER_RUN {
             return false;
         }
         self.now_ns = t;
