@@ -510,7 +510,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::boolean("smt", true)
             .help("Both hardware threads of every core online (Hyper-Threading): twice the CPUs.")
             .kernel("CONFIG_SCHED_SMT"),
-        ParamSpec::int("connections", "sockets", 175_000, (1_000, 1_000_000, 1_000))
+        ParamSpec::int("connections", "connections", 175_000, (1_000, 1_000_000, 1_000))
             .help("TCP connections, spread evenly over the CPUs (seed: ~150-200k).")
             .kernel("ss -s"),
         ParamSpec::int("timers_per_min", "/min", i64::from(r.timers_per_min), (1, 1200, 1))
@@ -537,7 +537,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("atomic_ns", "ns", COSTS_2018.atomic_ns as i64, (1, 500, 1))
             .help("One locked RMW on a line the CPU already owns: raise it for a platform with dearer atomics.")
             .kernel("lock xadd"),
-        ParamSpec::int("measure_us", "us", 20_000, (100, 200_000, 100))
+        ParamSpec::int("measure_us", "us", 10_000, (100, 200_000, 100))
             .help("Simulated time per run (cut so that a run makes at most 100,000 counter updates; hard stop at 400,000 events).")
             .kernel(""),
     ]
