@@ -66,6 +66,12 @@ struct RawQuestion {
     #[serde(default)]
     params: BTreeMap<String, toml::Value>,
     row: Option<BTreeMap<String, f64>>,
+    #[serde(default)]
+    hint: String,
+    #[serde(default)]
+    hides: Vec<String>,
+    #[serde(default)]
+    unit: String,
 }
 
 #[derive(Deserialize)]
@@ -227,6 +233,9 @@ fn question(raw: RawQuestion) -> Result<Question, String> {
         explanation: raw.explanation,
         params: settings(raw.params),
         row,
+        hint: raw.hint,
+        hides: raw.hides,
+        unit: raw.unit,
     })
 }
 
