@@ -138,7 +138,8 @@ pub fn markdown_to_html(md: &str) -> String {
     options.insert(Options::ENABLE_STRIKETHROUGH);
     let mut out = String::new();
     html::push_html(&mut out, Parser::new_ext(md, options));
-    out
+    // A code block scrolls sideways on a phone: keyboard users must be able to reach it.
+    out.replace("<pre>", "<pre tabindex=\"0\">")
 }
 
 /// `name = value` pairs as `--set` text (strings without quotes).

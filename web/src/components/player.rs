@@ -123,6 +123,12 @@ pub fn player(props: &PlayerProps) -> Html {
                 <p class="lead">{ summary }</p>
                 { step_list(page, &progress, &state) }
             </header>
+            // Keyboard users reach the views (a trace player's buttons) without tabbing through
+            // the text, the question and every parameter.
+            <a class="skip-inline" href="#views" data-testid="skip-to-views" onclick={Callback::from(|e: MouseEvent| {
+                e.prevent_default();
+                browser::focus_element("views");
+            })}>{"Skip to the views"}</a>
             <div class="player-grid">
                 <div class="col-text">
                     { step_body(page, &progress, &state, &settled, answered_before) }
@@ -130,7 +136,7 @@ pub fn player(props: &PlayerProps) -> Html {
                         resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
                         {on_set} {on_seed} />
                 </div>
-                <div class="col-views">
+                <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
                     { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }

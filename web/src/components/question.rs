@@ -171,6 +171,8 @@ pub fn question_box(props: &QuestionProps) -> Html {
     let outcome = use_state_eq(|| if props.answered_before { Outcome::Right } else { Outcome::Trying(0) });
     // An answer waiting for the worker's run of the grading parameters.
     let pending = use_state(|| None::<(RunKey, String)>);
+    // Counts submissions, so that two answers graded alike are still two tries.
+    let submits = use_state(|| 0u32);
     store::use_topic(Topic::Runs, None);
     {
         // Every redraw (a row arrived, a run finished): grade the waiting answer if its run is
@@ -195,7 +197,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
     {
         // A new grade moves the outcome on: right, one more wrong try, or out of tries.
         let (outcome, on_settled) = (outcome.clone(), props.on_settled.clone());
-        use_effect_with((*grade).clone(), move |g| {
+        use_effect_with(((*grade).clone(), *submits), move |(g, _)| {
             if let (Some(g), Outcome::Trying(n)) = (g, *outcome) {
                 let next = if g.correct {
                     Outcome::Right
@@ -221,8 +223,10 @@ pub fn question_box(props: &QuestionProps) -> Html {
     let settled = matches!(*outcome, Outcome::Right | Outcome::Shown);
     let on_check = {
         let (answer, grade, pending, props) = (answer.clone(), grade.clone(), pending.clone(), props.clone());
+        let submits = submits.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            submits.set(*submits + 1);
             grade.set(None);
             check(&props, (*answer).clone(), &grade, &pending);
         })
