@@ -152,3 +152,39 @@ test('a typed number applies when committed, not per keystroke', async () => {
   await page.waitForFunction(() => /mtu=9000/.test(decodeURIComponent(location.hash)));
   page.assertClean();
 });
+
+test('first load: bytes transferred by the home page (benchmark; brotli from the app server)', async () => {
+  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+  srv.stats.bytes.clear();
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  await page.waitForTimeout(300);
+  const sent = [...srv.stats.bytes.entries()];
+  const total = sent.reduce((a, [, b]) => a + b, 0);
+  console.info(`[first-load] ${total} bytes over ${sent.length} requests: ${sent.map(([p, b]) => `${p} ${b}`).join(', ')}`);
+  assert.ok(!sent.some(([p]) => /worker/.test(p)), 'the sweep worker loads only when a sweep starts');
+  assert.ok(total < 400_000, `first load ${total} bytes`);
+  page.assertClean();
+});
+
+test('after the first visit the app loads and runs with the network cut', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  // The service worker caches the whole build (the sweep worker's files too) on install.
+  const cached = async () => page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    return !!navigator.serviceWorker.controller && !!(await caches.match('./worker_bg.wasm'));
+  });
+  for (let i = 0; i < 100 && !(await cached()); i++) await page.waitForTimeout(100);
+  assert.ok(await cached(), 'the service worker controls the page and has cached the worker');
+  await page.context().setOffline(true);
+  await page.reload();
+  await appReady(page);
+  await page.goto(`${srv.base}/#/play/high-order-alloc`);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-chart"]')?.dataset.points) === 30,
+    null, { timeout: 60000 });
+  await shot(page, 'offline-sweep');
+  await page.context().setOffline(false);
+  page.assertClean();
+});

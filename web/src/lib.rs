@@ -33,5 +33,6 @@ pub mod worker;
 
 /// Mounts the app on `<body>`.
 pub fn start() {
+    browser::register_service_worker();
     yew::Renderer::<components::app::App>::new().render();
 }
