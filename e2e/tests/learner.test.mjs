@@ -188,3 +188,25 @@ test('after the first visit the app loads and runs with the network cut', async 
   await page.context().setOffline(false);
   page.assertClean();
 });
+
+test('copy link carries the model version; an older link says numbers may differ; sources are links', async () => {
+  const page = await openPage(browser, srv.base, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await page.goto(`${srv.base}/#/lesson/skb-layout/2?mtu=9000`);
+  await appReady(page);
+  await page.click(tid('copy-link'));
+  await page.waitForFunction(() => /copied/i.test(document.querySelector('[data-testid="copy-link-status"]').innerText));
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, page.url());
+  assert.match(copied, /mtu=9000.*model=\d+\.\d+\.\d+/);
+
+  await page.goto(`${srv.base}/#/play/skb-layout?model=0.0.1`);
+  await page.waitForSelector(tid('notice'));
+  assert.match(await page.locator(tid('notice')).innerText(), /model 0\.0\.1.*may differ/);
+
+  await page.goto(`${srv.base}/#/about`);
+  await page.waitForSelector(tid('seed-sources'));
+  assert.ok(await page.locator('a[href^="https://lore.kernel.org/"]').count() >= 5, 'seed posts link to the archive');
+  assert.ok(await page.locator('a[href^="https://git.kernel.org/"]').count() >= 5, 'commits link to git.kernel.org');
+  assert.doesNotMatch(await page.locator('main').innerText(), /`/, 'no literal backticks');
+  page.assertClean();
+});

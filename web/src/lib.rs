@@ -20,6 +20,7 @@
 
 pub mod browser;
 pub mod charts;
+pub mod cite;
 pub mod components;
 pub mod hooks;
 pub mod page;
