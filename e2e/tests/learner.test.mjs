@@ -210,3 +210,15 @@ test('copy link carries the model version; an older link says numbers may differ
   assert.doesNotMatch(await page.locator('main').innerText(), /`/, 'no literal backticks');
   page.assertClean();
 });
+
+test('diagrams export as standalone SVG', async () => {
+  const page = await openPage(browser, srv.base, { acceptDownloads: true });
+  await page.goto(`${srv.base}/#/play/skb-layout`);
+  await appReady(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(tid('svg-skb-layout-diagram'))]);
+  assert.equal(download.suggestedFilename(), 'skb-layout-diagram.svg');
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  assert.match(text, /^<\?xml[^>]*>\s*<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(text, /<style>[^<]*--seg-payload/);
+  page.assertClean();
+});
