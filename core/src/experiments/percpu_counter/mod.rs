@@ -354,6 +354,17 @@ impl Experiment for PercpuCounter {
         ]
     }
 
+    /// The defaults with the 2018 atomic selected, so the reduce share is the seed's.
+    fn reproduce_params(&self) -> Params {
+        let mut p = self.defaults();
+        p.set_text("counter", "atomic").expect("atomic is a counter");
+        p
+    }
+
+    fn calibration(&self) -> Option<&'static dyn crate::calibrate::Calibration> {
+        Some(&calibrate::PercpuCalibration)
+    }
+
     fn seed_output(&self) -> Option<RunOutput> {
         let mut out = RunOutput::new(ID, 0, columns());
         let none = || Cell::Text(String::new());
@@ -380,7 +391,7 @@ impl Experiment for PercpuCounter {
         let percpu = output.metric("percpu_counter_cpu_pct", Some(key))?;
         let row = |label: &str, measured, simulated| ReproRow {
             label: label.to_string(),
-            cells: vec![ReproCell { metric: "cpu_pct", measured, simulated }],
+            cells: vec![ReproCell { metric: "cpu_pct", measured, simulated, spread: None }],
         };
         let mut notes = vec![
             format!(
