@@ -289,6 +289,23 @@ impl Zone {
         cost
     }
 
+    /// Under zone->lock: `drain_all_pages()` for this zone, done by the CPU whose allocation
+    /// failed (the kernel runs `drain_pages_zone()` on every CPU, each taking zone->lock; the
+    /// model folds them into one hold). Every per-CPU list goes back to the buddy, so pages
+    /// another CPU hoards can satisfy the retry. Returns the pages freed and the cost.
+    pub fn drain_all_pcp(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64) -> (u64, Cost) {
+        let mut cost = Cost { cycles: 0, line_ns: self.touch_zone(m, cpu, now_ns) };
+        let mut freed = 0u64;
+        for c in 0..self.pcp.len() {
+            while let Some((pfn, order)) = self.pcp[c].take_cold() {
+                // Another CPU's list: its struct pages are that CPU's lines (no prefetch).
+                cost.add(self.free_block(m, cpu, now_ns, pfn, order, 0, u64::MAX));
+                freed += 1 << order;
+            }
+        }
+        (freed, cost)
+    }
+
     pub fn pcp_pages(&self) -> u64 {
         self.pcp.iter().map(|p| u64::from(p.count)).sum()
     }

@@ -105,10 +105,24 @@ struct Skb {
 /// Operations done under `zone->lock`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ZoneOp {
-    Rmqueue { node: u32, order: usize },
-    RmqueueBulk { node: u32, order: usize },
-    FreeOnePage { page: PageRef },
-    FreePcpBulk { node: u32 },
+    Rmqueue {
+        node: u32,
+        order: usize,
+    },
+    RmqueueBulk {
+        node: u32,
+        order: usize,
+    },
+    FreeOnePage {
+        page: PageRef,
+    },
+    FreePcpBulk {
+        node: u32,
+    },
+    /// `drain_all_pages()` after an order-0 allocation found the zone empty.
+    DrainAll {
+        node: u32,
+    },
 }
 
 /// One step of a syscall, interpreted by [`StreamSim::interpret`].
@@ -189,8 +203,12 @@ pub struct StreamStats {
     pub order0_allocs: u64,
     /// Order-3 tries that fell back to order 0.
     pub fallbacks: u64,
-    /// Order-0 allocations that found the zone empty (the thread backs off and retries).
+    /// Order-0 allocations that found the zone empty even after draining every per-CPU list
+    /// (the thread backs off and retries).
     pub alloc_failures: u64,
+    /// `drain_all_pages()` calls: an order-0 allocation found the buddy empty while per-CPU
+    /// lists held pages, so the lists went back to the buddy before the retry.
+    pub pcp_drains: u64,
     /// Page frag refills served without allocating (the task held the last reference).
     pub frag_reuses: u64,
     /// Last `put_page` of a frag page, by role of the CPU that dropped it.

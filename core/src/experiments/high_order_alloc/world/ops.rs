@@ -158,11 +158,18 @@ impl StreamSim {
         }
     }
 
-    /// An allocation found nothing: order 3 falls back to order 0; order 0 backs off.
+    /// An allocation found nothing: order 3 falls back to order 0 (`__GFP_NORETRY` without
+    /// direct reclaim, so no drain); order 0 first drains every per-CPU list of the zone back to
+    /// the buddy and retries (`__alloc_pages_direct_reclaim`: `drain_all_pages()`, then `goto
+    /// retry`), and only if the lists held nothing backs off.
     fn alloc_failed(&mut self, t: ThreadId, order: usize) {
+        let node = self.cfg.machine.pos(self.threads[t as usize].cpu).socket;
         if order > 0 {
             self.stats.fallbacks += 1;
             self.run_next(t, &[Action::AllocFrag { order: 0 }]);
+        } else if self.zones[node as usize].pcp_pages() > 0 {
+            self.stats.pcp_drains += 1;
+            self.run_next(t, &[Action::Locked(ZoneOp::DrainAll { node }), Action::AllocFrag { order: 0 }]);
         } else {
             self.stats.alloc_failures += 1;
             let backoff = Action::Work { cycles: 100_000, stack: Stack::Schedule };
@@ -218,6 +225,10 @@ impl StreamSim {
             ZoneOp::FreePcpBulk { node } => {
                 let cost = self.zones[node as usize].free_pcppages_bulk(m, cpu, now);
                 (cost, Stack::FreePcpBulk, Stack::FreePcpBulkSpin)
+            }
+            ZoneOp::DrainAll { node } => {
+                let (_, cost) = self.zones[node as usize].drain_all_pcp(m, cpu, now);
+                (cost, Stack::DrainAll, Stack::DrainAllSpin)
             }
         }
     }
@@ -380,12 +391,16 @@ impl ZoneOp {
             ZoneOp::RmqueueBulk { .. } => Stack::RmqueueBulkSpin,
             ZoneOp::FreeOnePage { .. } => Stack::FreeOnePageSpin,
             ZoneOp::FreePcpBulk { .. } => Stack::FreePcpBulkSpin,
+            ZoneOp::DrainAll { .. } => Stack::DrainAllSpin,
         }
     }
 
     fn node(self) -> u32 {
         match self {
-            ZoneOp::Rmqueue { node, .. } | ZoneOp::RmqueueBulk { node, .. } | ZoneOp::FreePcpBulk { node } => node,
+            ZoneOp::Rmqueue { node, .. }
+            | ZoneOp::RmqueueBulk { node, .. }
+            | ZoneOp::FreePcpBulk { node }
+            | ZoneOp::DrainAll { node } => node,
             ZoneOp::FreeOnePage { page } => page.node,
         }
     }
