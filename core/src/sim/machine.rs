@@ -58,8 +58,12 @@ pub struct MachineProfile {
     /// the line in the L3. This is what a recycled order-3 block costs once the zone's LIFO
     /// free list hands a sender blocks that other senders filled a few µs earlier. Fitted.
     pub copy_remote_line_ps: u64,
-    /// Fixed sender work per skb: syscall, tcp_sendmsg bookkeeping, tcp_write_xmit, IP,
-    /// loopback_xmit and the softirq receive (netif_rx, ip_rcv, tcp_v4_rcv). Fitted.
+    /// Fixed cost of one `sendmsg()` call whatever its size: syscall entry and exit (with the
+    /// 2019 Spectre/Meltdown mitigations), fd lookup, `lock_sock`/`release_sock`, iov setup.
+    /// Sourced, not fitted: docs/calibration.md.
+    pub syscall_cycles: u64,
+    /// Fixed sender work per skb: skb allocation and tcp_sendmsg bookkeeping, tcp_write_xmit,
+    /// IP, loopback_xmit and the softirq receive (netif_rx, ip_rcv, tcp_v4_rcv). Fitted.
     pub skb_tx_cycles: u64,
     /// Fixed receiver work per skb: syscall, tcp_recvmsg, the ACK it sends and processes
     /// (tcp_cleanup_rbuf, tcp_ack), and freeing the sk_buff itself. Fitted.
@@ -98,7 +102,8 @@ pub const SERVER_2019: MachineProfile = MachineProfile {
     copy_bytes_per_kcycle: 3865,
     copy_cold_line_ps: 3444,
     copy_remote_line_ps: 2722,
-    skb_tx_cycles: 13_481,
+    syscall_cycles: 1500,
+    skb_tx_cycles: 11_981,
     skb_rx_cycles: 25_099,
     frag_cycles: 258,
     page_op_cycles: 105,

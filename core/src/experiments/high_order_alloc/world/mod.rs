@@ -11,7 +11,12 @@
 //! netserver's `recvmsg()` copies the data out and frees the skb: the last `put_page()` of
 //! every frag page happens on the receiver's CPU (the ACK it sends is processed there too).
 //!
-//! What we simplify: one skb per `sendmsg()` of `msg_bytes`; the socket buffer is one byte
+//! `tcp_sendmsg()` appends to the tail skb up to the size goal (64 KiB on loopback), so
+//! small sends coalesce; `tcp_push()` sends a partial tail only when Nagle allows (nothing
+//! unacknowledged). Costs are per syscall (`syscall_cycles`), per skb (`skb_tx_cycles`,
+//! `skb_rx_cycles`), per frag and page (`frag_cycles`, `page_op_cycles`) and per byte (the copy).
+//!
+//! What we simplify: an ACK is the receiver's `recvmsg` (loopback acks at once); the socket buffer is one byte
 //! limit (`sndbuf_bytes`) shared by the queue; the sender sleeps when it is full and is woken
 //! when half of it is free, the receiver sleeps when the queue is empty. Threads stay on
 //! their CPU; a CPU with several threads serves them in FIFO order, one syscall at a time.
@@ -134,6 +139,7 @@ enum Action {
     FillFrags { remaining_bytes: u32 },
     AllocFrag { order: usize },
     Locked(ZoneOp),
+    TcpPush,
     Push,
     BeginRecv,
     ReleaseSkb,
@@ -151,6 +157,7 @@ impl Action {
                 | Action::BeginRecv
                 | Action::FillFrags { .. }
                 | Action::Locked(_)
+                | Action::TcpPush
                 | Action::Push
                 | Action::ReleaseSkb
                 | Action::Consumed { .. }
@@ -243,6 +250,11 @@ pub struct StreamSim {
     /// Reused buffer for the actions `skb_release_data` queues.
     scratch: Vec<Action>,
 }
+
+/// The size goal of an skb on loopback: with TSO/GSO `tcp_xmit_size_goal()` allows up to the
+/// 64 KiB GSO maximum (lo's MTU is 64 KiB, so one MSS is nearly all of it). `tcp_sendmsg`
+/// appends to the tail skb until it holds this much.
+pub const SIZE_GOAL_BYTES: u32 = 65536;
 
 /// Each syscall's cycles are scaled by a uniform factor in 0.90..=1.10 (cache misses,
 /// interrupts, branch behaviour: a model assumption, not fitted), so threads never run in
@@ -495,6 +507,7 @@ impl StreamSim {
             Action::FillFrags { remaining_bytes } => self.fill_frags(t, remaining_bytes),
             Action::AllocFrag { order } => self.alloc_frag(t, order),
             Action::Locked(op) => return self.request_lock(t, op),
+            Action::TcpPush => self.tcp_push(t),
             Action::Push => self.push(t),
             Action::BeginRecv => return self.begin_recv(t),
             Action::ReleaseSkb => self.release_skb(t),

@@ -15,36 +15,64 @@ use super::*;
 // Not in `zone_op`: its actions run after the lock is released, which resets the cursor.
 
 impl StreamSim {
+    /// `tcp_sendmsg()` entry: wait for socket buffer space, then copy `msg_bytes` into the
+    /// tail skb (new skbs as each reaches the size goal), then `tcp_push()`.
     pub(super) fn begin_send(&mut self, t: ThreadId) -> bool {
         let msg = self.cfg.msg_bytes;
         let f = self.threads[t as usize].flow as usize;
         if self.flows[f].inflight_bytes + u64::from(msg) > u64::from(self.cfg.sndbuf_bytes) {
+            // sk_stream_wait_memory(): a held tail goes out first (tcp_push with
+            // TCP_NAGLE_PUSH before sleeping), so the receiver always has something to ack.
+            if self.threads[t as usize].skb.len_bytes > 0 {
+                self.push(t);
+            }
             self.note(|| format!("netperf {f} sleeps: socket buffer full (sk_stream_wait_memory)"));
             self.block(t, Action::BeginSend);
             return false;
         }
         self.flows[f].inflight_bytes += u64::from(msg);
-        let tx = self.cfg.machine.skb_tx_cycles;
+        let syscall = self.cfg.machine.syscall_cycles;
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
-        let frags = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
-        th.skb = Skb { frags, len_bytes: msg };
         self.note(|| format!("netperf {f} enters tcp_sendmsg({msg} bytes)"));
-        self.work(t, tx / 3, Stack::SendSyscall);
-        self.run_next(
-            t,
-            &[
-                Action::FillFrags { remaining_bytes: msg },
-                Action::Work { cycles: tx - tx / 3, stack: Stack::TcpTransmit },
-                Action::Push,
-                Action::EndOp,
-            ],
-        );
+        self.work(t, syscall, Stack::SendSyscall);
+        self.run_next(t, &[Action::FillFrags { remaining_bytes: msg }, Action::TcpPush, Action::EndOp]);
         true
+    }
+
+    /// `tcp_push()` at the end of `tcp_sendmsg()`: a full skb goes out; a partial tail goes
+    /// out only if Nagle allows (nothing sent is still unacknowledged, i.e. unread by the
+    /// receiver on loopback), else it waits for the next `sendmsg` to fill it.
+    pub(super) fn tcp_push(&mut self, t: ThreadId) {
+        let th = &self.threads[t as usize];
+        let len = u64::from(th.skb.len_bytes);
+        if len == 0 {
+            return;
+        }
+        let unacked = self.flows[th.flow as usize].inflight_bytes - len;
+        if len >= u64::from(SIZE_GOAL_BYTES) || unacked == 0 {
+            self.transmit(t);
+        } else {
+            let f = th.flow;
+            self.note(|| format!("netperf {f}: {len}-byte tail skb held (Nagle: {unacked} bytes unacked)"));
+        }
+    }
+
+    /// Per-skb transmit work (`tcp_write_xmit` → loopback → softirq receive), then the push.
+    fn transmit(&mut self, t: ThreadId) {
+        let tx = self.cfg.machine.skb_tx_cycles;
+        self.run_next(t, &[Action::Work { cycles: tx, stack: Stack::TcpTransmit }, Action::Push]);
     }
 
     pub(super) fn fill_frags(&mut self, t: ThreadId, remaining_bytes: u32) {
         if remaining_bytes == 0 {
+            return;
+        }
+        if self.threads[t as usize].skb.len_bytes >= SIZE_GOAL_BYTES {
+            // The tail skb reached the size goal: it goes out, the copy goes on into a new one.
+            let tx = self.cfg.machine.skb_tx_cycles;
+            let send = Action::Work { cycles: tx, stack: Stack::TcpTransmit };
+            self.run_next(t, &[send, Action::Push, Action::FillFrags { remaining_bytes }]);
             return;
         }
         let m = &self.cfg.machine;
@@ -87,7 +115,8 @@ impl StreamSim {
         let m = &self.cfg.machine;
         let th = &mut self.threads[t as usize];
         let page = th.pfrag.page.expect("bug: refill ready without a page");
-        let chunk = remaining_bytes.min(th.pfrag.room_bytes());
+        let chunk = remaining_bytes.min(th.pfrag.room_bytes()).min(SIZE_GOAL_BYTES - th.skb.len_bytes);
+        th.skb.len_bytes += chunk;
         let start = th.pfrag.offset_bytes;
         th.pfrag.offset_bytes += chunk;
         let mut frag_cycles = 0;
@@ -234,8 +263,9 @@ impl StreamSim {
     }
 
     pub(super) fn push(&mut self, t: ThreadId) {
+        let spare = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
         let th = &mut self.threads[t as usize];
-        let skb = std::mem::take(&mut th.skb);
+        let skb = std::mem::replace(&mut th.skb, Skb { frags: spare, len_bytes: 0 });
         let f = th.flow as usize;
         self.flows[f].queue.push_back(skb);
         let r = self.flows[f].receiver;
