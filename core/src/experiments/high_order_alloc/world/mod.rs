@@ -34,6 +34,7 @@ pub use placement::{place, Placement};
 pub use trace::{RefillMarker, TraceFrame};
 
 use crate::rng::Rng;
+use crate::sim::cache::{Caches, SOURCES};
 use crate::sim::engine::{EventQueue, ThreadId};
 use crate::sim::machine::{cycles_to_ns, CpuId, MachineProfile};
 use crate::sim::page_frag::{first_order, PageFrag, PageRef, Refill};
@@ -98,6 +99,7 @@ enum ThreadState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Frag {
     page: PageRef,
+    start_bytes: u32,
     end_bytes: u32,
 }
 
@@ -221,13 +223,13 @@ pub struct StreamStats {
     /// Last `put_page` of a frag page, by role of the CPU that dropped it.
     pub last_put_by_sender: u64,
     pub last_put_by_receiver: u64,
-    /// Bytes `tcp_sendmsg` copied into page frags, and how many of them went to lines that
-    /// were not in the sender's own L2 (see `MachineProfile::copy_cold_line_ps`).
+    /// Bytes `tcp_sendmsg` copied into page frags (measurement window).
     pub copy_bytes: u64,
-    pub copy_cold_bytes: u64,
-    /// Of the cold bytes, those still in another CPU's private cache (another sender filled
-    /// that block less than `l2_residency_ns` ago; see `MachineProfile::copy_remote_line_ps`).
-    pub copy_remote_bytes: u64,
+    /// Lines the senders' copies into frags found in each [`Source`] (own L2, another core's L2
+    /// on the socket, on the other socket, L3, remote L3, DRAM, remote DRAM; measurement window).
+    pub tx_lines_from: [u64; SOURCES],
+    /// The same for the receivers' copies out of the frags.
+    pub rx_lines_from: [u64; SOURCES],
     /// True if the run hit its event bound before its end time.
     pub truncated: bool,
 }
@@ -238,6 +240,8 @@ pub struct StreamSim {
     now_ns: u64,
     queue: EventQueue<Event>,
     pub zones: Vec<Zone>,
+    /// Every core's L2 and every socket's L3, by capacity.
+    pub caches: Caches,
     threads: Vec<Thread>,
     flows: Vec<Flow>,
     cpus: Vec<CpuSlot>,
@@ -330,11 +334,13 @@ impl StreamSim {
         }
         let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
         let max_events = (EVENTS_PER_THREAD_US * threads.len() as u64 * end_us).min(MAX_EVENTS_PER_RUN);
+        let cfg_machine = cfg.machine.clone();
         let mut sim = StreamSim {
             cfg,
             now_ns: 0,
             queue: EventQueue::default(),
             zones,
+            caches: Caches::new(&cfg_machine),
             threads,
             flows,
             cpus: vec![CpuSlot::default(); n_cpus],

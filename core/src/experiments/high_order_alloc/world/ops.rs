@@ -7,6 +7,18 @@
 //! of every page whose last reference it drops), then the ACK work.
 
 use super::*;
+use crate::sim::cache::Source;
+
+/// Every [`Source`], for summing a copy's stalls.
+const SOURCE_ORDER: [Source; SOURCES] = [
+    Source::Own,
+    Source::SameSocket,
+    Source::OtherSocket,
+    Source::L3,
+    Source::RemoteL3,
+    Source::Dram,
+    Source::RemoteDram,
+];
 
 // The handlers below run an action's private work (`StreamSim::work`, `StreamSim::advance`)
 // at once when it would be the next action anyway: it only advances this thread's own clock
@@ -88,9 +100,9 @@ impl StreamSim {
                 self.append_frag(t, remaining_bytes);
             }
             Refill::PutAndAlloc(page) => {
-                let (cpu, at) = (th.cpu, th.cursor_ns);
+                let cpu = th.cpu;
                 let zone = &mut self.zones[page.node as usize];
-                let line_ns = zone.touch_page(m, cpu, at, page.pfn);
+                let line_ns = zone.touch_page(m, &self.caches, cpu, page.pfn);
                 let last = zone.put_page_testzero(page.pfn);
                 let put = [
                     Action::LineNs { ns: line_ns, stack: Stack::PutPage },
@@ -124,34 +136,41 @@ impl StreamSim {
         match th.skb.frags.last_mut() {
             Some(last) if last.page == page && last.end_bytes == start => last.end_bytes += chunk,
             _ => {
-                th.skb.frags.push(Frag { page, end_bytes: start + chunk });
+                th.skb.frags.push(Frag { page, start_bytes: start, end_bytes: start + chunk });
                 let zone = &mut self.zones[page.node as usize];
                 zone.get_page(page.pfn);
-                line_ns = zone.touch_page(m, th.cpu, th.cursor_ns, page.pfn);
+                line_ns = zone.touch_page(m, &self.caches, th.cpu, page.pfn);
                 frag_cycles = m.frag_cycles + m.page_op_cycles;
             }
         }
         let (cpu, at) = (th.cpu, th.cursor_ns);
-        let w = self.zones[page.node as usize].write_data(m, cpu, at, page.pfn, start, start + chunk);
-        let cold_ps = u64::from(w.cold_bytes / 64) * m.copy_cold_line_ps;
-        let cold_ns = (cold_ps + u64::from(w.remote_bytes / 64) * m.copy_remote_line_ps) / 1000;
+        let by = self.zones[page.node as usize].copy_data(&mut self.caches, cpu, page.pfn, (start, start + chunk), true);
+        let stall_ns = self.stall_ns(&by, true);
         if at >= self.cfg.warmup_ns {
             self.stats.copy_bytes += u64::from(chunk);
-            self.stats.copy_cold_bytes += u64::from(w.cold_bytes);
-            self.stats.copy_remote_bytes += u64::from(w.remote_bytes);
+            for (sum, n) in self.stats.tx_lines_from.iter_mut().zip(by) {
+                *sum += u64::from(n);
+            }
         }
         let copy = self.copy_cycles(chunk);
         self.advance(t, line_ns, Stack::FragFill);
         self.work(t, frag_cycles, Stack::FragFill);
         self.work(t, copy, Stack::CopyFromUser);
-        self.advance(t, cold_ns, Stack::CopyFromUser);
+        self.advance(t, stall_ns, Stack::CopyFromUser);
         self.run_next(t, &[Action::FillFrags { remaining_bytes: remaining_bytes - chunk }]);
+    }
+
+    /// Stall of a streaming copy (`write`: into the frag) that found `by[source]` lines in each source.
+    fn stall_ns(&self, by: &[u32; SOURCES], write: bool) -> u64 {
+        let m = &self.cfg.machine;
+        let ps: u64 = SOURCE_ORDER.iter().map(|&s| m.copy_stall_ps(s, by[s as usize], write)).sum();
+        ps / 1000
     }
 
     pub(super) fn alloc_frag(&mut self, t: ThreadId, order: usize) {
         let m = &self.cfg.machine;
         let th = &self.threads[t as usize];
-        let (cpu, at) = (th.cpu, th.cursor_ns);
+        let cpu = th.cpu;
         let node = m.pos(cpu).socket;
         let zone = &mut self.zones[node as usize];
         if !zone.pcp_allowed(order) {
@@ -160,7 +179,7 @@ impl StreamSim {
         }
         match zone.pcp_alloc(cpu, order) {
             Some(pfn) => {
-                let line_ns = zone.touch_page(m, cpu, at, pfn);
+                let line_ns = zone.touch_page(m, &self.caches, cpu, pfn);
                 let cycles = m.page_op_cycles;
                 self.installed(t, PageRef { node, pfn, order }, "per-cpu list");
                 self.work(t, cycles, Stack::PcpAlloc);
@@ -182,6 +201,13 @@ impl StreamSim {
         let th = &mut self.threads[t as usize];
         th.pfrag.install(page);
         let (cpu, flow) = (th.cpu, th.flow);
+        if page.order > 0 {
+            // prep_compound_page(), after the lock is dropped: queued, so it runs then.
+            let m = &self.cfg.machine;
+            let (cycles, ns) = self.zones[page.node as usize].compound_pages(m, &self.caches, cpu, page.pfn, page.order);
+            let stack = Stack::PrepCompound;
+            self.run_next(t, &[Action::Work { cycles, stack }, Action::LineNs { ns, stack }]);
+        }
         if let Some(tr) = &mut self.trace {
             tr.refills.push(RefillMarker { cpu, flow, order: page.order as u32, pfn: page.pfn, source });
         }
@@ -228,11 +254,10 @@ impl StreamSim {
     /// Runs `op` under the lock; returns its cost and the stacks to charge hold and spin to.
     pub(super) fn zone_op(&mut self, t: ThreadId, op: ZoneOp) -> (Cost, Stack, Stack) {
         let m = &self.cfg.machine;
-        let now = self.now_ns;
         let cpu = self.threads[t as usize].cpu;
         match op {
             ZoneOp::Rmqueue { node, order } => {
-                let (pfn, cost) = self.zones[node as usize].rmqueue_locked(m, cpu, now, order);
+                let (pfn, cost) = self.zones[node as usize].rmqueue_locked(m, &self.caches, cpu, order);
                 match pfn {
                     Some(pfn) => self.installed(t, PageRef { node, pfn, order }, "buddy (zone->lock)"),
                     None => self.alloc_failed(t, order),
@@ -240,7 +265,7 @@ impl StreamSim {
                 (cost, Stack::Rmqueue, Stack::RmqueueSpin)
             }
             ZoneOp::RmqueueBulk { node, order } => {
-                let (got, cost) = self.zones[node as usize].rmqueue_bulk(m, cpu, now, order);
+                let (got, cost) = self.zones[node as usize].rmqueue_bulk(m, &self.caches, cpu, order);
                 if got == 0 {
                     self.threads[t as usize].prog.pop();
                     self.alloc_failed(t, order);
@@ -248,15 +273,15 @@ impl StreamSim {
                 (cost, Stack::RmqueueBulk, Stack::RmqueueBulkSpin)
             }
             ZoneOp::FreeOnePage { page } => {
-                let cost = self.zones[page.node as usize].free_one_page(m, cpu, now, page.pfn, page.order);
+                let cost = self.zones[page.node as usize].free_one_page(m, &self.caches, cpu, page.pfn, page.order);
                 (cost, Stack::FreeOnePage, Stack::FreeOnePageSpin)
             }
             ZoneOp::FreePcpBulk { node } => {
-                let cost = self.zones[node as usize].free_pcppages_bulk(m, cpu, now);
+                let cost = self.zones[node as usize].free_pcppages_bulk(m, &self.caches, cpu);
                 (cost, Stack::FreePcpBulk, Stack::FreePcpBulkSpin)
             }
             ZoneOp::DrainAll { node } => {
-                let (_, cost) = self.zones[node as usize].drain_all_pcp(m, cpu, now);
+                let (_, cost) = self.zones[node as usize].drain_all_pcp(m, &self.caches, cpu);
                 (cost, Stack::DrainAll, Stack::DrainAllSpin)
             }
         }
@@ -286,12 +311,29 @@ impl StreamSim {
         let m = &self.cfg.machine;
         let (rx, n_frags, len) = (m.skb_rx_cycles, skb.frags.len() as u64, skb.len_bytes);
         let (copy, frag) = (self.copy_cycles(len), n_frags * m.frag_cycles);
+        // skb_copy_datagram_iter(): the payload comes from wherever the sender's copy left it.
+        let cpu = self.threads[t as usize].cpu;
+        let mut by = [0u32; SOURCES];
+        for fr in &skb.frags {
+            let zone = &mut self.zones[fr.page.node as usize];
+            let got = zone.copy_data(&mut self.caches, cpu, fr.page.pfn, (fr.start_bytes, fr.end_bytes), false);
+            for (sum, n) in by.iter_mut().zip(got) {
+                *sum += n;
+            }
+        }
+        if self.now_ns >= self.cfg.warmup_ns {
+            for (sum, n) in self.stats.rx_lines_from.iter_mut().zip(by) {
+                *sum += u64::from(n);
+            }
+        }
+        let stall_ns = self.stall_ns(&by, false);
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
         th.skb = skb;
         self.note(|| format!("netserver {f} enters tcp_recvmsg: {len} bytes in {n_frags} frags"));
         self.work(t, rx / 2, Stack::RecvSyscall);
         self.work(t, copy, Stack::CopyToUser);
+        self.advance(t, stall_ns, Stack::CopyToUser);
         self.work(t, frag, Stack::CopyFrag);
         self.run_next(
             t,
@@ -310,12 +352,12 @@ impl StreamSim {
         let m = &self.cfg.machine;
         let th = &mut self.threads[t as usize];
         let mut skb = std::mem::take(&mut th.skb);
-        let (cpu, at) = (th.cpu, th.cursor_ns);
+        let cpu = th.cpu;
         let mut acts = std::mem::take(&mut self.scratch);
         acts.clear();
         for frag in &skb.frags {
             let zone = &mut self.zones[frag.page.node as usize];
-            let line_ns = zone.touch_page(m, cpu, at, frag.page.pfn);
+            let line_ns = zone.touch_page(m, &self.caches, cpu, frag.page.pfn);
             acts.push(Action::LineNs { ns: line_ns, stack: Stack::PutPage });
             acts.push(Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage });
             if zone.put_page_testzero(frag.page.pfn) {
@@ -333,6 +375,13 @@ impl StreamSim {
     /// `free_the_page()`: the per-CPU list if the order is allowed there, else the buddy.
     pub(super) fn free_page(&mut self, t: ThreadId, page: PageRef) {
         let cpu = self.threads[t as usize].cpu;
+        if page.order > 0 {
+            // free_pages_prepare(): every tail page's struct page, before any lock.
+            let m = &self.cfg.machine;
+            let (cycles, ns) = self.zones[page.node as usize].compound_pages(m, &self.caches, cpu, page.pfn, page.order);
+            self.work(t, cycles, Stack::FreePagesPrepare);
+            self.advance(t, ns, Stack::FreePagesPrepare);
+        }
         let zone = &mut self.zones[page.node as usize];
         if !zone.pcp_allowed(page.order) {
             self.run_next(t, &[Action::Locked(ZoneOp::FreeOnePage { page })]);
