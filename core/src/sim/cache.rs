@@ -193,16 +193,20 @@ impl MachineProfile {
     }
 
     /// Extra time of a streaming copy of `lines` lines from `source`: each line's latency
-    /// divided by the misses a core keeps in flight (`copy_mlp`), in ps. A write
-    /// (`copy_from_user` with fast strings) stores whole lines without reading them (no-RFO,
-    /// an invalidate at the line's home L3 slice): a line no L2 holds costs an L3 lookup
-    /// (of the other socket for a remote page), never a DRAM read; a line another core holds
-    /// costs the snoop that invalidates it, by distance.
-    pub fn copy_stall_ps(&self, source: Source, lines: u32, write: bool) -> u64 {
+    /// divided by the misses a core keeps in flight (`copy_mlp`), in ps.
+    ///
+    /// A read (the receiver's `copy_to_user` out of the frag) waits for the data, so it pays
+    /// the distance to wherever the line is. A write (the sender's `copy_from_user` into the
+    /// frag, `rep movsb` with fast strings) stores whole lines without reading them (no-RFO):
+    /// the line's home L3 slice takes the write and invalidates any other copy itself, so the
+    /// core waits for its home slice (the L3 lookup, or the other socket's for a page of the
+    /// other node), not for the core that held the line. Model assumption (docs/high-order-alloc.md).
+    pub fn copy_stall_ps(&self, source: Source, lines: u32, write: bool, home_is_local: bool) -> u64 {
         let ns = match (write, source) {
-            (true, Source::L3 | Source::Dram) => self.line_llc_ns,
-            (true, Source::RemoteL3 | Source::RemoteDram) => self.line_cross_socket_ns,
-            _ => self.source_ns(source),
+            (true, Source::Own) => 0,
+            (true, _) if home_is_local => self.line_llc_ns,
+            (true, _) => self.line_cross_socket_ns,
+            (false, _) => self.source_ns(source),
         };
         ns * 1000 * u64::from(lines) / self.copy_mlp.max(1)
     }

@@ -70,11 +70,11 @@ pub struct MachineProfile {
     /// frag (kmap, bounds), excluding the copy itself. Fitted.
     pub frag_cycles: u64,
     /// One per-page list or refcount operation (a PCP list add/del, page_ref_inc, an atomic
-    /// on a local line). Not fitted since `copy_remote_line_ps` took its slot: kept at its
-    /// earlier fitted value.
+    /// on a local line, a tail page's compound checks). Fitted.
     pub page_op_cycles: u64,
-    /// Buddy work per block moved under zone.lock (split or merge step, list add/del). Not
-    /// fitted since `copy_cold_line_ps` took its slot: kept at its earlier fitted value.
+    /// Instructions of one buddy list step under zone->lock (list_del + list_add +
+    /// set_page_order on lines already fetched, whose misses are counted separately): a few
+    /// dozen instructions. Sourced estimate, not fitted (docs/calibration.md).
     pub buddy_step_cycles: u64,
     /// try_to_wake_up + the wakee's schedule(), charged when a blocked thread is woken.
     pub wakeup_cycles: u64,
@@ -100,11 +100,11 @@ pub const SERVER_2019: MachineProfile = MachineProfile {
     dram_remote_ns: 140,
     l2_bytes: 1 << 20,
     l3_bytes_per_core: 1408 << 10,
-    copy_mlp: 12,
-    copy_bytes_per_kcycle: 12000,
+    copy_mlp: 16,
+    copy_bytes_per_kcycle: 16000,
     syscall_cycles: 1500,
     skb_tx_cycles: 11_981,
-    skb_rx_cycles: 25_099,
+    skb_rx_cycles: 6000,
     frag_cycles: 258,
     page_op_cycles: 105,
     buddy_step_cycles: 29,

@@ -145,7 +145,8 @@ impl StreamSim {
         }
         let (cpu, at) = (th.cpu, th.cursor_ns);
         let by = self.zones[page.node as usize].copy_data(&mut self.caches, cpu, page.pfn, (start, start + chunk), true);
-        let stall_ns = self.stall_ns(&by, true);
+        let local = self.cfg.machine.pos(cpu).socket == page.node;
+        let stall_ns = self.stall_ns(&by, true, local);
         if at >= self.cfg.warmup_ns {
             self.stats.copy_bytes += u64::from(chunk);
             for (sum, n) in self.stats.tx_lines_from.iter_mut().zip(by) {
@@ -161,9 +162,9 @@ impl StreamSim {
     }
 
     /// Stall of a streaming copy (`write`: into the frag) that found `by[source]` lines in each source.
-    fn stall_ns(&self, by: &[u32; SOURCES], write: bool) -> u64 {
+    fn stall_ns(&self, by: &[u32; SOURCES], write: bool, home_is_local: bool) -> u64 {
         let m = &self.cfg.machine;
-        let ps: u64 = SOURCE_ORDER.iter().map(|&s| m.copy_stall_ps(s, by[s as usize], write)).sum();
+        let ps: u64 = SOURCE_ORDER.iter().map(|&s| m.copy_stall_ps(s, by[s as usize], write, home_is_local)).sum();
         ps / 1000
     }
 
@@ -326,7 +327,7 @@ impl StreamSim {
                 *sum += u64::from(n);
             }
         }
-        let stall_ns = self.stall_ns(&by, false);
+        let stall_ns = self.stall_ns(&by, false, true);
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
         th.skb = skb;
