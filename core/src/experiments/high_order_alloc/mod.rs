@@ -26,7 +26,7 @@ mod calibrate;
 mod seed;
 pub mod world;
 
-pub use calibrate::{HoaCalibration, FITTED};
+pub use calibrate::{score_rows, sweep_on, HoaCalibration, FITTED};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
@@ -332,6 +332,16 @@ pub fn profile(params: &Params, threads: u32, order: FragOrder, seed: u64) -> Po
     let mut lock_stat = format!("{LOCK_STAT_HEADER}\n");
     for z in &sim.zones {
         lock_stat.push_str(&format!("node {} {}\n", z.node, z.lock.lock_stat_line().trim_start()));
+    }
+    // Hold time per operation: the lines and list steps each does under the lock
+    // (docs/high-order-alloc.md, "Lock hold times").
+    lock_stat.push_str("\nholdtime by caller (both nodes):      holds   avg (ns)\n");
+    for (k, name) in world::LOCK_OPS.iter().enumerate() {
+        let n = sim.stats.lock_ops[k];
+        if n > 0 {
+            let avg = sim.stats.lock_hold_ns[k] as f64 / n as f64;
+            lock_stat.push_str(&format!("  {name:<32} {n:>8} {avg:>10.0}\n"));
+        }
     }
     PointDetail {
         summary: summarize(&sim),

@@ -230,6 +230,11 @@ pub struct StreamStats {
     pub tx_lines_from: [u64; SOURCES],
     /// The same for the receivers' copies out of the frags.
     pub rx_lines_from: [u64; SOURCES],
+    /// zone->lock holds by operation ([`LOCK_OPS`] order: `__rmqueue_smallest`, `rmqueue_bulk`,
+    /// `free_one_page`, `free_pcppages_bulk`, `drain_all_pages`), and their summed hold
+    /// times in ns (measurement window).
+    pub lock_ops: [u64; 5],
+    pub lock_hold_ns: [u64; 5],
     /// True if the run hit its event bound before its end time.
     pub truncated: bool,
 }
@@ -254,6 +259,9 @@ pub struct StreamSim {
     /// Reused buffer for the actions `skb_release_data` queues.
     scratch: Vec<Action>,
 }
+
+/// The kernel function of each entry of [`StreamStats::lock_ops`].
+pub const LOCK_OPS: [&str; 5] = ["__rmqueue_smallest", "rmqueue_bulk", "free_one_page", "free_pcppages_bulk", "drain_all_pages"];
 
 /// The size goal of an skb on loopback: with TSO/GSO `tcp_xmit_size_goal()` allows up to the
 /// 64 KiB GSO maximum (lo's MTU is 64 KiB, so one MSS is nearly all of it). `tcp_sendmsg`
@@ -457,6 +465,11 @@ impl StreamSim {
         self.charge(role, spin_stack, spin_ns);
         let hold_ns = cycles_to_ns(cost.cycles, mhz) + cost.line_ns;
         self.charge(role, stack, hold_ns);
+        if now >= self.cfg.warmup_ns {
+            let k = op.index();
+            self.stats.lock_ops[k] += 1;
+            self.stats.lock_hold_ns[k] += hold_ns;
+        }
         self.threads[t as usize].doing = stack;
         self.note(|| format!("cpu {cpu} takes node {node} zone->lock after {spin_ns} ns, holds {hold_ns} ns ({op:?})"));
         self.queue.schedule(now + hold_ns, Event::LockRelease { node, thread: t });

@@ -475,6 +475,17 @@ impl ZoneOp {
         }
     }
 
+    /// Index in [`LOCK_OPS`].
+    pub(super) fn index(self) -> usize {
+        match self {
+            ZoneOp::Rmqueue { .. } => 0,
+            ZoneOp::RmqueueBulk { .. } => 1,
+            ZoneOp::FreeOnePage { .. } => 2,
+            ZoneOp::FreePcpBulk { .. } => 3,
+            ZoneOp::DrainAll { .. } => 4,
+        }
+    }
+
     fn node(self) -> u32 {
         match self {
             ZoneOp::Rmqueue { node, .. }
