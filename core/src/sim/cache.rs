@@ -138,7 +138,15 @@ impl Caches {
         let other = holders
             .iter()
             .filter(|&&(c, s)| c != me && self.in_l2(c, s))
-            .map(|&(c, _)| if self.socket_of_core(c, cps) == my_socket { Source::SameSocket } else { Source::OtherSocket })
+            .map(
+                |&(c, _)| {
+                    if self.socket_of_core(c, cps) == my_socket {
+                        Source::SameSocket
+                    } else {
+                        Source::OtherSocket
+                    }
+                },
+            )
             .min();
         let source = match (mine, other) {
             // Reading a line this L2 holds costs nothing more, whoever else holds it.
@@ -150,7 +158,11 @@ impl Caches {
             (false, None) => {
                 let last = if d.reader != NONE { d.reader } else { d.writer };
                 if last == NONE {
-                    if home as usize == my_socket { Source::Dram } else { Source::RemoteDram }
+                    if home as usize == my_socket {
+                        Source::Dram
+                    } else {
+                        Source::RemoteDram
+                    }
                 } else {
                     let s = self.socket_of_core(last, cps);
                     let in_l3 = u64::from((self.l3_fill[s] as u32).wrapping_sub(d.l3_stamp)) < self.l3_lines;

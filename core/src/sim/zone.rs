@@ -215,7 +215,13 @@ impl Zone {
     /// Under zone->lock: `__rmqueue_smallest()` for a caller (the non-pcp path of `rmqueue`):
     /// the list heads of every order tried, the block and its list neighbours, and per split
     /// step the half put back (and the first entry it goes in front of).
-    pub fn rmqueue_locked(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, order: usize) -> (Option<Pfn>, Cost) {
+    pub fn rmqueue_locked(
+        &mut self,
+        m: &MachineProfile,
+        caches: &Caches,
+        cpu: CpuId,
+        order: usize,
+    ) -> (Option<Pfn>, Cost) {
         let found = self.free_area.alloc(order);
         let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: self.buddy_lines(m, caches, cpu, u64::MAX, 0) };
         let Some((pfn, work)) = found else { return (None, cost) };
@@ -251,7 +257,16 @@ impl Zone {
 
     /// `__free_one_page()` of one block; its lines capped at `cap_ns`, the first `prefetched`
     /// touched struct pages free.
-    fn free_block(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn, order: usize, cap_ns: u64, prefetched: usize) -> Cost {
+    fn free_block(
+        &mut self,
+        m: &MachineProfile,
+        caches: &Caches,
+        cpu: CpuId,
+        pfn: Pfn,
+        order: usize,
+        cap_ns: u64,
+        prefetched: usize,
+    ) -> Cost {
         let work = self.free_area.free(pfn, order);
         let own = self.touch_page_capped(m, caches, cpu, pfn, if prefetched > 0 { 0 } else { cap_ns });
         let line_ns = own + self.buddy_lines(m, caches, cpu, cap_ns, prefetched);
@@ -277,7 +292,14 @@ impl Zone {
     /// Outside the lock, before a block of `order` > 0 is handed out or freed:
     /// `prep_compound_page()` / `free_pages_prepare()` write every tail page's struct page
     /// (compound_head, flags checks): one line and one page operation per subpage.
-    pub fn compound_pages(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn, order: usize) -> (u64, u64) {
+    pub fn compound_pages(
+        &mut self,
+        m: &MachineProfile,
+        caches: &Caches,
+        cpu: CpuId,
+        pfn: Pfn,
+        order: usize,
+    ) -> (u64, u64) {
         let mut line_ns = 0;
         for p in pfn + 1..pfn + (1 << order) {
             line_ns += self.touch_page(m, caches, cpu, p);

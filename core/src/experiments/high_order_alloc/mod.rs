@@ -625,7 +625,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("pcp_high", "pages", 378, (8, 8192, 1))
             .help("A per-CPU list is drained once it holds this many pages (6 x batch before 5.14).")
             .kernel("pcp->high"),
-        ParamSpec::int("line_transfer_ns", "ns", m.line_same_socket_ns as i64, (10, 1000, 5))
+        ParamSpec::int("line_transfer_ns", "ns", m.line_same_socket_ns as i64, (10, 1000, 1))
             .help("Cost of pulling a cache line another core of the socket wrote: every zone->lock handoff pays it.")
             .kernel("cache-to-cache transfer (mesh)"),
         ParamSpec::int("cross_socket_ns", "ns", m.line_cross_socket_ns as i64, (10, 2000, 10))

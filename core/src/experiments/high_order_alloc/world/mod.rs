@@ -261,7 +261,8 @@ pub struct StreamSim {
 }
 
 /// The kernel function of each entry of [`StreamStats::lock_ops`].
-pub const LOCK_OPS: [&str; 5] = ["__rmqueue_smallest", "rmqueue_bulk", "free_one_page", "free_pcppages_bulk", "drain_all_pages"];
+pub const LOCK_OPS: [&str; 5] =
+    ["__rmqueue_smallest", "rmqueue_bulk", "free_one_page", "free_pcppages_bulk", "drain_all_pages"];
 
 /// The size goal of an skb on loopback: with TSO/GSO `tcp_xmit_size_goal()` allows up to the
 /// 64 KiB GSO maximum (lo's MTU is 64 KiB, so one MSS is nearly all of it). `tcp_sendmsg`

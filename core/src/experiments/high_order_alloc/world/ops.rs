@@ -144,7 +144,8 @@ impl StreamSim {
             }
         }
         let (cpu, at) = (th.cpu, th.cursor_ns);
-        let by = self.zones[page.node as usize].copy_data(&mut self.caches, cpu, page.pfn, (start, start + chunk), true);
+        let by =
+            self.zones[page.node as usize].copy_data(&mut self.caches, cpu, page.pfn, (start, start + chunk), true);
         let local = self.cfg.machine.pos(cpu).socket == page.node;
         let stall_ns = self.stall_ns(&by, true, local);
         if at >= self.cfg.warmup_ns {
@@ -205,7 +206,8 @@ impl StreamSim {
         if page.order > 0 {
             // prep_compound_page(), after the lock is dropped: queued, so it runs then.
             let m = &self.cfg.machine;
-            let (cycles, ns) = self.zones[page.node as usize].compound_pages(m, &self.caches, cpu, page.pfn, page.order);
+            let (cycles, ns) =
+                self.zones[page.node as usize].compound_pages(m, &self.caches, cpu, page.pfn, page.order);
             let stack = Stack::PrepCompound;
             self.run_next(t, &[Action::Work { cycles, stack }, Action::LineNs { ns, stack }]);
         }
@@ -379,7 +381,8 @@ impl StreamSim {
         if page.order > 0 {
             // free_pages_prepare(): every tail page's struct page, before any lock.
             let m = &self.cfg.machine;
-            let (cycles, ns) = self.zones[page.node as usize].compound_pages(m, &self.caches, cpu, page.pfn, page.order);
+            let (cycles, ns) =
+                self.zones[page.node as usize].compound_pages(m, &self.caches, cpu, page.pfn, page.order);
             self.work(t, cycles, Stack::FreePagesPrepare);
             self.advance(t, ns, Stack::FreePagesPrepare);
         }
