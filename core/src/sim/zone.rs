@@ -252,7 +252,7 @@ impl Zone {
     /// the list head and first entry the merged block goes in front of.
     pub fn free_one_page(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn, order: usize) -> Cost {
         self.unprep(pfn, order);
-        self.free_block(m, caches, cpu, pfn, order, u64::MAX, 0)
+        self.free_block(m, caches, cpu, (pfn, order), u64::MAX, 0)
     }
 
     /// `__free_one_page()` of one block; its lines capped at `cap_ns`, the first `prefetched`
@@ -262,8 +262,7 @@ impl Zone {
         m: &MachineProfile,
         caches: &Caches,
         cpu: CpuId,
-        pfn: Pfn,
-        order: usize,
+        (pfn, order): (Pfn, usize),
         cap_ns: u64,
         prefetched: usize,
     ) -> Cost {
@@ -283,7 +282,7 @@ impl Zone {
         let batch = self.pcp[cpu as usize].batch;
         while freed < batch {
             let Some((pfn, order)) = self.pcp[cpu as usize].take_cold() else { break };
-            cost.add(self.free_block(m, caches, cpu, pfn, order, m.line_llc_ns, 1));
+            cost.add(self.free_block(m, caches, cpu, (pfn, order), m.line_llc_ns, 1));
             freed += 1 << order;
         }
         cost
@@ -317,7 +316,7 @@ impl Zone {
         for c in 0..self.pcp.len() {
             while let Some((pfn, order)) = self.pcp[c].take_cold() {
                 // Another CPU's list: its struct pages are that CPU's lines (no prefetch).
-                cost.add(self.free_block(m, caches, cpu, pfn, order, u64::MAX, 0));
+                cost.add(self.free_block(m, caches, cpu, (pfn, order), u64::MAX, 0));
                 freed += 1 << order;
             }
         }
