@@ -13,8 +13,7 @@ use crate::experiment::Experiment;
 use crate::params::ParamError;
 
 /// Every experiment, in lesson order.
-pub static REGISTRY: &[&dyn Experiment] =
-    &[
+pub static REGISTRY: &[&dyn Experiment] = &[
     &skb_layout::SkbLayout,
     &high_order_alloc::HighOrderAlloc,
     &cross_cpu_free::CrossCpuFree,

@@ -58,7 +58,14 @@ pub struct SerialLock {
 impl SerialLock {
     /// `cpu` asks for `lock` at `now_ns` and holds it `hold_ns` once it has it. Returns (wait
     /// until granted incl. the line transfer, the time it is granted).
-    pub fn hold(&mut self, lock: &mut QSpinLock, m: &MachineProfile, cpu: CpuId, now_ns: u64, hold_ns: u64) -> (u64, u64) {
+    pub fn hold(
+        &mut self,
+        lock: &mut QSpinLock,
+        m: &MachineProfile,
+        cpu: CpuId,
+        now_ns: u64,
+        hold_ns: u64,
+    ) -> (u64, u64) {
         if self.held && self.release_at <= now_ns {
             lock.unlock(m, self.release_at);
             self.held = false;
@@ -347,7 +354,15 @@ impl Slub {
                 }
             })
             .collect();
-        Slub { caches, slabs: Vec::new(), free_slots: Vec::new(), zone, zone_timing: SerialLock::default(), costs, n_cpus }
+        Slub {
+            caches,
+            slabs: Vec::new(),
+            free_slots: Vec::new(),
+            zone,
+            zone_timing: SerialLock::default(),
+            costs,
+            n_cpus,
+        }
     }
 
     /// The index of the cache named `name`.
@@ -389,7 +404,13 @@ impl Slub {
     }
 
     /// `kmem_cache_alloc()` on `cpu` at `now_ns`.
-    pub fn alloc(&mut self, m: &MachineProfile, cpu: CpuId, cache: u16, now_ns: u64) -> Result<(Obj, Done<AllocPath>), SlubError> {
+    pub fn alloc(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+    ) -> Result<(Obj, Done<AllocPath>), SlubError> {
         let k = &self.costs.clone();
         let mut cost = OpCost { cycles: k.fast_cycles, ..OpCost::default() };
         let ci = cache as usize;
@@ -413,7 +434,14 @@ impl Slub {
     }
 
     /// `___slab_alloc()`: this CPU's freelist is empty.
-    fn refill(&mut self, m: &MachineProfile, cpu: CpuId, cache: u16, now_ns: u64, cost: &mut OpCost) -> Result<AllocPath, SlubError> {
+    fn refill(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+        cost: &mut OpCost,
+    ) -> Result<AllocPath, SlubError> {
         let ci = cache as usize;
         let k = self.costs;
         cost.cycles += k.slow_cycles;
@@ -593,7 +621,13 @@ impl Slub {
             return (p, cost);
         }
         let (p, zc) = self.zone.rmqueue_locked(m, cpu, now_ns, order);
-        let (wait, _) = self.zone_timing.hold(&mut self.zone.lock, m, cpu, now_ns, zc.line_ns + Self::ns(zc.cycles, m.turbo_max_mhz));
+        let (wait, _) = self.zone_timing.hold(
+            &mut self.zone.lock,
+            m,
+            cpu,
+            now_ns,
+            zc.line_ns + Self::ns(zc.cycles, m.turbo_max_mhz),
+        );
         cost.spin_ns += wait;
         cost.line_ns += zc.line_ns;
         cost.cycles += zc.cycles;
@@ -619,7 +653,13 @@ impl Slub {
             return cost;
         }
         let zc = self.zone.free_one_page(m, cpu, now_ns, pfn, order);
-        let (wait, _) = self.zone_timing.hold(&mut self.zone.lock, m, cpu, now_ns, zc.line_ns + Self::ns(zc.cycles, m.turbo_max_mhz));
+        let (wait, _) = self.zone_timing.hold(
+            &mut self.zone.lock,
+            m,
+            cpu,
+            now_ns,
+            zc.line_ns + Self::ns(zc.cycles, m.turbo_max_mhz),
+        );
         cost.spin_ns += wait;
         cost.line_ns += zc.line_ns;
         cost.cycles += zc.cycles;
@@ -683,7 +723,10 @@ impl Slub {
                 for &i in &s.freelist {
                     seen[i as usize] += 1;
                     if s.state[i as usize] != ObjState::PageFree {
-                        return Err(format!("{}: slab {sid} object {i} on the page freelist but {:?}", c.name, s.state[i as usize]));
+                        return Err(format!(
+                            "{}: slab {sid} object {i} on the page freelist but {:?}",
+                            c.name, s.state[i as usize]
+                        ));
                     }
                 }
                 match s.frozen {
@@ -698,7 +741,10 @@ impl Slub {
                         for &i in &cs.freelist {
                             seen[i as usize] += 1;
                             if s.state[i as usize] != ObjState::CpuFree {
-                                return Err(format!("{}: cpu {cpu} freelist holds object {i} that is {:?}", c.name, s.state[i as usize]));
+                                return Err(format!(
+                                    "{}: cpu {cpu} freelist holds object {i} that is {:?}",
+                                    c.name, s.state[i as usize]
+                                ));
                             }
                         }
                     }
@@ -708,7 +754,10 @@ impl Slub {
                         }
                         let listed = c.partial.iter().filter(|&&p| p as usize == sid).count();
                         if listed != usize::from(s.on_partial) {
-                            return Err(format!("{}: slab {sid} on_partial {} but listed {listed} times", c.name, s.on_partial));
+                            return Err(format!(
+                                "{}: slab {sid} on_partial {} but listed {listed} times",
+                                c.name, s.on_partial
+                            ));
                         }
                         if s.on_partial && s.freelist.is_empty() {
                             return Err(format!("{}: full slab {sid} on the partial list", c.name));
@@ -770,12 +819,19 @@ mod tests {
     use crate::sim::machine::SERVER_2019;
     use proptest::prelude::*;
 
-    const COSTS: SlubCosts =
-        SlubCosts { fast_cycles: 50, slow_cycles: 150, list_cycles: 60, init_object_cycles: 20, page_op_cycles: 100, buddy_cycles: 30 };
+    const COSTS: SlubCosts = SlubCosts {
+        fast_cycles: 50,
+        slow_cycles: 150,
+        list_cycles: 60,
+        init_object_cycles: 20,
+        page_op_cycles: 100,
+        buddy_cycles: 30,
+    };
 
     fn slub(n_cpus: usize) -> Slub {
         let zone = Zone::new(0, 1 << 12, n_cpus, 378, 63, false);
-        let specs = [CacheSpec { name: "skbuff_head_cache", size: 256 }, CacheSpec { name: "kmalloc-1024", size: 1024 }];
+        let specs =
+            [CacheSpec { name: "skbuff_head_cache", size: 256 }, CacheSpec { name: "kmalloc-1024", size: 1024 }];
         Slub::new(&specs, n_cpus, zone, COSTS)
     }
 

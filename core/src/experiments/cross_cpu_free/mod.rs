@@ -260,7 +260,11 @@ pub fn profile_text(r: &RunResult, title: &str) -> String {
 /// Per-CPU slow-path counters of the receiver (the lane view's numbers, as text).
 pub fn counters_text(r: &RunResult) -> String {
     let mut out = String::from("receiver, per CPU, in the window:\n");
-    let _ = writeln!(out, "{:<34} {:>10} {:>10} {:>10} {:>10} {:>10}", "CPU", "alloc fast", "alloc slow", "free fast", "free slow", "list_lock");
+    let _ = writeln!(
+        out,
+        "{:<34} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "CPU", "alloc fast", "alloc slow", "free fast", "free slow", "list_lock"
+    );
     for (cpu, role) in &r.rx_cpus {
         let s = &r.rx_slub[*cpu as usize];
         let _ = writeln!(
@@ -287,8 +291,8 @@ fn seed_row(label: &str, datagrams: f64, mbps: f64) -> ReproRow {
     ReproRow {
         label: label.to_string(),
         cells: vec![
-            ReproCell { metric: "datagrams", measured: 0.0, simulated: datagrams },
-            ReproCell { metric: "mbps", measured: 0.0, simulated: mbps },
+            ReproCell { metric: "datagrams", measured: 0.0, simulated: datagrams, spread: None },
+            ReproCell { metric: "mbps", measured: 0.0, simulated: mbps, spread: None },
         ],
     }
 }
@@ -353,7 +357,7 @@ impl Experiment for CrossCpuFree {
     fn cost(&self, params: &Params) -> Cost {
         let i = Input::from(params);
         let readers = if i.consumer == Consumer::Dispatcher { i.consumers } else { 1 };
-        if i.measure_us + i.warmup_us <= 25_000 && readers <= 4 {
+        if i.measure_us + i.warmup_us <= 30_000 && readers <= 4 {
             Cost::Light
         } else {
             Cost::Heavy
@@ -401,6 +405,26 @@ impl Experiment for CrossCpuFree {
     fn reproduce(&self, seed: u64) -> Option<Reproduction> {
         Some(reproduce_on(XEN_GUEST_2011, seed))
     }
+
+    /// The three rows of [`reproduce_on`], each simulated cell the mean over `seeds` with its
+    /// [min, max].
+    fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
+        let per_seed: Vec<Reproduction> = seeds.iter().map(|&s| reproduce_on(XEN_GUEST_2011, s)).collect();
+        let mut mean = per_seed.first()?.clone();
+        for (ri, row) in mean.rows.iter_mut().enumerate() {
+            for (ci, cell) in row.cells.iter_mut().enumerate() {
+                let sum: f64 = per_seed.iter().map(|r| r.rows[ri].cells[ci].simulated).sum();
+                cell.simulated = round(sum / per_seed.len() as f64, 2);
+            }
+        }
+        let (b, a) = (mean.rows[0].cells[0].simulated, mean.rows[1].cells[0].simulated);
+        mean.notes[0] = format!("after/before: seed {:.4}, sim {:.4} (mean)", seed::ratio(), a / b);
+        Some(mean.with_spread(&per_seed, seeds))
+    }
+
+    fn calibration(&self) -> Option<&'static dyn crate::calibrate::Calibration> {
+        Some(&calibrate::XcpuCalibration)
+    }
 }
 
 /// The three rows of `skblab reproduce` on `profile`.
@@ -415,8 +439,8 @@ pub fn reproduce_on(profile: HostProfile, seed: u64) -> Reproduction {
     let change = (a12.datagrams - b12.datagrams) / b12.datagrams * 100.0;
     let cells = |s: &Summary, d: u64, m: f64| {
         vec![
-            ReproCell { metric: "datagrams", measured: d as f64, simulated: s.datagrams.round() },
-            ReproCell { metric: "mbps", measured: m, simulated: round(s.mbps, 1) },
+            ReproCell { metric: "datagrams", measured: d as f64, simulated: s.datagrams.round(), spread: None },
+            ReproCell { metric: "mbps", measured: m, simulated: round(s.mbps, 1), spread: None },
         ]
     };
     Reproduction {
@@ -428,7 +452,7 @@ pub fn reproduce_on(profile: HostProfile, seed: u64) -> Reproduction {
             ReproRow { label: "64 B after".into(), cells: cells(&a, seed::AFTER_DATAGRAMS, seed::AFTER_MBPS) },
             ReproRow {
                 label: "1200 B change".into(),
-                cells: vec![ReproCell { metric: "change_pct", measured: seed::CHANGE_1200_PCT, simulated: round(change, 2) }],
+                cells: vec![ReproCell { metric: "change_pct", measured: seed::CHANGE_1200_PCT, simulated: round(change, 2), spread: None }],
             },
         ],
         notes: vec![
@@ -456,17 +480,31 @@ pub struct Lanes {
     pub slowpath_frees_per_skb: f64,
     /// Per CPU: (free fast, free slow, list_lock) in the window.
     pub counters: Vec<(u64, u64, u64)>,
+    /// skbs freed in the window.
+    pub skbs: u64,
 }
 
-/// The data of the lane view for `params`.
+/// Simulated window of the lane view: enough for its [`world::MAX_LANE_EVENTS`] events and
+/// per-skb counters, short enough for the page's main thread (a few ms in wasm).
+pub const LANES_WARMUP_US: u64 = 3000;
+pub const LANES_MEASURE_US: u64 = 1000;
+
+/// The data of the lane view for `params` (a short window of the same configuration).
 pub fn lanes(params: &Params, seed: u64) -> Lanes {
-    let input = Input::from(params);
+    let mut input = Input::from(params);
+    input.warmup_us = input.warmup_us.min(LANES_WARMUP_US);
+    input.measure_us = LANES_MEASURE_US;
     let (_, r, s) = run_input(&input, XEN_GUEST_2011, seed, true);
     Lanes {
-        counters: r.rx_cpus.iter().map(|(c, _)| {
-            let x = &r.rx_slub[*c as usize];
-            (x.free_fastpath, x.free_slowpath, x.list_lock)
-        }).collect(),
+        counters: r
+            .rx_cpus
+            .iter()
+            .map(|(c, _)| {
+                let x = &r.rx_slub[*c as usize];
+                (x.free_fastpath, x.free_slowpath, x.list_lock)
+            })
+            .collect(),
+        skbs: r.rx_skbs_freed,
         cpus: r.rx_cpus,
         caches: r.caches,
         events: r.lanes,
@@ -498,7 +536,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("reader_work_ns", "ns", 0, (0, 100_000, 500))
             .help("Application work per datagram in each reader (0 = iperf, which only counts). Slow readers let skbs pile up in the socket, so slabs drain and refill through list_lock (Eric's IRQ-dispatcher workloads).")
             .kernel(""),
-        ParamSpec::int("warmup_us", "us", 2000, (0, 10_000, 100))
+        ParamSpec::int("warmup_us", "us", 5000, (0, 10_000, 100))
             .help("Simulated time before measuring (slabs and queues reach steady state).")
             .kernel(""),
         ParamSpec::int("measure_us", "us", 20_000, (1000, 100_000, 1000))
