@@ -62,6 +62,7 @@ test('a new parameter supersedes the running sweep', async () => {
   assert.notEqual(await progress(page), '100');
   const input = page.locator(tid('param-max_threads')).first();
   await input.fill('6');
+  await input.press('Enter'); // a typed number applies on commit
   await page.waitForFunction(() => /max_threads=6/.test(decodeURIComponent(location.hash)));
   await sweepDone(page);
   assert.equal(await page.locator(tid('chart-chart')).getAttribute('data-points'), '6');

@@ -136,3 +136,19 @@ test('no page and no lesson step scrolls sideways on a 360 px phone', async () =
   assert.deepEqual(wide, [], `pages wider than 360 px:\n${wide.join('\n')}`);
   page.assertClean();
 });
+
+test('a typed number applies when committed, not per keystroke', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/play/skb-layout`);
+  await appReady(page);
+  const mtu = page.locator(tid('param-mtu'));
+  await mtu.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('9000', { delay: 30 });
+  await page.waitForTimeout(200);
+  assert.doesNotMatch(decodeURIComponent(page.url()), /mtu=9\b/, 'no keystroke applied on its own');
+  assert.equal(await mtu.inputValue(), '9000', 'the draft is kept while typing');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /mtu=9000/.test(decodeURIComponent(location.hash)));
+  page.assertClean();
+});

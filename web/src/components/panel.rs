@@ -31,7 +31,10 @@ pub fn param_control(props: &ParamControlProps) -> Html {
     } else {
         format!("{} — Linux: {}", spec.help, spec.kernel_name)
     };
-    let input = control_input(props, &id, &described);
+    // What the learner is typing in the number box, until they commit it (Enter or leaving the
+    // box): the page re-renders while a sweep streams in, and must not overwrite a draft.
+    let draft = use_state(|| None::<String>);
+    let input = control_input(props, &id, &described, &draft);
     let origin = if props.explicit {
         html! { <span class="badge badge-set" title="You set this value">{"set"}</span> }
     } else {
@@ -57,21 +60,28 @@ pub fn param_control(props: &ParamControlProps) -> Html {
 }
 
 /// The input element(s) for one parameter kind, each reporting `(name, text)` on change.
-fn control_input(props: &ParamControlProps, id: &str, described: &str) -> Html {
+fn control_input(props: &ParamControlProps, id: &str, described: &str, draft: &UseStateHandle<Option<String>>) -> Html {
     let spec = &props.spec;
     let (id, described) = (id.to_string(), described.to_string());
     let emit_input = {
-        let (on_set, name) = (props.on_set.clone(), spec.name.to_string());
+        let (on_set, name, draft) = (props.on_set.clone(), spec.name.to_string(), draft.clone());
         Callback::from(move |e: InputEvent| {
+            draft.set(None);
             on_set.emit((name.clone(), e.target_unchecked_into::<HtmlInputElement>().value()))
         })
     };
     let emit_change = {
-        let (on_set, name) = (props.on_set.clone(), spec.name.to_string());
+        let (on_set, name, draft) = (props.on_set.clone(), spec.name.to_string(), draft.clone());
         Callback::from(move |e: Event| {
+            draft.set(None);
             on_set.emit((name.clone(), e.target_unchecked_into::<HtmlInputElement>().value()))
         })
     };
+    let keep_draft = {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| draft.set(Some(e.target_unchecked_into::<HtmlInputElement>().value())))
+    };
+    let box_text = (**draft).clone().unwrap_or_else(|| props.value.to_string());
     let emit_select = {
         let (on_set, name) = (props.on_set.clone(), spec.name.to_string());
         Callback::from(move |e: Event| {
@@ -97,7 +107,7 @@ fn control_input(props: &ParamControlProps, id: &str, described: &str) -> Html {
                 // select-all + "9000" must not pass through 9, 90, 900.
                 <input type="number" id={id.clone()} data-testid={id.clone()} class="num"
                     min={min.to_string()} max={max.to_string()} step={step.to_string()}
-                    value={value_text.clone()} onchange={emit_change}
+                    value={box_text} oninput={keep_draft} onchange={emit_change}
                     aria-invalid={invalid} aria-describedby={described.clone()} />
             </div>
         },
