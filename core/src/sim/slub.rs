@@ -788,7 +788,8 @@ impl Slub {
     pub fn sysfs_stats(&self, cache: u16, cpus: &[CpuId]) -> String {
         let c = &self.caches[cache as usize];
         let mut out = String::new();
-        let rows: [(&str, fn(&SlubStats) -> u64); 8] = [
+        type Stat = fn(&SlubStats) -> u64;
+        let rows: [(&str, Stat); 8] = [
             ("alloc_fastpath", |s| s.alloc_fastpath),
             ("alloc_slowpath", |s| s.alloc_slowpath),
             ("alloc_refill", |s| s.alloc_refill),

@@ -67,7 +67,7 @@ pub fn score(values: &[f64], seeds: &[u64]) -> Score {
             ("after_datagrams".into(), a),
             ("before_err_pct".into(), eb * 100.0),
             ("after_err_pct".into(), ea * 100.0),
-            ("ratio".into(), a / b),
+            ("after_over_before_pct".into(), a / b * 100.0),
         ],
     }
 }

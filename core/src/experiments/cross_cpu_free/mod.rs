@@ -246,7 +246,7 @@ pub fn profile_text(r: &RunResult, title: &str) -> String {
         let busy: u64 = row.iter().sum();
         let _ = writeln!(out, "\nCPU {cpu} ({role}): {:.1} % busy", busy as f64 / m * 100.0);
         let mut terms: Vec<(u64, &str)> = TERMS.iter().map(|(t, name)| (row[*t as usize], *name)).collect();
-        terms.sort_by(|a, b| b.0.cmp(&a.0));
+        terms.sort_by_key(|t| std::cmp::Reverse(t.0));
         for (ns, name) in terms.into_iter().filter(|t| t.0 > 0) {
             let _ = writeln!(out, "  {:>6.2} %  {name}", ns as f64 / m * 100.0);
         }
