@@ -4,6 +4,7 @@
 //! The registry lives here, beside the `pub mod` lines: adding an experiment is its module
 //! and one line in [`REGISTRY`].
 
+pub mod cross_cpu_free;
 pub mod high_order_alloc;
 pub mod ktls_recursion;
 pub mod skb_layout;
@@ -12,8 +13,12 @@ use crate::experiment::Experiment;
 use crate::params::ParamError;
 
 /// Every experiment, in lesson order.
-pub static REGISTRY: &[&dyn Experiment] =
-    &[&skb_layout::SkbLayout, &high_order_alloc::HighOrderAlloc, &ktls_recursion::KtlsRecursion];
+pub static REGISTRY: &[&dyn Experiment] = &[
+    &skb_layout::SkbLayout,
+    &high_order_alloc::HighOrderAlloc,
+    &cross_cpu_free::CrossCpuFree,
+    &ktls_recursion::KtlsRecursion,
+];
 
 /// Every experiment, in lesson order.
 pub fn experiments() -> &'static [&'static dyn Experiment] {

@@ -23,6 +23,9 @@
 //! - [`zone`]: a zone = buddy + zone->lock + pagesets + `struct page` state; rmqueue and the
 //!   two free paths (`free_unref_page`, `__free_pages_ok`).
 //! - [`page_frag`]: `skb_page_frag_refill` and the per-task frag.
+//! - [`slub`]: SLUB kmem caches: per-CPU active slabs and freelists (fast path), slab pages
+//!   with their own freelists (`__slab_free`, the slow path), the node's partial list under
+//!   `list_lock`, slab pages from and to the zone.
 //! - [`profile`]: simulated CPU time per call chain of a world, as a perf report.
 //! - [`trace`]: the generic part of per-event frames for the step-through player.
 //!
@@ -51,5 +54,6 @@ pub mod page_frag;
 pub mod pcp;
 pub mod profile;
 pub mod qspinlock;
+pub mod slub;
 pub mod trace;
 pub mod zone;
