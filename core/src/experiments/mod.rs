@@ -4,6 +4,7 @@
 //! The registry lives here, beside the `pub mod` lines: adding an experiment is its module
 //! and one line in [`REGISTRY`].
 
+pub mod cross_cpu_free;
 pub mod high_order_alloc;
 pub mod ktls_recursion;
 pub mod percpu_counter;
@@ -16,6 +17,7 @@ use crate::params::ParamError;
 pub static REGISTRY: &[&dyn Experiment] = &[
     &skb_layout::SkbLayout,
     &high_order_alloc::HighOrderAlloc,
+    &cross_cpu_free::CrossCpuFree,
     &percpu_counter::PercpuCounter,
     &ktls_recursion::KtlsRecursion,
 ];

@@ -10,11 +10,13 @@
 //!
 //! What we simplify: the line is a FIFO resource, busy from the moment an RMW starts pulling
 //! it until its locked op retires; a request that arrives while it is busy starts when it is
-//! free. Reads do not wait for a busy line. Users: `tcp_memory_allocated` in the
+//! free. Reads do not wait for a busy line. Model assumption: the line stays in its last
+//! writer's L2 for `residency_ns` after the write, then it is an L3 hit — the world that uses
+//! it does not simulate the rest of the server's traffic that evicts it (the TCP_STREAM world
+//! evicts by capacity instead, `sim::cache`). Users: `tcp_memory_allocated` in the
 //! percpu-counter world (the 2018 `atomic_long_t`, and the 6.0 shared part behind per-CPU
 //! reserves).
 
-use super::cacheline::CacheLine;
 use super::machine::{CpuId, MachineProfile};
 
 /// What one locked RMW cost the CPU that issued it.
@@ -35,7 +37,9 @@ impl Rmw {
 /// One line holding an atomic counter, with its write count for readers.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct AtomicLine {
-    line: CacheLine,
+    /// The last writer, and when it wrote.
+    owner: Option<CpuId>,
+    written_ns: u64,
     /// When the last RMW that owns the line retires.
     busy_until_ns: u64,
     /// Writes so far: a reader whose last seen write count differs must refetch the line.
@@ -47,16 +51,28 @@ pub struct AtomicLine {
 }
 
 impl AtomicLine {
+    /// What fetching the line costs `to` at `now_ns`: nothing if it wrote it last, a transfer
+    /// by distance if the last writer wrote it at most `residency_ns` ago, an L3 hit otherwise.
+    fn fetch_ns(&self, m: &MachineProfile, residency_ns: u64, to: CpuId, now_ns: u64) -> u64 {
+        match self.owner {
+            None => m.line_llc_ns,
+            Some(o) if o == to => 0,
+            Some(_) if now_ns.saturating_sub(self.written_ns) > residency_ns => m.line_llc_ns,
+            Some(o) => m.transfer_ns(o, to),
+        }
+    }
+
     /// `cpu` issues a locked RMW at `now_ns` that takes `op_ns` once the line is its own.
-    pub fn rmw(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, op_ns: u64) -> Rmw {
+    pub fn rmw(&mut self, m: &MachineProfile, residency_ns: u64, cpu: CpuId, now_ns: u64, op_ns: u64) -> Rmw {
         let start_ns = now_ns.max(self.busy_until_ns);
         if start_ns > now_ns {
             self.contended += 1;
         }
-        if self.line.owner().is_some_and(|o| o != cpu) {
+        if self.owner.is_some_and(|o| o != cpu) {
             self.transfers += 1;
         }
-        let pull_ns = self.line.touch(m, cpu, start_ns);
+        let pull_ns = self.fetch_ns(m, residency_ns, cpu, start_ns);
+        (self.owner, self.written_ns) = (Some(cpu), start_ns);
         self.busy_until_ns = start_ns + pull_ns + op_ns;
         self.writes += 1;
         Rmw { wait_ns: start_ns - now_ns, work_ns: pull_ns + op_ns }
@@ -64,24 +80,24 @@ impl AtomicLine {
 
     /// A plain load by `cpu` at `now_ns` that last saw write count `*seen`: one transfer from
     /// the last writer if the line changed since (and was not written by `cpu` itself).
-    pub fn read(&self, m: &MachineProfile, cpu: CpuId, now_ns: u64, seen: &mut u64) -> u64 {
+    pub fn read(&self, m: &MachineProfile, residency_ns: u64, cpu: CpuId, now_ns: u64, seen: &mut u64) -> u64 {
         if *seen == self.writes {
             return 0;
         }
         *seen = self.writes;
-        m.line_ns(self.line.owner(), self.line.written_ns(), cpu, now_ns)
+        self.fetch_ns(m, residency_ns, cpu, now_ns)
     }
 
     /// `cpu`, which already owns the line (it holds a lock in the same line), stores to it at
     /// `now_ns`: no cost, but readers must refetch.
     pub fn store(&mut self, cpu: CpuId, now_ns: u64) {
-        self.line.claim(cpu, now_ns);
+        (self.owner, self.written_ns) = (Some(cpu), now_ns);
         self.writes += 1;
     }
 
     /// Who wrote the line last.
     pub fn owner(&self) -> Option<CpuId> {
-        self.line.owner()
+        self.owner
     }
 }
 
@@ -90,18 +106,21 @@ mod tests {
     use super::*;
     use crate::sim::machine::SERVER_2019;
 
+    /// Residency long enough that no line of these tests ages out.
+    const R: u64 = 60_000;
+
     #[test]
     fn rmws_serialise_and_pay_the_distance() {
         let m = SERVER_2019;
         let mut l = AtomicLine::default();
-        let a = l.rmw(&m, 0, 100, 10);
+        let a = l.rmw(&m, R, 0, 100, 10);
         assert_eq!(a, Rmw { wait_ns: 0, work_ns: m.line_llc_ns + 10 });
         // CPU 28 (other socket) asks while CPU 0 still owns the line: it waits, then pulls it.
-        let b = l.rmw(&m, 28, 105, 10);
+        let b = l.rmw(&m, R, 28, 105, 10);
         assert_eq!(b.wait_ns, 100 + a.work_ns - 105);
         assert_eq!(b.work_ns, m.line_cross_socket_ns + 10);
         // The same CPU again, after the line is free: only the locked op.
-        let c = l.rmw(&m, 28, 10_000, 10);
+        let c = l.rmw(&m, R, 28, 10_000, 10);
         assert_eq!(c, Rmw { wait_ns: 0, work_ns: 10 });
         assert_eq!((l.contended, l.transfers, l.writes), (1, 1, 3));
     }
@@ -110,12 +129,12 @@ mod tests {
     fn a_reader_refetches_only_after_a_write() {
         let m = SERVER_2019;
         let mut l = AtomicLine::default();
-        l.rmw(&m, 1, 0, 10);
+        l.rmw(&m, R, 1, 0, 10);
         let mut seen = 0;
-        assert_eq!(l.read(&m, 2, 50, &mut seen), m.line_same_socket_ns);
-        assert_eq!(l.read(&m, 2, 60, &mut seen), 0);
-        l.rmw(&m, 2, 100, 10);
+        assert_eq!(l.read(&m, R, 2, 50, &mut seen), m.line_same_socket_ns);
+        assert_eq!(l.read(&m, R, 2, 60, &mut seen), 0);
+        l.rmw(&m, R, 2, 100, 10);
         let mut own = seen;
-        assert_eq!(l.read(&m, 2, 200, &mut own), 0, "its own write is in its cache");
+        assert_eq!(l.read(&m, R, 2, 200, &mut own), 0, "its own write is in its cache");
     }
 }

@@ -6,6 +6,7 @@
 //! have code of their own, looked up in the one table [`custom`] — the only place in the web
 //! crate that names experiments.
 
+pub mod cross_cpu_free;
 pub mod generic;
 pub mod high_order_alloc;
 pub mod ktls_recursion;
@@ -43,12 +44,15 @@ type CustomView = fn(&ViewCtx) -> Html;
 /// The custom views: (experiment id, view id) → the function that draws it. Adding a lesson
 /// with a diagram no chart can draw adds a line here and a module beside this one.
 const CUSTOM: &[(&str, &str, CustomView)] = {
-    use skblab_core::experiments::{high_order_alloc as hoa, ktls_recursion as ktls, skb_layout as skb};
+    use skblab_core::experiments::{
+        cross_cpu_free as xcpu, high_order_alloc as hoa, ktls_recursion as ktls, skb_layout as skb,
+    };
     &[
         (skb::ID, "diagram", skb_layout::diagram),
         (skb::ID, "chart", skb_layout::mtu_chart),
         (skb::ID, "frags-chart", skb_layout::frags_chart),
         (hoa::ID, "trace", high_order_alloc::trace),
+        (xcpu::ID, "lanes", cross_cpu_free::lanes_view),
         (ktls::ID, "stack", ktls_recursion::stack),
         (ktls::ID, "trace", ktls_recursion::trace),
         (ktls::ID, "graph", ktls_recursion::graph),

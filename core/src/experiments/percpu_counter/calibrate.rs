@@ -81,9 +81,14 @@ pub fn apply(values: &[f64]) -> (MachineProfile, CounterCosts, Input) {
     let mut m = DUAL_XEON_2018;
     m.line_same_socket_ns = v(2);
     m.line_cross_socket_ns = v(3);
-    m.l2_residency_ns = v(7);
-    let costs =
-        CounterCosts { atomic_ns: v(1), percpu_call_ns: v(4), timer_work_ns: v(5), tick_jitter_ns: v(6), ..COSTS_2018 };
+    let costs = CounterCosts {
+        atomic_ns: v(1),
+        percpu_call_ns: v(4),
+        timer_work_ns: v(5),
+        tick_jitter_ns: v(6),
+        l2_residency_ns: v(7),
+        ..COSTS_2018
+    };
     let mut i = Input::from(&PercpuCounter.defaults());
     i.timers_per_min = v(0).max(1) as u32;
     // The balance assumption: one raise per reclaim cycle (docs/percpu-counter.md).
@@ -103,7 +108,7 @@ pub fn committed() -> Vec<f64> {
         c.percpu_call_ns,
         c.timer_work_ns,
         c.tick_jitter_ns,
-        m.l2_residency_ns,
+        c.l2_residency_ns,
     ]
     .iter()
     .map(|&x| x as f64)

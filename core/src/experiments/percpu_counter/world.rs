@@ -69,6 +69,9 @@ pub struct CounterCosts {
     pub tick_jitter_ns: u64,
     /// `fbc->lock` held for the fold: add to `fbc->count` and clear the per-CPU s32.
     pub fold_hold_ns: u64,
+    /// How long a line stays in its writer's L2 before the rest of the server's work (not
+    /// simulated here) has evicted it. Model assumption of this world; fitted.
+    pub l2_residency_ns: u64,
 }
 
 /// Everything one run needs, typed and validated.
@@ -412,7 +415,7 @@ impl World {
     fn cold_ns(&self, cpu: u32, at_ns: u64, lines: u64) -> u64 {
         let m = &self.cfg.machine;
         match self.last_acct_ns[cpu as usize] {
-            Some(last) if at_ns.saturating_sub(last) <= m.l2_residency_ns => 0,
+            Some(last) if at_ns.saturating_sub(last) <= self.cfg.costs.l2_residency_ns => 0,
             _ => lines * m.line_llc_ns,
         }
     }
@@ -421,7 +424,7 @@ impl World {
     fn shared_rmw(&mut self, cpu: u32, at_ns: u64, delta: i64, path: Path) -> u64 {
         let id = self.cfg.cpu_ids[cpu as usize];
         let from = self.line.owner();
-        let r = self.line.rmw(&self.cfg.machine, id, at_ns, self.cfg.costs.atomic_ns);
+        let r = self.line.rmw(&self.cfg.machine, self.cfg.costs.l2_residency_ns, id, at_ns, self.cfg.costs.atomic_ns);
         self.shared_pages += delta;
         self.stats.shared_rmws += 1;
         if r.wait_ns > 0 {
@@ -456,7 +459,13 @@ impl World {
                 self.note_error();
                 if path == Path::Raise {
                     let id = self.cfg.cpu_ids[c];
-                    ns += self.line.read(&self.cfg.machine, id, t + ns, &mut self.seen[c]);
+                    ns += self.line.read(
+                        &self.cfg.machine,
+                        self.cfg.costs.l2_residency_ns,
+                        id,
+                        t + ns,
+                        &mut self.seen[c],
+                    );
                 }
                 self.charge(path, path.inline(), ns);
                 self.done(cpu, t + ns, next);
@@ -467,7 +476,7 @@ impl World {
                 let id = self.cfg.cpu_ids[c];
                 let call = self.cfg.costs.percpu_call_ns
                     + self.cold_ns(cpu, t, COLD_LINES_ADD)
-                    + self.line.read(&self.cfg.machine, id, t, &mut self.seen[c]);
+                    + self.line.read(&self.cfg.machine, self.cfg.costs.l2_residency_ns, id, t, &mut self.seen[c]);
                 self.charge(path, path.add(), call);
                 let count = self.local_pages[c] + delta;
                 if count.abs() < self.cfg.batch {
@@ -494,7 +503,9 @@ impl World {
         let id = self.cfg.cpu_ids[c];
         // Cold only if the add before it was (it ran just now otherwise).
         let cold = if self.cold_ns(cpu, at_ns, 1) > 0 { COLD_LINES_COMPARE * self.cfg.machine.line_llc_ns } else { 0 };
-        let ns = self.cfg.costs.percpu_call_ns + cold + self.line.read(&self.cfg.machine, id, at_ns, &mut self.seen[c]);
+        let ns = self.cfg.costs.percpu_call_ns
+            + cold
+            + self.line.read(&self.cfg.machine, self.cfg.costs.l2_residency_ns, id, at_ns, &mut self.seen[c]);
         self.charge(path, Stack::RaiseCompare, ns);
         at_ns + ns
     }
