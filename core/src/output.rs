@@ -36,6 +36,8 @@ impl Cell {
     pub fn render(&self) -> String {
         match self {
             Cell::Int(v) => v.to_string(),
+            // Small figures (a CPU share of 0.36 %) keep up to three decimals; others one.
+            Cell::Float(v) if v.abs() < 10.0 => small(*v),
             Cell::Float(v) => format!("{v:.1}"),
             Cell::Bool(v) => v.to_string(),
             Cell::Text(v) => v.clone(),
@@ -479,9 +481,22 @@ impl Reproduction {
     }
 }
 
+/// `v` with up to three decimals, trailing zeros dropped but one kept (1.5, 0.36, 2.0).
+fn small(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let t = s.trim_end_matches('0');
+    if t.ends_with('.') {
+        format!("{t}0")
+    } else {
+        t.to_string()
+    }
+}
+
 fn fmt_num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
+    } else if v.abs() < 10.0 {
+        small(v)
     } else {
         format!("{v:.1}")
     }

@@ -17,6 +17,8 @@
 //!   copy of it costs.
 //! - [`cacheline`]: one shared line (last writer), and what touching it costs by distance
 //!   (SMT sibling, same socket, other socket, L3 once evicted).
+//! - [`atomic_line`]: a line under locked RMWs: serialised, each pulling the line from the
+//!   last writer, so contention grows with the writers; plain reads refetch after a write.
 //! - [`qspinlock`]: FIFO spinlock with line-transfer handoff and /proc/lock_stat counters.
 //! - [`buddy`]: `free_area[order]` over page frame numbers, split and merge, /proc/buddyinfo.
 //! - [`pcp`]: per-CPU page lists (count/high/batch), /proc/zoneinfo pagesets.
@@ -45,6 +47,7 @@
 //! hashing collections, no clock, no I/O; the only randomness is `crate::rng::Rng` forked
 //! per thread from the run's seed.
 
+pub mod atomic_line;
 pub mod buddy;
 pub mod cache;
 pub mod cacheline;

@@ -1,0 +1,170 @@
+//! percpu-counter: the world's invariants after every event, the error bound as a property
+//! over random valid settings, the bound arithmetic, and the knobs the issue names.
+//! (Determinism and the pinned output hash come from registry.rs; fidelity from
+//! percpu_counter_fidelity.rs.)
+
+use proptest::prelude::*;
+use skblab_core::experiments::percpu_counter::{
+    self as pc, config_on, default_batch, error_bound_pages, outcome, point_outcomes, simulate, Counter, Input,
+    PercpuCounter, World, COSTS_2018, DUAL_XEON_2018,
+};
+use skblab_core::{Experiment, Point};
+
+const COUNTERS: [Counter; 3] = [Counter::Atomic, Counter::PercpuCounter, Counter::PcpuReserve];
+
+/// The default input with a few settings, as `--set` would give them.
+fn input(settings: &[&str]) -> Input {
+    let s: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
+    Input::from(&PercpuCounter.params_from(&s).expect("valid settings"))
+}
+
+#[test]
+fn invariants_hold_after_every_event() {
+    let i = input(&["connections=20000", "measure_us=3000", "batch=16", "reserve_bytes=65536", "cpus=8"]);
+    for counter in COUNTERS {
+        let mut w = World::new(config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, counter), 7);
+        let mut steps = 0;
+        while w.step() {
+            steps += 1;
+            if let Err(e) = w.check_invariants() {
+                panic!("{counter:?} after {steps} events: {e} (replay: seed 7)");
+            }
+        }
+        assert!(steps > 500, "{counter:?}: only {steps} events");
+        assert!(w.stats.raises > 0 && w.stats.reduces > 0);
+    }
+}
+
+#[test]
+fn desnoyers_arithmetic_256_cpus_batch_512_is_512_mib() {
+    assert_eq!(default_batch(256), 512);
+    let pages = error_bound_pages(Counter::PercpuCounter, default_batch(256), 256, 256);
+    assert_eq!(pages, 131_072);
+    assert_eq!(pages * pc::PAGE_BYTES, 512 << 20);
+    assert_eq!(default_batch(8), 32, "the floor of compute_batch_value()");
+    // 6.0: 1 MiB per CPU.
+    assert_eq!(error_bound_pages(Counter::PcpuReserve, 0, 256, 56) * pc::PAGE_BYTES, 56 << 20);
+}
+
+#[test]
+fn the_shared_value_is_off_under_load_but_inside_the_bound() {
+    let i = input(&[]);
+    let o = point_outcomes(&i, i.cpus, 1);
+    assert_eq!(o[0].max_error_pages, 0, "the atomic is exact");
+    for k in [1, 2] {
+        assert!(o[k].max_error_pages > 0, "{k}: no error under load");
+        assert!(o[k].max_error_pages < o[k].error_bound_pages, "{k}: {:?}", o[k]);
+    }
+    assert_eq!(o[1].error_bound_pages, 112 * 56);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// |shared − true| < bound over random valid settings, at every event (the world tracks
+    /// the largest error it ever had).
+    #[test]
+    fn max_error_never_reaches_the_bound(
+        counter in 0usize..3,
+        sockets in 1u32..=4,
+        cores_per_socket in 1u32..=16,
+        smt in any::<bool>(),
+        connections in 1u32..=200,
+        timers in 1u32..=1200,
+        raises in 0u32..=1200,
+        pages_max in 1u32..=64,
+        batch in 0i64..=300,
+        reserve_pages in 1i64..=512,
+        skew in any::<bool>(),
+        seed in 0u64..1000,
+    ) {
+        let settings = vec![
+            format!("counter={}", ["atomic", "percpu_counter", "pcpu_reserve"][counter]),
+            format!("sockets={sockets}"),
+            format!("cpus={}", sockets * cores_per_socket),
+            format!("smt={smt}"),
+            format!("connections={}", connections * 1000),
+            format!("timers_per_min={timers}"),
+            format!("raises_per_min={raises}"),
+            format!("raise_pages_max={pages_max}"),
+            format!("batch={batch}"),
+            format!("reserve_bytes={}", reserve_pages * 4096),
+            format!("skew_tick={skew}"),
+            "measure_us=2000".to_string(),
+        ];
+        let i = Input::from(&PercpuCounter.params_from(&settings).expect("valid"));
+        let w = simulate(config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, COUNTERS[counter]), seed);
+        w.check_invariants().map_err(TestCaseError::fail)?;
+        let o = outcome(&w);
+        prop_assert!(o.max_error_pages >= 0);
+        if COUNTERS[counter] == Counter::Atomic {
+            prop_assert_eq!(o.max_error_pages, 0);
+        } else {
+            prop_assert!(o.max_error_pages < o.error_bound_pages, "{} >= {}", o.max_error_pages, o.error_bound_pages);
+        }
+        prop_assert!(o.cpu_pct.is_finite() && o.cpu_pct >= 0.0);
+    }
+}
+
+/// atomic − percpu_counter CPU share (points) at `cores` cores.
+fn gap(i: &Input, cores: u32) -> f64 {
+    let o = point_outcomes(i, cores, 1);
+    o[0].cpu_pct - o[1].cpu_pct
+}
+
+#[test]
+fn more_cpus_widen_the_gap() {
+    let i = input(&["measure_us=10000"]);
+    let (g14, g28, g56) = (gap(&i, 14), gap(&i, 28), gap(&i, 56));
+    assert!(g14 < g28 && g28 < g56, "gap at 28/56/112 CPUs: {g14:.3} {g28:.3} {g56:.3}");
+}
+
+#[test]
+fn dearer_atomics_widen_the_gap() {
+    let cheap = gap(&input(&["measure_us=10000", "atomic_ns=16"]), 28);
+    let dear = gap(&input(&["measure_us=10000", "atomic_ns=60"]), 28);
+    assert!(dear > cheap + 0.2, "gap {cheap:.3} -> {dear:.3}");
+}
+
+/// (cpu_pct, max error, bound) of `counter` at the default 56 CPUs.
+fn run(counter: Counter, settings: &[&str]) -> (f64, i64, i64) {
+    let i = input(settings);
+    let o = outcome(&simulate(config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, counter), 1));
+    (o.cpu_pct, o.max_error_pages, o.error_bound_pages)
+}
+
+#[test]
+fn a_larger_batch_costs_less_cpu_and_allows_more_error() {
+    let small = run(Counter::PercpuCounter, &["measure_us=10000", "batch=32"]);
+    let large = run(Counter::PercpuCounter, &["measure_us=10000", "batch=1024"]);
+    assert!(large.0 < small.0, "cpu {:.3} -> {:.3}", small.0, large.0);
+    assert!(large.2 > small.2 && large.1 > small.1, "{small:?} -> {large:?}");
+}
+
+#[test]
+fn a_larger_reserve_costs_less_cpu_and_allows_more_error() {
+    let small = run(Counter::PcpuReserve, &["measure_us=10000", "reserve_bytes=65536"]);
+    let large = run(Counter::PcpuReserve, &["measure_us=10000", "reserve_bytes=4194304"]);
+    assert!(large.0 < small.0, "cpu {:.3} -> {:.3}", small.0, large.0);
+    assert!(large.2 > small.2 && large.1 > small.1, "{small:?} -> {large:?}");
+}
+
+#[test]
+fn skewed_ticks_spread_the_reclaim_bursts() {
+    let aligned = run(Counter::Atomic, &["measure_us=10000", "cpus=56"]);
+    let skewed = run(Counter::Atomic, &["measure_us=10000", "cpus=56", "skew_tick=true"]);
+    assert!(skewed.0 < aligned.0, "atomic cpu {:.3} -> {:.3}", aligned.0, skewed.0);
+}
+
+#[test]
+fn the_sweep_is_one_row_per_core_count_and_names_the_seed_rows() {
+    let e = &PercpuCounter;
+    let p = e.defaults();
+    let xs: Vec<i64> = e.points(&p).iter().map(|pt: &Point| pt.x).collect();
+    assert_eq!(xs, vec![16, 28, 56, 112, 224]);
+    let r = pc::reproduce(&p, 1);
+    let labels: Vec<&str> = r.rows.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels, ["atomic (2018)", "percpu_counter (patch)"]);
+    assert!(r.rows.iter().all(|r| r.cells[0].metric == "cpu_pct"));
+    assert!(e.params_from(&["cpus=27".into()]).is_err(), "27 cores do not split over 2 sockets");
+}
