@@ -6,14 +6,19 @@
 
 pub mod high_order_alloc;
 pub mod ktls_recursion;
+pub mod page_frag_free;
 pub mod skb_layout;
 
 use crate::experiment::Experiment;
 use crate::params::ParamError;
 
 /// Every experiment, in lesson order.
-pub static REGISTRY: &[&dyn Experiment] =
-    &[&skb_layout::SkbLayout, &high_order_alloc::HighOrderAlloc, &ktls_recursion::KtlsRecursion];
+pub static REGISTRY: &[&dyn Experiment] = &[
+    &skb_layout::SkbLayout,
+    &high_order_alloc::HighOrderAlloc,
+    &page_frag_free::PageFragFree,
+    &ktls_recursion::KtlsRecursion,
+];
 
 /// Every experiment, in lesson order.
 pub fn experiments() -> &'static [&'static dyn Experiment] {
