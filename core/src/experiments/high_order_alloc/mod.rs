@@ -387,7 +387,9 @@ impl Experiment for HighOrderAlloc {
         for row in rows {
             out.push_row(row);
         }
-        out.views = views(params, &rows_of_output(&out), seed);
+        let (views, flame) = views(params, &rows_of_output(&out), seed);
+        out.views = views;
+        out.flames = vec![flame];
         out
     }
 
@@ -424,6 +426,7 @@ impl Experiment for HighOrderAlloc {
             ViewSpec::Compare { id: "table" },
             ViewSpec::Custom { id: "trace" },
             ViewSpec::Text { id: "profile", texts: &["profile", "lock_stat"] },
+            ViewSpec::Flame { id: "flame", flames: &["profile"] },
             ViewSpec::Text { id: "buddyinfo", texts: &["buddyinfo", "zoneinfo"] },
         ]
     }
@@ -455,7 +458,8 @@ impl Experiment for HighOrderAlloc {
     }
 }
 
-fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> {
+/// The text views and the flame graph of the profiled run.
+fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> (Vec<TextView>, crate::sim::profile::FlameGraph) {
     let i = Input::from(params);
     let (n, order) = (i.profile_threads, i.profile_order);
     let d = profile(params, n, order, seed);
@@ -465,7 +469,8 @@ fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> 
         plateau(rows).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows")),
     );
     let o = if order == FragOrder::Order3 { 3 } else { 0 };
-    vec![
+    let flame = d.profile.flame("profile", format!("{n} flows, order-{o} frags: {:.0} Mbit/s", d.summary.mbps));
+    let texts = vec![
         TextView::new("summary", "summary", summary),
         TextView::new("buddyinfo", format!("/proc/buddyinfo after {n} flows, order {o}"), d.buddyinfo),
         TextView::new(
@@ -486,7 +491,8 @@ fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> 
             ),
             d.profile.text,
         ),
-    ]
+    ];
+    (texts, flame)
 }
 
 /// Seed 000 beside the simulation of `params`.

@@ -24,7 +24,6 @@ pub mod world;
 use crate::experiment::{Cost, Experiment, Point, ViewSpec};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamError, ParamSpec, Params, Value};
-use crate::sim::machine::MAX_SOCKETS;
 use crate::sim::profile::FlameGraph;
 use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
 use crate::sources;
@@ -49,6 +48,9 @@ crate::choice_enum! {
 
 /// Bytes on the wire per packet besides the frame: preamble + SFD (8) and the inter-frame gap (12).
 pub const WIRE_OVERHEAD_BYTES: u64 = 20;
+
+/// Most sockets of a forwarding box (4-socket routers exist; the lesson's boxes have 1 or 2).
+pub const MAX_BOX_SOCKETS: i64 = 4;
 
 /// Pages per node: 256 MiB, far more than the rings, lists and TX queues hold.
 pub const ZONE_PAGES: u32 = 1 << 16;
@@ -131,6 +133,13 @@ pub fn resolve(params: &Params) -> Params {
             out.clear_explicit(name);
         }
     }
+    // One RX queue per CPU by default: fewer CPUs online mean fewer queues.
+    if !params.is_explicit("rx_queues") {
+        let threads = if out.bool("smt") { b.cpu.threads_per_core } else { 1 };
+        let logical = out.int("cpus") * i64::from(threads);
+        out.set("rx_queues", Value::Int(i64::from(b.rx_queues).min(logical))).expect("in range");
+        out.clear_explicit("rx_queues");
+    }
     out
 }
 
@@ -142,13 +151,6 @@ pub fn validate(params: &Params) -> Result<(), ParamError> {
     };
     if i.cpus % i.sockets != 0 {
         return bad("cpus", i.cpus, format!("a multiple of sockets ({}): the cores split evenly", i.sockets));
-    }
-    if i.rx_queues > i.logical_cpus() {
-        return bad(
-            "rx_queues",
-            i.rx_queues,
-            format!("at most the logical CPUs online ({}): one queue per CPU", i.logical_cpus()),
-        );
     }
     if i.pcp_batch > i.pcp_high {
         return bad(
@@ -545,7 +547,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::choice_of("fix", Fix::Before)
             .help("before: Linux < 5.0, page_frag_free frees to the buddy under zone->lock; after: through the per-CPU lists (65895b67ad27).")
             .kernel("page_frag_free()"),
-        ParamSpec::int("sockets", "sockets", i64::from(r.cpu.sockets), (1, MAX_SOCKETS as i64, 1))
+        ParamSpec::int("sockets", "sockets", i64::from(r.cpu.sockets), (1, MAX_BOX_SOCKETS, 1))
             .help("CPU packages, each a NUMA node with its own zone and zone->lock.")
             .kernel("/sys/devices/system/node"),
         ParamSpec::int("cpus", "cores", i64::from(r.cores), (1, 64, 1))
@@ -553,7 +555,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .kernel("/sys/devices/system/cpu/online"),
         ParamSpec::boolean("smt", r.smt).help("Use both hardware threads of every core.").kernel("CONFIG_SCHED_SMT"),
         ParamSpec::int("rx_queues", "queues", i64::from(r.rx_queues), (1, 128, 1))
-            .help("RX queues (RSS), one per CPU from CPU 0 on; at most the logical CPUs online.")
+            .help("RX queues (RSS), queue q polled by logical CPU q (mod the CPUs online: more queues than CPUs share them).")
             .kernel("ethtool -L combined"),
         ParamSpec::choice_of("tx_irq", r.tx_irq)
             .help("same: TX completions polled on the receiving CPU; remote: on a CPU of the other socket (or half the cores away), so pages are allocated and freed on different CPUs.")

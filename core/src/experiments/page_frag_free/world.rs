@@ -111,7 +111,10 @@ struct Cpu {
     id: CpuId,
     mhz: u64,
     node: u32,
-    rx_queue: Option<usize>,
+    /// The RX queues this CPU polls (queue q runs on online CPU q mod n).
+    rx_queues: Vec<usize>,
+    /// Which of them to poll next (round robin).
+    rx_next: usize,
     /// Index (in `ForwardSim::cpus`) of the CPU that polls this CPU's TX completions.
     tx_cpu: usize,
     tx_pending: VecDeque<Pkt>,
@@ -191,7 +194,7 @@ impl ForwardSim {
     pub fn new(cfg: ForwardConfig, seed: u64) -> ForwardSim {
         let online = online_cpus(&cfg);
         assert!(
-            cfg.rx_queues >= 1 && cfg.rx_queues as usize <= online.len() && cfg.offered_pps > 0,
+            cfg.rx_queues >= 1 && cfg.offered_pps > 0 && !online.is_empty(),
             "bug: unvalidated config: {} rx queues on {} cpus",
             cfg.rx_queues,
             online.len()
@@ -206,7 +209,7 @@ impl ForwardSim {
             })
             .collect();
         // CPUs with a duty: the RX CPUs and the CPUs that poll their completions.
-        let rx_cpus: Vec<CpuId> = online[..cfg.rx_queues as usize].to_vec();
+        let rx_cpus: Vec<CpuId> = online.iter().copied().cycle().take(cfg.rx_queues as usize).collect();
         let tx_of = |c: CpuId| -> CpuId {
             let p = m.pos(c);
             match cfg.tx_irq {
@@ -234,7 +237,8 @@ impl ForwardSim {
                 id,
                 mhz: mhz[i],
                 node: m.pos(id).socket,
-                rx_queue: rx_cpus.iter().position(|&c| c == id),
+                rx_queues: (0..rx_cpus.len()).filter(|&q| rx_cpus[q] == id).collect(),
+                rx_next: 0,
                 tx_cpu: 0,
                 tx_pending: VecDeque::new(),
                 outbox: None,
@@ -250,9 +254,14 @@ impl ForwardSim {
                 op: None,
             })
             .collect();
+        // A CPU that only polls completions transmits nothing: its own index.
         for i in 0..cpus.len() {
             let t = tx_of(cpus[i].id);
-            cpus[i].tx_cpu = busy.iter().position(|&c| c == t).expect("tx cpu is busy");
+            cpus[i].tx_cpu = if cpus[i].rx_queues.is_empty() {
+                i
+            } else {
+                busy.iter().position(|&c| c == t).expect("an RX CPU's completion CPU is busy")
+            };
         }
         let period_ns = 1_000_000_000 * u64::from(cfg.rx_queues) / cfg.offered_pps.max(1);
         let rxq = (0..cfg.rx_queues)
@@ -269,7 +278,7 @@ impl ForwardSim {
             stats: ForwardStats::default(),
         };
         for i in 0..sim.cpus.len() {
-            if sim.cpus[i].rx_queue.is_some() {
+            if !sim.cpus[i].rx_queues.is_empty() {
                 sim.schedule_resume(i, 0);
             } else {
                 sim.cpus[i].idle = true;
@@ -407,10 +416,9 @@ impl ForwardSim {
             }
         }
         loop {
-            let c = &self.cpus[i];
-            let has_tx = !c.tx_pending.is_empty();
-            let rx = c.rx_queue;
-            let has_rx = rx.is_some_and(|q| self.rx_available(q) > 0);
+            let has_tx = !self.cpus[i].tx_pending.is_empty();
+            let rx = self.ready_queue(i);
+            let has_rx = rx.is_some();
             let c = &mut self.cpus[i];
             c.jitter_permille = 900 + u64::from(c.rng.below(201));
             if has_tx && c.tx_quota > 0 {
@@ -431,12 +439,26 @@ impl ForwardSim {
             c.idle = true;
             c.tx_quota = TX_BUDGET;
             c.rx_quota = RX_BUDGET;
-            if let Some(q) = rx {
-                let at = self.next_arrival_ns(q);
+            let next = self.cpus[i].rx_queues.iter().map(|&q| self.next_arrival_ns(q)).min();
+            if let Some(at) = next {
                 self.schedule_resume(i, at);
             }
             return;
         }
+    }
+
+    /// The next of CPU `i`'s queues (round robin) with a packet waiting.
+    fn ready_queue(&mut self, i: usize) -> Option<usize> {
+        let n = self.cpus[i].rx_queues.len();
+        for k in 0..n {
+            let slot = (self.cpus[i].rx_next + k) % n;
+            let q = self.cpus[i].rx_queues[slot];
+            if self.rx_available(q) > 0 {
+                self.cpus[i].rx_next = (slot + 1) % n;
+                return Some(q);
+            }
+        }
+        None
     }
 
     fn continue_at_cursor(&mut self, i: usize, next: Next) {
