@@ -209,6 +209,8 @@ pub struct Shares {
     pub napi_consume_skb: f64,
     pub free_pages_ok: f64,
     pub free_one_page: f64,
+    /// free_one_page's own time: holding zone->lock (buddy merges, zone and page lines).
+    pub free_one_page_self: f64,
     /// queued_spin_lock_slowpath under napi_consume_skb (the free path).
     pub spin_free: f64,
     /// queued_spin_lock_slowpath anywhere (the free path and rmqueue_bulk).
@@ -225,6 +227,7 @@ impl Shares {
             napi_consume_skb: f.share_pct("napi_consume_skb"),
             free_pages_ok: f.share_pct("__free_pages_ok"),
             free_one_page: f.share_pct("free_one_page"),
+            free_one_page_self: f.self_pct("free_one_page"),
             spin_free: f.share_under_pct(&["napi_consume_skb"], "queued_spin_lock_slowpath"),
             spin_all: f.share_pct("queued_spin_lock_slowpath"),
             page_frag_free_self: f.self_pct("page_frag_free"),
@@ -293,7 +296,7 @@ pub fn pair(params: &Params, seed: u64) -> Pair {
     pair_on(machine(Input::new(params).machine), params, seed)
 }
 
-const COLUMNS: [(&str, &str); 14] = [
+const COLUMNS: [(&str, &str); 15] = [
     ("mpps", "Mpps"),
     ("gbps", "Gbit/s"),
     ("mpps_before", "Mpps"),
@@ -302,6 +305,7 @@ const COLUMNS: [(&str, &str); 14] = [
     ("napi_consume_skb_pct", "%"),
     ("free_pages_ok_pct", "%"),
     ("free_one_page_pct", "%"),
+    ("free_one_page_self_pct", "%"),
     ("spin_free_pct", "%"),
     ("spin_pct", "%"),
     ("free_pcppages_bulk_pct", "%"),
@@ -336,6 +340,7 @@ fn row_of(i: &Input, p: &Pair) -> Row {
         round2(s.napi_consume_skb),
         round2(s.free_pages_ok),
         round2(s.free_one_page),
+        round2(s.free_one_page_self),
         round2(s.spin_free),
         round2(s.spin_all),
         round2(s.free_pcppages_bulk),
