@@ -106,7 +106,7 @@ pub fn flame_svg(title: &str, nodes: &[FlameNode], gi: usize, zoom: Option<u32>,
         };
         crate::svg!(
             &mut out,
-            r#"<g class="fl" tabindex="0" role="button" data-g="{}" data-i="{}" aria-label="{}: {} % of all samples"><title>{}: {} % ({} ns)</title><rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="rgb({},{},{})"/><text x="{}" y="{}" fill="#111">{}</text></g>"#,
+            r##"<g class="fl" tabindex="0" role="button" data-g="{}" data-i="{}" aria-label="{}: {} % of all samples"><title>{}: {} % ({} ns)</title><rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="rgb({},{},{})"/><text x="{}" y="{}" fill="#111">{}</text></g>"##,
             gi,
             i,
             n.name,
