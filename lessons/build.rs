@@ -120,12 +120,15 @@ fn question(q: &Question) -> String {
         QuestionKind::Choice { choices } => format!("QuestionKind::Choice {{ choices: {} }}", strs(choices)),
     };
     format!(
-        "Question {{ prompt: {}, metric: {}, kind: {kind}, explanation: {}, params: {}, row: {} }}",
+        "Question {{ prompt: {}, metric: {}, kind: {kind}, explanation: {}, params: {}, row: {}, hint: {}, hides: {}, unit: {} }}",
         lit(&q.prompt),
         lit(&q.metric),
         lit(&q.explanation),
         settings(&q.params),
-        row(&q.row)
+        row(&q.row),
+        lit(&q.hint),
+        strs(&q.hides),
+        lit(&q.unit)
     )
 }
 

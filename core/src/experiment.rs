@@ -12,6 +12,7 @@
 //! [`Experiment::run`] is just that loop. `reproduce` is the same rows compared with the seed
 //! post's table by [`Experiment::compare`].
 
+use crate::calibrate::Calibration;
 use crate::output::{Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
 use serde::{Deserialize, Serialize};
@@ -161,6 +162,23 @@ pub trait Experiment: Sync {
     fn reproduce(&self, seed: u64) -> Option<Reproduction> {
         let params = self.reproduce_params();
         self.compare(&params, &self.run(&params, seed))
+    }
+
+    /// The seed post's figures beside the MEAN of the model over `seeds` (each simulated cell
+    /// with its [min, max] over the seeds): the figure a fidelity claim should rest on, not
+    /// one lucky seed. Notes (crossover, plateau...) are computed on the mean run.
+    fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
+        let params = self.reproduce_params();
+        let runs: Vec<RunOutput> = seeds.iter().map(|&s| self.run(&params, s)).collect();
+        let mean = RunOutput::mean_of(&runs)?;
+        let per_seed: Vec<Reproduction> = runs.iter().filter_map(|r| self.compare(&params, r)).collect();
+        Some(self.compare(&params, &mean)?.with_spread(&per_seed, seeds))
+    }
+
+    /// The machine profile's fitted constants and how to score them against the seed, for
+    /// `skblab calibrate` (see [`crate::calibrate`]); `None` if the experiment fits nothing.
+    fn calibration(&self) -> Option<&'static dyn Calibration> {
+        None
     }
 
     /// Defaults overridden by `name=value` settings, then [`Experiment::validate`]d.

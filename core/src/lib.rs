@@ -5,6 +5,8 @@
 //!
 //! Map of the crate:
 //! - [`params`]: parameter specs as data, validation with one-line errors.
+//! - [`calibrate`]: fitting a machine profile's constants (coordinate descent over seeds,
+//!   ±10 % sensitivity), for any experiment that implements its trait.
 //! - [`experiment`]: the [`Experiment`](experiment::Experiment) trait and the registry.
 //! - [`output`]: result tables, text views, and seed-vs-simulation reproductions.
 //! - [`sources`]: citations of the seed posts and commits the models rest on.
@@ -14,6 +16,7 @@
 //! - [`experiments`]: one module per lesson (`skb_layout`, ...).
 #![forbid(unsafe_code)]
 
+pub mod calibrate;
 pub mod experiment;
 pub mod experiments;
 pub mod output;

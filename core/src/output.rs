@@ -102,6 +102,40 @@ impl RunOutput {
         }
     }
 
+    /// The cell-by-cell mean of runs of one experiment with the same points (different seeds):
+    /// numbers are averaged (an integer column that agrees on every run stays an integer, e.g.
+    /// a sweep's key), text and bools and the text views come from the first run. `None` if
+    /// `runs` is empty or their shapes differ.
+    pub fn mean_of(runs: &[RunOutput]) -> Option<RunOutput> {
+        let first = runs.first()?;
+        let same_shape = runs.iter().all(|r| {
+            r.columns == first.columns
+                && r.rows.len() == first.rows.len()
+                && r.rows.iter().zip(&first.rows).all(|(a, b)| a.len() == b.len())
+        });
+        if !same_shape {
+            return None;
+        }
+        let mut out = first.clone();
+        for (ri, row) in out.rows.iter_mut().enumerate() {
+            for (ci, cell) in row.iter_mut().enumerate() {
+                let cells = || runs.iter().map(|r| &r.rows[ri][ci]);
+                let mean = match &*cell {
+                    Cell::Int(v) if cells().all(|c| c == &Cell::Int(*v)) => None,
+                    Cell::Int(_) | Cell::Float(_) => {
+                        let vals: Vec<f64> = cells().filter_map(Cell::as_f64).collect();
+                        Some(Cell::Float(vals.iter().sum::<f64>() / vals.len() as f64))
+                    }
+                    _ => None,
+                };
+                if let Some(m) = mean {
+                    *cell = m;
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// The text view with id `id`.
     pub fn view(&self, id: &str) -> Option<&TextView> {
         self.views.iter().find(|v| v.id == id)
@@ -256,7 +290,11 @@ impl Citation {
 pub struct ReproCell {
     pub metric: &'static str,
     pub measured: f64,
+    /// The simulated value (the mean over seeds when `spread` is set).
     pub simulated: f64,
+    /// The lowest and highest simulated value over the seeds of a multi-seed reproduction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spread: Option<[f64; 2]>,
 }
 
 impl ReproCell {
@@ -317,6 +355,7 @@ impl Reproduction {
                             metric,
                             measured: number(seed, seed_row, metric)?,
                             simulated: number(sim, row, metric)?,
+                            spread: None,
                         })
                     })
                     .collect();
@@ -324,6 +363,33 @@ impl Reproduction {
             })
             .collect();
         Reproduction { experiment, citation, key_name: key, rows, notes: Vec::new() }
+    }
+
+    /// Sets each cell's `spread` to the lowest and highest simulated value of the same cell
+    /// (row label, metric) in `per_seed`, one reproduction per seed, and says so in a note.
+    pub fn with_spread(mut self, per_seed: &[Reproduction], seeds: &[u64]) -> Reproduction {
+        if per_seed.len() < 2 {
+            return self;
+        }
+        for row in &mut self.rows {
+            for cell in &mut row.cells {
+                let vals = per_seed.iter().filter_map(|r| {
+                    let other = r.rows.iter().find(|o| o.label == row.label)?;
+                    other.cells.iter().find(|c| c.metric == cell.metric).map(|c| c.simulated)
+                });
+                let (lo, hi) = vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+                if lo.is_finite() && hi.is_finite() {
+                    cell.spread = Some([lo, hi]);
+                }
+            }
+        }
+        let list = match seeds {
+            [first, .., last] if seeds.windows(2).all(|w| w[1] == w[0].wrapping_add(1)) => format!("{first}..={last}"),
+            _ => seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(","),
+        };
+        self.notes
+            .insert(0, format!("sim: mean over seeds {list} ({} runs); [min-max] over the seeds", per_seed.len()));
+        self
     }
 
     /// Mean absolute percentage error of one metric over all rows that have it.
@@ -367,7 +433,11 @@ impl Reproduction {
                 for m in &metrics {
                     match r.cells.iter().find(|c| c.metric == *m) {
                         Some(c) => {
-                            line.extend([fmt_num(c.measured), fmt_num(c.simulated), format!("{:+.1}", c.error_pct())])
+                            let sim = match c.spread {
+                                Some([lo, hi]) => format!("{} [{}-{}]", fmt_num(c.simulated), fmt_num(lo), fmt_num(hi)),
+                                None => fmt_num(c.simulated),
+                            };
+                            line.extend([fmt_num(c.measured), sim, format!("{:+.1}", c.error_pct())])
                         }
                         None => line.extend(["-".to_string(), "-".to_string(), "-".to_string()]),
                     }
@@ -390,19 +460,32 @@ impl Reproduction {
     }
 
     pub fn to_csv(&self) -> String {
-        let mut s = format!("{},metric,measured,simulated,error_pct\n", self.key_name);
+        let mut s = format!("{},metric,measured,simulated,error_pct,simulated_min,simulated_max\n", self.key_name);
         for r in &self.rows {
             for c in &r.cells {
-                let _ = writeln!(s, "{},{},{},{},{:.3}", r.label, c.metric, c.measured, c.simulated, c.error_pct());
+                let [lo, hi] = c.spread.unwrap_or([c.simulated, c.simulated]);
+                let _ = writeln!(
+                    s,
+                    "{},{},{},{},{:.3},{},{}",
+                    r.label,
+                    c.metric,
+                    c.measured,
+                    c.simulated,
+                    c.error_pct(),
+                    lo,
+                    hi
+                );
             }
         }
         s
     }
 
-    /// The comparison as JSON, with the `seed` of the simulated run and the `model_version`.
-    pub fn to_json(&self, seed: u64) -> String {
+    /// The comparison as JSON, with the `seed` of the (first) simulated run, all `seeds` the
+    /// simulated values average over, and the `model_version`.
+    pub fn to_json(&self, seeds: &[u64]) -> String {
         let mut v = serde_json::to_value(self).expect("reproduction serializes");
-        v["seed"] = seed.into();
+        v["seed"] = seeds.first().copied().unwrap_or(crate::DEFAULT_SEED).into();
+        v["seeds"] = seeds.into();
         v["model_version"] = MODEL_VERSION.into();
         let summary: serde_json::Map<String, serde_json::Value> =
             self.metrics().iter().map(|m| (format!("mape_pct_{m}"), self.mape_pct(m).unwrap_or(0.0).into())).collect();
@@ -430,6 +513,45 @@ mod tests {
             out.push_row(vec![Cell::Int(i), Cell::Float(1.5)]);
         }
         out
+    }
+
+    #[test]
+    fn mean_of_runs_averages_numbers_and_keeps_agreeing_keys() {
+        let run = |seed, v: f64| {
+            let mut out =
+                RunOutput::new("x", seed, vec![Column::new("threads", "flows"), Column::new("mbps", "Mbit/s")]);
+            out.push_row(vec![Cell::Int(1), Cell::Float(v)]);
+            out.push_row(vec![Cell::Int(2), Cell::Int(seed as i64)]);
+            out
+        };
+        let mean = RunOutput::mean_of(&[run(1, 10.0), run(2, 20.0), run(3, 60.0)]).unwrap();
+        assert_eq!(mean.rows[0], vec![Cell::Int(1), Cell::Float(30.0)]);
+        assert_eq!(mean.rows[1], vec![Cell::Int(2), Cell::Float(2.0)], "disagreeing integers are averaged");
+        assert_eq!(RunOutput::mean_of(&[]), None);
+        assert_eq!(RunOutput::mean_of(&[run(1, 1.0), output(3)]), None, "shapes differ");
+    }
+
+    #[test]
+    fn spread_is_min_and_max_over_the_seeds() {
+        let rep = |v: f64| Reproduction {
+            experiment: "x",
+            citation: crate::sources::SEED_000,
+            key_name: "k",
+            rows: vec![ReproRow {
+                label: "a".into(),
+                cells: vec![ReproCell { metric: "m", measured: 10.0, simulated: v, spread: None }],
+            }],
+            notes: vec![],
+        };
+        let r = rep(11.0).with_spread(&[rep(9.0), rep(13.0), rep(11.0)], &[1, 2, 3]);
+        assert_eq!(r.rows[0].cells[0].spread, Some([9.0, 13.0]));
+        assert!(r.notes[0].contains("seeds 1..=3"), "{:?}", r.notes);
+        assert!(r.to_table().contains("11 [9-13]"), "{}", r.to_table());
+        assert!(r.to_csv().lines().nth(1).unwrap().ends_with(",9,13"), "{}", r.to_csv());
+        let json: serde_json::Value = serde_json::from_str(&r.to_json(&[1, 2, 3])).unwrap();
+        assert_eq!(json["seeds"], serde_json::json!([1, 2, 3]));
+        assert_eq!(json["rows"][0]["cells"][0]["spread"], serde_json::json!([9.0, 13.0]));
+        assert_eq!(rep(11.0).with_spread(&[rep(9.0)], &[1]).rows[0].cells[0].spread, None, "one seed: no spread");
     }
 
     #[test]

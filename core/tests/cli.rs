@@ -50,7 +50,8 @@ fn missing_or_unknown_commands_say_what_is_allowed() {
     let commands = "list, params, run, calibrate, reproduce";
     bad_input(&[], &["missing command", commands]);
     bad_input(&["frobnicate"], &["unknown command 'frobnicate'", commands]);
-    let ids = "skb-layout, high-order-alloc, ktls-recursion";
+    let ids = skblab_core::experiments().iter().map(|e| e.id()).collect::<Vec<_>>().join(", ");
+    let ids = ids.as_str();
     bad_input(&["run"], &["missing experiment", ids]);
     bad_input(&["params"], &["missing experiment", ids]);
     bad_input(&["reproduce", "nope"], &["unknown experiment 'nope'", ids]);
@@ -66,6 +67,8 @@ fn bad_option_values_say_what_is_allowed() {
     bad_input(&["reproduce", "skb-layout", "--seed", "1e3"], &["'1e3'", "whole number"]);
     bad_input(&["calibrate", "high-order-alloc", "--rounds", "4294967295"], &["--rounds", "0..=14"]);
     bad_input(&["calibrate", "high-order-alloc", "--rounds", "-1"], &["--rounds", "0..=14"]);
+    bad_input(&["calibrate", "high-order-alloc", "--seeds", "0"], &["--seeds", "1..=50"]);
+    bad_input(&["reproduce", "skb-layout", "--seeds", "51"], &["--seeds", "1..=50"]);
     bad_input(&["run", "skb-layout", "--set", "mtu=20"], &["'20'", "'mtu'", "68..=65535"]);
     bad_input(&["run", "skb-layout", "--set", "mtu"], &["malformed setting 'mtu'", "name=value"]);
     bad_input(&["run", "high-order-alloc", "--set", "warmup_us=450"], &["'450'", "multiple of 100"]);

@@ -24,7 +24,8 @@ test('home lists every lesson of the index, the coming ones marked', async () =>
   assert.equal(cards, N_LESSONS);
   const home = await page.locator('main').innerText();
   assert.match(home, /How big is an sk_buff head\?/);
-  assert.equal((home.match(/\bcoming\b/gi) || []).length, N_COMING, 'the coming lessons are marked');
+  assert.equal(await page.locator('.tag-coming').count(), N_COMING, 'the coming lessons are marked');
+  assert.match(await page.locator(tid('course-note')).innerText(), new RegExp(`${N_LESSONS - N_COMING} of ${N_LESSONS} lessons are ready`));
   await shot(page, 'home');
   await page.click(`${tid('lesson-card-skb-layout')} a`);
   await page.waitForSelector(tid('step-title'));
@@ -59,13 +60,22 @@ test('lesson: steps, keyboard and predict-then-check', async () => {
   await appReady(page);
   const title2 = await page.locator(tid('step-title')).innerText();
   assert.match(title2, /destructor/i);
+  // Predict before you see: the diagram (which shows the shared info size) is veiled.
+  assert.equal(await page.locator(tid('veiled-diagram')).count(), 1, 'the diagram is veiled before answering');
   const answer = page.locator(`${tid('question')} input`).first();
   await answer.fill('487');
   await page.click(tid('check'));
-  assert.match(await page.locator(tid('grade')).innerText(), /not quite|488/i);
+  const wrong = await page.locator(tid('grade')).innerText();
+  assert.match(wrong, /not quite/i);
+  assert.match(wrong, /higher/i, 'a wrong number says which way');
+  assert.doesNotMatch(wrong, /488/, 'a wrong answer does not give the right one away');
+  assert.equal(await page.locator(tid('hint')).count(), 1, 'a hint after the first miss');
+  assert.equal(await page.locator(tid('veiled-diagram')).count(), 1, 'still veiled after a miss');
   await answer.fill('488');
   await page.click(tid('check'));
   assert.match(await page.locator(tid('grade')).innerText(), /right/i);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-diagram"]'));
+  assert.equal((await page.locator(tid('grade')).innerText()).match(/right/gi).length, 1, 'says it once');
   await shot(page, 'lesson-step2-graded');
 
   await page.click(tid('next-step'));

@@ -15,6 +15,10 @@ test('ktls-recursion: step to the overflow and see the trace', async () => {
   await page.goto(`${srv.base}/#/lesson/ktls-recursion/3`);
   await appReady(page);
   await page.waitForSelector(tid('transport'));
+  // The step's question veils the views that show its answer; ask for it to use them.
+  assert.equal(await page.locator(tid('veiled-trace')).count(), 1);
+  await page.click(tid('show-answer'));
+  await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-trace"]'));
   assert.equal(await page.locator(tid('stack-bar')).getAttribute('data-overflow'), 'false');
 
   // Keyboard stepping inside the transport must not change the lesson step.

@@ -40,6 +40,9 @@ struct Question {
     explanation: &'static str,
     params: Settings,
     row: Option<(&'static str, f64)>,
+    hint: &'static str,
+    hides: &'static [&'static str],
+    unit: &'static str,
 }
 
 enum QuestionKind {
@@ -123,6 +126,9 @@ fn question(q: &Question) -> model::Question {
         explanation: q.explanation.into(),
         params: settings(q.params),
         row: row(q.row),
+        hint: q.hint.into(),
+        hides: strings(q.hides),
+        unit: q.unit.into(),
     }
 }
 

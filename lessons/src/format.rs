@@ -66,6 +66,12 @@ struct RawQuestion {
     #[serde(default)]
     params: BTreeMap<String, toml::Value>,
     row: Option<BTreeMap<String, f64>>,
+    #[serde(default)]
+    hint: String,
+    #[serde(default)]
+    hides: Vec<String>,
+    #[serde(default)]
+    unit: String,
 }
 
 #[derive(Deserialize)]
@@ -132,7 +138,8 @@ pub fn markdown_to_html(md: &str) -> String {
     options.insert(Options::ENABLE_STRIKETHROUGH);
     let mut out = String::new();
     html::push_html(&mut out, Parser::new_ext(md, options));
-    out
+    // A code block scrolls sideways on a phone: keyboard users must be able to reach it.
+    out.replace("<pre>", "<pre tabindex=\"0\">")
 }
 
 /// `name = value` pairs as `--set` text (strings without quotes).
@@ -227,6 +234,9 @@ fn question(raw: RawQuestion) -> Result<Question, String> {
         explanation: raw.explanation,
         params: settings(raw.params),
         row,
+        hint: raw.hint,
+        hides: raw.hides,
+        unit: raw.unit,
     })
 }
 

@@ -8,8 +8,15 @@ use skblab_core::{Experiment, Params, RunOutput, DEFAULT_SEED};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Grade {
     pub correct: bool,
+    /// The model's value, e.g. `488` ("?" if the model has none).
     pub expected: String,
-    pub message: String,
+    /// The model's value with its unit, e.g. `488 bytes`.
+    pub expected_with_unit: String,
+    /// Why the answer could not be graded (not a number, not a unit of this answer, no model
+    /// value), one line; empty when it was graded. An ungraded answer is not a try.
+    pub problem: String,
+    /// For a wrong number: `"higher"` or `"lower"`, where the model's value lies from the answer.
+    pub direction: Option<&'static str>,
 }
 
 /// `base` with `overrides` applied on top (validated).
@@ -44,14 +51,24 @@ impl Question {
     /// Grades `answer` by running the model with `current` (overridden by the question's own
     /// params) and comparing to the metric.
     pub fn grade(&self, experiment: &dyn Experiment, current: &Params, answer: &str) -> Grade {
-        let unit = self.unit(experiment, current);
+        let unit = self.column_unit(experiment, current);
         self.grade_value(self.expected(experiment, current), &unit, answer)
     }
 
-    /// The unit of the question's metric (its column's unit), as the views show it.
-    pub fn unit(&self, experiment: &dyn Experiment, current: &Params) -> String {
+    /// The unit of the question's metric column (the model's values are in it).
+    pub fn column_unit(&self, experiment: &dyn Experiment, current: &Params) -> String {
         let columns = experiment.columns(current);
         columns.into_iter().find(|c| c.name == self.metric).map(|c| c.unit).unwrap_or_default()
+    }
+
+    /// The unit the learner answers in (shown beside the answer box): the question's own, if
+    /// the views show the metric in another unit than its column, else the column's.
+    pub fn answer_unit(&self, column_unit: &str) -> String {
+        if self.unit.is_empty() {
+            column_unit.to_string()
+        } else {
+            self.unit.clone()
+        }
     }
 
     /// The parameters the question is graded under: `current` with the question's own on top.
@@ -68,17 +85,32 @@ impl Question {
     /// Grades `answer` against a model value computed elsewhere (e.g. by a Web Worker's sweep
     /// of the same parameters and seed), in `unit` (the metric's column unit; the answer may
     /// use another unit of the same kind, see [`parse_answer`]).
-    pub fn grade_value(&self, expected: Option<f64>, unit: &str, answer: &str) -> Grade {
+    pub fn grade_value(&self, expected: Option<f64>, column_unit: &str, answer: &str) -> Grade {
+        // The model's value in the unit the learner answers in.
+        let unit = self.answer_unit(column_unit);
+        let unit = unit.as_str();
+        let expected = expected.map(|v| v * unit_factor(column_unit, unit).unwrap_or(1.0));
         let Some(expected) = expected else {
             return Grade {
                 correct: false,
                 expected: "?".to_string(),
-                message: format!("the model has no value for '{}' here", self.metric),
+                expected_with_unit: "?".to_string(),
+                problem: format!("the model has no value for '{}' here", self.metric),
+                direction: None,
             };
         };
+        let with_unit = if unit.is_empty() { fmt_value(expected) } else { format!("{} {unit}", fmt_value(expected)) };
         let a = match parse_answer(answer, unit) {
             Ok(a) => a,
-            Err(message) => return Grade { correct: false, expected: fmt_value(expected), message },
+            Err(problem) => {
+                return Grade {
+                    correct: false,
+                    expected: fmt_value(expected),
+                    expected_with_unit: with_unit,
+                    problem,
+                    direction: None,
+                }
+            }
         };
         let correct = match &self.kind {
             QuestionKind::Number { tolerance_pct } => {
@@ -86,9 +118,17 @@ impl Question {
             }
             QuestionKind::Choice { .. } => (a - expected).abs() < 1e-9,
         };
-        let with_unit = if unit.is_empty() { fmt_value(expected) } else { format!("{} {unit}", fmt_value(expected)) };
-        let message = if correct { "Right.".to_string() } else { format!("the model says {with_unit}.") };
-        Grade { correct, expected: fmt_value(expected), message }
+        let direction = match &self.kind {
+            QuestionKind::Number { .. } if !correct => Some(if expected > a { "higher" } else { "lower" }),
+            _ => None,
+        };
+        Grade {
+            correct,
+            expected: fmt_value(expected),
+            expected_with_unit: with_unit,
+            problem: String::new(),
+            direction,
+        }
     }
 
     /// The choice that is right under `current`, if this is a choice question.
@@ -132,6 +172,18 @@ fn unit_family(name: &str) -> Option<&'static str> {
 
 fn unit_scale(name: &str) -> Option<f64> {
     UNIT_SCALES.iter().find(|(n, _)| *n == name).map(|u| u.1)
+}
+
+/// What a value in unit `from` is multiplied by to be in unit `to` (same family only).
+pub fn unit_factor(from: &str, to: &str) -> Option<f64> {
+    let (from, to) = (from.to_ascii_lowercase(), to.to_ascii_lowercase());
+    if from == to {
+        return Some(1.0);
+    }
+    match (unit_scale(&from), unit_scale(&to), unit_family(&from), unit_family(&to)) {
+        (Some(a), Some(b), Some(fa), Some(fb)) if fa == fb => Some(a / b),
+        _ => None,
+    }
 }
 
 /// Reads a learner's answer in the view's `unit`: a finite number with optional thousands
@@ -252,5 +304,42 @@ mod tests {
         }
         assert!(parse_answer("630 Gbit/s", "bytes").unwrap_err().contains("bytes"));
         assert!(parse_answer("1e999", "").unwrap_err().contains("finite"));
+    }
+}
+
+#[cfg(test)]
+mod answer_unit_tests {
+    use crate::model::{Question, QuestionKind};
+
+    fn q(unit: &str) -> Question {
+        Question {
+            prompt: "p".into(),
+            metric: "order3_mbps".into(),
+            kind: QuestionKind::Number { tolerance_pct: 10.0 },
+            explanation: String::new(),
+            params: vec![],
+            row: None,
+            hint: String::new(),
+            hides: vec![],
+            unit: unit.into(),
+        }
+    }
+
+    #[test]
+    fn answers_are_read_in_the_unit_the_views_show() {
+        let g = q("Gbit/s").grade_value(Some(44_000.0), "Mbit/s", "44");
+        assert!(g.correct, "44 means 44 Gbit/s when the chart shows Gbit/s: {g:?}");
+        assert_eq!(g.expected_with_unit, "44 Gbit/s");
+        assert!(q("Gbit/s").grade_value(Some(44_000.0), "Mbit/s", "44000 Mbit/s").correct);
+        assert!(!q("").grade_value(Some(44_000.0), "Mbit/s", "44").correct, "without the unit, 44 is Mbit/s");
+    }
+
+    #[test]
+    fn a_wrong_number_says_which_way_and_a_non_number_is_no_try() {
+        let g = q("").grade_value(Some(100.0), "bytes", "50");
+        assert_eq!((g.correct, g.direction, g.problem.as_str()), (false, Some("higher"), ""));
+        assert_eq!(q("").grade_value(Some(100.0), "bytes", "500").direction, Some("lower"));
+        let g = q("").grade_value(Some(100.0), "bytes", "lots");
+        assert!(!g.correct && g.direction.is_none() && g.problem.contains("not a number"), "{g:?}");
     }
 }

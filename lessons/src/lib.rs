@@ -11,7 +11,7 @@ mod baked;
 mod grade;
 mod model;
 
-pub use grade::{apply_settings, Grade};
+pub use grade::{apply_settings, unit_factor, Grade};
 pub use model::{Claim, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
 
 use std::sync::OnceLock;

@@ -35,6 +35,15 @@ pub struct Question {
     pub params: Vec<(String, String)>,
     /// For table outputs: the row whose `key` column equals the value.
     pub row: Option<(String, f64)>,
+    /// Shown after the first wrong answer (the answer itself is shown only on request or after
+    /// the third try).
+    pub hint: String,
+    /// Ids of the step's views that would show the answer: the player veils them until the
+    /// learner has answered (right, or asked to see it).
+    pub hides: Vec<String>,
+    /// The unit the learner answers in, when the views show the metric in another unit of the
+    /// same kind than its column (a chart in Gbit/s of a Mbit/s column); empty: the column's.
+    pub unit: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]

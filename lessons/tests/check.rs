@@ -123,7 +123,7 @@ fn every_question_is_answerable_and_has_one_right_choice() {
             let out = exp.run(&p, skblab_core::DEFAULT_SEED);
             assert!(out.column_index(&q.metric).is_some(), "{} step {}: no column '{}'", l.slug, i + 1, q.metric);
             let g = q.grade(exp, &p, "-123456789");
-            assert!(!g.correct && g.expected != "?", "{} step {}: {}", l.slug, i + 1, g.message);
+            assert!(!g.correct && g.expected != "?", "{} step {}: {}", l.slug, i + 1, g.problem);
             if let QuestionKind::Choice { .. } = q.kind {
                 let right = q.correct_choices(exp, &p);
                 assert_eq!(right.len(), 1, "{} step {}: right choices {right:?}", l.slug, i + 1);

@@ -34,3 +34,41 @@ fn view_ids_are_unique_per_experiment() {
         assert_eq!(ids.len(), n, "{}: duplicate view ids", e.id());
     }
 }
+
+/// A question veils views that would show its answer: only views of its own step, and at least
+/// every generic view that draws its metric (the result table, a chart of the metric's column).
+#[test]
+fn questions_hide_the_views_that_show_their_answer() {
+    for entry in index().iter().filter(|e| e.status == Status::Written) {
+        let l = lesson(&entry.slug).expect("written lessons load");
+        let e = find(&l.experiment).expect("a registered experiment");
+        for (i, step) in l.steps.iter().enumerate() {
+            let Some(q) = &step.question else { continue };
+            let at = format!("{} step {}", entry.slug, i + 1);
+            if !q.unit.is_empty() {
+                let column = q.column_unit(e, &e.defaults());
+                assert!(
+                    skblab_lessons::unit_factor(&column, &q.unit).is_some(),
+                    "{at}: answers in '{}' cannot be converted from the column's '{column}'",
+                    q.unit
+                );
+            }
+            for h in &q.hides {
+                assert!(step.views.contains(h), "{at}: hides '{h}', which is not one of the step's views");
+            }
+            for spec in e.views().iter().filter(|v| step.views.iter().any(|s| s == v.id())) {
+                let shows_metric = match spec {
+                    ViewSpec::Table { .. } => true,
+                    ViewSpec::Chart { chart, .. } => chart.ys.iter().any(|(col, _)| *col == q.metric),
+                    _ => false,
+                };
+                assert!(
+                    !shows_metric || q.hides.iter().any(|h| h == spec.id()),
+                    "{at}: view '{}' shows '{}', the question's answer: list it in `hides`",
+                    spec.id(),
+                    q.metric
+                );
+            }
+        }
+    }
+}

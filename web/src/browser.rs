@@ -91,3 +91,8 @@ pub fn focus_element(id: &str) {
         let _ = el.focus();
     }
 }
+
+/// The viewport's width in CSS pixels (`None` outside a browser).
+pub fn viewport_width() -> Option<f64> {
+    window()?.inner_width().ok()?.as_f64()
+}

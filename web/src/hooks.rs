@@ -37,32 +37,46 @@ pub fn use_hash_nav() -> Nav {
 #[derive(Clone, PartialEq)]
 pub struct ProgressCtx {
     pub progress: Rc<Progress>,
-    /// Set when stored progress was unreadable.
+    /// Set when stored progress was unreadable (until dismissed).
     pub notice: Option<String>,
-    /// Marks (lesson slug, step index) done and saves.
-    pub mark_done: Callback<(String, usize)>,
+    /// Marks step (lesson slug, step index) visited and saves.
+    pub mark_visited: Callback<(String, usize)>,
+    /// Marks the question of (lesson slug, step index) answered right and saves.
+    pub mark_correct: Callback<(String, usize)>,
+    /// Hides the notice.
+    pub dismiss_notice: Callback<()>,
 }
 
-/// Reads progress from localStorage once, and saves it on every change made through
-/// `mark_done` (corrupt stored data is left alone until the learner makes progress).
+/// Reads progress from localStorage once, and saves it on every change made through the
+/// callbacks (corrupt stored data is left alone until the learner makes progress).
 #[hook]
 pub fn use_progress() -> ProgressCtx {
     let loaded = use_state(|| match Progress::parse(browser::storage_get(STORAGE_KEY).as_deref()) {
         Ok(p) => (Rc::new(p), None),
         Err(e) => (Rc::new(Progress::default()), Some(e)),
     });
-    let mark_done = {
+    let update = |change: fn(&Progress, &str, usize) -> Progress| {
         let loaded = loaded.clone();
         Callback::from(move |(slug, step): (String, usize)| {
-            if loaded.0.is_done(&slug, step) {
+            let next = change(&loaded.0, &slug, step);
+            if next == *loaded.0 {
                 return;
             }
-            let next = loaded.0.with_done(&slug, step);
             browser::storage_set(STORAGE_KEY, &next.to_json());
             loaded.set((Rc::new(next), loaded.1.clone()));
         })
     };
-    ProgressCtx { progress: loaded.0.clone(), notice: loaded.1.clone(), mark_done }
+    let dismiss_notice = {
+        let loaded = loaded.clone();
+        Callback::from(move |()| loaded.set((loaded.0.clone(), None)))
+    };
+    ProgressCtx {
+        progress: loaded.0.clone(),
+        notice: loaded.1.clone(),
+        mark_visited: update(Progress::with_visited),
+        mark_correct: update(Progress::with_correct),
+        dismiss_notice,
+    }
 }
 
 /// Whether the system colour scheme is dark, following changes.

@@ -10,7 +10,7 @@
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use skblab_core::experiments::high_order_alloc;
+use skblab_core::calibrate::{self, DEFAULT_SEEDS, MAX_ROUNDS, MAX_SEEDS};
 use skblab_core::params::{echo, echo_within};
 use skblab_core::{experiments, find, Experiment, ParamError, ParamKind, DEFAULT_SEED};
 use std::io::{self, Write};
@@ -52,20 +52,35 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
-    /// Fit the machine profile's physical constants to the seed table and print them with the
-    /// error (`--rounds 0` only evaluates the committed profile; more than 14 rounds change
-    /// nothing).
+    /// Fit the machine profile's physical constants to the seed table on the mean over seeds
+    /// and print them with the error (`--rounds 0` only scores the committed profile; more than
+    /// 14 rounds change nothing); `--sensitivity` prints each constant's ±10 % effect instead.
     Calibrate {
         experiment: String,
         #[arg(long, default_value_t = 4, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(u32).range(0..=i64::from(high_order_alloc::MAX_ROUNDS)))]
+              value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_ROUNDS)))]
         rounds: u32,
-    },
-    /// The seed post's measured table beside the simulation, with per-cell error.
-    Reproduce {
-        experiment: String,
+        /// How many seeds (from --seed) each evaluation averages over.
+        #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
+        seeds: u32,
         #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
+        /// Print the ±10 % sensitivity of every fitted constant (no fit).
+        #[arg(long)]
+        sensitivity: bool,
+    },
+    /// The seed post's measured table beside the simulation (the mean over --seeds runs, each
+    /// cell with its spread), with per-cell error.
+    Reproduce {
+        experiment: String,
+        /// The first seed.
+        #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
+        seed: u64,
+        /// How many seeds (from --seed) the simulated values average over.
+        #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
+        seeds: u32,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -176,22 +191,28 @@ fn execute(command: Command) -> Result<String, ParamError> {
                 Format::Json => out.to_json() + "\n",
             })
         }
-        Command::Calibrate { experiment, rounds } => {
+        Command::Calibrate { experiment, rounds, seeds, seed, sensitivity } => {
             let exp = find(&experiment)?;
-            if exp.id() != high_order_alloc::ID {
+            let Some(cal) = exp.calibration() else {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
-            }
-            Ok(high_order_alloc::calibrate(rounds).to_text())
+            };
+            let seeds = calibrate::seeds(seed, seeds);
+            Ok(if sensitivity {
+                calibrate::sensitivity(cal, &seeds).to_text()
+            } else {
+                calibrate::calibrate(cal, rounds, &seeds).to_text()
+            })
         }
-        Command::Reproduce { experiment, seed, format } => {
+        Command::Reproduce { experiment, seed, seeds, format } => {
             let exp = find(&experiment)?;
-            let Some(r) = exp.reproduce(seed) else {
+            let seeds = calibrate::seeds(seed, seeds);
+            let Some(r) = exp.reproduce_mean(&seeds) else {
                 return Ok(format!("{} has no seed table to reproduce\n", exp.id()));
             };
             Ok(match format {
                 Format::Table => r.to_table(),
                 Format::Csv => r.to_csv(),
-                Format::Json => r.to_json(seed) + "\n",
+                Format::Json => r.to_json(&seeds) + "\n",
             })
         }
     }

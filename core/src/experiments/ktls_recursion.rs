@@ -410,6 +410,7 @@ pub fn reproduce() -> Reproduction {
                 metric: "depth_reached",
                 measured: SEED_LEVELS_ESTIMATE as f64,
                 simulated: r.depth_reached as f64,
+                spread: None,
             }],
         }],
         notes: vec![

@@ -507,6 +507,7 @@ pub fn reproduce() -> Reproduction {
         metric,
         measured: measured as f64,
         simulated: simulated as f64,
+        spread: None,
     };
     Reproduction {
         experiment: ID,

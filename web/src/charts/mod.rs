@@ -18,6 +18,10 @@ pub struct Theme {
     pub grid: RGBColor,
     pub series: [RGBColor; 3],
     pub marker: RGBColor,
+    /// Device pixels per CSS pixel of the surface drawn on: sizes (fonts, margins, strokes)
+    /// are given in CSS pixels and multiplied by it, so text reads the same on every screen
+    /// and stays sharp on high-DPI ones.
+    pub px: f64,
 }
 
 impl Theme {
@@ -27,6 +31,7 @@ impl Theme {
         grid: RGBColor(225, 228, 234),
         series: [RGBColor(37, 99, 175), RGBColor(214, 120, 32), RGBColor(120, 120, 130)],
         marker: RGBColor(190, 40, 60),
+        px: 1.0,
     };
     pub const DARK: Theme = Theme {
         background: RGBColor(28, 31, 38),
@@ -34,6 +39,7 @@ impl Theme {
         grid: RGBColor(58, 63, 74),
         series: [RGBColor(110, 168, 240), RGBColor(240, 160, 80), RGBColor(150, 150, 160)],
         marker: RGBColor(240, 90, 110),
+        px: 1.0,
     };
 
     pub fn for_dark(dark: bool) -> Theme {
@@ -42,6 +48,21 @@ impl Theme {
         } else {
             Theme::LIGHT
         }
+    }
+
+    /// The theme for a surface with `px` device pixels per CSS pixel.
+    pub fn at_px(self, px: f64) -> Theme {
+        Theme { px: if px.is_finite() && px > 0.0 { px } else { 1.0 }, ..self }
+    }
+
+    /// A size of `css` CSS pixels, in device pixels (fonts, markers, areas).
+    pub fn s(&self, css: u32) -> u32 {
+        (f64::from(css) * self.px).round().max(1.0) as u32
+    }
+
+    /// [`Theme::s`] for plotters' signed sizes.
+    pub fn si(&self, css: i32) -> i32 {
+        (f64::from(css) * self.px).round().max(1.0) as i32
     }
 }
 

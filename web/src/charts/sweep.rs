@@ -118,12 +118,12 @@ pub fn draw_sweep<DB: DrawingBackend>(
     // Integer x (flows, frags): at most one label per integer, so a short axis does not
     // repeat "1 1 1 2 2 2".
     let x_labels = ((x_hi - x_lo).floor() as usize + 1).clamp(2, 10);
-    let text = |size: i32| ("sans-serif", size).into_font().color(&theme.text);
+    let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
     let mut chart = ChartBuilder::on(area)
         .caption(&data.caption, text(17))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
+        .margin(theme.s(12))
+        .x_label_area_size(theme.s(40))
+        .y_label_area_size(theme.s(64))
         .build_cartesian_2d(x_lo..x_hi, 0.0..data.y_max())?;
     chart
         .configure_mesh()
@@ -141,41 +141,47 @@ pub fn draw_sweep<DB: DrawingBackend>(
     if let Some((label, y)) = &data.hline {
         let color = theme.series[2];
         chart
-            .draw_series(DashedLineSeries::new(vec![(x_lo, *y), (x_hi, *y)], 6, 4, color.stroke_width(2)))?
+            .draw_series(DashedLineSeries::new(
+                vec![(x_lo, *y), (x_hi, *y)],
+                theme.s(6),
+                theme.s(4),
+                color.stroke_width(theme.s(2)),
+            ))?
             .label(label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(2)))
+            });
     }
     for (i, series) in data.series.iter().enumerate() {
         let color = theme.series[i % 2];
         let points: Vec<(f64, f64)> = data.xs.iter().copied().zip(series.ys.iter().copied()).collect();
         if data.dots {
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, theme.si(3), color.filled())))?;
         }
-        chart
-            .draw_series(LineSeries::new(points, color.stroke_width(2)))?
-            .label(series.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+        chart.draw_series(LineSeries::new(points, color.stroke_width(theme.s(2))))?.label(series.name.clone()).legend(
+            move |(x, y)| PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(3))),
+        );
     }
     for (i, overlay) in data.overlays.iter().enumerate() {
         let color = theme.series[i % 2];
         let points = overlay.points.iter().copied();
         if i % 2 == 0 {
             chart
-                .draw_series(points.map(|p| TriangleMarker::new(p, 5, color.stroke_width(1))))?
+                .draw_series(points.map(|p| TriangleMarker::new(p, theme.si(5), color.stroke_width(theme.s(1)))))?
                 .label(overlay.name.clone())
-                .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 5, color.stroke_width(1)));
+                .legend(move |(x, y)| TriangleMarker::new((x + theme.si(9), y), 5, color.stroke_width(theme.s(1))));
         } else {
             chart
-                .draw_series(points.map(|p| Cross::new(p, 4, color.stroke_width(2))))?
+                .draw_series(points.map(|p| Cross::new(p, theme.si(4), color.stroke_width(theme.s(2)))))?
                 .label(overlay.name.clone())
-                .legend(move |(x, y)| Cross::new((x + 9, y), 4, color.stroke_width(2)));
+                .legend(move |(x, y)| Cross::new((x + theme.si(9), y), 4, color.stroke_width(theme.s(2))));
         }
     }
     if let Some(x) = data.marker_x {
         let top = data.y_max();
         chart.draw_series(std::iter::once(PathElement::new(vec![(x, 0.0), (x, top)], theme.marker.mix(0.7))))?;
         let dots: Vec<(f64, f64)> = (0..data.series.len()).filter_map(|i| data.y_near(i, x).map(|y| (x, y))).collect();
-        chart.draw_series(dots.into_iter().map(|p| Circle::new(p, 5, theme.marker.filled())))?;
+        chart.draw_series(dots.into_iter().map(|p| Circle::new(p, theme.si(5), theme.marker.filled())))?;
     }
     chart
         .configure_series_labels()

@@ -28,8 +28,38 @@ pub fn app() -> Html {
         View::Player(page) => format!("{}/{}", page.experiment.id(), page.lesson.map_or("", |l| l.slug.as_str())),
     };
     use_effect_with(page_key, |_| crate::browser::scroll_to_top());
-    let mut all_notices = notices.clone();
+    // The route's notices can be dismissed until the next navigation; the progress notice for good.
+    let dismissed = use_state_eq(|| false);
+    {
+        let dismissed = dismissed.clone();
+        use_effect_with(nav.hash.clone(), move |_| dismissed.set(false));
+    }
+    {
+        // A bad URL typed over a page is replaced by the address of the page shown instead
+        // (a player page keeps its own URL in step).
+        let canonical = match view {
+            View::Home => Some(Route::Home),
+            View::About => Some(Route::About),
+            View::Reproduce => Some(Route::Reproduce),
+            View::PlayIndex => Some(Route::Play { experiment: None }),
+            View::Player(_) => None,
+        };
+        let bad = !notices.is_empty();
+        use_effect_with(nav.hash.clone(), move |_| {
+            if let (true, Some(route)) = (bad, canonical) {
+                crate::browser::replace_hash(&route::href(route));
+            }
+        });
+    }
+    let mut all_notices = if *dismissed { Vec::new() } else { notices.clone() };
     all_notices.extend(progress.notice.clone());
+    let on_dismiss = {
+        let (dismissed, dismiss_progress) = (dismissed.clone(), progress.dismiss_notice.clone());
+        Callback::from(move |()| {
+            dismissed.set(true);
+            dismiss_progress.emit(());
+        })
+    };
     let page = match view {
         View::Home => html! { <Home /> },
         View::About => html! { <About /> },
@@ -55,7 +85,7 @@ pub fn app() -> Html {
                 </nav>
             </header>
             <main id="main" tabindex="-1">
-                <Notices notices={all_notices} />
+                <Notices notices={all_notices} on_dismiss={Some(on_dismiss)} />
                 { page }
             </main>
             <footer class="site-footer">

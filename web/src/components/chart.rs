@@ -15,9 +15,51 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-/// Canvas size in CSS pixels at 100 % width; the element scales down on narrow screens.
+/// Canvas size in CSS pixels before the first layout (and outside a browser).
 const WIDTH_PX: u32 = 720;
 const HEIGHT_PX: u32 = 400;
+/// The drawing's height for a width, in CSS pixels: 5:9, but never flatter than this minimum
+/// (a phone-width chart keeps room for its labels).
+const MIN_HEIGHT_PX: f64 = 260.0;
+
+/// Gives the canvas a backing store of its laid-out CSS size × devicePixelRatio (sharp on
+/// high-DPI screens, text in CSS pixels on narrow ones); the device pixels per CSS pixel.
+fn fit_backing_store(canvas: &HtmlCanvasElement) -> f64 {
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
+    let css_w = f64::from(canvas.client_width());
+    let css_w = if css_w > 0.0 { css_w } else { f64::from(WIDTH_PX) };
+    let css_h = (css_w * f64::from(HEIGHT_PX) / f64::from(WIDTH_PX)).max(MIN_HEIGHT_PX);
+    let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    dpr
+}
+
+/// A counter that grows when the window is resized (debounced by the browser's event rate).
+#[hook]
+fn use_resize_generation() -> u32 {
+    let generation = use_state_eq(|| 0u32);
+    {
+        let generation = generation.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                let last = std::cell::Cell::new(w.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(0.0));
+                gloo_events::EventListener::new(&w, "resize", move |_| {
+                    // Only a width change re-lays the chart out (phones fire resize on scroll).
+                    let width = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64());
+                    if let Some(width) = width.filter(|w| (*w - last.get()).abs() >= 1.0) {
+                        last.set(width);
+                        generation.set(*generation + 1);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    *generation
+}
 
 /// Chart data that can draw itself on a canvas.
 pub trait Drawing {
@@ -76,11 +118,14 @@ pub struct ChartProps {
 #[function_component(Chart)]
 pub fn chart(props: &ChartProps) -> Html {
     let canvas_ref = use_node_ref();
+    let resized = use_resize_generation();
     {
         let canvas_ref = canvas_ref.clone();
-        use_effect_with((props.data.clone(), props.dark), move |(data, dark)| {
-            if let Some(backend) = canvas_ref.cast::<HtmlCanvasElement>().and_then(CanvasBackend::with_canvas_object) {
-                data.0.draw(&backend.into_drawing_area(), &Theme::for_dark(*dark));
+        use_effect_with((props.data.clone(), props.dark, resized), move |(data, dark, _)| {
+            let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() else { return };
+            let px = fit_backing_store(&canvas);
+            if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
+                data.0.draw(&backend.into_drawing_area(), &Theme::for_dark(*dark).at_px(px));
             }
         });
     }

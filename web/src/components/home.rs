@@ -8,6 +8,19 @@ use yew::prelude::*;
 #[function_component(Home)]
 pub fn home() -> Html {
     let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
+    let index = skblab_lessons::index();
+    let ready = index.iter().filter(|e| e.status == Status::Written).count();
+    // Playable lessons are numbered in course order; coming ones carry no number.
+    let mut number = 0;
+    let numbers: Vec<Option<usize>> = index
+        .iter()
+        .map(|e| {
+            (e.status == Status::Written).then(|| {
+                number += 1;
+                number
+            })
+        })
+        .collect();
     html! {
         <div class="home">
             <section class="hero">
@@ -22,21 +35,29 @@ pub fn home() -> Html {
                 </p>
             </section>
             <h2 class="section-title">{"The course"}</h2>
+            <p class="course-note" data-testid="course-note">
+                { format!("{ready} of {} lessons are ready. The others are marked \"coming\": their model is \
+                   not built yet, and a lesson opens only when its model reproduces its source's numbers. ", index.len()) }
+                {"Each card names its seed: the source post (numbered 000 to 004) whose measured numbers the \
+                  lesson rebuilds — a mail to netdev or linux-mm, cited on "}
+                <a href={route::href(Route::About)}>{"the sources page"}</a>{"."}
+            </p>
             <ol class="cards">
-                { for skblab_lessons::index().iter().enumerate().map(|(i, e)| card(i, e, &progress)) }
+                { for index.iter().zip(numbers).map(|(e, n)| card(n, e, &progress)) }
             </ol>
         </div>
     }
 }
 
-fn card(index: usize, entry: &IndexEntry, progress: &ProgressCtx) -> Html {
+fn card(number: Option<usize>, entry: &IndexEntry, progress: &ProgressCtx) -> Html {
     let testid = format!("lesson-card-{}", entry.slug);
-    let number = html! { <span class="card-number" aria-hidden="true">{ index + 1 }</span> };
-    let seed = html! { <span class="tag">{ format!("seed {}", entry.seed) }</span> };
+    let number =
+        number.map(|n| html! { <span class="card-number" aria-hidden="true">{ n }</span> }).unwrap_or_default();
+    let seed = html! { <span class="tag" title="the source post this lesson rebuilds">{ format!("seed {}", entry.seed) }</span> };
     match (entry.status, skblab_lessons::lesson(&entry.slug)) {
         (Status::Written, Some(lesson)) => {
-            let n_steps = lesson.steps.len();
-            let n_done = progress.progress.n_done(&entry.slug, n_steps);
+            let has_question: Vec<bool> = lesson.steps.iter().map(|s| s.question.is_some()).collect();
+            let t = progress.progress.tally(&entry.slug, &has_question);
             let href = route::href(Route::Lesson { slug: entry.slug.clone(), step: 1 });
             html! {
                 <li class="card" data-testid={testid}>
@@ -44,10 +65,10 @@ fn card(index: usize, entry: &IndexEntry, progress: &ProgressCtx) -> Html {
                         <div class="card-top">{ number }{ seed }</div>
                         <h3>{ &entry.title }</h3>
                         <p>{ &entry.summary }</p>
-                        <div class="card-progress">
-                            <progress max={n_steps.to_string()} value={n_done.to_string()}
-                                aria-label={format!("{} progress", entry.title)} />
-                            <span>{ format!("{n_done} / {n_steps} steps") }</span>
+                        <div class="card-progress" data-testid={format!("progress-{}", entry.slug)}>
+                            <progress max={t.steps.to_string()} value={t.visited.to_string()}
+                                aria-label={format!("{}: steps visited", entry.title)} />
+                            <span>{ format!("{} / {} steps visited · {} / {} answered right", t.visited, t.steps, t.correct, t.questions) }</span>
                         </div>
                     </a>
                 </li>

@@ -31,7 +31,10 @@ pub fn param_control(props: &ParamControlProps) -> Html {
     } else {
         format!("{} — Linux: {}", spec.help, spec.kernel_name)
     };
-    let input = control_input(props, &id, &described);
+    // What the learner is typing in the number box, until they commit it (Enter or leaving the
+    // box): the page re-renders while a sweep streams in, and must not overwrite a draft.
+    let draft = use_state(|| None::<String>);
+    let input = control_input(props, &id, &described, &draft);
     let origin = if props.explicit {
         html! { <span class="badge badge-set" title="You set this value">{"set"}</span> }
     } else {
@@ -57,15 +60,28 @@ pub fn param_control(props: &ParamControlProps) -> Html {
 }
 
 /// The input element(s) for one parameter kind, each reporting `(name, text)` on change.
-fn control_input(props: &ParamControlProps, id: &str, described: &str) -> Html {
+fn control_input(props: &ParamControlProps, id: &str, described: &str, draft: &UseStateHandle<Option<String>>) -> Html {
     let spec = &props.spec;
     let (id, described) = (id.to_string(), described.to_string());
     let emit_input = {
-        let (on_set, name) = (props.on_set.clone(), spec.name.to_string());
+        let (on_set, name, draft) = (props.on_set.clone(), spec.name.to_string(), draft.clone());
         Callback::from(move |e: InputEvent| {
+            draft.set(None);
             on_set.emit((name.clone(), e.target_unchecked_into::<HtmlInputElement>().value()))
         })
     };
+    let emit_change = {
+        let (on_set, name, draft) = (props.on_set.clone(), spec.name.to_string(), draft.clone());
+        Callback::from(move |e: Event| {
+            draft.set(None);
+            on_set.emit((name.clone(), e.target_unchecked_into::<HtmlInputElement>().value()))
+        })
+    };
+    let keep_draft = {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| draft.set(Some(e.target_unchecked_into::<HtmlInputElement>().value())))
+    };
+    let box_text = (**draft).clone().unwrap_or_else(|| props.value.to_string());
     let emit_select = {
         let (on_set, name) = (props.on_set.clone(), spec.name.to_string());
         Callback::from(move |e: Event| {
@@ -87,9 +103,11 @@ fn control_input(props: &ParamControlProps, id: &str, described: &str) -> Html {
                     min={min.to_string()} max={max.to_string()} step={step.to_string()}
                     value={value_text.clone()} oninput={emit_input.clone()}
                     aria-label={format!("{} slider", spec.name)} aria-describedby={described.clone()} />
+                // A typed number applies on commit (Enter, or leaving the box), not per keystroke:
+                // select-all + "9000" must not pass through 9, 90, 900.
                 <input type="number" id={id.clone()} data-testid={id.clone()} class="num"
                     min={min.to_string()} max={max.to_string()} step={step.to_string()}
-                    value={value_text.clone()} oninput={emit_input}
+                    value={box_text} oninput={keep_draft} onchange={emit_change}
                     aria-invalid={invalid} aria-describedby={described.clone()} />
             </div>
         },
@@ -137,12 +155,14 @@ pub struct ParamPanelProps {
 pub fn param_panel(props: &ParamPanelProps) -> Html {
     let on_seed = {
         let cb = props.on_seed.clone();
-        Callback::from(move |e: InputEvent| cb.emit(e.target_unchecked_into::<HtmlInputElement>().value()))
+        Callback::from(move |e: Event| cb.emit(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
+    // On a narrow screen the panel starts folded: the text and the views come first.
+    let open = crate::browser::viewport_width().is_none_or(|w| w > 720.0);
     let seed_error = props.errors.get(crate::page::SEED_KEY).cloned();
     html! {
-        <section class="panel card-flat" aria-labelledby="panel-title">
-            <h2 id="panel-title">{"Parameters"}</h2>
+        <details class="panel card-flat" {open} data-testid="param-panel">
+            <summary><h2 id="panel-title">{"Parameters"}</h2></summary>
             <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                 { for props.specs.iter().map(|spec| html! {
                     <ParamControl key={spec.name} spec={spec.clone()}
@@ -157,11 +177,11 @@ pub fn param_panel(props: &ParamPanelProps) -> Html {
                         <span class="badge">{"run"}</span>
                     </div>
                     <input type="number" id="param-seed" data-testid="param-seed" class="num" min="0"
-                        value={props.seed.to_string()} oninput={on_seed} aria-describedby="param-seed-help" />
+                        value={props.seed.to_string()} onchange={on_seed} aria-describedby="param-seed-help" />
                     <p class="help" id="param-seed-help">{"Seed of the run's random streams; the same seed replays the same run."}</p>
                     if let Some(e) = seed_error { <p class="field-error">{ e }</p> }
                 </div>
             </form>
-        </section>
+        </details>
     }
 }

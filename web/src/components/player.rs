@@ -61,6 +61,28 @@ pub fn player(props: &PlayerProps) -> Html {
         dark,
     };
     let step = page.lesson.and_then(|l| l.steps.get(page.step));
+    // Entering a step counts as visiting it.
+    {
+        let (mark, slug) = (progress.mark_visited.clone(), page.lesson.map(|l| l.slug.clone()));
+        use_effect_with((slug, page.step), move |(slug, step)| {
+            if let Some(slug) = slug {
+                mark.emit((slug.clone(), *step));
+            }
+        });
+    }
+    // Until the step's question is settled (answered right, or the answer asked for), the
+    // views that would show its answer are veiled.
+    let settled = use_state_eq(|| false);
+    {
+        let settled = settled.clone();
+        use_effect_with(page.step, move |_| settled.set(false));
+    }
+    let question = step.and_then(|s| s.question.as_ref());
+    let answered_before = page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
+    let veiled: Vec<&str> = match question {
+        Some(q) if !*settled && !answered_before => q.hides.iter().map(String::as_str).collect(),
+        _ => Vec::new(),
+    };
     let view_names: Vec<String> = match step {
         Some(s) => s.views.clone(),
         None => views::names(page.experiment).iter().map(|s| s.to_string()).collect(),
@@ -73,6 +95,9 @@ pub fn player(props: &PlayerProps) -> Html {
         .iter()
         .any(|v| matches!(v, ViewSpec::Table { id } if view_names.iter().any(|n| n == id)));
     let light = page.experiment.cost(&resolved) == Cost::Light && !shows_table;
+    // The result table under a light run shows every column: veiled with the question's views.
+    let veil_results =
+        question.is_some_and(|q| !veiled.is_empty() || (!*settled && !answered_before && !q.metric.is_empty()));
     let send = |make: fn(String, String) -> Action| {
         let dispatch = state.dispatcher();
         Callback::from(move |(a, b): (String, String)| dispatch.dispatch(make(a, b)))
@@ -98,20 +123,40 @@ pub fn player(props: &PlayerProps) -> Html {
                 <p class="lead">{ summary }</p>
                 { step_list(page, &progress, &state) }
             </header>
+            // Keyboard users reach the views (a trace player's buttons) without tabbing through
+            // the text, the question and every parameter.
+            <a class="skip-inline" href="#views" data-testid="skip-to-views" onclick={Callback::from(|e: MouseEvent| {
+                e.prevent_default();
+                browser::focus_element("views");
+            })}>{"Skip to the views"}</a>
             <div class="player-grid">
                 <div class="col-text">
-                    { step_body(page, &progress, &state) }
+                    { step_body(page, &progress, &state, &settled, answered_before) }
                     <ParamPanel specs={page.experiment.specs()} params={page.params.clone()}
                         resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
                         {on_set} {on_seed} />
                 </div>
-                <div class="col-views">
-                    { for view_names.iter().map(|name| views::render(name, &ctx)) }
+                <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
+                    { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
                     if light {
-                        <Results output={run.table()} />
+                        { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
                     }
                 </div>
             </div>
+        </div>
+    }
+}
+
+/// A view that would show the answer of an open question: drawn, but blurred and out of reach
+/// (inert: no focus, no screen reader) until the question is settled.
+fn veil(name: &str, hidden: bool, view: Html) -> Html {
+    if !hidden {
+        return view;
+    }
+    html! {
+        <div class="veil" data-testid={format!("veiled-{name}")}>
+            <div class="veil-content" inert=true aria-hidden="true">{ view }</div>
+            <p class="veil-note">{"Hidden until you answer the question: predict first."}</p>
         </div>
     }
 }
@@ -163,7 +208,8 @@ fn step_list(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
                 { for lesson.steps.iter().enumerate().map(|(i, s)| {
                     let dispatch = state.dispatcher();
                     let current = i == page.step;
-                    let done = progress.progress.is_done(&lesson.slug, i);
+                    let done = progress.progress.is_correct(&lesson.slug, i)
+                        || (s.question.is_none() && progress.progress.is_visited(&lesson.slug, i));
                     html! {
                         <li>
                             <button type="button" class={classes!("step-pill", current.then_some("current"), done.then_some("done"))}
@@ -180,7 +226,13 @@ fn step_list(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
     }
 }
 
-fn step_body(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageState>) -> Html {
+fn step_body(
+    page: &Page,
+    progress: &ProgressCtx,
+    state: &UseReducerHandle<PageState>,
+    settled: &UseStateHandle<bool>,
+    answered_before: bool,
+) -> Html {
     let dispatcher = state.dispatcher();
     let send = move |action: Action| {
         let d = dispatcher.clone();
@@ -197,21 +249,15 @@ fn step_body(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
     let n = lesson.steps.len();
     // Rendered from the lesson's Markdown at build time (trusted, compiled-in content).
     let body = Html::from_html_unchecked(AttrValue::from(step.body_html.as_str()));
-    let mark_done = {
-        let (cb, slug, i) = (progress.mark_done.clone(), lesson.slug.clone(), page.step);
+    let mark_correct = {
+        let (cb, slug, i) = (progress.mark_correct.clone(), lesson.slug.clone(), page.step);
         Callback::from(move |_| cb.emit((slug.clone(), i)))
     };
-    // A step without a question counts as done once the learner moves on from it.
-    let next = {
-        let (next, mark) = (send(Action::Next), mark_done.clone());
-        let no_question = step.question.is_none();
-        Callback::from(move |e: MouseEvent| {
-            if no_question {
-                mark.emit(());
-            }
-            next.emit(e)
-        })
+    let on_settled = {
+        let settled = settled.clone();
+        Callback::from(move |_| settled.set(true))
     };
+    let next = send(Action::Next);
     html! {
         <article class="step card-flat" aria-labelledby="step-title">
             <p class="eyebrow">{ format!("Step {} of {n}", page.step + 1) }</p>
@@ -219,7 +265,8 @@ fn step_body(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
             <div class="prose">{ body }</div>
             if let Some(q) = &step.question {
                 <QuestionBox key={page.step} question={q} experiment={page.experiment}
-                    params={page.params.clone()} seed={page.seed} on_correct={mark_done} />
+                    params={page.params.clone()} seed={page.seed} on_correct={mark_correct} {on_settled}
+                    {answered_before} />
             }
             <div class="step-actions">
                 <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}
@@ -228,6 +275,9 @@ fn step_body(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
                 <button class="btn btn-primary" type="button" onclick={next} disabled={page.step + 1 >= n}
                     data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
             </div>
+            if page.step + 1 == n {
+                { lesson_end(lesson, progress) }
+            }
             if page.step + 1 == n && !lesson.sources.is_empty() {
                 <section class="lesson-sources">
                     <h3>{"Sources"}</h3>
@@ -235,5 +285,30 @@ fn step_body(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
                 </section>
             }
         </article>
+    }
+}
+
+/// The end of a lesson: what the learner did, and the way on.
+fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
+    let has_question: Vec<bool> = lesson.steps.iter().map(|s| s.question.is_some()).collect();
+    let t = progress.progress.tally(&lesson.slug, &has_question);
+    let written: Vec<_> =
+        skblab_lessons::index().iter().filter(|e| e.status == skblab_lessons::Status::Written).collect();
+    let next = written.iter().skip_while(|e| e.slug != lesson.slug).nth(1);
+    html! {
+        <section class="lesson-end" data-testid="lesson-end" aria-labelledby="lesson-end-title">
+            <h3 id="lesson-end-title">{"End of the lesson"}</h3>
+            <p data-testid="lesson-tally">
+                { format!("Steps visited: {} of {}. Questions answered right: {} of {}.", t.visited, t.steps, t.correct, t.questions) }
+            </p>
+            if let Some(next) = next {
+                <p><a class="btn btn-primary" data-testid="next-lesson"
+                    href={route::href(Route::Lesson { slug: next.slug.clone(), step: 1 })}>
+                    { format!("Next lesson: {} →", next.title) }</a></p>
+            } else {
+                <p>{"That was the last lesson written so far. "}
+                    <a href={route::href(Route::Home)}>{"Back to the course"}</a></p>
+            }
+        </section>
     }
 }

@@ -14,8 +14,14 @@ pub struct QuestionProps {
     /// The page's current parameters (the question's own params override them when grading).
     pub params: Params,
     pub seed: u64,
-    /// Called when the answer is right.
+    /// Called when the answer is right (progress counts it).
     pub on_correct: Callback<()>,
+    /// Called when the answer may be shown: right, asked for, or after the last try (the
+    /// player then lifts the veil from the views that show it).
+    pub on_settled: Callback<()>,
+    /// The learner answered this question right before (progress): start settled.
+    #[prop_or_default]
+    pub answered_before: bool,
 }
 
 impl PartialEq for QuestionProps {
@@ -25,8 +31,13 @@ impl PartialEq for QuestionProps {
             && self.params == other.params
             && self.seed == other.seed
             && self.on_correct == other.on_correct
+            && self.on_settled == other.on_settled
+            && self.answered_before == other.answered_before
     }
 }
+
+/// Tries before the answer is shown without asking.
+pub const MAX_TRIES: u32 = 3;
 
 /// The run a question is graded from: the page's parameters with the question's on top, at
 /// the default seed (as the lessons checker grades it). `None` if the question's settings do
@@ -37,9 +48,9 @@ fn grading_key(props: &QuestionProps) -> Option<RunKey> {
     Some(RunKey { experiment: e, params: e.resolve(&p), seed: DEFAULT_SEED })
 }
 
-/// The unit the question's metric is shown in (its column's unit).
+/// The unit of the question's metric column (grading converts to the answer's unit).
 fn grading_unit(props: &QuestionProps) -> String {
-    props.question.unit(props.experiment, &props.params)
+    props.question.column_unit(props.experiment, &props.params)
 }
 
 /// The question's metric in a run's output.
@@ -73,6 +84,16 @@ fn report(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>>, g: Grade
         props.on_correct.emit(());
     }
     grade.set(Some(g));
+}
+
+/// Where the learner stands with the question.
+#[derive(Clone, Copy, PartialEq)]
+enum Outcome {
+    /// Graded answers so far, all wrong (0: none yet).
+    Trying(u32),
+    Right,
+    /// Shown on request or after the last try.
+    Shown,
 }
 
 /// The answer control: a text box for a number, radio buttons for a choice.
@@ -115,13 +136,30 @@ fn answer_input(kind: &QuestionKind, unit: &str, answer: &UseStateHandle<String>
     }
 }
 
-fn verdict(g: &Grade, explanation: &str) -> Html {
-    let class = if g.correct { "grade grade-right" } else { "grade grade-wrong" };
+/// The verdict line: what the last answer earned, without giving the value away until the
+/// question is settled.
+fn verdict(g: &Grade, outcome: Outcome, q: &Question) -> Html {
+    let direction = g.direction.map(|d| format!(" The model's value is {d}.")).unwrap_or_default();
+    let (class, head, text) = match outcome {
+        Outcome::Right => ("grade grade-right", "✓ Right.", format!(" The model says {}.", g.expected_with_unit)),
+        Outcome::Shown => ("grade grade-shown", "The answer:", format!(" the model says {}.", g.expected_with_unit)),
+        Outcome::Trying(_) if !g.problem.is_empty() => ("grade grade-wrong", "Not graded:", format!(" {}", g.problem)),
+        Outcome::Trying(n) => {
+            let left = MAX_TRIES.saturating_sub(n);
+            let tries = if left == 1 { "1 try left".to_string() } else { format!("{left} tries left") };
+            ("grade grade-wrong", "✗ Not quite.", format!("{direction} {tries}."))
+        }
+    };
+    let settled = matches!(outcome, Outcome::Right | Outcome::Shown);
     html! {
-        <div class={class} data-testid="grade" role="status">
-            <strong>{ if g.correct { "✓ Right" } else { "✗ Not quite" } }</strong>
-            { if g.correct { format!(" — the model says {}.", g.expected) } else { format!(" — {}", g.message) } }
-            <p>{ explanation }</p>
+        <div class={class} data-testid="grade">
+            <strong>{ head }</strong>{ text }
+            if matches!(outcome, Outcome::Trying(n) if n >= 1) && !q.hint.is_empty() {
+                <p class="hint" data-testid="hint"><strong>{"Hint: "}</strong>{ &q.hint }</p>
+            }
+            if settled && !q.explanation.is_empty() {
+                <p data-testid="explanation">{ &q.explanation }</p>
+            }
         </div>
     }
 }
@@ -130,8 +168,11 @@ fn verdict(g: &Grade, explanation: &str) -> Html {
 pub fn question_box(props: &QuestionProps) -> Html {
     let answer = use_state(String::new);
     let grade = use_state(|| None::<Grade>);
+    let outcome = use_state_eq(|| if props.answered_before { Outcome::Right } else { Outcome::Trying(0) });
     // An answer waiting for the worker's run of the grading parameters.
     let pending = use_state(|| None::<(RunKey, String)>);
+    // Counts submissions, so that two answers graded alike are still two tries.
+    let submits = use_state(|| 0u32);
     store::use_topic(Topic::Runs, None);
     {
         // Every redraw (a row arrived, a run finished): grade the waiting answer if its run is
@@ -153,37 +194,82 @@ pub fn question_box(props: &QuestionProps) -> Html {
             }
         });
     }
+    {
+        // A new grade moves the outcome on: right, one more wrong try, or out of tries.
+        let (outcome, on_settled) = (outcome.clone(), props.on_settled.clone());
+        use_effect_with(((*grade).clone(), *submits), move |(g, _)| {
+            if let (Some(g), Outcome::Trying(n)) = (g, *outcome) {
+                let next = if g.correct {
+                    Outcome::Right
+                } else if !g.problem.is_empty() {
+                    Outcome::Trying(n)
+                } else if n + 1 >= MAX_TRIES {
+                    Outcome::Shown
+                } else {
+                    Outcome::Trying(n + 1)
+                };
+                if matches!(next, Outcome::Right | Outcome::Shown) {
+                    on_settled.emit(());
+                }
+                outcome.set(next);
+            }
+        });
+    }
     let waiting = pending.as_ref().map(|(key, _)| {
         run::state_of(key).map_or("waiting for the worker…".to_string(), |s| {
             format!("running the model: {} of {} points", s.rows.len(), s.n_points)
         })
     });
+    let settled = matches!(*outcome, Outcome::Right | Outcome::Shown);
     let on_check = {
         let (answer, grade, pending, props) = (answer.clone(), grade.clone(), pending.clone(), props.clone());
+        let submits = submits.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            submits.set(*submits + 1);
             grade.set(None);
             check(&props, (*answer).clone(), &grade, &pending);
         })
     };
+    let on_show = {
+        let (props, grade, pending, outcome) = (props.clone(), grade.clone(), pending.clone(), outcome.clone());
+        Callback::from(move |_: MouseEvent| {
+            // Grade an empty answer to fetch the model's value, then show it.
+            outcome.set(Outcome::Shown);
+            props.on_settled.emit(());
+            if grade.is_none() {
+                check(&props, String::new(), &grade, &pending);
+            }
+        })
+    };
+    let answer_unit = props.question.answer_unit(&grading_unit(props));
     html! {
         <section class="question card-flat" data-testid="question" aria-labelledby="question-title">
             <h3 id="question-title">{"Predict, then check"}</h3>
             <p class="prompt">{ &props.question.prompt }</p>
             <form onsubmit={on_check}>
-                { answer_input(&props.question.kind, &grading_unit(props), &answer) }
+                { answer_input(&props.question.kind, &answer_unit, &answer) }
                 <button class="btn btn-primary" type="submit" data-testid="check"
-                    disabled={answer.trim().is_empty() || waiting.is_some()}>
+                    disabled={answer.trim().is_empty() || waiting.is_some() || settled}>
                     { if waiting.is_some() { "Checking…" } else { "Check" } }
                 </button>
+                if !settled {
+                    <button class="btn btn-quiet" type="button" data-testid="show-answer" onclick={on_show}>
+                        {"Show me the answer"}
+                    </button>
+                }
                 if let Some(w) = &waiting {
-                    <span class="muted" role="status" data-testid="checking">{ w }</span>
+                    <span class="muted" data-testid="checking">{ w }</span>
                 }
             </form>
-            if grade.is_none() {
-                <div aria-live="polite"></div>
-            }
-            { grade.as_ref().map(|g| verdict(g, &props.question.explanation)).unwrap_or_default() }
+            // One live region, always present, so that every verdict (the first too) is announced.
+            <div aria-live="polite" aria-atomic="true" data-testid="verdict">
+                { grade.as_ref().map(|g| verdict(g, *outcome, props.question)).unwrap_or_default() }
+                if settled && grade.is_none() && waiting.is_none() {
+                    <p class="grade grade-right" data-testid="grade">{"✓ You answered this one before."}
+                        if !props.question.explanation.is_empty() { {" "}{ &props.question.explanation } }</p>
+                }
+            </div>
         </section>
     }
 }

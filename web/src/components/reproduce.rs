@@ -62,7 +62,7 @@ pub fn repro_table(props: &ReproTableProps) -> Html {
                 <button class="btn btn-small" type="button" onclick={on_csv}
                     data-testid={format!("{}-csv", props.testid)}>{"CSV"}</button>
             </div>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="seed vs simulation">
                 <table class="results grid repro-table">
                     <thead><tr><th scope="col">{ r.key_name }</th>{ for head }</tr></thead>
                     <tbody>{ for r.rows.iter().map(|row| row_html(row, &metrics)) }</tbody>

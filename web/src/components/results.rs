@@ -61,11 +61,11 @@ pub fn results(props: &ResultsProps) -> Html {
                 <h2 id="results-title">{"Results"}</h2>
                 <button class="btn btn-small" type="button" onclick={on_csv} data-testid="export-csv">{"CSV"}</button>
             </div>
-            <div class="table-scroll">{ table }</div>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="results">{ table }</div>
             { for out.views.iter().map(|v| html! {
                 <details class="text-view" open=true>
                     <summary>{ &v.title }</summary>
-                    <pre>{ &v.text }</pre>
+                    <pre tabindex="0">{ &v.text }</pre>
                 </details>
             }) }
         </section>

@@ -70,6 +70,16 @@ pub fn transport(props: &TransportProps) -> Html {
             })
         }
     };
+    // Buttons that cannot act are aria-disabled, not disabled: a disabled button drops the
+    // keyboard focus to <body> when it disables itself (End, Back at frame 0, Step at the end).
+    let off = |cannot: bool| cannot.then_some("true");
+    let guard = |cannot: bool, cb: Callback<MouseEvent>| {
+        if cannot {
+            Callback::from(|_: MouseEvent| {})
+        } else {
+            cb
+        }
+    };
     let toggle = {
         let playing = playing.clone();
         let (on_change, at_end) = (on_change.clone(), pos + 1 >= n);
@@ -86,17 +96,17 @@ pub fn transport(props: &TransportProps) -> Html {
         <div class="transport" data-testid="transport" role="group" aria-label="Trace player" tabindex="0"
             {onkeydown} aria-keyshortcuts=", . j k Space Home End">
             <div class="transport-buttons">
-                <button type="button" class="btn btn-small" onclick={go(0)} disabled={pos == 0}
-                    aria-label="Reset to the first frame" data-testid="transport-reset">{"Start"}</button>
-                <button type="button" class="btn btn-small" onclick={go(moved(pos, -1, n))} disabled={pos == 0}
-                    aria-label="Step back" data-testid="transport-back">{"◀ Back"}</button>
+                <button type="button" class="btn btn-small" onclick={guard(pos == 0, go(0))} aria-disabled={off(pos == 0)}
+                    aria-label="Start (first frame)" data-testid="transport-reset">{"Start"}</button>
+                <button type="button" class="btn btn-small" onclick={guard(pos == 0, go(moved(pos, -1, n)))}
+                    aria-disabled={off(pos == 0)} aria-label="Back one frame" data-testid="transport-back">{"◀ Back"}</button>
                 <button type="button" class="btn btn-small btn-primary" onclick={toggle} disabled={n < 2}
                     aria-label={if *playing { "Pause" } else { "Play" }} aria-pressed={playing.to_string()}
                     data-testid="transport-play">{ if *playing { "Pause" } else { "Play" } }</button>
-                <button type="button" class="btn btn-small" onclick={go(moved(pos, 1, n))} disabled={pos + 1 >= n}
-                    aria-label="Step forward" data-testid="transport-step">{"Step ▶"}</button>
-                <button type="button" class="btn btn-small" onclick={go(n.saturating_sub(1))} disabled={pos + 1 >= n}
-                    aria-label="Jump to the last frame" data-testid="transport-end">{"End"}</button>
+                <button type="button" class="btn btn-small" onclick={guard(pos + 1 >= n, go(moved(pos, 1, n)))}
+                    aria-disabled={off(pos + 1 >= n)} aria-label="Step forward one frame" data-testid="transport-step">{"Step ▶"}</button>
+                <button type="button" class="btn btn-small" onclick={guard(pos + 1 >= n, go(n.saturating_sub(1)))}
+                    aria-disabled={off(pos + 1 >= n)} aria-label="End (last frame)" data-testid="transport-end">{"End"}</button>
                 { speed_select(speed) }
             </div>
             { scrubber(n, pos, &props.unit, playing, on_change) }

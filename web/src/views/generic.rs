@@ -125,7 +125,7 @@ pub fn texts_view(props: &TextsProps) -> Html {
             { for views.enumerate().map(|(i, v)| html! {
                 <details open={i == 0} data-testid={format!("text-view-{}", v.id)}>
                     <summary>{ &v.title }</summary>
-                    <pre class="text-pre">{ &v.text }</pre>
+                    <pre class="text-pre" tabindex="0">{ &v.text }</pre>
                 </details>
             }) }
         </figure>

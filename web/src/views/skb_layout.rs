@@ -254,7 +254,7 @@ fn ruler(s: &mut String, object_bytes: u64, tick: u64, x: &dyn Fn(u64) -> f64) {
 
 fn legend(s: &mut String, segments: &[Segment], n_frags: u64) {
     s.push_str(concat!(
-        r#"<table class="legend"><thead><tr><th scope="col">span</th><th scope="col" class="num">offset</th>"#,
+        r#"<div class="table-scroll" tabindex="0" role="region" aria-label="legend"><table class="legend"><thead><tr><th scope="col">span</th><th scope="col" class="num">offset</th>"#,
         r#"<th scope="col" class="num">bytes</th><th scope="col">what</th></tr></thead><tbody>"#
     ));
     for seg in segments {
@@ -271,7 +271,7 @@ fn legend(s: &mut String, segments: &[Segment], n_frags: u64) {
             help(seg.name)
         );
     }
-    s.push_str("</tbody></table>");
+    s.push_str("</tbody></table></div>");
 }
 
 #[cfg(test)]

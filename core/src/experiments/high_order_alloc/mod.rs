@@ -26,7 +26,7 @@ mod calibrate;
 mod seed;
 pub mod world;
 
-pub use calibrate::{calibrate, CalibrationReport, FittedConstant, MAX_ROUNDS};
+pub use calibrate::{HoaCalibration, FITTED};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
@@ -439,6 +439,10 @@ impl Experiment for HighOrderAlloc {
         Some(out)
     }
 
+    fn calibration(&self) -> Option<&'static dyn crate::calibrate::Calibration> {
+        Some(&HoaCalibration)
+    }
+
     fn compare(&self, _params: &Params, output: &RunOutput) -> Option<Reproduction> {
         let seed = self.seed_output()?;
         let mut r =
@@ -452,7 +456,7 @@ impl Experiment for HighOrderAlloc {
         r.notes = vec![
             format!("crossover (order-0 ahead from here on): seed {}, sim {}", fmt_x(&seed_rows), fmt_x(&sim_rows)),
             format!("order-3 peak over 20..30 flows: seed {}, sim {}", fmt_p(&seed_rows), fmt_p(&sim_rows)),
-            format!("machine: {}; seed {}", SERVER_2019.name, output.seed),
+            format!("machine: {}", SERVER_2019.name),
         ];
         Some(r)
     }

@@ -265,7 +265,7 @@ fn lane_table(frame: &TraceFrame) -> String {
 fn buddyinfo(s: &mut String, frame: &TraceFrame, prev: Option<&TraceFrame>) {
     s.push_str(concat!(
         r#"<div><p class="muted">/proc/buddyinfo (free blocks per order 0..10; changed counts highlighted)</p>"#,
-        r#"<pre class="hoa-pre hoa-buddy" data-testid="buddyinfo">"#
+        r#"<pre class="hoa-pre hoa-buddy" data-testid="buddyinfo" tabindex="0">"#
     ));
     for (i, line) in frame.buddyinfo.iter().enumerate() {
         let before = prev.and_then(|p| p.buddyinfo.get(i)).map_or(line.as_str(), String::as_str);

@@ -54,7 +54,7 @@ pub fn oops(ctx: &ViewCtx) -> Html {
     html! {
         <figure class="ktls-view card-flat">
             <figcaption><strong>{"Simulated oops"}</strong></figcaption>
-            <pre class="ktls-trace" data-testid="oops">{ text.unwrap_or_else(|| "(this run has no oops view)".into()) }</pre>
+            <pre class="ktls-trace" data-testid="oops" tabindex="0">{ text.unwrap_or_else(|| "(this run has no oops view)".into()) }</pre>
         </figure>
     }
 }

@@ -76,13 +76,13 @@ pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let (w, _) = area.dim_in_pixel();
     let (plot, side) = area.split_horizontally(w.saturating_sub(LEGEND_W));
-    let text = |size: i32| ("sans-serif", size).into_font().color(&theme.text);
+    let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
     let (x_hi, y_hi) = (data.depth_max() as f64, data.bytes_max() as f64 * 1.08);
     let mut chart = ChartBuilder::on(&plot)
         .caption("Peak kernel stack vs. nesting depth", text(17))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
+        .margin(theme.s(12))
+        .x_label_area_size(theme.s(40))
+        .y_label_area_size(theme.s(64))
         .build_cartesian_2d(0.0..x_hi, 0.0..y_hi)?;
     chart
         .configure_mesh()
@@ -99,7 +99,7 @@ pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     let limit = theme.series[2];
     for bytes in [data.thread_size_bytes, 2 * data.thread_size_bytes] {
         let line = vec![(0.0, bytes as f64), (x_hi, bytes as f64)];
-        chart.draw_series(DashedLineSeries::new(line, 6, 4, limit.stroke_width(2)))?;
+        chart.draw_series(DashedLineSeries::new(line, 6, 4, limit.stroke_width(theme.s(2))))?;
     }
     for (i, s) in data.series.iter().enumerate() {
         let color = fix_color(theme, i);
@@ -118,17 +118,17 @@ fn draw_legend<DB: DrawingBackend>(
     data: &StackVsDepth,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let font = ("sans-serif", 13).into_font().color(&theme.text);
+    let font = ("sans-serif", theme.si(13)).into_font().color(&theme.text);
     let row = |i: usize| 56 + 22 * i as i32;
     let swatch = |y: i32| vec![(4, y), (26, y)];
     for (i, s) in data.series.iter().enumerate() {
         let color = fix_color(theme, i);
-        side.draw(&PathElement::new(swatch(row(i)), color.stroke_width(4)))?;
+        side.draw(&PathElement::new(swatch(row(i)), color.stroke_width(theme.s(4))))?;
         side.draw(&Text::new(s.fix, (34, row(i) - 7), font.clone()))?;
     }
     let n = data.series.len();
     let limit = theme.series[2];
-    side.draw(&PathElement::new(swatch(row(n)), limit.stroke_width(2)))?;
+    side.draw(&PathElement::new(swatch(row(n)), limit.stroke_width(theme.s(2))))?;
     side.draw(&Text::new(format!("THREAD_SIZE {} B", data.thread_size_bytes), (34, row(n) - 7), font.clone()))?;
     side.draw(&Text::new("and 2 × (bigger-stack)", (34, row(n + 1) - 10), font.clone()))?;
     side.draw(&Cross::new((15, row(n + 2)), 4, theme.text))?;

@@ -1,0 +1,273 @@
+//! Fitting a machine profile's physical constants, the same way for every experiment.
+//!
+//! An experiment with fitted constants implements [`Calibration`]: which constants move (at most
+//! [`MAX_FITTED`], each inside a sourced physical range), their committed values, and a score of
+//! the model against its seed table for given values and seeds (lower is better; the experiment
+//! says what the objective weighs). This module owns the search and the reports:
+//!
+//! - [`calibrate`]: deterministic coordinate descent from the committed values on a geometric
+//!   grid (each constant walks × (1 ± step) while that improves, the step halving every round,
+//!   values clamped to their range); every evaluation scores the model on all `seeds`, so the fit is to the mean over
+//!   seeds, never to one lucky seed.
+//! - [`sensitivity`]: every constant moved by −10 % and +10 % alone, with the figures the score
+//!   reports — how much each fitted constant leans on the result.
+//!
+//! `skblab calibrate <id> [--rounds N] [--seeds N] [--sensitivity]` prints both; the committed
+//! values are then copied into the experiment's machine profile by hand (core does no I/O).
+
+use serde::Serialize;
+use std::fmt::Write;
+
+/// The most constants one machine profile may fit.
+pub const MAX_FITTED: usize = 8;
+/// Seeds a fit and a reproduction average over unless told otherwise.
+pub const DEFAULT_SEEDS: u32 = 5;
+/// The most seeds a CLI call may ask for (bounds the work).
+pub const MAX_SEEDS: u32 = 50;
+/// Rounds after which the step (0.16 halved each round) is below 1e-5 of a value: more rounds
+/// change nothing worth printing. The CLI's `--rounds` range.
+pub const MAX_ROUNDS: u32 = 14;
+
+/// The most steps one constant walks in one direction in one round (bounds a fit's work).
+const MAX_STRIDES: u32 = 8;
+
+/// One fitted physical constant and its allowed range.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Constant {
+    pub name: &'static str,
+    pub unit: &'static str,
+    pub min: f64,
+    pub max: f64,
+    /// Where the range comes from (datasheet, paper, measurement), one line.
+    pub source: &'static str,
+}
+
+/// How well the model with some constants reproduces its seed table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Score {
+    /// What the search minimises.
+    pub objective: f64,
+    /// Named figures for the report (MAPE per column, worst cell, crossover...).
+    pub figures: Vec<(String, f64)>,
+}
+
+/// An experiment's fitted constants and how to score them.
+pub trait Calibration: Sync {
+    /// One line: which machine, against which seed.
+    fn title(&self) -> String;
+    /// The fitted constants (at most [`MAX_FITTED`]).
+    fn constants(&self) -> &'static [Constant];
+    /// Their values in the committed machine profile, in the order of [`Calibration::constants`].
+    fn committed(&self) -> Vec<f64>;
+    /// Runs the model with `values` on every seed of `seeds` and scores the mean.
+    fn score(&self, values: &[f64], seeds: &[u64]) -> Score;
+}
+
+/// `n` seeds starting at `first` (wrapping), the seeds a multi-seed figure averages over.
+pub fn seeds(first: u64, n: u32) -> Vec<u64> {
+    (0..u64::from(n)).map(|i| first.wrapping_add(i)).collect()
+}
+
+/// The result of a fit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub title: String,
+    pub seeds: Vec<u64>,
+    pub constants: Vec<(Constant, f64)>,
+    pub score: Score,
+    pub evaluations: u32,
+}
+
+impl Report {
+    pub fn to_text(&self) -> String {
+        let mut s = format!("# {}\n# score on the mean over seeds {}\n", self.title, seed_list(&self.seeds));
+        for (c, v) in &self.constants {
+            let _ = writeln!(s, "{:<24} {:>12} {:<13} range {}..={}", c.name, fmt(*v), c.unit, fmt(c.min), fmt(c.max));
+        }
+        for (name, v) in &self.score.figures {
+            let _ = writeln!(s, "{name}: {}", fmt(*v));
+        }
+        let _ = writeln!(s, "objective: {:.3} after {} evaluations", self.score.objective, self.evaluations);
+        s
+    }
+}
+
+/// Coordinate descent from the committed values for `rounds` rounds (at most [`MAX_ROUNDS`]).
+/// Deterministic; `rounds = 0` only scores the committed profile.
+pub fn calibrate(cal: &dyn Calibration, rounds: u32, seeds: &[u64]) -> Report {
+    let constants = cal.constants();
+    assert!(constants.len() <= MAX_FITTED, "bug: {} fits {} constants", cal.title(), constants.len());
+    let mut best_v = cal.committed();
+    let mut best = cal.score(&best_v, seeds);
+    let mut evaluations = 1;
+    let mut step = 0.16;
+    for _ in 0..rounds.min(MAX_ROUNDS) {
+        for (i, c) in constants.iter().enumerate() {
+            // Walk in the first direction that improves, as long as it improves (at most
+            // MAX_STRIDES steps), then go on to the next constant.
+            for dir in [1.0, -1.0] {
+                let mut moved = false;
+                for _ in 0..MAX_STRIDES {
+                    let mut v = best_v.clone();
+                    let nv = (v[i] * (1.0 + dir * step)).clamp(c.min, c.max);
+                    if nv == v[i] {
+                        break;
+                    }
+                    v[i] = nv;
+                    let s = cal.score(&v, seeds);
+                    evaluations += 1;
+                    if s.objective >= best.objective {
+                        break;
+                    }
+                    best = s;
+                    best_v = v;
+                    moved = true;
+                }
+                if moved {
+                    break;
+                }
+            }
+        }
+        step /= 2.0;
+    }
+    Report {
+        title: cal.title(),
+        seeds: seeds.to_vec(),
+        constants: constants.iter().copied().zip(best_v).collect(),
+        score: best,
+        evaluations,
+    }
+}
+
+/// One constant moved by ±10 %.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SensitivityRow {
+    pub constant: Constant,
+    pub value: f64,
+    pub minus: Score,
+    pub plus: Score,
+}
+
+/// Every fitted constant moved alone by −10 % and +10 % from its committed value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sensitivity {
+    pub title: String,
+    pub seeds: Vec<u64>,
+    pub base: Score,
+    pub rows: Vec<SensitivityRow>,
+}
+
+impl Sensitivity {
+    /// A table: one line per constant and direction, one column per figure of the score.
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "# {}: sensitivity, each fitted constant ±10 % alone (mean over seeds {})\n",
+            self.title,
+            seed_list(&self.seeds)
+        );
+        let names: Vec<&str> = self.base.figures.iter().map(|(n, _)| n.as_str()).collect();
+        let _ = writeln!(s, "{:<28} {}", "change", names.join(" | "));
+        let line = |label: String, sc: &Score| {
+            let vals: Vec<String> = sc.figures.iter().map(|(_, v)| fmt(*v)).collect();
+            format!("{label:<28} {}\n", vals.join(" | "))
+        };
+        s.push_str(&line("committed".into(), &self.base));
+        for r in &self.rows {
+            s.push_str(&line(format!("{} -10 %", r.constant.name), &r.minus));
+            s.push_str(&line(format!("{} +10 %", r.constant.name), &r.plus));
+        }
+        s
+    }
+}
+
+/// Scores the committed values and each constant at ±10 % (outside its range if need be: the
+/// question is how much the result leans on it, not whether the move is a valid fit).
+pub fn sensitivity(cal: &dyn Calibration, seeds: &[u64]) -> Sensitivity {
+    let base_v = cal.committed();
+    let rows = cal
+        .constants()
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let at = |f: f64| {
+                let mut v = base_v.clone();
+                v[i] *= f;
+                cal.score(&v, seeds)
+            };
+            SensitivityRow { constant: c, value: base_v[i], minus: at(0.9), plus: at(1.1) }
+        })
+        .collect();
+    Sensitivity { title: cal.title(), seeds: seeds.to_vec(), base: cal.score(&base_v, seeds), rows }
+}
+
+fn seed_list(seeds: &[u64]) -> String {
+    match seeds {
+        [] => "none".into(),
+        [one] => one.to_string(),
+        [first, .., last] if seeds.windows(2).all(|w| w[1] == w[0].wrapping_add(1)) => format!("{first}..={last}"),
+        _ => seeds.iter().map(u64::to_string).collect::<Vec<_>>().join(","),
+    }
+}
+
+fn fmt(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bowl with its minimum at (3, 50): the descent must walk there and stay in range.
+    struct Bowl;
+    static BOWL: [Constant; 2] = [
+        Constant { name: "a", unit: "x", min: 1.0, max: 10.0, source: "test" },
+        Constant { name: "b", unit: "y", min: 10.0, max: 40.0, source: "test" },
+    ];
+    impl Calibration for Bowl {
+        fn title(&self) -> String {
+            "bowl".into()
+        }
+        fn constants(&self) -> &'static [Constant] {
+            &BOWL
+        }
+        fn committed(&self) -> Vec<f64> {
+            vec![5.0, 20.0]
+        }
+        fn score(&self, v: &[f64], seeds: &[u64]) -> Score {
+            let noise = seeds.iter().map(|&s| s as f64 * 1e-9).sum::<f64>();
+            let objective = (v[0] - 3.0).powi(2) + (v[1] - 50.0).powi(2) + noise;
+            Score { objective, figures: vec![("a".into(), v[0]), ("b".into(), v[1])] }
+        }
+    }
+
+    #[test]
+    fn descent_improves_and_respects_ranges() {
+        let r0 = calibrate(&Bowl, 0, &seeds(1, 5));
+        assert_eq!(r0.evaluations, 1);
+        let r = calibrate(&Bowl, MAX_ROUNDS, &seeds(1, 5));
+        assert!(r.score.objective < r0.score.objective);
+        let (a, b) = (r.constants[0].1, r.constants[1].1);
+        assert!((a - 3.0).abs() < 0.1, "a = {a}");
+        assert_eq!(b, 40.0, "b stops at the top of its range");
+        assert!(r.to_text().contains("range 10..=40"));
+        assert_eq!(r, calibrate(&Bowl, MAX_ROUNDS, &seeds(1, 5)), "deterministic");
+    }
+
+    #[test]
+    fn sensitivity_moves_each_constant_alone() {
+        let s = sensitivity(&Bowl, &seeds(1, 3));
+        assert_eq!(s.rows.len(), 2);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(s.rows[0].minus.figures[0].1, 4.5));
+        assert!(close(s.rows[0].minus.figures[1].1, 20.0), "b stays when a moves");
+        assert!(close(s.rows[1].plus.figures[1].1, 22.0));
+        let text = s.to_text();
+        assert!(text.contains("seeds 1..=3") && text.contains("a -10 %") && text.contains("b +10 %"), "{text}");
+    }
+}

@@ -1,0 +1,154 @@
+// The learner's experience: predict before you see, retries and hints, units, honest progress,
+// the way on at a lesson's end, notices that go away, clean URLs, and no sideways scrolling
+// on a 360 px phone.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
+
+let srv; let browser;
+before(async () => { srv = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); srv?.server.close(); });
+
+const tid = (id) => `[data-testid="${id}"]`;
+const INDEX = fs.readFileSync(new URL('../../lessons/index.toml', import.meta.url), 'utf8');
+/** Written lessons in course order, with their step counts (from their content files). */
+const WRITTEN = INDEX.split('[[lesson]]').slice(1)
+  .filter((b) => /status = "written"/.test(b))
+  .map((b) => {
+    const slug = b.match(/slug = "([^"]+)"/)[1];
+    const text = fs.readFileSync(new URL(`../../lessons/content/${slug}.md`, import.meta.url), 'utf8');
+    return { slug, steps: (text.match(/^\[\[steps\]\]/gm) || []).length };
+  });
+
+async function check(page, text) {
+  await page.locator(`${tid('question')} input[type="text"]`).fill(text);
+  const before = await page.locator(tid('verdict')).innerText();
+  await page.click(tid('check'));
+  await page.waitForFunction((b) => document.querySelector('[data-testid="verdict"]').innerText !== b, before);
+  return page.locator(tid('grade')).innerText();
+}
+
+test('three misses show the answer; a hint after the first; units and separators are read', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/skb-layout/5`);
+  await appReady(page);
+  assert.equal(await page.locator(tid('veiled-diagram')).count(), 1);
+  let g = await check(page, '100');
+  assert.match(g, /not quite.*2 tries left/is);
+  assert.equal(await page.locator(tid('hint')).count(), 1);
+  g = await check(page, 'NaN');
+  assert.match(g, /not graded/i, 'a non-number is no try');
+  g = await check(page, '1,000');
+  assert.match(g, /1 try left/);
+  g = await check(page, '0.5 KiB');
+  assert.match(g, /model says 320 bytes/, 'the third miss shows the answer');
+  await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-diagram"]'));
+  assert.ok(await page.locator(tid('check')).isDisabled(), 'a settled question takes no more answers');
+
+  await page.goto(`${srv.base}/#/lesson/skb-layout/2`);
+  await page.waitForFunction(() => /destructor/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
+  g = await check(page, '488 B');
+  assert.match(g, /right/i, 'an answer with a unit of the same kind');
+  page.assertClean();
+});
+
+test('progress counts visited steps and right answers apart; a lesson ends with the way on', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/skb-layout/1`);
+  await appReady(page);
+  await page.click(tid('next-step'));
+  await page.waitForFunction(() => /skb-layout\/2/.test(location.hash));
+  assert.match(await check(page, '488'), /right/i);
+  await page.click(tid('next-step'));
+  await page.waitForFunction(() => /skb-layout\/3/.test(location.hash));
+  await page.click(tid('show-answer'));
+  await page.waitForSelector(tid('explanation'));
+  const [first, second] = WRITTEN;
+  await page.goto(`${srv.base}/#/lesson/${first.slug}/${first.steps}`);
+  await page.waitForSelector(tid('lesson-end'));
+  const tally = await page.locator(tid('lesson-tally')).innerText();
+  assert.match(tally, new RegExp(`Steps visited: 4 of ${first.steps}\\. Questions answered right: 1 of`));
+  const next = page.locator(tid('next-lesson'));
+  assert.equal(await next.getAttribute('href'), `#/lesson/${second.slug}/1`);
+  await shot(page, 'lesson-end');
+  await page.goto(`${srv.base}/#/`);
+  await page.waitForSelector(tid(`progress-${first.slug}`));
+  assert.match(await page.locator(tid(`progress-${first.slug}`)).innerText(),
+    new RegExp(`4 / ${first.steps} steps visited · 1 / \\d+ answered right`));
+  page.assertClean();
+});
+
+test('notices can be dismissed and a bad URL is replaced by the page shown', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  await page.evaluate(() => localStorage.setItem('skblab.progress.v1', '{not json'));
+  await page.goto(`${srv.base}/#/nowhere`);
+  await page.reload();
+  await appReady(page);
+  await page.waitForSelector(tid('notice'));
+  await page.waitForFunction(() => location.hash === '#/');
+  await page.click(`${tid('notice')} button`);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="notice"]'));
+  await page.click('a[href="#/about"]');
+  await page.waitForSelector('h1');
+  assert.equal(await page.locator(tid('notice')).count(), 0, 'a dismissed notice does not follow the learner');
+  page.assertClean();
+});
+
+test('a new page opens at its top', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/skb-layout/1`);
+  await appReady(page);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  assert.ok(await page.evaluate(() => window.scrollY) > 100);
+  await page.click('a[href="#/about"]');
+  await page.waitForFunction(() => window.scrollY === 0);
+  page.assertClean();
+});
+
+test('no page and no lesson step scrolls sideways on a 360 px phone', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 360, height: 780 }, deviceScaleFactor: 2 });
+  const urls = ['#/', '#/about', '#/play', '#/reproduce'];
+  for (const l of WRITTEN) for (let i = 1; i <= l.steps; i++) urls.push(`#/lesson/${l.slug}/${i}`);
+  const wide = [];
+  for (const u of urls) {
+    await page.goto(`${srv.base}/${u}`);
+    await appReady(page);
+    await page.waitForTimeout(150);
+    const w = await page.evaluate(() => {
+      const doc = document.documentElement;
+      if (doc.scrollWidth <= doc.clientWidth) return null;
+      // Name the widest element for the message.
+      let worst = null;
+      for (const el of document.querySelectorAll('body *')) {
+        const r = el.getBoundingClientRect();
+        if (r.right > doc.clientWidth + 1 && (!worst || r.right > worst.right)) {
+          worst = { right: Math.round(r.right), what: `${el.tagName.toLowerCase()}.${el.className?.baseVal ?? el.className}` };
+        }
+      }
+      return { scrollWidth: doc.scrollWidth, worst };
+    });
+    if (w) wide.push(`${u}: ${w.scrollWidth}px (${w.worst?.what} ends at ${w.worst?.right})`);
+  }
+  await shot(page, 'phone-last-step');
+  assert.deepEqual(wide, [], `pages wider than 360 px:\n${wide.join('\n')}`);
+  page.assertClean();
+});
+
+test('a typed number applies when committed, not per keystroke', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/play/skb-layout`);
+  await appReady(page);
+  const mtu = page.locator(tid('param-mtu'));
+  await mtu.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('9000', { delay: 30 });
+  await page.waitForTimeout(200);
+  assert.doesNotMatch(decodeURIComponent(page.url()), /mtu=9\b/, 'no keystroke applied on its own');
+  assert.equal(await mtu.inputValue(), '9000', 'the draft is kept while typing');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /mtu=9000/.test(decodeURIComponent(location.hash)));
+  page.assertClean();
+});
