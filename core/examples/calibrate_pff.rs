@@ -1,8 +1,10 @@
-//! Fits the constants of one page-frag-free machine (see
-//! `skblab_core::experiments::page_frag_free::calibrate`): `calibrate_pff <machine> [rounds]
-//! [seeds] [--sensitivity]`. Prints the values to commit into `machines.rs`.
+//! Fits or checks the constants of one page-frag-free machine (the router is also
+//! `skblab calibrate page-frag-free`): `calibrate_pff <router|x86-bench|cortex-a53> [rounds]
+//! [seeds] [--sensitivity]`; rounds 0 prints the committed values' score. Prints the values to
+//! commit into `core/src/experiments/page_frag_free/machines.rs`.
 
-use skblab_core::experiments::page_frag_free::calibrate::{calibrate, committed, constants, score, sensitivity};
+use skblab_core::calibrate::{self, Calibration};
+use skblab_core::experiments::page_frag_free::calibrate as pff;
 use skblab_core::experiments::page_frag_free::machines::MachineKind;
 use skblab_core::params::Choice;
 
@@ -10,27 +12,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let kind = args.first().and_then(|a| MachineKind::from_name(a)).unwrap_or(MachineKind::Router);
     let rounds: u32 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(4);
-    let n_seeds: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
-    let seeds: Vec<u64> = (1..=n_seeds).collect();
+    let n_seeds: u32 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(calibrate::DEFAULT_SEEDS);
+    let seeds = calibrate::seeds(1, n_seeds);
+    let cal = pff::of(kind);
     if args.iter().any(|a| a == "--sensitivity") {
-        let base = score(kind, &committed(kind), &seeds);
-        println!("committed: {:?}", base);
-        for (name, lo, hi) in sensitivity(kind, &seeds) {
-            println!("{name}: -10% {:?}\n    +10% {:?}", lo.figures, hi.figures);
-        }
-        return;
+        print!("{}", calibrate::sensitivity(cal, &seeds).to_text());
+    } else if rounds == 0 {
+        println!("{:?}", cal.score(&cal.committed(), &seeds));
+    } else {
+        print!("{}", calibrate::calibrate(cal, rounds, &seeds).to_text());
     }
-    if rounds == 0 {
-        let mut values = committed(kind);
-        if let Ok(v) = std::env::var("PFF_VALUES") {
-            values = v.split(',').map(|x| x.parse().expect("a number")).collect();
-        }
-        println!("{:?}", score(kind, &values, &seeds));
-        return;
-    }
-    let f = calibrate(kind, rounds, &seeds);
-    for (c, v) in constants(kind).iter().zip(&f.values) {
-        println!("{:<24} {:>8} {:<7} range {}..={}", c.name, v, c.unit, c.min, c.max);
-    }
-    println!("objective {:.3} after {} evaluations; figures {:?}", f.score.objective, f.evaluations, f.score.figures);
 }

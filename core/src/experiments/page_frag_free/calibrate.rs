@@ -10,29 +10,18 @@
 //!   free path *after* the fix exceeds 0.8 % (the target is below 1 %);
 //! - x86-bench: |gain − 7| in percentage points; cortex-a53: |gain − 11|.
 //!
-//! Search: deterministic coordinate descent on a geometric grid (each constant × (1 ± step),
-//! step halving every round, clamped to its range), every evaluation the machine's default
-//! run on the given seeds. Run it with `cargo run --release -p skblab-core --example
-//! calibrate_pff -- <machine> [rounds]` and commit the printed values into `machines.rs`.
-//! The shape follows the platform's `Calibration` trait (constants, committed, score).
+//! Search and sensitivity: the platform's ([`crate::calibrate`]: coordinate descent on the
+//! mean over seeds, ±10 % per constant). `skblab calibrate page-frag-free [--sensitivity]`
+//! fits the router (the experiment's [`Calibration`]); the two other machines:
+//! `cargo run --release -p skblab-core --example calibrate_pff -- x86-bench|cortex-a53
+//! [rounds] [seeds] [--sensitivity]`. Commit the printed values into `machines.rs`.
 
 use super::machines::{machine, ForwardingBox, MachineKind};
 use super::{machine_defaults, pair_on, summary_on, Fix, Shares};
 use super::{
     SEED_GAIN_A53_PCT, SEED_GAIN_X86_PCT, SEED_PAGE_FRAG_FREE_SELF_PCT, SEED_SHARES, SEED_SKB_RELEASE_DATA_SELF_PCT,
 };
-use serde::Serialize;
-
-/// A fitted constant: its name (a field of [`ForwardingBox`] or its CPU), unit, physical
-/// range and where the range comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Constant {
-    pub name: &'static str,
-    pub unit: &'static str,
-    pub min: f64,
-    pub max: f64,
-    pub source: &'static str,
-}
+use crate::calibrate::{Calibration, Constant, Score};
 
 const RX: Constant = Constant {
     name: "rx_pkt_cycles",
@@ -162,13 +151,6 @@ pub fn with_values(kind: MachineKind, values: &[f64]) -> ForwardingBox {
     b
 }
 
-/// How well some values reproduce the seed: the objective and the figures it is made of.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Score {
-    pub objective: f64,
-    pub figures: Vec<(String, f64)>,
-}
-
 /// Runs `kind`'s default setting with `values` on `seeds` (mean) and scores it.
 pub fn score(kind: MachineKind, values: &[f64], seeds: &[u64]) -> Score {
     let b = with_values(kind, values);
@@ -225,57 +207,38 @@ pub fn score(kind: MachineKind, values: &[f64], seeds: &[u64]) -> Score {
     }
 }
 
-/// The result of [`calibrate`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Fitted {
-    pub values: Vec<f64>,
-    pub score: Score,
-    pub evaluations: u32,
-}
+/// One machine's calibration, for the platform's `skblab calibrate` ([`crate::calibrate`]).
+pub struct MachineCalibration(pub MachineKind);
 
-/// Coordinate descent from the committed values, `rounds` rounds, on `seeds`.
-pub fn calibrate(kind: MachineKind, rounds: u32, seeds: &[u64]) -> Fitted {
-    let cs = constants(kind);
-    let mut values = committed(kind);
-    let mut best = score(kind, &values, seeds);
-    let mut evaluations = 1;
-    let mut step = 0.2;
-    for _ in 0..rounds {
-        for k in 0..cs.len() {
-            for dir in [1.0 + step, 1.0 / (1.0 + step)] {
-                let mut v = values.clone();
-                v[k] = (v[k] * dir).clamp(cs[k].min, cs[k].max).round();
-                if v[k] == values[k] {
-                    continue;
-                }
-                let s = score(kind, &v, seeds);
-                evaluations += 1;
-                if s.objective < best.objective {
-                    values = v;
-                    best = s;
-                    break;
-                }
-            }
-        }
-        step /= 2.0;
+/// The router's (what `skblab calibrate page-frag-free` fits), the micro-benchmark host's and
+/// the Cortex-A53's.
+pub static ROUTER_CALIBRATION: MachineCalibration = MachineCalibration(MachineKind::Router);
+pub static X86_CALIBRATION: MachineCalibration = MachineCalibration(MachineKind::X86Bench);
+pub static A53_CALIBRATION: MachineCalibration = MachineCalibration(MachineKind::CortexA53);
+
+/// The calibration of `kind`.
+pub fn of(kind: MachineKind) -> &'static MachineCalibration {
+    match kind {
+        MachineKind::Router => &ROUTER_CALIBRATION,
+        MachineKind::X86Bench => &X86_CALIBRATION,
+        MachineKind::CortexA53 => &A53_CALIBRATION,
     }
-    Fitted { values, score: best, evaluations }
 }
 
-/// Objective change when each fitted constant moves by ±10 % (the sensitivity table of
-/// docs/page-frag-free.md): (name, figures at −10 %, figures at +10 %).
-pub fn sensitivity(kind: MachineKind, seeds: &[u64]) -> Vec<(&'static str, Score, Score)> {
-    let base = committed(kind);
-    constants(kind)
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let at = |f: f64| {
-                let mut v = base.clone();
-                v[k] *= f;
-                score(kind, &v, seeds)
-            };
-            (c.name, at(0.9), at(1.1))
-        })
-        .collect()
+impl Calibration for MachineCalibration {
+    fn title(&self) -> String {
+        format!("page-frag-free calibration of {} against seed 002", machine(self.0).name)
+    }
+
+    fn constants(&self) -> &'static [Constant] {
+        constants(self.0)
+    }
+
+    fn committed(&self) -> Vec<f64> {
+        committed(self.0)
+    }
+
+    fn score(&self, values: &[f64], seeds: &[u64]) -> Score {
+        score(self.0, values, seeds)
+    }
 }

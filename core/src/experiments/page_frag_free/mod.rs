@@ -21,6 +21,7 @@ pub mod chains;
 pub mod machines;
 pub mod world;
 
+use crate::calibrate::Calibration;
 use crate::experiment::{Cost, Experiment, Point, ViewSpec};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamError, ParamSpec, Params, Value};
@@ -443,6 +444,20 @@ impl Experiment for PageFragFree {
     fn reproduce(&self, seed: u64) -> Option<Reproduction> {
         Some(reproduce(seed))
     }
+
+    /// The full table on the mean over `seeds`, each cell with its [min, max].
+    fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
+        let per_seed: Vec<Vec<f64>> = seeds.iter().map(|&s| reproduce_figures(s)).collect();
+        let n = per_seed.len().max(1) as f64;
+        let mean: Vec<f64> = (0..6).map(|k| per_seed.iter().map(|f| f[k]).sum::<f64>() / n).collect();
+        let tables: Vec<Reproduction> = per_seed.iter().zip(seeds).map(|(f, &s)| table(f, s)).collect();
+        Some(table(&mean, seeds.first().copied().unwrap_or(0)).with_spread(&tables, seeds))
+    }
+
+    /// The router's constants (the two other machines: `examples/calibrate_pff.rs`).
+    fn calibration(&self) -> Option<&'static dyn Calibration> {
+        Some(&calibrate::ROUTER_CALIBRATION)
+    }
 }
 
 /// Labels of the reproduce rows (the CLI contract).
@@ -463,7 +478,7 @@ pub const SEED_GAIN_X86_PCT: f64 = 7.0;
 pub const SEED_GAIN_A53_PCT: f64 = 11.0;
 
 fn repro_row(label: &str, metric: &'static str, measured: f64, simulated: f64) -> ReproRow {
-    ReproRow { label: label.to_string(), cells: vec![ReproCell { metric, measured, simulated }] }
+    ReproRow { label: label.to_string(), cells: vec![ReproCell { metric, measured, simulated, spread: None }] }
 }
 
 fn reproduction(rows: Vec<ReproRow>, seed: u64) -> Reproduction {
@@ -500,9 +515,13 @@ pub fn machine_defaults(kind: MachineKind) -> Params {
 
 /// Seed 002 beside one seed's simulation.
 pub fn reproduce(seed: u64) -> Reproduction {
-    let f = reproduce_figures(seed);
+    table(&reproduce_figures(seed), seed)
+}
+
+/// The reproduce table of the six figures of [`reproduce_figures`].
+fn table(f: &[f64], seed: u64) -> Reproduction {
     let mut rows: Vec<ReproRow> =
-        SEED_SHARES.iter().zip(&f).map(|((label, _, m), &s)| repro_row(label, "share_pct", *m, s)).collect();
+        SEED_SHARES.iter().zip(f).map(|((label, _, m), &s)| repro_row(label, "share_pct", *m, s)).collect();
     rows.push(repro_row(X86_ROW, "gain_pct", SEED_GAIN_X86_PCT, f[4]));
     rows.push(repro_row(A53_ROW, "gain_pct", SEED_GAIN_A53_PCT, f[5]));
     reproduction(rows, seed)
