@@ -136,7 +136,8 @@ fn run_has_both_flame_graphs_and_is_deterministic() {
     let a = PageFragFree.run(&p, 3);
     assert_eq!(a, PageFragFree.run(&p, 3));
     let ids: Vec<&str> = a.flames.iter().map(|f| f.id.as_str()).collect();
-    assert_eq!(ids, ["before", "after"]);
+    assert_eq!(ids, ["before", "after", "current"]);
+    assert_eq!(a.flame("current").unwrap().stacks, a.flame("before").unwrap().stacks, "current follows fix = before");
     let before = a.flame("before").unwrap();
     assert!(before.nodes().iter().any(|n| n.name == "free_one_page"));
     assert!(!a.flame("after").unwrap().nodes().iter().any(|n| n.name == "free_one_page"));

@@ -16,8 +16,9 @@ use skblab_core::{FlameGraph, FlameNode};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// Width of the drawing in SVG units (it scales to the column).
-const WIDTH: f64 = 1000.0;
+/// Width of the drawing in SVG units: about its width in CSS px in the lesson's view column,
+/// so that 11-unit text reads as 11 px (narrower screens scroll the graph inside its box).
+const WIDTH: f64 = 640.0;
 const ROW: f64 = 18.0;
 /// Boxes narrower than this are not drawn (they would be one pixel of noise).
 const MIN_WIDTH: f64 = 0.6;
@@ -27,14 +28,15 @@ fn pct(n: &FlameNode, total_ns: u64) -> f64 {
     n.ns as f64 * 100.0 / total_ns.max(1) as f64
 }
 
-/// A warm colour per frame name (flamegraph.pl's palette, stable across runs); spinning on a
-/// lock is always the reddest.
+/// A warm colour per frame name (like flamegraph.pl's palette, stable across runs); spinning on
+/// a lock is always the reddest.
 fn color(name: &str) -> (u32, u32, u32) {
     if name.contains("spin_lock") {
-        return (220, 40, 30);
+        return (240, 90, 70);
     }
     let h = name.bytes().fold(2166136261u32, |h, b| (h ^ u32::from(b)).wrapping_mul(16777619));
-    (205 + h % 50, 80 + (h >> 8) % 150, (h >> 16) % 55)
+    // Green at least 110 keeps #111 text above 4.5:1 contrast on every box.
+    (205 + h % 50, 110 + (h >> 8) % 120, (h >> 16) % 55)
 }
 
 /// True if `node` matches the search text (case-insensitive substring; empty matches nothing).
@@ -97,20 +99,14 @@ pub fn flame_svg(title: &str, nodes: &[FlameNode], gi: usize, zoom: Option<u32>,
         let share = pct(n, total_ns);
         let (r, g, b) = if matches(n, search) { (230, 0, 230) } else { color(&n.name) };
         let chars = ((w - 6.0) / 6.6).max(0.0) as usize;
-        let label: String = if n.name.chars().count() <= chars {
-            n.name.clone()
-        } else if chars >= 3 {
-            n.name.chars().take(chars - 2).collect::<String>() + ".."
-        } else {
-            String::new()
-        };
+        // The accessible name is the <title> (name and exact share), the text a visible cut.
+        let label: String = if chars >= 3 { n.name.chars().take(chars).collect() } else { String::new() };
         crate::svg!(
             &mut out,
-            r##"<g class="fl" tabindex="0" role="button" data-g="{}" data-i="{}" aria-label="{}: {} % of all samples"><title>{}: {} % ({} ns)</title><rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="rgb({},{},{})"/><text x="{}" y="{}" fill="#111">{}</text></g>"##,
+            r##"<g class="fl" tabindex="0" role="button" data-g="{}" data-i="{}" data-name="{}"><title>{}: {} % of all samples ({} ns)</title><rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="rgb({},{},{})"/><text x="{}" y="{}" fill="#111">{}</text></g>"##,
             gi,
             i,
             n.name,
-            format_args!("{share:.2}"),
             n.name,
             format_args!("{share:.2}"),
             n.ns,
@@ -149,6 +145,21 @@ pub fn flame_view(props: &FlameProps) -> Html {
     let zoom = use_state(|| vec![None::<u32>; props.flames.len()]);
     let search = use_state(String::new);
     let focus = use_state(|| None::<(usize, u32)>);
+    // The frame to give the keyboard focus back to after a zoom redraws the picture.
+    let refocus = use_mut_ref(|| None::<(usize, u32)>);
+    let grid = use_node_ref();
+    {
+        let (refocus, grid) = (refocus.clone(), grid.clone());
+        use_effect_with((*zoom).clone(), move |_| {
+            if let (Some((g, i)), Some(el)) = (refocus.borrow_mut().take(), grid.cast::<web_sys::Element>()) {
+                let selector = format!("[data-g=\"{g}\"][data-i=\"{i}\"]");
+                if let Ok(Some(target)) = el.query_selector(&selector) {
+                    // An SVG <g> has focus() like an HTML element (called by name).
+                    let _ = target.unchecked_ref::<web_sys::HtmlElement>().focus();
+                }
+            }
+        });
+    }
     let run = &props.ctx.run;
     let testid = format!("flame-{}", props.id);
     let Some(out) = run.output.clone() else {
@@ -165,6 +176,7 @@ pub fn flame_view(props: &FlameProps) -> Html {
         let zoom = zoom.clone();
         let trees = trees.clone();
         move |g: usize, i: u32| {
+            *refocus.borrow_mut() = Some((g, i));
             let mut z = (*zoom).clone();
             // A click on the zoomed frame or above it zooms out one level.
             let current = z[g];
@@ -230,7 +242,7 @@ pub fn flame_view(props: &FlameProps) -> Html {
                 </label>
                 <span class="muted">{"Click or Enter: zoom in; click the top row or Esc: out."}</span>
             </div>
-            <div class="flame-grid" {onclick} {onkeydown} onfocusin={on_focus.reform(|e: FocusEvent| e.into())} onmouseover={on_focus.reform(|e: MouseEvent| e.into())}>
+            <div class="flame-grid" ref={grid} {onclick} {onkeydown} onfocusin={on_focus.reform(|e: FocusEvent| e.into())} onmouseover={on_focus.reform(|e: MouseEvent| e.into())}>
                 { for graphs.iter().enumerate().map(|(g, graph)| {
                     let markup = flame_svg(&graph.title, &trees[g], g, zoom[g], &search);
                     let matched = (!search.is_empty()).then(|| format!("matched: {:.2} %", matched_pct(&trees[g], totals[g], &search)));
@@ -249,7 +261,7 @@ pub fn flame_view(props: &FlameProps) -> Html {
                             <div class="flame-svg-wrap">{ crate::svg::into_html(markup) }</div>
                             <details>
                                 <summary>{"Folded stacks (text)"}</summary>
-                                <pre class="text-pre">{ graph.folded() }</pre>
+                                <pre class="text-pre" tabindex="0">{ graph.folded() }</pre>
                             </details>
                         </section>
                     }
@@ -281,13 +293,16 @@ mod tests {
         let n = graph().nodes();
         let svg = flame_svg("t <b>", &n, 0, None, "");
         assert_eq!(svg.matches("<rect").count(), 4);
-        assert!(svg.contains("queued_spin_lock_slowpath: 75.00 %") && svg.contains("aria-label=\"t &lt;b&gt;\""));
+        assert!(
+            svg.contains("<title>queued_spin_lock_slowpath: 75.00 % of all samples")
+                && svg.contains("aria-label=\"t &lt;b&gt;\"")
+        );
         assert!(svg.starts_with("<svg xmlns="));
         // Zoomed into `b`: its ancestor `k` and itself only, `b` full width.
         let b = n.iter().position(|x| x.name == "b").unwrap() as u32;
         let z = flame_svg("t", &n, 0, Some(b), "");
         assert_eq!(z.matches("<rect").count(), 2);
-        assert!(z.contains(r#"width="999.5""#));
+        assert!(z.contains(r#"width="639.5""#));
     }
 
     #[test]

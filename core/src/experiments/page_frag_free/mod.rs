@@ -413,6 +413,7 @@ impl Experiment for PageFragFree {
     fn views(&self) -> Vec<ViewSpec> {
         vec![
             ViewSpec::Flame { id: "flame", flames: &["before", "after"] },
+            ViewSpec::Flame { id: "flame-current", flames: &["current"] },
             ViewSpec::Text { id: "profile", texts: &["perf", "lock_stat"] },
             ViewSpec::Table { id: "table" },
             ViewSpec::Compare { id: "compare" },
@@ -556,9 +557,12 @@ fn decorate(out: &mut RunOutput, params: &Params, p: &Pair) {
             chosen.zoneinfo.clone(),
         ),
     ];
-    out.flames = vec![p.before.flame.clone(), p.after.flame.clone()];
+    out.flames = vec![p.before.flame.clone(), p.after.flame.clone(), chosen.flame.clone()];
     out.flames[0].title = format!("before the fix: {:.2} Mpps", p.before.mpps);
     out.flames[1].title = format!("after the fix: {:.2} Mpps", p.after.mpps);
+    // The chosen kernel's profile again, as the one graph that follows the `fix` knob.
+    out.flames[2].id = "current".to_string();
+    out.flames[2].title = format!("{fx} the fix: {:.2} Mpps", chosen.mpps);
 }
 
 /// The parameter spec (defaults: the router; unset topology knobs follow the machine).
