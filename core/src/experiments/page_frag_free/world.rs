@@ -255,12 +255,12 @@ impl ForwardSim {
             })
             .collect();
         // A CPU that only polls completions transmits nothing: its own index.
-        for i in 0..cpus.len() {
-            let t = tx_of(cpus[i].id);
-            cpus[i].tx_cpu = if cpus[i].rx_queues.is_empty() {
+        for (i, c) in cpus.iter_mut().enumerate() {
+            let t = tx_of(c.id);
+            c.tx_cpu = if c.rx_queues.is_empty() {
                 i
             } else {
-                busy.iter().position(|&c| c == t).expect("an RX CPU's completion CPU is busy")
+                busy.iter().position(|&b| b == t).expect("an RX CPU's completion CPU is busy")
             };
         }
         let period_ns = 1_000_000_000 * u64::from(cfg.rx_queues) / cfg.offered_pps.max(1);
