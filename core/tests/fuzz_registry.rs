@@ -44,6 +44,7 @@ const SIGNED_COLUMNS: &[(&str, &str, &str)] = &[
         "gain_pct",
         "after vs before the fix: slightly negative when the allocator does not matter (jitter)",
     ),
+    ("cross-cpu-free", "change_pct", "the run against its baseline: negative when the split or deferral loses"),
 ];
 
 fn cases() -> u32 {

@@ -4,6 +4,7 @@
 //! The registry lives here, beside the `pub mod` lines: adding an experiment is its module
 //! and one line in [`REGISTRY`].
 
+pub mod cross_cpu_free;
 pub mod high_order_alloc;
 pub mod ktls_recursion;
 pub mod page_frag_free;
@@ -17,6 +18,7 @@ pub static REGISTRY: &[&dyn Experiment] = &[
     &skb_layout::SkbLayout,
     &high_order_alloc::HighOrderAlloc,
     &page_frag_free::PageFragFree,
+    &cross_cpu_free::CrossCpuFree,
     &ktls_recursion::KtlsRecursion,
 ];
 

@@ -12,14 +12,20 @@
 //! - [`engine`]: the generic event queue (integer ns, ordered by `(time, sequence)`).
 //! - [`machine`]: a machine profile as data: topology (sockets, cores, SMT) and the physical
 //!   constants every cost is built from; turbo and SMT clocks.
-//! - [`cacheline`]: one shared line (last writer, when), and what touching it costs by
-//!   distance (SMT sibling, same socket, other socket, L3).
+//! - [`cache`]: private L2s and socket L3s by capacity (LRU by counting each core's fills);
+//!   where a page's data is found (own L2, another core's, L3, DRAM) and what a streaming
+//!   copy of it costs.
+//! - [`cacheline`]: one shared line (last writer), and what touching it costs by distance
+//!   (SMT sibling, same socket, other socket, L3 once evicted).
 //! - [`qspinlock`]: FIFO spinlock with line-transfer handoff and /proc/lock_stat counters.
 //! - [`buddy`]: `free_area[order]` over page frame numbers, split and merge, /proc/buddyinfo.
 //! - [`pcp`]: per-CPU page lists (count/high/batch), /proc/zoneinfo pagesets.
 //! - [`zone`]: a zone = buddy + zone->lock + pagesets + `struct page` state; rmqueue and the
 //!   two free paths (`free_unref_page`, `__free_pages_ok`).
 //! - [`page_frag`]: `skb_page_frag_refill` and the per-task frag.
+//! - [`slub`]: SLUB kmem caches: per-CPU active slabs and freelists (fast path), slab pages
+//!   with their own freelists (`__slab_free`, the slow path), the node's partial list under
+//!   `list_lock`, slab pages from and to the zone.
 //! - [`profile`]: simulated CPU time per call chain of a world, as a perf report.
 //! - [`trace`]: the generic part of per-event frames for the step-through player.
 //!
@@ -40,6 +46,7 @@
 //! per thread from the run's seed.
 
 pub mod buddy;
+pub mod cache;
 pub mod cacheline;
 pub mod engine;
 pub mod machine;
@@ -47,5 +54,6 @@ pub mod page_frag;
 pub mod pcp;
 pub mod profile;
 pub mod qspinlock;
+pub mod slub;
 pub mod trace;
 pub mod zone;

@@ -6,6 +6,7 @@
 //! have code of their own, looked up in the one table [`custom`] — the only place in the web
 //! crate that names experiments.
 
+pub mod cross_cpu_free;
 pub mod flame;
 pub mod generic;
 pub mod high_order_alloc;
@@ -44,12 +45,15 @@ type CustomView = fn(&ViewCtx) -> Html;
 /// The custom views: (experiment id, view id) → the function that draws it. Adding a lesson
 /// with a diagram no chart can draw adds a line here and a module beside this one.
 const CUSTOM: &[(&str, &str, CustomView)] = {
-    use skblab_core::experiments::{high_order_alloc as hoa, ktls_recursion as ktls, skb_layout as skb};
+    use skblab_core::experiments::{
+        cross_cpu_free as xcpu, high_order_alloc as hoa, ktls_recursion as ktls, skb_layout as skb,
+    };
     &[
         (skb::ID, "diagram", skb_layout::diagram),
         (skb::ID, "chart", skb_layout::mtu_chart),
         (skb::ID, "frags-chart", skb_layout::frags_chart),
         (hoa::ID, "trace", high_order_alloc::trace),
+        (xcpu::ID, "lanes", cross_cpu_free::lanes_view),
         (ktls::ID, "stack", ktls_recursion::stack),
         (ktls::ID, "trace", ktls_recursion::trace),
         (ktls::ID, "graph", ktls_recursion::graph),
@@ -74,7 +78,17 @@ pub fn render(id: &str, ctx: &ViewCtx) -> Html {
     let e = ctx.experiment;
     let spec = e.views().into_iter().find(|v| v.id() == id);
     let drawn = match &spec {
-        Some(ViewSpec::Custom { id }) => custom(e.id(), id).map(|draw| draw(ctx)),
+        // A custom view that draws an SVG gets an "SVG" export under it (the button hides
+        // itself by CSS where the view has no <svg>).
+        Some(ViewSpec::Custom { id }) => custom(e.id(), id).map(|draw| {
+            let name = format!("{}-{id}", e.id());
+            html! {
+                <div class="view-wrap">
+                    { draw(ctx) }
+                    <p class="view-export"><crate::components::export::SvgExport {name} /></p>
+                </div>
+            }
+        }),
         Some(spec) => Some(generic::render(spec, ctx)),
         None => None,
     };

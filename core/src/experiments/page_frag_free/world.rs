@@ -22,6 +22,7 @@
 use super::chains::Stack;
 use super::machines::{ForwardingBox, TxIrq};
 use crate::rng::Rng;
+use crate::sim::cache::Caches;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::page_frag::PageRef;
@@ -167,6 +168,8 @@ pub struct ForwardSim {
     now_ns: u64,
     queue: EventQueue<Event>,
     pub zones: Vec<Zone>,
+    /// Which core's L2 holds what (see `machines.rs`: no traffic advances it here).
+    caches: Caches,
     cpus: Vec<Cpu>,
     rxq: Vec<RxQueue>,
     pub profile: Profile<Stack>,
@@ -267,11 +270,13 @@ impl ForwardSim {
         let rxq = (0..cfg.rx_queues)
             .map(|q| RxQueue { phase_ns: period_ns * u64::from(q) / u64::from(cfg.rx_queues), ..RxQueue::default() })
             .collect();
+        let caches = Caches::new(&cfg.machine.cpu);
         let mut sim = ForwardSim {
             cfg,
             now_ns: 0,
             queue: EventQueue::default(),
             zones,
+            caches,
             cpus,
             rxq,
             profile: Profile::default(),
@@ -488,10 +493,10 @@ impl ForwardSim {
         let Some(page) = pkt.page else {
             return self.continue_at_cursor(i, Next::Poll);
         };
-        let (cpu, at) = (self.cpus[i].id, self.cpus[i].cursor_ns);
+        let cpu = self.cpus[i].id;
         let zone = &mut self.zones[page.node as usize];
         // put_page_testzero(): the refcount lives in the struct page the RX CPU wrote.
-        let line_ns = zone.touch_page(&self.cfg.machine.cpu, cpu, at, page.pfn);
+        let line_ns = zone.touch_page(&self.cfg.machine.cpu, &self.caches, cpu, page.pfn);
         assert!(zone.put_page_testzero(page.pfn), "bug: a forwarded page has one reference");
         self.advance(i, line_ns, Stack::PageFragFree);
         if !self.cfg.fix {
@@ -520,13 +525,13 @@ impl ForwardSim {
 
     /// `rmqueue_pcplist()`: a page from this CPU's list, refilled under the lock when empty.
     fn rx_alloc(&mut self, i: usize) {
-        let (cpu, node, at) = (self.cpus[i].id, self.cpus[i].node, self.cpus[i].cursor_ns);
+        let (cpu, node) = (self.cpus[i].id, self.cpus[i].node);
         let refilled = self.cpus[i].next == Next::AfterRefill;
         let m = &self.cfg.machine.cpu;
         let zone = &mut self.zones[node as usize];
         match zone.pcp_alloc(cpu, 0) {
             Some(pfn) => {
-                let line_ns = zone.touch_page(m, cpu, at, pfn);
+                let line_ns = zone.touch_page(m, &self.caches, cpu, pfn);
                 let cycles = m.page_op_cycles;
                 self.work(i, cycles, Stack::PcpAlloc);
                 self.advance(i, line_ns, Stack::PcpAlloc);
@@ -584,15 +589,15 @@ impl ForwardSim {
         let cost: Cost = match op {
             ZoneOp::FreeOne { page } => {
                 self.stats.free_one_page_calls += u64::from(measuring);
-                zone.free_one_page(m, cpu, now, page.pfn, 0)
+                zone.free_one_page(m, &self.caches, cpu, page.pfn, 0)
             }
             ZoneOp::Drain { .. } => {
                 self.stats.pcp_drains += u64::from(measuring);
-                zone.free_pcppages_bulk(m, cpu, now)
+                zone.free_pcppages_bulk(m, &self.caches, cpu)
             }
             ZoneOp::Refill { .. } => {
                 self.stats.pcp_refills += u64::from(measuring);
-                zone.rmqueue_bulk(m, cpu, now, 0).1
+                zone.rmqueue_bulk(m, &self.caches, cpu, 0).1
             }
         };
         let hold_ns = cycles_to_ns(cost.cycles, self.cpus[i].mhz) + cost.line_ns;

@@ -1,0 +1,185 @@
+//! The custom view of `cross-cpu-free` (seed 001): one lane per CPU of the receiver with the
+//! first skbs' allocations and frees (a free on another CPU is an arrow across lanes, red when
+//! it took SLUB's slow path), the slab page each object came from and whose active slab that
+//! was, and the slow-path counters per CPU. Everything drawn comes from core
+//! ([`skblab_core::experiments::cross_cpu_free::lanes`]); nothing here simulates.
+
+use super::ViewCtx;
+use crate::svg;
+use skblab_core::experiments::cross_cpu_free::{lanes, LaneEvent, Lanes};
+use skblab_core::Params;
+use yew::prelude::*;
+
+/// The lane view under the page's parameters.
+pub fn lanes_view(ctx: &ViewCtx) -> Html {
+    html! { <LaneView params={ctx.resolved.clone()} seed={ctx.seed} /> }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LaneProps {
+    pub params: Params,
+    pub seed: u64,
+}
+
+#[function_component(LaneView)]
+fn lane_view(props: &LaneProps) -> Html {
+    let data = use_memo((props.params.clone(), props.seed), |(p, s)| lanes(p, *s));
+    svg::into_html(markup(&data))
+}
+
+const W: f64 = 600.0;
+const LEFT: f64 = 64.0;
+const LANE_H: f64 = 66.0;
+const TOP: f64 = 14.0;
+/// Lanes drawn at most (a dispatcher's further readers are summarised in the counters).
+const MAX_LANES: usize = 5;
+
+fn markup(d: &Lanes) -> String {
+    let s = &mut String::new();
+    let lanes: Vec<u16> = d.cpus.iter().take(MAX_LANES).map(|c| c.0).collect();
+    let lane_of = |cpu: u16| lanes.iter().position(|&c| c == cpu);
+    let h = TOP + LANE_H * lanes.len() as f64 + 22.0;
+    let (t0, t1) = d.events.iter().fold((u64::MAX, 0), |(a, b), e| (a.min(e.t_ns), b.max(e.t_ns)));
+    let span = (t1.saturating_sub(t0)).max(1) as f64;
+    let x = |t: u64| LEFT + 12.0 + (t.saturating_sub(t0)) as f64 / span * (W - LEFT - 30.0);
+    let y = |lane: usize| TOP + LANE_H * lane as f64 + LANE_H * 0.62;
+    svg!(
+        s,
+        concat!(
+            r#"<figure class="xcpu card-flat" data-testid="xcpu-lanes" data-slow-per-skb="{}">"#,
+            r#"<figcaption><strong>Allocations and frees of the first skbs, per CPU</strong> "#,
+            r#"<span class="pill {}">{} slow-path frees per skb</span></figcaption>"#,
+            r#"<svg viewBox="0 0 {} {}" role="img" aria-label="CPU lanes: dots are allocations (filled) and frees (rings); arrows cross lanes where an skb is freed on another CPU; red means SLUB's slow path" xmlns="http://www.w3.org/2000/svg" class="diagram-svg xcpu-svg">"#,
+            r#"<defs><marker id="xcpu-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="xcpu-head"/></marker></defs>"#
+        ),
+        format_args!("{:.2}", d.slowpath_frees_per_skb),
+        if d.slowpath_frees_per_skb < 0.5 { "pill-ok" } else { "pill-bad" },
+        format_args!("{:.2}", d.slowpath_frees_per_skb),
+        W,
+        h
+    );
+    for (i, cpu) in lanes.iter().enumerate() {
+        let role = d.cpus.iter().find(|c| c.0 == *cpu).map_or("", |c| c.1);
+        svg!(
+            s,
+            concat!(
+                r#"<line class="xcpu-lane" x1="{}" x2="{}" y1="{}" y2="{}"/>"#,
+                r#"<text class="xcpu-cpu" x="4" y="{}">CPU {}</text><text class="xcpu-role" x="{}" y="{}">{}</text>"#
+            ),
+            LEFT,
+            W - 10.0,
+            y(i),
+            y(i),
+            y(i) + 5.0,
+            cpu,
+            LEFT,
+            y(i) - 20.0,
+            role
+        );
+    }
+    // Arrows first (under the dots): from each object's allocation to its free elsewhere.
+    for f in d.events.iter().filter(|e| e.free) {
+        let Some(a) = d.events.iter().find(|a| !a.free && a.skb == f.skb && a.cache == f.cache) else { continue };
+        let (Some(la), Some(lf)) = (lane_of(a.cpu), lane_of(f.cpu)) else { continue };
+        if la == lf {
+            continue;
+        }
+        svg!(
+            s,
+            r#"<line class="xcpu-arrow {}" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#xcpu-arrow)"/>"#,
+            if f.fast { "fast" } else { "slow" },
+            x(a.t_ns),
+            y(la),
+            x(f.t_ns),
+            y(lf) - 6.0
+        );
+    }
+    for e in &d.events {
+        let Some(l) = lane_of(e.cpu) else { continue };
+        dot(s, d, e, x(e.t_ns), y(l) + (e.cache as f64 - 1.0) * 8.0);
+    }
+    svg!(
+        s,
+        r#"<text class="xcpu-axis" x="{}" y="{}">{} µs of simulated time →</text></svg>"#,
+        LEFT,
+        h - 8.0,
+        format_args!("{:.1}", span / 1000.0)
+    );
+    legend(s, d);
+    counters(s, d);
+    s.push_str("</figure>");
+    std::mem::take(s)
+}
+
+fn dot(s: &mut String, d: &Lanes, e: &LaneEvent, cx: f64, cy: f64) {
+    let cache = d.caches.get(e.cache as usize).map_or("?", |c| c.0);
+    let owner = match e.slab_owner {
+        Some(c) if c == e.cpu => format!("this CPU's (CPU {c}) active slab"),
+        Some(c) => format!("CPU {c}'s active slab"),
+        None => "nobody's active slab".to_string(),
+    };
+    svg!(
+        s,
+        r#"<circle class="xcpu-dot c{} {} {}" cx="{}" cy="{}" r="5"><title>skb {} {} on CPU {}: {} ({}); slab page pfn {}, {}</title></circle>"#,
+        e.cache.min(2),
+        if e.free { "free" } else { "alloc" },
+        if e.fast { "fast" } else { "slow" },
+        cx,
+        cy,
+        e.skb,
+        if e.free { "free" } else { "alloc" },
+        e.cpu,
+        cache,
+        e.path,
+        e.slab_pfn,
+        owner
+    );
+}
+
+/// Which cache each dot colour is, and the slab page of the first skb's objects.
+fn legend(s: &mut String, d: &Lanes) {
+    s.push_str(r#"<ul class="xcpu-legend">"#);
+    for (i, (name, size, order)) in d.caches.iter().enumerate() {
+        let first_free = d.events.iter().find(|e| e.free && e.cache as usize == i);
+        let page = match first_free {
+            Some(e) => {
+                let owner = match e.slab_owner {
+                    Some(c) if c == e.cpu => "the freeing CPU's own active slab: fast path".to_string(),
+                    Some(c) => format!("CPU {c}'s active slab, freed on CPU {}: slow path", e.cpu),
+                    None => format!("no CPU's active slab, freed on CPU {}: slow path", e.cpu),
+                };
+                format!("first free: slab page pfn {}, {owner}", e.slab_pfn)
+            }
+            None => "no free recorded yet".to_string(),
+        };
+        svg!(
+            s,
+            r#"<li><span class="xcpu-chip c{}"></span><strong>{}</strong> ({} B objects, order-{} slabs): {}</li>"#,
+            i.min(2),
+            name,
+            size,
+            order,
+            page
+        );
+    }
+    s.push_str(r#"<li><span class="xcpu-chip ring"></span>filled dot: allocation; ring: free; red: slow path; arrow: freed on another CPU</li></ul>"#);
+}
+
+/// Slow-path counters per CPU (per skb of the short window).
+fn counters(s: &mut String, d: &Lanes) {
+    let per = |n: u64| n as f64 / d.skbs.max(1) as f64;
+    s.push_str(r#"<table class="xcpu-counters" data-testid="xcpu-counters"><thead><tr><th>CPU</th><th>free fast / skb</th><th>free slow / skb</th><th>list_lock / skb</th></tr></thead><tbody>"#);
+    for ((cpu, role), (fast, slow, ll)) in d.cpus.iter().zip(&d.counters) {
+        svg!(
+            s,
+            r#"<tr><td>{} {}</td><td>{}</td><td class="{}">{}</td><td>{}</td></tr>"#,
+            cpu,
+            role,
+            format_args!("{:.2}", per(*fast)),
+            if *slow > 0 { "bad" } else { "" },
+            format_args!("{:.2}", per(*slow)),
+            format_args!("{:.3}", per(*ll))
+        );
+    }
+    s.push_str("</tbody></table>");
+}
