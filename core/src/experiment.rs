@@ -70,6 +70,10 @@ pub enum ViewSpec {
     Chart { id: &'static str, chart: ChartSpec },
     /// A diagram no chart can draw: the web app's custom view (experiment id, `id`).
     Custom { id: &'static str },
+    /// Flame graphs of simulated profiles ([`crate::RunOutput::flames`] by id), side by side
+    /// (e.g. before and after a fix), each with zoom, search and an SVG export; the folded
+    /// stacks are its text alternative.
+    Flame { id: &'static str, flames: &'static [&'static str] },
 }
 
 impl ViewSpec {
@@ -79,7 +83,8 @@ impl ViewSpec {
             | ViewSpec::Compare { id }
             | ViewSpec::Text { id, .. }
             | ViewSpec::Chart { id, .. }
-            | ViewSpec::Custom { id } => id,
+            | ViewSpec::Custom { id }
+            | ViewSpec::Flame { id, .. } => id,
         }
     }
 }

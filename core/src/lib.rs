@@ -29,3 +29,4 @@ pub use experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec, DEFAULT_SEED}
 pub use experiments::{experiments, find};
 pub use output::{Cell, Column, Reproduction, Row, RunOutput, TextView, MODEL_VERSION};
 pub use params::{ParamError, ParamKind, ParamSpec, Params, ParamsWire, Value};
+pub use sim::profile::{FlameGraph, FlameNode, FoldedStack};

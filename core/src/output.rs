@@ -86,11 +86,22 @@ pub struct RunOutput {
     pub columns: Vec<Column>,
     pub rows: Vec<Vec<Cell>>,
     pub views: Vec<TextView>,
+    /// Simulated profiles as folded stacks, for [`crate::ViewSpec::Flame`] (empty for
+    /// experiments without a profile; not part of the CLI's JSON rows).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flames: Vec<crate::sim::profile::FlameGraph>,
 }
 
 impl RunOutput {
     pub fn new(experiment: &str, seed: u64, columns: Vec<Column>) -> Self {
-        RunOutput { experiment: experiment.to_string(), seed, columns, rows: Vec::new(), views: Vec::new() }
+        RunOutput {
+            experiment: experiment.to_string(),
+            seed,
+            columns,
+            rows: Vec::new(),
+            views: Vec::new(),
+            flames: Vec::new(),
+        }
     }
 
     /// The cell-by-cell mean of runs of one experiment with the same points (different seeds):
@@ -130,6 +141,11 @@ impl RunOutput {
     /// The text view with id `id`.
     pub fn view(&self, id: &str) -> Option<&TextView> {
         self.views.iter().find(|v| v.id == id)
+    }
+
+    /// The flame graph with id `id`.
+    pub fn flame(&self, id: &str) -> Option<&crate::sim::profile::FlameGraph> {
+        self.flames.iter().find(|f| f.id == id)
     }
 
     /// The numbers of column `name`, row by row (`None` for a text cell or a missing column).

@@ -39,6 +39,11 @@ const SIGNED_COLUMNS: &[(&str, &str, &str)] = &[
         "stack_left_bytes",
         "THREAD_SIZE minus the deepest stack use: negative by the overflow's size when the stack overflows",
     ),
+    (
+        "page-frag-free",
+        "gain_pct",
+        "after vs before the fix: slightly negative when the allocator does not matter (jitter)",
+    ),
     ("cross-cpu-free", "change_pct", "the run against its baseline: negative when the split or deferral loses"),
 ];
 

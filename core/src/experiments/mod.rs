@@ -7,6 +7,7 @@
 pub mod cross_cpu_free;
 pub mod high_order_alloc;
 pub mod ktls_recursion;
+pub mod page_frag_free;
 pub mod percpu_counter;
 pub mod skb_layout;
 
@@ -17,6 +18,7 @@ use crate::params::ParamError;
 pub static REGISTRY: &[&dyn Experiment] = &[
     &skb_layout::SkbLayout,
     &high_order_alloc::HighOrderAlloc,
+    &page_frag_free::PageFragFree,
     &cross_cpu_free::CrossCpuFree,
     &percpu_counter::PercpuCounter,
     &ktls_recursion::KtlsRecursion,

@@ -7,7 +7,7 @@
 //! `call_chains!`), outermost first, with the names of a 5.2-era x86_64 kernel so they can
 //! be grepped.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::marker::PhantomData;
 
@@ -138,6 +138,118 @@ impl<S: CallChains> Profile<S> {
     }
 }
 
+impl ProfileReport {
+    /// The report as folded stacks for a flame graph (`id` is what a
+    /// [`crate::ViewSpec::Flame`] names): one stack per entry, the command as the root frame.
+    pub fn flame(&self, id: &str, title: impl Into<String>) -> FlameGraph {
+        let stacks = self
+            .entries
+            .iter()
+            .map(|e| FoldedStack {
+                frames: std::iter::once(e.command.to_string()).chain(e.chain.iter().cloned()).collect(),
+                ns: e.ns,
+            })
+            .collect();
+        FlameGraph { id: id.to_string(), title: title.into(), stacks }
+    }
+}
+
+/// One call stack and the time charged to it, root first (a line of Brendan Gregg's folded
+/// format, `root;...;leaf ns`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FoldedStack {
+    pub frames: Vec<String>,
+    pub ns: u64,
+}
+
+/// A profile as data for the generic flame-graph view: any world with a [`Profile`] gets one
+/// from [`ProfileReport::flame`] and puts it into [`crate::RunOutput::flames`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlameGraph {
+    /// Named by [`crate::ViewSpec::Flame`].
+    pub id: String,
+    pub title: String,
+    pub stacks: Vec<FoldedStack>,
+}
+
+/// One box of a flame graph: a frame in the merged call tree.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FlameNode {
+    pub name: String,
+    /// 0 for the roots (commands).
+    pub depth: u32,
+    /// Where the box starts, in ns from the left edge (children sorted by name, as
+    /// flamegraph.pl does, so the picture does not depend on the order of the stacks).
+    pub start_ns: u64,
+    /// Time in this frame and everything it calls.
+    pub ns: u64,
+    /// Index of the parent box in [`FlameGraph::nodes`] (`None` for a root).
+    pub parent: Option<u32>,
+}
+
+impl FlameGraph {
+    pub fn total_ns(&self) -> u64 {
+        self.stacks.iter().map(|s| s.ns).sum()
+    }
+
+    /// Share in percent of all time of the stacks that pass through `symbol` (perf report
+    /// --children: a frame's own time plus its callees', each stack counted once).
+    pub fn share_pct(&self, symbol: &str) -> f64 {
+        self.share_under_pct(&[], symbol)
+    }
+
+    /// Like [`FlameGraph::share_pct`], but only stacks that also pass through every frame
+    /// of `under` (e.g. the spinning under `napi_consume_skb`). In percent of all time.
+    pub fn share_under_pct(&self, under: &[&str], symbol: &str) -> f64 {
+        let has = |s: &FoldedStack, f: &str| s.frames.iter().any(|x| x == f);
+        let ns: u64 =
+            self.stacks.iter().filter(|s| has(s, symbol) && under.iter().all(|u| has(s, u))).map(|s| s.ns).sum();
+        ns as f64 * 100.0 / self.total_ns().max(1) as f64
+    }
+
+    /// Time in `symbol` itself (the stacks whose leaf it is), in percent of all time.
+    pub fn self_pct(&self, symbol: &str) -> f64 {
+        let ns: u64 = self.stacks.iter().filter(|s| s.frames.last().is_some_and(|l| l == symbol)).map(|s| s.ns).sum();
+        ns as f64 * 100.0 / self.total_ns().max(1) as f64
+    }
+
+    /// The merged call tree, parents before children, siblings sorted by name: what a flame
+    /// graph draws (x = `start_ns`, width = `ns`, row = `depth`).
+    pub fn nodes(&self) -> Vec<FlameNode> {
+        let mut stacks: Vec<&FoldedStack> = self.stacks.iter().filter(|s| s.ns > 0).collect();
+        stacks.sort_by(|a, b| a.frames.cmp(&b.frames));
+        let mut nodes: Vec<FlameNode> = Vec::new();
+        // The open path: node indexes of the previous stack's frames.
+        let mut path: Vec<u32> = Vec::new();
+        let mut x_ns = 0;
+        for s in stacks {
+            let common = path.iter().zip(&s.frames).take_while(|(&i, f)| nodes[i as usize].name == **f).count();
+            path.truncate(common);
+            for (depth, name) in s.frames.iter().enumerate().skip(common) {
+                let parent = path.last().copied();
+                // A new child starts where its parent's children so far end.
+                let start_ns = match parent {
+                    Some(p) => x_ns.max(nodes[p as usize].start_ns),
+                    None => x_ns,
+                };
+                nodes.push(FlameNode { name: name.clone(), depth: depth as u32, start_ns, ns: 0, parent });
+                path.push(nodes.len() as u32 - 1);
+            }
+            for &i in &path {
+                nodes[i as usize].ns += s.ns;
+            }
+            x_ns += s.ns;
+        }
+        nodes
+    }
+
+    /// The folded-stack text (`frame;frame;leaf ns` per line), the format flamegraph.pl and
+    /// speedscope read: the text alternative of the picture.
+    pub fn folded(&self) -> String {
+        self.stacks.iter().map(|s| format!("{} {}\n", s.frames.join(";"), s.ns)).collect()
+    }
+}
+
 fn render(title: &str, entries: &[ProfileEntry], spin_pct: f64) -> String {
     let mut s = format!("# {title}\n# Event: simulated cpu-clock (every ns charged, no sampling)\n#\n");
     let _ = writeln!(s, "# Overhead  Command    Symbol");
@@ -178,5 +290,36 @@ mod tests {
         assert!((r.spin_pct - 25.0).abs() < 1e-9);
         assert_eq!(Demo::Free.symbol(), "free_one_page");
         assert_eq!(Demo::CHAINS.len(), 3);
+    }
+
+    #[test]
+    fn flame_tree_merges_common_prefixes() {
+        let mut p = Profile::<Demo>::default();
+        p.add(0, Demo::Copy, 300);
+        p.add(1, Demo::Free, 50);
+        p.add(1, Demo::FreeSpin, 100);
+        let f = p.report("t".into()).flame("before", "t");
+        assert_eq!(f.total_ns(), 450);
+        assert!((f.share_pct("free_one_page") - 150.0 * 100.0 / 450.0).abs() < 1e-9);
+        assert!((f.share_under_pct(&["reader"], "queued_spin_lock_slowpath") - 100.0 * 100.0 / 450.0).abs() < 1e-9);
+        assert!((f.self_pct("free_one_page") - 50.0 * 100.0 / 450.0).abs() < 1e-9);
+        let n = f.nodes();
+        let names: Vec<(&str, u32, u64, u64)> =
+            n.iter().map(|x| (x.name.as_str(), x.depth, x.start_ns, x.ns)).collect();
+        assert_eq!(
+            names,
+            vec![
+                ("reader", 0, 0, 150),
+                ("put_page", 1, 0, 150),
+                ("free_one_page", 2, 0, 150),
+                ("_raw_spin_lock", 3, 50, 100),
+                ("queued_spin_lock_slowpath", 4, 50, 100),
+                ("writer", 0, 150, 300),
+                ("sys_write", 1, 150, 300),
+                ("copy_user_enhanced_fast_string", 2, 150, 300),
+            ]
+        );
+        assert_eq!(n[4].parent, Some(3));
+        assert!(f.folded().lines().any(|l| l == "reader;put_page;free_one_page 50"), "{}", f.folded());
     }
 }

@@ -1,5 +1,5 @@
 //! The views every experiment gets from its [`ViewSpec`]s, drawn from the run alone: the
-//! result table, the seed comparison, text views and charts of columns. A heavy run fills them
+//! result table, the seed comparison, text views, charts of columns and flame graphs ([`super::flame`]). A heavy run fills them
 //! row by row as the worker's points arrive (progress bar on the chart and the comparison).
 
 use super::ViewCtx;
@@ -21,6 +21,7 @@ pub fn render(spec: &ViewSpec, ctx: &ViewCtx) -> Html {
         ViewSpec::Compare { id } => html! { <CompareView {ctx} id={*id} /> },
         ViewSpec::Text { id, texts } => html! { <TextsView {ctx} id={*id} texts={*texts} /> },
         ViewSpec::Chart { id, chart } => html! { <ColumnChart {ctx} id={*id} spec={chart.clone()} /> },
+        ViewSpec::Flame { id, flames } => html! { <super::flame::FlameView {ctx} id={*id} flames={*flames} /> },
         ViewSpec::Custom { id } => html! { <p class="muted">{ format!("(custom view '{id}')") }</p> },
     }
 }

@@ -409,7 +409,9 @@ impl Experiment for HighOrderAlloc {
         for row in rows {
             out.push_row(row);
         }
-        out.views = views(params, &rows_of_output(&out), seed);
+        let (views, flame) = views(params, &rows_of_output(&out), seed);
+        out.views = views;
+        out.flames = vec![flame];
         out
     }
 
@@ -446,6 +448,7 @@ impl Experiment for HighOrderAlloc {
             ViewSpec::Compare { id: "table" },
             ViewSpec::Custom { id: "trace" },
             ViewSpec::Text { id: "profile", texts: &["profile", "lock_stat"] },
+            ViewSpec::Flame { id: "flame", flames: &["profile"] },
             ViewSpec::Text { id: "buddyinfo", texts: &["buddyinfo", "zoneinfo"] },
         ]
     }
@@ -481,7 +484,8 @@ impl Experiment for HighOrderAlloc {
     }
 }
 
-fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> {
+/// The text views and the flame graph of the profiled run.
+fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> (Vec<TextView>, crate::sim::profile::FlameGraph) {
     let i = Input::from(params);
     let (n, order) = (i.profile_threads, i.profile_order);
     let d = profile(params, n, order, seed);
@@ -495,7 +499,8 @@ fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> 
         summary.push_str(&format!("note: {note}\n"));
     }
     let o = if order == FragOrder::Order3 { 3 } else { 0 };
-    vec![
+    let flame = d.profile.flame("profile", format!("{n} flows, order-{o} frags: {:.0} Mbit/s", d.summary.mbps));
+    let texts = vec![
         TextView::new("summary", "summary", summary),
         TextView::new("buddyinfo", format!("/proc/buddyinfo after {n} flows, order {o}"), d.buddyinfo),
         TextView::new(
@@ -516,7 +521,8 @@ fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> 
             ),
             d.profile.text,
         ),
-    ]
+    ];
+    (texts, flame)
 }
 
 /// Shortest measurement window whose cells are steady: below it a cell's seed-to-seed spread

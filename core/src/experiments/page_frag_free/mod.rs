@@ -1,0 +1,616 @@
+//! `page-frag-free`: TX completion freeing order-0 pages under zone->lock, and the fix that
+//! sends them through the per-CPU lists (seed 002, commit 65895b67ad27, Linux 5.0).
+//!
+//! What Linux did: on a forwarding box whose driver could not recycle its RX pages, every
+//! transmitted packet's page was freed at TX completion by `page_frag_free()`, which called
+//! `__free_pages_ok()` → `free_one_page()` and took `zone->lock` once per page; all CPUs
+//! freeing pages of one NUMA node queued on one lock (the seed's perf graph: 10.10 % of all
+//! CPU time in `queued_spin_lock_slowpath` under `napi_consume_skb`). Aaron Lu's fix frees
+//! order-0 pages with `free_unref_page()`: onto the CPU's list, and to the buddy allocator
+//! only `batch` at a time. When the pages are allocated on one CPU and freed on another, the
+//! freeing CPU's list still overflows and drains and the allocating CPU's list still refills,
+//! both under the lock, but once per batch instead of once per page.
+//!
+//! The model is the forwarding world in [`world`] on the sim kernel ([`crate::sim`]); the
+//! three machines are data in [`machines`]; [`calibrate`] fits their constants. Every run
+//! simulates the setting before and after the fix, so the page can show both flame graphs
+//! and the gain. docs/page-frag-free.md has every mechanism, constant and source.
+
+pub mod calibrate;
+pub mod chains;
+pub mod machines;
+pub mod world;
+
+use crate::calibrate::Calibration;
+use crate::experiment::{Cost, Experiment, Point, ViewSpec};
+use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
+use crate::params::{Choice, ParamError, ParamSpec, Params, Value};
+use crate::sim::profile::FlameGraph;
+use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
+use crate::sources;
+use machines::{machine, ForwardingBox, MachineKind, TxIrq};
+use serde::Serialize;
+use world::{ForwardConfig, ForwardSim};
+
+pub const ID: &str = "page-frag-free";
+
+/// The registry entry.
+pub struct PageFragFree;
+
+crate::choice_enum! {
+    /// Which kernel frees the TX pages.
+    pub enum Fix {
+        /// Linux < 5.0: `page_frag_free` → `__free_pages_ok` → `free_one_page` (zone->lock per page).
+        Before = "before",
+        /// Linux ≥ 5.0 (65895b67ad27): order-0 pages → `free_unref_page` (per-CPU list).
+        After = "after",
+    }
+}
+
+/// Bytes on the wire per packet besides the frame: preamble + SFD (8) and the inter-frame gap (12).
+pub const WIRE_OVERHEAD_BYTES: u64 = 20;
+
+/// Most sockets of a forwarding box (4-socket routers exist; the lesson's boxes have 1 or 2).
+pub const MAX_BOX_SOCKETS: i64 = 4;
+
+/// Pages per node: 256 MiB, far more than the rings, lists and TX queues hold.
+pub const ZONE_PAGES: u32 = 1 << 16;
+
+/// Every parameter of a run, typed (machine defaults applied): the one place that reads them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub machine: MachineKind,
+    pub fix: Fix,
+    pub sockets: u32,
+    pub cpus: u32,
+    pub smt: bool,
+    pub rx_queues: u32,
+    pub tx_irq: TxIrq,
+    pub packet_bytes: u32,
+    pub line_gbps: u32,
+    pub offered_kpps: u32,
+    pub recycle_pct: u32,
+    pub pcp_batch: u32,
+    pub pcp_high: u32,
+    pub warmup_us: u64,
+    pub measure_us: u64,
+}
+
+impl Input {
+    pub fn new(params: &Params) -> Input {
+        let p = resolve(params);
+        let int = |name| p.int(name) as u32;
+        Input {
+            machine: p.choice_of("machine"),
+            fix: p.choice_of("fix"),
+            sockets: int("sockets"),
+            cpus: int("cpus"),
+            smt: p.bool("smt"),
+            rx_queues: int("rx_queues"),
+            tx_irq: p.choice_of("tx_irq"),
+            packet_bytes: int("packet_bytes"),
+            line_gbps: int("line_gbps"),
+            offered_kpps: int("offered_kpps"),
+            recycle_pct: int("recycle_pct"),
+            pcp_batch: int("pcp_batch"),
+            pcp_high: int("pcp_high"),
+            warmup_us: p.int("warmup_us") as u64,
+            measure_us: p.int("measure_us") as u64,
+        }
+    }
+
+    /// Logical CPUs online.
+    pub fn logical_cpus(&self) -> u32 {
+        let threads = if self.smt { machine(self.machine).cpu.threads_per_core } else { 1 };
+        self.cpus * threads
+    }
+
+    /// Packets per second offered: `offered_kpps`, or the line rate for the packet size.
+    pub fn offered_pps(&self) -> u64 {
+        if self.offered_kpps > 0 {
+            u64::from(self.offered_kpps) * 1000
+        } else {
+            u64::from(self.line_gbps) * 1_000_000_000 / ((u64::from(self.packet_bytes) + WIRE_OVERHEAD_BYTES) * 8)
+        }
+    }
+}
+
+/// The parameters not set explicitly, filled from the chosen machine's defaults.
+pub fn resolve(params: &Params) -> Params {
+    let mut out = params.clone();
+    let b = machine(params.choice_of("machine"));
+    let defaults: [(&str, Value); 7] = [
+        ("sockets", Value::Int(i64::from(b.cpu.sockets))),
+        ("cpus", Value::Int(i64::from(b.cores))),
+        ("smt", Value::Bool(b.smt)),
+        ("rx_queues", Value::Int(i64::from(b.rx_queues))),
+        ("tx_irq", Value::Choice(b.tx_irq.name().to_string())),
+        ("line_gbps", Value::Int(i64::from(b.line_gbps))),
+        ("packet_bytes", Value::Int(i64::from(b.packet_bytes))),
+    ];
+    for (name, value) in defaults {
+        if !params.is_explicit(name) {
+            out.set(name, value).expect("machine defaults are inside the spec");
+            out.clear_explicit(name);
+        }
+    }
+    // One RX queue per CPU by default: fewer CPUs online mean fewer queues.
+    if !params.is_explicit("rx_queues") {
+        let threads = if out.bool("smt") { b.cpu.threads_per_core } else { 1 };
+        let logical = out.int("cpus") * i64::from(threads);
+        out.set("rx_queues", Value::Int(i64::from(b.rx_queues).min(logical))).expect("in range");
+        out.clear_explicit("rx_queues");
+    }
+    out
+}
+
+/// The rules the ranges of single parameters cannot say.
+pub fn validate(params: &Params) -> Result<(), ParamError> {
+    let i = Input::new(params);
+    let bad = |name: &str, value: u32, allowed: String| {
+        Err(ParamError::BadValue { name: name.into(), value: value.to_string(), allowed })
+    };
+    if i.cpus % i.sockets != 0 {
+        return bad("cpus", i.cpus, format!("a multiple of sockets ({}): the cores split evenly", i.sockets));
+    }
+    if i.pcp_batch > i.pcp_high {
+        return bad(
+            "pcp_batch",
+            i.pcp_batch,
+            format!("at most pcp_high ({}): a drain frees batch pages of a full list", i.pcp_high),
+        );
+    }
+    Ok(())
+}
+
+/// The run configuration of `params` with the fix `fix`, on `b` (calibration varies `b`).
+pub fn config_on(b: &ForwardingBox, params: &Params, fix: Fix) -> ForwardConfig {
+    let i = Input::new(params);
+    let sockets = i.sockets.min(i.cpus).max(1);
+    let mut machine = b.clone();
+    machine.cpu = b.cpu.with_topology(sockets, i.cpus.div_ceil(sockets));
+    ForwardConfig {
+        machine,
+        cores: i.cpus,
+        smt: i.smt,
+        rx_queues: i.rx_queues,
+        tx_irq: i.tx_irq,
+        fix: fix == Fix::After,
+        offered_pps: i.offered_pps(),
+        recycle_pct: i.recycle_pct,
+        pcp_batch: i.pcp_batch,
+        pcp_high: i.pcp_high,
+        zone_pages: ZONE_PAGES,
+        warmup_ns: i.warmup_us * 1000,
+        measure_ns: i.measure_us * 1000,
+    }
+}
+
+/// Runs one setting to its end.
+pub fn simulate_on(b: &ForwardingBox, params: &Params, fix: Fix, seed: u64) -> ForwardSim {
+    let mut sim = ForwardSim::new(config_on(b, params, fix), seed);
+    sim.run();
+    sim
+}
+
+/// What one simulated run gives.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub mpps: f64,
+    pub stats: world::ForwardStats,
+    pub lock: LockStats,
+    pub flame: FlameGraph,
+    pub perf_text: String,
+    pub zoneinfo: String,
+}
+
+/// Shares (in % of all CPU time) the seed reports, from a run's profile.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Shares {
+    pub napi_consume_skb: f64,
+    pub free_pages_ok: f64,
+    pub free_one_page: f64,
+    /// free_one_page's own time: holding zone->lock (buddy merges, zone and page lines).
+    pub free_one_page_self: f64,
+    /// queued_spin_lock_slowpath under napi_consume_skb (the free path).
+    pub spin_free: f64,
+    /// queued_spin_lock_slowpath anywhere (the free path and rmqueue_bulk).
+    pub spin_all: f64,
+    pub page_frag_free_self: f64,
+    pub skb_release_data_self: f64,
+    pub free_pcppages_bulk: f64,
+    pub rmqueue_bulk: f64,
+}
+
+impl Shares {
+    pub fn of(f: &FlameGraph) -> Shares {
+        Shares {
+            napi_consume_skb: f.share_pct("napi_consume_skb"),
+            free_pages_ok: f.share_pct("__free_pages_ok"),
+            free_one_page: f.share_pct("free_one_page"),
+            free_one_page_self: f.self_pct("free_one_page"),
+            spin_free: f.share_under_pct(&["napi_consume_skb"], "queued_spin_lock_slowpath"),
+            spin_all: f.share_pct("queued_spin_lock_slowpath"),
+            page_frag_free_self: f.self_pct("page_frag_free"),
+            skb_release_data_self: f.self_pct("skb_release_data"),
+            free_pcppages_bulk: f.share_pct("free_pcppages_bulk"),
+            rmqueue_bulk: f.share_pct("rmqueue_bulk"),
+        }
+    }
+}
+
+fn summed_lock_stats(sim: &ForwardSim) -> LockStats {
+    let mut s = LockStats::default();
+    for z in &sim.zones {
+        let l = &z.lock.stats;
+        s.acquisitions += l.acquisitions;
+        s.contentions += l.contentions;
+        s.acq_bounces += l.acq_bounces;
+        s.wait_ns_total += l.wait_ns_total;
+        s.wait_ns_max = s.wait_ns_max.max(l.wait_ns_max);
+        s.hold_ns_total += l.hold_ns_total;
+        s.hold_ns_max = s.hold_ns_max.max(l.hold_ns_max);
+        s.queue_len_max = s.queue_len_max.max(l.queue_len_max);
+    }
+    s
+}
+
+/// One setting on `b`, summarized.
+pub fn summary_on(b: &ForwardingBox, params: &Params, fix: Fix, seed: u64) -> RunSummary {
+    let sim = simulate_on(b, params, fix, seed);
+    let mpps = sim.throughput_pps() / 1e6;
+    let title = format!("perf report, {}, {} the fix: {mpps:.2} Mpps", b.kind.name(), fix_name(fix));
+    let report = sim.profile.report(title.clone());
+    let shown: Vec<u16> = sim.busy_cpus().into_iter().take(2).collect();
+    RunSummary {
+        mpps,
+        stats: sim.stats.clone(),
+        lock: summed_lock_stats(&sim),
+        flame: report.flame(fix_name(fix), title),
+        perf_text: report.text,
+        zoneinfo: sim.zones.iter().map(|z| z.zoneinfo_pagesets(&shown)).collect(),
+    }
+}
+
+fn fix_name(fix: Fix) -> &'static str {
+    fix.name()
+}
+
+/// Both fixes of one setting, and the gain.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pair {
+    pub before: RunSummary,
+    pub after: RunSummary,
+    pub gain_pct: f64,
+}
+
+/// The setting of `params` before and after the fix on `b`.
+pub fn pair_on(b: &ForwardingBox, params: &Params, seed: u64) -> Pair {
+    let before = summary_on(b, params, Fix::Before, seed);
+    let after = summary_on(b, params, Fix::After, seed);
+    let gain_pct = (after.mpps / before.mpps.max(1e-9) - 1.0) * 100.0;
+    Pair { before, after, gain_pct }
+}
+
+/// [`pair_on`] on the machine `params` chooses.
+pub fn pair(params: &Params, seed: u64) -> Pair {
+    pair_on(machine(Input::new(params).machine), params, seed)
+}
+
+const COLUMNS: [(&str, &str); 15] = [
+    ("mpps", "Mpps"),
+    ("gbps", "Gbit/s"),
+    ("mpps_before", "Mpps"),
+    ("mpps_after", "Mpps"),
+    ("gain_pct", "%"),
+    ("napi_consume_skb_pct", "%"),
+    ("free_pages_ok_pct", "%"),
+    ("free_one_page_pct", "%"),
+    ("free_one_page_self_pct", "%"),
+    ("spin_free_pct", "%"),
+    ("spin_pct", "%"),
+    ("free_pcppages_bulk_pct", "%"),
+    ("rmqueue_bulk_pct", "%"),
+    ("zone_lock_per_kpkt", "acquisitions"),
+    ("drop_pct", "%"),
+];
+
+fn columns() -> Vec<Column> {
+    let mut c = vec![Column::new("fix", "")];
+    c.extend(COLUMNS.iter().map(|(n, u)| Column::new(n, u)));
+    c
+}
+
+fn round2(v: f64) -> Cell {
+    Cell::Float((v * 100.0).round() / 100.0)
+}
+
+fn row_of(i: &Input, p: &Pair) -> Row {
+    let chosen = if i.fix == Fix::Before { &p.before } else { &p.after };
+    let s = Shares::of(&chosen.flame);
+    let pkts = chosen.stats.forwarded.max(1) as f64;
+    let offered = i.offered_pps() as f64 * (i.measure_us as f64 / 1e6);
+    let wire_bits = (f64::from(i.packet_bytes) + WIRE_OVERHEAD_BYTES as f64) * 8.0;
+    vec![
+        Cell::Text(fix_name(i.fix).to_string()),
+        Cell::Float((chosen.mpps * 1000.0).round() / 1000.0),
+        round2(chosen.mpps * wire_bits / 1000.0),
+        Cell::Float((p.before.mpps * 1000.0).round() / 1000.0),
+        Cell::Float((p.after.mpps * 1000.0).round() / 1000.0),
+        round2(p.gain_pct),
+        round2(s.napi_consume_skb),
+        round2(s.free_pages_ok),
+        round2(s.free_one_page),
+        round2(s.free_one_page_self),
+        round2(s.spin_free),
+        round2(s.spin_all),
+        round2(s.free_pcppages_bulk),
+        round2(s.rmqueue_bulk),
+        round2(chosen.stats.zone_lock_calls() as f64 * 1000.0 / pkts),
+        round2((1.0 - chosen.stats.forwarded as f64 / offered.max(1.0)).max(0.0) * 100.0),
+    ]
+}
+
+impl Experiment for PageFragFree {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Freeing pages the cheap way"
+    }
+
+    fn summary(&self) -> &'static str {
+        "A forwarding box frees every transmitted page at TX completion: under zone->lock before Linux 5.0, through the per-CPU lists after (seed 002)."
+    }
+
+    fn specs(&self) -> Vec<ParamSpec> {
+        specs()
+    }
+
+    fn resolve(&self, params: &Params) -> Params {
+        resolve(params)
+    }
+
+    fn validate(&self, params: &Params) -> Result<(), ParamError> {
+        validate(params)
+    }
+
+    fn columns(&self, _params: &Params) -> Vec<Column> {
+        columns()
+    }
+
+    /// One row: the chosen fix's throughput and profile, both fixes' throughput and the gain.
+    fn run_point(&self, params: &Params, _point: &Point, seed: u64) -> Row {
+        row_of(&Input::new(params), &pair(params, seed))
+    }
+
+    /// The row, the flame graphs before and after, and the text views (perf report, lock
+    /// stats, pagesets) of the chosen fix. Simulates the pair once for all of them.
+    fn run(&self, params: &Params, seed: u64) -> RunOutput {
+        let p = pair(params, seed);
+        let mut out = RunOutput::new(ID, seed, columns());
+        out.push_row(row_of(&Input::new(params), &p));
+        decorate(&mut out, params, &p);
+        out
+    }
+
+    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let p = pair(params, seed);
+        let mut out = RunOutput::new(ID, seed, columns());
+        for row in rows {
+            out.push_row(row);
+        }
+        decorate(&mut out, params, &p);
+        out
+    }
+
+    /// Four simulated runs (a pair for the row, a pair for the views) of a few ms each.
+    fn cost(&self, _params: &Params) -> Cost {
+        Cost::Heavy
+    }
+
+    fn views(&self) -> Vec<ViewSpec> {
+        vec![
+            ViewSpec::Flame { id: "flame", flames: &["before", "after"] },
+            ViewSpec::Flame { id: "flame-current", flames: &["current"] },
+            ViewSpec::Text { id: "profile", texts: &["perf", "lock_stat"] },
+            ViewSpec::Table { id: "table" },
+            ViewSpec::Compare { id: "compare" },
+            ViewSpec::Text { id: "pagesets", texts: &["zoneinfo", "lock_stat"] },
+        ]
+    }
+
+    /// The rows this output can show: the seed's shares on the router before the fix, the
+    /// gain on the x86 micro-benchmark host or the Cortex-A53 (64 B).
+    fn compare(&self, params: &Params, output: &RunOutput) -> Option<Reproduction> {
+        let i = Input::new(params);
+        let metric = |name| output.metric(name, None);
+        let mut rows = Vec::new();
+        if i.machine == MachineKind::Router && i.fix == Fix::Before {
+            for (label, col, seed) in SEED_SHARES {
+                rows.push(repro_row(label, "share_pct", seed, metric(col)?));
+            }
+        }
+        match i.machine {
+            MachineKind::X86Bench => rows.push(repro_row(X86_ROW, "gain_pct", SEED_GAIN_X86_PCT, metric("gain_pct")?)),
+            MachineKind::CortexA53 => rows.push(repro_row(A53_ROW, "gain_pct", SEED_GAIN_A53_PCT, metric("gain_pct")?)),
+            MachineKind::Router => {}
+        }
+        Some(reproduction(rows, output.seed))
+    }
+
+    /// The full table: the router's shares before the fix and both gains, each from its own
+    /// machine's default run.
+    fn reproduce(&self, seed: u64) -> Option<Reproduction> {
+        Some(reproduce(seed))
+    }
+
+    /// The full table on the mean over `seeds`, each cell with its [min, max].
+    fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
+        let per_seed: Vec<Vec<f64>> = seeds.iter().map(|&s| reproduce_figures(s)).collect();
+        let n = per_seed.len().max(1) as f64;
+        let mean: Vec<f64> = (0..6).map(|k| per_seed.iter().map(|f| f[k]).sum::<f64>() / n).collect();
+        let tables: Vec<Reproduction> = per_seed.iter().zip(seeds).map(|(f, &s)| table(f, s)).collect();
+        Some(table(&mean, seeds.first().copied().unwrap_or(0)).with_spread(&tables, seeds))
+    }
+
+    /// The router's constants (the two other machines: `examples/calibrate_pff.rs`).
+    fn calibration(&self) -> Option<&'static dyn Calibration> {
+        Some(&calibrate::ROUTER_CALIBRATION)
+    }
+}
+
+/// Labels of the reproduce rows (the CLI contract).
+pub const X86_ROW: &str = "x86 micro-benchmark";
+pub const A53_ROW: &str = "cortex-a53 64 B";
+/// The seed's perf call graph under mlx5e_poll_tx_cq (% of all samples): (row, column, value).
+pub const SEED_SHARES: [(&str, &str, f64); 4] = [
+    ("napi_consume_skb", "napi_consume_skb_pct", 16.34),
+    ("__free_pages_ok", "free_pages_ok_pct", 12.65),
+    ("free_one_page", "free_one_page_pct", 11.86),
+    ("queued_spin_lock_slowpath", "spin_free_pct", 10.10),
+];
+/// Seed 002's other two frames of the graph (self time, not reproduce rows; calibration uses them).
+pub const SEED_PAGE_FRAG_FREE_SELF_PCT: f64 = 1.55;
+pub const SEED_SKB_RELEASE_DATA_SELF_PCT: f64 = 1.44;
+/// Jesper Dangaard Brouer's micro-benchmark gain and Ilias Apalodimas's Cortex-A53 gain.
+pub const SEED_GAIN_X86_PCT: f64 = 7.0;
+pub const SEED_GAIN_A53_PCT: f64 = 11.0;
+
+fn repro_row(label: &str, metric: &'static str, measured: f64, simulated: f64) -> ReproRow {
+    ReproRow { label: label.to_string(), cells: vec![ReproCell { metric, measured, simulated, spread: None }] }
+}
+
+fn reproduction(rows: Vec<ReproRow>, seed: u64) -> Reproduction {
+    let mut r = Reproduction { experiment: ID, citation: sources::SEED_002, key_name: "row", rows, notes: Vec::new() };
+    r.notes.push(format!(
+        "share_pct: % of all CPU time, perf --children; machine: {}; seed {seed}",
+        machines::ROUTER.name
+    ));
+    r
+}
+
+/// Simulated numbers of the reproduce table for one seed: the router's four shares before
+/// the fix, then the two gains.
+pub fn reproduce_figures(seed: u64) -> Vec<f64> {
+    let e = &PageFragFree;
+    let mut out = Vec::new();
+    let router = e.defaults();
+    let before = summary_on(&machines::ROUTER, &router, Fix::Before, seed);
+    let s = Shares::of(&before.flame);
+    out.extend([s.napi_consume_skb, s.free_pages_ok, s.free_one_page, s.spin_free]);
+    for kind in [MachineKind::X86Bench, MachineKind::CortexA53] {
+        let params = machine_defaults(kind);
+        out.push(pair(&params, seed).gain_pct);
+    }
+    out
+}
+
+/// The defaults with `machine` set (the machine's own defaults then apply).
+pub fn machine_defaults(kind: MachineKind) -> Params {
+    let mut p = PageFragFree.defaults();
+    p.set("machine", Value::Choice(kind.name().to_string())).expect("a machine name");
+    p
+}
+
+/// Seed 002 beside one seed's simulation.
+pub fn reproduce(seed: u64) -> Reproduction {
+    table(&reproduce_figures(seed), seed)
+}
+
+/// The reproduce table of the six figures of [`reproduce_figures`].
+fn table(f: &[f64], seed: u64) -> Reproduction {
+    let mut rows: Vec<ReproRow> =
+        SEED_SHARES.iter().zip(f).map(|((label, _, m), &s)| repro_row(label, "share_pct", *m, s)).collect();
+    rows.push(repro_row(X86_ROW, "gain_pct", SEED_GAIN_X86_PCT, f[4]));
+    rows.push(repro_row(A53_ROW, "gain_pct", SEED_GAIN_A53_PCT, f[5]));
+    reproduction(rows, seed)
+}
+
+fn decorate(out: &mut RunOutput, params: &Params, p: &Pair) {
+    let i = Input::new(params);
+    let chosen = if i.fix == Fix::Before { &p.before } else { &p.after };
+    let l = &chosen.lock;
+    let lock_stat = format!(
+        "{LOCK_STAT_HEADER}\n{:>24}: {:>10} {:>10} {:>12.2} {:>14.2} {:>10} {:>12.2} {:>14.2}\n",
+        "&zone->lock (all nodes)",
+        l.contentions,
+        l.acq_bounces,
+        l.wait_ns_max as f64 / 1000.0,
+        l.wait_ns_total as f64 / 1000.0,
+        l.acquisitions,
+        l.hold_ns_max as f64 / 1000.0,
+        l.hold_ns_total as f64 / 1000.0,
+    );
+    let fx = fix_name(i.fix);
+    out.views = vec![
+        TextView::new("perf", format!("perf report, {fx} the fix: {:.2} Mpps", chosen.mpps), chosen.perf_text.clone()),
+        TextView::new(
+            "lock_stat",
+            format!("/proc/lock_stat, zone->lock, {fx} the fix, whole run with warmup (times in us)"),
+            lock_stat,
+        ),
+        TextView::new(
+            "zoneinfo",
+            format!("/proc/zoneinfo pagesets (first two busy CPUs), {fx} the fix"),
+            chosen.zoneinfo.clone(),
+        ),
+    ];
+    out.flames = vec![p.before.flame.clone(), p.after.flame.clone(), chosen.flame.clone()];
+    out.flames[0].title = format!("before the fix: {:.2} Mpps", p.before.mpps);
+    out.flames[1].title = format!("after the fix: {:.2} Mpps", p.after.mpps);
+    // The chosen kernel's profile again, as the one graph that follows the `fix` knob.
+    out.flames[2].id = "current".to_string();
+    out.flames[2].title = format!("{fx} the fix: {:.2} Mpps", chosen.mpps);
+}
+
+/// The parameter spec (defaults: the router; unset topology knobs follow the machine).
+pub fn specs() -> Vec<ParamSpec> {
+    let r = &machines::ROUTER;
+    vec![
+        ParamSpec::choice_of("machine", MachineKind::Router)
+            .help("router: the 2018 2-socket box of the report; x86-bench: the micro-benchmark host; cortex-a53: 4 cores, 1 Gbit. Unset knobs take the machine's values.")
+            .kernel(""),
+        ParamSpec::choice_of("fix", Fix::Before)
+            .help("before: Linux < 5.0, page_frag_free frees to the buddy under zone->lock; after: through the per-CPU lists (65895b67ad27).")
+            .kernel("page_frag_free()"),
+        ParamSpec::int("sockets", "sockets", i64::from(r.cpu.sockets), (1, MAX_BOX_SOCKETS, 1))
+            .help("CPU packages, each a NUMA node with its own zone and zone->lock.")
+            .kernel("/sys/devices/system/node"),
+        ParamSpec::int("cpus", "cores", i64::from(r.cores), (1, 64, 1))
+            .help("Physical cores online, split evenly over the sockets.")
+            .kernel("/sys/devices/system/cpu/online"),
+        ParamSpec::boolean("smt", r.smt).help("Use both hardware threads of every core.").kernel("CONFIG_SCHED_SMT"),
+        ParamSpec::int("rx_queues", "queues", i64::from(r.rx_queues), (1, 128, 1))
+            .help("RX queues (RSS), queue q polled by logical CPU q (mod the CPUs online: more queues than CPUs share them).")
+            .kernel("ethtool -L combined"),
+        ParamSpec::choice_of("tx_irq", r.tx_irq)
+            .help("same: TX completions polled on the receiving CPU; remote: on a CPU of the other socket (or half the cores away), so pages are allocated and freed on different CPUs.")
+            .kernel("/proc/irq/*/smp_affinity"),
+        ParamSpec::int("packet_bytes", "bytes", i64::from(r.packet_bytes), (64, 1500, 1))
+            .help("Frame size; one page per packet, so bigger frames mean fewer pages per second at line rate.")
+            .kernel("pktgen pkt_size"),
+        ParamSpec::int("line_gbps", "Gbit/s", i64::from(r.line_gbps), (1, 400, 1))
+            .help("Line rate of the ingress NIC (sets the offered load when offered_kpps is 0).")
+            .kernel("ethtool speed"),
+        ParamSpec::int("offered_kpps", "kpps", 0, (0, 200_000, 10))
+            .help("Offered load in thousands of packets per second; 0 = line rate for the frame size.")
+            .kernel("pktgen rate"),
+        ParamSpec::int("recycle_pct", "%", 0, (0, 100, 1))
+            .help("Share of RX pages the driver recycles itself (never reaching the page allocator); the report's was ineffective: 0.")
+            .kernel("mlx5e_rx_cache_get()"),
+        ParamSpec::int("pcp_batch", "pages", 63, (1, 512, 1))
+            .help("Pages moved per refill or drain of a per-CPU list (63 since 4.19); at most pcp_high.")
+            .kernel("pcp->batch"),
+        ParamSpec::int("pcp_high", "pages", 378, (8, 8192, 1))
+            .help("A per-CPU list is drained once it holds this many pages (6 x batch before 5.14).")
+            .kernel("pcp->high"),
+        ParamSpec::int("warmup_us", "us", 10_000, (0, 20_000, 100))
+            .help("Simulated time before measuring: a per-CPU list needs pcp_high frees to reach its steady state.")
+            .kernel(""),
+        ParamSpec::int("measure_us", "us", 5000, (100, 20_000, 100))
+            .help("Simulated time measured (each run is capped at 20 million events).")
+            .kernel(""),
+    ]
+}

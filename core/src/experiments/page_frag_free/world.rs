@@ -1,0 +1,641 @@
+//! The forwarding box of seed 002 and its `step()`: a world of the sim kernel.
+//!
+//! What Linux does: the NIC spreads received packets over RX queues (RSS), one per CPU; the
+//! CPU's NAPI poll takes each packet from the ring and refills the ring slot with a fresh
+//! order-0 page from the page allocator (`rmqueue_pcplist`, which takes `zone->lock` once per
+//! `batch` pages in `rmqueue_bulk`) unless the driver's own page cache can recycle one. The
+//! packet is routed and transmitted on an egress queue; when the NIC is done with it, the CPU
+//! that polls that queue's completions frees it: `napi_consume_skb` → `skb_release_data` →
+//! `page_frag_free`. Before 65895b67ad27 that called `__free_pages_ok` → `free_one_page`,
+//! which takes `zone->lock` for every page; after it, order-0 pages go to this CPU's per-CPU
+//! list (`free_unref_page`), and only when the list reaches `high` does `free_pcppages_bulk`
+//! return `batch` pages under the lock.
+//!
+//! What we simplify: each CPU runs one NAPI loop (TX completions first, up to 128, then up to
+//! 64 received packets, as mlx5e_napi_poll does); a packet uses one page (no page splitting);
+//! packets arrive evenly at the offered rate on each RX queue (a 1024-slot ring; more are
+//! dropped); the NIC completes a packet as soon as it was queued for transmit; a recycled
+//! page never reaches the allocator. Pages come from the zone of the receiving CPU's node
+//! and go back to the zone they came from. Per-packet work is jittered by ±10 % (not fitted)
+//! so CPUs do not run in lockstep. See docs/page-frag-free.md.
+
+use super::chains::Stack;
+use super::machines::{ForwardingBox, TxIrq};
+use crate::rng::Rng;
+use crate::sim::cache::Caches;
+use crate::sim::engine::EventQueue;
+use crate::sim::machine::{cycles_to_ns, CpuId};
+use crate::sim::page_frag::PageRef;
+use crate::sim::profile::Profile;
+use crate::sim::qspinlock::Acquire;
+use crate::sim::zone::{Cost, Zone};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Slots of an RX ring (mlx5's default ring size).
+pub const RX_RING: u64 = 1024;
+/// NAPI budgets: TX completions (MLX5E_TX_CQ_POLL_BUDGET) and RX packets per poll.
+pub const TX_BUDGET: u32 = 128;
+pub const RX_BUDGET: u32 = 64;
+/// At most this many events in a run (about 1 s of native time); a run that reaches it
+/// stops early with [`ForwardStats::truncated`] set.
+pub const MAX_EVENTS_PER_RUN: u64 = 20_000_000;
+
+const KSOFTIRQD: usize = 0;
+const SWAPPER: usize = 1;
+
+/// Everything one run needs, typed and validated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ForwardConfig {
+    /// The box, with `cpu` already cut to the run's topology.
+    pub machine: ForwardingBox,
+    /// Physical cores online (split evenly over the sockets).
+    pub cores: u32,
+    pub smt: bool,
+    pub rx_queues: u32,
+    pub tx_irq: TxIrq,
+    /// true = Linux ≥ 5.0 (65895b67ad27): order-0 pages freed through the per-CPU lists.
+    pub fix: bool,
+    pub offered_pps: u64,
+    pub recycle_pct: u32,
+    pub pcp_batch: u32,
+    pub pcp_high: u32,
+    pub zone_pages: u32,
+    pub warmup_ns: u64,
+    pub measure_ns: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Event {
+    /// The CPU's loop continues (ignored unless `gen` is the CPU's current one).
+    Resume {
+        cpu: u16,
+        gen: u32,
+    },
+    LockGranted {
+        node: u32,
+        cpu: u16,
+    },
+    LockRelease {
+        node: u32,
+        cpu: u16,
+    },
+}
+
+/// A packet in flight: its page (`None` if the driver recycled one, which never reaches the
+/// allocator).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pkt {
+    page: Option<PageRef>,
+}
+
+/// Work under `zone->lock`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ZoneOp {
+    /// `__free_pages_ok` → `free_one_page` (before the fix).
+    FreeOne { page: PageRef },
+    /// `free_pcppages_bulk` (after the fix, the list reached `high`).
+    Drain { node: u32 },
+    /// `rmqueue_bulk` (the receiving CPU's list is empty).
+    Refill { node: u32 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    Poll,
+    Lock(ZoneOp),
+    AfterRefill,
+}
+
+#[derive(Debug, Clone)]
+struct Cpu {
+    id: CpuId,
+    mhz: u64,
+    node: u32,
+    /// The RX queues this CPU polls (queue q runs on online CPU q mod n).
+    rx_queues: Vec<usize>,
+    /// Which of them to poll next (round robin).
+    rx_next: usize,
+    /// Index (in `ForwardSim::cpus`) of the CPU that polls this CPU's TX completions.
+    tx_cpu: usize,
+    tx_pending: VecDeque<Pkt>,
+    outbox: Option<Pkt>,
+    cursor_ns: u64,
+    next: Next,
+    idle: bool,
+    gen: u32,
+    rng: Rng,
+    jitter_permille: u64,
+    tx_quota: u32,
+    rx_quota: u32,
+    spin_since_ns: Option<u64>,
+    op: Option<ZoneOp>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct RxQueue {
+    /// Arrival offset so the queues do not receive in lockstep.
+    phase_ns: u64,
+    consumed: u64,
+    dropped: u64,
+}
+
+/// Counters of one run (inside the measured window unless said otherwise).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ForwardStats {
+    pub events: u64,
+    /// Packets whose TX completion ran (forwarded).
+    pub forwarded: u64,
+    pub rx_dropped: u64,
+    pub free_one_page_calls: u64,
+    pub pcp_drains: u64,
+    pub pcp_refills: u64,
+    pub recycled: u64,
+    pub alloc_failures: u64,
+    pub truncated: bool,
+}
+
+impl ForwardStats {
+    /// Acquisitions of zone->lock in the measured window.
+    pub fn zone_lock_calls(&self) -> u64 {
+        self.free_one_page_calls + self.pcp_drains + self.pcp_refills
+    }
+}
+
+/// The simulated forwarding box.
+pub struct ForwardSim {
+    pub cfg: ForwardConfig,
+    now_ns: u64,
+    queue: EventQueue<Event>,
+    pub zones: Vec<Zone>,
+    /// Which core's L2 holds what (see `machines.rs`: no traffic advances it here).
+    caches: Caches,
+    cpus: Vec<Cpu>,
+    rxq: Vec<RxQueue>,
+    pub profile: Profile<Stack>,
+    pub stats: ForwardStats,
+}
+
+/// The logical CPUs a run uses, in Linux numbering order: first threads of every online core
+/// (socket-major), then their SMT siblings.
+pub fn online_cpus(cfg: &ForwardConfig) -> Vec<CpuId> {
+    let m = &cfg.machine.cpu;
+    let per_socket = cfg.cores / m.sockets;
+    let threads = if cfg.smt { m.threads_per_core } else { 1 };
+    let mut out = Vec::new();
+    for t in 0..threads {
+        for s in 0..m.sockets {
+            for c in 0..per_socket {
+                out.push(m.cpu_id(s, c, t));
+            }
+        }
+    }
+    out
+}
+
+impl ForwardSim {
+    pub fn new(cfg: ForwardConfig, seed: u64) -> ForwardSim {
+        let online = online_cpus(&cfg);
+        assert!(
+            cfg.rx_queues >= 1 && cfg.offered_pps > 0 && !online.is_empty(),
+            "bug: unvalidated config: {} rx queues on {} cpus",
+            cfg.rx_queues,
+            online.len()
+        );
+        let m = cfg.machine.cpu.clone();
+        let mut root = Rng::new(seed, 0);
+        let n_cpus = m.n_cpus() as usize;
+        let zones = (0..m.sockets)
+            .map(|node| {
+                let mut rng = root.fork(1000 + u64::from(node));
+                Zone::fragmented(node, cfg.zone_pages, n_cpus, (cfg.pcp_high, cfg.pcp_batch), false, &mut rng)
+            })
+            .collect();
+        // CPUs with a duty: the RX CPUs and the CPUs that poll their completions.
+        let rx_cpus: Vec<CpuId> = online.iter().copied().cycle().take(cfg.rx_queues as usize).collect();
+        let tx_of = |c: CpuId| -> CpuId {
+            let p = m.pos(c);
+            match cfg.tx_irq {
+                TxIrq::Same => c,
+                TxIrq::Remote if m.sockets > 1 => m.cpu_id((p.socket + 1) % m.sockets, p.core, p.smt),
+                TxIrq::Remote => {
+                    let per_socket = (cfg.cores / m.sockets).max(1);
+                    m.cpu_id(p.socket, (p.core + per_socket / 2) % per_socket, p.smt)
+                }
+            }
+        };
+        let mut busy: Vec<CpuId> = Vec::new();
+        for &c in &rx_cpus {
+            for x in [c, tx_of(c)] {
+                if !busy.contains(&x) {
+                    busy.push(x);
+                }
+            }
+        }
+        let mhz = m.thread_mhz(&busy);
+        let mut cpus: Vec<Cpu> = busy
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| Cpu {
+                id,
+                mhz: mhz[i],
+                node: m.pos(id).socket,
+                rx_queues: (0..rx_cpus.len()).filter(|&q| rx_cpus[q] == id).collect(),
+                rx_next: 0,
+                tx_cpu: 0,
+                tx_pending: VecDeque::new(),
+                outbox: None,
+                cursor_ns: 0,
+                next: Next::Poll,
+                idle: false,
+                gen: 0,
+                rng: root.fork(i as u64 + 1),
+                jitter_permille: 1000,
+                tx_quota: TX_BUDGET,
+                rx_quota: RX_BUDGET,
+                spin_since_ns: None,
+                op: None,
+            })
+            .collect();
+        // A CPU that only polls completions transmits nothing: its own index.
+        for (i, c) in cpus.iter_mut().enumerate() {
+            let t = tx_of(c.id);
+            c.tx_cpu = if c.rx_queues.is_empty() {
+                i
+            } else {
+                busy.iter().position(|&b| b == t).expect("an RX CPU's completion CPU is busy")
+            };
+        }
+        let period_ns = 1_000_000_000 * u64::from(cfg.rx_queues) / cfg.offered_pps.max(1);
+        let rxq = (0..cfg.rx_queues)
+            .map(|q| RxQueue { phase_ns: period_ns * u64::from(q) / u64::from(cfg.rx_queues), ..RxQueue::default() })
+            .collect();
+        let caches = Caches::new(&cfg.machine.cpu);
+        let mut sim = ForwardSim {
+            cfg,
+            now_ns: 0,
+            queue: EventQueue::default(),
+            zones,
+            caches,
+            cpus,
+            rxq,
+            profile: Profile::default(),
+            stats: ForwardStats::default(),
+        };
+        for i in 0..sim.cpus.len() {
+            if !sim.cpus[i].rx_queues.is_empty() {
+                sim.schedule_resume(i, 0);
+            } else {
+                sim.cpus[i].idle = true;
+            }
+        }
+        sim
+    }
+
+    fn end_ns(&self) -> u64 {
+        self.cfg.warmup_ns + self.cfg.measure_ns
+    }
+
+    /// Runs to the end of the measured window (or the event bound).
+    pub fn run(&mut self) {
+        while self.step() {}
+    }
+
+    /// Processes one event; false once the run is over.
+    pub fn step(&mut self) -> bool {
+        if self.stats.events >= MAX_EVENTS_PER_RUN {
+            self.stats.truncated = true;
+            return false;
+        }
+        match self.queue.peek_time_ns() {
+            Some(t) if t < self.end_ns() => {}
+            _ => return false,
+        }
+        let (t, ev) = self.queue.pop().expect("peeked");
+        self.now_ns = t;
+        self.stats.events += 1;
+        match ev {
+            Event::Resume { cpu, gen } => {
+                if self.cpus[cpu as usize].gen == gen {
+                    self.resume(cpu as usize);
+                }
+            }
+            Event::LockGranted { node, cpu } => self.lock_granted(node, cpu as usize),
+            Event::LockRelease { node, cpu } => self.lock_release(node, cpu as usize),
+        }
+        true
+    }
+
+    /// Forwarded packets per second in the measured window.
+    pub fn throughput_pps(&self) -> f64 {
+        self.stats.forwarded as f64 * 1e9 / self.cfg.measure_ns as f64
+    }
+
+    /// CPUs that have a duty, as Linux numbers them.
+    pub fn busy_cpus(&self) -> Vec<CpuId> {
+        self.cpus.iter().map(|c| c.id).collect()
+    }
+
+    fn measuring(&self, at_ns: u64) -> bool {
+        at_ns >= self.cfg.warmup_ns && at_ns < self.end_ns()
+    }
+
+    fn charge(&mut self, command: usize, stack: Stack, at_ns: u64, ns: u64) {
+        if self.measuring(at_ns) {
+            self.profile.add(command, stack, ns);
+        }
+    }
+
+    /// Private work of `cycles` (jittered) on CPU `i`: only its own clock moves.
+    fn work(&mut self, i: usize, cycles: u64, stack: Stack) {
+        let c = &self.cpus[i];
+        let ns = cycles_to_ns(cycles * c.jitter_permille / 1000, c.mhz);
+        self.advance(i, ns, stack);
+    }
+
+    fn advance(&mut self, i: usize, ns: u64, stack: Stack) {
+        let at = self.cpus[i].cursor_ns;
+        self.charge(KSOFTIRQD, stack, at, ns);
+        self.cpus[i].cursor_ns += ns;
+    }
+
+    fn schedule_resume(&mut self, i: usize, at_ns: u64) {
+        let c = &mut self.cpus[i];
+        c.gen = c.gen.wrapping_add(1);
+        self.queue.schedule(at_ns, Event::Resume { cpu: i as u16, gen: c.gen });
+    }
+
+    fn resume(&mut self, i: usize) {
+        let now = self.now_ns;
+        if self.cpus[i].idle {
+            let since = self.cpus[i].cursor_ns;
+            self.charge(SWAPPER, Stack::Idle, since, now - since);
+            self.cpus[i].idle = false;
+        }
+        self.cpus[i].cursor_ns = self.cpus[i].cursor_ns.max(now);
+        match self.cpus[i].next {
+            Next::Poll => self.poll(i),
+            Next::Lock(op) => self.request_lock(i, op),
+            Next::AfterRefill => self.rx_alloc(i),
+        }
+    }
+
+    /// Packets that arrived on queue `q` by `t_ns` (evenly spaced at the offered rate).
+    fn arrived(&self, q: usize, t_ns: u64) -> u64 {
+        let n = self.cfg.rx_queues as u128;
+        ((u128::from(t_ns + self.rxq[q].phase_ns) * u128::from(self.cfg.offered_pps)) / (1_000_000_000 * n)) as u64
+    }
+
+    /// Packets waiting in the ring of queue `q` now (the excess over the ring is dropped).
+    fn rx_available(&mut self, q: usize) -> u64 {
+        let arrived = self.arrived(q, self.now_ns);
+        let r = &mut self.rxq[q];
+        let waiting = arrived - r.consumed;
+        if waiting > RX_RING {
+            let lost = waiting - RX_RING;
+            r.consumed += lost;
+            r.dropped += lost;
+            if self.now_ns >= self.cfg.warmup_ns {
+                self.stats.rx_dropped += lost;
+            }
+        }
+        arrived - self.rxq[q].consumed
+    }
+
+    /// When the next packet arrives on queue `q`.
+    fn next_arrival_ns(&self, q: usize) -> u64 {
+        let n = u128::from(self.cfg.rx_queues);
+        let want = u128::from(self.rxq[q].consumed + 1) * 1_000_000_000 * n;
+        let t = want.div_ceil(u128::from(self.cfg.offered_pps)) as u64;
+        t.saturating_sub(self.rxq[q].phase_ns).max(self.now_ns + 1)
+    }
+
+    /// The NAPI loop: hand the last packet to its TX queue, then TX completions, then RX.
+    fn poll(&mut self, i: usize) {
+        if let Some(pkt) = self.cpus[i].outbox.take() {
+            let t = self.cpus[i].tx_cpu;
+            self.cpus[t].tx_pending.push_back(pkt);
+            if t != i && self.cpus[t].idle {
+                let now = self.now_ns;
+                self.schedule_resume(t, now);
+            }
+        }
+        loop {
+            let has_tx = !self.cpus[i].tx_pending.is_empty();
+            let rx = self.ready_queue(i);
+            let has_rx = rx.is_some();
+            let c = &mut self.cpus[i];
+            c.jitter_permille = 900 + u64::from(c.rng.below(201));
+            if has_tx && c.tx_quota > 0 {
+                c.tx_quota -= 1;
+                let pkt = c.tx_pending.pop_front().expect("has_tx");
+                return self.tx_complete(i, pkt);
+            }
+            if has_rx && c.rx_quota > 0 {
+                c.rx_quota -= 1;
+                return self.rx_packet(i, rx.expect("has_rx"));
+            }
+            if has_tx || has_rx {
+                // Budgets spent: the next NAPI poll round.
+                c.tx_quota = TX_BUDGET;
+                c.rx_quota = RX_BUDGET;
+                continue;
+            }
+            c.idle = true;
+            c.tx_quota = TX_BUDGET;
+            c.rx_quota = RX_BUDGET;
+            let next = self.cpus[i].rx_queues.iter().map(|&q| self.next_arrival_ns(q)).min();
+            if let Some(at) = next {
+                self.schedule_resume(i, at);
+            }
+            return;
+        }
+    }
+
+    /// The next of CPU `i`'s queues (round robin) with a packet waiting.
+    fn ready_queue(&mut self, i: usize) -> Option<usize> {
+        let n = self.cpus[i].rx_queues.len();
+        for k in 0..n {
+            let slot = (self.cpus[i].rx_next + k) % n;
+            let q = self.cpus[i].rx_queues[slot];
+            if self.rx_available(q) > 0 {
+                self.cpus[i].rx_next = (slot + 1) % n;
+                return Some(q);
+            }
+        }
+        None
+    }
+
+    fn continue_at_cursor(&mut self, i: usize, next: Next) {
+        self.cpus[i].next = next;
+        let at = self.cpus[i].cursor_ns;
+        self.schedule_resume(i, at);
+    }
+
+    /// `mlx5e_poll_tx_cq` → `napi_consume_skb` → `skb_release_data` → `page_frag_free`.
+    fn tx_complete(&mut self, i: usize, pkt: Pkt) {
+        let b = &self.cfg.machine;
+        let (cq, napi, rel, pff, fpo, pcp) = (
+            b.tx_cq_cycles,
+            b.napi_consume_cycles,
+            b.release_data_cycles,
+            b.page_frag_free_cycles,
+            b.free_pages_ok_cycles,
+            b.cpu.page_op_cycles,
+        );
+        self.work(i, cq, Stack::TxCq);
+        self.work(i, napi, Stack::NapiConsume);
+        self.work(i, rel, Stack::ReleaseData);
+        self.work(i, pff, Stack::PageFragFree);
+        if self.measuring(self.cpus[i].cursor_ns) {
+            self.stats.forwarded += 1;
+        }
+        let Some(page) = pkt.page else {
+            return self.continue_at_cursor(i, Next::Poll);
+        };
+        let cpu = self.cpus[i].id;
+        let zone = &mut self.zones[page.node as usize];
+        // put_page_testzero(): the refcount lives in the struct page the RX CPU wrote.
+        let line_ns = zone.touch_page(&self.cfg.machine.cpu, &self.caches, cpu, page.pfn);
+        assert!(zone.put_page_testzero(page.pfn), "bug: a forwarded page has one reference");
+        self.advance(i, line_ns, Stack::PageFragFree);
+        if !self.cfg.fix {
+            self.work(i, fpo, Stack::FreePagesOk);
+            return self.continue_at_cursor(i, Next::Lock(ZoneOp::FreeOne { page }));
+        }
+        let due = self.zones[page.node as usize].pcp_free(cpu, page.pfn, 0);
+        self.work(i, pcp, Stack::FreeUnref);
+        let next = if due { Next::Lock(ZoneOp::Drain { node: page.node }) } else { Next::Poll };
+        self.continue_at_cursor(i, next)
+    }
+
+    /// One received packet: a page for its ring slot, then the stack's work.
+    fn rx_packet(&mut self, i: usize, q: usize) {
+        self.rxq[q].consumed += 1;
+        let recycled = self.cpus[i].rng.below(100) < self.cfg.recycle_pct;
+        if recycled {
+            if self.measuring(self.cpus[i].cursor_ns) {
+                self.stats.recycled += 1;
+            }
+            self.work(i, self.cfg.machine.rx_cache_cycles, Stack::RxCache);
+            return self.rx_work(i, Pkt { page: None });
+        }
+        self.rx_alloc(i);
+    }
+
+    /// `rmqueue_pcplist()`: a page from this CPU's list, refilled under the lock when empty.
+    fn rx_alloc(&mut self, i: usize) {
+        let (cpu, node) = (self.cpus[i].id, self.cpus[i].node);
+        let refilled = self.cpus[i].next == Next::AfterRefill;
+        let m = &self.cfg.machine.cpu;
+        let zone = &mut self.zones[node as usize];
+        match zone.pcp_alloc(cpu, 0) {
+            Some(pfn) => {
+                let line_ns = zone.touch_page(m, &self.caches, cpu, pfn);
+                let cycles = m.page_op_cycles;
+                self.work(i, cycles, Stack::PcpAlloc);
+                self.advance(i, line_ns, Stack::PcpAlloc);
+                self.rx_work(i, Pkt { page: Some(PageRef { node, pfn, order: 0 }) });
+            }
+            None if refilled => {
+                // The zone is empty: the packet is dropped (a model bound, never reached by
+                // validated runs: pages in flight stay far below the zone).
+                self.stats.alloc_failures += 1;
+                self.continue_at_cursor(i, Next::Poll);
+            }
+            None => self.continue_at_cursor(i, Next::Lock(ZoneOp::Refill { node })),
+        }
+    }
+
+    fn rx_work(&mut self, i: usize, pkt: Pkt) {
+        let rx = self.cfg.machine.rx_pkt_cycles;
+        self.work(i, rx / 3, Stack::RxDriver);
+        self.work(i, rx / 3, Stack::RxForward);
+        self.work(i, rx - 2 * (rx / 3), Stack::RxXmit);
+        self.cpus[i].outbox = Some(pkt);
+        self.continue_at_cursor(i, Next::Poll);
+    }
+
+    fn request_lock(&mut self, i: usize, op: ZoneOp) {
+        let now = self.now_ns;
+        let node = op.node();
+        let cpu = self.cpus[i].id;
+        self.cpus[i].op = Some(op);
+        match self.zones[node as usize].lock.lock(&self.cfg.machine.cpu, now, i as u32, cpu) {
+            Acquire::Taken { cost_ns } => {
+                self.cpus[i].spin_since_ns = None;
+                self.charge(KSOFTIRQD, op.stacks().0, now, cost_ns);
+                self.queue.schedule(now + cost_ns, Event::LockGranted { node, cpu: i as u16 });
+            }
+            Acquire::Queued => {
+                // The failed fast-path atomic is part of the wait.
+                self.cpus[i].spin_since_ns = Some(now);
+            }
+        }
+    }
+
+    fn lock_granted(&mut self, node: u32, i: usize) {
+        let now = self.now_ns;
+        let op = self.cpus[i].op.expect("bug: granted without an op");
+        let (lock_stack, spin_stack, hold_stack) = op.stacks();
+        let _ = lock_stack;
+        if let Some(since) = self.cpus[i].spin_since_ns.take() {
+            self.charge(KSOFTIRQD, spin_stack, since, now - since);
+        }
+        let m = &self.cfg.machine.cpu;
+        let cpu = self.cpus[i].id;
+        let measuring = self.measuring(now);
+        let zone = &mut self.zones[node as usize];
+        let cost: Cost = match op {
+            ZoneOp::FreeOne { page } => {
+                self.stats.free_one_page_calls += u64::from(measuring);
+                zone.free_one_page(m, &self.caches, cpu, page.pfn, 0)
+            }
+            ZoneOp::Drain { .. } => {
+                self.stats.pcp_drains += u64::from(measuring);
+                zone.free_pcppages_bulk(m, &self.caches, cpu)
+            }
+            ZoneOp::Refill { .. } => {
+                self.stats.pcp_refills += u64::from(measuring);
+                zone.rmqueue_bulk(m, &self.caches, cpu, 0).1
+            }
+        };
+        let hold_ns = cycles_to_ns(cost.cycles, self.cpus[i].mhz) + cost.line_ns;
+        self.charge(KSOFTIRQD, hold_stack, now, hold_ns);
+        self.queue.schedule(now + hold_ns, Event::LockRelease { node, cpu: i as u16 });
+    }
+
+    fn lock_release(&mut self, node: u32, i: usize) {
+        let now = self.now_ns;
+        if let Some((w, at)) = self.zones[node as usize].lock.unlock(&self.cfg.machine.cpu, now) {
+            self.queue.schedule(at, Event::LockGranted { node, cpu: w.thread as u16 });
+        }
+        let op = self.cpus[i].op.take().expect("bug: release without an op");
+        self.cpus[i].cursor_ns = now;
+        let next = if matches!(op, ZoneOp::Refill { .. }) { Next::AfterRefill } else { Next::Poll };
+        self.continue_at_cursor(i, next);
+    }
+
+    /// Every zone's invariants (pages conserved, lists, lock queue).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        self.zones.iter().try_for_each(Zone::check_invariants)
+    }
+}
+
+impl ZoneOp {
+    fn node(self) -> u32 {
+        match self {
+            ZoneOp::FreeOne { page } => page.node,
+            ZoneOp::Drain { node } | ZoneOp::Refill { node } => node,
+        }
+    }
+
+    /// (uncontended acquire, spinning, held) stacks.
+    fn stacks(self) -> (Stack, Stack, Stack) {
+        match self {
+            ZoneOp::FreeOne { .. } => (Stack::FreeOnePageLock, Stack::FreeOnePageSpin, Stack::FreeOnePage),
+            ZoneOp::Drain { .. } => (Stack::FreePcpBulkLock, Stack::FreePcpBulkSpin, Stack::FreePcpBulk),
+            ZoneOp::Refill { .. } => (Stack::RmqueueBulkLock, Stack::RmqueueBulkSpin, Stack::RmqueueBulk),
+        }
+    }
+}
