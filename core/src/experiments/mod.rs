@@ -7,6 +7,7 @@
 pub mod cross_cpu_free;
 pub mod high_order_alloc;
 pub mod ktls_recursion;
+pub mod skb_cache;
 pub mod skb_layout;
 
 use crate::experiment::Experiment;
@@ -17,6 +18,7 @@ pub static REGISTRY: &[&dyn Experiment] = &[
     &skb_layout::SkbLayout,
     &high_order_alloc::HighOrderAlloc,
     &cross_cpu_free::CrossCpuFree,
+    &skb_cache::SkbCache,
     &ktls_recursion::KtlsRecursion,
 ];
 
