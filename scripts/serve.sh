@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds and serves the skblab web app at http://127.0.0.1:8080 (rebuilding on source
-# changes), after installing what the build needs (scripts/setup.sh serve).
+# Builds the skblab web app (release) and serves it at http://127.0.0.1:8080 with brotli/gzip
+# (scripts/serve.mjs), after installing what the build needs (scripts/setup.sh serve).
+# For development with rebuilds on change: TRUNK_OFFLINE=true trunk serve --release --no-autoreload
+# (Trunk serves uncompressed).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -8,7 +10,5 @@ cd "$ROOT"
 bash scripts/setup.sh serve
 # binaryen's wasm-opt (npm, pinned) must come first: Debian's is too old for this wasm.
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-echo "[serve] http://127.0.0.1:8080/ (Ctrl-C to stop)"
-# No auto-reload: Trunk injects its reload script when serving, after the post-build hook that
-# puts the inline scripts' hashes into the Content-Security-Policy, so the CSP would block it.
-exec env TRUNK_OFFLINE=true trunk serve --release --no-autoreload "$@"
+TRUNK_OFFLINE=true trunk build --release --dist dist
+exec node scripts/serve.mjs dist "${PORT:-8080}"

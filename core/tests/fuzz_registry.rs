@@ -33,11 +33,15 @@ const DURATION_STEPS: i64 = 1;
 const FULL_RUN_MAX_POINTS: usize = 8;
 
 /// Columns whose values are legitimately negative: (experiment, column, why).
-const SIGNED_COLUMNS: &[(&str, &str, &str)] = &[(
-    "ktls-recursion",
-    "stack_left_bytes",
-    "THREAD_SIZE minus the deepest stack use: negative by the overflow's size when the stack overflows",
-)];
+const SIGNED_COLUMNS: &[(&str, &str, &str)] = &[
+    (
+        "ktls-recursion",
+        "stack_left_bytes",
+        "THREAD_SIZE minus the deepest stack use: negative by the overflow's size when the stack overflows",
+    ),
+    ("cross-cpu-free", "change_pct", "the run against its baseline: negative when the split or deferral loses"),
+    ("skb-cache", "gain_pct", "Mpps against the caches-off run: negative when the caches lose (e.g. link-bound noise)"),
+];
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES)

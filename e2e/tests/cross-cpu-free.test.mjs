@@ -41,6 +41,7 @@ test('lesson: steps open with their views, a prediction is graded by the model',
   assert.equal(await slowPerSkb(page), '2.00', 'other CPU: two slow-path frees per skb');
   assert.ok(await page.locator(`${tid('xcpu-lanes')} .xcpu-arrow.slow`).count() > 0, 'remote frees drawn across lanes');
   await shot(page, 'cross-cpu-free-desktop');
+  await page.locator(tid('xcpu-lanes')).screenshot({ path: (await shot(page, 'cross-cpu-free-desktop')).replace(/\.png$/, '-lanes.png') });
 
   // Step 3: Ian's split beside the seed's table.
   await page.goto(`${srv.base}/#/lesson/cross-cpu-free/3`);
@@ -75,7 +76,7 @@ test('phone (360 px) and dark: the lane view fits and draws', async () => {
   await phone.waitForSelector(tid('xcpu-lanes'));
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `no sideways scroll at 360 px (${overflow} px)`);
-  await shot(phone, 'cross-cpu-free-phone');
+  await phone.locator(tid('xcpu-lanes')).screenshot({ path: (await shot(phone, 'cross-cpu-free-phone')).replace(/\.png$/, '-lanes.png') });
   phone.assertClean();
 
   const dark = await openPage(browser, srv.base, { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
@@ -89,6 +90,6 @@ test('phone (360 px) and dark: the lane view fits and draws', async () => {
   await dark.goto(`${srv.base}/#/lesson/cross-cpu-free/2`);
   await dark.click(tid('show-answer'));
   await dark.waitForSelector(tid('xcpu-lanes'));
-  await shot(dark, 'cross-cpu-free-dark-lanes');
+  await dark.locator(tid('xcpu-lanes')).screenshot({ path: (await shot(dark, 'cross-cpu-free-dark-lanes')).replace(/\.png$/, '-only.png') });
   dark.assertClean();
 });

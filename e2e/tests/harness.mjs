@@ -1,39 +1,25 @@
 // Shared harness of the e2e tests: a static server for the Trunk build on an ephemeral
 // 127.0.0.1 port, Debian's Chromium driven by playwright-core, and a page wrapper that
 // fails the test on any console error, page error, or request leaving the server's origin.
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { createStaticServer } from '../../scripts/serve.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // resolve(): with a relative or '..' path the server's startsWith(DIST) check would fail.
 export const DIST = path.resolve(process.env.SKBLAB_DIST || path.resolve(here, '../../dist'));
 export const SHOTS = path.resolve(here, '../screenshots');
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.json': 'application/json', '.ico': 'image/x-icon', '.woff2': 'font/woff2',
-};
-
-/** Serves DIST; unknown paths get index.html (the app routes by hash, but be lenient). */
+/** Serves DIST with the app's own static server (scripts/serve.mjs: brotli/gzip, as `make serve`). */
 export function startServer() {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error(`no build at ${DIST}: run "trunk build --release" first (make test does)`);
   }
-  const server = http.createServer((req, res) => {
-    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let file = path.join(DIST, path.normalize(urlPath).replace(/^(\.\.[/\\])+/, ''));
-    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      file = path.join(DIST, 'index.html');
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
+  const { server, stats } = createStaticServer(DIST);
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    resolve({ server, base: `http://127.0.0.1:${server.address().port}` });
+    resolve({ server, stats, base: `http://127.0.0.1:${server.address().port}` });
   }));
 }
 

@@ -152,3 +152,73 @@ test('a typed number applies when committed, not per keystroke', async () => {
   await page.waitForFunction(() => /mtu=9000/.test(decodeURIComponent(location.hash)));
   page.assertClean();
 });
+
+test('first load: bytes transferred by the home page (benchmark; brotli from the app server)', async () => {
+  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+  srv.stats.bytes.clear();
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  await page.waitForTimeout(300);
+  const sent = [...srv.stats.bytes.entries()];
+  const total = sent.reduce((a, [, b]) => a + b, 0);
+  console.info(`[first-load] ${total} bytes over ${sent.length} requests: ${sent.map(([p, b]) => `${p} ${b}`).join(', ')}`);
+  assert.ok(!sent.some(([p]) => /worker/.test(p)), 'the sweep worker loads only when a sweep starts');
+  assert.ok(total < 400_000, `first load ${total} bytes`);
+  page.assertClean();
+});
+
+test('after the first visit the app loads and runs with the network cut', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  // The service worker caches the whole build (the sweep worker's files too) on install.
+  const cached = async () => page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    return !!navigator.serviceWorker.controller && !!(await caches.match('./worker_bg.wasm'));
+  });
+  for (let i = 0; i < 100 && !(await cached()); i++) await page.waitForTimeout(100);
+  assert.ok(await cached(), 'the service worker controls the page and has cached the worker');
+  await page.context().setOffline(true);
+  await page.reload();
+  await appReady(page);
+  await page.goto(`${srv.base}/#/play/high-order-alloc`);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-chart"]')?.dataset.points) === 30,
+    null, { timeout: 60000 });
+  await shot(page, 'offline-sweep');
+  await page.context().setOffline(false);
+  page.assertClean();
+});
+
+test('copy link carries the model version; an older link says numbers may differ; sources are links', async () => {
+  const page = await openPage(browser, srv.base, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await page.goto(`${srv.base}/#/lesson/skb-layout/2?mtu=9000`);
+  await appReady(page);
+  await page.click(tid('copy-link'));
+  await page.waitForFunction(() => /copied/i.test(document.querySelector('[data-testid="copy-link-status"]').innerText));
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, page.url());
+  assert.match(copied, /mtu=9000.*model=\d+\.\d+\.\d+/);
+
+  await page.goto(`${srv.base}/#/play/skb-layout?model=0.0.1`);
+  await page.waitForSelector(tid('notice'));
+  assert.match(await page.locator(tid('notice')).innerText(), /model 0\.0\.1.*may differ/);
+
+  await page.goto(`${srv.base}/#/about`);
+  await page.waitForSelector(tid('seed-sources'));
+  assert.ok(await page.locator('a[href^="https://lore.kernel.org/"]').count() >= 5, 'seed posts link to the archive');
+  assert.ok(await page.locator('a[href^="https://git.kernel.org/"]').count() >= 5, 'commits link to git.kernel.org');
+  assert.doesNotMatch(await page.locator('main').innerText(), /`/, 'no literal backticks');
+  page.assertClean();
+});
+
+test('diagrams export as standalone SVG', async () => {
+  const page = await openPage(browser, srv.base, { acceptDownloads: true });
+  await page.goto(`${srv.base}/#/play/skb-layout`);
+  await appReady(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(tid('svg-skb-layout-diagram'))]);
+  assert.equal(download.suggestedFilename(), 'skb-layout-diagram.svg');
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  assert.match(text, /^<\?xml[^>]*>\s*<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(text, /<style>[^<]*--seg-payload/);
+  page.assertClean();
+});

@@ -96,3 +96,49 @@ pub fn focus_element(id: &str) {
 pub fn viewport_width() -> Option<f64> {
     window()?.inner_width().ok()?.as_f64()
 }
+
+/// Registers the service worker (`sw.js`, next to index.html) that lets the app load offline
+/// after the first visit. Browsers without service workers (or in an insecure context) skip it.
+pub fn register_service_worker() {
+    let Some(navigator) = window().map(|w| w.navigator()) else { return };
+    let has_sw = js_sys::Reflect::has(&navigator, &wasm_bindgen::JsValue::from_str("serviceWorker")).unwrap_or(false);
+    if has_sw {
+        // The outcome changes nothing for the page (online it works without the worker), but a
+        // rejection must be handled, or it is an uncaught error in the console.
+        let promise = navigator.service_worker().register("./sw.js");
+        // Called once at start: the one small closure may live as long as the page.
+        let ignore = wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
+        let _ = promise.catch(&ignore);
+        ignore.forget();
+    }
+}
+
+/// Writes `text` to the clipboard; `done(true)` once it is there, `done(false)` if the browser
+/// refused (no clipboard API, no permission) — the caller then shows the text to copy by hand.
+pub fn copy_text(text: &str, done: impl Fn(bool) + 'static) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsValue;
+    let done = std::rc::Rc::new(done);
+    let promise = window()
+        .map(|w| w.navigator())
+        .and_then(|n| js_sys::Reflect::get(&n, &JsValue::from_str("clipboard")).ok())
+        .filter(|c| !c.is_undefined() && !c.is_null())
+        .and_then(|c| {
+            let write = js_sys::Reflect::get(&c, &JsValue::from_str("writeText")).ok()?;
+            let write: js_sys::Function = write.dyn_into().ok()?;
+            write.call1(&c, &JsValue::from_str(text)).ok()?.dyn_into::<js_sys::Promise>().ok()
+        });
+    let Some(promise) = promise else { return done(false) };
+    let (ok, failed) = (done.clone(), done);
+    let on_ok = Closure::once(move |_: JsValue| ok(true));
+    let on_err = Closure::once(move |_: JsValue| failed(false));
+    let _ = promise.then2(&on_ok, &on_err);
+    // The promise settles once; the two small closures are kept until then (leaked: a click each).
+    on_ok.forget();
+    on_err.forget();
+}
+
+/// The page's full URL.
+pub fn current_url() -> String {
+    window().and_then(|w| w.location().href().ok()).unwrap_or_default()
+}

@@ -20,6 +20,7 @@
 
 pub mod browser;
 pub mod charts;
+pub mod cite;
 pub mod components;
 pub mod hooks;
 pub mod page;
@@ -33,5 +34,6 @@ pub mod worker;
 
 /// Mounts the app on `<body>`.
 pub fn start() {
+    browser::register_service_worker();
     yew::Renderer::<components::app::App>::new().render();
 }

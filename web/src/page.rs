@@ -12,12 +12,15 @@
 
 use crate::route::{Location, Route};
 use skblab_core::params::{echo, echo_within};
-use skblab_core::{Experiment, ParamError, Params, DEFAULT_SEED};
+use skblab_core::{Experiment, ParamError, Params, DEFAULT_SEED, MODEL_VERSION};
 use skblab_lessons::{Lesson, Status};
 use std::collections::BTreeMap;
 
 /// The query key that carries the run's seed next to the parameters.
 pub const SEED_KEY: &str = "seed";
+/// The query key that carries the model version a link was made with (numbers of another
+/// version may differ: the page says so).
+pub const MODEL_KEY: &str = "model";
 /// The parameter whose change clears every explicit override (experiments with presets).
 pub const PRESET_PARAM: &str = "preset";
 /// At most this many notices are shown; the rest are summarised in the last one
@@ -201,7 +204,14 @@ impl Page {
         let mut times: BTreeMap<&str, usize> = BTreeMap::new();
         for (name, text) in query {
             *times.entry(name).or_default() += 1;
-            if name == SEED_KEY {
+            if name == MODEL_KEY {
+                if text != MODEL_VERSION {
+                    notices.push(format!(
+                        "this link was made with model {}; this is model {MODEL_VERSION}: its numbers may differ",
+                        echo(text)
+                    ));
+                }
+            } else if name == SEED_KEY {
                 match text.parse::<u64>() {
                     Ok(seed) => page.seed = seed,
                     Err(_) => notices.push(format!(
@@ -258,6 +268,7 @@ impl Page {
         if self.seed != DEFAULT_SEED {
             query.push((SEED_KEY.to_string(), self.seed.to_string()));
         }
+        query.push((MODEL_KEY.to_string(), MODEL_VERSION.to_string()));
         Location::new(route, query)
     }
 
@@ -359,7 +370,7 @@ mod tests {
         let p = page("#/play/skb-layout");
         assert!(p.notices.is_empty(), "{:?}", p.notices);
         assert_eq!(p.params, p.experiment.defaults());
-        assert_eq!(route::format(&p.location()), "#/play/skb-layout");
+        assert_eq!(route::format(&p.location()), format!("#/play/skb-layout?model={MODEL_VERSION}"));
     }
 
     #[test]
@@ -369,8 +380,16 @@ mod tests {
         assert_eq!(p.params.int("mtu"), 9000);
         assert_eq!(p.seed, 42);
         let text = route::format(&p.location());
-        assert_eq!(text, "#/play/skb-layout?mtu=9000&preset=linux-2011-x86_64&seed=42");
+        assert_eq!(text, format!("#/play/skb-layout?mtu=9000&preset=linux-2011-x86_64&seed=42&model={MODEL_VERSION}"));
         assert!(page(&text) == p);
+    }
+
+    #[test]
+    fn a_link_from_another_model_version_says_numbers_may_differ() {
+        assert!(page(&format!("#/play/skb-layout?model={MODEL_VERSION}")).notices.is_empty());
+        let p = page("#/play/skb-layout?model=0.0.1");
+        assert_eq!(p.notices.len(), 1, "{:?}", p.notices);
+        assert!(p.notices[0].contains("model 0.0.1") && p.notices[0].contains("may differ"), "{:?}", p.notices);
     }
 
     #[test]
@@ -478,7 +497,12 @@ mod tests {
         assert_eq!(p.params.choice(PRESET_PARAM), "frag-destructor-2011", "the step's preset stays");
         assert_eq!((p.params.int("mtu"), p.params.int("max_skb_frags")), (9000, 18));
         let text = route::format(&p.location());
-        assert_eq!(text, "#/lesson/skb-layout/4?max_skb_frags=18&mtu=9000&preset=frag-destructor-2011");
+        assert_eq!(
+            text,
+            format!(
+                "#/lesson/skb-layout/4?max_skb_frags=18&mtu=9000&preset=frag-destructor-2011&model={MODEL_VERSION}"
+            )
+        );
         assert!(page(&text) == p);
         let other = apply(&p, Action::SetParam { name: PRESET_PARAM.into(), text: "linux-2011-x86_64".into() });
         assert_eq!(other.params.int("max_skb_frags"), 16, "a new preset keeps the step's own settings");

@@ -122,6 +122,8 @@ pub fn draw_sweep<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .caption(&data.caption, text(17))
         .margin(theme.s(12))
+        // The last x tick label is centred on the plot's edge: room for its right half.
+        .margin_right(theme.s(28))
         .x_label_area_size(theme.s(40))
         .y_label_area_size(theme.s(64))
         .build_cartesian_2d(x_lo..x_hi, 0.0..data.y_max())?;

@@ -19,7 +19,9 @@ pub fn about() -> Html {
                 { for SEEDS.iter().enumerate().map(|(i, c)| html! {
                     <li>
                         <span class="tag">{ format!("seed {i:03}") }</span>{" "}
-                        <cite>{ format!("\"{}\"", c.subject) }</cite>
+                        <cite><a href={ if c.message_id.contains('@') { crate::cite::message_href(c.message_id) }
+                                       else { crate::cite::subject_search_href(c.list, c.subject) } }
+                                 rel="noopener noreferrer">{ format!("\"{}\"", c.subject) }</a></cite>
                         <div class="muted">
                             { format!("{}, {}, {}. Message-ID: ", c.list, c.date, c.author) }<code>{ c.message_id }</code>
                         </div>
@@ -32,7 +34,7 @@ pub fn about() -> Html {
                 Some(html! {
                     <section class="about-lesson">
                         <h3>{ &lesson.title }</h3>
-                        <ul class="sources">{ for lesson.sources.iter().map(|s| html! { <li>{ s }</li> }) }</ul>
+                        <ul class="sources">{ for lesson.sources.iter().map(|s| html! { <li>{ crate::cite::linkify(s) }</li> }) }</ul>
                     </section>
                 })
             }) }
@@ -42,8 +44,8 @@ pub fn about() -> Html {
                       from the parameters you see, and never fitted per point; seed numbers appear only as \
                       labelled comparisons."}</li>
                 <li>{"Runs are deterministic: the same parameters and seed give the same result, in the browser \
-                      and in the command-line tool (`skblab run <experiment>`). The test web/tests/golden.rs \
-                      checks this: in headless Chromium the WebAssembly build must reproduce, bit for bit, \
+                      and in the command-line tool ("}<code>{"skblab run <experiment>"}</code>{"). The test "}
+                      <code>{"web/tests/golden.rs"}</code>{" checks this: in headless Chromium the WebAssembly build must reproduce, bit for bit, \
                       the hash of every experiment's default run that the native tests pin."}</li>
                 <li>{"Kernel constants carry their Linux names (hover a control for its help); presets stand for \
                       kernel eras and architectures, and any value you set yourself wins over the preset."}</li>

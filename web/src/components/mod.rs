@@ -4,6 +4,7 @@
 pub mod about;
 pub mod app;
 pub mod chart;
+pub mod export;
 pub mod home;
 pub mod notices;
 pub mod panel;

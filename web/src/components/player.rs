@@ -121,6 +121,7 @@ pub fn player(props: &PlayerProps) -> Html {
                     {" · "}<code>{ page.experiment.id() }</code></p>
                 <h1>{ title }</h1>
                 <p class="lead">{ summary }</p>
+                <CopyLink />
                 { step_list(page, &progress, &state) }
             </header>
             // Keyboard users reach the views (a trace player's buttons) without tabbing through
@@ -281,7 +282,7 @@ fn step_body(
             if page.step + 1 == n && !lesson.sources.is_empty() {
                 <section class="lesson-sources">
                     <h3>{"Sources"}</h3>
-                    <ul>{ for lesson.sources.iter().map(|s| html! { <li>{ s }</li> }) }</ul>
+                    <ul>{ for lesson.sources.iter().map(|s| html! { <li>{ crate::cite::linkify(s) }</li> }) }</ul>
                 </section>
             }
         </article>
@@ -310,5 +311,35 @@ fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
                     <a href={route::href(Route::Home)}>{"Back to the course"}</a></p>
             }
         </section>
+    }
+}
+
+/// "Copy link": the page's URL (lesson, step, parameters, seed and model version) to the
+/// clipboard, or shown to copy by hand where the browser refuses.
+#[function_component(CopyLink)]
+fn copy_link() -> Html {
+    // None: not clicked; Some(true): copied; Some(false): shown for copying by hand.
+    let status = use_state_eq(|| None::<bool>);
+    let onclick = {
+        let status = status.clone();
+        Callback::from(move |_: MouseEvent| {
+            let status = status.clone();
+            browser::copy_text(&browser::current_url(), move |ok| status.set(Some(ok)));
+        })
+    };
+    html! {
+        <p class="copy-link">
+            <button class="btn btn-small" type="button" data-testid="copy-link" {onclick}>{"Copy link"}</button>
+            <span role="status" data-testid="copy-link-status">
+                { match *status {
+                    Some(true) => html! { {" Link copied: it opens this step with these settings."} },
+                    Some(false) => html! {
+                        <label>{" Copy this link: "}
+                            <input type="text" readonly=true value={browser::current_url()} class="copy-link-url" /></label>
+                    },
+                    None => html! {},
+                } }
+            </span>
+        </p>
     }
 }

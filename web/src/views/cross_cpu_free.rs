@@ -27,10 +27,10 @@ fn lane_view(props: &LaneProps) -> Html {
     svg::into_html(markup(&data))
 }
 
-const W: f64 = 1000.0;
-const LEFT: f64 = 190.0;
-const LANE_H: f64 = 64.0;
-const TOP: f64 = 30.0;
+const W: f64 = 600.0;
+const LEFT: f64 = 64.0;
+const LANE_H: f64 = 66.0;
+const TOP: f64 = 14.0;
 /// Lanes drawn at most (a dispatcher's further readers are summarised in the counters).
 const MAX_LANES: usize = 5;
 
@@ -38,11 +38,11 @@ fn markup(d: &Lanes) -> String {
     let s = &mut String::new();
     let lanes: Vec<u16> = d.cpus.iter().take(MAX_LANES).map(|c| c.0).collect();
     let lane_of = |cpu: u16| lanes.iter().position(|&c| c == cpu);
-    let h = TOP + LANE_H * lanes.len() as f64 + 30.0;
+    let h = TOP + LANE_H * lanes.len() as f64 + 22.0;
     let (t0, t1) = d.events.iter().fold((u64::MAX, 0), |(a, b), e| (a.min(e.t_ns), b.max(e.t_ns)));
     let span = (t1.saturating_sub(t0)).max(1) as f64;
-    let x = |t: u64| LEFT + 20.0 + (t.saturating_sub(t0)) as f64 / span * (W - LEFT - 50.0);
-    let y = |lane: usize| TOP + LANE_H * lane as f64 + LANE_H / 2.0;
+    let x = |t: u64| LEFT + 12.0 + (t.saturating_sub(t0)) as f64 / span * (W - LEFT - 30.0);
+    let y = |lane: usize| TOP + LANE_H * lane as f64 + LANE_H * 0.62;
     svg!(
         s,
         concat!(
@@ -64,15 +64,16 @@ fn markup(d: &Lanes) -> String {
             s,
             concat!(
                 r#"<line class="xcpu-lane" x1="{}" x2="{}" y1="{}" y2="{}"/>"#,
-                r#"<text class="xcpu-cpu" x="8" y="{}">CPU {}</text><text class="xcpu-role" x="8" y="{}">{}</text>"#
+                r#"<text class="xcpu-cpu" x="4" y="{}">CPU {}</text><text class="xcpu-role" x="{}" y="{}">{}</text>"#
             ),
             LEFT,
             W - 10.0,
             y(i),
             y(i),
-            y(i) - 4.0,
+            y(i) + 5.0,
             cpu,
-            y(i) + 16.0,
+            LEFT,
+            y(i) - 20.0,
             role
         );
     }
@@ -95,12 +96,12 @@ fn markup(d: &Lanes) -> String {
     }
     for e in &d.events {
         let Some(l) = lane_of(e.cpu) else { continue };
-        dot(s, d, e, x(e.t_ns), y(l) + (e.cache as f64 - 1.0) * 9.0);
+        dot(s, d, e, x(e.t_ns), y(l) + (e.cache as f64 - 1.0) * 8.0);
     }
     svg!(
         s,
         r#"<text class="xcpu-axis" x="{}" y="{}">{} µs of simulated time →</text></svg>"#,
-        LEFT + 20.0,
+        LEFT,
         h - 8.0,
         format_args!("{:.1}", span / 1000.0)
     );
@@ -119,7 +120,7 @@ fn dot(s: &mut String, d: &Lanes, e: &LaneEvent, cx: f64, cy: f64) {
     };
     svg!(
         s,
-        r#"<circle class="xcpu-dot c{} {} {}" cx="{}" cy="{}" r="6"><title>skb {} {} on CPU {}: {} ({}); slab page pfn {}, {}</title></circle>"#,
+        r#"<circle class="xcpu-dot c{} {} {}" cx="{}" cy="{}" r="5"><title>skb {} {} on CPU {}: {} ({}); slab page pfn {}, {}</title></circle>"#,
         e.cache.min(2),
         if e.free { "free" } else { "alloc" },
         if e.fast { "fast" } else { "slow" },

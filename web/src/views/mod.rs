@@ -77,7 +77,17 @@ pub fn render(id: &str, ctx: &ViewCtx) -> Html {
     let e = ctx.experiment;
     let spec = e.views().into_iter().find(|v| v.id() == id);
     let drawn = match &spec {
-        Some(ViewSpec::Custom { id }) => custom(e.id(), id).map(|draw| draw(ctx)),
+        // A custom view that draws an SVG gets an "SVG" export under it (the button hides
+        // itself by CSS where the view has no <svg>).
+        Some(ViewSpec::Custom { id }) => custom(e.id(), id).map(|draw| {
+            let name = format!("{}-{id}", e.id());
+            html! {
+                <div class="view-wrap">
+                    { draw(ctx) }
+                    <p class="view-export"><crate::components::export::SvgExport {name} /></p>
+                </div>
+            }
+        }),
         Some(spec) => Some(generic::render(spec, ctx)),
         None => None,
     };

@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 /// Events a run may process at most (each run stops there; the default windows need far fewer).
 pub const MAX_EVENTS: u64 = 2_000_000;
 /// Most alloc/free arrows the lane view records.
-pub const MAX_LANE_EVENTS: usize = 60;
+pub const MAX_LANE_EVENTS: usize = 36;
 /// Bytes of skb_shared_info in 2011 (3.1/3.2, 18 frags of 16 bytes): 344, aligned to 384.
 pub const SHINFO_2011_BYTES: u32 = 384;
 /// `sizeof(struct sk_buff)` rounded by the cache's HWCACHE alignment.

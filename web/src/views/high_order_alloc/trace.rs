@@ -348,7 +348,7 @@ mod tests {
         assert!(s.contains("data-testid=\"trace-refills\"") && s.contains("page-frag refills so far: "));
         s.clear();
         buddyinfo(s, frame, None);
-        assert!(s.contains("data-testid=\"buddyinfo\">Node 0, zone") && !s.contains("<mark"), "{s}");
+        assert!(s.contains("data-testid=\"buddyinfo\" tabindex=\"0\">Node 0, zone") && !s.contains("<mark"), "{s}");
         assert!(lane_table(frame).matches("<tr>").count() == frame.lanes.len() + 1);
     }
 }

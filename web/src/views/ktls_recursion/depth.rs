@@ -81,6 +81,8 @@ pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(&plot)
         .caption("Peak kernel stack vs. nesting depth", text(17))
         .margin(theme.s(12))
+        // The last x tick label is centred on the plot's edge: room for its right half.
+        .margin_right(theme.s(28))
         .x_label_area_size(theme.s(40))
         .y_label_area_size(theme.s(64))
         .build_cartesian_2d(0.0..x_hi, 0.0..y_hi)?;
