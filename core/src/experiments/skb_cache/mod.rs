@@ -287,7 +287,11 @@ fn on_off(b: bool) -> &'static str {
 /// Where sampled skbs were allocated and freed, as lanes.
 pub fn lanes_text(r: &RunResult) -> String {
     let mut out = String::from("sampled skbs after the warm-up (flow, direction): where allocated, where freed\n\n");
-    let _ = writeln!(out, "{:<12} {:<5} {:>9}   {:>9}   {:<32} SLUB free path", "flow", "skb", "alloc CPU", "free CPU", "freed by");
+    let _ = writeln!(
+        out,
+        "{:<12} {:<5} {:>9}   {:>9}   {:<32} SLUB free path",
+        "flow", "skb", "alloc CPU", "free CPU", "freed by"
+    );
     for l in &r.lanes {
         let free = l.free_cpu.map_or("-".to_string(), |c| c.to_string());
         let same = match l.free_cpu {
@@ -409,7 +413,9 @@ impl Experiment for SkbCache {
     fn compare(&self, params: &Params, output: &RunOutput) -> Option<Reproduction> {
         let i = Input::from(params);
         let d = Input::from(&self.defaults());
-        let same = Input { rx_cache: d.rx_cache, tx_cache: d.tx_cache, warmup_us: d.warmup_us, measure_us: d.measure_us, ..i } == d;
+        let same =
+            Input { rx_cache: d.rx_cache, tx_cache: d.tx_cache, warmup_us: d.warmup_us, measure_us: d.measure_us, ..i }
+                == d;
         if !same || i.rx_cache != i.tx_cache {
             return None;
         }
@@ -464,7 +470,8 @@ pub fn seed_pair(profile: RrProfile, seed: u64) -> (f64, f64) {
 /// The rows of `skblab reproduce` on `profile`.
 pub fn reproduce_on(profile: RrProfile, seed: u64) -> Reproduction {
     let (off, on) = seed_pair(profile, seed);
-    let cell = |m: &'static str, measured: f64, simulated: f64| ReproCell { metric: m, measured, simulated, spread: None };
+    let cell =
+        |m: &'static str, measured: f64, simulated: f64| ReproCell { metric: m, measured, simulated, spread: None };
     Reproduction {
         experiment: ID,
         citation: sources::TCP_RX_SKB_CACHE,
