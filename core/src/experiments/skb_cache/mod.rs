@@ -228,7 +228,7 @@ pub fn gain_pct(input: &Input, s: &Summary, profile: RrProfile, seed: u64) -> f6
 /// Where the CPU time goes, perf-style, over the whole machine.
 pub fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
     let mut out = format!(
-        "tcp_rr, {} flows ({} simulated), {} threads, {} CPUs, rx cache {}, tx cache {}, rps {}: {:.2} Mpps\n",
+        "tcp_rr, {} flows ({} simulated), {} threads, {} CPUs\nrx cache {}, tx cache {}, rps {}: {:.2} Mpps\n",
         input.flows,
         r.sim_flows,
         input.threads,
@@ -247,12 +247,12 @@ pub fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
     let tr = r.requests.max(1) as f64;
     let _ = writeln!(
         out,
-        "\nper request: {:.2} slab frees on the slow path, {:.0} ns in the slow path and spinning, {:.0} ns of line transfers",
+        "\nper request: {:.2} slab frees on the slow path,\n  {:.0} ns in the slow path and spinning,\n  {:.0} ns of line transfers",
         s.slowpath_frees_per_request, s.slab_ns_per_request, s.line_ns_per_request
     );
     let _ = writeln!(
         out,
-        "SLUB in the window: {} fast frees, {} slow frees, {} list_lock ({} contended), zone->lock contended {}; tx skbs reused {}",
+        "SLUB in the window: {} fast frees, {} slow frees,\n  {} list_lock ({} contended), zone->lock contended {},\n  tx skbs reused {}",
         r.slub.free_fastpath,
         r.slub.free_slowpath,
         r.list_lock,
@@ -284,31 +284,28 @@ fn on_off(b: bool) -> &'static str {
     }
 }
 
-/// Where sampled skbs were allocated and freed, as lanes.
+/// Where sampled skbs were allocated and freed, as lanes (narrow: fits a phone).
 pub fn lanes_text(r: &RunResult) -> String {
-    let mut out = String::from("sampled skbs after the warm-up (flow, direction): where allocated, where freed\n\n");
-    let _ = writeln!(
-        out,
-        "{:<12} {:<5} {:>9}   {:>9}   {:<32} SLUB free path",
-        "flow", "skb", "alloc CPU", "free CPU", "freed by"
-    );
+    let mut out = String::from("sampled skbs after the warm-up:\nCPU that allocated -> CPU that freed\n\n");
+    let _ = writeln!(out, "{:<6} {:<3} {:>11}  {:<19} {}", "flow", "skb", "CPUs", "freed by", "SLUB free");
     for l in &r.lanes {
-        let free = l.free_cpu.map_or("-".to_string(), |c| c.to_string());
+        let cpus = match l.free_cpu {
+            Some(c) => format!("{:>3} -> {:<3}", l.alloc_cpu, c),
+            None => format!("{:>3} -> -  ", l.alloc_cpu),
+        };
         let same = match l.free_cpu {
-            Some(c) if c == l.alloc_cpu => " (same CPU)",
-            Some(_) => " (other CPU)",
+            Some(c) if c == l.alloc_cpu => "same CPU",
+            Some(_) => "other CPU",
             None => "",
         };
+        let path = if l.path.is_empty() { "-" } else { l.path };
         let _ = writeln!(
             out,
-            "{:<12} {:<5} {:>9}   {:>9}   {:<32} {}{}",
-            format!("flow {}", l.flow),
+            "{:<6} {:<3} {:>11}  {:<19} {path}, {same}",
+            l.flow,
             if l.rx { "rx" } else { "tx" },
-            l.alloc_cpu,
-            free,
-            l.where_freed,
-            if l.path.is_empty() { "-" } else { l.path },
-            same
+            cpus,
+            l.where_freed
         );
     }
     out

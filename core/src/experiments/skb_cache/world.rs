@@ -127,13 +127,13 @@ pub enum Term {
 
 /// Every term, in report order, with the kernel functions it stands for.
 pub const TERMS: [(Term, &str); 11] = [
-    (Term::Softirq, "softirq receive (napi, GRO, ip_rcv, tcp_v4_rcv, tcp_ack)"),
+    (Term::Softirq, "softirq rx (napi, GRO, ip_rcv, tcp_v4_rcv, tcp_ack)"),
     (Term::App, "syscalls + tcp_recvmsg/tcp_sendmsg/xmit (epoll loop)"),
     (Term::Copy, "copy_to_user/copy_from_user"),
     (Term::Skb, "skb init/release (__alloc_skb, skb_release_head_state)"),
     (Term::SlabFast, "SLUB fast path (kmem_cache_alloc/free)"),
     (Term::SlabSlow, "SLUB slow path (__slab_free, ___slab_alloc)"),
-    (Term::Spin, "spinning (queued_spin_lock_slowpath: list_lock, zone->lock)"),
+    (Term::Spin, "spinning on list_lock / zone->lock"),
     (Term::Pages, "page frags (alloc_pages, put_page, free_unref_page)"),
     (Term::Lines, "cache-line transfers of socket and skb lines"),
     (Term::Wakeup, "try_to_wake_up of the reader"),
@@ -544,7 +544,7 @@ impl Sim {
             if self.measuring {
                 self.res.tx_reused += 1;
             }
-            self.lane_free(&old, cpu, "reused by sendmsg (tx cache)", "none");
+            self.lane_free(&old, cpu, "sendmsg (tx cache)", "none");
             old.lane = None;
             old
         } else {
