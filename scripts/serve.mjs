@@ -1,7 +1,8 @@
 // A small static server for a Trunk build (`make serve`, and the e2e tests' server): serves
 // DIST on 127.0.0.1, compressed with brotli (or gzip) for clients that accept it — the wasm is
-// most of the first load and shrinks to about a third. Compressed bodies are computed once per
-// file and kept in memory. Unknown paths get index.html (the app routes by the URL hash).
+// most of the first load and shrinks to about a third. The build writes NAME.br / NAME.gz
+// beside the big files (scripts/precompress.mjs); other files are compressed on first request
+// (fast settings) and kept in memory. Unknown paths get index.html (the app routes by hash).
 //   node scripts/serve.mjs [DIST] [PORT]      (defaults: dist, 8080)
 import http from 'node:http';
 import fs from 'node:fs';
@@ -37,10 +38,16 @@ export function createStaticServer(dist) {
     const key = `${file}|${encoding}`;
     let entry = cache.get(key);
     if (!entry || entry.stamp !== stamp) {
-      const raw = fs.readFileSync(file);
-      const body = encoding === 'br'
-        ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-        : encoding === 'gzip' ? zlib.gzipSync(raw, { level: 9 }) : raw;
+      const pre = encoding && `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
+      let body;
+      if (pre && fs.existsSync(pre) && fs.statSync(pre).mtimeMs >= stamp) {
+        body = fs.readFileSync(pre);
+      } else {
+        const raw = fs.readFileSync(file);
+        body = encoding === 'br'
+          ? zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+          : encoding === 'gzip' ? zlib.gzipSync(raw, { level: 6 }) : raw;
+      }
       entry = { stamp, body };
       cache.set(key, entry);
     }

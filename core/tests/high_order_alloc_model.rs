@@ -10,6 +10,7 @@ use skblab_core::experiments::high_order_alloc::StreamSim;
 use skblab_core::experiments::high_order_alloc::{self as hoa, FragOrder};
 use skblab_core::params::Params;
 use skblab_core::rng::Rng;
+use skblab_core::sim::cache::Caches;
 use skblab_core::sim::machine::SERVER_2019;
 use skblab_core::sim::qspinlock::{Acquire, QSpinLock};
 use skblab_core::sim::trace::LaneState;
@@ -36,27 +37,27 @@ fn op() -> impl Strategy<Value = Op> {
 
 /// Allocates through the paths the kernel uses: pcp-allowed orders from the CPU's list (bulk
 /// refill under the lock when empty), the rest from the buddy.
-fn alloc(z: &mut Zone, cpu: u16, order: usize, now: u64) -> Option<u32> {
+fn alloc(z: &mut Zone, cpu: u16, order: usize, _now: u64) -> Option<u32> {
     let m = SERVER_2019;
     if !z.pcp_allowed(order) {
-        return z.rmqueue_locked(&m, cpu, now, order).0;
+        return z.rmqueue_locked(&m, &Caches::new(&m), cpu, order).0;
     }
     if let Some(pfn) = z.pcp_alloc(cpu, order) {
         return Some(pfn);
     }
-    z.rmqueue_bulk(&m, cpu, now, order);
+    z.rmqueue_bulk(&m, &Caches::new(&m), cpu, order);
     z.pcp_alloc(cpu, order)
 }
 
-fn free(z: &mut Zone, cpu: u16, pfn: u32, order: usize, now: u64) {
+fn free(z: &mut Zone, cpu: u16, pfn: u32, order: usize, _now: u64) {
     let m = SERVER_2019;
     assert!(z.put_page_testzero(pfn));
     if z.pcp_allowed(order) {
         if z.pcp_free(cpu, pfn, order) {
-            z.free_pcppages_bulk(&m, cpu, now);
+            z.free_pcppages_bulk(&m, &Caches::new(&m), cpu);
         }
     } else {
-        z.free_one_page(&m, cpu, now, pfn, order);
+        z.free_one_page(&m, &Caches::new(&m), cpu, pfn, order);
     }
 }
 

@@ -131,7 +131,11 @@ fn rng_stream_hash_matches_native() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn url_round_trips_through_the_page_state() {
-    let text = "#/lesson/skb-layout/4?max_skb_frags=16&mtu=9000&preset=frag-destructor-2011&seed=9";
+    let text = format!(
+        "#/lesson/skb-layout/4?max_skb_frags=16&mtu=9000&preset=frag-destructor-2011&seed=9&model={}",
+        skblab_core::MODEL_VERSION
+    );
+    let text = text.as_str();
     let (view, notices) = page::resolve(&route::parse(text));
     assert!(notices.is_empty(), "{notices:?}");
     let View::Player(p) = view else { panic!("{text} is not a player page") };

@@ -36,6 +36,11 @@ pub struct FreeArea {
     prev: Vec<u32>,
     /// Order of the free block starting at this pfn (PageBuddy + page_order), or NOT_FREE.
     free_order: Vec<u8>,
+    /// The `struct page`s the last [`FreeArea::alloc`] or [`FreeArea::free`] wrote or read
+    /// (the block, its list neighbours, the buddies it merged with), in order; a pfn may repeat.
+    pub touched: Vec<Pfn>,
+    /// Bit `o` set if that call read or wrote `free_area[o]` (list head, `nr_free`).
+    pub orders_touched: u16,
 }
 
 impl FreeArea {
@@ -51,6 +56,8 @@ impl FreeArea {
             next: vec![NIL; n],
             prev: vec![NIL; n],
             free_order: vec![NOT_FREE; n],
+            touched: Vec::new(),
+            orders_touched: 0,
         };
         for pfn in (0..n_pages).step_by(top as usize).rev() {
             fa.list_add(pfn, MAX_ORDER - 1);
@@ -106,6 +113,12 @@ impl FreeArea {
 
     fn list_add(&mut self, pfn: Pfn, order: usize) {
         let old = self.head[order];
+        // The new entry, the old first entry (its lru.prev) and the list head.
+        self.touched.push(pfn);
+        if old != NIL {
+            self.touched.push(old);
+        }
+        self.orders_touched |= 1 << order;
         self.next[pfn as usize] = old;
         self.prev[pfn as usize] = NIL;
         if old != NIL {
@@ -118,6 +131,14 @@ impl FreeArea {
 
     fn list_del(&mut self, pfn: Pfn, order: usize) {
         let (n, p) = (self.next[pfn as usize], self.prev[pfn as usize]);
+        // The entry and both neighbours (or the head, for the first entry).
+        self.touched.push(pfn);
+        for x in [n, p] {
+            if x != NIL {
+                self.touched.push(x);
+            }
+        }
+        self.orders_touched |= 1 << order;
         if p == NIL {
             self.head[order] = n;
         } else {
@@ -132,7 +153,12 @@ impl FreeArea {
 
     /// `__rmqueue_smallest()`: a block of 2^order pages, or `None` if no order ≥ `order` has one.
     pub fn alloc(&mut self, order: usize) -> Option<(Pfn, BuddyWork)> {
-        let from = (order..MAX_ORDER).find(|&o| self.head[o] != NIL)?;
+        self.touched.clear();
+        // __rmqueue_smallest reads the list head of every order it tries.
+        let from = (order..MAX_ORDER).find(|&o| self.head[o] != NIL);
+        let last = from.unwrap_or(MAX_ORDER - 1);
+        self.orders_touched = ((1u32 << (last + 1)) - (1u32 << order)) as u16;
+        let from = from?;
         let pfn = self.head[from];
         self.list_del(pfn, from);
         let mut steps = 0;
@@ -148,9 +174,13 @@ impl FreeArea {
     pub fn free(&mut self, pfn: Pfn, order: usize) -> BuddyWork {
         assert!(pfn % (1 << order) == 0 && pfn < self.n_pages, "bug: free of unaligned block {pfn}/{order}");
         assert!(self.free_order[pfn as usize] == NOT_FREE, "bug: double free of pfn {pfn}");
+        self.touched.clear();
+        self.orders_touched = 0;
         let (mut pfn, mut order, mut steps) = (pfn, order, 0);
         while order < MAX_ORDER - 1 {
             let buddy = pfn ^ (1 << order);
+            // page_is_buddy() reads the buddy's struct page whether or not it merges.
+            self.touched.push(buddy);
             if self.free_order[buddy as usize] != order as u8 {
                 break;
             }

@@ -40,26 +40,28 @@ pub struct MachineProfile {
     pub line_cross_socket_ns: u64,
     /// Read of a line last written by the SMT sibling (shared L1/L2).
     pub line_same_core_ns: u64,
-    /// Read of a line that has aged out of every private cache (an L3 hit).
+    /// Read of a line no private cache holds, from the socket's L3. Literature.
     pub line_llc_ns: u64,
-    /// How long a written line stays in its writer's private caches under streaming copies.
-    pub l2_residency_ns: u64,
-    /// Copy bandwidth of one core for `copy_user_enhanced_fast_string`, bytes per 1000 cycles. Fitted.
+    /// Read of a line from the DRAM of the core's own node, and of the other node. Literature.
+    pub dram_ns: u64,
+    pub dram_remote_ns: u64,
+    /// Private L2 per physical core (shared by its SMT threads), bytes. Spec sheet.
+    pub l2_bytes: u64,
+    /// Shared L3 per core of a socket (a socket has `cores_per_socket` times this). Spec sheet.
+    pub l3_bytes_per_core: u64,
+    /// Cache misses one core keeps in flight during a streaming copy (fill buffers and the L2
+    /// streamer): a copy of lines from a source `d` ns away costs `d / copy_mlp` per line on
+    /// top of the copy itself. Fitted.
+    pub copy_mlp: u64,
+    /// Copy bandwidth of one core for `copy_user_enhanced_fast_string` on data in its own L2,
+    /// bytes per 1000 cycles. Fitted.
     pub copy_bytes_per_kcycle: u64,
-    /// Extra time per 64-byte line `copy_from_user` writes into a page frag when the line is
-    /// not in the copying core's own L2 (the read-for-ownership goes to the L3 or another
-    /// core's L2; the core overlaps about ten of them, so this is a fraction of a transfer).
-    /// A frag page whose data this core wrote less than `l2_residency_ns` ago costs nothing
-    /// extra. Fitted.
-    pub copy_cold_line_ps: u64,
-    /// Extra time per 64-byte line, on top of `copy_cold_line_ps`, when the line `copy_from_user`
-    /// writes is still in *another* core's private cache (written there less than
-    /// `l2_residency_ns` ago): the write must snoop and invalidate that copy instead of finding
-    /// the line in the L3. This is what a recycled order-3 block costs once the zone's LIFO
-    /// free list hands a sender blocks that other senders filled a few µs earlier. Fitted.
-    pub copy_remote_line_ps: u64,
-    /// Fixed sender work per skb: syscall, tcp_sendmsg bookkeeping, tcp_write_xmit, IP,
-    /// loopback_xmit and the softirq receive (netif_rx, ip_rcv, tcp_v4_rcv). Fitted.
+    /// Fixed cost of one `sendmsg()` call whatever its size: syscall entry and exit (with the
+    /// 2019 Spectre/Meltdown mitigations), fd lookup, `lock_sock`/`release_sock`, iov setup.
+    /// Sourced, not fitted: docs/calibration.md.
+    pub syscall_cycles: u64,
+    /// Fixed sender work per skb: skb allocation and tcp_sendmsg bookkeeping, tcp_write_xmit,
+    /// IP, loopback_xmit and the softirq receive (netif_rx, ip_rcv, tcp_v4_rcv). Fitted.
     pub skb_tx_cycles: u64,
     /// Fixed receiver work per skb: syscall, tcp_recvmsg, the ACK it sends and processes
     /// (tcp_cleanup_rbuf, tcp_ack), and freeing the sk_buff itself. Fitted.
@@ -68,11 +70,11 @@ pub struct MachineProfile {
     /// frag (kmap, bounds), excluding the copy itself. Fitted.
     pub frag_cycles: u64,
     /// One per-page list or refcount operation (a PCP list add/del, page_ref_inc, an atomic
-    /// on a local line). Not fitted since `copy_remote_line_ps` took its slot: kept at its
-    /// earlier fitted value.
+    /// on a local line, a tail page's compound checks). Fitted.
     pub page_op_cycles: u64,
-    /// Buddy work per block moved under zone.lock (split or merge step, list add/del). Not
-    /// fitted since `copy_cold_line_ps` took its slot: kept at its earlier fitted value.
+    /// Instructions of one buddy list step under zone->lock (list_del + list_add +
+    /// set_page_order on lines already fetched, whose misses are counted separately): a few
+    /// dozen instructions. Sourced estimate, not fitted (docs/calibration.md).
     pub buddy_step_cycles: u64,
     /// try_to_wake_up + the wakee's schedule(), charged when a blocked thread is woken.
     pub wakeup_cycles: u64,
@@ -89,19 +91,22 @@ pub const SERVER_2019: MachineProfile = MachineProfile {
     cores_per_socket: 28,
     threads_per_core: 2,
     turbo_max_mhz: 3800,
-    turbo_all_core_mhz: 3105,
-    line_same_socket_ns: 95,
+    turbo_all_core_mhz: 2592,
+    line_same_socket_ns: 93,
     line_cross_socket_ns: 190,
     line_same_core_ns: 8,
     line_llc_ns: 22,
-    l2_residency_ns: 60_000,
-    copy_bytes_per_kcycle: 3865,
-    copy_cold_line_ps: 3444,
-    copy_remote_line_ps: 2722,
-    skb_tx_cycles: 13_481,
-    skb_rx_cycles: 25_099,
-    frag_cycles: 258,
-    page_op_cycles: 105,
+    dram_ns: 90,
+    dram_remote_ns: 140,
+    l2_bytes: 1 << 20,
+    l3_bytes_per_core: 1408 << 10,
+    copy_mlp: 13,
+    copy_bytes_per_kcycle: 8000,
+    syscall_cycles: 1500,
+    skb_tx_cycles: 21_693,
+    skb_rx_cycles: 2949,
+    frag_cycles: 351,
+    page_op_cycles: 74,
     buddy_step_cycles: 29,
     wakeup_cycles: 4000,
     smt_slowdown_pct: 160,
@@ -162,18 +167,6 @@ impl MachineProfile {
 
     pub fn cpu_id(&self, socket: u32, core: u32, smt: u32) -> CpuId {
         (smt * self.sockets * self.cores_per_socket + socket * self.cores_per_socket + core) as CpuId
-    }
-
-    /// Cost of touching a line last written by `from` at `written_ns`, from `to` at `now_ns`.
-    pub fn line_ns(&self, from: Option<CpuId>, written_ns: u64, to: CpuId, now_ns: u64) -> u64 {
-        let Some(from) = from else { return self.line_llc_ns };
-        if from == to {
-            return 0;
-        }
-        if now_ns.saturating_sub(written_ns) > self.l2_residency_ns {
-            return self.line_llc_ns;
-        }
-        self.transfer_ns(from, to)
     }
 
     /// Latency of moving a hot line from `from`'s caches to `to`.
@@ -242,7 +235,6 @@ mod tests {
         assert_eq!(m.transfer_ns(0, 56), m.line_same_core_ns);
         assert_eq!(m.transfer_ns(0, 1), m.line_same_socket_ns);
         assert_eq!(m.transfer_ns(0, 28), m.line_cross_socket_ns);
-        assert_eq!(m.line_ns(Some(1), 0, 0, m.l2_residency_ns + 1), m.line_llc_ns);
     }
 
     #[test]

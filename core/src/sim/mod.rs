@@ -12,8 +12,11 @@
 //! - [`engine`]: the generic event queue (integer ns, ordered by `(time, sequence)`).
 //! - [`machine`]: a machine profile as data: topology (sockets, cores, SMT) and the physical
 //!   constants every cost is built from; turbo and SMT clocks.
-//! - [`cacheline`]: one shared line (last writer, when), and what touching it costs by
-//!   distance (SMT sibling, same socket, other socket, L3).
+//! - [`cache`]: private L2s and socket L3s by capacity (LRU by counting each core's fills);
+//!   where a page's data is found (own L2, another core's, L3, DRAM) and what a streaming
+//!   copy of it costs.
+//! - [`cacheline`]: one shared line (last writer), and what touching it costs by distance
+//!   (SMT sibling, same socket, other socket, L3 once evicted).
 //! - [`qspinlock`]: FIFO spinlock with line-transfer handoff and /proc/lock_stat counters.
 //! - [`buddy`]: `free_area[order]` over page frame numbers, split and merge, /proc/buddyinfo.
 //! - [`pcp`]: per-CPU page lists (count/high/batch), /proc/zoneinfo pagesets.
@@ -43,6 +46,7 @@
 //! per thread from the run's seed.
 
 pub mod buddy;
+pub mod cache;
 pub mod cacheline;
 pub mod engine;
 pub mod machine;

@@ -55,12 +55,16 @@ impl PerCpuPages {
         self.count += 1 << order;
     }
 
-    /// Blocks `rmqueue_bulk()` moves for one refill of `order`.
+    /// Blocks `rmqueue_bulk()` moves for one refill of `order`: `batch` for order 0, as in
+    /// 5.14 `max(batch >> order, 2)` for higher orders, but never more pages than `high`
+    /// (at least one block). The kernel's `high` is at least 4 × batch, so its refills never
+    /// overshoot; with the model's free `pcp_high` (down to 8 pages) two order-3 blocks would
+    /// leave a list at twice its `high`, so the model clamps (model choice, docs/high-order-alloc.md).
     pub fn refill_blocks(&self, order: usize) -> u32 {
         if order == 0 {
-            self.batch
+            self.batch.min(self.high)
         } else {
-            (self.batch >> order).max(2)
+            (self.batch >> order).max(2).min((self.high >> order).max(1))
         }
     }
 

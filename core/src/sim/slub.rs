@@ -31,6 +31,7 @@
 //! the handoff's line transfer), otherwise it takes the lock at once.
 
 use super::buddy::Pfn;
+use super::cache::Caches;
 use super::cacheline::CacheLine;
 use super::machine::{CpuId, MachineProfile};
 use super::qspinlock::{Acquire, QSpinLock};
@@ -327,14 +328,23 @@ pub struct Slub {
     slabs: Vec<Option<Slab>>,
     free_slots: Vec<u32>,
     pub zone: Zone,
+    /// The CPUs' private caches (`sim::cache`): whether a line another CPU wrote is still in
+    /// that CPU's L2. Model assumption: SLUB's users here do not stream data through the
+    /// caches, so lines stay where their last writer put them until someone else takes them.
+    cpu_caches: Caches,
     zone_timing: SerialLock,
     costs: SlubCosts,
     n_cpus: usize,
 }
 
+/// Slab `id` of `slabs` (a free function, so that other fields of `Slub` stay borrowable).
+fn slab_in(slabs: &mut [Option<Slab>], id: u32) -> &mut Slab {
+    slabs[id as usize].as_mut().expect("bug: object of a freed slab")
+}
+
 impl Slub {
     /// Caches of `specs` for `n_cpus` CPUs over `zone` (one node).
-    pub fn new(specs: &[CacheSpec], n_cpus: usize, zone: Zone, costs: SlubCosts) -> Slub {
+    pub fn new(m: &MachineProfile, specs: &[CacheSpec], n_cpus: usize, zone: Zone, costs: SlubCosts) -> Slub {
         let caches = specs
             .iter()
             .map(|s| {
@@ -360,6 +370,7 @@ impl Slub {
             slabs: Vec::new(),
             free_slots: Vec::new(),
             zone,
+            cpu_caches: Caches::new(m),
             zone_timing: SerialLock::default(),
             costs,
             n_cpus,
@@ -385,8 +396,9 @@ impl Slub {
         self.slabs[id as usize].as_ref().expect("bug: object of a freed slab")
     }
 
-    fn slab_mut(&mut self, id: u32) -> &mut Slab {
-        self.slabs[id as usize].as_mut().expect("bug: object of a freed slab")
+    /// The CPUs' private caches this allocator's lines live in (for other lines of the same world).
+    pub fn cpu_caches(&self) -> &Caches {
+        &self.cpu_caches
     }
 
     fn ns(cycles: u64, mhz: u64) -> u64 {
@@ -425,11 +437,11 @@ impl Slub {
         let c = &mut self.caches[ci].cpu[cpu as usize];
         let slab_id = c.slab.expect("bug: refill left no active slab");
         let idx = c.freelist.pop().expect("bug: refill left an empty freelist");
-        let slab = self.slab_mut(slab_id);
+        let slab = slab_in(&mut self.slabs, slab_id);
         debug_assert_eq!(slab.state[idx as usize], ObjState::CpuFree);
         slab.state[idx as usize] = ObjState::Allocated;
         // Reading the free pointer pulls the object's first line (written by its last freer).
-        cost.line_ns += slab.obj_line[idx as usize].touch(m, cpu, now_ns);
+        cost.line_ns += slab.obj_line[idx as usize].touch(m, &self.cpu_caches, cpu);
         let done = Done { path, cost, slab_owner: Some(cpu), slab_pfn: slab.pfn };
         Ok((Obj { cache, slab: slab_id, idx }, done))
     }
@@ -448,8 +460,8 @@ impl Slub {
         cost.cycles += k.slow_cycles;
         if let Some(sid) = self.caches[ci].cpu[cpu as usize].slab {
             // get_freelist(): cmpxchg_double on the page takes what remote frees left there.
-            let slab = self.slab_mut(sid);
-            cost.line_ns += slab.line.touch(m, cpu, now_ns);
+            let slab = slab_in(&mut self.slabs, sid);
+            cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
             if !slab.freelist.is_empty() {
                 let mut list = std::mem::take(&mut slab.freelist);
                 for &i in &list {
@@ -470,9 +482,9 @@ impl Slub {
         if !self.caches[ci].partial.is_empty() {
             cost.add(self.list_lock(m, cache, cpu, now_ns, k.list_cycles));
             let sid = self.caches[ci].partial.pop_front().expect("checked non-empty");
-            let slab = self.slab_mut(sid);
+            let slab = slab_in(&mut self.slabs, sid);
             slab.on_partial = false;
-            cost.line_ns += slab.line.touch(m, cpu, now_ns);
+            cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
             self.freeze(cpu, cache, sid);
             self.caches[ci].stats[cpu as usize].alloc_from_partial += 1;
             return Ok(AllocPath::Partial);
@@ -485,7 +497,7 @@ impl Slub {
         let n = self.caches[ci].objects_per_slab as usize;
         cost.cycles += k.init_object_cycles * n as u64;
         let mut line = CacheLine::UNTOUCHED;
-        line.touch(m, cpu, now_ns);
+        line.touch(m, &self.cpu_caches, cpu);
         let slab = Slab {
             cache,
             pfn,
@@ -514,7 +526,7 @@ impl Slub {
 
     /// The slab becomes `cpu`'s active slab; its page freelist becomes the CPU's freelist.
     fn freeze(&mut self, cpu: CpuId, cache: u16, sid: u32) {
-        let slab = self.slab_mut(sid);
+        let slab = slab_in(&mut self.slabs, sid);
         slab.frozen = Some(cpu);
         let mut list = std::mem::take(&mut slab.freelist);
         for &i in &list {
@@ -535,7 +547,7 @@ impl Slub {
         assert_eq!(slab.state[obj.idx as usize], ObjState::Allocated, "bug: double free of {obj:?}");
         assert_eq!(slab.cache, obj.cache, "bug: free to the wrong cache");
         // set_freepointer() writes the object's first line.
-        cost.line_ns += slab.obj_line[obj.idx as usize].touch(m, cpu, now_ns);
+        cost.line_ns += slab.obj_line[obj.idx as usize].touch(m, &self.cpu_caches, cpu);
         let owner = slab.frozen;
         let pfn = slab.pfn;
         if self.caches[ci].cpu[cpu as usize].slab == Some(obj.slab) {
@@ -546,7 +558,7 @@ impl Slub {
         }
         // __slab_free(): cmpxchg_double on the page's freelist + counters.
         cost.cycles += k.slow_cycles;
-        cost.line_ns += slab.line.touch(m, cpu, now_ns);
+        cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
         let prior_empty = slab.freelist.is_empty();
         slab.freelist.push(obj.idx);
         slab.state[obj.idx as usize] = ObjState::PageFree;
@@ -571,7 +583,7 @@ impl Slub {
                 if !on_partial {
                     c.partial.push_back(obj.slab);
                     c.stats[cpu as usize].free_add_partial += 1;
-                    self.slab_mut(obj.slab).on_partial = true;
+                    slab_in(&mut self.slabs, obj.slab).on_partial = true;
                 }
                 FreePath::KeepEmpty
             }
@@ -580,7 +592,7 @@ impl Slub {
             cost.add(self.list_lock(m, obj.cache, cpu, now_ns, k.list_cycles));
             self.caches[ci].partial.push_back(obj.slab);
             self.caches[ci].stats[cpu as usize].free_add_partial += 1;
-            self.slab_mut(obj.slab).on_partial = true;
+            slab_in(&mut self.slabs, obj.slab).on_partial = true;
             FreePath::AddPartial
         } else {
             FreePath::Partial
@@ -606,10 +618,10 @@ impl Slub {
         let mut cost = OpCost { cycles: k.page_op_cycles, ..OpCost::default() };
         if self.zone.pcp_allowed(order) {
             if let Some(p) = self.zone.pcp_alloc(cpu, order) {
-                cost.line_ns += self.zone.touch_page(m, cpu, now_ns, p);
+                cost.line_ns += self.zone.touch_page(m, &self.cpu_caches, cpu, p);
                 return (Some(p), cost);
             }
-            let (moved, zc) = self.zone.rmqueue_bulk(m, cpu, now_ns, order);
+            let (moved, zc) = self.zone.rmqueue_bulk(m, &self.cpu_caches, cpu, order);
             let hold = zc.line_ns + Self::ns(k.buddy_cycles * u64::from(moved.max(1)), m.turbo_max_mhz);
             let (wait, _) = self.zone_timing.hold(&mut self.zone.lock, m, cpu, now_ns, hold);
             cost.spin_ns += wait;
@@ -617,11 +629,11 @@ impl Slub {
             cost.cycles += k.buddy_cycles * u64::from(moved.max(1));
             let p = self.zone.pcp_alloc(cpu, order);
             if let Some(p) = p {
-                cost.line_ns += self.zone.touch_page(m, cpu, now_ns, p);
+                cost.line_ns += self.zone.touch_page(m, &self.cpu_caches, cpu, p);
             }
             return (p, cost);
         }
-        let (p, zc) = self.zone.rmqueue_locked(m, cpu, now_ns, order);
+        let (p, zc) = self.zone.rmqueue_locked(m, &self.cpu_caches, cpu, order);
         let (wait, _) = self.zone_timing.hold(
             &mut self.zone.lock,
             m,
@@ -639,12 +651,12 @@ impl Slub {
     pub fn free_pages(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, pfn: Pfn, order: usize) -> OpCost {
         let k = self.costs;
         let mut cost = OpCost { cycles: k.page_op_cycles, ..OpCost::default() };
-        cost.line_ns += self.zone.touch_page(m, cpu, now_ns, pfn);
+        cost.line_ns += self.zone.touch_page(m, &self.cpu_caches, cpu, pfn);
         let last = self.zone.put_page_testzero(pfn);
         debug_assert!(last, "bug: slab page with other references");
         if self.zone.pcp_allowed(order) {
             if self.zone.pcp_free(cpu, pfn, order) {
-                let zc = self.zone.free_pcppages_bulk(m, cpu, now_ns);
+                let zc = self.zone.free_pcppages_bulk(m, &self.cpu_caches, cpu);
                 let hold = zc.line_ns + Self::ns(zc.cycles, m.turbo_max_mhz);
                 let (wait, _) = self.zone_timing.hold(&mut self.zone.lock, m, cpu, now_ns, hold);
                 cost.spin_ns += wait;
@@ -653,7 +665,7 @@ impl Slub {
             }
             return cost;
         }
-        let zc = self.zone.free_one_page(m, cpu, now_ns, pfn, order);
+        let zc = self.zone.free_one_page(m, &self.cpu_caches, cpu, pfn, order);
         let (wait, _) = self.zone_timing.hold(
             &mut self.zone.lock,
             m,
@@ -834,7 +846,7 @@ mod tests {
         let zone = Zone::new(0, 1 << 12, n_cpus, 378, 63, false);
         let specs =
             [CacheSpec { name: "skbuff_head_cache", size: 256 }, CacheSpec { name: "kmalloc-1024", size: 1024 }];
-        Slub::new(&specs, n_cpus, zone, COSTS)
+        Slub::new(&SERVER_2019, &specs, n_cpus, zone, COSTS)
     }
 
     #[test]

@@ -10,27 +10,18 @@
 //! What we simplify: one zone per NUMA node (ZONE_NORMAL), no watermarks or reclaim (an
 //! empty zone is a failed allocation, a value). Costs: every operation reports the cycles of
 //! its bookkeeping and the ns of the cache lines it pulls (each `struct page` is one line;
-//! the zone's free_area heads and counters are `ZONE_LINES` lines that move with the lock
-//! holder). Lock order: `zone->lock` is taken with the pageset already chosen (IRQs off), and
+//! the zone has one `free_area` line per order). A buddy call under the lock pays for exactly
+//! the lines it reads or writes: the list head of every order it visits, the block's struct
+//! page and its list neighbours, each merge partner (`FreeArea::touched`). The zone's vmstat
+//! counters are per-CPU diffs in 5.2 (no shared line). Lock order: `zone->lock` is taken with the pageset already chosen (IRQs off), and
 //! nothing else is taken under it.
 
-use super::buddy::{FreeArea, Pfn};
-use super::cacheline::{CacheLine, Residency};
+use super::buddy::{FreeArea, Pfn, MAX_ORDER};
+use super::cache::{Caches, PageData, Source, LINE_BYTES, SOURCES};
+use super::cacheline::CacheLine;
 use super::machine::{CpuId, MachineProfile};
 use super::pcp::{PerCpuPages, PCP_ORDERS};
 use super::qspinlock::QSpinLock;
-
-/// Cache lines of `struct zone` a buddy operation writes (free_area head, nr_free/vmstat).
-pub const ZONE_LINES: u64 = 2;
-
-/// Where the lines of a frag copy came from ([`Zone::write_data`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DataWrite {
-    /// Bytes not in the writer's own L2.
-    pub cold_bytes: u32,
-    /// Of those, bytes still in another CPU's private cache.
-    pub remote_bytes: u32,
-}
 
 /// Work done under the lock: cycles at the holder's clock plus ns of line transfers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -62,10 +53,11 @@ pub struct Zone {
     page_order: Vec<u8>,
     /// The `struct page` line of every frame.
     page_line: Vec<CacheLine>,
-    /// The `struct zone` lines a buddy operation writes (they move together).
-    zone_line: CacheLine,
-    /// Who last wrote each page's data (the frag copy), and when.
-    data_line: Vec<CacheLine>,
+    /// `free_area[order]` of `struct zone`: list head and `nr_free`, one line per order
+    /// (104 bytes each in 5.2; the model gives each order its own line).
+    area_line: [CacheLine; MAX_ORDER],
+    /// Who last wrote and read each page's data (the frag copies), for [`Caches::access`].
+    data: Vec<PageData>,
 }
 
 impl Zone {
@@ -107,8 +99,8 @@ impl Zone {
             page_ref: vec![0; n],
             page_order: vec![0; n],
             page_line: vec![CacheLine::UNTOUCHED; n],
-            zone_line: CacheLine::UNTOUCHED,
-            data_line: vec![CacheLine::UNTOUCHED; n],
+            area_line: [CacheLine::UNTOUCHED; MAX_ORDER],
+            data: vec![PageData::default(); n],
         }
     }
 
@@ -118,51 +110,39 @@ impl Zone {
     }
 
     /// Cost of writing the `struct page` line of `pfn` from `cpu` (the line moves to `cpu`).
-    pub fn touch_page(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, pfn: Pfn) -> u64 {
-        self.touch_page_capped(m, cpu, now_ns, pfn, u64::MAX)
+    pub fn touch_page(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn) -> u64 {
+        self.touch_page_capped(m, caches, cpu, pfn, u64::MAX)
     }
 
     /// Like [`Zone::touch_page`], but a bulk list walk (`rmqueue_bulk`, `free_pcppages_bulk`)
     /// overlaps its misses: model assumption, each block costs at most an L3 hit.
-    fn touch_page_capped(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, pfn: Pfn, cap_ns: u64) -> u64 {
-        self.page_line[pfn as usize].touch(m, cpu, now_ns).min(cap_ns)
+    fn touch_page_capped(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn, cap_ns: u64) -> u64 {
+        self.page_line[pfn as usize].touch(m, caches, cpu).min(cap_ns)
     }
 
-    /// `cpu` writes bytes `start_bytes..end_bytes` of the block at `pfn` (the copy into a page
-    /// frag). Data of a page this CPU wrote less than `l2_residency_ns` ago is still in its own
-    /// L2 (the reader only shared it): warm. Data another CPU wrote that recently is still in
-    /// that CPU's private cache: remote (the write must snoop it away). Anything else is an L3
-    /// line. Returns the bytes that were not warm and, of those, the remote ones.
-    pub fn write_data(
+    /// `cpu` copies bytes `start_bytes..end_bytes` of the block at `pfn` in (`write`, the
+    /// sender's `copy_from_user` into a frag) or out (the receiver's `copy_to_user`): lines
+    /// per [`Source`] they came from ([`Caches::access`], page by page).
+    pub fn copy_data(
         &mut self,
-        m: &MachineProfile,
+        caches: &mut Caches,
         cpu: CpuId,
-        now_ns: u64,
         pfn: Pfn,
-        start_bytes: u32,
-        end_bytes: u32,
-    ) -> DataWrite {
+        (start_bytes, end_bytes): (u32, u32),
+        write: bool,
+    ) -> [u32; SOURCES] {
         let page_bytes = super::page_frag::PAGE_SIZE_BYTES;
-        let mut w = DataWrite::default();
+        let mut by = [0u32; SOURCES];
         let mut at = start_bytes;
         while at < end_bytes {
             let i = (pfn + at / page_bytes) as usize;
             let upto = ((at / page_bytes + 1) * page_bytes).min(end_bytes);
-            match self.data_line[i].write(m, cpu, now_ns) {
-                Residency::Own => {}
-                Residency::Remote => {
-                    w.cold_bytes += upto - at;
-                    w.remote_bytes += upto - at;
-                }
-                Residency::Shared => w.cold_bytes += upto - at,
-            }
+            let lines = (upto - at).div_ceil(LINE_BYTES);
+            let src: Source = caches.access(&mut self.data[i], cpu, self.node, lines, write);
+            by[src as usize] += lines;
             at = upto;
         }
-        w
-    }
-
-    fn touch_zone(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64) -> u64 {
-        self.zone_line.touch(m, cpu, now_ns) * ZONE_LINES
+        by
     }
 
     pub fn page_ref(&self, pfn: Pfn) -> u32 {
@@ -213,80 +193,134 @@ impl Zone {
         self.pcp[cpu as usize].push(pfn, order)
     }
 
-    /// Under zone->lock: `__rmqueue_smallest()` for a caller (the non-pcp path of `rmqueue`).
-    pub fn rmqueue_locked(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, order: usize) -> (Option<Pfn>, Cost) {
-        let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: self.touch_zone(m, cpu, now_ns) };
-        let Some((pfn, work)) = self.free_area.alloc(order) else { return (None, cost) };
-        cost.cycles += m.buddy_step_cycles * u64::from(work.steps);
-        cost.line_ns += self.touch_page(m, cpu, now_ns, pfn);
-        for s in 0..work.steps {
-            cost.line_ns += self.touch_page(m, cpu, now_ns, pfn + (1 << (order as u32 + s)));
+    /// The lines the last buddy call touched ([`FreeArea::touched`], `orders_touched`), each at
+    /// its distance; struct pages capped at `cap_ns` (a bulk walk overlaps or prefetches its
+    /// misses), the first `prefetched` of them free (already in this CPU's cache).
+    fn buddy_lines(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, cap_ns: u64, prefetched: usize) -> u64 {
+        let mut ns = 0;
+        for k in 0..self.free_area.touched.len() {
+            let pfn = self.free_area.touched[k];
+            let cap = if k < prefetched { 0 } else { cap_ns };
+            ns += self.touch_page_capped(m, caches, cpu, pfn, cap);
         }
+        let orders = self.free_area.orders_touched;
+        for (o, line) in self.area_line.iter_mut().enumerate() {
+            if orders & (1 << o) != 0 {
+                ns += line.touch(m, caches, cpu);
+            }
+        }
+        ns
+    }
+
+    /// Under zone->lock: `__rmqueue_smallest()` for a caller (the non-pcp path of `rmqueue`):
+    /// the list heads of every order tried, the block and its list neighbours, and per split
+    /// step the half put back (and the first entry it goes in front of).
+    pub fn rmqueue_locked(
+        &mut self,
+        m: &MachineProfile,
+        caches: &Caches,
+        cpu: CpuId,
+        order: usize,
+    ) -> (Option<Pfn>, Cost) {
+        let found = self.free_area.alloc(order);
+        let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: self.buddy_lines(m, caches, cpu, u64::MAX, 0) };
+        let Some((pfn, work)) = found else { return (None, cost) };
+        cost.cycles += m.buddy_step_cycles * u64::from(work.steps);
         self.prep_new_page(pfn, order);
         (Some(pfn), cost)
     }
 
     /// Under zone->lock: `rmqueue_bulk()` into `cpu`'s list. Returns blocks moved and cost.
-    pub fn rmqueue_bulk(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, order: usize) -> (u32, Cost) {
+    /// Model assumption: the walk overlaps its misses, each struct page costs at most an L3 hit.
+    pub fn rmqueue_bulk(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, order: usize) -> (u32, Cost) {
         let want = self.pcp[cpu as usize].refill_blocks(order);
-        let mut cost = Cost { cycles: 0, line_ns: self.touch_zone(m, cpu, now_ns) };
+        let mut cost = Cost::default();
         let mut got = 0;
         while got < want {
-            let Some((pfn, work)) = self.free_area.alloc(order) else { break };
+            let found = self.free_area.alloc(order);
+            cost.line_ns += self.buddy_lines(m, caches, cpu, m.line_llc_ns, 0);
+            let Some((pfn, work)) = found else { break };
             cost.cycles += m.buddy_step_cycles * u64::from(1 + work.steps);
-            cost.line_ns += self.touch_page_capped(m, cpu, now_ns, pfn, m.line_llc_ns);
             self.pcp[cpu as usize].push_tail(pfn, order);
             got += 1;
         }
         (got, cost)
     }
 
-    /// Under zone->lock: `free_one_page()` → `__free_one_page()` (the `__free_pages_ok` path).
-    pub fn free_one_page(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, pfn: Pfn, order: usize) -> Cost {
+    /// Under zone->lock: `free_one_page()` → `__free_one_page()` (the `__free_pages_ok` path):
+    /// per merge step the buddy's struct page (`page_is_buddy`) and its list neighbours, then
+    /// the list head and first entry the merged block goes in front of.
+    pub fn free_one_page(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn, order: usize) -> Cost {
         self.unprep(pfn, order);
-        let zone_ns = self.touch_zone(m, cpu, now_ns);
-        self.free_block(m, cpu, now_ns, pfn, order, zone_ns, u64::MAX)
+        self.free_block(m, caches, cpu, (pfn, order), u64::MAX, 0)
     }
 
-    // Eight plain inputs of __free_one_page's cost; a struct would only rename them.
-    #[allow(clippy::too_many_arguments)]
+    /// `__free_one_page()` of one block; its lines capped at `cap_ns`, the first `prefetched`
+    /// touched struct pages free.
     fn free_block(
         &mut self,
         m: &MachineProfile,
+        caches: &Caches,
         cpu: CpuId,
-        now_ns: u64,
-        pfn: Pfn,
-        order: usize,
-        zone_ns: u64,
+        (pfn, order): (Pfn, usize),
         cap_ns: u64,
+        prefetched: usize,
     ) -> Cost {
-        let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: zone_ns };
-        cost.line_ns += self.touch_page_capped(m, cpu, now_ns, pfn, cap_ns);
         let work = self.free_area.free(pfn, order);
-        cost.cycles += m.buddy_step_cycles * u64::from(work.steps);
-        let mut p = pfn;
-        for s in 0..work.steps {
-            // Each merge step reads the buddy's struct page (PageBuddy, page_order).
-            let buddy = p ^ (1 << (order as u32 + s));
-            cost.line_ns += self.touch_page_capped(m, cpu, now_ns, buddy, cap_ns);
-            p = p.min(buddy);
-        }
-        cost
+        let own = self.touch_page_capped(m, caches, cpu, pfn, if prefetched > 0 { 0 } else { cap_ns });
+        let line_ns = own + self.buddy_lines(m, caches, cpu, cap_ns, prefetched);
+        Cost { cycles: m.buddy_step_cycles * u64::from(1 + work.steps), line_ns }
     }
 
     /// Under zone->lock: `free_pcppages_bulk()`: `batch` pages from `cpu`'s list to the buddy.
-    pub fn free_pcppages_bulk(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64) -> Cost {
-        let mut cost = Cost { cycles: 0, line_ns: self.touch_zone(m, cpu, now_ns) };
+    /// It prefetches each page's buddy before it takes the lock (97334162e4d7, 4.18), so the
+    /// page and its first buddy are in cache; the list neighbours are not (their misses
+    /// overlap: at most an L3 hit each, model assumption).
+    pub fn free_pcppages_bulk(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> Cost {
+        let mut cost = Cost::default();
         let mut freed = 0;
         let batch = self.pcp[cpu as usize].batch;
         while freed < batch {
             let Some((pfn, order)) = self.pcp[cpu as usize].take_cold() else { break };
-            // free_pcppages_bulk() prefetches each page's buddy before it takes the lock
-            // (97334162e4d7, 4.18): the merges under the lock find their lines in cache.
-            cost.add(self.free_block(m, cpu, now_ns, pfn, order, 0, 0));
+            cost.add(self.free_block(m, caches, cpu, (pfn, order), m.line_llc_ns, 1));
             freed += 1 << order;
         }
         cost
+    }
+
+    /// Outside the lock, before a block of `order` > 0 is handed out or freed:
+    /// `prep_compound_page()` / `free_pages_prepare()` write every tail page's struct page
+    /// (compound_head, flags checks): one line and one page operation per subpage.
+    pub fn compound_pages(
+        &mut self,
+        m: &MachineProfile,
+        caches: &Caches,
+        cpu: CpuId,
+        pfn: Pfn,
+        order: usize,
+    ) -> (u64, u64) {
+        let mut line_ns = 0;
+        for p in pfn + 1..pfn + (1 << order) {
+            line_ns += self.touch_page(m, caches, cpu, p);
+        }
+        (m.page_op_cycles * ((1 << order) - 1), line_ns)
+    }
+
+    /// Under zone->lock: `drain_all_pages()` for this zone, done by the CPU whose allocation
+    /// failed (the kernel runs `drain_pages_zone()` on every CPU, each taking zone->lock; the
+    /// model folds them into one hold). Every per-CPU list goes back to the buddy, so pages
+    /// another CPU hoards can satisfy the retry. Returns the pages freed and the cost.
+    pub fn drain_all_pcp(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> (u64, Cost) {
+        let mut cost = Cost::default();
+        let mut freed = 0u64;
+        for c in 0..self.pcp.len() {
+            while let Some((pfn, order)) = self.pcp[c].take_cold() {
+                // Another CPU's list: its struct pages are that CPU's lines (no prefetch).
+                cost.add(self.free_block(m, caches, cpu, (pfn, order), u64::MAX, 0));
+                freed += 1 << order;
+            }
+        }
+        (freed, cost)
     }
 
     pub fn pcp_pages(&self) -> u64 {
@@ -346,7 +380,8 @@ mod tests {
         let mut z = Zone::new(0, 4096, 4, 12, 4, false);
         assert!(z.pcp_allowed(0) && !z.pcp_allowed(3));
         assert_eq!(z.pcp_alloc(1, 0), None);
-        let (got, _) = z.rmqueue_bulk(&m, 1, 0, 0);
+        let c = Caches::new(&m);
+        let (got, _) = z.rmqueue_bulk(&m, &c, 1, 0);
         assert_eq!(got, 4);
         let pfn = z.pcp_alloc(1, 0).unwrap();
         z.check_invariants().unwrap();
@@ -358,29 +393,30 @@ mod tests {
     }
 
     #[test]
-    fn frag_copy_lines_are_warm_remote_or_l3() {
+    fn frag_copies_find_data_by_distance() {
         let m = SERVER_2019;
+        let mut c = Caches::new(&m);
         let mut z = Zone::new(0, 1024, 4, 12, 4, false);
-        // Never written: L3, not remote.
-        assert_eq!(z.write_data(&m, 1, 0, 8, 0, 8192), DataWrite { cold_bytes: 8192, remote_bytes: 0 });
-        // Written by this CPU just now: warm.
-        assert_eq!(z.write_data(&m, 1, 1000, 8, 0, 4096), DataWrite::default());
-        // Written by CPU 1 recently, now CPU 2 writes: still in CPU 1's cache.
-        assert_eq!(z.write_data(&m, 2, 2000, 8, 0, 8192), DataWrite { cold_bytes: 8192, remote_bytes: 8192 });
-        // Aged out of every private cache: L3 again.
-        let later = 2000 + m.l2_residency_ns + 1;
-        assert_eq!(z.write_data(&m, 1, later, 8, 0, 4096), DataWrite { cold_bytes: 4096, remote_bytes: 0 });
+        let at = |by: [u32; SOURCES], s: Source| by[s as usize];
+        // Never written: DRAM of this node, 64 lines per page.
+        assert_eq!(at(z.copy_data(&mut c, 1, 8, (0, 8192), true), Source::Dram), 128);
+        // The receiver on CPU 2 reads it from CPU 1's L2 over the mesh.
+        assert_eq!(at(z.copy_data(&mut c, 2, 8, (0, 4096), false), Source::SameSocket), 64);
+        // CPU 1 writes again: its own copy, but CPU 2's must be invalidated.
+        assert_eq!(at(z.copy_data(&mut c, 1, 8, (0, 4096), true), Source::SameSocket), 64);
+        assert_eq!(at(z.copy_data(&mut c, 1, 8, (0, 4096), true), Source::Own), 64);
     }
 
     #[test]
     fn order3_takes_the_buddy_path() {
         let m = SERVER_2019;
         let mut z = Zone::new(0, 1024, 2, 12, 4, false);
-        let (pfn, cost) = z.rmqueue_locked(&m, 0, 0, 3);
+        let c = Caches::new(&m);
+        let (pfn, cost) = z.rmqueue_locked(&m, &c, 0, 3);
         let pfn = pfn.unwrap();
         assert_eq!(cost.cycles, m.buddy_step_cycles * 8);
         assert!(z.put_page_testzero(pfn));
-        z.free_one_page(&m, 1, 10, pfn, 3);
+        z.free_one_page(&m, &c, 1, pfn, 3);
         z.check_invariants().unwrap();
         assert_eq!(z.free_area.nr_free()[10], 1);
     }

@@ -299,7 +299,7 @@ impl Host {
     fn new(p: &HostProfile, cpus: usize, specs: &[CacheSpec], pcp_high: u32) -> Host {
         let m = p.machine(cpus as u32);
         let zone = Zone::new(0, 1 << 16, cpus, pcp_high, pcp_high.div_ceil(6).max(1), false);
-        let slub = Slub::new(specs, cpus, zone, p.slub);
+        let slub = Slub::new(&m, specs, cpus, zone, p.slub);
         let caches = [0, 1, 2].map(|i| (i < specs.len()).then_some(i as u16));
         Host { m, slub, free_at: vec![0; cpus], time: CpuTime::new(cpus), caches }
     }
@@ -681,7 +681,7 @@ impl Sim {
         }
         let p = self.cfg.profile;
         ns += self.rx.work(&p, cpu, Term::Defer, 100);
-        ns += self.rx.raw(cpu, Term::Defer, self.defer_line.touch(&self.rx.m, cpu, t));
+        ns += self.rx.raw(cpu, Term::Defer, self.defer_line.touch(&self.rx.m, self.rx.slub.cpu_caches(), cpu));
         self.rx.time.free_ns[cpu as usize] += ns;
         let list = std::mem::take(&mut self.defer_list);
         for skb in &list {
@@ -780,7 +780,7 @@ impl Sim {
         if self.cfg.defer_free && skb.alloc_cpu != cpu {
             // skb_attempt_defer_free(): onto the allocating CPU's list under its defer_lock.
             let mut d = self.rx.work(&p, cpu, Term::Defer, 150);
-            d += self.rx.raw(cpu, Term::Defer, self.defer_line.touch(&self.rx.m, cpu, t + ns + d));
+            d += self.rx.raw(cpu, Term::Defer, self.defer_line.touch(&self.rx.m, self.rx.slub.cpu_caches(), cpu));
             self.rx.time.free_ns[cpu as usize] += d;
             ns += d;
             self.defer_list.push(skb);

@@ -24,12 +24,12 @@ const RANGES: &str = "docs/calibration.md";
 pub static FITTED: [Constant; 8] = [
     Constant { name: "turbo_all_core_mhz", unit: "MHz", min: 2400.0, max: 3300.0, source: RANGES },
     Constant { name: "line_same_socket_ns", unit: "ns", min: 50.0, max: 200.0, source: RANGES },
-    Constant { name: "copy_bytes_per_kcycle", unit: "bytes/kcycle", min: 2000.0, max: 16000.0, source: RANGES },
+    Constant { name: "copy_bytes_per_kcycle", unit: "bytes/kcycle", min: 8000.0, max: 32000.0, source: RANGES },
     Constant { name: "skb_tx_cycles", unit: "cycles", min: 3000.0, max: 40000.0, source: RANGES },
-    Constant { name: "skb_rx_cycles", unit: "cycles", min: 3000.0, max: 40000.0, source: RANGES },
+    Constant { name: "skb_rx_cycles", unit: "cycles", min: 2000.0, max: 40000.0, source: RANGES },
     Constant { name: "frag_cycles", unit: "cycles", min: 20.0, max: 600.0, source: RANGES },
-    Constant { name: "copy_cold_line_ps", unit: "ps", min: 1000.0, max: 12000.0, source: RANGES },
-    Constant { name: "copy_remote_line_ps", unit: "ps", min: 0.0, max: 12000.0, source: RANGES },
+    Constant { name: "copy_mlp", unit: "lines in flight", min: 6.0, max: 24.0, source: RANGES },
+    Constant { name: "page_op_cycles", unit: "cycles", min: 10.0, max: 300.0, source: RANGES },
 ];
 
 fn field<'a>(m: &'a mut MachineProfile, name: &str) -> &'a mut u64 {
@@ -40,8 +40,8 @@ fn field<'a>(m: &'a mut MachineProfile, name: &str) -> &'a mut u64 {
         "skb_tx_cycles" => &mut m.skb_tx_cycles,
         "skb_rx_cycles" => &mut m.skb_rx_cycles,
         "frag_cycles" => &mut m.frag_cycles,
-        "copy_cold_line_ps" => &mut m.copy_cold_line_ps,
-        "copy_remote_line_ps" => &mut m.copy_remote_line_ps,
+        "copy_mlp" => &mut m.copy_mlp,
+        "page_op_cycles" => &mut m.page_op_cycles,
         other => panic!("bug: '{other}' is not a fitted constant"),
     }
 }

@@ -26,7 +26,7 @@ mod calibrate;
 mod seed;
 pub mod world;
 
-pub use calibrate::{HoaCalibration, FITTED};
+pub use calibrate::{score_rows, sweep_on, HoaCalibration, FITTED};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
@@ -115,7 +115,7 @@ impl From<&Params> for Input {
 }
 
 /// The cross-parameter rules the spec's ranges cannot say: the cores split evenly over the
-/// sockets, and the sweep's flow range is not empty. `params_from` applies it, and `run`
+/// sockets, `pcp_batch <= pcp_high`, and the sweep's flow range is not empty. `params_from` applies it, and `run`
 /// answers an error output instead of running.
 pub fn validate(params: &Params) -> Result<(), ParamError> {
     let i = Input::from(params);
@@ -124,6 +124,18 @@ pub fn validate(params: &Params) -> Result<(), ParamError> {
             name: "cpus".into(),
             value: i.cpus.to_string(),
             allowed: format!("a multiple of sockets ({}): the cores split evenly over the sockets", i.sockets),
+        });
+    }
+    if i.pcp_batch > i.pcp_high {
+        // The kernel keeps batch below high (pageset_set_batch: high = 6 x batch); a batch
+        // above high would drain more than the list may hold.
+        return Err(ParamError::BadValue {
+            name: "pcp_batch".into(),
+            value: i.pcp_batch.to_string(),
+            allowed: format!(
+                "at most pcp_high ({}): a drain moves batch pages from a list of at most high",
+                i.pcp_high
+            ),
         });
     }
     if i.min_threads > i.max_threads {
@@ -321,6 +333,16 @@ pub fn profile(params: &Params, threads: u32, order: FragOrder, seed: u64) -> Po
     for z in &sim.zones {
         lock_stat.push_str(&format!("node {} {}\n", z.node, z.lock.lock_stat_line().trim_start()));
     }
+    // Hold time per operation: the lines and list steps each does under the lock
+    // (docs/high-order-alloc.md, "Lock hold times").
+    lock_stat.push_str("\nholdtime by caller (both nodes):      holds   avg (ns)\n");
+    for (k, name) in world::LOCK_OPS.iter().enumerate() {
+        let n = sim.stats.lock_ops[k];
+        if n > 0 {
+            let avg = sim.stats.lock_hold_ns[k] as f64 / n as f64;
+            lock_stat.push_str(&format!("  {name:<32} {n:>8} {avg:>10.0}\n"));
+        }
+    }
     PointDetail {
         summary: summarize(&sim),
         profile: sim.profile.report(title),
@@ -468,6 +490,10 @@ fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> 
         crossover(rows).map_or("none".to_string(), |n| format!("{n} flows")),
         plateau(rows).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows")),
     );
+    let mut summary = summary;
+    for note in run_notes(params, rows, seed, &d.summary, n, order) {
+        summary.push_str(&format!("note: {note}\n"));
+    }
     let o = if order == FragOrder::Order3 { 3 } else { 0 };
     vec![
         TextView::new("summary", "summary", summary),
@@ -491,6 +517,69 @@ fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> Vec<TextView> 
             d.profile.text,
         ),
     ]
+}
+
+/// Shortest measurement window whose cells are steady: below it a cell's seed-to-seed spread
+/// (min–max over 5 seeds) exceeds ~3 % at one flow (6.7 % at 200 us, 5.3 % at 500 us, 3.9 % at 1000 us, 1.9 % at 2000 us; ≤ 2.4 % at 30 flows) (docs/high-order-alloc.md, "Measurement").
+pub const MIN_STEADY_MEASURE_US: u64 = 1000;
+
+/// What a reader must know about a run besides its numbers: allocations that failed, a window
+/// too short to measure, runs cut short by the event bound. Rows at 0 Mbit/s are re-run to
+/// say why (they are rare, so this costs little).
+fn run_notes(
+    params: &Params,
+    rows: &[(u32, f64, f64)],
+    seed: u64,
+    profiled: &RunSummary,
+    n: u32,
+    order: FragOrder,
+) -> Vec<String> {
+    let i = Input::from(params);
+    let mut notes = Vec::new();
+    if i.measure_us < MIN_STEADY_MEASURE_US {
+        notes.push(format!(
+            "measure_us = {} is below {MIN_STEADY_MEASURE_US} us: each cell counts a few dozen skbs, so it moves by several % with the seed",
+            i.measure_us
+        ));
+    }
+    let o = if order == FragOrder::Order3 { 3 } else { 0 };
+    if let Some(s) = alloc_note(&profiled.stats) {
+        notes.push(format!("{n} flows, order {o}: {s}"));
+    }
+    for &(t, o3, o0) in rows {
+        for (mbps, ord, label) in [(o3, FragOrder::Order3, 3), (o0, FragOrder::Order0, 0)] {
+            if mbps > 0.0 {
+                continue;
+            }
+            let sim = simulate(params, t, ord, seed);
+            let why = alloc_note(&sim.stats).unwrap_or_else(|| {
+                if sim.stats.truncated {
+                    "the run hit its event bound before the window ended".to_string()
+                } else {
+                    "no receiver finished a recvmsg inside the measurement window (window too short?)".to_string()
+                }
+            });
+            notes.push(format!("{t} flows, order {label}: 0 Mbit/s: {why}"));
+        }
+    }
+    notes
+}
+
+/// A one-line account of failed or drained allocations, if any.
+fn alloc_note(s: &StreamStats) -> Option<String> {
+    if s.alloc_failures > 0 {
+        Some(format!(
+            "{} order-0 allocations failed (the zone was empty even after draining the per-CPU lists {} times): senders backed off, throughput is memory-bound",
+            s.alloc_failures, s.pcp_drains
+        ))
+    } else if s.pcp_drains > 0 {
+        Some(format!(
+            "the buddy ran empty {} times; draining the per-CPU lists let the allocations go on",
+            s.pcp_drains
+        ))
+    } else {
+        None
+    }
 }
 
 /// Seed 000 beside the simulation of `params`.
@@ -536,7 +625,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("pcp_high", "pages", 378, (8, 8192, 1))
             .help("A per-CPU list is drained once it holds this many pages (6 x batch before 5.14).")
             .kernel("pcp->high"),
-        ParamSpec::int("line_transfer_ns", "ns", m.line_same_socket_ns as i64, (10, 1000, 5))
+        ParamSpec::int("line_transfer_ns", "ns", m.line_same_socket_ns as i64, (10, 1000, 1))
             .help("Cost of pulling a cache line another core of the socket wrote: every zone->lock handoff pays it.")
             .kernel("cache-to-cache transfer (mesh)"),
         ParamSpec::int("cross_socket_ns", "ns", m.line_cross_socket_ns as i64, (10, 2000, 10))
@@ -546,7 +635,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("Simulated time before measuring (socket buffers fill, lists reach steady state).")
             .kernel(""),
         ParamSpec::int("measure_us", "us", 2000, (100, 20_000, 100))
-            .help("Simulated time measured per point (netperf ran 15 s; the model is steady after ~1 ms).")
+            .help("Simulated time measured per point (netperf ran 15 s). Below 1000 us a cell counts too few skbs to be steady (seed-to-seed spread up to 4-7 % at one flow): the summary flags it.")
             .kernel("netperf -l"),
         ParamSpec::int("profile_threads", "flows", 20, (1, MAX_FLOWS as i64, 1))
             .help("Flow count of the perf report, lock stats and /proc views.")

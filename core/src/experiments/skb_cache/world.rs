@@ -24,6 +24,7 @@
 
 use super::profile::RrProfile;
 use crate::rng::Rng;
+use crate::sim::cache::Caches;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{cycles_to_ns, CpuId, MachineProfile};
@@ -245,6 +246,9 @@ enum Ev {
 pub struct Sim {
     cfg: Config,
     m: MachineProfile,
+    /// L2/L3 fill counts for line ages (this world streams no data through them, so a line
+    /// stays with its last writer).
+    caches: Caches,
     mhz: Vec<u64>,
     q: EventQueue<Ev>,
     rng: Rng,
@@ -299,7 +303,7 @@ impl Sim {
             + 16_384;
         let pages = (per_node.div_ceil(1024) * 1024).min(1 << 20) as u32;
         let slub: Vec<Slub> = (0..cfg.sockets)
-            .map(|node| Slub::new(&specs, n, Zone::new(node, pages, n, 186, 31, false), cfg.profile.slub))
+            .map(|node| Slub::new(&m, &specs, n, Zone::new(node, pages, n, 186, 31, false), cfg.profile.slub))
             .collect();
         let mut rng = Rng::new(seed, 0x5cb0);
         let mut rss = rng.fork(1);
@@ -336,6 +340,7 @@ impl Sim {
             capped: false,
         };
         let mut sim = Sim {
+            caches: Caches::new(&m),
             m,
             mhz,
             q: EventQueue::default(),
@@ -587,21 +592,21 @@ impl Sim {
         end
     }
 
-    fn sock_lines(&mut self, t: u64, cpu: CpuId, f: u32) -> u64 {
+    fn sock_lines(&mut self, _now: u64, cpu: CpuId, f: u32) -> u64 {
         let lines = self.cfg.profile.sock_lines;
-        let one = self.flows[f as usize].sock.touch(&self.m, cpu, t);
+        let one = self.flows[f as usize].sock.touch(&self.m, &self.caches, cpu);
         self.add(Term::Lines, one * lines)
     }
 
-    fn skb_lines(&mut self, t: u64, cpu: CpuId, skb: &mut Skb) -> u64 {
+    fn skb_lines(&mut self, _now: u64, cpu: CpuId, skb: &mut Skb) -> u64 {
         let lines = self.cfg.profile.skb_lines;
-        let one = skb.line.touch(&self.m, cpu, t);
+        let one = skb.line.touch(&self.m, &self.caches, cpu);
         self.add(Term::Lines, one * lines)
     }
 
     /// A get_page/put_page on the `struct page` of `owner`'s current tx page frag.
-    fn frag_put(&mut self, t: u64, cpu: CpuId, owner: CpuId) -> u64 {
-        let line = self.frag_line[owner as usize].touch(&self.m, cpu, t);
+    fn frag_put(&mut self, _now: u64, cpu: CpuId, owner: CpuId) -> u64 {
+        let line = self.frag_line[owner as usize].touch(&self.m, &self.caches, cpu);
         let w = cycles_to_ns(self.cfg.profile.slub.page_op_cycles, self.mhz[cpu as usize]);
         self.add(Term::Pages, w);
         w + self.add(Term::Lines, line)
@@ -620,7 +625,7 @@ impl Sim {
         }
         ns += self.work(cpu, Term::Skb, self.cfg.profile.skb_cycles / 2);
         let mut line = CacheLine::UNTOUCHED;
-        line.touch(&self.m, cpu, t + ns);
+        line.touch(&self.m, &self.caches, cpu);
         let mut skb = Skb { alloc_cpu: cpu, node, objs, pages: Vec::new(), tx_frags: 0, line, lane: None };
         if self.measuring && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
             skb.lane = Some(self.res.lanes.len());

@@ -11,7 +11,12 @@
 //! netserver's `recvmsg()` copies the data out and frees the skb: the last `put_page()` of
 //! every frag page happens on the receiver's CPU (the ACK it sends is processed there too).
 //!
-//! What we simplify: one skb per `sendmsg()` of `msg_bytes`; the socket buffer is one byte
+//! `tcp_sendmsg()` appends to the tail skb up to the size goal (64 KiB on loopback), so
+//! small sends coalesce; `tcp_push()` sends a partial tail only when Nagle allows (nothing
+//! unacknowledged). Costs are per syscall (`syscall_cycles`), per skb (`skb_tx_cycles`,
+//! `skb_rx_cycles`), per frag and page (`frag_cycles`, `page_op_cycles`) and per byte (the copy).
+//!
+//! What we simplify: an ACK is the receiver's `recvmsg` (loopback acks at once); the socket buffer is one byte
 //! limit (`sndbuf_bytes`) shared by the queue; the sender sleeps when it is full and is woken
 //! when half of it is free, the receiver sleeps when the queue is empty. Threads stay on
 //! their CPU; a CPU with several threads serves them in FIFO order, one syscall at a time.
@@ -29,6 +34,7 @@ pub use placement::{place, Placement};
 pub use trace::{RefillMarker, TraceFrame};
 
 use crate::rng::Rng;
+use crate::sim::cache::{Caches, SOURCES};
 use crate::sim::engine::{EventQueue, ThreadId};
 use crate::sim::machine::{cycles_to_ns, CpuId, MachineProfile};
 use crate::sim::page_frag::{first_order, PageFrag, PageRef, Refill};
@@ -93,6 +99,7 @@ enum ThreadState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Frag {
     page: PageRef,
+    start_bytes: u32,
     end_bytes: u32,
 }
 
@@ -105,10 +112,24 @@ struct Skb {
 /// Operations done under `zone->lock`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ZoneOp {
-    Rmqueue { node: u32, order: usize },
-    RmqueueBulk { node: u32, order: usize },
-    FreeOnePage { page: PageRef },
-    FreePcpBulk { node: u32 },
+    Rmqueue {
+        node: u32,
+        order: usize,
+    },
+    RmqueueBulk {
+        node: u32,
+        order: usize,
+    },
+    FreeOnePage {
+        page: PageRef,
+    },
+    FreePcpBulk {
+        node: u32,
+    },
+    /// `drain_all_pages()` after an order-0 allocation found the zone empty.
+    DrainAll {
+        node: u32,
+    },
 }
 
 /// One step of a syscall, interpreted by [`StreamSim::interpret`].
@@ -120,6 +141,7 @@ enum Action {
     FillFrags { remaining_bytes: u32 },
     AllocFrag { order: usize },
     Locked(ZoneOp),
+    TcpPush,
     Push,
     BeginRecv,
     ReleaseSkb,
@@ -137,6 +159,7 @@ impl Action {
                 | Action::BeginRecv
                 | Action::FillFrags { .. }
                 | Action::Locked(_)
+                | Action::TcpPush
                 | Action::Push
                 | Action::ReleaseSkb
                 | Action::Consumed { .. }
@@ -189,20 +212,29 @@ pub struct StreamStats {
     pub order0_allocs: u64,
     /// Order-3 tries that fell back to order 0.
     pub fallbacks: u64,
-    /// Order-0 allocations that found the zone empty (the thread backs off and retries).
+    /// Order-0 allocations that found the zone empty even after draining every per-CPU list
+    /// (the thread backs off and retries).
     pub alloc_failures: u64,
+    /// `drain_all_pages()` calls: an order-0 allocation found the buddy empty while per-CPU
+    /// lists held pages, so the lists went back to the buddy before the retry.
+    pub pcp_drains: u64,
     /// Page frag refills served without allocating (the task held the last reference).
     pub frag_reuses: u64,
     /// Last `put_page` of a frag page, by role of the CPU that dropped it.
     pub last_put_by_sender: u64,
     pub last_put_by_receiver: u64,
-    /// Bytes `tcp_sendmsg` copied into page frags, and how many of them went to lines that
-    /// were not in the sender's own L2 (see `MachineProfile::copy_cold_line_ps`).
+    /// Bytes `tcp_sendmsg` copied into page frags (measurement window).
     pub copy_bytes: u64,
-    pub copy_cold_bytes: u64,
-    /// Of the cold bytes, those still in another CPU's private cache (another sender filled
-    /// that block less than `l2_residency_ns` ago; see `MachineProfile::copy_remote_line_ps`).
-    pub copy_remote_bytes: u64,
+    /// Lines the senders' copies into frags found in each [`Source`] (own L2, another core's L2
+    /// on the socket, on the other socket, L3, remote L3, DRAM, remote DRAM; measurement window).
+    pub tx_lines_from: [u64; SOURCES],
+    /// The same for the receivers' copies out of the frags.
+    pub rx_lines_from: [u64; SOURCES],
+    /// zone->lock holds by operation ([`LOCK_OPS`] order: `__rmqueue_smallest`, `rmqueue_bulk`,
+    /// `free_one_page`, `free_pcppages_bulk`, `drain_all_pages`), and their summed hold
+    /// times in ns (measurement window).
+    pub lock_ops: [u64; 5],
+    pub lock_hold_ns: [u64; 5],
     /// True if the run hit its event bound before its end time.
     pub truncated: bool,
 }
@@ -213,6 +245,8 @@ pub struct StreamSim {
     now_ns: u64,
     queue: EventQueue<Event>,
     pub zones: Vec<Zone>,
+    /// Every core's L2 and every socket's L3, by capacity.
+    pub caches: Caches,
     threads: Vec<Thread>,
     flows: Vec<Flow>,
     cpus: Vec<CpuSlot>,
@@ -225,6 +259,15 @@ pub struct StreamSim {
     /// Reused buffer for the actions `skb_release_data` queues.
     scratch: Vec<Action>,
 }
+
+/// The kernel function of each entry of [`StreamStats::lock_ops`].
+pub const LOCK_OPS: [&str; 5] =
+    ["__rmqueue_smallest", "rmqueue_bulk", "free_one_page", "free_pcppages_bulk", "drain_all_pages"];
+
+/// The size goal of an skb on loopback: with TSO/GSO `tcp_xmit_size_goal()` allows up to the
+/// 64 KiB GSO maximum (lo's MTU is 64 KiB, so one MSS is nearly all of it). `tcp_sendmsg`
+/// appends to the tail skb until it holds this much.
+pub const SIZE_GOAL_BYTES: u32 = 65536;
 
 /// Each syscall's cycles are scaled by a uniform factor in 0.90..=1.10 (cache misses,
 /// interrupts, branch behaviour: a model assumption, not fitted), so threads never run in
@@ -300,11 +343,13 @@ impl StreamSim {
         }
         let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
         let max_events = (EVENTS_PER_THREAD_US * threads.len() as u64 * end_us).min(MAX_EVENTS_PER_RUN);
+        let cfg_machine = cfg.machine.clone();
         let mut sim = StreamSim {
             cfg,
             now_ns: 0,
             queue: EventQueue::default(),
             zones,
+            caches: Caches::new(&cfg_machine),
             threads,
             flows,
             cpus: vec![CpuSlot::default(); n_cpus],
@@ -421,6 +466,11 @@ impl StreamSim {
         self.charge(role, spin_stack, spin_ns);
         let hold_ns = cycles_to_ns(cost.cycles, mhz) + cost.line_ns;
         self.charge(role, stack, hold_ns);
+        if now >= self.cfg.warmup_ns {
+            let k = op.index();
+            self.stats.lock_ops[k] += 1;
+            self.stats.lock_hold_ns[k] += hold_ns;
+        }
         self.threads[t as usize].doing = stack;
         self.note(|| format!("cpu {cpu} takes node {node} zone->lock after {spin_ns} ns, holds {hold_ns} ns ({op:?})"));
         self.queue.schedule(now + hold_ns, Event::LockRelease { node, thread: t });
@@ -477,6 +527,7 @@ impl StreamSim {
             Action::FillFrags { remaining_bytes } => self.fill_frags(t, remaining_bytes),
             Action::AllocFrag { order } => self.alloc_frag(t, order),
             Action::Locked(op) => return self.request_lock(t, op),
+            Action::TcpPush => self.tcp_push(t),
             Action::Push => self.push(t),
             Action::BeginRecv => return self.begin_recv(t),
             Action::ReleaseSkb => self.release_skb(t),

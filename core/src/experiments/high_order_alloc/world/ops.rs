@@ -7,6 +7,18 @@
 //! of every page whose last reference it drops), then the ACK work.
 
 use super::*;
+use crate::sim::cache::Source;
+
+/// Every [`Source`], for summing a copy's stalls.
+const SOURCE_ORDER: [Source; SOURCES] = [
+    Source::Own,
+    Source::SameSocket,
+    Source::OtherSocket,
+    Source::L3,
+    Source::RemoteL3,
+    Source::Dram,
+    Source::RemoteDram,
+];
 
 // The handlers below run an action's private work (`StreamSim::work`, `StreamSim::advance`)
 // at once when it would be the next action anyway: it only advances this thread's own clock
@@ -15,36 +27,64 @@ use super::*;
 // Not in `zone_op`: its actions run after the lock is released, which resets the cursor.
 
 impl StreamSim {
+    /// `tcp_sendmsg()` entry: wait for socket buffer space, then copy `msg_bytes` into the
+    /// tail skb (new skbs as each reaches the size goal), then `tcp_push()`.
     pub(super) fn begin_send(&mut self, t: ThreadId) -> bool {
         let msg = self.cfg.msg_bytes;
         let f = self.threads[t as usize].flow as usize;
         if self.flows[f].inflight_bytes + u64::from(msg) > u64::from(self.cfg.sndbuf_bytes) {
+            // sk_stream_wait_memory(): a held tail goes out first (tcp_push with
+            // TCP_NAGLE_PUSH before sleeping), so the receiver always has something to ack.
+            if self.threads[t as usize].skb.len_bytes > 0 {
+                self.push(t);
+            }
             self.note(|| format!("netperf {f} sleeps: socket buffer full (sk_stream_wait_memory)"));
             self.block(t, Action::BeginSend);
             return false;
         }
         self.flows[f].inflight_bytes += u64::from(msg);
-        let tx = self.cfg.machine.skb_tx_cycles;
+        let syscall = self.cfg.machine.syscall_cycles;
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
-        let frags = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
-        th.skb = Skb { frags, len_bytes: msg };
         self.note(|| format!("netperf {f} enters tcp_sendmsg({msg} bytes)"));
-        self.work(t, tx / 3, Stack::SendSyscall);
-        self.run_next(
-            t,
-            &[
-                Action::FillFrags { remaining_bytes: msg },
-                Action::Work { cycles: tx - tx / 3, stack: Stack::TcpTransmit },
-                Action::Push,
-                Action::EndOp,
-            ],
-        );
+        self.work(t, syscall, Stack::SendSyscall);
+        self.run_next(t, &[Action::FillFrags { remaining_bytes: msg }, Action::TcpPush, Action::EndOp]);
         true
+    }
+
+    /// `tcp_push()` at the end of `tcp_sendmsg()`: a full skb goes out; a partial tail goes
+    /// out only if Nagle allows (nothing sent is still unacknowledged, i.e. unread by the
+    /// receiver on loopback), else it waits for the next `sendmsg` to fill it.
+    pub(super) fn tcp_push(&mut self, t: ThreadId) {
+        let th = &self.threads[t as usize];
+        let len = u64::from(th.skb.len_bytes);
+        if len == 0 {
+            return;
+        }
+        let unacked = self.flows[th.flow as usize].inflight_bytes - len;
+        if len >= u64::from(SIZE_GOAL_BYTES) || unacked == 0 {
+            self.transmit(t);
+        } else {
+            let f = th.flow;
+            self.note(|| format!("netperf {f}: {len}-byte tail skb held (Nagle: {unacked} bytes unacked)"));
+        }
+    }
+
+    /// Per-skb transmit work (`tcp_write_xmit` → loopback → softirq receive), then the push.
+    fn transmit(&mut self, t: ThreadId) {
+        let tx = self.cfg.machine.skb_tx_cycles;
+        self.run_next(t, &[Action::Work { cycles: tx, stack: Stack::TcpTransmit }, Action::Push]);
     }
 
     pub(super) fn fill_frags(&mut self, t: ThreadId, remaining_bytes: u32) {
         if remaining_bytes == 0 {
+            return;
+        }
+        if self.threads[t as usize].skb.len_bytes >= SIZE_GOAL_BYTES {
+            // The tail skb reached the size goal: it goes out, the copy goes on into a new one.
+            let tx = self.cfg.machine.skb_tx_cycles;
+            let send = Action::Work { cycles: tx, stack: Stack::TcpTransmit };
+            self.run_next(t, &[send, Action::Push, Action::FillFrags { remaining_bytes }]);
             return;
         }
         let m = &self.cfg.machine;
@@ -60,9 +100,9 @@ impl StreamSim {
                 self.append_frag(t, remaining_bytes);
             }
             Refill::PutAndAlloc(page) => {
-                let (cpu, at) = (th.cpu, th.cursor_ns);
+                let cpu = th.cpu;
                 let zone = &mut self.zones[page.node as usize];
-                let line_ns = zone.touch_page(m, cpu, at, page.pfn);
+                let line_ns = zone.touch_page(m, &self.caches, cpu, page.pfn);
                 let last = zone.put_page_testzero(page.pfn);
                 let put = [
                     Action::LineNs { ns: line_ns, stack: Stack::PutPage },
@@ -87,7 +127,8 @@ impl StreamSim {
         let m = &self.cfg.machine;
         let th = &mut self.threads[t as usize];
         let page = th.pfrag.page.expect("bug: refill ready without a page");
-        let chunk = remaining_bytes.min(th.pfrag.room_bytes());
+        let chunk = remaining_bytes.min(th.pfrag.room_bytes()).min(SIZE_GOAL_BYTES - th.skb.len_bytes);
+        th.skb.len_bytes += chunk;
         let start = th.pfrag.offset_bytes;
         th.pfrag.offset_bytes += chunk;
         let mut frag_cycles = 0;
@@ -95,34 +136,43 @@ impl StreamSim {
         match th.skb.frags.last_mut() {
             Some(last) if last.page == page && last.end_bytes == start => last.end_bytes += chunk,
             _ => {
-                th.skb.frags.push(Frag { page, end_bytes: start + chunk });
+                th.skb.frags.push(Frag { page, start_bytes: start, end_bytes: start + chunk });
                 let zone = &mut self.zones[page.node as usize];
                 zone.get_page(page.pfn);
-                line_ns = zone.touch_page(m, th.cpu, th.cursor_ns, page.pfn);
+                line_ns = zone.touch_page(m, &self.caches, th.cpu, page.pfn);
                 frag_cycles = m.frag_cycles + m.page_op_cycles;
             }
         }
         let (cpu, at) = (th.cpu, th.cursor_ns);
-        let w = self.zones[page.node as usize].write_data(m, cpu, at, page.pfn, start, start + chunk);
-        let cold_ps = u64::from(w.cold_bytes / 64) * m.copy_cold_line_ps;
-        let cold_ns = (cold_ps + u64::from(w.remote_bytes / 64) * m.copy_remote_line_ps) / 1000;
+        let by =
+            self.zones[page.node as usize].copy_data(&mut self.caches, cpu, page.pfn, (start, start + chunk), true);
+        let local = self.cfg.machine.pos(cpu).socket == page.node;
+        let stall_ns = self.stall_ns(&by, true, local);
         if at >= self.cfg.warmup_ns {
             self.stats.copy_bytes += u64::from(chunk);
-            self.stats.copy_cold_bytes += u64::from(w.cold_bytes);
-            self.stats.copy_remote_bytes += u64::from(w.remote_bytes);
+            for (sum, n) in self.stats.tx_lines_from.iter_mut().zip(by) {
+                *sum += u64::from(n);
+            }
         }
         let copy = self.copy_cycles(chunk);
         self.advance(t, line_ns, Stack::FragFill);
         self.work(t, frag_cycles, Stack::FragFill);
         self.work(t, copy, Stack::CopyFromUser);
-        self.advance(t, cold_ns, Stack::CopyFromUser);
+        self.advance(t, stall_ns, Stack::CopyFromUser);
         self.run_next(t, &[Action::FillFrags { remaining_bytes: remaining_bytes - chunk }]);
+    }
+
+    /// Stall of a streaming copy (`write`: into the frag) that found `by[source]` lines in each source.
+    fn stall_ns(&self, by: &[u32; SOURCES], write: bool, home_is_local: bool) -> u64 {
+        let m = &self.cfg.machine;
+        let ps: u64 = SOURCE_ORDER.iter().map(|&s| m.copy_stall_ps(s, by[s as usize], write, home_is_local)).sum();
+        ps / 1000
     }
 
     pub(super) fn alloc_frag(&mut self, t: ThreadId, order: usize) {
         let m = &self.cfg.machine;
         let th = &self.threads[t as usize];
-        let (cpu, at) = (th.cpu, th.cursor_ns);
+        let cpu = th.cpu;
         let node = m.pos(cpu).socket;
         let zone = &mut self.zones[node as usize];
         if !zone.pcp_allowed(order) {
@@ -131,7 +181,7 @@ impl StreamSim {
         }
         match zone.pcp_alloc(cpu, order) {
             Some(pfn) => {
-                let line_ns = zone.touch_page(m, cpu, at, pfn);
+                let line_ns = zone.touch_page(m, &self.caches, cpu, pfn);
                 let cycles = m.page_op_cycles;
                 self.installed(t, PageRef { node, pfn, order }, "per-cpu list");
                 self.work(t, cycles, Stack::PcpAlloc);
@@ -153,16 +203,31 @@ impl StreamSim {
         let th = &mut self.threads[t as usize];
         th.pfrag.install(page);
         let (cpu, flow) = (th.cpu, th.flow);
+        if page.order > 0 {
+            // prep_compound_page(), after the lock is dropped: queued, so it runs then.
+            let m = &self.cfg.machine;
+            let (cycles, ns) =
+                self.zones[page.node as usize].compound_pages(m, &self.caches, cpu, page.pfn, page.order);
+            let stack = Stack::PrepCompound;
+            self.run_next(t, &[Action::Work { cycles, stack }, Action::LineNs { ns, stack }]);
+        }
         if let Some(tr) = &mut self.trace {
             tr.refills.push(RefillMarker { cpu, flow, order: page.order as u32, pfn: page.pfn, source });
         }
     }
 
-    /// An allocation found nothing: order 3 falls back to order 0; order 0 backs off.
+    /// An allocation found nothing: order 3 falls back to order 0 (`__GFP_NORETRY` without
+    /// direct reclaim, so no drain); order 0 first drains every per-CPU list of the zone back to
+    /// the buddy and retries (`__alloc_pages_direct_reclaim`: `drain_all_pages()`, then `goto
+    /// retry`), and only if the lists held nothing backs off.
     fn alloc_failed(&mut self, t: ThreadId, order: usize) {
+        let node = self.cfg.machine.pos(self.threads[t as usize].cpu).socket;
         if order > 0 {
             self.stats.fallbacks += 1;
             self.run_next(t, &[Action::AllocFrag { order: 0 }]);
+        } else if self.zones[node as usize].pcp_pages() > 0 {
+            self.stats.pcp_drains += 1;
+            self.run_next(t, &[Action::Locked(ZoneOp::DrainAll { node }), Action::AllocFrag { order: 0 }]);
         } else {
             self.stats.alloc_failures += 1;
             let backoff = Action::Work { cycles: 100_000, stack: Stack::Schedule };
@@ -192,11 +257,10 @@ impl StreamSim {
     /// Runs `op` under the lock; returns its cost and the stacks to charge hold and spin to.
     pub(super) fn zone_op(&mut self, t: ThreadId, op: ZoneOp) -> (Cost, Stack, Stack) {
         let m = &self.cfg.machine;
-        let now = self.now_ns;
         let cpu = self.threads[t as usize].cpu;
         match op {
             ZoneOp::Rmqueue { node, order } => {
-                let (pfn, cost) = self.zones[node as usize].rmqueue_locked(m, cpu, now, order);
+                let (pfn, cost) = self.zones[node as usize].rmqueue_locked(m, &self.caches, cpu, order);
                 match pfn {
                     Some(pfn) => self.installed(t, PageRef { node, pfn, order }, "buddy (zone->lock)"),
                     None => self.alloc_failed(t, order),
@@ -204,7 +268,7 @@ impl StreamSim {
                 (cost, Stack::Rmqueue, Stack::RmqueueSpin)
             }
             ZoneOp::RmqueueBulk { node, order } => {
-                let (got, cost) = self.zones[node as usize].rmqueue_bulk(m, cpu, now, order);
+                let (got, cost) = self.zones[node as usize].rmqueue_bulk(m, &self.caches, cpu, order);
                 if got == 0 {
                     self.threads[t as usize].prog.pop();
                     self.alloc_failed(t, order);
@@ -212,19 +276,24 @@ impl StreamSim {
                 (cost, Stack::RmqueueBulk, Stack::RmqueueBulkSpin)
             }
             ZoneOp::FreeOnePage { page } => {
-                let cost = self.zones[page.node as usize].free_one_page(m, cpu, now, page.pfn, page.order);
+                let cost = self.zones[page.node as usize].free_one_page(m, &self.caches, cpu, page.pfn, page.order);
                 (cost, Stack::FreeOnePage, Stack::FreeOnePageSpin)
             }
             ZoneOp::FreePcpBulk { node } => {
-                let cost = self.zones[node as usize].free_pcppages_bulk(m, cpu, now);
+                let cost = self.zones[node as usize].free_pcppages_bulk(m, &self.caches, cpu);
                 (cost, Stack::FreePcpBulk, Stack::FreePcpBulkSpin)
+            }
+            ZoneOp::DrainAll { node } => {
+                let (_, cost) = self.zones[node as usize].drain_all_pcp(m, &self.caches, cpu);
+                (cost, Stack::DrainAll, Stack::DrainAllSpin)
             }
         }
     }
 
     pub(super) fn push(&mut self, t: ThreadId) {
+        let spare = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
         let th = &mut self.threads[t as usize];
-        let skb = std::mem::take(&mut th.skb);
+        let skb = std::mem::replace(&mut th.skb, Skb { frags: spare, len_bytes: 0 });
         let f = th.flow as usize;
         self.flows[f].queue.push_back(skb);
         let r = self.flows[f].receiver;
@@ -245,12 +314,29 @@ impl StreamSim {
         let m = &self.cfg.machine;
         let (rx, n_frags, len) = (m.skb_rx_cycles, skb.frags.len() as u64, skb.len_bytes);
         let (copy, frag) = (self.copy_cycles(len), n_frags * m.frag_cycles);
+        // skb_copy_datagram_iter(): the payload comes from wherever the sender's copy left it.
+        let cpu = self.threads[t as usize].cpu;
+        let mut by = [0u32; SOURCES];
+        for fr in &skb.frags {
+            let zone = &mut self.zones[fr.page.node as usize];
+            let got = zone.copy_data(&mut self.caches, cpu, fr.page.pfn, (fr.start_bytes, fr.end_bytes), false);
+            for (sum, n) in by.iter_mut().zip(got) {
+                *sum += n;
+            }
+        }
+        if self.now_ns >= self.cfg.warmup_ns {
+            for (sum, n) in self.stats.rx_lines_from.iter_mut().zip(by) {
+                *sum += u64::from(n);
+            }
+        }
+        let stall_ns = self.stall_ns(&by, false, true);
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
         th.skb = skb;
         self.note(|| format!("netserver {f} enters tcp_recvmsg: {len} bytes in {n_frags} frags"));
         self.work(t, rx / 2, Stack::RecvSyscall);
         self.work(t, copy, Stack::CopyToUser);
+        self.advance(t, stall_ns, Stack::CopyToUser);
         self.work(t, frag, Stack::CopyFrag);
         self.run_next(
             t,
@@ -269,12 +355,12 @@ impl StreamSim {
         let m = &self.cfg.machine;
         let th = &mut self.threads[t as usize];
         let mut skb = std::mem::take(&mut th.skb);
-        let (cpu, at) = (th.cpu, th.cursor_ns);
+        let cpu = th.cpu;
         let mut acts = std::mem::take(&mut self.scratch);
         acts.clear();
         for frag in &skb.frags {
             let zone = &mut self.zones[frag.page.node as usize];
-            let line_ns = zone.touch_page(m, cpu, at, frag.page.pfn);
+            let line_ns = zone.touch_page(m, &self.caches, cpu, frag.page.pfn);
             acts.push(Action::LineNs { ns: line_ns, stack: Stack::PutPage });
             acts.push(Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage });
             if zone.put_page_testzero(frag.page.pfn) {
@@ -292,6 +378,14 @@ impl StreamSim {
     /// `free_the_page()`: the per-CPU list if the order is allowed there, else the buddy.
     pub(super) fn free_page(&mut self, t: ThreadId, page: PageRef) {
         let cpu = self.threads[t as usize].cpu;
+        if page.order > 0 {
+            // free_pages_prepare(): every tail page's struct page, before any lock.
+            let m = &self.cfg.machine;
+            let (cycles, ns) =
+                self.zones[page.node as usize].compound_pages(m, &self.caches, cpu, page.pfn, page.order);
+            self.work(t, cycles, Stack::FreePagesPrepare);
+            self.advance(t, ns, Stack::FreePagesPrepare);
+        }
         let zone = &mut self.zones[page.node as usize];
         if !zone.pcp_allowed(page.order) {
             self.run_next(t, &[Action::Locked(ZoneOp::FreeOnePage { page })]);
@@ -380,12 +474,27 @@ impl ZoneOp {
             ZoneOp::RmqueueBulk { .. } => Stack::RmqueueBulkSpin,
             ZoneOp::FreeOnePage { .. } => Stack::FreeOnePageSpin,
             ZoneOp::FreePcpBulk { .. } => Stack::FreePcpBulkSpin,
+            ZoneOp::DrainAll { .. } => Stack::DrainAllSpin,
+        }
+    }
+
+    /// Index in [`LOCK_OPS`].
+    pub(super) fn index(self) -> usize {
+        match self {
+            ZoneOp::Rmqueue { .. } => 0,
+            ZoneOp::RmqueueBulk { .. } => 1,
+            ZoneOp::FreeOnePage { .. } => 2,
+            ZoneOp::FreePcpBulk { .. } => 3,
+            ZoneOp::DrainAll { .. } => 4,
         }
     }
 
     fn node(self) -> u32 {
         match self {
-            ZoneOp::Rmqueue { node, .. } | ZoneOp::RmqueueBulk { node, .. } | ZoneOp::FreePcpBulk { node } => node,
+            ZoneOp::Rmqueue { node, .. }
+            | ZoneOp::RmqueueBulk { node, .. }
+            | ZoneOp::FreePcpBulk { node }
+            | ZoneOp::DrainAll { node } => node,
             ZoneOp::FreeOnePage { page } => page.node,
         }
     }
