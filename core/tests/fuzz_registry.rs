@@ -45,6 +45,7 @@ const SIGNED_COLUMNS: &[(&str, &str, &str)] = &[
         "after vs before the fix: slightly negative when the allocator does not matter (jitter)",
     ),
     ("cross-cpu-free", "change_pct", "the run against its baseline: negative when the split or deferral loses"),
+    ("skb-cache", "gain_pct", "Mpps against the caches-off run: negative when the caches lose (e.g. link-bound noise)"),
 ];
 
 fn cases() -> u32 {

@@ -9,6 +9,7 @@ pub mod high_order_alloc;
 pub mod ktls_recursion;
 pub mod page_frag_free;
 pub mod percpu_counter;
+pub mod skb_cache;
 pub mod skb_layout;
 
 use crate::experiment::Experiment;
@@ -20,6 +21,7 @@ pub static REGISTRY: &[&dyn Experiment] = &[
     &high_order_alloc::HighOrderAlloc,
     &page_frag_free::PageFragFree,
     &cross_cpu_free::CrossCpuFree,
+    &skb_cache::SkbCache,
     &percpu_counter::PercpuCounter,
     &ktls_recursion::KtlsRecursion,
 ];

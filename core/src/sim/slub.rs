@@ -195,7 +195,8 @@ pub struct SlubStats {
 }
 
 impl SlubStats {
-    fn add(&mut self, o: &SlubStats) {
+    /// Adds `o`'s counts to these.
+    pub fn add(&mut self, o: &SlubStats) {
         self.alloc_fastpath += o.alloc_fastpath;
         self.alloc_slowpath += o.alloc_slowpath;
         self.alloc_refill += o.alloc_refill;

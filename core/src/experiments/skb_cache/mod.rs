@@ -1,0 +1,529 @@
+//! `skb-cache`: one cached skb per socket for rx and tx, tcp_rr from 8 to 9 Mpps (seed 004),
+//! the RPS exception, and the memory bill that made the caches opt-in (and later removed).
+//!
+//! What Linux did: in v5.2 Eric Dumazet kept the last consumed rx skb in the socket so the
+//! next softirq frees it on the CPU that allocated it (8b27dae5a2e8), and the last acked tx
+//! skb so the next sendmsg reuses it (472c2e07eef0). In June 2019 both became sysctls,
+//! default off (`tcp_rx_skb_cache`, `tcp_tx_skb_cache`): millions of idle sockets each
+//! pinning an skb cost too much memory. 5.16 removed them (d8b81175e412); deferred freeing on
+//! the allocating CPU replaced them (f35f821935d8, 68822bdf76f1).
+//!
+//! The model: [`world`] runs tcp_rr on every CPU of the server with SLUB per node
+//! ([`crate::sim::slub`]); [`profile`] holds the constants (three fitted by [`calibrate`],
+//! the machine shared with seed 000). A run simulates at most [`world::MAX_SIM_FLOWS`] flows
+//! over a window of `measure_us`; Mpps is measured on the whole simulated machine.
+//! docs/skb-cache.md has the mechanisms, constants, sources, error and sensitivity.
+
+pub mod calibrate;
+pub mod profile;
+pub mod seed;
+pub mod world;
+
+use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
+use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
+use crate::params::{ParamError, ParamSpec, Params};
+use crate::sources;
+use profile::{RrProfile, SERVER_2019_RR};
+use serde::Serialize;
+use std::fmt::Write as _;
+pub use world::{Config, RunResult, TERMS};
+
+pub const ID: &str = "skb-cache";
+
+/// Socket counts of the memory chart.
+pub const SOCKET_POINTS: [i64; 7] = [1_000, 10_000, 100_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000];
+
+/// Kernel memory of one established, idle TCP socket without parked skbs. ASSUMPTION: the
+/// slab objects of a 5.2 x86_64 kernel (TCP ≈ 2.2 KB, sock_inode_cache 640, filp 256, dentry
+/// 192, eventpoll epitem + pwq ≈ 200).
+pub const SOCKET_BYTES: u64 = 3_500;
+
+/// The registry entry.
+pub struct SkbCache;
+
+/// Every parameter of a run, typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Input {
+    pub flows: u32,
+    pub threads: u32,
+    pub rx_cache: bool,
+    pub tx_cache: bool,
+    pub rps: bool,
+    pub request_bytes: u32,
+    pub response_bytes: u32,
+    pub sockets: u32,
+    pub cpus: u32,
+    pub smt: bool,
+    pub warmup_us: u64,
+    pub measure_us: u64,
+}
+
+impl From<&Params> for Input {
+    fn from(p: &Params) -> Input {
+        Input {
+            flows: p.int("flows") as u32,
+            threads: p.int("threads") as u32,
+            rx_cache: p.bool("tcp_rx_skb_cache"),
+            tx_cache: p.bool("tcp_tx_skb_cache"),
+            rps: p.bool("rps"),
+            request_bytes: p.int("request_bytes") as u32,
+            response_bytes: p.int("response_bytes") as u32,
+            sockets: p.int("sockets") as u32,
+            cpus: p.int("cpus") as u32,
+            smt: p.bool("smt"),
+            warmup_us: p.int("warmup_us") as u64,
+            measure_us: p.int("measure_us") as u64,
+        }
+    }
+}
+
+impl Input {
+    /// The world's configuration on `profile`.
+    pub fn config(&self, profile: RrProfile) -> Config {
+        Config {
+            profile,
+            sockets: self.sockets,
+            cores: self.cpus,
+            smt: self.smt,
+            flows: self.flows,
+            threads: self.threads,
+            rx_cache: self.rx_cache,
+            tx_cache: self.tx_cache,
+            rps: self.rps,
+            request_bytes: self.request_bytes,
+            response_bytes: self.response_bytes,
+            warmup_ns: self.warmup_us * 1000,
+            measure_ns: self.measure_us * 1000,
+        }
+    }
+
+    /// Bytes both caches (as set) pin per socket.
+    pub fn cache_bytes(&self) -> u64 {
+        let rx = if self.rx_cache { world::parked_bytes(true, self.request_bytes, self.response_bytes) } else { 0 };
+        let tx = if self.tx_cache { world::parked_bytes(false, self.request_bytes, self.response_bytes) } else { 0 };
+        rx + tx
+    }
+
+    /// Bytes both caches pin per socket when both are on.
+    pub fn both_cache_bytes(&self) -> u64 {
+        Input { rx_cache: true, tx_cache: true, ..*self }.cache_bytes()
+    }
+}
+
+/// What one configuration gives.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// skbs per second, rx + tx, in millions (a request and a response per transaction).
+    pub mpps: f64,
+    pub slowpath_frees_per_request: f64,
+    pub freed_on_alloc_cpu_pct: f64,
+    /// Share of all CPU time spent spinning on list_lock / zone->lock.
+    pub spin_pct: f64,
+    /// ns per transaction in the SLUB slow path and spinning.
+    pub slab_ns_per_request: f64,
+    /// ns per transaction of socket/skb/page cache-line transfers.
+    pub line_ns_per_request: f64,
+    pub busy_pct: f64,
+    pub latency_us: f64,
+}
+
+/// The summary of a run.
+pub fn summarize(r: &RunResult) -> Summary {
+    let secs = r.measure_ns as f64 / 1e9;
+    let tr = r.requests.max(1) as f64;
+    let t = |term: world::Term| r.time[term as usize] as f64;
+    Summary {
+        mpps: (r.requests + r.responses) as f64 / secs / 1e6,
+        slowpath_frees_per_request: r.slub.free_slowpath as f64 / tr,
+        freed_on_alloc_cpu_pct: r.freed_on_alloc_cpu as f64 / r.skbs_freed.max(1) as f64 * 100.0,
+        spin_pct: t(world::Term::Spin) / r.busy_ns.max(1) as f64 * 100.0,
+        slab_ns_per_request: (t(world::Term::SlabSlow) + t(world::Term::Spin)) / tr,
+        line_ns_per_request: t(world::Term::Lines) / tr,
+        busy_pct: r.busy_ns as f64 / (r.measure_ns as f64 * f64::from(r.n_cpus)) * 100.0,
+        latency_us: r.mean_latency_ns / 1000.0,
+    }
+}
+
+/// A run of `input` on `profile`.
+pub fn run_input(input: &Input, profile: RrProfile, seed: u64) -> (RunResult, Summary) {
+    let r = world::simulate(&input.config(profile), seed);
+    let s = summarize(&r);
+    (r, s)
+}
+
+/// The same configuration with both caches off (the gain's baseline), if this one has one on.
+pub fn baseline(input: &Input) -> Option<Input> {
+    (input.rx_cache || input.tx_cache).then_some(Input { rx_cache: false, tx_cache: false, ..*input })
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (x * f).round() / f
+}
+
+fn columns() -> Vec<Column> {
+    let c = Column::new;
+    vec![
+        c("mpps", "Mpps"),
+        c("gain_pct", "%"),
+        c("slowpath_frees_per_request", "frees/request"),
+        c("freed_on_alloc_cpu_pct", "%"),
+        c("spin_pct", "%"),
+        c("slab_ns_per_request", "ns"),
+        c("line_ns_per_request", "ns"),
+        c("busy_pct", "%"),
+        c("latency_us", "µs"),
+        c("cache_bytes_per_socket", "bytes"),
+        c("sockets", "sockets"),
+        c("mem_off_gib", "GiB"),
+        c("mem_on_gib", "GiB"),
+    ]
+}
+
+fn gib(bytes: f64) -> f64 {
+    round(bytes / (1u64 << 30) as f64, 3)
+}
+
+/// Memory of `sockets` idle sockets without and with both caches, GiB.
+pub fn memory_gib(input: &Input, sockets: u64) -> (f64, f64) {
+    let off = sockets as f64 * SOCKET_BYTES as f64;
+    (gib(off), gib(off + sockets as f64 * input.both_cache_bytes() as f64))
+}
+
+/// The simulated row.
+fn sim_row(input: &Input, s: &Summary, gain: f64) -> Row {
+    let blank = || Cell::Text(String::new());
+    vec![
+        Cell::Float(round(s.mpps, 3)),
+        Cell::Float(round(gain, 2)),
+        Cell::Float(round(s.slowpath_frees_per_request, 3)),
+        Cell::Float(round(s.freed_on_alloc_cpu_pct, 1)),
+        Cell::Float(round(s.spin_pct, 2)),
+        Cell::Float(round(s.slab_ns_per_request, 1)),
+        Cell::Float(round(s.line_ns_per_request, 1)),
+        Cell::Float(round(s.busy_pct, 1)),
+        Cell::Float(round(s.latency_us, 1)),
+        Cell::Int(input.cache_bytes() as i64),
+        blank(),
+        blank(),
+        blank(),
+    ]
+}
+
+fn memory_row(input: &Input, sockets: i64) -> Row {
+    let blank = || Cell::Text(String::new());
+    let (off, on) = memory_gib(input, sockets as u64);
+    let mut row: Row = (0..9).map(|_| blank()).collect();
+    row.extend([Cell::Int(input.both_cache_bytes() as i64), Cell::Int(sockets), Cell::Float(off), Cell::Float(on)]);
+    row
+}
+
+/// Gain in Mpps of `s` over the caches-off run of the same configuration, in %.
+pub fn gain_pct(input: &Input, s: &Summary, profile: RrProfile, seed: u64) -> f64 {
+    let Some(b) = baseline(input) else { return 0.0 };
+    let (_, bs) = run_input(&b, profile, seed);
+    (s.mpps / bs.mpps.max(1e-9) - 1.0) * 100.0
+}
+
+/// Where the CPU time goes, perf-style, over the whole machine.
+pub fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
+    let mut out = format!(
+        "tcp_rr, {} flows ({} simulated), {} threads, {} CPUs\nrx cache {}, tx cache {}, rps {}: {:.2} Mpps\n",
+        input.flows,
+        r.sim_flows,
+        input.threads,
+        r.n_cpus,
+        on_off(input.rx_cache),
+        on_off(input.tx_cache),
+        on_off(input.rps),
+        s.mpps
+    );
+    let _ = writeln!(out, "all CPUs {:.1} % busy; % of busy time:", s.busy_pct);
+    let mut terms: Vec<(u64, &str)> = TERMS.iter().map(|(t, name)| (r.time[*t as usize], *name)).collect();
+    terms.sort_by_key(|t| std::cmp::Reverse(t.0));
+    for (ns, name) in terms.into_iter().filter(|t| t.0 > 0) {
+        let _ = writeln!(out, "  {:>6.2} %  {name}", ns as f64 / r.busy_ns.max(1) as f64 * 100.0);
+    }
+    let tr = r.requests.max(1) as f64;
+    let _ = writeln!(
+        out,
+        "\nper request: {:.2} slab frees on the slow path,\n  {:.0} ns in the slow path and spinning,\n  {:.0} ns of line transfers",
+        s.slowpath_frees_per_request, s.slab_ns_per_request, s.line_ns_per_request
+    );
+    let _ = writeln!(
+        out,
+        "SLUB in the window: {} fast frees, {} slow frees,\n  {} list_lock ({} contended), zone->lock contended {},\n  tx skbs reused {}",
+        r.slub.free_fastpath,
+        r.slub.free_slowpath,
+        r.list_lock,
+        r.list_lock_contended,
+        r.zone_lock_contended,
+        r.tx_reused
+    );
+    let frags = world::rx_frags(input.request_bytes);
+    if frags > 0 {
+        let _ = writeln!(out, "each request skb carries {frags} page frags: {frags} page frees per request");
+    }
+    let _ = writeln!(
+        out,
+        "\n(simulated {:.1} ms after {:.1} ms warm-up; {} events{}; {:.0} transactions/s/flow)",
+        r.measure_ns as f64 / 1e6,
+        input.warmup_us as f64 / 1e3,
+        r.events,
+        if r.capped { ", STOPPED AT THE EVENT CAP" } else { "" },
+        tr / (r.measure_ns as f64 / 1e9) / f64::from(r.sim_flows.max(1))
+    );
+    out
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// Where sampled skbs were allocated and freed, as lanes (narrow: fits a phone).
+pub fn lanes_text(r: &RunResult) -> String {
+    let mut out = String::from("sampled skbs after the warm-up:\nCPU that allocated -> CPU that freed\n\n");
+    let _ = writeln!(out, "{:<6} {:<3} {:>11}  {:<19} SLUB free", "flow", "skb", "CPUs", "freed by");
+    for l in &r.lanes {
+        let cpus = match l.free_cpu {
+            Some(c) => format!("{:>3} -> {:<3}", l.alloc_cpu, c),
+            None => format!("{:>3} -> -  ", l.alloc_cpu),
+        };
+        let same = match l.free_cpu {
+            Some(c) if c == l.alloc_cpu => "same CPU",
+            Some(_) => "other CPU",
+            None => "",
+        };
+        let path = if l.path.is_empty() { "-" } else { l.path };
+        let _ = writeln!(
+            out,
+            "{:<6} {:<3} {:>11}  {:<19} {path}, {same}",
+            l.flow,
+            if l.rx { "rx" } else { "tx" },
+            cpus,
+            l.where_freed
+        );
+    }
+    out
+}
+
+impl Experiment for SkbCache {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "One cached skb per socket"
+    }
+
+    fn summary(&self) -> &'static str {
+        "tcp_rr on a 112-thread server: rx skbs allocated on the IRQ CPU and freed on the application CPU, the per-socket rx/tx skb caches of v5.2 (8 to 9 Mpps), RPS, and the memory the caches pin (seed 004)."
+    }
+
+    fn specs(&self) -> Vec<ParamSpec> {
+        specs()
+    }
+
+    fn validate(&self, params: &Params) -> Result<(), ParamError> {
+        let i = Input::from(params);
+        let cpus = i.sockets * i.cpus * if i.smt { 2 } else { 1 };
+        if i.threads > 4 * cpus {
+            return Err(ParamError::Invalid {
+                message: format!("threads = {} is more than 4 per logical CPU (at most {} here)", i.threads, 4 * cpus),
+            });
+        }
+        Ok(())
+    }
+
+    fn columns(&self, _params: &Params) -> Vec<Column> {
+        columns()
+    }
+
+    fn points(&self, _params: &Params) -> Vec<Point> {
+        std::iter::once(0).chain(SOCKET_POINTS).enumerate().map(|(k, x)| Point { index: k as u32, x }).collect()
+    }
+
+    fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
+        let input = Input::from(params);
+        if point.index == 0 {
+            let (_, s) = run_input(&input, SERVER_2019_RR, seed);
+            let gain = gain_pct(&input, &s, SERVER_2019_RR, seed);
+            sim_row(&input, &s, gain)
+        } else {
+            memory_row(&input, point.x)
+        }
+    }
+
+    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let mut out = RunOutput::new(ID, seed, columns());
+        for r in rows {
+            out.push_row(r);
+        }
+        let input = Input::from(params);
+        let (r, s) = run_input(&input, SERVER_2019_RR, seed);
+        out.views = vec![
+            TextView::new("lanes", "where each skb is allocated and freed (CPU lanes)", lanes_text(&r)),
+            TextView::new("profile", "where the time goes (perf-style, all CPUs)", profile_text(&input, &r, &s)),
+        ];
+        out
+    }
+
+    /// The simulated row runs the server twice (with the caches and without): tens of ms
+    /// natively, more in wasm, so heavy; the memory rows are arithmetic.
+    fn cost(&self, _params: &Params) -> Cost {
+        Cost::Heavy
+    }
+
+    fn point_cost(&self, _params: &Params, point: &Point) -> Cost {
+        if point.index == 0 {
+            Cost::Heavy
+        } else {
+            Cost::Light
+        }
+    }
+
+    fn views(&self) -> Vec<ViewSpec> {
+        vec![
+            ViewSpec::Compare { id: "seed" },
+            ViewSpec::Text { id: "lanes", texts: &["lanes"] },
+            ViewSpec::Text { id: "profile", texts: &["profile"] },
+            ViewSpec::Chart {
+                id: "memory",
+                chart: ChartSpec {
+                    title: "kernel memory of idle TCP sockets",
+                    x: "sockets",
+                    ys: &[("mem_off_gib", "caches off"), ("mem_on_gib", "both caches on")],
+                    y_label: "GiB",
+                    y_divisor: 1.0,
+                    x_label: "sockets",
+                    seed_overlay: false,
+                },
+            },
+            ViewSpec::Table { id: "results" },
+        ]
+    }
+
+    fn compare(&self, params: &Params, output: &RunOutput) -> Option<Reproduction> {
+        let i = Input::from(params);
+        let d = Input::from(&self.defaults());
+        let same =
+            Input { rx_cache: d.rx_cache, tx_cache: d.tx_cache, warmup_us: d.warmup_us, measure_us: d.measure_us, ..i }
+                == d;
+        if !same || i.rx_cache != i.tx_cache {
+            return None;
+        }
+        let mpps = output.metric("mpps", None)?;
+        let (label, seed) = if i.rx_cache { (ON_LABEL, seed::ON_MPPS) } else { (OFF_LABEL, seed::OFF_MPPS) };
+        Some(Reproduction {
+            experiment: ID,
+            citation: sources::TCP_RX_SKB_CACHE,
+            key_name: "run",
+            rows: vec![ReproRow {
+                label: label.into(),
+                cells: vec![ReproCell { metric: "mpps", measured: seed, simulated: round(mpps, 3), spread: None }],
+            }],
+            notes: vec![format!("machine: {}", SERVER_2019_RR.name)],
+        })
+    }
+
+    fn reproduce(&self, seed: u64) -> Option<Reproduction> {
+        Some(reproduce_on(SERVER_2019_RR, seed))
+    }
+
+    fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
+        let per_seed: Vec<Reproduction> = seeds.iter().map(|&s| reproduce_on(SERVER_2019_RR, s)).collect();
+        let mut mean = per_seed.first()?.clone();
+        for (ri, row) in mean.rows.iter_mut().enumerate() {
+            for (ci, cell) in row.cells.iter_mut().enumerate() {
+                let sum: f64 = per_seed.iter().map(|r| r.rows[ri].cells[ci].simulated).sum();
+                cell.simulated = round(sum / per_seed.len() as f64, 3);
+            }
+        }
+        mean.notes.push(format!("mean over {} seeds", seeds.len()));
+        Some(mean.with_spread(&per_seed, seeds))
+    }
+
+    fn calibration(&self) -> Option<&'static dyn crate::calibrate::Calibration> {
+        Some(&calibrate::SkbCacheCalibration)
+    }
+}
+
+/// Row labels of `skblab reproduce skb-cache`.
+pub const OFF_LABEL: &str = "tcp_rr 10000 flows 112 threads caches off";
+pub const ON_LABEL: &str = "tcp_rr 10000 flows 112 threads caches on";
+
+/// Mpps without and with both caches at the seed's configuration on `profile`.
+pub fn seed_pair(profile: RrProfile, seed: u64) -> (f64, f64) {
+    let base = Input::from(&SkbCache.defaults());
+    let off = run_input(&Input { rx_cache: false, tx_cache: false, ..base }, profile, seed).1.mpps;
+    let on = run_input(&Input { rx_cache: true, tx_cache: true, ..base }, profile, seed).1.mpps;
+    (off, on)
+}
+
+/// The rows of `skblab reproduce` on `profile`.
+pub fn reproduce_on(profile: RrProfile, seed: u64) -> Reproduction {
+    let (off, on) = seed_pair(profile, seed);
+    let cell =
+        |m: &'static str, measured: f64, simulated: f64| ReproCell { metric: m, measured, simulated, spread: None };
+    Reproduction {
+        experiment: ID,
+        citation: sources::TCP_RX_SKB_CACHE,
+        key_name: "run",
+        rows: vec![
+            ReproRow { label: OFF_LABEL.into(), cells: vec![cell("mpps", seed::OFF_MPPS, round(off, 3))] },
+            ReproRow { label: ON_LABEL.into(), cells: vec![cell("mpps", seed::ON_MPPS, round(on, 3))] },
+            ReproRow {
+                label: "gain".into(),
+                cells: vec![cell("gain_pct", seed::gain_pct(), round((on / off - 1.0) * 100.0, 2))],
+            },
+        ],
+        notes: vec![
+            format!("machine: {}", profile.name),
+            format!(
+                "{} of {} flows simulated on all CPUs; the server is saturated well before (see docs/skb-cache.md)",
+                world::MAX_SIM_FLOWS,
+                seed::FLOWS
+            ),
+        ],
+    }
+}
+
+/// The parameter spec.
+pub fn specs() -> Vec<ParamSpec> {
+    vec![
+        ParamSpec::int("flows", "flows", i64::from(seed::FLOWS), (1, 1_000_000, 1))
+            .help("TCP connections, one request in flight each (tcp_rr). At most 1,024 are simulated: beyond a few per thread the server is saturated and more flows only queue longer.")
+            .kernel("netperf -t TCP_RR, many instances"),
+        ParamSpec::int("threads", "threads", i64::from(seed::THREADS), (1, 2048, 1))
+            .help("Server threads (epoll loops), thread t pinned to CPU t mod CPUs; at most 4 per logical CPU.")
+            .kernel(""),
+        ParamSpec::boolean("tcp_rx_skb_cache", false)
+            .help("8b27dae5a2e8 (v5.2): recvmsg parks the consumed skb in the socket; the next softirq of that socket frees it, on the CPU that took the interrupt. A sysctl since June 2019 (default off); removed in 5.16.")
+            .kernel("net.ipv4.tcp_rx_skb_cache"),
+        ParamSpec::boolean("tcp_tx_skb_cache", false)
+            .help("472c2e07eef0 (v5.2): tcp_ack parks the acked skb in the socket and the next sendmsg reuses it: no free, no allocation. A sysctl since June 2019 (default off); removed in 5.16.")
+            .kernel("net.ipv4.tcp_tx_skb_cache"),
+        ParamSpec::boolean("rps", false)
+            .help("RPS/RFS: the driver allocates on the IRQ CPU, then steers the packet to the application's CPU, which runs the TCP receive path and recvmsg.")
+            .kernel("rps_cpus / rps_sock_flow_entries"),
+        ParamSpec::int("request_bytes", "bytes", 1, (1, 65_536, 1))
+            .help("Request size. Up to 256 bytes the driver copies it into the skb head; larger requests carry one page per 1448-byte frame (GRO merges up to 45).")
+            .kernel("netperf -r REQ,RESP"),
+        ParamSpec::int("response_bytes", "bytes", 1, (1, 65_536, 1))
+            .help("Response size: copied into the sending thread's 32 KB page frag; the tx skb holds a reference per frag.")
+            .kernel("netperf -r REQ,RESP"),
+        ParamSpec::int("sockets", "sockets", 2, (1, 4, 1)).help("CPU packages (NUMA nodes; SLUB per node).").kernel(""),
+        ParamSpec::int("cpus", "cores", 28, (1, 64, 1)).help("Physical cores per socket.").kernel(""),
+        ParamSpec::boolean("smt", true).help("Two hardware threads per core (Hyper-Threading).").kernel(""),
+        ParamSpec::int("warmup_us", "us", 2000, (0, 10_000, 100))
+            .help("Simulated time before measuring (slabs, queues and flows reach steady state).")
+            .kernel(""),
+        ParamSpec::int("measure_us", "us", 2000, (200, 20_000, 100))
+            .help("Simulated time measured. Work per run is bounded by the window and a cap of 3,000,000 events.")
+            .kernel(""),
+    ]
+}
