@@ -74,6 +74,10 @@ pub enum ViewSpec {
     /// (e.g. before and after a fix), each with zoom, search and an SVG export; the folded
     /// stacks are its text alternative.
     Flame { id: &'static str, flames: &'static [&'static str] },
+    /// Plots of series that are not the result table's columns ([`crate::RunOutput::plots`]
+    /// by id), one under the other. `shows` lists the result columns a plot lets the reader
+    /// work out (a marked delay, ...), so a lesson question on one of them must veil it.
+    Plot { id: &'static str, plots: &'static [&'static str], shows: &'static [&'static str] },
 }
 
 impl ViewSpec {
@@ -84,7 +88,8 @@ impl ViewSpec {
             | ViewSpec::Text { id, .. }
             | ViewSpec::Chart { id, .. }
             | ViewSpec::Custom { id }
-            | ViewSpec::Flame { id, .. } => id,
+            | ViewSpec::Flame { id, .. }
+            | ViewSpec::Plot { id, .. } => id,
         }
     }
 }

@@ -27,6 +27,6 @@ pub mod sources;
 
 pub use experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec, DEFAULT_SEED};
 pub use experiments::{experiments, find};
-pub use output::{Cell, Column, Reproduction, Row, RunOutput, TextView, MODEL_VERSION};
+pub use output::{Cell, Column, Plot, PlotBand, PlotLine, Reproduction, Row, RunOutput, TextView, MODEL_VERSION};
 pub use params::{ParamError, ParamKind, ParamSpec, Params, ParamsWire, Value};
 pub use sim::profile::{FlameGraph, FlameNode, FoldedStack};

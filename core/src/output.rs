@@ -90,6 +90,68 @@ pub struct RunOutput {
     /// experiments without a profile; not part of the CLI's JSON rows).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flames: Vec<crate::sim::profile::FlameGraph>,
+    /// Series over a simulated quantity other than the sweep's x (time, mostly), for
+    /// [`crate::ViewSpec::Plot`] (empty for experiments without one; not in the CLI's JSON).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plots: Vec<Plot>,
+}
+
+/// A chart of (x, y) series that do not come from the result table's rows: a quantity over
+/// simulated time, say, with reference lines, a band and marked moments. Drawn by the web
+/// app's generic plot view; its data is its own text alternative ([`Plot::describe`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Plot {
+    /// Named by [`crate::ViewSpec::Plot`].
+    pub id: String,
+    pub title: String,
+    /// Axis labels, with their units.
+    pub x_label: String,
+    pub y_label: String,
+    pub lines: Vec<PlotLine>,
+    /// Filled ranges (drawn under the lines), e.g. an error bound around zero.
+    pub bands: Vec<PlotBand>,
+    /// Labelled horizontal reference lines (a limit), as (label, y).
+    pub hlines: Vec<(String, f64)>,
+    /// Labelled vertical lines at moments of interest, as (label, x).
+    pub marks: Vec<(String, f64)>,
+    /// Start the y axis at 0 (otherwise it fits the data, for a level far from 0).
+    pub y_from_zero: bool,
+}
+
+/// One line of a [`Plot`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlotLine {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    /// Drawn dashed (a value derived from another, e.g. what a reader sees).
+    pub dashed: bool,
+}
+
+/// A filled range of a [`Plot`]: between `lo` and `hi` at each x.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlotBand {
+    pub name: String,
+    /// (x, lo, hi), x ascending.
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+impl Plot {
+    /// A text alternative: each line's last point, the reference lines and the marks.
+    pub fn describe(&self) -> String {
+        let mut parts = vec![format!("{}: {} against {}", self.title, self.y_label, self.x_label)];
+        for l in &self.lines {
+            if let Some((x, y)) = l.points.last() {
+                parts.push(format!("{} {y:.0} at {x:.2}", l.name));
+            }
+        }
+        for (label, y) in &self.hlines {
+            parts.push(format!("{label} at {y:.0}"));
+        }
+        for (label, x) in &self.marks {
+            parts.push(format!("{label} at {x:.2}"));
+        }
+        parts.join("; ")
+    }
 }
 
 impl RunOutput {
@@ -101,6 +163,7 @@ impl RunOutput {
             rows: Vec::new(),
             views: Vec::new(),
             flames: Vec::new(),
+            plots: Vec::new(),
         }
     }
 
@@ -146,6 +209,11 @@ impl RunOutput {
     /// The flame graph with id `id`.
     pub fn flame(&self, id: &str) -> Option<&crate::sim::profile::FlameGraph> {
         self.flames.iter().find(|f| f.id == id)
+    }
+
+    /// The plot with id `id`.
+    pub fn plot(&self, id: &str) -> Option<&Plot> {
+        self.plots.iter().find(|p| p.id == id)
     }
 
     /// The numbers of column `name`, row by row (`None` for a text cell or a missing column).

@@ -17,10 +17,14 @@ pub mod profile;
 pub mod world;
 
 pub use profile::{COSTS_2018, DUAL_XEON_2018, RATES_2018};
-pub use world::{error_bound_pages, CounterCosts, Hop, World, WorldConfig, WorldStats, MAX_UPDATES_PER_RUN};
+pub use world::{
+    error_bound_pages, CounterCosts, Crossing, Hop, Ramp, Sample, World, WorldConfig, WorldStats, MAX_UPDATES_PER_RUN,
+};
 
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
-use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
+use crate::output::{
+    Cell, Column, Plot, PlotBand, PlotLine, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView,
+};
 use crate::params::{Choice, ParamError, ParamSpec, Params};
 use crate::sim::machine::{CpuId, MachineProfile, MAX_SOCKETS};
 use crate::sources;
@@ -71,6 +75,7 @@ pub struct Input {
     pub reserve_bytes: i64,
     pub atomic_ns: u64,
     pub measure_us: u64,
+    pub ram_gib: u32,
 }
 
 impl From<&Params> for Input {
@@ -90,6 +95,7 @@ impl From<&Params> for Input {
             reserve_bytes: p.int("reserve_bytes"),
             atomic_ns: p.int("atomic_ns") as u64,
             measure_us: p.int("measure_us") as u64,
+            ram_gib: p.int("ram_gib") as u32,
         }
     }
 }
@@ -120,6 +126,51 @@ impl Input {
 
     pub fn reserve_pages(&self) -> i64 {
         (self.reserve_bytes / PAGE_BYTES).max(1)
+    }
+}
+
+/// `tcp_init_mem()` (net/ipv4/tcp.c, 4.x to 6.x): limit = max(nr_free_buffer_pages() / 16,
+/// 128), tcp_mem = [limit / 4 × 3, limit, 2 × tcp_mem[0]] pages (4.7, 6.25 and 9.4 % of the
+/// buffer pages). ASSUMPTION: `nr_free_buffer_pages()` at boot ≈ all of RAM (the kernel takes
+/// off its own pages and the high watermarks, a few %).
+pub fn tcp_mem_pages(ram_gib: u32) -> [i64; 3] {
+    let buffer_pages = i64::from(ram_gib) * (1 << 30) / PAGE_BYTES;
+    let limit = (buffer_pages / 16).max(128);
+    [limit / 4 * 3, limit, limit / 4 * 3 * 2]
+}
+
+/// How long the ramp runs before the true sum is expected to reach `tcp_mem[2]` (ns): the
+/// window opens this far below the limit at the expected growth, so the plot shows the
+/// approach. The crossing itself, and when the kernel sees it, come from the simulation.
+pub const RAMP_LEAD_NS: u64 = 1_000_000;
+
+/// First sample interval of the ramp plot (ns; doubled as the run grows, see `World`).
+pub const RAMP_SAMPLE_NS: u64 = 5_000;
+
+/// The ramp of `counter` with `cores` cores online: the steady load's world, started
+/// [`RAMP_LEAD_NS`] of expected growth below `tcp_mem[2]`, timers returning nothing, as long
+/// as the update cap allows (it stops soon after the kernel sees the limit).
+pub fn ramp_config(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32, counter: Counter) -> WorldConfig {
+    let mut cfg = config_on(m, costs, i, cores, counter);
+    let limit = tcp_mem_pages(i.ram_gib)[2];
+    // Expected pages charged per second: raises × mean pages per raise (uniform 1..=max).
+    let per_s = u64::from(cfg.connections) * u64::from(i.raises_per_min) / 60 * u64::from(1 + i.raise_pages_max) / 2;
+    let lead = (per_s * RAMP_LEAD_NS / 1_000_000_000) as i64;
+    cfg.ramp = Some(Ramp { base_pages: (limit - lead).max(0), limit_pages: limit });
+    cfg.sample_every_ns = RAMP_SAMPLE_NS;
+    let rate = u64::from(cfg.connections) * u64::from(i.raises_per_min + i.timers_per_min) / 60;
+    cfg.duration_ns = MAX_UPDATES_PER_RUN * 1_000_000_000 / rate.max(1);
+    cfg
+}
+
+/// The ramp's figures: pages charged past `tcp_mem[2]` before the kernel saw it, and how
+/// late it saw it (ms). If the window ended first, both are what had piled up by its end.
+pub fn ramp_outcome(w: &World) -> (i64, f64) {
+    let c = &w.crossing;
+    let Some(true_at) = c.true_at_ns else { return (0, 0.0) };
+    match (c.overshoot_pages(), c.late_ns()) {
+        (Some(pages), Some(ns)) => (pages, ns as f64 / 1e6),
+        _ => (w.true_pages - c.true_pages_at_cross, w.cfg.duration_ns.saturating_sub(true_at) as f64 / 1e6),
     }
 }
 
@@ -186,6 +237,8 @@ pub fn config_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32,
         reserve_pages: i.reserve_pages(),
         costs: CounterCosts { atomic_ns: i.atomic_ns, ..costs },
         duration_ns: (i.measure_us * 1000).min(cap_ns),
+        ramp: None,
+        sample_every_ns: 0,
     }
 }
 
@@ -243,6 +296,8 @@ fn columns() -> Vec<Column> {
         c("max_error_pages", "pages"),
         c("error_bound_pages", "pages"),
         c("batch_pages", "pages"),
+        c("limit_overshoot_pages", "pages"),
+        c("late_ms", "ms"),
     ]
 }
 
@@ -288,6 +343,8 @@ impl Experiment for PercpuCounter {
         let cores = nr / i.threads();
         let o = point_outcomes(&i, cores, seed);
         let sel = &o[i.counter as usize];
+        let ramp = simulate(ramp_config(&DUAL_XEON_2018, COSTS_2018, &i, cores, i.counter), seed);
+        let (overshoot, late_ms) = ramp_outcome(&ramp);
         vec![
             Cell::Int(i64::from(nr)),
             Cell::Int(i64::from(cores)),
@@ -299,6 +356,8 @@ impl Experiment for PercpuCounter {
             Cell::Int(sel.max_error_pages),
             Cell::Int(sel.error_bound_pages),
             Cell::Int(i.batch_at(nr)),
+            Cell::Int(overshoot),
+            Cell::Float(round3(late_ms)),
         ]
     }
 
@@ -307,11 +366,20 @@ impl Experiment for PercpuCounter {
         for row in rows {
             out.push_row(row);
         }
-        out.views = text_views(params, seed);
+        let i = Input::from(params);
+        let mut cfg = config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, i.counter);
+        cfg.sample_every_ns = (cfg.duration_ns / 500).max(1);
+        let sel = simulate(cfg, seed);
+        let ramp = simulate(ramp_config(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, i.counter), seed);
+        out.plots = vec![crossing_plot(&i, &ramp), error_plot(&i, &sel)];
+        let (views, flame) = text_views(&i, sel, &ramp, seed);
+        out.views = views;
+        out.flames = vec![flame];
         out
     }
 
-    /// Up to 15 simulated runs of at most [`MAX_UPDATES_PER_RUN`] updates each.
+    /// Up to 20 simulated runs (5 CPU counts × 3 counters + a ramp) of at most
+    /// [`MAX_UPDATES_PER_RUN`] updates each, and 3 more for the views.
     fn cost(&self, _params: &Params) -> Cost {
         Cost::Heavy
     }
@@ -346,10 +414,18 @@ impl Experiment for PercpuCounter {
                     seed_overlay: false,
                 },
             },
+            ViewSpec::Plot { id: "crossing", plots: &["crossing"], shows: &["late_ms", "limit_overshoot_pages"] },
+            ViewSpec::Plot {
+                id: "error-time",
+                plots: &["error-time"],
+                shows: &["max_error_pages", "error_bound_pages"],
+            },
+            ViewSpec::Flame { id: "flame", flames: &["profile"] },
             ViewSpec::Compare { id: "table" },
             ViewSpec::Text { id: "profile", texts: &["profile"] },
             ViewSpec::Text { id: "line", texts: &["line"] },
             ViewSpec::Text { id: "bound", texts: &["bound"] },
+            ViewSpec::Text { id: "tcp-mem", texts: &["tcp_mem"] },
             ViewSpec::Table { id: "results" },
         ]
     }
@@ -422,10 +498,10 @@ impl Experiment for PercpuCounter {
     }
 }
 
-/// The perf report of `counter`, the line's travels under the atomic, and the bound table.
-fn text_views(params: &Params, seed: u64) -> Vec<TextView> {
-    let i = Input::from(params);
-    let sel = simulate(config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, i.counter), seed);
+/// The perf report of `counter` (and its flame graph), the line's travels under the atomic,
+/// the bound table and the ramp's `tcp_mem` crossing, from the run `sel` of `counter` at
+/// `cpus` cores and its `ramp`.
+fn text_views(i: &Input, sel: World, ramp: &World, seed: u64) -> (Vec<TextView>, crate::sim::profile::FlameGraph) {
     let o = outcome(&sel);
     let title = format!(
         "perf report: {} connections on {} CPUs, counter {}, {:.3} % of CPU in the accounting",
@@ -435,12 +511,16 @@ fn text_views(params: &Params, seed: u64) -> Vec<TextView> {
         o.cpu_pct
     );
     let report = sel.profile.report(title.clone());
+    let flame = report.flame(
+        "profile",
+        format!("{} on {} CPUs: {:.3} % of all CPU time in the accounting", i.counter.name(), i.nr_cpus(), o.cpu_pct),
+    );
     let atomic = if i.counter == Counter::Atomic {
         sel
     } else {
-        simulate(config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, Counter::Atomic), seed)
+        simulate(config_on(&DUAL_XEON_2018, COSTS_2018, i, i.cpus, Counter::Atomic), seed)
     };
-    vec![
+    let texts = vec![
         TextView::new("profile", title, report.text),
         TextView::new(
             "line",
@@ -450,9 +530,118 @@ fn text_views(params: &Params, seed: u64) -> Vec<TextView> {
         TextView::new(
             "bound",
             "error bounds: batch x CPUs (percpu_counter) and reserve x CPUs (6.0)",
-            render_bounds(&i),
+            render_bounds(i),
         ),
-    ]
+        TextView::new("tcp_mem", "net.ipv4.tcp_mem and the ramp towards it", render_tcp_mem(i, ramp)),
+    ];
+    (texts, flame)
+}
+
+/// tcp_mem from RAM, and what the ramp saw.
+pub fn render_tcp_mem(i: &Input, ramp: &World) -> String {
+    let [low, pressure, high] = tcp_mem_pages(i.ram_gib);
+    let gib = |pages: i64| pages as f64 * PAGE_BYTES as f64 / (1u64 << 30) as f64;
+    let mut s = format!(
+        "RAM {} GiB -> tcp_init_mem(): limit = buffer pages / 16\n\
+         tcp_mem[0] {low:>10} pages ({:.1} GiB)  below: no pressure\n\
+         tcp_mem[1] {pressure:>10} pages ({:.1} GiB)  over: sk_enter_memory_pressure()\n\
+         tcp_mem[2] {high:>10} pages ({:.1} GiB)  over: __sk_mem_raise_allocated() suppresses the charge\n\n",
+        i.ram_gib,
+        gib(low),
+        gib(pressure),
+        gib(high)
+    );
+    let c = &ramp.crossing;
+    let ms = |ns: u64| ns as f64 / 1e6;
+    let _ = writeln!(
+        s,
+        "ramp: {} CPUs, counter {}, starts at {} pages, timers return nothing",
+        ramp.cfg.nr_cpus(),
+        ramp.cfg.counter.name(),
+        ramp.cfg.ramp.map_or(0, |r| r.base_pages)
+    );
+    match (c.true_at_ns, c.seen_at_ns) {
+        (None, _) => s.push_str("the true sum did not reach tcp_mem[2] in the window\n"),
+        (Some(t), Some(seen)) => {
+            let _ = writeln!(s, "true sum over tcp_mem[2] at {:.3} ms", ms(t));
+            let _ = writeln!(
+                s,
+                "the raise path's check first sees it at {:.3} ms: {:.3} ms late, {} pages charged past the limit meanwhile",
+                ms(seen),
+                ms(seen - t),
+                c.true_pages_at_seen - c.true_pages_at_cross
+            );
+        }
+        (Some(t), None) => {
+            let _ = writeln!(
+                s,
+                "true sum over tcp_mem[2] at {:.3} ms; the check had not seen it when the window ended at {:.3} ms",
+                ms(t),
+                ms(ramp.cfg.duration_ns)
+            );
+        }
+    }
+    s
+}
+
+/// The ramp: the true sum and what the raise path's check reads, against `tcp_mem[2]`, with
+/// the two moments marked. Pages over ms.
+fn crossing_plot(i: &Input, ramp: &World) -> Plot {
+    let ms = |ns: u64| ns as f64 / 1e6;
+    let line = |name: &str, f: fn(&Sample) -> i64, dashed| PlotLine {
+        name: name.to_string(),
+        points: ramp.samples.iter().map(|s| (ms(s.at_ns), f(s) as f64)).collect(),
+        dashed,
+    };
+    let mut marks = Vec::new();
+    if let Some(t) = ramp.crossing.true_at_ns {
+        marks.push(("true sum crosses".to_string(), ms(t)));
+    }
+    if let Some(t) = ramp.crossing.seen_at_ns {
+        marks.push(("kernel sees it".to_string(), ms(t)));
+    }
+    let limit = ramp.cfg.ramp.map_or(0, |r| r.limit_pages);
+    Plot {
+        id: "crossing".to_string(),
+        title: format!(
+            "Ramp to tcp_mem[2], {} on {} CPUs: true sum vs what the check reads",
+            i.counter.name(),
+            i.nr_cpus()
+        ),
+        x_label: "time (ms)".to_string(),
+        y_label: "pages (4 KiB)".to_string(),
+        lines: vec![
+            line("true sum (what the sockets hold)", |s| s.true_pages, false),
+            line("what the raise path reads", |s| s.shared_pages, true),
+        ],
+        bands: Vec::new(),
+        hlines: vec![("tcp_mem[2] (hard limit)".to_string(), limit as f64)],
+        marks,
+        y_from_zero: false,
+    }
+}
+
+/// The steady load: shared value − true sum over time, inside the ± bound band.
+fn error_plot(i: &Input, sel: &World) -> Plot {
+    let ms = |ns: u64| ns as f64 / 1e6;
+    let bound = sel.cfg.error_bound_pages() as f64;
+    let points: Vec<(f64, f64)> =
+        sel.samples.iter().map(|s| (ms(s.at_ns), (s.shared_pages - s.true_pages) as f64)).collect();
+    let band = PlotBand {
+        name: format!("bound: ±{bound:.0} pages"),
+        points: points.iter().map(|&(x, _)| (x, -bound, bound)).collect(),
+    };
+    Plot {
+        id: "error-time".to_string(),
+        title: format!("Shared value − true sum over time, {} on {} CPUs (steady load)", i.counter.name(), i.nr_cpus()),
+        x_label: "time (ms)".to_string(),
+        y_label: "pages (4 KiB)".to_string(),
+        lines: vec![PlotLine { name: "shared − true (sim)".to_string(), points, dashed: false }],
+        bands: vec![band],
+        hlines: Vec::new(),
+        marks: Vec::new(),
+        y_from_zero: false,
+    }
 }
 
 /// One line per locked RMW: when, which CPU, where the line came from, wait and cost.
@@ -548,6 +737,9 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("atomic_ns", "ns", COSTS_2018.atomic_ns as i64, (1, 500, 1))
             .help("One locked RMW on a line the CPU already owns: raise it for a platform with dearer atomics.")
             .kernel("lock xadd"),
+        ParamSpec::int("ram_gib", "GiB", 256, (1, 4096, 1))
+            .help("RAM of the server; tcp_mem is computed from it at boot as the kernel does (tcp_init_mem). 256 GiB is an assumption.")
+            .kernel("net.ipv4.tcp_mem"),
         ParamSpec::int("measure_us", "us", 10_000, (100, 200_000, 100))
             .help("Simulated time per run (cut so that a run makes at most 100,000 counter updates; hard stop at 400,000 events).")
             .kernel(""),

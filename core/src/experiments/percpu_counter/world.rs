@@ -19,6 +19,15 @@
 //!   `per_cpu_fw_alloc` and moves it to the shared atomic once it reaches ±reserve; the raise
 //!   path then reads the atomic (`sk_memory_allocated()`).
 //!
+//! A second mode, the **ramp** ([`Ramp`]), asks where `tcp_mem` is crossed late: the server
+//! already holds `base_pages` (near `tcp_mem[2]`), sends keep charging at the same rate, but
+//! the data they queue is not acknowledged within the window, so the write timers find
+//! nothing spare to return and the true sum climbs. After each charge the raise path checks
+//! the value it reads (the atomic's add_return; `fbc->count`; 6.0's atomic) against the
+//! limit, as `__sk_mem_raise_allocated()` does; the world notes when the true sum first goes
+//! over and when a check first sees it ([`Crossing`]), and stops a little later (what the
+//! kernel then does, refusing sends, is not simulated).
+//!
 //! What we simplify: connections are spread evenly over the online CPUs and stay there; a
 //! raise charges 1..=`raise_pages_max` pages (uniform) to a random connection of the CPU;
 //! a timer reclaims all of its connection's forward alloc. Arrivals are jittered (uniform
@@ -74,6 +83,52 @@ pub struct CounterCosts {
     pub l2_residency_ns: u64,
 }
 
+/// The ramp towards `tcp_mem[2]` (see the module comment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Ramp {
+    /// Pages the server holds when the window opens (charged, folded into the shared value
+    /// except what the per-CPU parts hold back).
+    pub base_pages: i64,
+    /// `tcp_mem[2]` (pages): over it, `__sk_mem_raise_allocated()` suppresses the allocation.
+    pub limit_pages: i64,
+}
+
+/// When the true sum went over the ramp's limit and when a raise's check first saw it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Crossing {
+    /// The charge that took the true sum over the limit: its time and the sum after it.
+    pub true_at_ns: Option<u64>,
+    pub true_pages_at_cross: i64,
+    /// The first charge whose check read a value over the limit, and the true sum then.
+    pub seen_at_ns: Option<u64>,
+    pub true_pages_at_seen: i64,
+}
+
+impl Crossing {
+    /// Pages charged past the limit before the kernel noticed (0 if it noticed at once).
+    pub fn overshoot_pages(&self) -> Option<i64> {
+        self.seen_at_ns.map(|_| self.true_pages_at_seen - self.true_pages_at_cross)
+    }
+
+    /// How long after the true crossing the kernel noticed (ns).
+    pub fn late_ns(&self) -> Option<u64> {
+        Some(self.seen_at_ns?.saturating_sub(self.true_at_ns?))
+    }
+}
+
+/// The state at one moment, for the plots over time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Sample {
+    pub at_ns: u64,
+    /// What the sockets really hold (pages).
+    pub true_pages: i64,
+    /// The shared value a reader sees (`tcp_memory_allocated`, `fbc->count`).
+    pub shared_pages: i64,
+}
+
+/// Most samples a run records.
+pub const MAX_SAMPLES: usize = 1_000;
+
 /// Everything one run needs, typed and validated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WorldConfig {
@@ -98,6 +153,10 @@ pub struct WorldConfig {
     pub reserve_pages: i64,
     pub costs: CounterCosts,
     pub duration_ns: u64,
+    /// The ramp towards `tcp_mem[2]`, or `None` for the steady load.
+    pub ramp: Option<Ramp>,
+    /// Record a [`Sample`] every this many ns (0: none; at most [`MAX_SAMPLES`]).
+    pub sample_every_ns: u64,
 }
 
 impl WorldConfig {
@@ -146,6 +205,8 @@ pub enum Event {
 struct Pending {
     delta: i64,
     path: Path,
+    /// When the charge was made (the update's event), for the ramp's limit check.
+    charged_ns: u64,
     since_ns: u64,
     next: Option<(Event, u64)>,
 }
@@ -194,6 +255,8 @@ pub struct World {
     fw_pages: Vec<u32>,
     /// The shared value: `tcp_memory_allocated` or `fbc->count` (pages).
     pub shared_pages: i64,
+    /// What the sockets really hold: shared + per-CPU parts + folds waiting for the lock.
+    pub true_pages: i64,
     /// Per-CPU s32 delta or 6.0 reserve (pages).
     local_pages: Vec<i64>,
     sum_local_pages: i64,
@@ -208,6 +271,12 @@ pub struct World {
     pub profile: Profile<Stack>,
     pub stats: WorldStats,
     pub hops: Vec<Hop>,
+    pub crossing: Crossing,
+    pub samples: Vec<Sample>,
+    /// When the run ends: the configured duration, or shortly after a ramp's crossing is seen.
+    end_ns: u64,
+    /// The current sample interval (ns).
+    sample_ns: u64,
 }
 
 impl World {
@@ -224,6 +293,7 @@ impl World {
             conns_of,
             fw_pages,
             shared_pages: 0,
+            true_pages: 0,
             local_pages: vec![0; n],
             sum_local_pages: 0,
             line: AtomicLine::default(),
@@ -236,9 +306,16 @@ impl World {
             profile: Profile::default(),
             stats: WorldStats::default(),
             hops: Vec::new(),
+            crossing: Crossing::default(),
+            samples: Vec::new(),
+            end_ns: cfg.duration_ns,
+            sample_ns: cfg.sample_every_ns,
             rng: Vec::new(),
             cfg,
         };
+        if let Some(ramp) = w.cfg.ramp {
+            w.start_ramp(ramp, &mut root);
+        }
         for c in 0..n as u32 {
             let first = w.tick_at(c, 0, &mut rng[c as usize]);
             w.q.schedule(first, Event::Tick { cpu: c });
@@ -248,6 +325,24 @@ impl World {
         }
         w.rng = rng;
         w
+    }
+
+    /// The window opens with `base_pages` held and every per-CPU part at a value drawn from
+    /// the steady state of a growing counter (uniform below its threshold: each part climbs
+    /// to it and starts again from 0), so the window does not start with a synchronised fold.
+    fn start_ramp(&mut self, ramp: Ramp, root: &mut Rng) {
+        let threshold = match self.cfg.counter {
+            Counter::Atomic => 0,
+            Counter::PercpuCounter => self.cfg.batch,
+            Counter::PcpuReserve => self.cfg.reserve_pages,
+        };
+        let mut rng = root.fork(0xba5e);
+        for part in &mut self.local_pages {
+            *part = if threshold > 0 { i64::from(rng.below(threshold.min(i64::from(u32::MAX)) as u32)) } else { 0 };
+        }
+        self.sum_local_pages = self.local_pages.iter().sum();
+        self.true_pages = ramp.base_pages;
+        self.shared_pages = ramp.base_pages - self.sum_local_pages;
     }
 
     fn tick_ns(&self) -> u64 {
@@ -286,9 +381,10 @@ impl World {
     pub fn step(&mut self) -> bool {
         let Some((t, ev)) = self.q.pop() else { return false };
         // The duration is cut for MAX_UPDATES_PER_RUN expected updates; this is the hard stop.
-        if t >= self.cfg.duration_ns || self.stats.events >= MAX_EVENTS_PER_RUN {
+        if t >= self.end_ns || self.stats.events >= MAX_EVENTS_PER_RUN {
             return false;
         }
+        self.sample_until(t);
         self.now_ns = t;
         self.stats.events += 1;
         let cpu = match ev {
@@ -319,6 +415,28 @@ impl World {
         true
     }
 
+    /// Records the state at every sample time up to `t` (the state after the last event
+    /// before each).
+    /// A run longer than [`MAX_SAMPLES`] intervals keeps every other sample and doubles the
+    /// interval, so a ramp of unknown length stays bounded.
+    fn sample_until(&mut self, t: u64) {
+        if self.sample_ns == 0 {
+            return;
+        }
+        loop {
+            let at = self.samples.last().map_or(0, |s| s.at_ns + self.sample_ns);
+            if at > t {
+                return;
+            }
+            if self.samples.len() == MAX_SAMPLES {
+                self.samples = self.samples.iter().step_by(2).copied().collect();
+                self.sample_ns *= 2;
+                continue;
+            }
+            self.samples.push(Sample { at_ns: at, true_pages: self.true_pages, shared_pages: self.shared_pages });
+        }
+    }
+
     fn tick(&mut self, cpu: u32) {
         let c = cpu as usize;
         let tick = self.tick_ns();
@@ -342,9 +460,15 @@ impl World {
         if self.fw_pages[conn] == 0 {
             let (r, t) = (self.cfg.raises_per_min, self.cfg.timers_per_min);
             let rng = &mut self.rng[cpu as usize];
-            let pages = if rng.below(r + t) < r { 1 + rng.below(self.cfg.raise_pages_max) } else { 0 };
+            // In the ramp, what the sockets held before the window is in `base_pages`.
+            let pages = if self.cfg.ramp.is_none() && rng.below(r + t) < r {
+                1 + rng.below(self.cfg.raise_pages_max)
+            } else {
+                0
+            };
             self.fw_pages[conn] = pages + 1;
             self.shared_pages += i64::from(pages);
+            self.true_pages += i64::from(pages);
         }
         self.fw_pages[conn] - 1
     }
@@ -358,8 +482,11 @@ impl World {
     fn timer(&mut self, cpu: u32, left: u32) {
         let next = (left > 1).then_some((Event::Timer { cpu, left: left - 1 }, self.cfg.costs.timer_work_ns));
         let Some(conn) = self.pick_conn(cpu) else { return };
-        let pages = self.fw(conn, cpu);
-        self.fw_pages[conn] = 1;
+        // In the ramp the queued data is not acknowledged yet: nothing is spare.
+        let pages = if self.cfg.ramp.is_some() { 0 } else { self.fw(conn, cpu) };
+        if self.cfg.ramp.is_none() {
+            self.fw_pages[conn] = 1;
+        }
         if pages == 0 {
             self.stats.empty_timers += 1;
             if let Some((ev, delay)) = next {
@@ -436,13 +563,40 @@ impl World {
         r.total_ns()
     }
 
+    /// The raise path's limit check of a charge made at `charged_ns`: the value it reads
+    /// (`shared_pages`) against `tcp_mem[2]`. The first check over it ends the ramp soon.
+    fn check_limit(&mut self, charged_ns: u64, path: Path) {
+        let Some(ramp) = self.cfg.ramp else { return };
+        if path != Path::Raise || self.crossing.seen_at_ns.is_some() || self.shared_pages <= ramp.limit_pages {
+            return;
+        }
+        self.crossing.seen_at_ns = Some(charged_ns);
+        self.crossing.true_pages_at_seen = self.true_pages;
+        // Run on for a quarter of the time so far (at least a tick): the plot shows the after.
+        self.end_ns = self.end_ns.min(self.now_ns + (self.now_ns / 4).max(self.tick_ns()));
+    }
+
+    /// The true sum moved by `delta`: note when it first goes over the ramp's limit.
+    fn note_true(&mut self, delta: i64) {
+        self.true_pages += delta;
+        if let Some(ramp) = self.cfg.ramp {
+            if self.crossing.true_at_ns.is_none() && self.true_pages > ramp.limit_pages {
+                self.crossing.true_at_ns = Some(self.now_ns);
+                self.crossing.true_pages_at_cross = self.true_pages;
+            }
+        }
+    }
+
     /// One `sk_memory_allocated_{add,sub}` of `delta` pages by `cpu`, then `next`.
     fn update(&mut self, cpu: u32, delta: i64, path: Path, next: Option<(Event, u64)>) {
         let t = self.now_ns;
         let c = cpu as usize;
+        self.note_true(delta);
         match self.cfg.counter {
             Counter::Atomic => {
                 let ns = self.shared_rmw(cpu, t, delta, path);
+                // atomic_long_add_return: the check reads the value this RMW made.
+                self.check_limit(t, path);
                 self.charge(path, path.inline(), ns);
                 self.done(cpu, t + ns, next);
             }
@@ -457,6 +611,7 @@ impl World {
                     ns += self.shared_rmw(cpu, t + ns, local, path);
                 }
                 self.note_error();
+                self.check_limit(t, path);
                 if path == Path::Raise {
                     let id = self.cfg.cpu_ids[c];
                     ns += self.line.read(
@@ -483,11 +638,12 @@ impl World {
                     self.local_pages[c] = count;
                     self.sum_local_pages += delta;
                     self.note_error();
+                    self.check_limit(t, path);
                     let end = self.compare(cpu, t + call, path);
                     self.done(cpu, end, next);
                     return;
                 }
-                self.pending[c] = Some(Pending { delta, path, since_ns: t + call, next });
+                self.pending[c] = Some(Pending { delta, path, charged_ns: t, since_ns: t + call, next });
                 self.q.schedule(t + call, Event::FoldLock { cpu });
             }
         }
@@ -522,6 +678,7 @@ impl World {
         // fbc->count shares the lock's line, which this CPU now owns.
         self.line.store(self.cfg.cpu_ids[c], at_ns);
         self.stats.folds += 1;
+        self.check_limit(p.charged_ns, p.path);
         let hold = self.cfg.costs.fold_hold_ns;
         self.charge(p.path, p.path.fold(), hold);
         let release = at_ns + hold;
@@ -569,8 +726,15 @@ impl World {
             return Err(format!("CPU {c} holds {} pages back, limit {limit}", self.local_pages[c]));
         }
         let fw: i64 = self.fw_pages.iter().map(|&p| i64::from(p.saturating_sub(1))).sum();
+        let base = self.cfg.ramp.map_or(0, |r| r.base_pages);
         let pending: i64 = self.pending.iter().flatten().map(|p| p.delta).sum();
-        if fw != self.shared_pages + self.sum_local_pages + pending {
+        if self.true_pages != self.shared_pages + self.sum_local_pages + pending {
+            return Err(format!(
+                "true sum {} != shared {} + per-CPU {} + pending {pending}",
+                self.true_pages, self.shared_pages, self.sum_local_pages
+            ));
+        }
+        if fw + base != self.shared_pages + self.sum_local_pages + pending {
             return Err(format!(
                 "forward alloc {fw} != shared {} + per-CPU {} + pending {pending}",
                 self.shared_pages, self.sum_local_pages
