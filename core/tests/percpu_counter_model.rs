@@ -168,3 +168,62 @@ fn the_sweep_is_one_row_per_core_count_and_names_the_seed_rows() {
     assert!(r.rows.iter().all(|r| r.cells[0].metric == "cpu_pct"));
     assert!(e.params_from(&["cpus=27".into()]).is_err(), "27 cores do not split over 2 sockets");
 }
+
+/// (pages charged past tcp_mem[2] before the kernel saw it, ms late) of the ramp of
+/// `counter` at `cores` cores, mean of seeds 1..=3.
+fn ramp(counter: Counter, cores: u32, settings: &[&str]) -> (f64, f64) {
+    let i = input(settings);
+    let (mut pages, mut ms) = (0.0, 0.0);
+    for seed in 1..=3 {
+        let w = simulate(pc::ramp_config(&DUAL_XEON_2018, COSTS_2018, &i, cores, counter), seed);
+        assert!(w.crossing.true_at_ns.is_some(), "{counter:?}: the true sum never reached tcp_mem[2]");
+        assert!(w.crossing.seen_at_ns.is_some(), "{counter:?}: the kernel never saw it (seed {seed})");
+        let (p, m) = pc::ramp_outcome(&w);
+        pages += p as f64 / 3.0;
+        ms += m / 3.0;
+    }
+    (pages, ms)
+}
+
+#[test]
+fn ramp_invariants_hold_after_every_event_and_the_reading_never_leads() {
+    let i = input(&["connections=20000", "batch=16", "reserve_bytes=65536", "cpus=8"]);
+    for counter in COUNTERS {
+        let mut w = World::new(pc::ramp_config(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, counter), 7);
+        while w.step() {
+            if let Err(e) = w.check_invariants() {
+                panic!("{counter:?} ramp: {e} (replay: seed 7)");
+            }
+            assert!(w.shared_pages <= w.true_pages, "{counter:?}: a reading ahead of the true sum in a ramp");
+        }
+        assert!(w.crossing.seen_at_ns.is_some(), "{counter:?}: the ramp ended before the kernel saw the limit");
+        assert!(!w.samples.is_empty());
+    }
+}
+
+#[test]
+fn the_atomic_sees_tcp_mem_at_once_the_others_late_and_the_lag_grows_with_batch_and_cpus() {
+    assert_eq!(ramp(Counter::Atomic, 28, &[]), (0.0, 0.0), "an exact counter is never late");
+    let (pc_pages, pc_ms) = ramp(Counter::PercpuCounter, 28, &[]);
+    assert!(pc_pages > 0.0 && pc_ms > 0.0, "percpu_counter: {pc_pages} pages, {pc_ms} ms");
+    // Under growth each CPU holds back ~batch/2 on average: about half the bound.
+    let bound = (112 * 56) as f64;
+    assert!(pc_pages > 0.25 * bound && pc_pages < bound, "{pc_pages} pages vs bound {bound}");
+    let (rs_pages, rs_ms) = ramp(Counter::PcpuReserve, 28, &[]);
+    assert!(rs_pages > pc_pages && rs_ms > pc_ms, "6.0's 1 MiB reserve holds back more: {rs_pages} {rs_ms}");
+    // Knobs: a larger batch, more CPUs (same load per core, default batch), a larger reserve.
+    let big_batch = ramp(Counter::PercpuCounter, 28, &["batch=448"]);
+    assert!(big_batch.0 > 2.0 * pc_pages && big_batch.1 > 2.0 * pc_ms, "batch 112 -> 448: {big_batch:?}");
+    let more_cpus = ramp(Counter::PercpuCounter, 56, &[]);
+    assert!(more_cpus.0 > 2.0 * pc_pages && more_cpus.1 > pc_ms, "56 -> 112 CPUs: {more_cpus:?}");
+    let small_reserve = ramp(Counter::PcpuReserve, 28, &["reserve_bytes=262144"]);
+    assert!(small_reserve.0 < rs_pages / 2.0, "reserve 1 MiB -> 256 KiB: {small_reserve:?}");
+}
+
+#[test]
+fn tcp_mem_follows_tcp_init_mem() {
+    // 256 GiB: 67,108,864 pages / 16 = 4,194,304.
+    assert_eq!(pc::tcp_mem_pages(256), [3_145_728, 4_194_304, 6_291_456]);
+    // 1 GiB: 262,144 pages / 16.
+    assert_eq!(pc::tcp_mem_pages(1), [12_288, 16_384, 24_576]);
+}
