@@ -6,6 +6,7 @@
 //! it to SVG and look at the result. No browser types here.
 
 pub mod columns;
+pub mod plot;
 pub mod sweep;
 
 use plotters::style::RGBColor;

@@ -78,6 +78,15 @@ impl Drawing for Sweep {
     }
 }
 
+impl Drawing for skblab_core::Plot {
+    fn draw(&self, area: &DrawingArea<CanvasBackend, Shift>, theme: &Theme) {
+        let _ = crate::charts::plot::draw_plot(area, self, theme);
+    }
+    fn describe(&self) -> String {
+        skblab_core::Plot::describe(self)
+    }
+}
+
 /// Shared chart data, compared by identity (a new `Rc` is a new chart).
 #[derive(Clone)]
 pub struct ChartData(pub Rc<dyn Drawing>);

@@ -1,5 +1,6 @@
 //! The views every experiment gets from its [`ViewSpec`]s, drawn from the run alone: the
-//! result table, the seed comparison, text views, charts of columns and flame graphs ([`super::flame`]). A heavy run fills them
+//! result table, the seed comparison, text views, charts of columns, plots of the output's own
+//! series ([`skblab_core::Plot`]) and flame graphs ([`super::flame`]). A heavy run fills them
 //! row by row as the worker's points arrive (progress bar on the chart and the comparison).
 
 use super::ViewCtx;
@@ -22,6 +23,7 @@ pub fn render(spec: &ViewSpec, ctx: &ViewCtx) -> Html {
         ViewSpec::Text { id, texts } => html! { <TextsView {ctx} id={*id} texts={*texts} /> },
         ViewSpec::Chart { id, chart } => html! { <ColumnChart {ctx} id={*id} spec={chart.clone()} /> },
         ViewSpec::Flame { id, flames } => html! { <super::flame::FlameView {ctx} id={*id} flames={*flames} /> },
+        ViewSpec::Plot { id, plots, .. } => html! { <PlotsView {ctx} id={*id} plots={*plots} /> },
         ViewSpec::Custom { id } => html! { <p class="muted">{ format!("(custom view '{id}')") }</p> },
     }
 }
@@ -129,5 +131,45 @@ pub fn texts_view(props: &TextsProps) -> Html {
                 </details>
             }) }
         </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct PlotsProps {
+    pub ctx: ViewCtx,
+    pub id: &'static str,
+    pub plots: &'static [&'static str],
+}
+
+/// The output's plots (a quantity over simulated time...), one under the other, once the run
+/// is done (they come from its `finish`).
+#[function_component(PlotsView)]
+pub fn plots_view(props: &PlotsProps) -> Html {
+    let run = &props.ctx.run;
+    let e = props.ctx.experiment;
+    // One Rc per plot and run, so a re-render does not redraw the canvases.
+    let ids = props.plots;
+    let plots = use_memo(run.clone(), move |run| {
+        let out = run.output.clone();
+        out.map(|out| ids.iter().filter_map(|id| out.plot(id)).map(|p| Rc::new(p.clone())).collect::<Vec<_>>())
+    });
+    let Some(plots) = (*plots).clone() else {
+        return html! {
+            <figure class="card-flat" data-testid={format!("plot-{}", props.id)}>
+                <p class="muted">{ format!("waiting for the run ({} %)…", run.percent()) }</p>
+            </figure>
+        };
+    };
+    html! {
+        <div data-testid={format!("plot-{}", props.id)}>
+            { for plots.into_iter().map(|p| {
+                let points = p.lines.iter().map(|l| l.points.len()).sum::<usize>();
+                html! {
+                    <Chart data={crate::components::chart::ChartData::from(p.clone())} dark={props.ctx.dark}
+                        caption={p.title.clone()} name={format!("{}-{}", e.id(), p.id)}
+                        testid={format!("plot-canvas-{}", p.id)} points={Some(points)} />
+                }
+            }) }
+        </div>
     }
 }

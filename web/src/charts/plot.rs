@@ -1,0 +1,184 @@
+//! Core's [`Plot`]: (x, y) lines that are not a sweep's columns (a quantity over simulated
+//! time), with filled bands under them, labelled horizontal reference lines (a limit) and
+//! labelled vertical marks (the moments something happened).
+//!
+//! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
+
+use super::Theme;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use skblab_core::Plot;
+
+/// The x and y ranges of everything drawn; y fits the data (a level far from 0 stays
+/// readable) unless the plot asks to start at 0, with a margin so lines do not touch the frame.
+fn ranges(p: &Plot) -> ((f64, f64), (f64, f64)) {
+    let xs = p
+        .lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|q| q.0))
+        .chain(p.bands.iter().flat_map(|b| b.points.iter().map(|q| q.0)))
+        .chain(p.marks.iter().map(|m| m.1));
+    let ys = p
+        .lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|q| q.1))
+        .chain(p.bands.iter().flat_map(|b| b.points.iter().flat_map(|q| [q.1, q.2])))
+        .chain(p.hlines.iter().map(|h| h.1));
+    let span = |it: &mut dyn Iterator<Item = f64>| {
+        it.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    };
+    let (x_lo, x_hi) = span(&mut xs.into_iter());
+    let (y_lo, y_hi) = span(&mut ys.into_iter());
+    let x = if x_lo.is_finite() && x_hi > x_lo { (x_lo, x_hi) } else { (0.0, 1.0) };
+    let (y_lo, y_hi) = if y_lo.is_finite() { (y_lo, y_hi) } else { (0.0, 1.0) };
+    let y_lo = if p.y_from_zero { y_lo.min(0.0) } else { y_lo };
+    let pad = ((y_hi - y_lo) * 0.08).max(1.0);
+    let y = (if p.y_from_zero && y_lo >= 0.0 { 0.0 } else { y_lo - pad }, y_hi + pad);
+    (x, y)
+}
+
+/// A y tick label short enough for a phone: millions and thousands with a suffix.
+fn y_tick(y: f64, magnitude: f64) -> String {
+    if magnitude >= 1e6 {
+        format!("{:.3}M", y / 1e6)
+    } else if magnitude >= 1e4 {
+        format!("{:.1}k", y / 1e3)
+    } else {
+        format!("{y:.0}")
+    }
+}
+
+/// Draws `p` onto `area`.
+pub fn draw_plot<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    p: &Plot,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&theme.background)?;
+    let ((x_lo, x_hi), (y_lo, y_hi)) = ranges(p);
+    let magnitude = y_lo.abs().max(y_hi.abs());
+    let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
+    let mut chart = ChartBuilder::on(area)
+        .margin(theme.s(12))
+        .margin_right(theme.s(28))
+        .x_label_area_size(theme.s(40))
+        .y_label_area_size(theme.s(64))
+        .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)?;
+    chart
+        .configure_mesh()
+        .light_line_style(theme.grid.mix(0.5))
+        .bold_line_style(theme.grid)
+        .axis_style(theme.text.mix(0.6))
+        .x_desc(&p.x_label)
+        .y_desc(&p.y_label)
+        .label_style(text(13))
+        .axis_desc_style(text(13))
+        .x_labels(8)
+        .y_labels(6)
+        .x_label_formatter(&|x| format!("{x:.1}"))
+        .y_label_formatter(&|y| y_tick(*y, magnitude))
+        .draw()?;
+    for (i, band) in p.bands.iter().enumerate() {
+        let color = theme.series[(i + 1) % 3];
+        let mut outline: Vec<(f64, f64)> = band.points.iter().map(|q| (q.0, q.2)).collect();
+        outline.extend(band.points.iter().rev().map(|q| (q.0, q.1)));
+        chart
+            .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.22).filled())))?
+            .label(band.name.clone())
+            .legend(move |(x, y)| {
+                Rectangle::new([(x, y - theme.si(5)), (x + theme.si(18), y + theme.si(5))], color.mix(0.22).filled())
+            });
+    }
+    for (label, y) in &p.hlines {
+        let color = theme.marker;
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(x_lo, *y), (x_hi, *y)],
+                theme.s(6),
+                theme.s(4),
+                color.stroke_width(theme.s(2)),
+            ))?
+            .label(label.clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(2)))
+            });
+    }
+    for (i, line) in p.lines.iter().enumerate() {
+        let color = theme.series[i % 2];
+        let style = color.stroke_width(theme.s(2));
+        let drawn = if line.dashed {
+            chart.draw_series(DashedLineSeries::new(line.points.clone(), theme.s(5), theme.s(3), style))?
+        } else {
+            chart.draw_series(LineSeries::new(line.points.clone(), style))?
+        };
+        drawn.label(line.name.clone()).legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(3)))
+        });
+    }
+    // Marks: a vertical line each, labelled at staggered heights so two close moments stay legible.
+    for (k, (label, x)) in p.marks.iter().enumerate() {
+        let color = theme.text.mix(0.75);
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(*x, y_lo), (*x, y_hi)],
+            color.stroke_width(theme.s(1)),
+        )))?;
+        let y = y_lo + (y_hi - y_lo) * (0.08 + 0.09 * k as f64);
+        chart.draw_series(std::iter::once(Text::new(format!(" {label}: {x:.2}"), (*x, y), text(12))))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .label_font(text(13))
+        .draw()?;
+    area.present()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skblab_core::{PlotBand, PlotLine};
+
+    fn plot() -> Plot {
+        Plot {
+            id: "p".into(),
+            title: "ramp".into(),
+            x_label: "time (ms)".into(),
+            y_label: "pages".into(),
+            lines: vec![
+                PlotLine {
+                    name: "true sum".into(),
+                    points: vec![(0.0, 6_287_000.0), (2.0, 6_295_000.0)],
+                    dashed: false,
+                },
+                PlotLine { name: "reads".into(), points: vec![(0.0, 6_284_000.0), (2.0, 6_292_000.0)], dashed: true },
+            ],
+            bands: vec![PlotBand { name: "bound".into(), points: vec![(0.0, 6_280_000.0, 6_287_000.0)] }],
+            hlines: vec![("tcp_mem[2]".into(), 6_291_456.0)],
+            marks: vec![("crosses".into(), 1.1), ("seen".into(), 1.9)],
+            y_from_zero: false,
+        }
+    }
+
+    #[test]
+    fn draws_lines_band_limit_and_marks_with_a_fitted_axis() {
+        let svg = crate::charts::render_svg((720, 400), |area, theme| draw_plot(area, &plot(), theme));
+        for word in ["true sum", "reads", "tcp_mem[2]", "crosses: 1.10", "seen: 1.90", "bound", "<polygon", "6.29"] {
+            assert!(svg.contains(word), "missing {word}");
+        }
+        let ((_, _), (lo, hi)) = ranges(&plot());
+        assert!(lo > 6_000_000.0 && hi < 6_400_000.0, "y fits the data: {lo}..{hi}");
+        assert!(plot().describe().contains("tcp_mem[2] at 6291456"));
+    }
+
+    #[test]
+    fn an_empty_or_flat_plot_draws() {
+        let mut p = Plot::default();
+        assert!(crate::charts::render_svg((360, 260), |a, t| draw_plot(a, &p, t)).starts_with("<svg"));
+        p.lines.push(PlotLine { name: "zero".into(), points: vec![(0.0, 0.0), (1.0, 0.0)], dashed: false });
+        let (_, (lo, hi)) = ranges(&p);
+        assert!(lo < 0.0 && hi > 0.0, "a flat line gets a range around it: {lo}..{hi}");
+        assert!(crate::charts::render_svg((360, 260), |a, t| draw_plot(a, &p, t)).starts_with("<svg"));
+    }
+}
