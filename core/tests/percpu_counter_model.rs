@@ -167,6 +167,8 @@ fn the_sweep_is_one_row_per_core_count_and_names_the_seed_rows() {
     assert_eq!(labels, ["atomic (2018)", "percpu_counter (patch)"]);
     assert!(r.rows.iter().all(|r| r.cells[0].metric == "cpu_pct"));
     assert!(e.params_from(&["cpus=27".into()]).is_err(), "27 cores do not split over 2 sockets");
+    let seed = e.seed_output().expect("seed 003's table");
+    assert_eq!(seed.rows[0].len(), e.columns(&p).len(), "the seed row has a cell per column");
 }
 
 /// (pages charged past tcp_mem[2] before the kernel saw it, ms late) of the ramp of

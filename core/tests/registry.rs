@@ -113,3 +113,15 @@ fn json_output_has_the_documented_shape() {
         }
     }
 }
+
+/// The seed table (chart overlays, `reproduce`) has a cell per column: a column added to the
+/// run but not to the seed rows panicked in the page, not in any native test.
+#[test]
+fn seed_rows_have_a_cell_per_column() {
+    for e in experiments() {
+        let Some(seed) = e.seed_output() else { continue };
+        let n = e.columns(&e.defaults()).len();
+        assert_eq!(seed.columns.len(), n, "{}: seed table columns", e.id());
+        assert!(seed.rows.iter().all(|r| r.len() == n), "{}: a seed row without a cell per column", e.id());
+    }
+}

@@ -1,6 +1,8 @@
-// End-to-end tests of the percpu-counter lesson: the sweep (15 simulations) runs in the Web
+// End-to-end tests of the percpu-counter lesson: the sweep (20 simulations) runs in the Web
 // Worker, the line's travels and the perf report render, a prediction is graded by the model,
-// the batch knob changes the error chart, and screenshots at desktop, 360 px and dark.
+// the batch knob changes the error chart, the tcp_mem crossing plot is veiled until answered
+// and moves with the counter, the error-over-time plot and the flame graph draw, and
+// screenshots at desktop, 360 px and dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
@@ -87,9 +89,82 @@ test('percpu-counter: the perf report and the seed table', async () => {
   page.assertClean();
 });
 
+test('percpu-counter: tcp_mem crossed late, veiled until answered, exact for the atomic', async () => {
+  const page = await openPage(browser, srv.base);
+  const t0 = Date.now();
+  await page.goto(`${srv.base}/#/lesson/percpu-counter/4`);
+  await appReady(page);
+  assert.match(await page.locator(tid('step-title')).innerText(), /tcp_mem late/i);
+  await page.waitForSelector(tid('plot-canvas-crossing'), { timeout: 30000 });
+  console.info(`[percpu-counter] crossing plot (step 4 first view) after ${Date.now() - t0} ms`);
+  assert.equal(await page.locator(tid('veiled-crossing')).count(), 1, 'the crossing plot is veiled before answering');
+  assert.equal(await page.locator(tid('veiled-tcp-mem')).count(), 1, 'the tcp_mem text is veiled before answering');
+  const label = await page.locator(tid('plot-canvas-crossing')).getAttribute('aria-label');
+  assert.match(label, /tcp_mem\[2\] \(hard limit\) at 6291456/);
+  assert.match(label, /kernel sees it at/);
+  await sweepDone(page);
+  const answer = page.locator(`${tid('question')} input`).first();
+  await answer.fill('3200');
+  await page.click(tid('check'));
+  await page.waitForFunction(() => /model says|right|correct/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''),
+    null, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-crossing"]'), null, { timeout: 10000 });
+  assert.match(await page.locator(tid('text-view-tcp_mem')).innerText(), /ms late, \d+ pages charged past the limit/);
+  await shot(page, 'percpu-counter-crossing');
+  const before = await page.locator(tid('plot-canvas-crossing')).evaluate((c) => c.toDataURL());
+  await page.goto(`${srv.base}/#/play/percpu-counter?counter=atomic`);
+  await appReady(page);
+  await sweepDone(page);
+  await page.waitForSelector(tid('plot-canvas-crossing'));
+  assert.match(await page.locator(tid('text-view-tcp_mem')).innerText(), /0\.000 ms late, 0 pages charged past the limit/);
+  const after = await page.locator(tid('plot-canvas-crossing')).evaluate((c) => c.toDataURL());
+  assert.notEqual(after, before, 'the atomic draws another crossing');
+  // The error over time: a band of the bound (0 for the atomic) and the generic flame graph.
+  await page.waitForSelector(tid('plot-canvas-error-time'));
+  assert.match(await page.locator(tid('plot-canvas-error-time')).getAttribute('aria-label'), /shared − true/);
+  await page.waitForSelector(tid('flame-graph-profile'));
+  assert.match(await page.locator(tid('flame-graph-profile')).innerText(), /atomic on 56 CPUs/);
+  page.assertClean();
+});
+
+test('percpu-counter: the error over time and the flame graph in the lesson', async () => {
+  const page = await openPage(browser, srv.base);
+  const t0 = Date.now();
+  await page.goto(`${srv.base}/#/lesson/percpu-counter/3`);
+  await appReady(page);
+  await page.waitForSelector(tid('plot-canvas-error-time'), { timeout: 30000 });
+  console.info(`[percpu-counter] error-time plot (step 3 first view) after ${Date.now() - t0} ms`);
+  assert.match(await page.locator(tid('plot-canvas-error-time')).getAttribute('aria-label'), /bound: ±6272 pages|shared − true/);
+  await shot(page, 'percpu-counter-error-time');
+  await page.goto(`${srv.base}/#/lesson/percpu-counter/2`);
+  await appReady(page);
+  await sweepDone(page);
+  assert.equal(await page.locator(tid('veiled-flame')).count(), 1, 'the flame graph is veiled before answering');
+  await page.click(tid('show-answer')).catch(async () => {
+    const answer = page.locator(`${tid('question')} input`).first();
+    for (const guess of ['1', '2', '3']) {
+      await answer.fill(guess);
+      await page.click(tid('check'));
+    }
+  });
+  await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-flame"]'), null, { timeout: 20000 });
+  await page.waitForSelector(tid('flame-graph-profile'));
+  assert.match(await page.locator(tid('flame-graph-profile')).innerText(), /tcp_write_timer|swapper/);
+  await shot(page, 'percpu-counter-flame');
+  page.assertClean();
+});
+
 test('percpu-counter: phone width and dark mode', async () => {
   const phone = await openPage(browser, srv.base, { viewport: { width: 360, height: 780 } });
-  await phone.goto(`${srv.base}/#/lesson/percpu-counter/6`);
+  await phone.goto(`${srv.base}/#/lesson/percpu-counter/4`);
+  await appReady(phone);
+  await phone.waitForSelector(tid('plot-canvas-crossing'));
+  await sweepDone(phone);
+  const overflow4 = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow4 <= 1, `no horizontal scroll at 360 px on step 4 (${overflow4} px)`);
+  await phone.click(tid('show-answer')).catch(() => {});
+  await shot(phone, 'percpu-counter-crossing-360');
+  await phone.goto(`${srv.base}/#/lesson/percpu-counter/7`);
   await appReady(phone);
   await phone.waitForSelector(tid('chart-cpu'));
   await sweepDone(phone);
@@ -99,10 +174,11 @@ test('percpu-counter: phone width and dark mode', async () => {
   phone.assertClean();
 
   const dark = await openPage(browser, srv.base, { colorScheme: 'dark' });
-  await dark.goto(`${srv.base}/#/lesson/percpu-counter/5`);
+  await dark.goto(`${srv.base}/#/lesson/percpu-counter/6`);
   await appReady(dark);
   await dark.waitForSelector(tid('chart-error'));
   await sweepDone(dark);
+  await dark.waitForSelector(tid('plot-canvas-error-time'));
   await shot(dark, 'percpu-counter-dark');
   dark.assertClean();
 });

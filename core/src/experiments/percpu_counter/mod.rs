@@ -148,8 +148,9 @@ pub const RAMP_LEAD_NS: u64 = 1_000_000;
 pub const RAMP_SAMPLE_NS: u64 = 5_000;
 
 /// The ramp of `counter` with `cores` cores online: the steady load's world, started
-/// [`RAMP_LEAD_NS`] of expected growth below `tcp_mem[2]`, timers returning nothing, as long
-/// as the update cap allows (it stops soon after the kernel sees the limit).
+/// [`RAMP_LEAD_NS`] of expected growth below `tcp_mem[2]`, timers returning nothing, for the
+/// lead plus `measure_us` at most (and the update cap); it stops soon after the kernel sees
+/// the limit.
 pub fn ramp_config(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32, counter: Counter) -> WorldConfig {
     let mut cfg = config_on(m, costs, i, cores, counter);
     let limit = tcp_mem_pages(i.ram_gib)[2];
@@ -159,7 +160,7 @@ pub fn ramp_config(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u3
     cfg.ramp = Some(Ramp { base_pages: (limit - lead).max(0), limit_pages: limit });
     cfg.sample_every_ns = RAMP_SAMPLE_NS;
     let rate = u64::from(cfg.connections) * u64::from(i.raises_per_min + i.timers_per_min) / 60;
-    cfg.duration_ns = MAX_UPDATES_PER_RUN * 1_000_000_000 / rate.max(1);
+    cfg.duration_ns = (RAMP_LEAD_NS + i.measure_us * 1000).min(MAX_UPDATES_PER_RUN * 1_000_000_000 / rate.max(1));
     cfg
 }
 
@@ -456,6 +457,8 @@ impl Experiment for PercpuCounter {
             none(),
             none(),
             none(),
+            none(),
+            none(),
         ]);
         Some(out)
     }
@@ -741,7 +744,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("RAM of the server; tcp_mem is computed from it at boot as the kernel does (tcp_init_mem). 256 GiB is an assumption.")
             .kernel("net.ipv4.tcp_mem"),
         ParamSpec::int("measure_us", "us", 10_000, (100, 200_000, 100))
-            .help("Simulated time per run (cut so that a run makes at most 100,000 counter updates; hard stop at 400,000 events).")
+            .help("Simulated time per run; the tcp_mem ramp runs 1 ms more at most (each cut so that a run makes at most 100,000 counter updates; hard stop at 400,000 events).")
             .kernel(""),
     ]
 }
