@@ -7,6 +7,7 @@
 use super::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use skblab_core::Plot;
 
 /// The x and y ranges of everything drawn; y fits the data (a level far from 0 stays
@@ -39,13 +40,36 @@ fn ranges(p: &Plot) -> ((f64, f64), (f64, f64)) {
 
 /// A y tick label short enough for a phone: millions and thousands with a suffix.
 fn y_tick(y: f64, magnitude: f64) -> String {
-    if magnitude >= 1e6 {
+    if y.abs() < magnitude * 1e-9 {
+        "0".to_string()
+    } else if magnitude >= 1e6 {
         format!("{:.3}M", y / 1e6)
     } else if magnitude >= 1e4 {
-        format!("{:.1}k", y / 1e3)
+        let k = y / 1e3;
+        if (k - k.round()).abs() < 0.05 {
+            format!("{k:.0}k")
+        } else {
+            format!("{k:.1}k")
+        }
     } else {
         format!("{y:.0}")
     }
+}
+
+/// The legend's corner: the one whose quarter of the plot holds the fewest line points, so
+/// the legend hides as little of the data as it can (a rising ramp leaves the lower right).
+fn legend_corner(p: &Plot, (x_lo, x_hi): (f64, f64), (y_lo, y_hi): (f64, f64)) -> SeriesLabelPosition {
+    let (xm, ym) = ((x_lo + x_hi) / 2.0, (y_lo + y_hi) / 2.0);
+    let points = || p.lines.iter().flat_map(|l| l.points.iter());
+    let count = |left: bool, upper: bool| points().filter(|q| (q.0 < xm) == left && (q.1 > ym) == upper).count();
+    // On a tie the first wins: below a rising line, then the usual upper left.
+    let corners = [
+        (count(false, false), SeriesLabelPosition::LowerRight),
+        (count(true, true), SeriesLabelPosition::UpperLeft),
+        (count(false, true), SeriesLabelPosition::UpperRight),
+        (count(true, false), SeriesLabelPosition::LowerLeft),
+    ];
+    corners.into_iter().min_by_key(|c| c.0).map_or(SeriesLabelPosition::UpperLeft, |c| c.1)
 }
 
 /// Draws `p` onto `area`.
@@ -122,12 +146,17 @@ pub fn draw_plot<DB: DrawingBackend>(
             vec![(*x, y_lo), (*x, y_hi)],
             color.stroke_width(theme.s(1)),
         )))?;
-        let y = y_lo + (y_hi - y_lo) * (0.08 + 0.09 * k as f64);
-        chart.draw_series(std::iter::once(Text::new(format!(" {label}: {x:.2}"), (*x, y), text(12))))?;
+        // A label past the middle is written to the left of its line, so it stays inside.
+        let y = y_lo + (y_hi - y_lo) * (0.06 + 0.09 * k as f64);
+        let right_half = *x > (x_lo + x_hi) / 2.0;
+        let anchor = if right_half { HPos::Right } else { HPos::Left };
+        let style = text(12).pos(Pos::new(anchor, VPos::Bottom));
+        let words = if right_half { format!("{label}: {x:.2} ") } else { format!(" {label}: {x:.2}") };
+        chart.draw_series(std::iter::once(Text::new(words, (*x, y), style)))?;
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(legend_corner(p, (x_lo, x_hi), (y_lo, y_hi)))
         .background_style(theme.background.mix(0.85))
         .border_style(theme.grid)
         .label_font(text(13))
@@ -170,6 +199,23 @@ mod tests {
         let ((_, _), (lo, hi)) = ranges(&plot());
         assert!(lo > 6_000_000.0 && hi < 6_400_000.0, "y fits the data: {lo}..{hi}");
         assert!(plot().describe().contains("tcp_mem[2] at 6291456"));
+        assert_eq!(y_tick(0.0, 14_336.0), "0");
+        assert_eq!(y_tick(-10_000.0, 14_336.0), "-10k");
+        assert_eq!(y_tick(2_500.0, 14_336.0), "2.5k");
+        assert_eq!(y_tick(6_291_456.0, 6_300_000.0), "6.291M");
+    }
+
+    #[test]
+    fn the_legend_takes_the_emptiest_corner() {
+        // Both lines rise from the lower left to the upper right: the lower right is empty.
+        let mut p = plot();
+        p.lines[0].points = (0..20).map(|i| (f64::from(i), f64::from(i))).collect();
+        p.lines[1].points = (0..20).map(|i| (f64::from(i), f64::from(i) - 2.0)).collect();
+        p.hlines.clear();
+        p.bands.clear();
+        let (x, y) = ranges(&p);
+        let corner = legend_corner(&p, x, y);
+        assert!(matches!(corner, SeriesLabelPosition::LowerRight), "{corner:?}");
     }
 
     #[test]

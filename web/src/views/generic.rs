@@ -156,6 +156,9 @@ pub fn plots_view(props: &PlotsProps) -> Html {
     let Some(plots) = (*plots).clone() else {
         return html! {
             <figure class="card-flat" data-testid={format!("plot-{}", props.id)}>
+                if run.in_worker {
+                    <RunProgress state={run.clone()} />
+                }
                 <p class="muted">{ format!("waiting for the run ({} %)…", run.percent()) }</p>
             </figure>
         };
