@@ -81,6 +81,9 @@ pub fn draw_plot<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let ((x_lo, x_hi), (y_lo, y_hi)) = ranges(p);
     let magnitude = y_lo.abs().max(y_hi.abs());
+    let legend = legend_corner(p, (x_lo, x_hi), (y_lo, y_hi));
+    // Mark labels go to the edge the legend leaves free.
+    let legend_below = matches!(legend, SeriesLabelPosition::LowerRight | SeriesLabelPosition::LowerLeft);
     let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
     let mut chart = ChartBuilder::on(area)
         .margin(theme.s(12))
@@ -147,16 +150,17 @@ pub fn draw_plot<DB: DrawingBackend>(
             color.stroke_width(theme.s(1)),
         )))?;
         // A label past the middle is written to the left of its line, so it stays inside.
-        let y = y_lo + (y_hi - y_lo) * (0.06 + 0.09 * k as f64);
+        let step = (y_hi - y_lo) * (0.06 + 0.09 * k as f64);
+        let (y, v) = if legend_below { (y_hi - step, VPos::Top) } else { (y_lo + step, VPos::Bottom) };
         let right_half = *x > (x_lo + x_hi) / 2.0;
         let anchor = if right_half { HPos::Right } else { HPos::Left };
-        let style = text(12).pos(Pos::new(anchor, VPos::Bottom));
+        let style = text(12).pos(Pos::new(anchor, v));
         let words = if right_half { format!("{label}: {x:.2} ") } else { format!(" {label}: {x:.2}") };
         chart.draw_series(std::iter::once(Text::new(words, (*x, y), style)))?;
     }
     chart
         .configure_series_labels()
-        .position(legend_corner(p, (x_lo, x_hi), (y_lo, y_hi)))
+        .position(legend)
         .background_style(theme.background.mix(0.85))
         .border_style(theme.grid)
         .label_font(text(13))
