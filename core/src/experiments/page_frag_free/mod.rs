@@ -405,7 +405,8 @@ impl Experiment for PageFragFree {
         out
     }
 
-    /// Four simulated runs (a pair for the row, a pair for the views) of a few ms each.
+    /// Two simulated runs (the before/after pair, shared by the row and the views: the worker
+    /// calls `run` for a one-point run) of a few ms each.
     fn cost(&self, _params: &Params) -> Cost {
         Cost::Heavy
     }
