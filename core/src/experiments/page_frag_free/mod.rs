@@ -317,7 +317,13 @@ const COLUMNS: [(&str, &str); 15] = [
 
 fn columns() -> Vec<Column> {
     let mut c = vec![Column::new("fix", "")];
-    c.extend(COLUMNS.iter().map(|(n, u)| Column::new(n, u)));
+    c.extend(COLUMNS.iter().map(|(n, u)| {
+        match *n {
+            "gain_pct" => Column::new(n, u)
+                .signed("after vs before the fix: slightly negative when the allocator does not matter (jitter)"),
+            _ => Column::new(n, u),
+        }
+    }));
     c
 }
 
