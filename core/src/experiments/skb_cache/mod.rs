@@ -389,7 +389,7 @@ impl Experiment for SkbCache {
     fn views(&self) -> Vec<ViewSpec> {
         vec![
             ViewSpec::Compare { id: "seed" },
-            ViewSpec::Text { id: "lanes", texts: &["lanes"] },
+            ViewSpec::Custom { id: "lanes" },
             ViewSpec::Text { id: "profile", texts: &["profile"] },
             ViewSpec::Chart {
                 id: "memory",
