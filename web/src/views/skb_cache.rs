@@ -30,9 +30,9 @@ fn lanes_component(props: &LanesProps) -> Html {
 
 const W: f64 = 600.0;
 /// Left margin for the lane labels.
-const LEFT: f64 = 132.0;
-const LANE_H: f64 = 56.0;
-const PANEL_HEAD: f64 = 34.0;
+const LEFT: f64 = 140.0;
+const LANE_H: f64 = 60.0;
+const PANEL_HEAD: f64 = 46.0;
 const PANEL_GAP: f64 = 18.0;
 /// skbs drawn per panel (four request/response pairs).
 const MAX_SKBS: usize = 8;
@@ -41,9 +41,9 @@ const MAX_SKBS: usize = 8;
 fn rows(d: &LaneDiagram, set: &LaneSet) -> Vec<(u16, &'static str)> {
     let (irq, app) = (set.irq_cpu, set.app_cpu);
     match (irq, app) {
-        (Some(i), Some(a)) if i == a => vec![(i, "IRQ, softirq and thread")],
-        (Some(i), Some(a)) if d.rps => vec![(i, "IRQ: driver"), (a, "softirq (RPS) + thread")],
-        (Some(i), Some(a)) => vec![(i, "IRQ + softirq"), (a, "thread: recv/send")],
+        (Some(i), Some(a)) if i == a => vec![(i, "IRQ + thread")],
+        (Some(i), Some(a)) if d.rps => vec![(i, "driver IRQ"), (a, "softirq+thread")],
+        (Some(i), Some(a)) => vec![(i, "IRQ + softirq"), (a, "thread")],
         (Some(i), None) => vec![(i, "IRQ")],
         (None, Some(a)) => vec![(a, "thread")],
         (None, None) => Vec::new(),
@@ -128,7 +128,7 @@ fn panel(s: &mut String, d: &LaneDiagram, set: &LaneSet, title: &str, is_current
             y(i),
             y(i) - 4.0,
             cpu,
-            y(i) + 15.0,
+            y(i) + 17.0,
             role
         );
     }
@@ -196,7 +196,7 @@ fn panel(s: &mut String, d: &LaneDiagram, set: &LaneSet, title: &str, is_current
 fn legend(s: &mut String) {
     s.push_str(concat!(
         r#"<ul class="skbl-legend">"#,
-        r#"<li><span class="skbl-chip dot"></span>rx skb (request), <span class="skbl-chip sq"></span>tx skb (response): filled where allocated, hollow where freed</li>"#,
+        r#"<li><span class="skbl-chip dot"></span>rx skb (request), <span class="skbl-chip sq"></span>tx skb (response): filled where allocated, hollow where freed (a filled mark alone: parked, not freed yet)</li>"#,
         r#"<li><span class="skbl-chip home"></span>freed (or reused) on the CPU that allocated it: SLUB fast path; <span class="skbl-chip away"></span>freed on another CPU: an arrow, and the slow path</li>"#,
         r#"</ul>"#
     ));

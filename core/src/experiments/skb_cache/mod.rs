@@ -578,7 +578,7 @@ pub fn lane_diagram(params: &Params, seed: u64) -> LaneDiagram {
             rx_cache: on,
             tx_cache: on,
             irq_cpu: lanes.iter().find(|l| l.rx).map(|l| l.alloc_cpu),
-            app_cpu: lanes.iter().find(|l| !l.rx).map(|l| l.alloc_cpu),
+            app_cpu: Some(world::app_cpu(0, input.threads, input.config(SERVER_2019_RR).n_cpus())),
             lanes,
         }
     };
