@@ -196,8 +196,8 @@ fn panel(s: &mut String, d: &LaneDiagram, set: &LaneSet, title: &str, is_current
 fn legend(s: &mut String) {
     s.push_str(concat!(
         r#"<ul class="skbl-legend">"#,
-        r#"<li><span class="skbl-chip dot"></span>rx skb (request), <span class="skbl-chip sq"></span>tx skb (response): filled where allocated, hollow where freed (a filled mark alone: parked, not freed yet)</li>"#,
-        r#"<li><span class="skbl-chip home"></span>freed (or reused) on the CPU that allocated it: SLUB fast path; <span class="skbl-chip away"></span>freed on another CPU: an arrow, and the slow path</li>"#,
+        r#"<li><span class="skbl-chip dot"></span>rx, <span class="skbl-chip sq"></span>tx skb: filled where allocated, hollow where freed (alone: parked)</li>"#,
+        r#"<li><span class="skbl-chip home"></span>freed or reused on its own CPU (fast path); <span class="skbl-chip away"></span>freed on another (arrow, slow path)</li>"#,
         r#"</ul>"#
     ));
 }

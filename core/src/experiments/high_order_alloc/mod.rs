@@ -626,10 +626,10 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("spread: flows alternate sockets, pair on one socket; pack: fill socket 0 first; split: receiver on the other socket.")
             .kernel("select_task_rq_fair()"),
         ParamSpec::boolean("tcp_rx_skb_cache", false)
-            .help("Linux 5.2-5.15 (8b27dae5a2e8): recvmsg parks the consumed skb in the socket; the next softirq for it, on the sender's CPU over lo, frees it there. Off by default.")
+            .help("Linux 5.2-5.15: recvmsg parks the consumed skb; the next softirq (on lo: the sender's CPU) frees it.")
             .kernel("net.ipv4.tcp_rx_skb_cache"),
         ParamSpec::boolean("tcp_tx_skb_cache", false)
-            .help("Linux 5.2-5.15 (472c2e07eef0): an acked skb whose clone is gone is parked; the next sendmsg reuses it and drops its frags there. Off by default.")
+            .help("Linux 5.2-5.15: the acked skb is parked; the next sendmsg reuses it and drops its frags there.")
             .kernel("net.ipv4.tcp_tx_skb_cache"),
         ParamSpec::int("msg_bytes", "bytes", 65536, (4096, 65536, 4096))
             .help("Bytes per sendmsg(); one skb each (64 KiB = 2 order-3 frags or 16 order-0 frags).")

@@ -147,9 +147,7 @@ impl StreamSim {
             }
             let heads = old.heads.take();
             self.threads[t as usize].skb.heads = heads;
-            self.note(|| {
-                format!("netperf {f}: sk_stream_alloc_skb reuses the tx-cached skb (pskb_trim drops its frags here)")
-            });
+            self.skb_note(f, "netperf", "sk_stream_alloc_skb reuses the tx-cached skb; pskb_trim drops its frags here");
             self.release_frags_on(t, old, Some(then));
             return true;
         }
@@ -202,7 +200,7 @@ impl StreamSim {
             if measuring {
                 self.stats.skb.rx_parked += 1;
             }
-            self.note(|| format!("netserver {f}: sk_eat_skb parks the skb in sk_rx_skb_cache"));
+            self.skb_note(f, "netserver", "sk_eat_skb parks the skb in sk_rx_skb_cache");
             return true;
         }
         // The clone is freed (dataref 2 → 1); the ACK finds the original not cloned.
@@ -212,7 +210,7 @@ impl StreamSim {
             if measuring {
                 self.stats.skb.tx_parked += 1;
             }
-            self.note(|| format!("netserver {f}: the ACK parks the acked skb in netperf's sk_tx_skb_cache"));
+            self.skb_note(f, "netserver", "the ACK parks the acked skb in netperf's sk_tx_skb_cache");
             return true;
         }
         if let Some(h) = self.threads[t as usize].skb.heads.take() {
@@ -241,7 +239,7 @@ impl StreamSim {
         if self.measuring() {
             self.stats.skb.rx_freed_by_softirq += 1;
         }
-        self.note(|| format!("netperf {f}'s softirq frees netserver {f}'s cached rx skb (tcp_v4_rcv)"));
+        self.skb_note(f, "netperf", "tcp_v4_rcv in the softirq frees the receiver's cached rx skb");
         if let Some(h) = skb.heads.take() {
             self.free_heads(t, h);
         }
@@ -300,6 +298,11 @@ impl StreamSim {
             cost.add(done.cost);
         }
         self.charge_slub(cost);
+    }
+
+    /// A line of the trace player's notes (one format for every cache event).
+    fn skb_note(&mut self, f: usize, who: &'static str, what: &'static str) {
+        self.note(|| format!("{who} {f}: {what}"));
     }
 
     /// Counts the time SLUB's model gives these operations. It is not charged to the thread:
