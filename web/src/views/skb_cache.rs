@@ -145,14 +145,7 @@ fn panel(s: &mut String, d: &LaneDiagram, set: &LaneSet, title: &str, is_current
             (Some(_), true) => "home",
             (Some(_), false) => "away",
         };
-        let tip = match l.free_cpu {
-            Some(c) => format!(
-                "{kind} skb: allocated on CPU {}, freed on CPU {c} by {} (SLUB: {})",
-                l.alloc_cpu, l.where_freed, l.path
-            ),
-            None => format!("{kind} skb: allocated on CPU {}, not freed yet ({})", l.alloc_cpu, l.where_freed),
-        };
-        svg!(s, r#"<g class="skbl-skb {}"><title>{}</title>"#, class, tip);
+        svg!(s, r#"<g class="skbl-skb {}">"#, class);
         // Allocation: a filled dot (rx) or square (tx) on the allocating CPU's lane.
         let (ax, fx) = match free_lane {
             Some(lf) if lf == la => (x - 9.0, x + 9.0),

@@ -544,14 +544,6 @@ pub struct LaneSet {
     pub lanes: Vec<world::Lane>,
 }
 
-impl LaneSet {
-    /// Frees recorded, and how many ran on the CPU that allocated.
-    pub fn frees(&self) -> (usize, usize) {
-        let freed: Vec<_> = self.lanes.iter().filter_map(|l| l.free_cpu.map(|c| c == l.alloc_cpu)).collect();
-        (freed.len(), freed.iter().filter(|&&same| same).count())
-    }
-}
-
 /// The data of the CPU-lane diagram: flow 0's skbs with both caches off and both on, the
 /// page's other parameters kept (RPS included).
 #[derive(Debug, Clone, PartialEq, Serialize)]
