@@ -81,6 +81,8 @@ pub struct Input {
     pub msg_bytes: u32,
     pub sndbuf_bytes: u32,
     pub placement: Placement,
+    pub tcp_rx_skb_cache: bool,
+    pub tcp_tx_skb_cache: bool,
     pub line_transfer_ns: u64,
     pub cross_socket_ns: u64,
     pub warmup_us: u64,
@@ -106,6 +108,8 @@ impl From<&Params> for Input {
             msg_bytes: int("msg_bytes") as u32,
             sndbuf_bytes: int("sndbuf_bytes") as u32,
             placement: p.choice_of("placement"),
+            tcp_rx_skb_cache: p.bool("tcp_rx_skb_cache"),
+            tcp_tx_skb_cache: p.bool("tcp_tx_skb_cache"),
             line_transfer_ns: int("line_transfer_ns") as u64,
             cross_socket_ns: int("cross_socket_ns") as u64,
             warmup_us: int("warmup_us") as u64,
@@ -181,6 +185,8 @@ pub fn config_on(machine: MachineProfile, params: &Params, flows: u32, order: Fr
         msg_bytes: i.msg_bytes,
         sndbuf_bytes: i.sndbuf_bytes,
         placement: i.placement,
+        tcp_rx_skb_cache: i.tcp_rx_skb_cache,
+        tcp_tx_skb_cache: i.tcp_tx_skb_cache,
         zone_pages: ZONE_PAGES,
         warmup_ns: i.warmup_us * 1000,
         measure_ns: i.measure_us * 1000,
@@ -650,6 +656,12 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::choice_of("placement", Placement::Spread)
             .help("spread: flows alternate sockets, pair on one socket; pack: fill socket 0 first; split: receiver on the other socket.")
             .kernel("select_task_rq_fair()"),
+        ParamSpec::boolean("tcp_rx_skb_cache", false)
+            .help("Linux 5.2-5.15: recvmsg parks the consumed skb; the next softirq (on lo: the sender's CPU) frees it.")
+            .kernel("net.ipv4.tcp_rx_skb_cache"),
+        ParamSpec::boolean("tcp_tx_skb_cache", false)
+            .help("Linux 5.2-5.15: the acked skb is parked; the next sendmsg reuses it and drops its frags there.")
+            .kernel("net.ipv4.tcp_tx_skb_cache"),
         ParamSpec::int("msg_bytes", "bytes", 65536, (4096, 65536, 4096))
             .help("Bytes per sendmsg(); one skb each (64 KiB = 2 order-3 frags or 16 order-0 frags).")
             .kernel("netperf -m / tcp size_goal"),
