@@ -4,6 +4,7 @@
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
+use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -76,6 +77,34 @@ impl Sweep {
 }
 
 impl Sweep {
+    /// What the chart draws as a table: one row per x of the series (then the x of measured
+    /// points that fall between them), a column per series, per measured overlay and for the
+    /// reference line.
+    pub fn table(&self) -> DataTable {
+        let unit =
+            |name: &str| if name.ends_with(')') { name.to_string() } else { format!("{name} ({})", self.y_label) };
+        let mut columns = vec![self.x_label.clone()];
+        columns.extend(self.series.iter().map(|s| unit(&s.name)));
+        columns.extend(self.overlays.iter().map(|o| unit(&o.name)));
+        columns.extend(self.hline.iter().map(|(name, _)| name.clone()));
+        let mut t = DataTable::new(columns);
+        let mut xs = self.xs.clone();
+        for (x, _) in self.overlays.iter().flat_map(|o| o.points.iter()) {
+            if !xs.contains(x) {
+                xs.push(*x);
+            }
+        }
+        for x in xs {
+            let at = self.xs.iter().position(|&v| v == x);
+            let mut row = vec![num(Some(x))];
+            row.extend(self.series.iter().map(|s| num(at.and_then(|i| s.ys.get(i).copied()))));
+            row.extend(self.overlays.iter().map(|o| num(o.points.iter().find(|p| p.0 == x).map(|p| p.1))));
+            row.extend(self.hline.iter().map(|h| num(Some(h.1))));
+            t.push(row);
+        }
+        t
+    }
+
     fn x_range(&self) -> (f64, f64) {
         if let Some((lo, hi)) = self.x_range {
             return if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
@@ -222,6 +251,27 @@ mod tests {
         for word in ["alpha", "half", "test", "measured", "<polyline", "<circle"] {
             assert!(svg.contains(word), "missing {word} in {svg}");
         }
+    }
+
+    #[test]
+    fn its_table_holds_every_drawn_number() {
+        let data = Sweep {
+            caption: "t".into(),
+            x_label: "flows".into(),
+            y_label: "Gbit/s".into(),
+            xs: vec![1.0, 2.0, 4.0],
+            series: vec![Series { name: "order-3".into(), ys: vec![10.0, 20.5] }],
+            hline: None,
+            marker_x: None,
+            overlays: vec![Overlay { name: "seed".into(), points: vec![(2.0, 19.0), (3.0, 30.0)] }],
+            x_range: None,
+            dots: false,
+        };
+        assert_eq!(
+            data.table().to_csv(),
+            "flows,order-3 (Gbit/s),seed (Gbit/s)\n1,10,\n2,20.5,19\n4,,\n3,,30\n",
+            "a point not computed yet is an empty cell"
+        );
     }
 
     #[test]
