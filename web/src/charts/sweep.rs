@@ -81,8 +81,8 @@ impl Sweep {
     /// points that fall between them), a column per series, per measured overlay and for the
     /// reference line.
     pub fn table(&self) -> DataTable {
-        let unit =
-            |name: &str| if name.ends_with(')') { name.to_string() } else { format!("{name} ({})", self.y_label) };
+        let suffix = format!(" ({})", self.y_label);
+        let unit = |name: &str| if name.contains(&suffix) { name.to_string() } else { format!("{name}{suffix}") };
         let mut columns = vec![self.x_label.clone()];
         columns.extend(self.series.iter().map(|s| unit(&s.name)));
         columns.extend(self.overlays.iter().map(|o| unit(&o.name)));
