@@ -34,6 +34,16 @@ pub struct Sweep {
     pub x_range: Option<(f64, f64)>,
     /// Draw a dot at every point of every series.
     pub dots: bool,
+    /// Spreads drawn as shaded bands behind their series (e.g. min-max over seeds).
+    pub bands: Vec<Band>,
+}
+
+/// The spread of series `series`: `lo` and `hi` at each of the chart's `xs`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    pub series: usize,
+    pub lo: Vec<f64>,
+    pub hi: Vec<f64>,
 }
 
 /// Measured points of one series, drawn as markers.
@@ -57,6 +67,7 @@ impl Sweep {
             overlays: Vec::new(),
             x_range: None,
             dots: false,
+            bands: Vec::new(),
         }
     }
 
@@ -67,6 +78,13 @@ impl Sweep {
             match (self.xs.get(s.ys.len().wrapping_sub(1)), s.ys.last()) {
                 (Some(x), Some(y)) => parts.push(format!("{} {y:.0} at {x:.0}", s.name)),
                 _ => parts.push(format!("{}: no points yet", s.name)),
+            }
+        }
+        for b in &self.bands {
+            if let (Some(name), Some(lo), Some(hi)) =
+                (self.series.get(b.series).map(|s| &s.name), b.lo.last(), b.hi.last())
+            {
+                parts.push(format!("{name} spread {lo:.0} to {hi:.0} at the last point"));
             }
         }
         if !self.overlays.is_empty() {
@@ -121,7 +139,8 @@ impl Sweep {
     fn y_max(&self) -> f64 {
         let ys = self.series.iter().flat_map(|s| s.ys.iter().copied());
         let measured = self.overlays.iter().flat_map(|o| o.points.iter().map(|p| p.1));
-        let top = ys.chain(measured).chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
+        let bands = self.bands.iter().flat_map(|b| b.hi.iter().copied());
+        let top = ys.chain(measured).chain(bands).chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
         if top > 0.0 {
             top * 1.08
         } else {
@@ -182,6 +201,24 @@ pub fn draw_sweep<DB: DrawingBackend>(
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(2)))
             });
+    }
+    for (k, band) in data.bands.iter().enumerate() {
+        let color = theme.series[band.series % 2];
+        let lo = data.xs.iter().copied().zip(band.lo.iter().copied());
+        let hi = data.xs.iter().copied().zip(band.hi.iter().copied());
+        let outline: Vec<(f64, f64)> = hi.chain(lo.rev()).filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
+        if outline.len() >= 3 {
+            let drawn = chart.draw_series(std::iter::once(Polygon::new(outline, color.mix(0.22).filled())))?;
+            // One legend entry says what every band is.
+            if k == 0 {
+                drawn.label("shaded: min-max over the seeds").legend(move |(x, y)| {
+                    Rectangle::new(
+                        [(x, y - theme.si(5)), (x + theme.si(18), y + theme.si(5))],
+                        color.mix(0.22).filled(),
+                    )
+                });
+            }
+        }
     }
     for (i, series) in data.series.iter().enumerate() {
         let color = theme.series[i % 2];
@@ -245,10 +282,12 @@ mod tests {
             overlays: vec![Overlay { name: "measured".into(), points: vec![(1.0, 2.5)] }],
             x_range: None,
             dots: true,
+            bands: vec![Band { series: 0, lo: vec![0.5, 1.5, 3.0], hi: vec![1.5, 2.5, 5.0] }],
         };
         let svg = render_svg(&data);
         assert!(svg.starts_with("<svg"), "{svg}");
-        for word in ["alpha", "half", "test", "measured", "<polyline", "<circle"] {
+        for word in ["alpha", "half", "test", "measured", "<polyline", "<circle", "<polygon", "min-max over the seeds"]
+        {
             assert!(svg.contains(word), "missing {word} in {svg}");
         }
     }

@@ -165,7 +165,8 @@ fn columns() -> Vec<Column> {
     let c = Column::new;
     vec![
         c("mpps", "Mpps"),
-        c("gain_pct", "%"),
+        c("gain_pct", "%")
+            .signed("Mpps against the caches-off run: negative when the caches lose (e.g. link-bound noise)"),
         c("slowpath_frees_per_request", "frees/request"),
         c("freed_on_alloc_cpu_pct", "%"),
         c("spin_pct", "%"),
