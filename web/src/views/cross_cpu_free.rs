@@ -31,7 +31,7 @@ fn lane_view(props: &LaneProps) -> Html {
     html! {
         <>
             { svg::into_html(markup(&data)) }
-            <p class="view-export"><CsvExport name="cross-cpu-free-counters" table={(*table).clone()} /></p>
+            <p class="view-csv"><CsvExport name="cross-cpu-free-counters" table={(*table).clone()} /></p>
         </>
     }
 }

@@ -111,7 +111,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
     html! {
         <>
             { svg::into_html(diagram_markup(&props.input)) }
-            <p class="view-export"><CsvExport name="skb-layout-legend" table={Rc::new(legend)} /></p>
+            <p class="view-csv"><CsvExport name="skb-layout-legend" table={Rc::new(legend)} /></p>
         </>
     }
 }
