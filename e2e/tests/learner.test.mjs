@@ -211,6 +211,51 @@ test('copy link carries the model version; an older link says numbers may differ
   page.assertClean();
 });
 
+/** Clicks the CSV button `id` and returns the download's file name and its lines. */
+async function csvOf(page, id) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(tid(id))]);
+  const lines = fs.readFileSync(await download.path(), 'utf8').trimEnd().split('\n');
+  return { name: download.suggestedFilename(), header: lines[0], rows: lines.slice(1) };
+}
+
+test('every chart and custom table exports its numbers as CSV', async () => {
+  const page = await openPage(browser, srv.base, { acceptDownloads: true });
+  await page.goto(`${srv.base}/#/play/skb-layout?mtu=9000`);
+  await appReady(page);
+  // A custom view's canvas chart: the CSV holds the drawn series, one row per x.
+  let csv = await csvOf(page, 'chart-csv');
+  assert.equal(csv.name, 'skb-layout-mtu.csv');
+  assert.match(csv.header, /^MTU \(bytes\),kmalloc object \(bytes\),head requested \(bytes\)/);
+  assert.ok(csv.rows.length > 100, `${csv.rows.length} rows`);
+  assert.ok(csv.rows.some((r) => /^9000,16384,/.test(r)), 'a 9000-byte MTU needs a 16 KiB object');
+  csv = await csvOf(page, 'frags-chart-csv');
+  assert.equal(csv.rows.length, 64, 'MAX_SKB_FRAGS 1..64');
+  // A custom view's own table (the diagram's legend).
+  csv = await csvOf(page, 'csv-skb-layout-legend');
+  assert.equal(csv.header, 'span,offset (bytes),bytes,what');
+  assert.ok(csv.rows.some((r) => /^shinfo fixed,\d+,\d+,/.test(r)), csv.rows.join(' / '));
+
+  await page.goto(`${srv.base}/#/play/ktls-recursion`);
+  await page.waitForSelector(tid('ktls-chart'));
+  csv = await csvOf(page, 'ktls-chart-csv');
+  assert.match(csv.header, /^depth,[^,]+ peak stack \(bytes\),[^,]+ overflow/);
+  assert.equal(csv.rows.length, 65);
+
+  await page.goto(`${srv.base}/#/play/cross-cpu-free`);
+  await page.waitForSelector(tid('xcpu-counters'));
+  csv = await csvOf(page, 'csv-cross-cpu-free-counters');
+  assert.equal(csv.header, 'cpu,role,free fast / skb,free slow / skb,list_lock / skb');
+  assert.ok(csv.rows.length >= 2);
+
+  // A generic chart of columns exports what it draws too (rows fill in as the sweep runs).
+  await page.goto(`${srv.base}/#/play/high-order-alloc`);
+  await page.waitForSelector(tid('chart-chart'));
+  csv = await csvOf(page, 'chart-chart-csv');
+  assert.equal(csv.name, 'high-order-alloc-chart.csv');
+  assert.match(csv.header, /^flows \(netperf pairs\),order-3 frags \(sim\) \(Gbit\/s\),order-0 frags \(sim\) \(Gbit\/s\),/);
+  page.assertClean();
+});
+
 test('diagrams export as standalone SVG', async () => {
   const page = await openPage(browser, srv.base, { acceptDownloads: true });
   await page.goto(`${srv.base}/#/play/skb-layout`);

@@ -7,6 +7,7 @@
 
 pub mod columns;
 pub mod sweep;
+pub mod table;
 
 use plotters::style::RGBColor;
 

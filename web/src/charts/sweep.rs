@@ -4,6 +4,7 @@
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
+use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -94,6 +95,41 @@ impl Sweep {
 }
 
 impl Sweep {
+    /// What the chart draws as a table: one row per x of the series (then the x of measured
+    /// points that fall between them), a column per series, per band edge (its series' name
+    /// with "min" / "max"), per measured overlay and for the reference line.
+    pub fn table(&self) -> DataTable {
+        let suffix = format!(" ({})", self.y_label);
+        let unit = |name: &str| if name.contains(&suffix) { name.to_string() } else { format!("{name}{suffix}") };
+        let mut columns = vec![self.x_label.clone()];
+        columns.extend(self.series.iter().map(|s| unit(&s.name)));
+        let band_name = |b: &Band| self.series.get(b.series).map_or("series", |s| s.name.as_str()).to_string();
+        for b in &self.bands {
+            columns.extend([unit(&format!("{} min", band_name(b))), unit(&format!("{} max", band_name(b)))]);
+        }
+        columns.extend(self.overlays.iter().map(|o| unit(&o.name)));
+        columns.extend(self.hline.iter().map(|(name, _)| name.clone()));
+        let mut t = DataTable::new(columns);
+        let mut xs = self.xs.clone();
+        for (x, _) in self.overlays.iter().flat_map(|o| o.points.iter()) {
+            if !xs.contains(x) {
+                xs.push(*x);
+            }
+        }
+        for x in xs {
+            let at = self.xs.iter().position(|&v| v == x);
+            let mut row = vec![num(Some(x))];
+            row.extend(self.series.iter().map(|s| num(at.and_then(|i| s.ys.get(i).copied()))));
+            for b in &self.bands {
+                row.extend([num(at.and_then(|i| b.lo.get(i).copied())), num(at.and_then(|i| b.hi.get(i).copied()))]);
+            }
+            row.extend(self.overlays.iter().map(|o| num(o.points.iter().find(|p| p.0 == x).map(|p| p.1))));
+            row.extend(self.hline.iter().map(|h| num(Some(h.1))));
+            t.push(row);
+        }
+        t
+    }
+
     fn x_range(&self) -> (f64, f64) {
         if let Some((lo, hi)) = self.x_range {
             return if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
@@ -261,6 +297,29 @@ mod tests {
         {
             assert!(svg.contains(word), "missing {word} in {svg}");
         }
+    }
+
+    #[test]
+    fn its_table_holds_every_drawn_number() {
+        let data = Sweep {
+            caption: "t".into(),
+            x_label: "flows".into(),
+            y_label: "Gbit/s".into(),
+            xs: vec![1.0, 2.0, 4.0],
+            series: vec![Series { name: "order-3".into(), ys: vec![10.0, 20.5] }],
+            hline: None,
+            marker_x: None,
+            overlays: vec![Overlay { name: "seed".into(), points: vec![(2.0, 19.0), (3.0, 30.0)] }],
+            x_range: None,
+            dots: false,
+            bands: vec![Band { series: 0, lo: vec![9.0, 20.0], hi: vec![11.0, 21.0] }],
+        };
+        assert_eq!(
+            data.table().to_csv(),
+            "flows,order-3 (Gbit/s),order-3 min (Gbit/s),order-3 max (Gbit/s),seed (Gbit/s)\n\
+             1,10,9,11,\n2,20.5,20,21,19\n4,,,,\n3,,,,30\n",
+            "a point not computed yet is an empty cell"
+        );
     }
 
     #[test]
