@@ -63,6 +63,27 @@ pub trait Calibration: Sync {
     fn score(&self, values: &[f64], seeds: &[u64]) -> Score;
 }
 
+/// How far a simulated before/after pair is from the seed's pair, as relative errors, and the
+/// objective of a fit to it: both squared errors plus four times the squared error of the
+/// after/before ratio (the ratio is what a patch changes, the point of a lesson).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairError {
+    pub before: f64,
+    pub after: f64,
+    pub ratio: f64,
+    pub objective: f64,
+}
+
+impl PairError {
+    /// `sim` and `seed` as (before, after).
+    pub fn of(sim: (f64, f64), seed: (f64, f64)) -> PairError {
+        let rel = |s: f64, m: f64| (s - m) / m;
+        let (before, after) = (rel(sim.0, seed.0), rel(sim.1, seed.1));
+        let ratio = rel(sim.1 / sim.0, seed.1 / seed.0);
+        PairError { before, after, ratio, objective: before * before + after * after + 4.0 * ratio * ratio }
+    }
+}
+
 /// `n` seeds starting at `first` (wrapping), the seeds a multi-seed figure averages over.
 pub fn seeds(first: u64, n: u32) -> Vec<u64> {
     (0..u64::from(n)).map(|i| first.wrapping_add(i)).collect()
@@ -222,6 +243,20 @@ fn fmt(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pair_error_weighs_the_ratio_four_times() {
+        let exact = PairError::of((8.0, 9.0), (8.0, 9.0));
+        assert_eq!(exact.objective, 0.0);
+        // Both 10 % high: the ratio is right, only the two levels count.
+        let level = PairError::of((8.8, 9.9), (8.0, 9.0));
+        assert!((level.before - 0.1).abs() < 1e-12 && level.ratio.abs() < 1e-12);
+        assert!((level.objective - 0.02).abs() < 1e-12);
+        // After right, before 10 % low: the ratio is 1/0.9 - 1 high and weighs 4x.
+        let gain = PairError::of((7.2, 9.0), (8.0, 9.0));
+        assert!((gain.ratio - (1.0 / 0.9 - 1.0)).abs() < 1e-12);
+        assert!((gain.objective - (0.01 + 4.0 * gain.ratio * gain.ratio)).abs() < 1e-12);
+    }
 
     /// A bowl with its minimum at (3, 50): the descent must walk there and stay in range.
     struct Bowl;

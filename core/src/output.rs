@@ -50,11 +50,24 @@ impl Cell {
 pub struct Column {
     pub name: String,
     pub unit: String,
+    /// The column may go below zero (a change, a margin). Otherwise its values are counts,
+    /// rates or sizes and never negative: the registry fuzz test holds every experiment to
+    /// that. Serialised only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub signed: bool,
 }
 
 impl Column {
     pub fn new(name: &str, unit: &str) -> Column {
-        Column { name: name.to_string(), unit: unit.to_string() }
+        Column { name: name.to_string(), unit: unit.to_string(), signed: false }
+    }
+
+    /// The same column, declared able to go negative; `why` says when (it documents the
+    /// declaration where it is made, for the reader of the experiment).
+    pub fn signed(mut self, why: &'static str) -> Column {
+        let _ = why;
+        self.signed = true;
+        self
     }
 }
 

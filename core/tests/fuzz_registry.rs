@@ -3,7 +3,7 @@
 //!
 //! - Random *valid* parameter sets, drawn from each `ParamSpec` (ints on their step grid, with
 //!   the edges and the default often; powers of two, bools, choices), run without panic and
-//!   give finite numbers, non-negative except in the columns of [`SIGNED_COLUMNS`]. Sets that
+//!   give finite numbers, non-negative except in columns declared `Column::signed` (each with its reason). Sets that
 //!   `Experiment::validate` rejects (values fine alone, not together) must be rejected with a
 //!   one-line `ParamError`. Heavy sweeps are sampled (see [`FULL_RUN_MAX_POINTS`]).
 //! - Random *invalid* sets (one parameter out of range, off its step, not a power of two, not
@@ -31,22 +31,6 @@ const DURATION_STEPS: i64 = 1;
 /// points; longer ones are checked on three of their points (`run = loop over points` is
 /// registry.rs's business).
 const FULL_RUN_MAX_POINTS: usize = 8;
-
-/// Columns whose values are legitimately negative: (experiment, column, why).
-const SIGNED_COLUMNS: &[(&str, &str, &str)] = &[
-    (
-        "ktls-recursion",
-        "stack_left_bytes",
-        "THREAD_SIZE minus the deepest stack use: negative by the overflow's size when the stack overflows",
-    ),
-    (
-        "page-frag-free",
-        "gain_pct",
-        "after vs before the fix: slightly negative when the allocator does not matter (jitter)",
-    ),
-    ("cross-cpu-free", "change_pct", "the run against its baseline: negative when the split or deferral loses"),
-    ("skb-cache", "gain_pct", "Mpps against the caches-off run: negative when the caches lose (e.g. link-bound noise)"),
-];
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES)
@@ -154,14 +138,13 @@ fn check_case(e: &dyn Experiment, settings: &[String], seed: u64, pick: usize) -
     Ok(true)
 }
 
-/// Every number finite, and non-negative unless its column is in [`SIGNED_COLUMNS`].
+/// Every number finite, and non-negative unless its column is declared signed.
 fn check_row(e: &dyn Experiment, settings: &[String], columns: &[Column], row: &Row) -> Result<(), TestCaseError> {
     prop_assert_eq!(row.len(), columns.len(), "{}: row width", e.id());
     for (column, cell) in columns.iter().zip(row) {
         let Some(v) = cell.as_f64() else { continue };
         prop_assert!(v.is_finite(), "{} {:?}: {} = {:?}", e.id(), settings, column.name, cell);
-        let signed = SIGNED_COLUMNS.iter().any(|(x, c, _)| *x == e.id() && *c == column.name);
-        prop_assert!(signed || v >= 0.0, "{} {:?}: {} = {:?} < 0", e.id(), settings, column.name, cell);
+        prop_assert!(column.signed || v >= 0.0, "{} {:?}: {} = {:?} < 0", e.id(), settings, column.name, cell);
     }
     Ok(())
 }

@@ -251,3 +251,25 @@ fn trace_lanes_agree_with_the_lock_view() {
         }
     }
 }
+
+#[test]
+fn seeds_give_each_cell_its_mean_and_spread() {
+    use skblab_core::{Cell, Experiment};
+    let e = &hoa::HighOrderAlloc;
+    let one = params(&["max_threads=2"]);
+    let three = params(&["max_threads=2", "seeds=3"]);
+    assert_eq!(e.columns(&one).len(), 3, "one seed: the CLI contract's three columns");
+    let names: Vec<String> = e.columns(&three).into_iter().map(|c| c.name).collect();
+    assert_eq!(names[3..], ["order3_mbps_min", "order3_mbps_max", "order0_mbps_min", "order0_mbps_max"]);
+    let f = |c: &Cell| c.as_f64().unwrap();
+    for (k, point) in e.points(&three).iter().enumerate() {
+        let row = e.run_point(&three, point, 7);
+        let singles: Vec<f64> = (7..10).map(|s| f(&e.run_point(&one, &e.points(&one)[k], s)[1])).collect();
+        let mean = singles.iter().sum::<f64>() / 3.0;
+        assert!((f(&row[1]) - mean).abs() <= 1.0, "order-3 mean {} vs {mean}", f(&row[1]));
+        let (lo, hi) = (f(&row[3]), f(&row[4]));
+        assert!(lo <= f(&row[1]) && f(&row[1]) <= hi, "{lo} <= mean <= {hi}");
+        assert!(hi > lo, "three seeds differ at {} flows", point.x);
+        assert!((lo - singles.iter().copied().fold(f64::INFINITY, f64::min)).abs() <= 0.5);
+    }
+}

@@ -115,3 +115,25 @@ fn same_seed_same_bits_and_bad_input_is_one_line() {
     assert!(SkbCache.params_from(&["flows=0".into()]).is_err());
     assert!(SkbCache.params_from(&["request_bytes=70000".into()]).is_err());
 }
+
+/// The lane diagram: without the caches the rx skb dies on the application CPU; with them on
+/// the IRQ CPU that built it; with RPS the rx path and recvmsg share a CPU, so the parked skb
+/// is still freed away from the IRQ CPU.
+#[test]
+fn lane_diagram_shows_where_the_free_moves() {
+    let frees_on = |set: &sc::LaneSet, rx: bool| -> (usize, usize) {
+        let l: Vec<_> = set.lanes.iter().filter(|l| l.rx == rx && l.free_cpu.is_some()).collect();
+        (l.len(), l.iter().filter(|l| l.free_cpu == Some(l.alloc_cpu)).count())
+    };
+    let p = SkbCache.params_from(&[]).unwrap();
+    let d = sc::lane_diagram(&p, 1);
+    assert_ne!(d.off.irq_cpu, d.off.app_cpu, "flow 0's IRQ and thread share a CPU: pick another seed");
+    let (n_off, same_off) = frees_on(&d.off, true);
+    let (n_on, same_on) = frees_on(&d.on, true);
+    assert!(n_off >= 3 && n_on >= 3, "{n_off} / {n_on} rx frees recorded");
+    assert_eq!(same_off, 0, "caches off: rx skbs freed by recvmsg on the app CPU");
+    assert_eq!(same_on, n_on, "caches on: rx skbs freed by the next softirq on the IRQ CPU");
+    let rps = sc::lane_diagram(&SkbCache.params_from(&["rps=true".to_string()]).unwrap(), 1);
+    let (n_rps, same_rps) = frees_on(&rps.on, true);
+    assert!(n_rps >= 3 && same_rps == 0, "rps: {same_rps} of {n_rps} rx frees on the IRQ CPU");
+}

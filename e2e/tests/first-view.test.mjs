@@ -1,7 +1,9 @@
 // Benchmark (printed, not asserted): time from navigation to each written lesson's first view,
-// in headless Chromium against the release build. "Ready" means the step's views are drawn:
-// a canvas or SVG is in the views column and, for a run in the worker, its first point arrived.
-// The one assertion is that every lesson gets there at all (within 30 s).
+// in headless Chromium against the release build, and the bytes a first visit to that lesson
+// transfers (brotli from the app server; the sweep worker's files count when the step runs in
+// it; service workers blocked, so their offline cache does not count). "Ready" means the step's
+// views are drawn: a canvas or SVG is in the views column and, for a run in the worker, its
+// first point arrived. The one assertion is that every lesson gets there at all (within 30 s).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage } from './harness.mjs';
@@ -21,7 +23,8 @@ test('time to each lesson\'s first view (benchmark)', async () => {
   assert.ok(slugs.length >= 3, `playable lessons: ${slugs}`);
   const lines = [];
   for (const slug of slugs) {
-    const page = await openPage(browser, srv.base);
+    const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+    srv.stats.bytes.clear();
     const t0 = Date.now();
     await page.goto(`${srv.base}/#/lesson/${slug}/1`);
     await page.waitForFunction(() => {
@@ -32,7 +35,11 @@ test('time to each lesson\'s first view (benchmark)', async () => {
       return !bar || !chart || Number(chart.dataset.points) >= 1;
     }, null, { timeout: 30000 });
     const ms = Date.now() - t0;
-    lines.push(`${slug} ${ms} ms`);
+    await page.waitForTimeout(300);
+    const sent = [...srv.stats.bytes.entries()];
+    const bytes = sent.reduce((a, [, b]) => a + b, 0);
+    const worker = sent.some(([p]) => /worker/.test(p)) ? ', worker included' : '';
+    lines.push(`${slug} ${ms} ms, ${bytes} bytes${worker}`);
     await page.close();
   }
   console.info(`[first-view] ${lines.join('; ')}`);

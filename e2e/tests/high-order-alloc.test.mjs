@@ -111,6 +111,8 @@ test('lesson: the crossover step sweeps in the worker and grades a prediction wi
   assert.match(await page.locator(tid('step-title')).innerText(), /crossover/i);
   await sweepDone(page);
   assert.equal(await page.locator(tid('chart-chart')).getAttribute('data-points'), '30');
+  // Five seeds per point: the lines are means, the bands their spread (named in the text alternative).
+  assert.match(await page.locator(tid('chart-chart')).getAttribute('aria-label'), /order-3 frags \(sim\) spread \d+ to \d+/);
   assert.match(await page.locator(tid('repro-table')).innerText(), /crossover/);
   assert.equal(await page.locator(tid('veiled-chart')).count(), 1, 'the chart is veiled before answering');
   const answer = page.locator(`${tid('question')} input`).first();

@@ -13,6 +13,10 @@ after(async () => { await browser?.close(); srv?.server.close(); });
 
 const tid = (id) => `[data-testid="${id}"]`;
 const frames = (page, graph) => page.locator(`${tid(`flame-graph-${graph}`)} g.fl`);
+const showAnswer = async (page) => {
+  await page.click(tid('show-answer'));
+  await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-flame"]'));
+};
 const names = (page, graph) => frames(page, graph).evaluateAll((gs) => gs.map((g) => g.getAttribute('data-name')));
 
 test('lesson: toggling the fix changes the flame graph; a prediction is graded', async () => {
@@ -49,6 +53,9 @@ test('flame graphs side by side: zoom, search, exact share on focus, SVG export'
   await page.goto(`${srv.base}/#/lesson/page-frag-free/3`);
   await appReady(page);
   await page.waitForSelector(`${tid('flame-graph-after')} svg`, { timeout: 60000 });
+  // The headings carry both runs' Mpps, so the step's gain question veils the graphs.
+  assert.equal(await page.locator(tid('veiled-flame')).count(), 1, 'veiled before the answer');
+  await showAnswer(page);
   assert.equal(await page.locator(`${tid('flame-flame')} svg`).count(), 2, 'before and after');
   const all = await frames(page, 'before').count();
   // Click free_one_page: only it, its callees and its callers remain.
@@ -88,6 +95,7 @@ test('phone and dark: the flame graphs fit a 360 px screen', async () => {
     await page.goto(`${srv.base}/#/lesson/page-frag-free/3`);
     await appReady(page);
     await page.waitForSelector(`${tid('flame-graph-after')} svg`, { timeout: 60000 });
+    await showAnswer(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `${name}: no sideways scroll (${overflow} px)`);
     await shot(page, `page-frag-free-flames-${name}`);

@@ -1,24 +1,29 @@
 // End-to-end tests of skb-cache: the lesson's first step opens with its views, a prediction is
-// graded by the model, the tcp_rx/tx_skb_cache knobs move the frees home in the lane view, the
-// seed comparison shows Eric's 8 and 9 Mpps, the memory chart draws, and screenshots at desktop,
-// phone (360 px) and dark.
+// graded by the model, the CPU-lane diagram shows the rx frees moving home with the caches (and
+// not with RPS), the seed comparison shows Eric's 8 and 9 Mpps, the memory chart draws, and
+// screenshots at desktop, phone (360 px) and dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
+import path from 'node:path';
+import { startServer, launch, openPage, shot, appReady, SHOTS } from './harness.mjs';
+
+// A screenshot of the lane diagram alone.
+const diagramShot = (page, name) => page.locator('[data-testid="skb-lanes"]').screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
 let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.server.close(); });
 
 const tid = (id) => `[data-testid="${id}"]`;
-const lanes = (page) => page.locator(`${tid('text-view-lanes')} pre, ${tid('text-view-lanes')}`).first().innerText();
+const lanesTable = (page) => page.locator(tid('skb-lanes-table')).evaluate((t) => t.textContent);
+const homeOn = (page) => page.locator(tid('skb-lanes')).getAttribute('data-rx-home-on');
 
 test('lesson: step 1 opens with its views and a prediction is graded by the model', async () => {
   const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 800 } });
   const t0 = Date.now();
   await page.goto(`${srv.base}/#/lesson/skb-cache/1`);
   await appReady(page);
-  await page.waitForSelector(tid('text-view-lanes'), { state: 'attached' });
+  await page.waitForSelector(tid('skb-lanes'), { state: 'attached' });
   console.info(`[skb-cache] first view (step 1) after ${Date.now() - t0} ms`);
   assert.match(await page.locator(tid('step-title')).innerText(), /two CPUs/i);
   // A wrong answer first (graded, not right), then the model's ~4.
@@ -28,9 +33,15 @@ test('lesson: step 1 opens with its views and a prediction is graded by the mode
   await page.locator(`${tid('question')} input[type="text"]`).fill('4');
   await page.click(tid('check'));
   await page.waitForFunction(() => /right/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''), null, { timeout: 30000 });
-  await page.waitForFunction(() => /recvmsg/.test(document.querySelector('[data-testid="text-view-lanes"]')?.innerText || ''), null, { timeout: 30000 });
-  assert.match(await lanes(page), /other CPU/);
+  // The diagram: caches off, no rx skb is freed on the CPU that built it; both on, all are.
+  assert.match(await lanesTable(page), /recvmsg/);
+  assert.equal(await page.locator(tid('skb-lanes')).getAttribute('data-rx-home-off'), '0');
+  assert.ok(Number(await homeOn(page)) >= 3, 'caches on: rx skbs freed at home');
+  assert.match(await page.locator(`${tid('skb-lanes')} svg`).getAttribute('aria-label'), /Caches off: 0 of \d+ rx skbs/);
+  assert.ok(await page.locator(`${tid('skb-lanes')} .skbl-arrow`).count() > 0, 'arrows for the remote frees');
+  assert.ok(await page.locator(tid('svg-skb-cache-lanes')).isVisible(), 'SVG export');
   await shot(page, 'skb-cache-desktop');
+  await diagramShot(page, 'skb-cache-lanes-diagram');
 
   // Step 3: the caches on; the seed view shows 8 and 9 Mpps once answered.
   await page.goto(`${srv.base}/#/lesson/skb-cache/3`);
@@ -38,7 +49,8 @@ test('lesson: step 1 opens with its views and a prediction is graded by the mode
   await page.click(tid('show-answer'));
   await page.waitForSelector(tid('repro-table'), { timeout: 30000 });
   await page.waitForFunction(() => /caches on[\s\S]*9/.test(document.querySelector('[data-testid="repro-table"]')?.innerText || ''), null, { timeout: 30000 });
-  await page.waitForFunction(() => /softirq \(rx cache\)/.test(document.querySelector('[data-testid="text-view-lanes"]')?.innerText || ''), null, { timeout: 30000 });
+  assert.match(await lanesTable(page), /softirq \(rx cache\)/);
+  assert.match(await page.locator(`${tid('skb-lanes')} svg`).innerHTML(), /both caches on \(these settings\)/);
   await shot(page, 'skb-cache-caches-on');
 
   // Step 6: the memory chart.
@@ -50,19 +62,21 @@ test('lesson: step 1 opens with its views and a prediction is graded by the mode
   page.assertClean();
 });
 
-test('playground: the cache knobs move the frees home', async () => {
+test('playground: the cache knobs mark the panel, RPS keeps the frees away', async () => {
   const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 800 } });
   await page.goto(`${srv.base}/#/play/skb-cache`);
   await appReady(page);
-  await page.waitForFunction(() => /recvmsg/.test(document.querySelector('[data-testid="text-view-lanes"]')?.innerText || ''), null, { timeout: 30000 });
-  const off = await lanes(page);
-  assert.doesNotMatch(off, /rx cache/);
+  await page.waitForSelector(tid('skb-lanes'), { timeout: 30000 });
+  const svg = () => page.locator(`${tid('skb-lanes')} svg`).innerHTML();
+  assert.match(await svg(), /caches off \(these settings\)/);
   await page.check(tid('param-tcp_rx_skb_cache'));
   await page.check(tid('param-tcp_tx_skb_cache'));
-  await page.waitForFunction(() => /softirq \(rx cache\)/.test(document.querySelector('[data-testid="text-view-lanes"]')?.innerText || ''), null, { timeout: 30000 });
-  const on = await lanes(page);
-  assert.notEqual(off, on, 'the lanes change with the knob');
-  assert.match(on, /same CPU/);
+  await page.waitForFunction(() => /both caches on \(these settings\)/.test(document.querySelector('[data-testid="skb-lanes"] svg')?.innerHTML || ''), null, { timeout: 30000 });
+  assert.ok(Number(await homeOn(page)) >= 3);
+  // RPS: the softirq that frees the parked skb runs on the thread's CPU, not the driver's.
+  await page.check(tid('param-rps'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="skb-lanes"]')?.getAttribute('data-rx-home-on') === '0', null, { timeout: 30000 });
+  assert.match(await svg(), /driver IRQ[\s\S]*softirq\+thread/);
   page.assertClean();
 });
 
@@ -71,10 +85,14 @@ test('phone (360 px) and dark', async () => {
   await phone.goto(`${srv.base}/#/lesson/skb-cache/1`);
   await appReady(phone);
   await phone.click(tid('show-answer'));
-  await phone.waitForFunction(() => /recvmsg/.test(document.querySelector('[data-testid="text-view-lanes"]')?.innerText || ''), null, { timeout: 30000 });
+  await phone.waitForSelector(tid('skb-lanes'), { timeout: 30000 });
+  await phone.locator(tid('skb-lanes')).scrollIntoViewIfNeeded();
+  const box = await phone.locator(`${tid('skb-lanes')} svg`).boundingBox();
+  assert.ok(box.width <= 360 && box.width > 250, `diagram fits the phone (${box.width} px)`);
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `no sideways scroll at 360 px (${overflow} px)`);
   await shot(phone, 'skb-cache-phone');
+  await diagramShot(phone, 'skb-cache-phone-lanes-diagram');
   phone.assertClean();
 
   const dark = await openPage(browser, srv.base, { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
@@ -84,5 +102,6 @@ test('phone (360 px) and dark', async () => {
   await dark.waitForFunction(() => /RPS/.test(document.querySelector('[data-testid="text-view-profile"]')?.innerText || ''), null, { timeout: 30000 });
   assert.match(await dark.locator(tid('text-view-profile')).innerText(), /rps on/);
   await shot(dark, 'skb-cache-dark');
+  await diagramShot(dark, 'skb-cache-dark-lanes-diagram');
   dark.assertClean();
 });

@@ -37,7 +37,8 @@ fn view_ids_are_unique_per_experiment() {
 
 /// A question veils views that would show its answer: only views of its own step, and at least
 /// every generic view that draws its metric (the result table, a chart of the metric's column,
-/// a plot that declares it shows it).
+/// a plot that declares it shows it) and every flame view that sets two runs side by side
+/// (their headings carry each run's throughput, so a before/after gain can be read off them).
 #[test]
 fn questions_hide_the_views_that_show_their_answer() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
@@ -62,6 +63,7 @@ fn questions_hide_the_views_that_show_their_answer() {
                     ViewSpec::Table { .. } => true,
                     ViewSpec::Chart { chart, .. } => chart.ys.iter().any(|(col, _)| *col == q.metric),
                     ViewSpec::Plot { shows, .. } => shows.contains(&q.metric.as_str()),
+                    ViewSpec::Flame { flames, .. } => flames.len() > 1,
                     _ => false,
                 };
                 assert!(

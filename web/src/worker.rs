@@ -106,8 +106,14 @@ impl RunJob {
         self.points.len() as u32
     }
 
-    /// Computes the next point, or finishes the run once every point is done.
+    /// Computes the next point, or finishes the run once every point is done. A run of one
+    /// point is the experiment's whole `run` in one step: an experiment may share work between
+    /// its row and its views there (page-frag-free simulates its before/after pair once).
     pub fn step(&mut self) -> Step {
+        if self.points.len() == 1 && self.rows.is_empty() {
+            self.points.clear();
+            return Step::Done(self.experiment.run(&self.params, self.seed));
+        }
         match self.points.get(self.rows.len()) {
             Some(point) => {
                 let row = self.experiment.run_point(&self.params, point, self.seed);
@@ -271,5 +277,15 @@ mod tests {
                 assert_eq!(out, e.run(&p, 1), "{}", e.id());
             }
         }
+    }
+
+    #[test]
+    fn a_one_point_run_is_the_whole_run_in_one_step() {
+        let e = skblab_core::find("page-frag-free").unwrap();
+        let mut p = e.defaults();
+        p.set("machine", skblab_core::Value::Choice("cortex-a53".into())).unwrap();
+        assert_eq!(e.points(&p).len(), 1);
+        let mut job = RunJob::new(&RunRequest::new(1, e, &p, 3)).unwrap();
+        assert_eq!(job.step(), Step::Done(e.run(&p, 3)));
     }
 }

@@ -285,7 +285,9 @@ fn columns() -> Vec<Column> {
         c("overflow_level", "levels"),
         c("depth_reached", "levels"),
         c("stack_used_bytes_max", "bytes"),
-        c("stack_left_bytes", "bytes"),
+        c("stack_left_bytes", "bytes").signed(
+            "THREAD_SIZE minus the deepest stack use: negative by the overflow's size when the stack overflows",
+        ),
         c("skbs_freed", "skbs"),
         c("skbs_left", "skbs"),
         c("calls", "calls"),

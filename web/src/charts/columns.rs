@@ -1,9 +1,10 @@
 //! A chart of a run's columns, as core declares it ([`ChartSpec`]): the x column against
 //! the y columns (rows so far, so a sweep in progress fills the chart), with the seed post's
-//! table overlaid as markers. No experiment-specific code: everything comes from the spec
+//! table overlaid as markers, and a band for every y column the output also has as
+//! `<column>_min` and `<column>_max` (a spread over seeds). No experiment-specific code: everything comes from the spec
 //! and the [`RunOutput`].
 
-use super::sweep::{Overlay, Series, Sweep};
+use super::sweep::{Band, Overlay, Series, Sweep};
 use skblab_core::{ChartSpec, RunOutput};
 
 /// The chart data of `spec` over `out` (rows so far) and, if the spec asks, `seed`'s points;
@@ -20,6 +21,16 @@ pub fn column_chart(spec: &ChartSpec, out: &RunOutput, seed: Option<&RunOutput>,
         let ys = out.column_f64(column);
         let values = rows.iter().map(|&i| ys[i].map_or(f64::NAN, |y| y / spec.y_divisor)).collect();
         chart.series.push(Series { name: label.to_string(), ys: values });
+        let bound = |suffix: &str| {
+            let name = format!("{column}_{suffix}");
+            out.columns.iter().any(|c| c.name == name).then(|| {
+                let v = out.column_f64(&name);
+                rows.iter().map(|&i| v[i].map_or(f64::NAN, |y| y / spec.y_divisor)).collect::<Vec<f64>>()
+            })
+        };
+        if let (Some(lo), Some(hi)) = (bound("min"), bound("max")) {
+            chart.bands.push(Band { series: chart.series.len() - 1, lo, hi });
+        }
     }
     if let Some(seed) = seed.filter(|_| spec.seed_overlay) {
         let (lo, hi) = x_range.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
@@ -70,10 +81,38 @@ mod tests {
         assert_eq!(chart.overlays.len(), 2);
         assert_eq!(chart.overlays[0].points.len(), 5, "seed points inside 1..=5 flows only");
         assert!(chart.describe().contains("123 at 3"), "{}", chart.describe());
+        assert!(chart.bands.is_empty(), "one seed: no band");
         let svg =
             crate::charts::render_svg((720, 400), |area, theme| crate::charts::sweep::draw_sweep(area, &chart, theme));
         for word in ["order-3 frags (sim)", "seed: order-0 frags", "Gbit/s", "<polyline"] {
             assert!(svg.contains(word), "missing {word}");
         }
+    }
+
+    #[test]
+    fn min_and_max_columns_draw_a_band_behind_their_series() {
+        let e = &hoa::HighOrderAlloc;
+        let mut params = e.defaults();
+        params.set("seeds", skblab_core::Value::Int(3)).unwrap();
+        params.set("max_threads", skblab_core::Value::Int(2)).unwrap();
+        let mut out = RunOutput::new(hoa::ID, 1, e.columns(&params));
+        for n in 1..=2 {
+            let f = |v: f64| Cell::Float(v * n as f64);
+            out.push_row(vec![
+                Cell::Int(n),
+                f(41_000.0),
+                f(35_000.0),
+                f(40_000.0),
+                f(42_000.0),
+                f(34_000.0),
+                f(36_000.0),
+            ]);
+        }
+        let chart = column_chart(&spec(), &out, None, None);
+        assert_eq!(chart.bands.len(), 2);
+        assert_eq!((chart.bands[0].series, chart.bands[1].series), (0, 1));
+        assert_eq!(chart.bands[0].lo, vec![40.0, 80.0]);
+        assert_eq!(chart.bands[1].hi, vec![36.0, 72.0]);
+        assert!(chart.describe().contains("spread 68 to 72"), "{}", chart.describe());
     }
 }

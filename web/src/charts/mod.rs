@@ -8,6 +8,7 @@
 pub mod columns;
 pub mod plot;
 pub mod sweep;
+pub mod table;
 
 use plotters::style::RGBColor;
 

@@ -4,6 +4,7 @@
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
+use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -70,6 +71,47 @@ fn legend_corner(p: &Plot, (x_lo, x_hi): (f64, f64), (y_lo, y_hi): (f64, f64)) -
         (count(true, false), SeriesLabelPosition::LowerLeft),
     ];
     corners.into_iter().min_by_key(|c| c.0).map_or(SeriesLabelPosition::UpperLeft, |c| c.1)
+}
+
+/// The numbers of `p` as a table (the chart's CSV): one row per x of any line or band, a
+/// column per line (in the y unit), per band edge and per reference line; the marks last, one
+/// row each, named in a "mark" column.
+pub fn table(p: &Plot) -> DataTable {
+    let unit = |name: &str| format!("{name} ({})", p.y_label);
+    let mut columns = vec![p.x_label.clone()];
+    columns.extend(p.lines.iter().map(|l| unit(&l.name)));
+    for b in &p.bands {
+        columns.extend([unit(&format!("{} min", b.name)), unit(&format!("{} max", b.name))]);
+    }
+    columns.extend(p.hlines.iter().map(|h| unit(&h.0)));
+    columns.push("mark".to_string());
+    let mut xs: Vec<f64> = p
+        .lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|q| q.0))
+        .chain(p.bands.iter().flat_map(|b| b.points.iter().map(|q| q.0)))
+        .collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    let mut t = DataTable::new(columns);
+    for x in xs {
+        let mut row = vec![num(Some(x))];
+        row.extend(p.lines.iter().map(|l| num(l.points.iter().find(|q| q.0 == x).map(|q| q.1))));
+        for b in &p.bands {
+            let at = b.points.iter().find(|q| q.0 == x);
+            row.extend([num(at.map(|q| q.1)), num(at.map(|q| q.2))]);
+        }
+        row.extend(p.hlines.iter().map(|h| num(Some(h.1))));
+        row.push(String::new());
+        t.push(row);
+    }
+    for (label, x) in &p.marks {
+        let mut row = vec![num(Some(*x))];
+        row.extend(std::iter::repeat_n(String::new(), p.lines.len() + 2 * p.bands.len() + p.hlines.len()));
+        row.push(label.clone());
+        t.push(row);
+    }
+    t
 }
 
 /// Draws `p` onto `area`.
@@ -203,6 +245,9 @@ mod tests {
         let ((_, _), (lo, hi)) = ranges(&plot());
         assert!(lo > 6_000_000.0 && hi < 6_400_000.0, "y fits the data: {lo}..{hi}");
         assert!(plot().describe().contains("tcp_mem[2] at 6291456"));
+        let csv = table(&plot()).to_csv();
+        assert!(csv.starts_with("time (ms),true sum (pages),reads (pages),bound min (pages),bound max (pages),tcp_mem[2] (pages),mark\n"), "{csv}");
+        assert!(csv.contains(",seen\n"), "{csv}");
         assert_eq!(y_tick(0.0, 14_336.0), "0");
         assert_eq!(y_tick(-10_000.0, 14_336.0), "-10k");
         assert_eq!(y_tick(2_500.0, 14_336.0), "2.5k");

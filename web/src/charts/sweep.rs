@@ -4,6 +4,7 @@
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
+use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -33,6 +34,16 @@ pub struct Sweep {
     pub x_range: Option<(f64, f64)>,
     /// Draw a dot at every point of every series.
     pub dots: bool,
+    /// Spreads drawn as shaded bands behind their series (e.g. min-max over seeds).
+    pub bands: Vec<Band>,
+}
+
+/// The spread of series `series`: `lo` and `hi` at each of the chart's `xs`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    pub series: usize,
+    pub lo: Vec<f64>,
+    pub hi: Vec<f64>,
 }
 
 /// Measured points of one series, drawn as markers.
@@ -56,6 +67,7 @@ impl Sweep {
             overlays: Vec::new(),
             x_range: None,
             dots: false,
+            bands: Vec::new(),
         }
     }
 
@@ -68,6 +80,13 @@ impl Sweep {
                 _ => parts.push(format!("{}: no points yet", s.name)),
             }
         }
+        for b in &self.bands {
+            if let (Some(name), Some(lo), Some(hi)) =
+                (self.series.get(b.series).map(|s| &s.name), b.lo.last(), b.hi.last())
+            {
+                parts.push(format!("{name} spread {lo:.0} to {hi:.0} at the last point"));
+            }
+        }
         if !self.overlays.is_empty() {
             parts.push("measured points shown as markers".to_string());
         }
@@ -76,6 +95,41 @@ impl Sweep {
 }
 
 impl Sweep {
+    /// What the chart draws as a table: one row per x of the series (then the x of measured
+    /// points that fall between them), a column per series, per band edge (its series' name
+    /// with "min" / "max"), per measured overlay and for the reference line.
+    pub fn table(&self) -> DataTable {
+        let suffix = format!(" ({})", self.y_label);
+        let unit = |name: &str| if name.contains(&suffix) { name.to_string() } else { format!("{name}{suffix}") };
+        let mut columns = vec![self.x_label.clone()];
+        columns.extend(self.series.iter().map(|s| unit(&s.name)));
+        let band_name = |b: &Band| self.series.get(b.series).map_or("series", |s| s.name.as_str()).to_string();
+        for b in &self.bands {
+            columns.extend([unit(&format!("{} min", band_name(b))), unit(&format!("{} max", band_name(b)))]);
+        }
+        columns.extend(self.overlays.iter().map(|o| unit(&o.name)));
+        columns.extend(self.hline.iter().map(|(name, _)| name.clone()));
+        let mut t = DataTable::new(columns);
+        let mut xs = self.xs.clone();
+        for (x, _) in self.overlays.iter().flat_map(|o| o.points.iter()) {
+            if !xs.contains(x) {
+                xs.push(*x);
+            }
+        }
+        for x in xs {
+            let at = self.xs.iter().position(|&v| v == x);
+            let mut row = vec![num(Some(x))];
+            row.extend(self.series.iter().map(|s| num(at.and_then(|i| s.ys.get(i).copied()))));
+            for b in &self.bands {
+                row.extend([num(at.and_then(|i| b.lo.get(i).copied())), num(at.and_then(|i| b.hi.get(i).copied()))]);
+            }
+            row.extend(self.overlays.iter().map(|o| num(o.points.iter().find(|p| p.0 == x).map(|p| p.1))));
+            row.extend(self.hline.iter().map(|h| num(Some(h.1))));
+            t.push(row);
+        }
+        t
+    }
+
     fn x_range(&self) -> (f64, f64) {
         if let Some((lo, hi)) = self.x_range {
             return if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
@@ -92,7 +146,8 @@ impl Sweep {
     fn y_max(&self) -> f64 {
         let ys = self.series.iter().flat_map(|s| s.ys.iter().copied());
         let measured = self.overlays.iter().flat_map(|o| o.points.iter().map(|p| p.1));
-        let top = ys.chain(measured).chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
+        let bands = self.bands.iter().flat_map(|b| b.hi.iter().copied());
+        let top = ys.chain(measured).chain(bands).chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
         if top > 0.0 {
             top * 1.08
         } else {
@@ -153,6 +208,24 @@ pub fn draw_sweep<DB: DrawingBackend>(
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(2)))
             });
+    }
+    for (k, band) in data.bands.iter().enumerate() {
+        let color = theme.series[band.series % 2];
+        let lo = data.xs.iter().copied().zip(band.lo.iter().copied());
+        let hi = data.xs.iter().copied().zip(band.hi.iter().copied());
+        let outline: Vec<(f64, f64)> = hi.chain(lo.rev()).filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
+        if outline.len() >= 3 {
+            let drawn = chart.draw_series(std::iter::once(Polygon::new(outline, color.mix(0.22).filled())))?;
+            // One legend entry says what every band is.
+            if k == 0 {
+                drawn.label("shaded: min-max over the seeds").legend(move |(x, y)| {
+                    Rectangle::new(
+                        [(x, y - theme.si(5)), (x + theme.si(18), y + theme.si(5))],
+                        color.mix(0.22).filled(),
+                    )
+                });
+            }
+        }
     }
     for (i, series) in data.series.iter().enumerate() {
         let color = theme.series[i % 2];
@@ -216,12 +289,37 @@ mod tests {
             overlays: vec![Overlay { name: "measured".into(), points: vec![(1.0, 2.5)] }],
             x_range: None,
             dots: true,
+            bands: vec![Band { series: 0, lo: vec![0.5, 1.5, 3.0], hi: vec![1.5, 2.5, 5.0] }],
         };
         let svg = render_svg(&data);
         assert!(svg.starts_with("<svg"), "{svg}");
-        for word in ["alpha", "half", "test", "measured", "<polyline", "<circle"] {
+        for word in ["alpha", "half", "test", "measured", "<polyline", "<circle", "<polygon", "min-max over the seeds"]
+        {
             assert!(svg.contains(word), "missing {word} in {svg}");
         }
+    }
+
+    #[test]
+    fn its_table_holds_every_drawn_number() {
+        let data = Sweep {
+            caption: "t".into(),
+            x_label: "flows".into(),
+            y_label: "Gbit/s".into(),
+            xs: vec![1.0, 2.0, 4.0],
+            series: vec![Series { name: "order-3".into(), ys: vec![10.0, 20.5] }],
+            hline: None,
+            marker_x: None,
+            overlays: vec![Overlay { name: "seed".into(), points: vec![(2.0, 19.0), (3.0, 30.0)] }],
+            x_range: None,
+            dots: false,
+            bands: vec![Band { series: 0, lo: vec![9.0, 20.0], hi: vec![11.0, 21.0] }],
+        };
+        assert_eq!(
+            data.table().to_csv(),
+            "flows,order-3 (Gbit/s),order-3 min (Gbit/s),order-3 max (Gbit/s),seed (Gbit/s)\n\
+             1,10,9,11,\n2,20.5,20,21,19\n4,,,,\n3,,,,30\n",
+            "a point not computed yet is an empty cell"
+        );
     }
 
     #[test]

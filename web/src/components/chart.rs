@@ -1,13 +1,15 @@
 //! The app's one canvas chart component: a `<canvas>` bound to any drawing function through
-//! plotters' `CanvasBackend`, redrawn whenever the data or the colour scheme changes, with a
-//! PNG export and a text alternative.
+//! plotters' `CanvasBackend`, redrawn whenever the data or the colour scheme changes, with
+//! CSV and PNG exports and a text alternative.
 //!
 //! A chart's data implements [`Drawing`] (the line chart of [`crate::charts::sweep`] does, and
 //! so may a custom view's chart); the component holds no chart logic.
 
 use crate::browser;
 use crate::charts::sweep::{draw_sweep, Sweep};
+use crate::charts::table::DataTable;
 use crate::charts::Theme;
+use crate::components::export::download_csv;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_canvas::CanvasBackend;
@@ -67,6 +69,9 @@ pub trait Drawing {
     fn draw(&self, area: &DrawingArea<CanvasBackend, Shift>, theme: &Theme);
     /// The text alternative (aria-label).
     fn describe(&self) -> String;
+    /// The numbers drawn, as a table: the chart's "CSV" export. Required, so that no chart
+    /// (a custom view's included) ships without its data.
+    fn table(&self) -> DataTable;
 }
 
 impl Drawing for Sweep {
@@ -76,6 +81,9 @@ impl Drawing for Sweep {
     fn describe(&self) -> String {
         Sweep::describe(self)
     }
+    fn table(&self) -> DataTable {
+        Sweep::table(self)
+    }
 }
 
 impl Drawing for skblab_core::Plot {
@@ -84,6 +92,9 @@ impl Drawing for skblab_core::Plot {
     }
     fn describe(&self) -> String {
         skblab_core::Plot::describe(self)
+    }
+    fn table(&self) -> DataTable {
+        crate::charts::plot::table(self)
     }
 }
 
@@ -109,16 +120,13 @@ pub struct ChartProps {
     pub dark: bool,
     /// The figure caption.
     pub caption: AttrValue,
-    /// File name (without extension) of the PNG export.
+    /// File name (without extension) of the CSV and PNG exports.
     pub name: AttrValue,
     #[prop_or(AttrValue::Static("chart"))]
     pub testid: AttrValue,
     /// Number of data points drawn (exposed as `data-points` for tests and scripts).
     #[prop_or_default]
     pub points: Option<usize>,
-    /// Extra controls in the figure's head (CSV export, ...).
-    #[prop_or_default]
-    pub controls: Html,
     /// Shown between the head and the canvas (a progress bar).
     #[prop_or_default]
     pub children: Html,
@@ -138,6 +146,10 @@ pub fn chart(props: &ChartProps) -> Html {
             }
         });
     }
+    let on_csv = {
+        let (data, name) = (props.data.clone(), props.name.clone());
+        Callback::from(move |_| download_csv(&name, &data.0.table()))
+    };
     let on_png = {
         let (canvas_ref, name) = (canvas_ref.clone(), props.name.clone());
         Callback::from(move |_| {
@@ -150,7 +162,8 @@ pub fn chart(props: &ChartProps) -> Html {
         <figure class="chart card-flat">
             <div class="box-head">
                 <figcaption>{ &props.caption }</figcaption>
-                { props.controls.clone() }
+                <button class="btn btn-small" type="button" onclick={on_csv}
+                    data-testid={format!("{}-csv", props.testid)}>{"CSV"}</button>
                 <button class="btn btn-small" type="button" onclick={on_png}
                     data-testid={format!("{}-png", props.testid)}>{"PNG"}</button>
             </div>

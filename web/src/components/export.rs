@@ -1,9 +1,39 @@
-//! "SVG" export of a drawn diagram: the first `<svg>` of the view the button sits under,
-//! written as a standalone file with the page's stylesheet inside (the drawings colour their
-//! parts through CSS classes and variables), in the current colour scheme.
+//! Exports under views: "SVG" of a drawn diagram — the first `<svg>` of the view the button
+//! sits under, written as a standalone file with the page's stylesheet inside (the drawings
+//! colour their parts through CSS classes and variables), in the current colour scheme — and
+//! "CSV" of the rows a view shows ([`CsvExport`]; every canvas chart has one built in).
 
 use crate::browser;
+use crate::charts::table::DataTable;
+use std::rc::Rc;
 use yew::prelude::*;
+
+/// Saves `table` as `{name}.csv`.
+pub fn download_csv(name: &str, table: &DataTable) {
+    browser::download_text(&format!("{name}.csv"), "text/csv", &table.to_csv());
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CsvExportProps {
+    /// File name without extension; the button's test id is `csv-{name}`.
+    pub name: AttrValue,
+    /// The rows the view shows (a custom view's table or the data of an SVG chart).
+    pub table: Rc<DataTable>,
+}
+
+/// A "CSV" button for a custom view's own rows: the one way a view that draws a table or a
+/// chart without the [`crate::components::chart::Chart`] component offers its numbers.
+#[function_component(CsvExport)]
+pub fn csv_export(props: &CsvExportProps) -> Html {
+    let onclick = {
+        let (name, table) = (props.name.clone(), props.table.clone());
+        Callback::from(move |_: MouseEvent| download_csv(&name, &table))
+    };
+    html! {
+        <button class="btn btn-small csv-export" type="button" {onclick}
+            data-testid={format!("csv-{}", props.name)}>{"CSV"}</button>
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct SvgExportProps {

@@ -5,9 +5,12 @@
 //! ([`skblab_core::experiments::cross_cpu_free::lanes`]); nothing here simulates.
 
 use super::ViewCtx;
+use crate::charts::table::{num, DataTable};
+use crate::components::export::CsvExport;
 use crate::svg;
 use skblab_core::experiments::cross_cpu_free::{lanes, LaneEvent, Lanes};
 use skblab_core::Params;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The lane view under the page's parameters.
@@ -24,7 +27,23 @@ pub struct LaneProps {
 #[function_component(LaneView)]
 fn lane_view(props: &LaneProps) -> Html {
     let data = use_memo((props.params.clone(), props.seed), |(p, s)| lanes(p, *s));
-    svg::into_html(markup(&data))
+    let table = use_memo(data.clone(), |d| Rc::new(counter_table(d)));
+    html! {
+        <>
+            { svg::into_html(markup(&data)) }
+            <p class="view-csv"><CsvExport name="cross-cpu-free-counters" table={(*table).clone()} /></p>
+        </>
+    }
+}
+
+/// The counters table's numbers (per skb, unrounded), for its CSV export.
+fn counter_table(d: &Lanes) -> DataTable {
+    let per = |n: u64| num(Some(n as f64 / d.skbs.max(1) as f64));
+    let mut t = DataTable::new(["cpu", "role", "free fast / skb", "free slow / skb", "list_lock / skb"]);
+    for ((cpu, role), (fast, slow, ll)) in d.cpus.iter().zip(&d.counters) {
+        t.push([cpu.to_string(), role.to_string(), per(*fast), per(*slow), per(*ll)]);
+    }
+    t
 }
 
 const W: f64 = 600.0;

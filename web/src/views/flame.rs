@@ -39,9 +39,10 @@ fn color(name: &str) -> (u32, u32, u32) {
     (205 + h % 50, 110 + (h >> 8) % 120, (h >> 16) % 55)
 }
 
-/// True if `node` matches the search text (case-insensitive substring; empty matches nothing).
+/// True if `node` matches the search text (ASCII case-insensitive substring, as kernel symbols
+/// are ASCII: Unicode case tables would cost the first load kilobytes; empty matches nothing).
 fn matches(node: &FlameNode, search: &str) -> bool {
-    !search.is_empty() && node.name.to_lowercase().contains(&search.to_lowercase())
+    !search.is_empty() && node.name.to_ascii_lowercase().contains(&search.to_ascii_lowercase())
 }
 
 /// Share in percent of all time spent under frames matching `search` (nested matches counted

@@ -4,7 +4,6 @@
 //! row by row as the worker's points arrive (progress bar on the chart and the comparison).
 
 use super::ViewCtx;
-use crate::browser;
 use crate::charts::columns::column_chart;
 use crate::components::chart::Chart;
 use crate::components::reproduce::ReproTable;
@@ -49,21 +48,10 @@ pub fn column_chart_view(props: &ChartProps) -> Html {
         };
         Rc::new(column_chart(spec, &run.table(), e.seed_output().as_ref(), x_range))
     });
-    let on_csv = {
-        let run = run.clone();
-        Callback::from(move |_| {
-            let out = run.table();
-            browser::download_text(&format!("{}.csv", out.experiment), "text/csv", &out.to_csv())
-        })
-    };
-    let controls = html! {
-        <button class="btn btn-small" type="button" onclick={on_csv} disabled={run.rows.is_empty()}
-            data-testid={format!("chart-{}-csv", props.id)}>{"CSV"}</button>
-    };
     html! {
         <Chart data={crate::components::chart::ChartData::from((*data).clone())} dark={ctx.dark}
             caption={props.spec.title} name={format!("{}-{}", e.id(), props.id)}
-            testid={format!("chart-{}", props.id)} points={Some(run.rows.len())} {controls}>
+            testid={format!("chart-{}", props.id)} points={Some(run.rows.len())}>
             <RunProgress state={run.clone()} />
         </Chart>
     }

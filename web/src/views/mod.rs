@@ -11,6 +11,7 @@ pub mod flame;
 pub mod generic;
 pub mod high_order_alloc;
 pub mod ktls_recursion;
+pub mod skb_cache;
 pub mod skb_layout;
 
 use crate::run::RunState;
@@ -46,7 +47,7 @@ type CustomView = fn(&ViewCtx) -> Html;
 /// with a diagram no chart can draw adds a line here and a module beside this one.
 const CUSTOM: &[(&str, &str, CustomView)] = {
     use skblab_core::experiments::{
-        cross_cpu_free as xcpu, high_order_alloc as hoa, ktls_recursion as ktls, skb_layout as skb,
+        cross_cpu_free as xcpu, high_order_alloc as hoa, ktls_recursion as ktls, skb_cache as sc, skb_layout as skb,
     };
     &[
         (skb::ID, "diagram", skb_layout::diagram),
@@ -54,6 +55,7 @@ const CUSTOM: &[(&str, &str, CustomView)] = {
         (skb::ID, "frags-chart", skb_layout::frags_chart),
         (hoa::ID, "trace", high_order_alloc::trace),
         (xcpu::ID, "lanes", cross_cpu_free::lanes_view),
+        (sc::ID, "lanes", skb_cache::lanes),
         (ktls::ID, "stack", ktls_recursion::stack),
         (ktls::ID, "trace", ktls_recursion::trace),
         (ktls::ID, "graph", ktls_recursion::graph),

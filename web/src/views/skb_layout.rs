@@ -6,7 +6,9 @@
 mod sweeps;
 
 use super::ViewCtx;
+use crate::charts::table::DataTable;
 use crate::components::chart::{Chart, ChartData};
+use crate::components::export::CsvExport;
 use crate::svg;
 use skblab_core::experiments::skb_layout::{kmalloc_name, LayoutInput, Segment, SkbLayout};
 use std::rc::Rc;
@@ -96,7 +98,22 @@ pub struct DiagramProps {
 
 #[function_component(Diagram)]
 pub fn diagram(props: &DiagramProps) -> Html {
-    svg::into_html(diagram_markup(&props.input))
+    let n_frags = props.input.layout().max_skb_frags;
+    let mut legend = DataTable::new(["span", "offset (bytes)", "bytes", "what"]);
+    for seg in props.input.segments() {
+        legend.push([
+            label(seg.name, n_frags),
+            seg.offset_bytes.to_string(),
+            seg.size_bytes.to_string(),
+            help(seg.name).into(),
+        ]);
+    }
+    html! {
+        <>
+            { svg::into_html(diagram_markup(&props.input)) }
+            <p class="view-csv"><CsvExport name="skb-layout-legend" table={Rc::new(legend)} /></p>
+        </>
+    }
 }
 
 /// The whole figure as markup: caption, the SVG drawing, summary and legend table.

@@ -9,7 +9,7 @@
 
 use super::profile::{HostProfile, XEN_GUEST_2011};
 use super::{run_input, seed, CrossCpuFree, Input};
-use crate::calibrate::{Calibration, Constant, Score};
+use crate::calibrate::{Calibration, Constant, PairError, Score};
 use crate::experiment::Experiment;
 
 /// The fitted constants of the udp-iperf profile.
@@ -57,16 +57,14 @@ pub fn score(values: &[f64], seeds: &[u64]) -> Score {
     }
     let n = seeds.len().max(1) as f64;
     let (b, a) = (b / n, a / n);
-    let eb = (b - seed::BEFORE_DATAGRAMS as f64) / seed::BEFORE_DATAGRAMS as f64;
-    let ea = (a - seed::AFTER_DATAGRAMS as f64) / seed::AFTER_DATAGRAMS as f64;
-    let er = (a / b - seed::ratio()) / seed::ratio();
+    let e = PairError::of((b, a), (seed::BEFORE_DATAGRAMS as f64, seed::AFTER_DATAGRAMS as f64));
     Score {
-        objective: eb * eb + ea * ea + 4.0 * er * er,
+        objective: e.objective,
         figures: vec![
             ("before_datagrams".into(), b),
             ("after_datagrams".into(), a),
-            ("before_err_pct".into(), eb * 100.0),
-            ("after_err_pct".into(), ea * 100.0),
+            ("before_err_pct".into(), e.before * 100.0),
+            ("after_err_pct".into(), e.after * 100.0),
             ("after_over_before_pct".into(), a / b * 100.0),
         ],
     }

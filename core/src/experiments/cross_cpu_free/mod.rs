@@ -183,7 +183,7 @@ fn columns() -> Vec<Column> {
         c("datagrams", "datagrams in 60 s"),
         c("mbps", "Mbit/s"),
         c("slowpath_frees_per_skb", "frees/skb"),
-        c("change_pct", "%"),
+        c("change_pct", "%").signed("the run against its baseline: negative when the split or deferral loses"),
         c("lost_pct", "%"),
         c("slowpath_frees_per_ms", "frees/ms"),
         c("list_lock_per_ms", "locks/ms"),

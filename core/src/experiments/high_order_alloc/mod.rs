@@ -81,10 +81,14 @@ pub struct Input {
     pub msg_bytes: u32,
     pub sndbuf_bytes: u32,
     pub placement: Placement,
+    pub tcp_rx_skb_cache: bool,
+    pub tcp_tx_skb_cache: bool,
     pub line_transfer_ns: u64,
     pub cross_socket_ns: u64,
     pub warmup_us: u64,
     pub measure_us: u64,
+    /// Seeds per point: 1 is one run (the CLI's `run`); more give each cell's mean and spread.
+    pub seeds: u32,
     pub profile_threads: u32,
     pub profile_order: FragOrder,
 }
@@ -104,10 +108,13 @@ impl From<&Params> for Input {
             msg_bytes: int("msg_bytes") as u32,
             sndbuf_bytes: int("sndbuf_bytes") as u32,
             placement: p.choice_of("placement"),
+            tcp_rx_skb_cache: p.bool("tcp_rx_skb_cache"),
+            tcp_tx_skb_cache: p.bool("tcp_tx_skb_cache"),
             line_transfer_ns: int("line_transfer_ns") as u64,
             cross_socket_ns: int("cross_socket_ns") as u64,
             warmup_us: int("warmup_us") as u64,
             measure_us: int("measure_us") as u64,
+            seeds: int("seeds") as u32,
             profile_threads: (int("profile_threads") as u32).max(1),
             profile_order: p.choice_of("profile_order"),
         }
@@ -178,6 +185,8 @@ pub fn config_on(machine: MachineProfile, params: &Params, flows: u32, order: Fr
         msg_bytes: i.msg_bytes,
         sndbuf_bytes: i.sndbuf_bytes,
         placement: i.placement,
+        tcp_rx_skb_cache: i.tcp_rx_skb_cache,
+        tcp_tx_skb_cache: i.tcp_tx_skb_cache,
         zone_pages: ZONE_PAGES,
         warmup_ns: i.warmup_us * 1000,
         measure_ns: i.measure_us * 1000,
@@ -359,10 +368,39 @@ fn rows_of_output(out: &RunOutput) -> Vec<(u32, f64, f64)> {
     (0..out.rows.len()).filter_map(|i| Some((t[i]? as u32, o3[i]?, o0[i]?))).collect()
 }
 
-fn columns() -> Vec<Column> {
+/// The CLI contract (DESIGN.md): `threads,order3_mbps,order0_mbps`; with `seeds` > 1 the two
+/// throughputs are means over the seeds and four columns follow with each one's min and max
+/// (the chart draws them as a band: any `<column>_min` / `<column>_max` pair is one).
+fn columns_for(i: &Input) -> Vec<Column> {
     let c = Column::new;
-    // The CLI contract (DESIGN.md): `threads,order3_mbps,order0_mbps`.
-    vec![c("threads", "flows"), c("order3_mbps", "Mbit/s"), c("order0_mbps", "Mbit/s")]
+    let mut cols = vec![c("threads", "flows"), c("order3_mbps", "Mbit/s"), c("order0_mbps", "Mbit/s")];
+    if i.seeds > 1 {
+        for name in ["order3_mbps_min", "order3_mbps_max", "order0_mbps_min", "order0_mbps_max"] {
+            cols.push(c(name, "Mbit/s"));
+        }
+    }
+    cols
+}
+
+fn columns() -> Vec<Column> {
+    columns_for(&Input { seeds: 1, ..Input::from(&HighOrderAlloc.defaults()) })
+}
+
+/// One row: `seeds` runs of both orders at `threads` flows, from `seed` on.
+fn row_at(params: &Params, threads: u32, seed: u64) -> Row {
+    let n = Input::from(params).seeds.max(1);
+    let runs: Vec<SweepPoint> = (0..u64::from(n)).map(|k| sweep_point(params, threads, seed.wrapping_add(k))).collect();
+    let stat = |f: fn(&SweepPoint) -> f64| {
+        let v: Vec<f64> = runs.iter().map(f).collect();
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        (mean.round(), v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(0.0, f64::max))
+    };
+    let (o3, o0) = (stat(|p| p.order3_mbps), stat(|p| p.order0_mbps));
+    let mut row = vec![Cell::Int(i64::from(threads)), Cell::Float(o3.0), Cell::Float(o0.0)];
+    if n > 1 {
+        row.extend([o3.1, o3.2, o0.1, o0.2].map(|v| Cell::Float(v.round())));
+    }
+    row
 }
 
 impl Experiment for HighOrderAlloc {
@@ -386,8 +424,8 @@ impl Experiment for HighOrderAlloc {
         validate(params)
     }
 
-    fn columns(&self, _params: &Params) -> Vec<Column> {
-        columns()
+    fn columns(&self, params: &Params) -> Vec<Column> {
+        columns_for(&Input::from(params))
     }
 
     /// One point per flow count, min_threads..=max_threads.
@@ -398,14 +436,13 @@ impl Experiment for HighOrderAlloc {
 
     /// Both frag orders at `point.x` flows.
     fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
-        let p = sweep_point(params, point.x as u32, seed);
-        vec![Cell::Int(i64::from(p.threads)), Cell::Float(p.order3_mbps.round()), Cell::Float(p.order0_mbps.round())]
+        row_at(params, point.x as u32, seed)
     }
 
     /// The table, then the summary and the perf report, lock stats and /proc views of one more
     /// run (`profile_threads` flows at `profile_order`).
     fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
-        let mut out = RunOutput::new(ID, seed, columns());
+        let mut out = RunOutput::new(ID, seed, columns_for(&Input::from(params)));
         for row in rows {
             out.push_row(row);
         }
@@ -424,7 +461,7 @@ impl Experiment for HighOrderAlloc {
     /// heavy whatever the flow count.
     fn point_cost(&self, params: &Params, point: &Point) -> Cost {
         let i = Input::from(params);
-        if point.x <= 2 && i.warmup_us + i.measure_us <= 3_000 {
+        if point.x <= 2 && i.seeds == 1 && i.warmup_us + i.measure_us <= 3_000 {
             Cost::Light
         } else {
             Cost::Heavy
@@ -619,6 +656,12 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::choice_of("placement", Placement::Spread)
             .help("spread: flows alternate sockets, pair on one socket; pack: fill socket 0 first; split: receiver on the other socket.")
             .kernel("select_task_rq_fair()"),
+        ParamSpec::boolean("tcp_rx_skb_cache", false)
+            .help("Linux 5.2-5.15: recvmsg parks the consumed skb; the next softirq (on lo: the sender's CPU) frees it.")
+            .kernel("net.ipv4.tcp_rx_skb_cache"),
+        ParamSpec::boolean("tcp_tx_skb_cache", false)
+            .help("Linux 5.2-5.15: the acked skb is parked; the next sendmsg reuses it and drops its frags there.")
+            .kernel("net.ipv4.tcp_tx_skb_cache"),
         ParamSpec::int("msg_bytes", "bytes", 65536, (4096, 65536, 4096))
             .help("Bytes per sendmsg(); one skb each (64 KiB = 2 order-3 frags or 16 order-0 frags).")
             .kernel("netperf -m / tcp size_goal"),
@@ -643,6 +686,9 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("measure_us", "us", 2000, (100, 20_000, 100))
             .help("Simulated time measured per point (netperf ran 15 s). Below 1000 us a cell counts too few skbs to be steady (seed-to-seed spread up to 4-7 % at one flow): the summary flags it.")
             .kernel("netperf -l"),
+        ParamSpec::int("seeds", "seeds", 1, (1, 10, 1))
+            .help("Runs per point, on seeds seed, seed+1, ...: above 1 each cell is their mean and the chart draws their min-max spread as a band (the seed table's cells are single 15 s runs; one simulated run is 2 ms).")
+            .kernel(""),
         ParamSpec::int("profile_threads", "flows", 20, (1, MAX_FLOWS as i64, 1))
             .help("Flow count of the perf report, lock stats and /proc views.")
             .kernel(""),

@@ -317,7 +317,13 @@ const COLUMNS: [(&str, &str); 15] = [
 
 fn columns() -> Vec<Column> {
     let mut c = vec![Column::new("fix", "")];
-    c.extend(COLUMNS.iter().map(|(n, u)| Column::new(n, u)));
+    c.extend(COLUMNS.iter().map(|(n, u)| {
+        match *n {
+            "gain_pct" => Column::new(n, u)
+                .signed("after vs before the fix: slightly negative when the allocator does not matter (jitter)"),
+            _ => Column::new(n, u),
+        }
+    }));
     c
 }
 
@@ -405,7 +411,8 @@ impl Experiment for PageFragFree {
         out
     }
 
-    /// Four simulated runs (a pair for the row, a pair for the views) of a few ms each.
+    /// Two simulated runs (the before/after pair, shared by the row and the views: the worker
+    /// calls `run` for a one-point run) of a few ms each.
     fn cost(&self, _params: &Params) -> Cost {
         Cost::Heavy
     }

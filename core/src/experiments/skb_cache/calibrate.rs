@@ -7,7 +7,7 @@
 
 use super::profile::{RrProfile, SERVER_2019_RR};
 use super::{seed, seed_pair};
-use crate::calibrate::{Calibration, Constant, Score};
+use crate::calibrate::{Calibration, Constant, PairError, Score};
 
 /// The fitted constants.
 pub static CONSTANTS: [Constant; 3] = [
@@ -60,17 +60,14 @@ pub fn score(values: &[f64], seeds: &[u64]) -> Score {
     }
     let n = seeds.len().max(1) as f64;
     let (off, on) = (off / n, on / n);
-    let e0 = (off - seed::OFF_MPPS) / seed::OFF_MPPS;
-    let e1 = (on - seed::ON_MPPS) / seed::ON_MPPS;
-    let ratio = seed::ON_MPPS / seed::OFF_MPPS;
-    let er = (on / off - ratio) / ratio;
+    let e = PairError::of((off, on), (seed::OFF_MPPS, seed::ON_MPPS));
     Score {
-        objective: e0 * e0 + e1 * e1 + 4.0 * er * er,
+        objective: e.objective,
         figures: vec![
             ("off_mpps".into(), off),
             ("on_mpps".into(), on),
-            ("off_err_pct".into(), e0 * 100.0),
-            ("on_err_pct".into(), e1 * 100.0),
+            ("off_err_pct".into(), e.before * 100.0),
+            ("on_err_pct".into(), e.after * 100.0),
             ("gain_pct".into(), (on / off - 1.0) * 100.0),
         ],
     }

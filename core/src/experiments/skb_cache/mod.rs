@@ -165,7 +165,8 @@ fn columns() -> Vec<Column> {
     let c = Column::new;
     vec![
         c("mpps", "Mpps"),
-        c("gain_pct", "%"),
+        c("gain_pct", "%")
+            .signed("Mpps against the caches-off run: negative when the caches lose (e.g. link-bound noise)"),
         c("slowpath_frees_per_request", "frees/request"),
         c("freed_on_alloc_cpu_pct", "%"),
         c("spin_pct", "%"),
@@ -389,7 +390,7 @@ impl Experiment for SkbCache {
     fn views(&self) -> Vec<ViewSpec> {
         vec![
             ViewSpec::Compare { id: "seed" },
-            ViewSpec::Text { id: "lanes", texts: &["lanes"] },
+            ViewSpec::Custom { id: "lanes" },
             ViewSpec::Text { id: "profile", texts: &["profile"] },
             ViewSpec::Chart {
                 id: "memory",
@@ -526,4 +527,53 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("Simulated time measured. Work per run is bounded by the window and a cap of 3,000,000 events.")
             .kernel(""),
     ]
+}
+
+/// Flows of the short runs behind the lane diagram: at most this many (one per thread is
+/// enough to place flow 0 where the full run places it).
+pub const LANE_FLOWS: u32 = 64;
+
+/// Flow 0's first skbs under one setting of the caches.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaneSet {
+    pub rx_cache: bool,
+    pub tx_cache: bool,
+    /// The CPU that takes flow 0's interrupts (RSS) and the CPU of its thread.
+    pub irq_cpu: Option<crate::sim::machine::CpuId>,
+    pub app_cpu: Option<crate::sim::machine::CpuId>,
+    /// Allocations and frees in time order of allocation (rx and tx interleaved).
+    pub lanes: Vec<world::Lane>,
+}
+
+/// The data of the CPU-lane diagram: flow 0's skbs with both caches off and both on, the
+/// page's other parameters kept (RPS included).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaneDiagram {
+    pub rps: bool,
+    /// Flows and window of the short runs (the caption says so).
+    pub flows: u32,
+    pub measure_us: u64,
+    pub off: LaneSet,
+    pub on: LaneSet,
+}
+
+/// Two short runs of `params` (at most [`LANE_FLOWS`] flows, 0.5 ms warm-up, 0.3 ms window)
+/// with the caches off and on: where flow 0's skbs are allocated and freed. Light (a few ms
+/// natively), so the page draws it on the main thread.
+pub fn lane_diagram(params: &Params, seed: u64) -> LaneDiagram {
+    let base = Input::from(params);
+    let small = Input { flows: base.flows.min(LANE_FLOWS), warmup_us: 500, measure_us: 300, ..base };
+    let set = |on: bool| {
+        let input = Input { rx_cache: on, tx_cache: on, ..small };
+        let (r, _) = run_input(&input, SERVER_2019_RR, seed);
+        let lanes: Vec<world::Lane> = r.lanes.into_iter().filter(|l| l.flow == 0).collect();
+        LaneSet {
+            rx_cache: on,
+            tx_cache: on,
+            irq_cpu: lanes.iter().find(|l| l.rx).map(|l| l.alloc_cpu),
+            app_cpu: Some(world::app_cpu(0, input.threads, input.config(SERVER_2019_RR).n_cpus())),
+            lanes,
+        }
+    };
+    LaneDiagram { rps: base.rps, flows: small.flows, measure_us: small.measure_us, off: set(false), on: set(true) }
 }

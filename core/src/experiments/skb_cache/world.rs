@@ -311,7 +311,7 @@ impl Sim {
         let flows: Vec<Flow> = (0..sim_flows)
             .map(|f| Flow {
                 irq_cpu: rss.below(n as u32) as CpuId,
-                app_cpu: ((f % threads) % n as u32) as CpuId,
+                app_cpu: app_cpu(f, threads, n as u32),
                 ..Flow::default()
             })
             .collect();
@@ -550,6 +550,10 @@ impl Sim {
                 self.res.tx_reused += 1;
             }
             self.lane_free(&old, cpu, "sendmsg (tx cache)", "none");
+            if old.lane.is_none() {
+                // A reuse of an skb allocated before the lanes started is a row of its own.
+                self.lane_reuse(f, old.alloc_cpu, cpu);
+            }
             old.lane = None;
             old
         } else {
@@ -670,6 +674,19 @@ impl Sim {
         ns
     }
 
+    fn lane_reuse(&mut self, f: u32, alloc_cpu: CpuId, cpu: CpuId) {
+        if self.measuring && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
+            self.res.lanes.push(Lane {
+                rx: false,
+                flow: f,
+                alloc_cpu,
+                free_cpu: Some(cpu),
+                where_freed: "sendmsg (tx cache)",
+                path: "none",
+            });
+        }
+    }
+
     fn lane_free(&mut self, skb: &Skb, cpu: CpuId, where_freed: &'static str, path: &'static str) {
         if let Some(l) = skb.lane.and_then(|i| self.res.lanes.get_mut(i)) {
             l.free_cpu = Some(cpu);
@@ -677,6 +694,11 @@ impl Sim {
             l.path = path;
         }
     }
+}
+
+/// The CPU of the thread serving flow `f`: thread `f mod threads`, pinned to CPU `t mod CPUs`.
+pub fn app_cpu(f: u32, threads: u32, n_cpus: u32) -> CpuId {
+    ((f % threads.max(1)) % n_cpus.max(1)) as CpuId
 }
 
 /// Runs one configuration.

@@ -2,6 +2,7 @@
 
 use super::depth::{draw_stack_vs_depth, StackVsDepth};
 use super::ViewCtx;
+use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::components::chart::{Chart, ChartData, Drawing};
 use plotters::coord::Shift;
@@ -22,6 +23,27 @@ impl Drawing for StackVsDepth {
     }
     fn describe(&self) -> String {
         chart_label(self)
+    }
+    fn table(&self) -> DataTable {
+        // One row per depth; per fix its peak stack and whether the walk overflowed (1).
+        let mut columns = vec!["depth".to_string()];
+        for s in &self.series {
+            columns.push(format!("{} peak stack (bytes)", s.fix));
+            columns.push(format!("{} overflow", s.fix));
+        }
+        let mut t = DataTable::new(columns);
+        let depths =
+            self.series.first().map(|s| s.points.iter().map(|p| p.depth).collect::<Vec<_>>()).unwrap_or_default();
+        for (i, depth) in depths.into_iter().enumerate() {
+            let mut row = vec![depth.to_string()];
+            for s in &self.series {
+                let p = s.points.get(i);
+                row.push(p.map(|p| p.stack_used_bytes_max.to_string()).unwrap_or_default());
+                row.push(p.map(|p| u8::from(p.overflow).to_string()).unwrap_or_default());
+            }
+            t.push(row);
+        }
+        t
     }
 }
 

@@ -60,6 +60,7 @@ pub fn mtu_sweep(input: &LayoutInput) -> Sweep {
         overlays: Vec::new(),
         x_range: None,
         dots: false,
+        bands: Vec::new(),
     }
 }
 
@@ -78,6 +79,7 @@ pub fn frags_sweep(input: &LayoutInput) -> Sweep {
         overlays: Vec::new(),
         x_range: None,
         dots: false,
+        bands: Vec::new(),
     }
 }
 

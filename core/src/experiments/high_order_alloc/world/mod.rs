@@ -27,10 +27,12 @@
 mod chains;
 mod ops;
 mod placement;
+mod skb_cache;
 mod trace;
 
 pub use chains::Stack;
 pub use placement::{place, Placement};
+pub use skb_cache::SkbCacheStats;
 pub use trace::{RefillMarker, TraceFrame};
 
 use crate::rng::Rng;
@@ -76,6 +78,10 @@ pub struct StreamConfig {
     pub msg_bytes: u32,
     pub sndbuf_bytes: u32,
     pub placement: Placement,
+    /// net.ipv4.tcp_rx_skb_cache (5.2–5.15): recvmsg parks the consumed skb; the next softirq frees it.
+    pub tcp_rx_skb_cache: bool,
+    /// net.ipv4.tcp_tx_skb_cache (5.2–5.15): the acked skb is parked for the next sk_stream_alloc_skb.
+    pub tcp_tx_skb_cache: bool,
     pub zone_pages: u32,
     pub warmup_ns: u64,
     pub measure_ns: u64,
@@ -107,6 +113,8 @@ struct Frag {
 struct Skb {
     frags: Vec<Frag>,
     len_bytes: u32,
+    /// Its sk_buff pair and head (`skb_cache`), once `sk_stream_alloc_skb` ran.
+    heads: Option<skb_cache::Heads>,
 }
 
 /// Operations done under `zone->lock`.
@@ -235,6 +243,8 @@ pub struct StreamStats {
     /// times in ns (measurement window).
     pub lock_ops: [u64; 5],
     pub lock_hold_ns: [u64; 5],
+    /// sk_buff allocations and frees and the two skb caches (`skb_cache`).
+    pub skb: SkbCacheStats,
     /// True if the run hit its event bound before its end time.
     pub truncated: bool,
 }
@@ -258,6 +268,8 @@ pub struct StreamSim {
     spare_frags: Vec<Vec<Frag>>,
     /// Reused buffer for the actions `skb_release_data` queues.
     scratch: Vec<Action>,
+    /// The sk_buffs' slab caches and each socket's skb cache slots.
+    skbs: skb_cache::SkbSide,
 }
 
 /// The kernel function of each entry of [`StreamStats::lock_ops`].
@@ -344,6 +356,7 @@ impl StreamSim {
         let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
         let max_events = (EVENTS_PER_THREAD_US * threads.len() as u64 * end_us).min(MAX_EVENTS_PER_RUN);
         let cfg_machine = cfg.machine.clone();
+        let skbs = skb_cache::SkbSide::new(&cfg, n_cpus);
         let mut sim = StreamSim {
             cfg,
             now_ns: 0,
@@ -359,6 +372,7 @@ impl StreamSim {
             trace: None,
             spare_frags: Vec::new(),
             scratch: Vec::new(),
+            skbs,
         };
         let mut start = root.fork(0);
         for t in 0..sim.threads.len() as ThreadId {
@@ -528,7 +542,10 @@ impl StreamSim {
             Action::AllocFrag { order } => self.alloc_frag(t, order),
             Action::Locked(op) => return self.request_lock(t, op),
             Action::TcpPush => self.tcp_push(t),
-            Action::Push => self.push(t),
+            Action::Push => {
+                self.push(t);
+                self.skb_softirq(t);
+            }
             Action::BeginRecv => return self.begin_recv(t),
             Action::ReleaseSkb => self.release_skb(t),
             Action::FreePage { page } => self.free_page(t, page),

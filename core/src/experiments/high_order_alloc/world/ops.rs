@@ -87,6 +87,10 @@ impl StreamSim {
             self.run_next(t, &[send, Action::Push, Action::FillFrags { remaining_bytes }]);
             return;
         }
+        let skb = &self.threads[t as usize].skb;
+        if skb.len_bytes == 0 && skb.heads.is_none() && self.skb_alloc(t, Action::FillFrags { remaining_bytes }) {
+            return;
+        }
         let m = &self.cfg.machine;
         let th = &mut self.threads[t as usize];
         let refs = th.pfrag.page.map_or(0, |p| self.zones[p.node as usize].page_ref(p.pfn));
@@ -293,7 +297,7 @@ impl StreamSim {
     pub(super) fn push(&mut self, t: ThreadId) {
         let spare = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
         let th = &mut self.threads[t as usize];
-        let skb = std::mem::replace(&mut th.skb, Skb { frags: spare, len_bytes: 0 });
+        let skb = std::mem::replace(&mut th.skb, Skb { frags: spare, len_bytes: 0, heads: None });
         let f = th.flow as usize;
         self.flows[f].queue.push_back(skb);
         let r = self.flows[f].receiver;
@@ -352,6 +356,9 @@ impl StreamSim {
 
     /// `skb_release_data()`: one `put_page` per frag; the last reference frees the page here.
     pub(super) fn release_skb(&mut self, t: ThreadId) {
+        if self.skb_consumed(t) {
+            return;
+        }
         let m = &self.cfg.machine;
         let th = &mut self.threads[t as usize];
         let mut skb = std::mem::take(&mut th.skb);

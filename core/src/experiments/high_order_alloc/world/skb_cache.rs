@@ -1,0 +1,320 @@
+//! The sk_buffs of the TCP_STREAM world and the two per-socket skb caches of Linux 5.2–5.15:
+//! `net.ipv4.tcp_rx_skb_cache` and `net.ipv4.tcp_tx_skb_cache` (both default off, as in the
+//! kernel of seed 000).
+//!
+//! What Linux does (v5.2, Eric Dumazet, netdev 2019-03-22, "tcp: add one skb cache for tx",
+//! 472c2e07eef0, and "tcp: add one skb cache for rx", 8b27dae5a2e8; sysctls since June 2019):
+//! - Every tx skb is one `skbuff_fclone_cache` object (the sk_buff kept in the retransmit
+//!   queue and its clone, which goes down the stack) and a `kmalloc-1024` head
+//!   (`MAX_TCP_HEADER` plus `skb_shared_info`), allocated by `sk_stream_alloc_skb()` on the
+//!   sender's CPU. The payload sits in page frags both sk_buffs share (`dataref`); whichever of
+//!   the two is freed last drops the frag pages and frees the head and the fclone object.
+//! - rx cache: `sk_eat_skb()` in `tcp_recvmsg()` parks the consumed skb in the socket
+//!   (`sk->sk_rx_skb_cache`) instead of freeing it, if the slot is empty. The next
+//!   `tcp_v4_rcv()` for that socket that finds it not owned by the user (no `recvmsg` holding
+//!   `lock_sock`) takes the parked skb and frees it after processing the new packet. On
+//!   loopback that softirq runs on the *sender's* CPU (`loopback_xmit` → `netif_rx` →
+//!   `do_softirq` at the sender's `local_bh_enable`), the CPU whose page frag and slabs the
+//!   skb came from: its frag pages go back to the sender's per-CPU list (order 0) and its
+//!   slab objects to the sender's active slab (SLUB fast path). If the receiver holds the
+//!   socket, the packet goes to the backlog and the parked skb stays.
+//! - tx cache: `sk_wmem_free_skb()`, when an ACK frees an skb of the retransmit queue, parks
+//!   it in `sk->sk_tx_skb_cache` if the slot is empty and the skb is not cloned (its clone
+//!   already freed); the next `sk_stream_alloc_skb()` takes it back: `pskb_trim(skb, 0)`
+//!   drops its frag pages *there*, on the sender's CPU, and the sk_buff and head are reused
+//!   with no slab allocation or free. With the rx cache on, the clone is usually parked in
+//!   the receiver when the ACK comes, so the skb is cloned and the tx cache is not filled.
+//!
+//! What we simplify (beside the world's own simplifications): the ACK is part of the
+//! receiver's `recvmsg` (the world's rule), so without caches both sk_buffs of a tx skb are
+//! freed on the receiver's CPU; with the socket owned, the backlog work a real receiver does
+//! at `release_sock` stays in the sender's `skb_tx_cycles`; slab pages come from a zone of
+//! their own (their zone->lock is not the frag pages' one); and the slab time SLUB's model
+//! computes is counted but not charged to the threads, because the fitted per-skb constants
+//! already hold the default path's sk_buff work (see `StreamSim::charge_slub`). So the caches
+//! change throughput through the frag pages (where their last `put_page` runs: per-CPU list
+//! balance, zone->lock, struct page and buddy lines) and report their slab savings as counts
+//! and ns. docs/high-order-alloc.md, "The skb caches", has the numbers.
+
+use super::*;
+use crate::experiments::skb_cache::profile::SERVER_2019_RR;
+use crate::sim::slub::{CacheSpec, Obj, OpCost, Slub};
+
+/// `skbuff_fclone_cache` object: two sk_buffs and the fclone refcount, cache-aligned.
+pub const FCLONE_BYTES: u32 = 512;
+/// The tx skb's linear part: `SKB_DATA_ALIGN(MAX_TCP_HEADER = 320) + SKB_DATA_ALIGN(sizeof(struct
+/// skb_shared_info) = 320)` = 640 bytes, served by `kmalloc-1024`.
+pub const HEAD_BYTES: u32 = 1024;
+
+/// The slab objects of one tx skb, allocated on `node`'s SLUB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Heads {
+    node: u32,
+    /// The CPU that allocated both objects.
+    cpu: CpuId,
+    fclone: Obj,
+    head: Obj,
+}
+
+/// What the skbs and the two caches did in the measurement window.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SkbCacheStats {
+    /// tx skbs `sk_stream_alloc_skb` built from SLUB (two objects each).
+    pub skb_allocs: u64,
+    /// tx skbs it took from the socket's tx cache instead.
+    pub tx_reused: u64,
+    /// skbs an ACK parked in the tx cache.
+    pub tx_parked: u64,
+    /// Consumed skbs `sk_eat_skb` parked in the rx cache.
+    pub rx_parked: u64,
+    /// Parked rx skbs the next softirq freed (on the sender's CPU).
+    pub rx_freed_by_softirq: u64,
+    /// Softirqs that found the receiver owning the socket, with an skb parked: it stayed.
+    pub rx_owned_by_user: u64,
+    /// sk_buff and head frees by SLUB path: this CPU's active slab, or `__slab_free`.
+    pub slab_fast_frees: u64,
+    pub slab_slow_frees: u64,
+    /// Objects freed on the CPU that allocated them, of all objects freed.
+    pub freed_on_alloc_cpu: u64,
+    pub freed: u64,
+    /// CPU cycles, and ns of line transfers and list_lock waits, SLUB's model gives these
+    /// allocations and frees (counted, not charged: see `StreamSim::charge_slub`).
+    pub slab_cycles: u64,
+    pub slab_wait_ns: u64,
+    /// Allocations the slab zone could not serve (the skb then goes without modelled heads).
+    pub slab_alloc_failures: u64,
+}
+
+/// The world's sk_buff allocator and each flow's two cache slots.
+#[derive(Debug, Clone)]
+pub(super) struct SkbSide {
+    rx_on: bool,
+    tx_on: bool,
+    /// One SLUB per node (skbuff_fclone_cache, kmalloc-1024).
+    slub: Vec<Slub>,
+    /// `sk->sk_rx_skb_cache` of each flow's receiving socket.
+    rx_parked: Vec<Option<Skb>>,
+    /// `sk->sk_tx_skb_cache` of each flow's sending socket.
+    tx_parked: Vec<Option<Skb>>,
+}
+
+impl SkbSide {
+    pub(super) fn new(cfg: &StreamConfig, n_cpus: usize) -> SkbSide {
+        let m = &cfg.machine;
+        let specs = [
+            CacheSpec { name: "skbuff_fclone_cache", size: FCLONE_BYTES },
+            CacheSpec { name: "kmalloc-1024", size: HEAD_BYTES },
+        ];
+        // Slab pages for every skb a flow can have in flight (sndbuf / msg, at least one per
+        // message), the two parked ones, and an active slab per CPU and cache; 1<<20 at most.
+        let per_flow = u64::from(cfg.sndbuf_bytes / cfg.msg_bytes.max(1)) + 4;
+        let objects = u64::from(cfg.flows) * per_flow;
+        let pages = objects * u64::from(FCLONE_BYTES + HEAD_BYTES) / 4096 + 2 * n_cpus as u64 * 8 + 4096;
+        let pages = (pages.div_ceil(1024) * 1024).min(1 << 20) as u32;
+        // The SLUB constants of skb-cache's server: seed 000's machine (fast path from Brouer's
+        // slab benchmarks, __slab_free fitted by `skblab calibrate skb-cache`).
+        let costs = SERVER_2019_RR.slub;
+        let slub = (0..m.sockets)
+            .map(|node| {
+                let zone = Zone::new(node, pages, n_cpus, cfg.pcp_high, cfg.pcp_batch, false);
+                Slub::new(m, &specs, n_cpus, zone, costs)
+            })
+            .collect();
+        let flows = cfg.flows as usize;
+        SkbSide {
+            rx_on: cfg.tcp_rx_skb_cache,
+            tx_on: cfg.tcp_tx_skb_cache,
+            slub,
+            rx_parked: vec![None; flows],
+            tx_parked: vec![None; flows],
+        }
+    }
+}
+
+impl StreamSim {
+    fn measuring(&self) -> bool {
+        self.now_ns >= self.cfg.warmup_ns
+    }
+
+    /// `sk_stream_alloc_skb()` for the sender's new tail skb: the parked tx skb if there is one
+    /// (its frags are dropped here by `pskb_trim`: actions queued before `then`), else an
+    /// sk_buff pair and a head from SLUB. True if actions were queued (the caller returns).
+    pub(super) fn skb_alloc(&mut self, t: ThreadId, then: Action) -> bool {
+        let f = self.threads[t as usize].flow as usize;
+        if let Some(mut old) = self.skbs.tx_parked[f].take() {
+            if self.measuring() {
+                self.stats.skb.tx_reused += 1;
+            }
+            let heads = old.heads.take();
+            self.threads[t as usize].skb.heads = heads;
+            self.skb_note(f, "netperf", "sk_stream_alloc_skb reuses the tx-cached skb; pskb_trim drops its frags here");
+            self.release_frags_on(t, old, Some(then));
+            return true;
+        }
+        let cpu = self.threads[t as usize].cpu;
+        let node = self.cfg.machine.pos(cpu).socket;
+        let now = self.now_ns;
+        let m = &self.cfg.machine;
+        let slub = &mut self.skbs.slub[node as usize];
+        let mut cost = OpCost::default();
+        let mut objs = [None, None];
+        for (cache, obj) in objs.iter_mut().enumerate() {
+            if let Ok((o, done)) = slub.alloc(m, cpu, cache as u16, now) {
+                cost.add(done.cost);
+                *obj = Some(o);
+            }
+        }
+        let measuring = self.measuring();
+        match objs {
+            [Some(fclone), Some(head)] => {
+                self.threads[t as usize].skb.heads = Some(Heads { node, cpu, fclone, head });
+                if measuring {
+                    self.stats.skb.skb_allocs += 1;
+                }
+            }
+            _ => {
+                // The slab zone is sized for every skb in flight; if it still runs dry the skb
+                // goes on without heads (counted) rather than stopping the run.
+                for o in objs.into_iter().flatten() {
+                    let done = self.skbs.slub[node as usize].free(m, cpu, o, now);
+                    cost.add(done.cost);
+                }
+                self.stats.skb.slab_alloc_failures += 1;
+            }
+        }
+        self.charge_slub(cost);
+        false
+    }
+
+    /// The receiver consumed its skb (`sk_eat_skb`, then the ACK's `sk_wmem_free_skb` of the
+    /// original). True if a cache kept it (nothing is freed now); otherwise the sk_buff pair
+    /// and head are freed here and the caller drops the frags.
+    pub(super) fn skb_consumed(&mut self, t: ThreadId) -> bool {
+        let f = self.threads[t as usize].flow as usize;
+        let measuring = self.measuring();
+        if self.skbs.rx_on && self.skbs.rx_parked[f].is_none() {
+            // The clone waits in the receiving socket; the ACK then frees the original, which
+            // only drops the fclone and data references: nothing is freed yet.
+            let skb = std::mem::take(&mut self.threads[t as usize].skb);
+            self.skbs.rx_parked[f] = Some(skb);
+            if measuring {
+                self.stats.skb.rx_parked += 1;
+            }
+            self.skb_note(f, "netserver", "sk_eat_skb parks the skb in sk_rx_skb_cache");
+            return true;
+        }
+        // The clone is freed (dataref 2 → 1); the ACK finds the original not cloned.
+        if self.skbs.tx_on && self.skbs.tx_parked[f].is_none() {
+            let skb = std::mem::take(&mut self.threads[t as usize].skb);
+            self.skbs.tx_parked[f] = Some(skb);
+            if measuring {
+                self.stats.skb.tx_parked += 1;
+            }
+            self.skb_note(f, "netserver", "the ACK parks the acked skb in netperf's sk_tx_skb_cache");
+            return true;
+        }
+        if let Some(h) = self.threads[t as usize].skb.heads.take() {
+            self.free_heads(t, h);
+        }
+        false
+    }
+
+    /// The softirq of the sender's push ran `tcp_v4_rcv()` for the receiving socket: if the
+    /// receiver does not own it, the parked rx skb is freed here, on the sender's CPU.
+    pub(super) fn skb_softirq(&mut self, t: ThreadId) {
+        let f = self.threads[t as usize].flow as usize;
+        if self.skbs.rx_parked[f].is_none() {
+            return;
+        }
+        let r = self.flows[f].receiver;
+        // Inside tcp_recvmsg (lock_sock held) from taking an skb to the end of the call.
+        let owned = self.threads[r as usize].prog.contains(&Action::EndOp);
+        if owned {
+            if self.measuring() {
+                self.stats.skb.rx_owned_by_user += 1;
+            }
+            return;
+        }
+        let mut skb = self.skbs.rx_parked[f].take().expect("checked");
+        if self.measuring() {
+            self.stats.skb.rx_freed_by_softirq += 1;
+        }
+        self.skb_note(f, "netperf", "tcp_v4_rcv in the softirq frees the receiver's cached rx skb");
+        if let Some(h) = skb.heads.take() {
+            self.free_heads(t, h);
+        }
+        self.release_frags_on(t, skb, None);
+    }
+
+    /// One `put_page` per frag of `skb` on `t`'s CPU (the sender's), freeing pages whose last
+    /// reference it drops; the actions run next, then `then`.
+    fn release_frags_on(&mut self, t: ThreadId, mut skb: Skb, then: Option<Action>) {
+        let m = &self.cfg.machine;
+        let cpu = self.threads[t as usize].cpu;
+        let mut acts = std::mem::take(&mut self.scratch);
+        acts.clear();
+        for frag in &skb.frags {
+            let zone = &mut self.zones[frag.page.node as usize];
+            let line_ns = zone.touch_page(m, &self.caches, cpu, frag.page.pfn);
+            acts.push(Action::LineNs { ns: line_ns, stack: Stack::PutPage });
+            acts.push(Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage });
+            if zone.put_page_testzero(frag.page.pfn) {
+                if self.threads[t as usize].role == Role::Netperf {
+                    self.stats.last_put_by_sender += 1;
+                } else {
+                    self.stats.last_put_by_receiver += 1;
+                }
+                acts.push(Action::FreePage { page: frag.page });
+            }
+        }
+        acts.extend(then);
+        self.run_next(t, &acts);
+        self.scratch = acts;
+        skb.frags.clear();
+        self.spare_frags.push(skb.frags);
+    }
+
+    /// `kfree()` of the head and `kmem_cache_free()` of the sk_buff pair on `t`'s CPU.
+    fn free_heads(&mut self, t: ThreadId, h: Heads) {
+        let cpu = self.threads[t as usize].cpu;
+        let (m, now) = (&self.cfg.machine, self.now_ns);
+        let measuring = now >= self.cfg.warmup_ns;
+        let mut cost = OpCost::default();
+        for obj in [h.head, h.fclone] {
+            let slub = &mut self.skbs.slub[h.node as usize];
+            let done = slub.free(m, cpu, obj, now);
+            if measuring {
+                let s = &mut self.stats.skb;
+                s.freed += 1;
+                if done.path.is_slow() {
+                    s.slab_slow_frees += 1;
+                } else {
+                    s.slab_fast_frees += 1;
+                }
+                if cpu == h.cpu {
+                    s.freed_on_alloc_cpu += 1;
+                }
+            }
+            cost.add(done.cost);
+        }
+        self.charge_slub(cost);
+    }
+
+    /// A line of the trace player's notes (one format for every cache event).
+    fn skb_note(&mut self, f: usize, who: &'static str, what: &'static str) {
+        self.note(|| format!("{who} {f}: {what}"));
+    }
+
+    /// Counts the time SLUB's model gives these operations. It is not charged to the thread:
+    /// the fitted per-skb constants (`skb_tx_cycles`, `skb_rx_cycles`) already contain the
+    /// sk_buff allocation and free of the default path (caches off), so charging it again
+    /// would count it twice; what the caches save in slab time is reported, not credited
+    /// (docs/high-order-alloc.md, "The skb caches").
+    fn charge_slub(&mut self, cost: OpCost) {
+        if self.measuring() {
+            let s = &mut self.stats.skb;
+            s.slab_cycles += cost.cycles;
+            s.slab_wait_ns += cost.line_ns + cost.spin_ns;
+        }
+    }
+}
