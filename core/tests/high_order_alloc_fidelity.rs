@@ -48,16 +48,15 @@ fn reproduces_seed_000_on_the_mean_of_five_seeds() {
     for (s, c) in per_seed.iter().enumerate() {
         assert!(matches!(c, Some(8..=10)), "seed {}: crossover {c:?}", s + 1);
     }
-    // FIXME(model): missed targets, pinned at the band the rebuilt mechanisms reach (docs/
-    // high-order-alloc.md, "Known gaps"). MAPE order-3 7.03 % (target 5): order-3 is 12–17 %
-    // low at 1–4 flows (one flow 1.11x order-0, seed 1.34x) and 8–12 % high at 8–12 flows:
-    // the model has no order-3 cost that grows with flows before zone->lock saturates.
-    assert!(mape3 <= 7.5, "MAPE order3 {mape3:.2} %");
-    // Max |error| 17.2 % (target 12): order-3 at 1 flow.
-    assert!(max_err <= 18.0, "max |error| {max_err:.2} %");
-    // Plateau 561 Gbit/s (target 575..615): one zone->lock pass (~285 ns hold + a ~93 ns
-    // handoff) is what the lines the buddy touches cost; the fit cannot lower
-    // line_same_socket_ns for the plateau without breaking 8–16 flows.
+    // FIXME(model): missed targets, pinned at the band the mechanisms reach (docs/
+    // high-order-alloc.md, "The early order-3 bend" and "Known gaps"). MAPE order-3 6.68 %
+    // (target 5): the own-L2 reuse of one sender per node gives order-3 an early bend, but a
+    // third of the seed's (one flow 46 vs 50 Gbit/s; 3–4 flows 12 % low, 10–11 flows 12 % high).
+    assert!(mape3 <= 7.0, "MAPE order3 {mape3:.2} %");
+    // Max |error| 12.65 % (target 12): order-3 at 4 and 10 flows.
+    assert!(max_err <= 13.0, "max |error| {max_err:.2} %");
+    // Plateau 562 Gbit/s (target 575..615): one zone->lock pass (~285 ns hold + a ~93 ns
+    // handoff) is what the lines the buddy touches cost, each miss counted in series.
     assert!((540_000.0..=615_000.0).contains(&peak), "order-3 peak {peak:.0} Mbit/s");
     // Order-3 wins at one flow on every seed, and the plateau is flat from 20 flows.
     for r in &runs {

@@ -7,8 +7,11 @@
 //! (`pfn ^ (1 << order)`) as long as the buddy is free and of the same order, then puts the
 //! result at the head of its list. All of it runs under `zone->lock`.
 //!
-//! What we simplify: one migrate type, no pageblocks, no "add to tail" heuristic, no
-//! watermarks. The lists are intrusive, like `page->lru`: `next`/`prev` arrays indexed by pfn,
+//! `__free_one_page()` puts the merged block at the tail instead when the buddy of the block
+//! one order up is free (`buddy_merge_likely()`, 6dda9d55bf54 in 2.6.35, still in 5.2), so
+//! blocks about to coalesce are handed out last.
+//!
+//! What we simplify: one migrate type, no pageblocks, no watermarks. The lists are intrusive, like `page->lru`: `next`/`prev` arrays indexed by pfn,
 //! so removal of a merged buddy is O(1), exactly as in the kernel. Bookkeeping only: no memory.
 
 use serde::Serialize;
@@ -31,6 +34,8 @@ pub struct BuddyWork {
 pub struct FreeArea {
     n_pages: u32,
     head: [u32; MAX_ORDER],
+    /// Last entry of each list (`list_head.prev`), for `list_add_tail`.
+    tail: [u32; MAX_ORDER],
     nr_free: [u64; MAX_ORDER],
     next: Vec<u32>,
     prev: Vec<u32>,
@@ -41,6 +46,11 @@ pub struct FreeArea {
     pub touched: Vec<Pfn>,
     /// Bit `o` set if that call read or wrote `free_area[o]` (list head, `nr_free`).
     pub orders_touched: u16,
+    /// Frees that put their block at the head / at the tail of its list, allocations that had
+    /// to split a larger block (counters for the docs and tests).
+    pub head_adds: u64,
+    pub tail_adds: u64,
+    pub splits: u64,
 }
 
 impl FreeArea {
@@ -52,12 +62,16 @@ impl FreeArea {
         let mut fa = FreeArea {
             n_pages,
             head: [NIL; MAX_ORDER],
+            tail: [NIL; MAX_ORDER],
             nr_free: [0; MAX_ORDER],
             next: vec![NIL; n],
             prev: vec![NIL; n],
             free_order: vec![NOT_FREE; n],
             touched: Vec::new(),
             orders_touched: 0,
+            head_adds: 0,
+            tail_adds: 0,
+            splits: 0,
         };
         for pfn in (0..n_pages).step_by(top as usize).rev() {
             fa.list_add(pfn, MAX_ORDER - 1);
@@ -123,8 +137,29 @@ impl FreeArea {
         self.prev[pfn as usize] = NIL;
         if old != NIL {
             self.prev[old as usize] = pfn;
+        } else {
+            self.tail[order] = pfn;
         }
         self.head[order] = pfn;
+        self.free_order[pfn as usize] = order as u8;
+        self.nr_free[order] += 1;
+    }
+
+    /// `list_add_tail()`: the block goes behind every other block of its order.
+    fn list_add_tail(&mut self, pfn: Pfn, order: usize) {
+        let old = self.tail[order];
+        if old == NIL {
+            self.list_add(pfn, order);
+            return;
+        }
+        // The new entry, the old last entry (its lru.next) and the list head (its prev).
+        self.touched.push(pfn);
+        self.touched.push(old);
+        self.orders_touched |= 1 << order;
+        self.prev[pfn as usize] = old;
+        self.next[pfn as usize] = NIL;
+        self.next[old as usize] = pfn;
+        self.tail[order] = pfn;
         self.free_order[pfn as usize] = order as u8;
         self.nr_free[order] += 1;
     }
@@ -146,6 +181,8 @@ impl FreeArea {
         }
         if n != NIL {
             self.prev[n as usize] = p;
+        } else {
+            self.tail[order] = p;
         }
         self.free_order[pfn as usize] = NOT_FREE;
         self.nr_free[order] -= 1;
@@ -162,6 +199,9 @@ impl FreeArea {
         let pfn = self.head[from];
         self.list_del(pfn, from);
         let mut steps = 0;
+        if from > order {
+            self.splits += 1;
+        }
         for o in (order..from).rev() {
             // expand(): the upper half goes back one order down.
             self.list_add(pfn + (1 << o), o);
@@ -189,6 +229,20 @@ impl FreeArea {
             order += 1;
             steps += 1;
         }
+        // buddy_merge_likely() (6dda9d55bf54, 2.6.35): if the buddy of the block one order up
+        // is free, this block's own buddy may come back soon and merge; the block goes to the
+        // tail so it is not handed out first. page_is_buddy() reads that struct page; its
+        // address depends only on pfn and order, so the miss overlaps the list_add misses
+        // that follow (model assumption: it adds no latency and is not in `touched`).
+        if order < MAX_ORDER - 2 {
+            let higher_buddy = (pfn & !((1 << (order + 1)) - 1)) ^ (1 << (order + 1));
+            if self.free_order[higher_buddy as usize] == (order + 1) as u8 {
+                self.list_add_tail(pfn, order);
+                self.tail_adds += 1;
+                return BuddyWork { steps };
+            }
+        }
+        self.head_adds += 1;
         self.list_add(pfn, order);
         BuddyWork { steps }
     }
@@ -226,6 +280,9 @@ impl FreeArea {
                     return Err(format!("order {order}: list has a cycle"));
                 }
             }
+            if prev != self.tail[order] {
+                return Err(format!("order {order}: tail is {} but the list ends at {prev}", self.tail[order]));
+            }
             if n != self.nr_free[order] {
                 return Err(format!("order {order}: nr_free {} but {n} blocks listed", self.nr_free[order]));
             }
@@ -261,6 +318,31 @@ mod tests {
         assert_eq!(fa.check_invariants().unwrap(), 1024 - 8);
         assert_eq!(fa.free(pfn, 3).steps, 7);
         assert_eq!(fa.nr_free()[10], 1);
+        assert_eq!(fa.check_invariants().unwrap(), 1024);
+    }
+
+    #[test]
+    fn a_block_whose_higher_buddy_is_free_goes_to_the_tail() {
+        let mut fa = FreeArea::new(1024);
+        // 0 and 8 in use; 16/4 taken, so the next order-3 block splits 32/5: 40/3 is free.
+        assert_eq!(fa.alloc(3).unwrap().0, 0);
+        assert_eq!(fa.alloc(3).unwrap().0, 8);
+        assert_eq!(fa.alloc(4).unwrap().0, 16);
+        assert_eq!(fa.alloc(3).unwrap().0, 32);
+        // 16 comes back: its buddy (0/4) is in use and so is the order-5 buddy (32): head.
+        fa.free(16, 4);
+        assert_eq!((fa.head_adds, fa.tail_adds), (1, 0));
+        // Freeing 0: its buddy 8 is in use, but the order-4 buddy of 0+8 (16) is free, so 0
+        // may soon merge: it goes behind 40.
+        fa.free(0, 3);
+        assert_eq!((fa.head_adds, fa.tail_adds), (1, 1));
+        fa.check_invariants().unwrap();
+        assert_eq!(fa.alloc(3).unwrap().0, 40, "the head first");
+        assert_eq!(fa.alloc(3).unwrap().0, 0);
+        for pfn in [0, 8, 32, 40] {
+            fa.free(pfn, 3);
+        }
+        assert_eq!(fa.nr_free()[10], 1, "everything merged back");
         assert_eq!(fa.check_invariants().unwrap(), 1024);
     }
 

@@ -125,7 +125,8 @@ impl Caches {
     }
 
     /// `cpu` reads (`write` false) or overwrites (`write` true) `lines` lines of a page homed on
-    /// node `home` whose history is `d`: where the data came from. The page's history and the
+    /// node `home` whose history is `d`: where the data came from ([`Source::Own`] whenever
+    /// `cpu`'s L2 still holds it, for a write too: other copies are invalidated, not waited for). The page's history and the
     /// fill counts are updated (the lines come into `cpu`'s L2 unless they were there; a write
     /// leaves the only copy with `cpu`).
     pub fn access(&mut self, d: &mut PageData, cpu: CpuId, home: u32, lines: u32, write: bool) -> Source {
@@ -149,11 +150,13 @@ impl Caches {
             )
             .min();
         let source = match (mine, other) {
-            // Reading a line this L2 holds costs nothing more, whoever else holds it.
-            (true, _) if !write => Source::Own,
-            // Writing it: the other copies must be invalidated first (the RFO waits for them).
-            (true, Some(o)) => o,
-            (true, None) => Source::Own,
+            // This L2 holds the lines: reading them costs nothing more, whoever else holds
+            // them. Overwriting them whole (`rep movsb` fast strings) neither: the home slice
+            // invalidates the other copies and the core does not wait for that (the no-RFO
+            // model assumption of `copy_stall_ps`). Issue #8: an order-3 sender that gets back
+            // the block it wrote itself (one flow per node) writes into its own L2; one that
+            // gets a block another sender wrote must bring the lines in.
+            (true, _) => Source::Own,
             (false, Some(o)) => o,
             (false, None) => {
                 let last = if d.reader != NONE { d.reader } else { d.writer };
@@ -242,7 +245,10 @@ mod tests {
         assert_eq!(c.access(&mut d.clone(), 56, 0, 64, false), Source::Own);
         assert_eq!(c.access(&mut d.clone(), 28, 0, 64, false), Source::OtherSocket);
         assert_eq!(c.access(&mut d, 1, 0, 64, false), Source::SameSocket);
-        // CPU 0 writes again: CPU 1's copy must go (mesh).
+        // CPU 0 writes again: the lines are in its own L2 (CPU 1's copy is invalidated by
+        // the home slice, not waited for); CPU 2, which holds none, gets them over the mesh.
+        assert_eq!(c.access(&mut d.clone(), 0, 0, 64, true), Source::Own);
+        assert_eq!(c.access(&mut d, 2, 0, 64, true), Source::SameSocket);
         assert_eq!(c.access(&mut d, 0, 0, 64, true), Source::SameSocket);
         assert_eq!(c.access(&mut d, 0, 0, 64, true), Source::Own);
         // CPU 0 streams more than its L2 through other pages: the page is evicted to the L3.

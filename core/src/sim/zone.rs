@@ -402,9 +402,10 @@ mod tests {
         assert_eq!(at(z.copy_data(&mut c, 1, 8, (0, 8192), true), Source::Dram), 128);
         // The receiver on CPU 2 reads it from CPU 1's L2 over the mesh.
         assert_eq!(at(z.copy_data(&mut c, 2, 8, (0, 4096), false), Source::SameSocket), 64);
-        // CPU 1 writes again: its own copy, but CPU 2's must be invalidated.
-        assert_eq!(at(z.copy_data(&mut c, 1, 8, (0, 4096), true), Source::SameSocket), 64);
+        // CPU 1 writes again: its own L2 still has the lines (CPU 2's copy is invalidated by
+        // the home slice, not waited for); CPU 3 has to bring them into its L2.
         assert_eq!(at(z.copy_data(&mut c, 1, 8, (0, 4096), true), Source::Own), 64);
+        assert_eq!(at(z.copy_data(&mut c, 3, 8, (0, 4096), true), Source::SameSocket), 64);
     }
 
     #[test]
