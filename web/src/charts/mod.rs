@@ -68,6 +68,52 @@ impl Theme {
     }
 }
 
+/// The x-y chart both line charts draw on.
+pub(crate) type XyChart<'a, DB> = plotters::chart::ChartContext<
+    'a,
+    DB,
+    plotters::coord::cartesian::Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::types::RangedCoordf64,
+    >,
+>;
+
+/// A labelled dashed horizontal line at `y` across `x` (a reference value or a limit).
+pub(crate) fn draw_hline<DB: plotters::prelude::DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    x: (f64, f64),
+    y: f64,
+    label: &str,
+    color: RGBColor,
+    theme: &Theme,
+) -> Result<(), plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
+    use plotters::prelude::*;
+    let (stroke, swatch) = (color.stroke_width(theme.s(2)), theme.si(18));
+    chart
+        .draw_series(DashedLineSeries::new(vec![(x.0, y), (x.1, y)], theme.s(6), theme.s(4), stroke))?
+        .label(label)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + swatch, y)], stroke));
+    Ok(())
+}
+
+/// A shaded band (a spread or a bound) bounded by `outline`, with a legend entry if `label`.
+pub(crate) fn draw_band<DB: plotters::prelude::DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    outline: Vec<(f64, f64)>,
+    label: Option<&str>,
+    color: RGBColor,
+    theme: &Theme,
+) -> Result<(), plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
+    use plotters::prelude::*;
+    let fill = color.mix(0.22).filled();
+    let (w, h) = (theme.si(18), theme.si(5));
+    let drawn = chart.draw_series(std::iter::once(Polygon::new(outline, fill)))?;
+    if let Some(label) = label {
+        drawn.label(label).legend(move |(x, y)| Rectangle::new([(x, y - h), (x + w, y + h)], fill));
+    }
+    Ok(())
+}
+
 /// Renders a chart to an SVG string with the light theme (the native tests of every chart).
 #[cfg(test)]
 pub(crate) fn render_svg<F, E>(size: (u32, u32), draw: F) -> String

@@ -151,26 +151,10 @@ pub fn draw_plot<DB: DrawingBackend>(
         let color = theme.series[(i + 1) % 3];
         let mut outline: Vec<(f64, f64)> = band.points.iter().map(|q| (q.0, q.2)).collect();
         outline.extend(band.points.iter().rev().map(|q| (q.0, q.1)));
-        chart
-            .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.22).filled())))?
-            .label(band.name.clone())
-            .legend(move |(x, y)| {
-                Rectangle::new([(x, y - theme.si(5)), (x + theme.si(18), y + theme.si(5))], color.mix(0.22).filled())
-            });
+        super::draw_band(&mut chart, outline, Some(&band.name), color, theme)?;
     }
     for (label, y) in &p.hlines {
-        let color = theme.marker;
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(x_lo, *y), (x_hi, *y)],
-                theme.s(6),
-                theme.s(4),
-                color.stroke_width(theme.s(2)),
-            ))?
-            .label(label.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(2)))
-            });
+        super::draw_hline(&mut chart, (x_lo, x_hi), *y, label, theme.marker, theme)?;
     }
     for (i, line) in p.lines.iter().enumerate() {
         let color = theme.series[i % 2];

@@ -196,18 +196,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
     if let Some((label, y)) = &data.hline {
-        let color = theme.series[2];
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(x_lo, *y), (x_hi, *y)],
-                theme.s(6),
-                theme.s(4),
-                color.stroke_width(theme.s(2)),
-            ))?
-            .label(label.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(2)))
-            });
+        super::draw_hline(&mut chart, (x_lo, x_hi), *y, label, theme.series[2], theme)?;
     }
     for (k, band) in data.bands.iter().enumerate() {
         let color = theme.series[band.series % 2];
@@ -215,16 +204,9 @@ pub fn draw_sweep<DB: DrawingBackend>(
         let hi = data.xs.iter().copied().zip(band.hi.iter().copied());
         let outline: Vec<(f64, f64)> = hi.chain(lo.rev()).filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
         if outline.len() >= 3 {
-            let drawn = chart.draw_series(std::iter::once(Polygon::new(outline, color.mix(0.22).filled())))?;
             // One legend entry says what every band is.
-            if k == 0 {
-                drawn.label("shaded: min-max over the seeds").legend(move |(x, y)| {
-                    Rectangle::new(
-                        [(x, y - theme.si(5)), (x + theme.si(18), y + theme.si(5))],
-                        color.mix(0.22).filled(),
-                    )
-                });
-            }
+            let label = (k == 0).then_some("shaded: min-max over the seeds");
+            super::draw_band(&mut chart, outline, label, color, theme)?;
         }
     }
     for (i, series) in data.series.iter().enumerate() {
