@@ -622,11 +622,7 @@ impl Slub {
                 return (Some(p), cost);
             }
             let (moved, zc) = self.zone.rmqueue_bulk(m, &self.cpu_caches, cpu, order);
-            let hold = zc.line_ns + Self::ns(k.buddy_cycles * u64::from(moved.max(1)), m.turbo_max_mhz);
-            let (wait, _) = self.zone_timing.hold(&mut self.zone.lock, m, cpu, now_ns, hold);
-            cost.spin_ns += wait;
-            cost.line_ns += zc.line_ns;
-            cost.cycles += k.buddy_cycles * u64::from(moved.max(1));
+            self.under_zone_lock(m, cpu, now_ns, (zc.line_ns, k.buddy_cycles * u64::from(moved.max(1))), &mut cost);
             let p = self.zone.pcp_alloc(cpu, order);
             if let Some(p) = p {
                 cost.line_ns += self.zone.touch_page(m, &self.cpu_caches, cpu, p);
@@ -634,17 +630,19 @@ impl Slub {
             return (p, cost);
         }
         let (p, zc) = self.zone.rmqueue_locked(m, &self.cpu_caches, cpu, order);
-        let (wait, _) = self.zone_timing.hold(
-            &mut self.zone.lock,
-            m,
-            cpu,
-            now_ns,
-            zc.line_ns + Self::ns(zc.cycles, m.turbo_max_mhz),
-        );
-        cost.spin_ns += wait;
-        cost.line_ns += zc.line_ns;
-        cost.cycles += zc.cycles;
+        self.under_zone_lock(m, cpu, now_ns, (zc.line_ns, zc.cycles), &mut cost);
         (p, cost)
+    }
+
+    /// Work of `work` = (line ns, cycles) done under zone->lock by `cpu` at `now_ns`: the
+    /// lock is held that long, the CPU first waits its turn; all of it lands in `cost`.
+    fn under_zone_lock(&mut self, m: &MachineProfile, cpu: CpuId, now_ns: u64, work: (u64, u64), cost: &mut OpCost) {
+        let (line_ns, cycles) = work;
+        let hold = line_ns + Self::ns(cycles, m.turbo_max_mhz);
+        let (wait, _) = self.zone_timing.hold(&mut self.zone.lock, m, cpu, now_ns, hold);
+        cost.spin_ns += wait;
+        cost.line_ns += line_ns;
+        cost.cycles += cycles;
     }
 
     /// `__free_pages(pfn, order)` on `cpu` (the last reference): PCP list or buddy.
@@ -657,25 +655,12 @@ impl Slub {
         if self.zone.pcp_allowed(order) {
             if self.zone.pcp_free(cpu, pfn, order) {
                 let zc = self.zone.free_pcppages_bulk(m, &self.cpu_caches, cpu);
-                let hold = zc.line_ns + Self::ns(zc.cycles, m.turbo_max_mhz);
-                let (wait, _) = self.zone_timing.hold(&mut self.zone.lock, m, cpu, now_ns, hold);
-                cost.spin_ns += wait;
-                cost.line_ns += zc.line_ns;
-                cost.cycles += zc.cycles;
+                self.under_zone_lock(m, cpu, now_ns, (zc.line_ns, zc.cycles), &mut cost);
             }
             return cost;
         }
         let zc = self.zone.free_one_page(m, &self.cpu_caches, cpu, pfn, order);
-        let (wait, _) = self.zone_timing.hold(
-            &mut self.zone.lock,
-            m,
-            cpu,
-            now_ns,
-            zc.line_ns + Self::ns(zc.cycles, m.turbo_max_mhz),
-        );
-        cost.spin_ns += wait;
-        cost.line_ns += zc.line_ns;
-        cost.cycles += zc.cycles;
+        self.under_zone_lock(m, cpu, now_ns, (zc.line_ns, zc.cycles), &mut cost);
         cost
     }
 
