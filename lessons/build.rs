@@ -79,12 +79,13 @@ fn index_entry(e: &IndexEntry) -> String {
         Status::Coming => "Status::Coming",
     };
     format!(
-        "IndexEntry {{ slug: {}, title: {}, experiment: {}, seed: {}, status: {status}, summary: {} }}",
+        "IndexEntry {{ slug: {}, title: {}, experiment: {}, seed: {}, status: {status}, summary: {}, questions: {} }}",
         lit(&e.slug),
         lit(&e.title),
         lit(&e.experiment),
         lit(&e.seed),
-        lit(&e.summary)
+        lit(&e.summary),
+        list(&e.questions, |q| q.to_string())
     )
 }
 

@@ -13,6 +13,7 @@ struct IndexEntry {
     seed: &'static str,
     status: Status,
     summary: &'static str,
+    questions: &'static [bool],
 }
 
 struct Lesson {
@@ -64,9 +65,15 @@ type Settings = &'static [(&'static str, &'static str)];
 // `static INDEX: &[IndexEntry]` and `static LESSONS: &[Lesson]`, written by build.rs.
 include!(concat!(env!("OUT_DIR"), "/course.rs"));
 
-/// The course index and the written lessons, as the app's types.
-pub fn course() -> (Vec<model::IndexEntry>, Vec<model::Lesson>) {
-    (INDEX.iter().map(index_entry).collect(), LESSONS.iter().map(lesson).collect())
+/// The course index, as the app's types. Kept apart from [`lessons`] so that a binary that
+/// shows only the index (the home page's small first wasm) does not link the lessons' text.
+pub fn index() -> Vec<model::IndexEntry> {
+    INDEX.iter().map(index_entry).collect()
+}
+
+/// The written lessons, as the app's types.
+pub fn lessons() -> Vec<model::Lesson> {
+    LESSONS.iter().map(lesson).collect()
 }
 
 fn strings(items: &[&str]) -> Vec<String> {
@@ -89,6 +96,7 @@ fn index_entry(e: &IndexEntry) -> model::IndexEntry {
         seed: e.seed.into(),
         status: e.status,
         summary: e.summary.into(),
+        questions: e.questions.to_vec(),
     }
 }
 

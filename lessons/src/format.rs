@@ -102,24 +102,25 @@ pub fn load_course(
         if index.iter().any(|e: &IndexEntry| e.slug == slug) {
             return Err(at("the slug is listed twice".to_string()));
         }
-        let (status, title, summary) = match (entry.status.as_str(), entry.title, entry.summary) {
+        let (status, title, summary, questions) = match (entry.status.as_str(), entry.title, entry.summary) {
             ("written", None, None) => {
                 let path = content_path(&slug);
                 let text = read(&path).map_err(|e| format!("lessons/{path}: {e}"))?;
                 let lesson = parse_lesson(&slug, &experiment, &text).map_err(|e| format!("lessons/{path}: {e}"))?;
                 let (title, summary) = (lesson.title.clone(), lesson.summary.clone());
+                let questions = lesson.steps.iter().map(|s| s.question.is_some()).collect();
                 lessons.push(lesson);
-                (Status::Written, title, summary)
+                (Status::Written, title, summary, questions)
             }
             ("written", _, _) => {
                 let problem = format!("a written lesson's title and summary live in {}", content_path(&slug));
                 return Err(at(format!("{problem}'s front matter, not in the index")));
             }
-            ("coming", Some(title), Some(summary)) => (Status::Coming, title, summary),
+            ("coming", Some(title), Some(summary)) => (Status::Coming, title, summary, Vec::new()),
             ("coming", _, _) => return Err(at("a coming lesson needs a title and a summary".to_string())),
             (other, _, _) => return Err(at(format!("status '{other}' is not \"written\" or \"coming\""))),
         };
-        index.push(IndexEntry { slug, title, experiment, seed, status, summary });
+        index.push(IndexEntry { slug, title, experiment, seed, status, summary, questions });
     }
     Ok((index, lessons))
 }

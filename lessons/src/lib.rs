@@ -16,25 +16,14 @@ pub use model::{Claim, IndexEntry, Lesson, Question, QuestionKind, Status, Step}
 
 use std::sync::OnceLock;
 
-struct Course {
-    index: Vec<IndexEntry>,
-    lessons: Vec<Lesson>,
-}
-
-fn course() -> &'static Course {
-    static COURSE: OnceLock<Course> = OnceLock::new();
-    COURSE.get_or_init(|| {
-        let (index, lessons) = baked::course();
-        Course { index, lessons }
-    })
-}
-
 /// The course, in order.
 pub fn index() -> &'static [IndexEntry] {
-    &course().index
+    static INDEX: OnceLock<Vec<IndexEntry>> = OnceLock::new();
+    INDEX.get_or_init(baked::index)
 }
 
 /// A written lesson by slug.
 pub fn lesson(slug: &str) -> Option<&'static Lesson> {
-    course().lessons.iter().find(|l| l.slug == slug)
+    static LESSONS: OnceLock<Vec<Lesson>> = OnceLock::new();
+    LESSONS.get_or_init(baked::lessons).iter().find(|l| l.slug == slug)
 }

@@ -21,6 +21,9 @@ pub struct IndexEntry {
     pub status: Status,
     /// From the lesson's front matter if it is written, from `index.toml` if it is coming.
     pub summary: String,
+    /// One entry per step of a written lesson: whether that step asks a question (empty for a
+    /// coming lesson). The home page counts progress from it without loading the lesson.
+    pub questions: Vec<bool>,
 }
 
 /// A predict-then-check question.

@@ -59,6 +59,19 @@ fn the_compiled_course_is_the_parsed_sources() {
 }
 
 #[test]
+fn the_index_says_which_steps_ask_without_the_lesson() {
+    // The home page's small wasm counts progress from the index alone (web/src/components/shell.rs).
+    for e in index() {
+        let asks: Vec<bool> = match lesson(&e.slug) {
+            Some(l) => l.steps.iter().map(|s| s.question.is_some()).collect(),
+            None => Vec::new(),
+        };
+        assert_eq!(e.questions, asks, "{}", e.slug);
+        assert_eq!(e.questions.is_empty(), e.status == Status::Coming, "{}", e.slug);
+    }
+}
+
+#[test]
 fn every_content_file_is_a_written_lesson_of_the_index() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
     for file in std::fs::read_dir(dir).unwrap() {

@@ -40,6 +40,22 @@ pub fn storage_set(key: &str, value: &str) {
     }
 }
 
+/// This tab's session storage: what should last until the tab closes, across the home page's
+/// handover to the full app (components/shell.rs), but not beyond.
+fn session() -> Option<web_sys::Storage> {
+    window().and_then(|w| w.session_storage().ok().flatten())
+}
+
+pub fn session_get(key: &str) -> Option<String> {
+    session().and_then(|s| s.get_item(key).ok().flatten())
+}
+
+pub fn session_set(key: &str, value: &str) {
+    if let Some(s) = session() {
+        let _ = s.set_item(key, value);
+    }
+}
+
 fn dark_query() -> Option<web_sys::MediaQueryList> {
     window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
 }

@@ -51,8 +51,12 @@ pub struct ProgressCtx {
 /// callbacks (corrupt stored data is left alone until the learner makes progress).
 #[hook]
 pub fn use_progress() -> ProgressCtx {
+    // A dismissed notice stays dismissed for the tab's session, across the home page's handover
+    // to the full app (which starts with fresh state).
+    const DISMISSED: &str = "skblab-progress-notice-dismissed";
     let loaded = use_state(|| match Progress::parse(browser::storage_get(STORAGE_KEY).as_deref()) {
         Ok(p) => (Rc::new(p), None),
+        Err(_) if browser::session_get(DISMISSED).is_some() => (Rc::new(Progress::default()), None),
         Err(e) => (Rc::new(Progress::default()), Some(e)),
     });
     let update = |change: fn(&Progress, &str, usize) -> Progress| {
@@ -68,7 +72,10 @@ pub fn use_progress() -> ProgressCtx {
     };
     let dismiss_notice = {
         let loaded = loaded.clone();
-        Callback::from(move |()| loaded.set((loaded.0.clone(), None)))
+        Callback::from(move |()| {
+            browser::session_set(DISMISSED, "1");
+            loaded.set((loaded.0.clone(), None))
+        })
     };
     ProgressCtx {
         progress: loaded.0.clone(),

@@ -32,8 +32,14 @@ pub mod svg;
 pub mod views;
 pub mod worker;
 
-/// Mounts the app on `<body>`.
+/// Mounts the full app on `<body>`.
 pub fn start() {
     browser::register_service_worker();
     yew::Renderer::<components::app::App>::new().render();
+}
+
+/// Mounts the home page's small app on `<body>` (binary `skblab-home`; see
+/// [`components::shell`]).
+pub fn start_home() {
+    components::shell::start();
 }

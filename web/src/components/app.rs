@@ -1,8 +1,8 @@
-//! The app shell: header, URL routing, notices, and the page for the current route.
+//! The full app: URL routing, notices, and the page for the current route, in the [`Frame`].
 
 use super::about::About;
+use super::frame::Frame;
 use super::home::{Home, PlayIndex};
-use super::notices::Notices;
 use super::player::Player;
 use super::reproduce::ReproducePage;
 use crate::hooks::{use_hash_nav, use_progress};
@@ -71,37 +71,6 @@ pub fn app() -> Html {
         }
     };
     html! {
-        <ContextProvider<crate::hooks::ProgressCtx> context={progress}>
-            <a class="skip-link" href="#main" onclick={skip_to_main()}>{"Skip to content"}</a>
-            <header class="site-header">
-                <a class="brand" href={route::href(Route::Home)}>
-                    <span class="brand-mark" aria-hidden="true">{"▦"}</span>{" skblab"}
-                </a>
-                <nav aria-label="Site">
-                    <a href={route::href(Route::Home)}>{"Lessons"}</a>
-                    <a href={route::href(Route::Play { experiment: None })}>{"Playground"}</a>
-                    <a href={route::href(Route::Reproduce)} data-testid="nav-reproduce">{"Reproduce"}</a>
-                    <a href={route::href(Route::About)}>{"About & sources"}</a>
-                </nav>
-            </header>
-            <main id="main" tabindex="-1">
-                <Notices notices={all_notices} on_dismiss={Some(on_dismiss)} />
-                { page }
-            </main>
-            <footer class="site-footer">
-                {"skblab — Linux networking memory, simulated in your browser. Nothing leaves this page."}
-            </footer>
-        </ContextProvider<crate::hooks::ProgressCtx>>
+        <Frame {progress} notices={all_notices} {on_dismiss}>{ page }</Frame>
     }
-}
-
-/// The skip link must not change the hash (the hash is the route): focus `<main>` instead.
-fn skip_to_main() -> Callback<MouseEvent> {
-    Callback::from(|e: MouseEvent| {
-        e.prevent_default();
-        let main = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("main"));
-        if let Some(el) = main.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok()) {
-            let _ = el.focus();
-        }
-    })
 }

@@ -36,8 +36,12 @@ pub fn home() -> Html {
             </section>
             <h2 class="section-title">{"The course"}</h2>
             <p class="course-note" data-testid="course-note">
-                { format!("{ready} of {} lessons are ready. The others are marked \"coming\": their model is \
-                   not built yet, and a lesson opens only when its model reproduces its source's numbers. ", index.len()) }
+                { if ready == index.len() {
+                    format!("All {ready} lessons are ready: each opens only once its model reproduces its source's numbers. ")
+                } else {
+                    format!("{ready} of {} lessons are ready. The others are marked \"coming\": their model is \
+                       not built yet, and a lesson opens only when its model reproduces its source's numbers. ", index.len())
+                } }
                 {"Each card names its seed: the source post (numbered 000 to 004) whose measured numbers the \
                   lesson rebuilds — a mail to netdev or linux-mm, cited on "}
                 <a href={route::href(Route::About)}>{"the sources page"}</a>{"."}
@@ -54,10 +58,9 @@ fn card(number: Option<usize>, entry: &IndexEntry, progress: &ProgressCtx) -> Ht
     let number =
         number.map(|n| html! { <span class="card-number" aria-hidden="true">{ n }</span> }).unwrap_or_default();
     let seed = html! { <span class="tag" title="the source post this lesson rebuilds">{ format!("seed {}", entry.seed) }</span> };
-    match (entry.status, skblab_lessons::lesson(&entry.slug)) {
-        (Status::Written, Some(lesson)) => {
-            let has_question: Vec<bool> = lesson.steps.iter().map(|s| s.question.is_some()).collect();
-            let t = progress.progress.tally(&entry.slug, &has_question);
+    match entry.status {
+        Status::Written => {
+            let t = progress.progress.tally(&entry.slug, &entry.questions);
             let href = route::href(Route::Lesson { slug: entry.slug.clone(), step: 1 });
             html! {
                 <li class="card" data-testid={testid}>
@@ -74,7 +77,7 @@ fn card(number: Option<usize>, entry: &IndexEntry, progress: &ProgressCtx) -> Ht
                 </li>
             }
         }
-        _ => html! {
+        Status::Coming => html! {
             <li class="card card-coming" data-testid={testid} aria-disabled="true">
                 <div class="card-top">{ number }{ seed }<span class="tag tag-coming">{"coming"}</span></div>
                 <h3>{ &entry.title }</h3>
