@@ -1,6 +1,7 @@
-//! Citations of the posts and commits the models rest on. The seed posts are the five
-//! mailing-list messages whose numbers skblab reproduces; lessons and the about page cite them
-//! from here so that every number in the product names its source.
+//! The seed posts: the five mailing-list messages whose numbers skblab reproduces. Lessons, the
+//! about page and several experiments cite them from here so that every number in the product
+//! names its source. A citation only one experiment uses (a patch, a commit) lives in that
+//! experiment's folder, beside its seed data: adding an experiment does not edit this file.
 
 use crate::output::Citation;
 
@@ -51,49 +52,3 @@ pub const SEED_004: Citation = Citation {
 
 /// All seed posts, in seed order.
 pub const SEEDS: [Citation; 5] = [SEED_000, SEED_001, SEED_002, SEED_003, SEED_004];
-
-/// The rx skb cache patch, whose text seed 004 quotes (tcp_rr 8 → 9 Mpps).
-pub const TCP_RX_SKB_CACHE: Citation = Citation {
-    list: "netdev",
-    date: "2019-03-22",
-    author: "Eric Dumazet",
-    subject: "tcp: add one skb cache for rx",
-    message_id: "commit 8b27dae5a2e8 (v5.2)",
-};
-
-/// The tx companion: one skb per socket reused by sendmsg.
-pub const TCP_TX_SKB_CACHE: Citation = Citation {
-    list: "netdev",
-    date: "2019-03-22",
-    author: "Eric Dumazet",
-    subject: "tcp: add one skb cache for tx",
-    message_id: "commit 472c2e07eef0 (v5.2)",
-};
-
-/// The caches made opt-in sysctls, default off ("huge increase of memory usage on hosts with
-/// millions of sockets").
-pub const TCP_SKB_CACHE_SYSCTLS: Citation = Citation {
-    list: "netdev",
-    date: "2019-06-14",
-    author: "Eric Dumazet",
-    subject: "[PATCH net 0/4] tcp: add three static keys (ede61ca474a0, 0b7d7f6b2208)",
-    message_id: "20190614232221.248392-1-edumazet@gmail.com",
-};
-
-/// The removal in 5.16.
-pub const TCP_SKB_CACHE_REMOVAL: Citation = Citation {
-    list: "netdev",
-    date: "2021-09-22",
-    author: "Eric Dumazet (posted by Paolo Abeni)",
-    subject: "[PATCH net-next 4/4] tcp: remove sk_{tr}x_skb_cache (d8b81175e412, v5.16)",
-    message_id: "f14bcb96638a4bccc5763233153702be689749e1.1632318035.git.pabeni@redhat.com",
-};
-
-/// What replaced them: deferred skb freeing on the allocating CPU.
-pub const SKB_DEFER_FREE: Citation = Citation {
-    list: "netdev",
-    date: "2022",
-    author: "Eric Dumazet",
-    subject: "net: generalize skb freeing deferral to per-cpu lists (68822bdf76f1, v5.19; after f35f821935d8, v5.17)",
-    message_id: "commit 68822bdf76f1",
-};

@@ -22,7 +22,6 @@ pub mod world;
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamError, ParamSpec, Params};
-use crate::sources;
 use profile::{RrProfile, SERVER_2019_RR};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -421,7 +420,7 @@ impl Experiment for SkbCache {
         let (label, seed) = if i.rx_cache { (ON_LABEL, seed::ON_MPPS) } else { (OFF_LABEL, seed::OFF_MPPS) };
         Some(Reproduction {
             experiment: ID,
-            citation: sources::TCP_RX_SKB_CACHE,
+            citation: seed::TCP_RX_SKB_CACHE,
             key_name: "run",
             rows: vec![ReproRow {
                 label: label.into(),
@@ -472,7 +471,7 @@ pub fn reproduce_on(profile: RrProfile, seed: u64) -> Reproduction {
         |m: &'static str, measured: f64, simulated: f64| ReproCell { metric: m, measured, simulated, spread: None };
     Reproduction {
         experiment: ID,
-        citation: sources::TCP_RX_SKB_CACHE,
+        citation: seed::TCP_RX_SKB_CACHE,
         key_name: "run",
         rows: vec![
             ReproRow { label: OFF_LABEL.into(), cells: vec![cell("mpps", seed::OFF_MPPS, round(off, 3))] },
