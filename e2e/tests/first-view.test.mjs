@@ -14,7 +14,9 @@ after(async () => { await browser?.close(); srv?.server.close(); });
 
 test('time to each lesson\'s first view (benchmark)', async () => {
   // The playable lessons, as the home page links them (a new lesson joins by being written).
-  const home = await openPage(browser, srv.base);
+  // Service workers blocked here too: one installed now would fill the HTTP cache with every
+  // file of the build and hide the bytes of the visits below.
+  const home = await openPage(browser, srv.base, { serviceWorkers: 'block' });
   await home.goto(`${srv.base}/#/`);
   await home.waitForSelector('a[href^="#/lesson/"]');
   const hrefs = await home.$$eval('a[href^="#/lesson/"]', (as) => as.map((a) => a.getAttribute('href')));
