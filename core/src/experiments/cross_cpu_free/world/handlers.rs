@@ -1,0 +1,326 @@
+//! The event handlers of `cross-cpu-free`, one per event (see `Ev`), and the two operations
+//! they share: allocating an skb's objects (and, for tcp-100g, its pages) and freeing them,
+//! on whichever CPU the handler runs. Each handler computes its work at its start time and
+//! leaves the CPU busy until the work ends (see the folder's module doc).
+
+use super::report::{alloc_path_name, free_path_name};
+use super::{
+    Consumer, Ev, LaneEvent, Sim, Skb, Term, Workload, DEFER_KICK, DRIVER_FRAME_CYCLES, GRO_FRAMES, IPI_CYCLES,
+    RX_RING, TCP_MSS, TCP_WINDOW_SKBS, UDP_RCVBUF_BYTES, UDP_WIRE_OVERHEAD,
+};
+use crate::sim::machine::CpuId;
+use crate::sim::slub::AllocPath;
+
+impl Sim {
+    /// Allocates the objects of one skb on `cpu` of the receiver (`rx`) or sender.
+    fn alloc_skb(&mut self, rx: bool, cpu: CpuId, now: u64, flow: u16) -> (Skb, u64) {
+        let p = self.cfg.profile;
+        let id = self.next_skb;
+        self.next_skb += 1;
+        let mut skb = Skb { id, flow, alloc_cpu: cpu, objs: [None; 3], pages: 0, first_page: 0 };
+        let mut ns = 0;
+        let host = if rx { &mut self.rx } else { &mut self.tx };
+        let mut lanes = Vec::new();
+        let caches = host.caches;
+        for (i, cache) in caches.iter().enumerate() {
+            let Some(cache) = *cache else { continue };
+            let (obj, d) = host.slub.alloc(&host.m, cpu, cache, now + ns).expect("zone sized for the window");
+            let term = if d.path == AllocPath::Fast { Term::SlabFast } else { Term::SlabSlow };
+            ns += host.charge(&p, cpu, term, d.cost);
+            skb.objs[i] = Some(obj);
+            if rx {
+                lanes.push(LaneEvent {
+                    t_ns: now + ns,
+                    cpu,
+                    skb: id,
+                    free: false,
+                    cache,
+                    fast: d.path == AllocPath::Fast,
+                    path: alloc_path_name(d.path),
+                    slab_pfn: d.slab_pfn,
+                    slab_owner: d.slab_owner,
+                    alloc_cpu: cpu,
+                });
+            }
+        }
+        ns += host.work(&p, cpu, Term::Skb, p.skb_cycles / 2);
+        for l in lanes {
+            self.lane(l);
+        }
+        (skb, ns)
+    }
+
+    /// Frees the objects (and pages) of `skb` on `cpu`.
+    fn free_skb(&mut self, rx: bool, cpu: CpuId, now: u64, skb: &Skb) -> u64 {
+        let p = self.cfg.profile;
+        let host = if rx { &mut self.rx } else { &mut self.tx };
+        let mut ns = host.work(&p, cpu, Term::Skb, p.skb_cycles / 2);
+        let mut lanes = Vec::new();
+        for obj in skb.objs.iter().flatten() {
+            let d = host.slub.free(&host.m, cpu, *obj, now + ns);
+            let term = if d.path.is_slow() { Term::SlabSlow } else { Term::SlabFast };
+            ns += host.charge(&p, cpu, term, d.cost);
+            if rx {
+                lanes.push(LaneEvent {
+                    t_ns: now + ns,
+                    cpu,
+                    skb: skb.id,
+                    free: true,
+                    cache: obj.cache,
+                    fast: !d.path.is_slow(),
+                    path: free_path_name(d.path),
+                    slab_pfn: d.slab_pfn,
+                    slab_owner: d.slab_owner,
+                    alloc_cpu: skb.alloc_cpu,
+                });
+            }
+        }
+        for k in 0..skb.pages as usize {
+            let pfn = self.pages[skb.first_page + k];
+            let host = if rx { &mut self.rx } else { &mut self.tx };
+            let c = host.slub.free_pages(&host.m, cpu, now + ns, pfn, 0);
+            ns += host.charge(&p, cpu, Term::PageAlloc, c);
+        }
+        if rx && self.measuring {
+            self.res.rx_skbs_freed += 1;
+        }
+        let host = if rx { &mut self.rx } else { &mut self.tx };
+        host.time.free_ns[cpu as usize] += ns;
+        for l in lanes {
+            self.lane(l);
+        }
+        ns
+    }
+
+    // ---- udp-iperf ----
+
+    pub(super) fn send(&mut self, t: u64, c: u16) {
+        let cpu = c as CpuId;
+        if self.tx.free_at[cpu as usize] > t {
+            let at = self.tx.free_at[cpu as usize];
+            self.q.schedule(at, Ev::Send(c));
+            return;
+        }
+        let p = self.cfg.profile;
+        let mut ns = 0;
+        // xennet_start_xmit() → xennet_tx_buf_gc(): free what the backend has completed.
+        while let Some(&(done, skb)) = self.tx_inflight[c as usize].front() {
+            if done > t {
+                break;
+            }
+            self.tx_inflight[c as usize].pop_front();
+            ns += self.free_skb(false, cpu, t + ns, &skb);
+        }
+        if self.tx_inflight[c as usize].len() >= p.tx_ring as usize {
+            // Ring full: the queue is stopped until the next completion.
+            let at = self.tx_inflight[c as usize].front().map_or(t + 1000, |x| x.0).max(t + ns);
+            self.tx.free_at[cpu as usize] = t + ns;
+            self.q.schedule(at, Ev::Send(c));
+            return;
+        }
+        ns += self.tx.work(&p, cpu, Term::Syscall, p.syscall_cycles);
+        let (skb, a) = self.alloc_skb(false, cpu, t + ns, c);
+        ns += a;
+        ns += self.tx.work(&p, cpu, Term::Copy, p.copy_cycles(u64::from(self.cfg.datagram_bytes)));
+        // Hypervisor noise: ±10 % per packet (ASSUMPTION), mean xen_tx_ns.
+        let jitter = self.rng.range_u64(0, p.xen_tx_ns / 5 + 1);
+        ns += self.tx.raw(cpu, Term::Xen, p.xen_tx_ns - p.xen_tx_ns / 10 + jitter);
+        let end = t + ns;
+        self.tx.free_at[cpu as usize] = end;
+        let wire_bits = (u64::from(self.cfg.datagram_bytes) + UDP_WIRE_OVERHEAD) * 8;
+        let ser = (wire_bits * 1000).div_ceil(p.link_mbps.max(1));
+        let start = end.max(self.wire_free_at);
+        self.wire_free_at = start + ser;
+        self.tx_inflight[c as usize].push_back((self.wire_free_at, skb));
+        self.q.schedule(self.wire_free_at + p.wire_latency_ns, Ev::Arrive { flow: c });
+        if self.measuring {
+            self.res.sent += 1;
+        }
+        self.q.schedule(end, Ev::Send(c));
+    }
+
+    pub(super) fn arrive(&mut self, t: u64, flow: u16) {
+        if self.backlog.len() >= RX_RING {
+            // netfront's RX ring is full: the backend drops the packet.
+            if self.measuring {
+                self.res.dropped += 1;
+            }
+            return;
+        }
+        self.backlog.push_back(flow);
+        if !self.irq_busy {
+            self.irq_busy = true;
+            self.q.schedule(t, Ev::Irq);
+        }
+    }
+
+    /// Flushes the allocating CPU's defer list (net_rx_action → skb_defer_free_flush).
+    fn flush_defer(&mut self, cpu: CpuId, t: u64) -> u64 {
+        let mut ns = 0;
+        if self.defer_list.is_empty() {
+            return 0;
+        }
+        let p = self.cfg.profile;
+        ns += self.rx.work(&p, cpu, Term::Defer, 100);
+        ns += self.rx.raw(cpu, Term::Defer, self.defer_line.touch(&self.rx.m, self.rx.slub.cpu_caches(), cpu));
+        self.rx.time.free_ns[cpu as usize] += ns;
+        let list = std::mem::take(&mut self.defer_list);
+        for skb in &list {
+            ns += self.free_skb(true, cpu, t + ns, skb);
+        }
+        ns
+    }
+
+    pub(super) fn irq_udp(&mut self, t: u64) {
+        let cpu: CpuId = 0;
+        if self.rx.free_at[0] > t {
+            let at = self.rx.free_at[0];
+            self.q.schedule(at, Ev::Irq);
+            return;
+        }
+        let Some(flow) = self.backlog.pop_front() else {
+            self.irq_busy = false;
+            return;
+        };
+        let p = self.cfg.profile;
+        let mut ns = self.flush_defer(cpu, t);
+        ns += self.rx.raw(cpu, Term::Xen, p.xen_tx_ns * p.xen_rx_pct / 100);
+        let (skb, a) = self.alloc_skb(true, cpu, t + ns, flow);
+        ns += a;
+        ns += self.rx.work(&p, cpu, Term::Stack, p.stack_rx_cycles);
+        self.rx.free_at[0] = t + ns;
+        self.q.schedule(t + ns, Ev::Deliver(skb));
+    }
+
+    pub(super) fn deliver(&mut self, t: u64, skb: Skb) {
+        let p = self.cfg.profile;
+        let reader = match (self.cfg.workload, self.cfg.consumer) {
+            (Workload::UdpIperf, Consumer::Dispatcher) => (skb.flow as usize) % self.sockq.len(),
+            _ => 0,
+        };
+        let truesize = u64::from(self.cfg.datagram_bytes) + 768;
+        let mut ns = 0;
+        if self.cfg.workload == Workload::UdpIperf && self.sock_bytes[reader] + truesize > UDP_RCVBUF_BYTES {
+            // sock_queue_rcv_skb fails: dropped and freed on the IRQ CPU.
+            if self.measuring {
+                self.res.dropped += 1;
+            }
+            ns += self.free_skb(true, 0, t, &skb);
+        } else {
+            self.sock_bytes[reader] += truesize;
+            self.sockq[reader].push_back(skb);
+            if self.sleeping[reader] {
+                self.sleeping[reader] = false;
+                ns += self.rx.work(&p, 0, Term::Wakeup, p.wakeup_cycles);
+                let latency = if self.reader_cpu(reader as u16) == 0 { 0 } else { p.wake_latency_ns };
+                self.q.schedule(t + ns + latency, Ev::Read(reader as u16));
+            }
+        }
+        self.rx.free_at[0] = self.rx.free_at[0].max(t) + ns;
+        let next = self.rx.free_at[0];
+        match self.cfg.workload {
+            Workload::UdpIperf => {
+                if self.backlog.is_empty() {
+                    self.irq_busy = false;
+                } else {
+                    self.q.schedule(next, Ev::Irq);
+                }
+            }
+            Workload::Tcp100g => {
+                if self.sockq[0].len() >= TCP_WINDOW_SKBS {
+                    self.a_blocked = true;
+                } else {
+                    self.q.schedule(next, Ev::Irq);
+                }
+            }
+        }
+    }
+
+    pub(super) fn read(&mut self, t: u64, r: u16) {
+        let cpu = self.reader_cpu(r);
+        if self.rx.free_at[cpu as usize] > t {
+            let at = self.rx.free_at[cpu as usize];
+            self.q.schedule(at, Ev::Read(r));
+            return;
+        }
+        let Some(skb) = self.sockq[r as usize].pop_front() else {
+            self.sleeping[r as usize] = true;
+            return;
+        };
+        let p = self.cfg.profile;
+        let (payload, frames) = match self.cfg.workload {
+            Workload::UdpIperf => (u64::from(self.cfg.datagram_bytes), 1),
+            Workload::Tcp100g => (u64::from(TCP_MSS * GRO_FRAMES), u64::from(GRO_FRAMES)),
+        };
+        if self.cfg.workload == Workload::UdpIperf {
+            self.sock_bytes[r as usize] -= u64::from(self.cfg.datagram_bytes) + 768;
+        }
+        let mut ns = self.rx.work(&p, cpu, Term::Syscall, p.syscall_cycles);
+        ns += self.rx.work(&p, cpu, Term::Copy, p.copy_cycles(payload));
+        ns += self.rx.raw(cpu, Term::App, self.cfg.reader_work_ns);
+        if self.cfg.defer_free && skb.alloc_cpu != cpu {
+            // skb_attempt_defer_free(): onto the allocating CPU's list under its defer_lock.
+            let mut d = self.rx.work(&p, cpu, Term::Defer, 150);
+            d += self.rx.raw(cpu, Term::Defer, self.defer_line.touch(&self.rx.m, self.rx.slub.cpu_caches(), cpu));
+            self.rx.time.free_ns[cpu as usize] += d;
+            ns += d;
+            self.defer_list.push(skb);
+            if self.defer_list.len() as u32 == DEFER_KICK {
+                ns += self.rx.work(&p, cpu, Term::Defer, IPI_CYCLES);
+                let a = skb.alloc_cpu;
+                let at = self.rx.free_at[a as usize].max(t + ns);
+                self.rx.free_at[a as usize] = at + self.rx.work(&p, a, Term::Defer, IPI_CYCLES);
+                let f = self.flush_defer(a, at);
+                self.rx.free_at[a as usize] += f;
+            }
+        } else {
+            ns += self.free_skb(true, cpu, t + ns, &skb);
+        }
+        if self.measuring {
+            self.res.received += frames;
+            self.res.bytes_read += payload;
+        }
+        self.rx.free_at[cpu as usize] = t + ns;
+        self.q.schedule(t + ns, Ev::Read(r));
+        if self.a_blocked && self.sockq[0].len() < TCP_WINDOW_SKBS {
+            self.a_blocked = false;
+            let at = self.rx.free_at[0].max(t + ns);
+            self.q.schedule(at, Ev::Irq);
+        }
+    }
+
+    // ---- tcp-100g ----
+
+    pub(super) fn irq_tcp(&mut self, t: u64) {
+        let cpu: CpuId = 0;
+        if self.rx.free_at[0] > t {
+            let at = self.rx.free_at[0];
+            self.q.schedule(at, Ev::Irq);
+            return;
+        }
+        let p = self.cfg.profile;
+        // The skb's frames arrive at line rate (the sender keeps the window full).
+        let frame_bits = u64::from(TCP_MSS + 52 + 38) * 8;
+        let skb_wire_ns = (frame_bits * u64::from(GRO_FRAMES) * 1000).div_ceil(p.link_mbps.max(1));
+        self.next_arrival_ns = (self.next_arrival_ns + skb_wire_ns).max(t.saturating_sub(skb_wire_ns));
+        let start = t.max(self.next_arrival_ns);
+        let mut ns = self.flush_defer(cpu, start);
+        let first_page = self.pages.len();
+        for _ in 0..GRO_FRAMES {
+            ns += self.rx.work(&p, cpu, Term::Driver, DRIVER_FRAME_CYCLES);
+            let (pfn, c) = self.rx.slub.alloc_pages(&self.rx.m, cpu, start + ns, 0);
+            ns += self.rx.charge(&p, cpu, Term::PageAlloc, c);
+            self.pages.push(pfn.expect("zone sized for the window"));
+        }
+        let (mut skb, a) = self.alloc_skb(true, cpu, start + ns, 0);
+        skb.pages = GRO_FRAMES;
+        skb.first_page = first_page;
+        ns += a;
+        ns += self.rx.work(&p, cpu, Term::Stack, p.stack_rx_cycles);
+        self.rx.free_at[0] = start + ns;
+        if self.measuring {
+            self.res.sent += u64::from(GRO_FRAMES);
+        }
+        self.q.schedule(start + ns, Ev::Deliver(skb));
+    }
+}

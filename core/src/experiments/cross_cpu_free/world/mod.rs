@@ -1,0 +1,244 @@
+//! The worlds of `cross-cpu-free`: where skbs are allocated, where they are freed, and what
+//! each CPU spends per packet, on the sim kernel's SLUB ([`crate::sim::slub`]).
+//!
+//! **udp-iperf** (seed 001): `iperf -c -u -l N`: client threads on the sending guest
+//! (sendto → skb → netfront TX → wire), then the receiving guest: netfront RX on the IRQ CPU
+//! allocates the skb, the softirq queues it on the socket, the iperf server on the consumer
+//! CPU copies it out and frees it. Transmit skbs are freed by the sender's own
+//! `xennet_tx_buf_gc()`, which `xennet_start_xmit()` calls, so on the sending CPU.
+//!
+//! **tcp-100g**: one TCP_STREAM flow into a 100 Gbit/s NIC with RFS: NIC RX + GRO + skb and
+//! page allocation on CPU A, `recvmsg()` + free on CPU B; every frame needs a fresh page from
+//! the page allocator (page recycling failing). `defer_free` models
+//! `skb_attempt_defer_free()` (68822bdf76f1, v5.19): B puts the skb on A's per-CPU defer list
+//! and A frees it in its next `net_rx_action()` (an IPI only if the list reaches 128).
+//!
+//! Timing: every piece of work (one packet on one CPU) is computed at its start time, and the
+//! CPU is busy until it ends; a CPU shared by softirq and a process (consumer=same) runs them
+//! one after the other. Work per run is bounded by the simulated window and `MAX_EVENTS`.
+
+//!
+//! Map of this folder: `mod.rs` (here) holds the constants, the configuration, the world's
+//! state (hosts, the `Sim`, its event enum) and `run()`, the loop that dispatches each event;
+//! `setup` sizes the caches from the configuration and builds the hosts and roles;
+//! `handlers` holds one handler per event (udp-iperf, tcp-100g and the shared receive side)
+//! and the skb's allocation and free through SLUB; `report` holds what a run reports (time
+//! per term, lane events, the `RunResult`) and the measurement window's start and end.
+
+mod handlers;
+mod report;
+mod setup;
+
+pub use report::{CpuTime, LaneEvent, RunResult, Term, TERMS};
+pub use setup::{align64, kmalloc_class, kmalloc_name, rx_head_bytes, tx_head_bytes};
+
+use super::profile::HostProfile;
+use crate::rng::Rng;
+use crate::sim::engine::EventQueue;
+use crate::sim::machine::{CpuId, MachineProfile};
+use crate::sim::slub::{CacheSpec, Obj, OpCost, Slub};
+use crate::sim::zone::Zone;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Events a run may process at most (each run stops there; the default windows need far fewer).
+pub const MAX_EVENTS: u64 = 2_000_000;
+/// Most alloc/free arrows the lane view records.
+pub const MAX_LANE_EVENTS: usize = 36;
+/// Bytes of skb_shared_info in 2011 (3.1/3.2, 18 frags of 16 bytes): 344, aligned to 384.
+pub const SHINFO_2011_BYTES: u32 = 384;
+/// `sizeof(struct sk_buff)` rounded by the cache's HWCACHE alignment.
+pub const SKB_HEAD_CACHE_BYTES: u32 = 256;
+/// kmalloc size classes (mm/slab_common.c).
+pub const KMALLOC_CLASSES: [u32; 13] = [8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192];
+/// netfront's rx head: RX_COPY_THRESHOLD (256) + NET_IP_ALIGN (2) + NET_SKB_PAD (64).
+pub const NETFRONT_RX_HEAD_BYTES: u32 = 256 + 2 + 64;
+/// TCP payload per 1500-byte frame with timestamps.
+pub const TCP_MSS: u32 = 1448;
+/// Frames GRO merges into one skb (one page frag each, MAX_SKB_FRAGS = 17).
+pub const GRO_FRAMES: u32 = 17;
+/// skbs the receiver's window lets be in flight (about 3 MB of tcp_rmem).
+pub const TCP_WINDOW_SKBS: usize = 128;
+/// Driver work per received frame (descriptor, DMA sync, napi_gro_receive). ASSUMPTION.
+pub const DRIVER_FRAME_CYCLES: u64 = 300;
+/// `skb_attempt_defer_free()` kicks the allocating CPU with an IPI at this list length (v5.19).
+pub const DEFER_KICK: u32 = 128;
+/// Cost of sending (on the sender) and taking (on the target) one IPI.
+pub const IPI_CYCLES: u64 = 2000;
+/// netfront RX ring slots (NET_RX_RING_SIZE for a one-page ring).
+pub const RX_RING: usize = 256;
+/// UDP receive buffer (iperf's "UDP buffer size: 224 KByte (default)" in the seed).
+pub const UDP_RCVBUF_BYTES: u64 = 224 * 1024;
+/// Ethernet + IP + UDP bytes on the wire around a datagram (incl. preamble and gap).
+pub const UDP_WIRE_OVERHEAD: u64 = 8 + 20 + 14 + 4 + 20;
+
+crate::choice_enum! {
+    /// Where the reader of the socket runs, relative to the CPU taking the NIC's interrupts.
+    pub enum Consumer {
+        /// The iperf server runs on the IRQ CPU.
+        Same = "same",
+        /// The iperf server runs on another CPU.
+        Other = "other",
+        /// One CPU takes every interrupt and feeds `consumers` readers on other CPUs.
+        Dispatcher = "dispatcher",
+    }
+}
+
+crate::choice_enum! {
+    /// Which workload runs.
+    pub enum Workload {
+        /// Seed 001: UDP iperf between two 2011 Xen guests.
+        UdpIperf = "udp-iperf",
+        /// One TCP_STREAM flow into a 100 Gbit/s NIC, RX and reader on two CPUs.
+        Tcp100g = "tcp-100g",
+    }
+}
+
+/// A run of either world.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Config {
+    pub workload: Workload,
+    pub profile: HostProfile,
+    pub consumer: Consumer,
+    /// Readers in dispatcher mode (1 otherwise).
+    pub consumers: u32,
+    pub shinfo_split: bool,
+    pub datagram_bytes: u32,
+    pub defer_free: bool,
+    /// Application work per datagram in each reader (0: iperf, which only counts them).
+    pub reader_work_ns: u64,
+    pub warmup_ns: u64,
+    pub measure_ns: u64,
+    /// Record lane events (the first skbs after the warm-up).
+    pub lanes: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Skb {
+    id: u32,
+    flow: u16,
+    alloc_cpu: CpuId,
+    objs: [Option<Obj>; 3],
+    /// Page frames of its frags (tcp: one per frame).
+    pages: u32,
+    first_page: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Ev {
+    /// A client builds its next datagram.
+    Send(u16),
+    /// A packet reaches the receiving host's NIC.
+    Arrive { flow: u16 },
+    /// The IRQ CPU takes the next packet of its backlog.
+    Irq,
+    /// The IRQ CPU has processed a packet: queue it on the socket.
+    Deliver(Skb),
+    /// A reader runs.
+    Read(u16),
+}
+
+/// One host: its SLUB, CPUs and time accounting.
+struct Host {
+    m: MachineProfile,
+    slub: Slub,
+    free_at: Vec<u64>,
+    time: CpuTime,
+    caches: [Option<u16>; 3],
+}
+
+impl Host {
+    fn new(p: &HostProfile, cpus: usize, specs: &[CacheSpec], pcp_high: u32) -> Host {
+        let m = p.machine(cpus as u32);
+        let zone = Zone::new(0, 1 << 16, cpus, pcp_high, pcp_high.div_ceil(6).max(1), false);
+        let slub = Slub::new(&m, specs, cpus, zone, p.slub);
+        let caches = [0, 1, 2].map(|i| (i < specs.len()).then_some(i as u16));
+        Host { m, slub, free_at: vec![0; cpus], time: CpuTime::new(cpus), caches }
+    }
+
+    /// Time of an op on `cpu`, charged to the profile: cycles at the clock + lines + spin.
+    fn charge(&mut self, p: &HostProfile, cpu: CpuId, term: Term, c: OpCost) -> u64 {
+        let work = p.ns(c.cycles) + c.line_ns;
+        self.time.add(cpu, term, work);
+        self.time.add(cpu, Term::LockSpin, c.spin_ns);
+        work + c.spin_ns
+    }
+
+    fn work(&mut self, p: &HostProfile, cpu: CpuId, term: Term, cycles: u64) -> u64 {
+        let ns = p.ns(cycles);
+        self.time.add(cpu, term, ns);
+        ns
+    }
+
+    fn raw(&mut self, cpu: CpuId, term: Term, ns: u64) -> u64 {
+        self.time.add(cpu, term, ns);
+        ns
+    }
+}
+
+/// The simulation of one configuration.
+pub struct Sim {
+    cfg: Config,
+    q: EventQueue<Ev>,
+    rng: Rng,
+    tx: Host,
+    rx: Host,
+    /// Per client: in-flight tx skbs with their completion times.
+    tx_inflight: Vec<VecDeque<(u64, Skb)>>,
+    wire_free_at: u64,
+    backlog: VecDeque<u16>,
+    irq_busy: bool,
+    /// Per reader: socket queue, queued bytes, sleeping?
+    sockq: Vec<VecDeque<Skb>>,
+    sock_bytes: Vec<u64>,
+    sleeping: Vec<bool>,
+    /// Deferred skbs waiting on the allocating CPU's list (tcp and udp alike).
+    defer_list: Vec<Skb>,
+    defer_line: crate::sim::cacheline::CacheLine,
+    /// tcp: A is blocked on a full window; when the next skb's frames are all in.
+    a_blocked: bool,
+    next_arrival_ns: u64,
+    pages: Vec<u32>,
+    next_skb: u32,
+    measuring: bool,
+    res: RunResult,
+    lane_first_skb: Option<u32>,
+}
+
+impl Sim {
+    fn reader_cpu(&self, reader: u16) -> CpuId {
+        match (self.cfg.workload, self.cfg.consumer) {
+            (Workload::UdpIperf, Consumer::Same) => 0,
+            _ => reader + 1,
+        }
+    }
+
+    /// Runs to the end of the window; returns the result.
+    pub fn run(mut self) -> RunResult {
+        let end = self.cfg.warmup_ns + self.cfg.measure_ns;
+        while let Some((t, ev)) = self.q.pop() {
+            if t >= end {
+                break;
+            }
+            if !self.measuring && t >= self.cfg.warmup_ns {
+                self.start_measuring();
+            }
+            self.res.events += 1;
+            if self.res.events >= MAX_EVENTS {
+                self.res.capped = true;
+                break;
+            }
+            match ev {
+                Ev::Send(c) => self.send(t, c),
+                Ev::Arrive { flow } => self.arrive(t, flow),
+                Ev::Irq => match self.cfg.workload {
+                    Workload::UdpIperf => self.irq_udp(t),
+                    Workload::Tcp100g => self.irq_tcp(t),
+                },
+                Ev::Deliver(skb) => self.deliver(t, skb),
+                Ev::Read(r) => self.read(t, r),
+            }
+        }
+        self.finish()
+    }
+}

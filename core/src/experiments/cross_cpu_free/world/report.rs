@@ -1,0 +1,191 @@
+//! What a run of `cross-cpu-free` reports: CPU time per term of the per-packet cost, the
+//! alloc/free arrows of the lane view, and the `RunResult` with the receiver's SLUB and lock
+//! statistics; with the start of the measurement window (statistics reset after the warm-up)
+//! and its end (`finish`), which reads them out of the hosts.
+
+use super::{Sim, Workload, MAX_LANE_EVENTS};
+use crate::sim::machine::CpuId;
+use crate::sim::slub::{AllocPath, FreePath, SlubStats};
+use serde::Serialize;
+
+/// Where time goes: the terms of the per-packet cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum Term {
+    Syscall,
+    Stack,
+    Skb,
+    SlabFast,
+    SlabSlow,
+    LockSpin,
+    PageAlloc,
+    Copy,
+    Xen,
+    Wakeup,
+    Defer,
+    Driver,
+    App,
+}
+
+/// Every term, in report order, with the kernel functions it stands for.
+pub const TERMS: [(Term, &str); 13] = [
+    (Term::Syscall, "syscall (sendto/recvfrom + protocol)"),
+    (Term::Stack, "softirq protocol receive (ip_rcv, udp_rcv/tcp_v4_rcv)"),
+    (Term::Skb, "skb init/release (__alloc_skb, skb_release_data)"),
+    (Term::SlabFast, "SLUB fast path (slab_alloc/slab_free)"),
+    (Term::SlabSlow, "SLUB slow path (__slab_free, ___slab_alloc, line transfers)"),
+    (Term::LockSpin, "spinning (list_lock, zone->lock)"),
+    (Term::PageAlloc, "page allocator (rmqueue, free_unref_page)"),
+    (Term::Copy, "copy_from_user/copy_to_user"),
+    (Term::Xen, "netfront + hypervisor (grants, event channel)"),
+    (Term::Wakeup, "try_to_wake_up + IPI"),
+    (Term::Defer, "skb_attempt_defer_free / defer list flush"),
+    (Term::Driver, "NIC driver + GRO per frame"),
+    (Term::App, "the reader's own work per datagram (application)"),
+];
+
+/// ns per term per CPU of one host.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CpuTime {
+    pub ns: Vec<[u64; 13]>,
+    /// Of that, ns spent freeing skbs (slab, pages, defer handoff and flush).
+    pub free_ns: Vec<u64>,
+}
+
+impl CpuTime {
+    pub(super) fn new(cpus: usize) -> Self {
+        CpuTime { ns: vec![[0; 13]; cpus], free_ns: vec![0; cpus] }
+    }
+    pub(super) fn add(&mut self, cpu: CpuId, t: Term, ns: u64) {
+        self.ns[cpu as usize][t as usize] += ns;
+    }
+    /// Busy ns of `cpu`.
+    pub fn busy(&self, cpu: usize) -> u64 {
+        self.ns[cpu].iter().sum()
+    }
+    /// Free work (slab, pages, defer handoff and flush) done on `cpu`.
+    pub fn free_side(&self, cpu: usize) -> u64 {
+        self.free_ns[cpu]
+    }
+}
+
+/// One allocation or free the lane view draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LaneEvent {
+    pub t_ns: u64,
+    pub cpu: CpuId,
+    /// Which skb (in allocation order from the start of the recording).
+    pub skb: u32,
+    pub free: bool,
+    /// Index into [`RunResult::caches`].
+    pub cache: u16,
+    /// Fast path?
+    pub fast: bool,
+    /// Short name of the path (fast, refill, new slab, frozen, add partial, ...).
+    pub path: &'static str,
+    pub slab_pfn: u32,
+    /// Whose active slab the object's slab was (None: nobody's).
+    pub slab_owner: Option<CpuId>,
+    /// The CPU that allocated the object (for frees).
+    pub alloc_cpu: CpuId,
+}
+
+pub(super) fn alloc_path_name(p: AllocPath) -> &'static str {
+    match p {
+        AllocPath::Fast => "fast",
+        AllocPath::Refill => "refill",
+        AllocPath::Partial => "from partial",
+        AllocPath::NewSlab => "new slab",
+    }
+}
+
+pub(super) fn free_path_name(p: FreePath) -> &'static str {
+    match p {
+        FreePath::Fast => "fast",
+        FreePath::Frozen => "slow: frozen",
+        FreePath::Partial => "slow: partial",
+        FreePath::AddPartial => "slow: add partial",
+        FreePath::Discard => "slow: discard",
+        FreePath::KeepEmpty => "slow: keep empty",
+    }
+}
+
+/// What one run measured (over the measurement window, after the warm-up).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunResult {
+    pub workload: Workload,
+    /// Simulated ns measured.
+    pub measure_ns: u64,
+    /// Datagrams (udp) or frames (tcp) sent in the window.
+    pub sent: u64,
+    /// Datagrams or frames read by the receiver(s) in the window.
+    pub received: u64,
+    /// Datagrams dropped on a full socket buffer in the window.
+    pub dropped: u64,
+    /// Payload bytes read in the window.
+    pub bytes_read: u64,
+    /// skbs freed on the receiving host in the window, and the slow-path frees among them.
+    pub rx_skbs_freed: u64,
+    pub rx_free_slowpath: u64,
+    pub rx_free_fastpath: u64,
+    /// Receiving host: SLUB statistics per CPU (all caches).
+    pub rx_slub: Vec<SlubStats>,
+    /// Receiving host: `list_lock` acquisitions and contentions (all caches), zone->lock too.
+    pub list_lock_acquisitions: u64,
+    pub list_lock_contentions: u64,
+    pub list_lock_wait_ns: u64,
+    pub zone_lock_contentions: u64,
+    /// Receiving host CPU time per term.
+    pub rx_time: CpuTime,
+    /// Sending host CPU time per term (udp only).
+    pub tx_time: CpuTime,
+    /// Receiver CPU roles, in lane order: (cpu, role).
+    pub rx_cpus: Vec<(CpuId, &'static str)>,
+    /// Names of the receiver's caches with object size and slab order.
+    pub caches: Vec<(&'static str, u32, u32)>,
+    /// `/sys/kernel/slab/*/` statistics of the receiver, text.
+    pub sysfs: String,
+    pub lanes: Vec<LaneEvent>,
+    pub events: u64,
+    /// True if the run stopped at [`MAX_EVENTS`](super::MAX_EVENTS).
+    pub capped: bool,
+}
+
+impl Sim {
+    pub(super) fn start_measuring(&mut self) {
+        self.measuring = true;
+        self.rx.slub.reset_stats();
+        self.tx.slub.reset_stats();
+        self.rx.time = CpuTime::new(self.rx.free_at.len());
+        self.tx.time = CpuTime::new(self.tx.free_at.len());
+    }
+
+    pub(super) fn finish(mut self) -> RunResult {
+        let r = &mut self.res;
+        r.rx_slub = self.rx.slub.per_cpu();
+        for c in &self.rx.slub.caches {
+            r.list_lock_acquisitions += c.list_lock.stats.acquisitions;
+            r.list_lock_contentions += c.list_lock.stats.contentions;
+            r.list_lock_wait_ns += c.list_lock.stats.wait_ns_total;
+        }
+        r.zone_lock_contentions = self.rx.slub.zone.lock.stats.contentions;
+        r.rx_free_slowpath = r.rx_slub.iter().map(|s| s.free_slowpath).sum();
+        r.rx_free_fastpath = r.rx_slub.iter().map(|s| s.free_fastpath).sum();
+        let cpus: Vec<CpuId> = (0..self.rx.free_at.len() as CpuId).collect();
+        r.sysfs = (0..self.rx.slub.caches.len() as u16).map(|c| self.rx.slub.sysfs_stats(c, &cpus)).collect();
+        r.rx_time = self.rx.time.clone();
+        r.tx_time = self.tx.time.clone();
+        debug_assert_eq!(self.rx.slub.check_invariants(), Ok(()));
+        self.res
+    }
+
+    pub(super) fn lane(&mut self, ev: LaneEvent) {
+        if !self.cfg.lanes || !self.measuring || self.res.lanes.len() >= MAX_LANE_EVENTS {
+            return;
+        }
+        let first = *self.lane_first_skb.get_or_insert(ev.skb);
+        if ev.skb < first {
+            return;
+        }
+        self.res.lanes.push(LaneEvent { skb: ev.skb - first, ..ev });
+    }
+}

@@ -1,0 +1,158 @@
+//! Setting up a run of `cross-cpu-free`: the head sizes of 2011's skbs and the kmalloc class
+//! they land in, which caches each host has, how many CPUs and what role each plays, and the
+//! first events. Everything here runs once, before the first event.
+
+use super::{
+    Config, Consumer, CpuTime, Ev, Host, RunResult, Sim, Workload, KMALLOC_CLASSES, NETFRONT_RX_HEAD_BYTES,
+    SHINFO_2011_BYTES, SKB_HEAD_CACHE_BYTES,
+};
+use crate::rng::Rng;
+use crate::sim::engine::EventQueue;
+use crate::sim::machine::CpuId;
+use crate::sim::slub::CacheSpec;
+use std::collections::VecDeque;
+
+/// `SKB_DATA_ALIGN`: up to a 64-byte line.
+pub fn align64(n: u32) -> u32 {
+    n.div_ceil(64) * 64
+}
+
+/// The kmalloc class a request of `n` bytes lands in.
+pub fn kmalloc_class(n: u32) -> u32 {
+    KMALLOC_CLASSES.iter().copied().find(|&c| c >= n).unwrap_or(8192)
+}
+
+/// Head bytes of a UDP transmit skb: link header room (16) + IP/UDP (28) + data + 15 slop,
+/// aligned, plus the shared info unless it comes from its own cache.
+pub fn tx_head_bytes(datagram: u32, split: bool) -> u32 {
+    align64(16 + 28 + datagram + 15) + if split { 0 } else { SHINFO_2011_BYTES }
+}
+
+/// Head bytes of a netfront receive skb (data past 256 bytes goes to a page frag).
+pub fn rx_head_bytes(split: bool) -> u32 {
+    align64(NETFRONT_RX_HEAD_BYTES) + if split { 0 } else { SHINFO_2011_BYTES }
+}
+
+/// The kmalloc cache name of a class.
+pub fn kmalloc_name(class: u32) -> &'static str {
+    match class {
+        8 => "kmalloc-8",
+        16 => "kmalloc-16",
+        32 => "kmalloc-32",
+        64 => "kmalloc-64",
+        96 => "kmalloc-96",
+        128 => "kmalloc-128",
+        192 => "kmalloc-192",
+        256 => "kmalloc-256",
+        512 => "kmalloc-512",
+        1024 => "kmalloc-1024",
+        2048 => "kmalloc-2048",
+        4096 => "kmalloc-4096",
+        _ => "kmalloc-8192",
+    }
+}
+
+impl Sim {
+    pub fn new(cfg: Config, seed: u64) -> Sim {
+        let p = cfg.profile;
+        let n = cfg.consumers.max(1) as usize;
+        let (tx_specs, rx_specs, rx_cpus): (Vec<CacheSpec>, Vec<CacheSpec>, usize) = match cfg.workload {
+            Workload::UdpIperf => {
+                let mut tx = vec![CacheSpec { name: "skbuff_head_cache", size: SKB_HEAD_CACHE_BYTES }];
+                let mut rx = tx.clone();
+                let txh = kmalloc_class(tx_head_bytes(cfg.datagram_bytes, cfg.shinfo_split));
+                let rxh = kmalloc_class(rx_head_bytes(cfg.shinfo_split));
+                tx.push(CacheSpec { name: kmalloc_name(txh), size: txh });
+                rx.push(CacheSpec { name: kmalloc_name(rxh), size: rxh });
+                if cfg.shinfo_split {
+                    let s = CacheSpec { name: "skb_shinfo_cache", size: SHINFO_2011_BYTES };
+                    tx.push(s);
+                    rx.push(s);
+                }
+                let rx_cpus = if cfg.consumer == Consumer::Dispatcher { 1 + n } else { 2 };
+                (tx, rx, rx_cpus)
+            }
+            Workload::Tcp100g => {
+                let rx = vec![
+                    CacheSpec { name: "skbuff_head_cache", size: SKB_HEAD_CACHE_BYTES },
+                    CacheSpec { name: "skbuff_small_head", size: 640 },
+                ];
+                (rx.clone(), rx, 2)
+            }
+        };
+        let clients = if cfg.consumer == Consumer::Dispatcher { n } else { 1 };
+        let tx = Host::new(&p, clients.max(2), &tx_specs, 378);
+        // tcp-100g: a 6.x pcp->high for a large zone (Mel Gorman's 5.14 sizing gives hundreds).
+        let rx = Host::new(&p, rx_cpus, &rx_specs, 378);
+        let readers = if cfg.consumer == Consumer::Dispatcher && cfg.workload == Workload::UdpIperf { n } else { 1 };
+        let mut rx_roles: Vec<(CpuId, &'static str)> = vec![(0, "IRQ CPU: NIC RX, allocates")];
+        match (cfg.workload, cfg.consumer) {
+            (Workload::Tcp100g, _) => rx_roles = vec![(0, "CPU A: NIC RX, allocates"), (1, "CPU B: recvmsg, frees")],
+            (_, Consumer::Same) => rx_roles[0].1 = "IRQ CPU + iperf server",
+            (_, Consumer::Other) => rx_roles.push((1, "iperf server")),
+            (_, Consumer::Dispatcher) => {
+                for i in 0..n {
+                    rx_roles.push(((i + 1) as CpuId, "reader"));
+                }
+            }
+        }
+        let res = RunResult {
+            workload: cfg.workload,
+            measure_ns: cfg.measure_ns,
+            sent: 0,
+            received: 0,
+            dropped: 0,
+            bytes_read: 0,
+            rx_skbs_freed: 0,
+            rx_free_slowpath: 0,
+            rx_free_fastpath: 0,
+            rx_slub: Vec::new(),
+            list_lock_acquisitions: 0,
+            list_lock_contentions: 0,
+            list_lock_wait_ns: 0,
+            zone_lock_contentions: 0,
+            rx_time: CpuTime::new(rx_cpus),
+            tx_time: CpuTime::new(clients.max(2)),
+            rx_cpus: rx_roles,
+            caches: rx.slub.caches.iter().map(|c| (c.name, c.size, c.order)).collect(),
+            sysfs: String::new(),
+            lanes: Vec::new(),
+            events: 0,
+            capped: false,
+        };
+        let mut sim = Sim {
+            q: EventQueue::default(),
+            rng: Rng::new(seed, 0xc0c0),
+            tx,
+            rx,
+            tx_inflight: vec![VecDeque::new(); clients],
+            wire_free_at: 0,
+            backlog: VecDeque::new(),
+            irq_busy: false,
+            sockq: vec![VecDeque::new(); readers],
+            sock_bytes: vec![0; readers],
+            sleeping: vec![true; readers],
+            defer_list: Vec::new(),
+            defer_line: Default::default(),
+            a_blocked: false,
+            next_arrival_ns: 0,
+            pages: Vec::new(),
+            next_skb: 0,
+            measuring: false,
+            res,
+            lane_first_skb: None,
+            cfg,
+        };
+        match sim.cfg.workload {
+            Workload::UdpIperf => {
+                for c in 0..clients {
+                    // Clients start a few hundred ns apart (iperf threads do not start in lockstep).
+                    let at = u64::from(sim.rng.below(500)) + c as u64 * 97;
+                    sim.q.schedule(at, Ev::Send(c as u16));
+                }
+            }
+            Workload::Tcp100g => sim.q.schedule(0, Ev::Irq),
+        }
+        sim
+    }
+}

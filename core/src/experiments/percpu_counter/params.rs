@@ -1,0 +1,149 @@
+//! The parameters of `percpu-counter`: their spec (names, units, ranges, help, the kernel
+//! name of each knob), `Input`, the one place that reads them by name into typed fields, and
+//! the check that the cores split evenly over the sockets.
+
+use super::{Counter, COSTS_2018, MAX_CORES, PAGE_BYTES, RATES_2018};
+use crate::params::{ParamError, ParamSpec, Params};
+use crate::sim::machine::MAX_SOCKETS;
+
+/// Every parameter of a run, typed: the one place that reads them by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub counter: Counter,
+    pub sockets: u32,
+    pub cpus: u32,
+    pub smt: bool,
+    pub connections: u32,
+    pub timers_per_min: u32,
+    pub raises_per_min: u32,
+    pub raise_pages_max: u32,
+    pub hz: u32,
+    pub skew_tick: bool,
+    /// 0: the kernel's default, max(32, 2 × nr_cpus).
+    pub batch: i64,
+    pub reserve_bytes: i64,
+    pub atomic_ns: u64,
+    pub measure_us: u64,
+    pub ram_gib: u32,
+}
+
+impl From<&Params> for Input {
+    fn from(p: &Params) -> Input {
+        Input {
+            counter: p.choice_of("counter"),
+            sockets: p.int("sockets") as u32,
+            cpus: p.int("cpus") as u32,
+            smt: p.bool("smt"),
+            connections: p.int("connections") as u32,
+            timers_per_min: p.int("timers_per_min") as u32,
+            raises_per_min: p.int("raises_per_min") as u32,
+            raise_pages_max: p.int("raise_pages_max") as u32,
+            hz: p.int("hz") as u32,
+            skew_tick: p.bool("skew_tick"),
+            batch: p.int("batch"),
+            reserve_bytes: p.int("reserve_bytes"),
+            atomic_ns: p.int("atomic_ns") as u64,
+            measure_us: p.int("measure_us") as u64,
+            ram_gib: p.int("ram_gib") as u32,
+        }
+    }
+}
+
+impl Input {
+    pub(super) fn threads(&self) -> u32 {
+        if self.smt {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Logical CPUs with all `cpus` cores online.
+    pub fn nr_cpus(&self) -> u32 {
+        self.cpus * self.threads()
+    }
+
+    /// percpu_counter's batch at `nr_cpus`: the parameter, or lib/percpu_counter.c's
+    /// `compute_batch_value()`: max(32, 2 × num_online_cpus).
+    pub fn batch_at(&self, nr_cpus: u32) -> i64 {
+        if self.batch > 0 {
+            self.batch
+        } else {
+            default_batch(nr_cpus)
+        }
+    }
+
+    pub fn reserve_pages(&self) -> i64 {
+        (self.reserve_bytes / PAGE_BYTES).max(1)
+    }
+}
+
+/// `compute_batch_value()` (lib/percpu_counter.c): max(32, 2 × nr_cpus).
+pub fn default_batch(nr_cpus: u32) -> i64 {
+    (2 * i64::from(nr_cpus)).max(32)
+}
+
+/// Cores online split evenly over the sockets.
+pub fn validate(params: &Params) -> Result<(), ParamError> {
+    let i = Input::from(params);
+    if i.cpus % i.sockets != 0 {
+        return Err(ParamError::BadValue {
+            name: "cpus".into(),
+            value: i.cpus.to_string(),
+            allowed: format!("a multiple of sockets ({}): the cores split evenly over the sockets", i.sockets),
+        });
+    }
+    Ok(())
+}
+
+/// The parameter spec.
+pub fn specs() -> Vec<ParamSpec> {
+    let r = RATES_2018;
+    vec![
+        ParamSpec::choice_of("counter", Counter::PercpuCounter)
+            .help("Which counter cpu_pct, the error columns and the perf report show: atomic (2018), percpu_counter (the patch), pcpu_reserve (6.0). The chart always shows all three.")
+            .kernel("tcp_memory_allocated"),
+        ParamSpec::int("sockets", "sockets", 2, (1, MAX_SOCKETS as i64, 1))
+            .help("CPU packages; a line from the other socket costs a UPI/QPI transfer.")
+            .kernel("/sys/devices/system/node"),
+        ParamSpec::int("cpus", "cores", 28, (1, MAX_CORES as i64, 1))
+            .help("Physical cores online (a multiple of sockets). The sweep runs 1/4, 1/2, 1, 2 and 4 times this.")
+            .kernel("/sys/devices/system/cpu/online"),
+        ParamSpec::boolean("smt", true)
+            .help("Both hardware threads of every core online (Hyper-Threading): twice the CPUs.")
+            .kernel("CONFIG_SCHED_SMT"),
+        ParamSpec::int("connections", "connections", 175_000, (1_000, 1_000_000, 1_000))
+            .help("TCP connections, spread evenly over the CPUs (seed: ~150-200k).")
+            .kernel("ss -s"),
+        ParamSpec::int("timers_per_min", "/min", i64::from(r.timers_per_min), (1, 1200, 1))
+            .help("tcp_write_timer firings per connection per minute; each returns the socket's spare forward alloc (reduce). Fitted (see docs).")
+            .kernel("icsk_retransmit_timer"),
+        ParamSpec::int("raises_per_min", "/min", i64::from(r.raises_per_min), (0, 1200, 1))
+            .help("Sends per connection per minute that need pages beyond the forward alloc (raise). Default: as many as timers.")
+            .kernel("__sk_mem_raise_allocated"),
+        ParamSpec::int("raise_pages_max", "pages", i64::from(r.raise_pages_max), (1, 64, 1))
+            .help("A raise charges 1..this many pages (uniform): 8 = up to 32 KiB per send.")
+            .kernel("sk_mem_pages()"),
+        ParamSpec::int("hz", "Hz", 1000, (100, 1000, 50))
+            .help("Timer ticks per second: expired timers run in bursts at each tick.")
+            .kernel("CONFIG_HZ"),
+        ParamSpec::boolean("skew_tick", false)
+            .help("Offset each CPU's tick (boot option skew_tick=1) so the CPUs do not all reclaim at once.")
+            .kernel("sched_skew_tick"),
+        ParamSpec::int("batch", "pages", 0, (0, 1 << 20, 1))
+            .help("percpu_counter batch; 0 = the kernel default max(32, 2 x nr_cpus). The error bound is batch x nr_cpus.")
+            .kernel("percpu_counter_batch"),
+        ParamSpec::int("reserve_bytes", "bytes", 1 << 20, (4096, 64 << 20, 4096))
+            .help("Linux 6.0 per-CPU reserve before the shared atomic is touched (1 MiB = SK_MEMORY_PCPU_RESERVE; tunable since 6.9).")
+            .kernel("net.core.mem_pcpu_rsv"),
+        ParamSpec::int("atomic_ns", "ns", COSTS_2018.atomic_ns as i64, (1, 500, 1))
+            .help("One locked RMW on a line the CPU already owns: raise it for a platform with dearer atomics.")
+            .kernel("lock xadd"),
+        ParamSpec::int("ram_gib", "GiB", 256, (1, 4096, 1))
+            .help("RAM of the server; tcp_mem is computed from it at boot as the kernel does (tcp_init_mem). 256 GiB is an assumption.")
+            .kernel("net.ipv4.tcp_mem"),
+        ParamSpec::int("measure_us", "us", 10_000, (100, 200_000, 100))
+            .help("Simulated time per run; the tcp_mem ramp runs 1 ms more at most (each cut so that a run makes at most 100,000 counter updates; hard stop at 400,000 events).")
+            .kernel(""),
+    ]
+}

@@ -1,0 +1,101 @@
+//! The workload of the socket-memory world: each CPU's tick (aligned or skewed, with the
+//! idle-exit jitter), the burst of `tcp_write_timer` runs it expires, each returning its
+//! connection's spare forward alloc (reduce), and the sends that need more pages (raise).
+//! Both end in the counter's update (`counter`).
+
+use super::{Event, World};
+use crate::experiments::percpu_counter::chains::Path;
+use crate::rng::Rng;
+
+impl World {
+    pub(super) fn tick_ns(&self) -> u64 {
+        1_000_000_000 / u64::from(self.cfg.hz)
+    }
+
+    /// When tick `k` fires on `cpu`: aligned (or skewed) plus the idle-exit jitter.
+    pub(super) fn tick_at(&self, cpu: u32, k: u64, rng: &mut Rng) -> u64 {
+        let tick = self.tick_ns();
+        let skew = if self.cfg.skew_tick { tick / 2 / u64::from(self.cfg.nr_cpus()) * u64::from(cpu) } else { 0 };
+        k * tick + skew + rng.range_u64(0, self.cfg.costs.tick_jitter_ns)
+    }
+
+    /// The gap to `cpu`'s next raise (uniform, mean 60 s / (connections × raises_per_min)).
+    pub(super) fn raise_gap(&self, cpu: u32, rng: &mut Rng) -> Option<u64> {
+        let rate_per_min = u64::from(self.conns_of[cpu as usize]) * u64::from(self.cfg.raises_per_min);
+        (rate_per_min > 0).then(|| 1 + rng.range_u64(0, 2 * 60_000_000_000 / rate_per_min))
+    }
+
+    pub(super) fn tick(&mut self, cpu: u32) {
+        let c = cpu as usize;
+        let tick = self.tick_ns();
+        let k = self.now_ns / tick + 1;
+        let mut rng = std::mem::replace(&mut self.rng[c], Rng::new(0, 0));
+        // Expected expiries this tick, in thousandths, rounded at random to a whole count.
+        let milli = u64::from(self.conns_of[c]) * u64::from(self.cfg.timers_per_min) * tick / 60_000_000;
+        let n = milli / 1000 + u64::from(u64::from(rng.below(1000)) < milli % 1000);
+        let next = self.tick_at(cpu, k, &mut rng);
+        self.rng[c] = rng;
+        self.q.schedule(next.max(self.now_ns + 1), Event::Tick { cpu });
+        if n > 0 {
+            self.q.schedule(self.now_ns, Event::Timer { cpu, left: n.min(u64::from(u32::MAX)) as u32 });
+        }
+    }
+
+    /// The forward alloc of `conn` (on `cpu`). At its first touch it is drawn from the steady
+    /// state: the connection holds pages if it raised since its last timer, which happens
+    /// with probability raises / (raises + timers); those pages were charged before the run.
+    fn fw(&mut self, conn: usize, cpu: u32) -> u32 {
+        if self.fw_pages[conn] == 0 {
+            let (r, t) = (self.cfg.raises_per_min, self.cfg.timers_per_min);
+            let rng = &mut self.rng[cpu as usize];
+            // In the ramp, what the sockets held before the window is in `base_pages`.
+            let pages = if self.cfg.ramp.is_none() && rng.below(r + t) < r {
+                1 + rng.below(self.cfg.raise_pages_max)
+            } else {
+                0
+            };
+            self.fw_pages[conn] = pages + 1;
+            self.shared_pages += i64::from(pages);
+            self.true_pages += i64::from(pages);
+        }
+        self.fw_pages[conn] - 1
+    }
+
+    fn pick_conn(&mut self, cpu: u32) -> Option<usize> {
+        let c = cpu as usize;
+        let k = self.conns_of[c];
+        (k > 0).then(|| c + self.cfg.nr_cpus() as usize * self.rng[c].below(k) as usize)
+    }
+
+    pub(super) fn timer(&mut self, cpu: u32, left: u32) {
+        let next = (left > 1).then_some((Event::Timer { cpu, left: left - 1 }, self.cfg.costs.timer_work_ns));
+        let Some(conn) = self.pick_conn(cpu) else { return };
+        // In the ramp the queued data is not acknowledged yet: nothing is spare.
+        let pages = if self.cfg.ramp.is_some() { 0 } else { self.fw(conn, cpu) };
+        if self.cfg.ramp.is_none() {
+            self.fw_pages[conn] = 1;
+        }
+        if pages == 0 {
+            self.stats.empty_timers += 1;
+            if let Some((ev, delay)) = next {
+                self.q.schedule(self.now_ns + delay, ev);
+            }
+            return;
+        }
+        self.stats.reduces += 1;
+        self.update(cpu, -i64::from(pages), Path::Reduce, next);
+    }
+
+    pub(super) fn raise(&mut self, cpu: u32) {
+        let c = cpu as usize;
+        let Some(conn) = self.pick_conn(cpu) else { return };
+        let pages = 1 + self.rng[c].below(self.cfg.raise_pages_max);
+        let held = self.fw(conn, cpu);
+        self.fw_pages[conn] = held + pages + 1;
+        self.stats.raises += 1;
+        let mut rng = std::mem::replace(&mut self.rng[c], Rng::new(0, 0));
+        let gap = self.raise_gap(cpu, &mut rng);
+        self.rng[c] = rng;
+        self.update(cpu, i64::from(pages), Path::Raise, gap.map(|g| (Event::Raise { cpu }, g)));
+    }
+}

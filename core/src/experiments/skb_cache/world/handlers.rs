@@ -1,0 +1,163 @@
+//! The work of `skb-cache`'s CPUs, one piece per `Ev::Cpu`: softirq first (the driver's
+//! rx skb and pages, then the TCP receive path with what it frees), then the threads'
+//! transactions (recvmsg, then sendmsg with a reused or new tx skb); requests arriving at
+//! the NIC; and the link each message crosses.
+
+use super::setup::{rx_frags, tx_frags};
+use super::{Ev, Sim, Skb, Term, TCP_MSS, WIRE_OVERHEAD};
+use crate::sim::machine::CpuId;
+
+impl Sim {
+    fn kick(&mut self, cpu: CpuId, t: u64) {
+        if self.idle[cpu as usize] {
+            self.idle[cpu as usize] = false;
+            self.q.schedule(t, Ev::Cpu(cpu));
+        }
+    }
+
+    pub(super) fn request(&mut self, t: u64, f: u32) {
+        self.flows[f as usize].arrived_ns = t;
+        let x = self.flows[f as usize].irq_cpu;
+        self.driver_q[x as usize].push_back(f);
+        self.kick(x, t);
+    }
+
+    /// One piece of work on `cpu`: softirq first (driver, then RPS backlog), then threads.
+    pub(super) fn cpu(&mut self, t: u64, cpu: CpuId) {
+        let c = cpu as usize;
+        let ns = if let Some(f) = self.driver_q[c].pop_front() {
+            self.driver(t, cpu, f)
+        } else if let Some((f, skb)) = self.stack_q[c].pop_front() {
+            self.stack(t, cpu, f, skb)
+        } else if let Some(f) = self.app_q[c].pop_front() {
+            self.app(t, cpu, f)
+        } else {
+            self.idle[c] = true;
+            return;
+        };
+        self.q.schedule(t + ns.max(1), Ev::Cpu(cpu));
+    }
+
+    fn driver(&mut self, t: u64, cpu: CpuId, f: u32) -> u64 {
+        let p = self.cfg.profile;
+        let mut ns = self.work(cpu, Term::Softirq, p.bh_cycles * p.driver_pct / 100);
+        let node = self.node(cpu);
+        let mut pages = Vec::new();
+        for _ in 0..rx_frags(self.cfg.request_bytes) {
+            let (pfn, c) = self.slub[node as usize].alloc_pages(&self.m, cpu, t + ns, 0);
+            ns += self.charge(cpu, Term::Pages, c);
+            pages.push((node, pfn.expect("zone sized for the flows")));
+        }
+        let (mut skb, a) = self.alloc_skb(t + ns, cpu, true, f);
+        ns += a;
+        skb.pages = pages;
+        if self.cfg.rps {
+            let y = self.flows[f as usize].app_cpu;
+            ns += self.work(cpu, Term::Rps, p.rps_cycles);
+            self.stack_q[y as usize].push_back((f, skb));
+            self.kick(y, t + ns);
+            ns
+        } else {
+            ns + self.stack(t + ns, cpu, f, skb)
+        }
+    }
+
+    /// tcp_v4_rcv and what it frees, on `cpu` (the IRQ CPU, or the RPS target).
+    fn stack(&mut self, t: u64, cpu: CpuId, f: u32, skb: Skb) -> u64 {
+        let p = self.cfg.profile;
+        let mut ns = self.work(cpu, Term::Softirq, p.bh_cycles - p.bh_cycles * p.driver_pct / 100);
+        ns += self.sock_lines(t + ns, cpu, f);
+        // The previously parked rx skb: freed by this softirq (8b27dae5a2e8).
+        if let Some(old) = self.flows[f as usize].rx_parked.take() {
+            ns += self.free_skb(t + ns, cpu, old, "softirq (rx cache)");
+        }
+        // The request ACKs the last response: tcp_ack → sk_wmem_free_skb.
+        if let Some(tx) = self.flows[f as usize].tx_inflight.take() {
+            if self.cfg.tx_cache && self.flows[f as usize].tx_parked.is_none() {
+                self.flows[f as usize].tx_parked = Some(tx);
+            } else {
+                ns += self.free_skb(t + ns, cpu, tx, "tcp_ack");
+            }
+        }
+        self.flows[f as usize].rx_queued = Some(skb);
+        let y = self.flows[f as usize].app_cpu;
+        self.app_q[y as usize].push_back(f);
+        if self.idle[y as usize] && y != cpu {
+            ns += self.work(cpu, Term::Wakeup, self.m.wakeup_cycles);
+        }
+        self.kick(y, t + ns);
+        ns
+    }
+
+    /// recvmsg + sendmsg of one transaction on the thread's CPU.
+    fn app(&mut self, t: u64, cpu: CpuId, f: u32) -> u64 {
+        let p = self.cfg.profile;
+        let mut ns = self.work(cpu, Term::App, p.app_cycles);
+        ns += self.sock_lines(t + ns, cpu, f);
+        let Some(mut skb) = self.flows[f as usize].rx_queued.take() else { return ns };
+        // Reading the skb pulls its lines from the CPU that built it.
+        ns += self.skb_lines(t + ns, cpu, &mut skb);
+        let copy = u64::from(self.cfg.request_bytes) * 1000 / self.m.copy_bytes_per_kcycle.max(1);
+        ns += self.work(cpu, Term::Copy, copy);
+        if self.cfg.rx_cache && self.flows[f as usize].rx_parked.is_none() {
+            self.flows[f as usize].rx_parked = Some(skb);
+        } else {
+            ns += self.free_skb(t + ns, cpu, skb, "recvmsg");
+        }
+        // sendmsg: reuse the parked tx skb (472c2e07eef0) or allocate one.
+        let mut tx = if let Some(mut old) = self.flows[f as usize].tx_parked.take() {
+            ns += self.skb_lines(t + ns, cpu, &mut old);
+            // pskb_trim drops the old payload's frag references (on this CPU's page frag).
+            for _ in 0..old.tx_frags {
+                ns += self.frag_put(t + ns, cpu, old.alloc_cpu);
+            }
+            if self.measuring {
+                self.res.tx_reused += 1;
+            }
+            self.lane_free(&old, cpu, "sendmsg (tx cache)", "none");
+            if old.lane.is_none() {
+                // A reuse of an skb allocated before the lanes started is a row of its own.
+                self.lane_reuse(f, old.alloc_cpu, cpu);
+            }
+            old.lane = None;
+            old
+        } else {
+            let (s, a) = self.alloc_skb(t + ns, cpu, false, f);
+            ns += a;
+            s
+        };
+        tx.tx_frags = tx_frags(self.cfg.response_bytes);
+        tx.alloc_cpu = cpu;
+        for _ in 0..tx.tx_frags {
+            ns += self.frag_put(t + ns, cpu, cpu);
+        }
+        let copy = u64::from(self.cfg.response_bytes) * 1000 / self.m.copy_bytes_per_kcycle.max(1);
+        ns += self.work(cpu, Term::Copy, copy);
+        self.flows[f as usize].tx_inflight = Some(tx);
+        let done = t + ns;
+        if self.measuring {
+            self.res.requests += 1;
+            self.res.responses += 1;
+            self.lat_sum += done.saturating_sub(self.flows[f as usize].arrived_ns);
+            self.lat_n += 1;
+        }
+        // The response and the next request each take their turn on the NIC's link.
+        let sent = self.wire(false, done, self.cfg.response_bytes);
+        let turn = p.client_turnaround_ns;
+        let jitter = self.rng.range_u64(0, turn / 5 + 1);
+        let at = self.wire(true, sent + turn - turn / 10 + jitter, self.cfg.request_bytes);
+        self.q.schedule(at, Ev::Request(f));
+        ns
+    }
+
+    /// When a message of `bytes` ready at `t` has crossed the link (rx or tx direction).
+    pub(super) fn wire(&mut self, rx: bool, t: u64, bytes: u32) -> u64 {
+        let frames = u64::from(bytes.div_ceil(TCP_MSS).max(1));
+        let bits = (u64::from(bytes) + frames * WIRE_OVERHEAD) * 8;
+        let ser = (bits * 1000).div_ceil(self.cfg.profile.link_mbps.max(1));
+        let free = if rx { &mut self.rx_wire_free } else { &mut self.tx_wire_free };
+        let end = t.max(*free) + ser;
+        *free = end;
+        end
+    }
+}

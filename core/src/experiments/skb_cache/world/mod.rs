@@ -1,0 +1,204 @@
+//! The world of `skb-cache`: tcp_rr on a many-core server, every skb allocated and freed on
+//! the sim kernel's SLUB ([`crate::sim::slub`], one per NUMA node) with the CPU that does it.
+//!
+//! A request reaches the NIC; RSS hashes its flow to an RX queue whose interrupt runs on CPU
+//! X. There the driver allocates the rx skb (sk_buff + head, and one page per frame when the
+//! request spans frames: GRO merges up to 45), and the softirq runs the TCP receive path: the
+//! ACK inside the request frees the previous response's tx skb (`tcp_ack` →
+//! `sk_wmem_free_skb`), the skb goes on the socket and the application thread's CPU Y is
+//! woken. Y's thread (epoll) reads it (`recvmsg`: copy, then `__kfree_skb`), allocates the
+//! response's tx skb in `sendmsg` and transmits it. The client answers after a fixed
+//! turnaround, so each flow has one transaction in flight (tcp_rr).
+//!
+//! The caches (472c2e07eef0, 8b27dae5a2e8, v5.2): with `tcp_rx_skb_cache`, recvmsg parks the
+//! consumed skb in the socket instead of freeing it, and the next softirq of that socket frees
+//! it — on X, the CPU that allocated it. With `tcp_tx_skb_cache`, tcp_ack parks the acked
+//! skb and the next sendmsg reuses it: neither a free nor an allocation. With RPS/RFS the
+//! driver still allocates on X but the TCP receive path runs on Y, so a parked rx skb is freed
+//! on Y: still not on the CPU that allocated it.
+//!
+//! Timing: each CPU runs softirq work first, then its threads' work; every piece is computed
+//! at its start time and the CPU is busy until it ends. A run simulates every CPU and at most
+//! [`MAX_SIM_FLOWS`] flows (beyond a few flows per thread the server is saturated: more flows
+//! only wait longer) over a window; work is bounded by the window and [`MAX_EVENTS`].
+//!
+//! Map of this folder: `mod.rs` (here) holds the constants, the configuration, the world's
+//! state (flows, skbs, the `Sim`, its event enum) and `run()`, the loop over events; `setup`
+//! sizes the skbs and caches from the configuration and builds the nodes and flows;
+//! `handlers` is the work of a CPU (driver, TCP receive, the application's recvmsg and
+//! sendmsg) and the link; `skb` is an skb's allocation and free on its node's SLUB and the
+//! lines it pulls; `report` is what a run reports (time per term, lanes, `RunResult`).
+
+mod handlers;
+mod report;
+mod setup;
+mod skb;
+
+pub use report::{Lane, RunResult, Term, TERMS};
+pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
+
+use super::profile::RrProfile;
+use crate::rng::Rng;
+use crate::sim::cache::Caches;
+use crate::sim::cacheline::CacheLine;
+use crate::sim::engine::EventQueue;
+use crate::sim::machine::{CpuId, MachineProfile};
+use crate::sim::slub::{Obj, Slub};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Events a run may process at most.
+pub const MAX_EVENTS: u64 = 3_000_000;
+/// Flows a run simulates at most (the rest are not simulated; see the module doc).
+pub const MAX_SIM_FLOWS: u32 = 1024;
+/// TCP payload per 1500-byte frame with timestamps.
+pub const TCP_MSS: u32 = 1448;
+/// Requests up to this size are copied into the skb head by the driver (rx copybreak).
+pub const RX_COPYBREAK: u32 = 256;
+/// `sizeof(struct skb_shared_info)` in 5.2 with 17 frags, aligned.
+pub const SHINFO_BYTES: u32 = 320;
+/// `skbuff_head_cache` object (sizeof(struct sk_buff) = 224, HWCACHE aligned).
+pub const SKB_BYTES: u32 = 256;
+/// `skbuff_fclone_cache` object: two sk_buffs and the fclone refcount.
+pub const FCLONE_BYTES: u32 = 512;
+/// MAX_TCP_HEADER (x86_64, 2019): the tx skb's linear part holds only headers.
+pub const MAX_TCP_HEADER: u32 = 320;
+/// sendmsg copies payload into the task's page frag: order-3 (32 KB) pages (SKB_FRAG_PAGE_ORDER).
+pub const TX_FRAG_BYTES: u32 = 32_768;
+/// Bytes on the wire per frame beside the TCP payload: TCP/IP headers with timestamps (52),
+/// Ethernet header, FCS, preamble and gap (38).
+pub const WIRE_OVERHEAD: u64 = 52 + 38;
+/// Most lane rows recorded.
+pub const MAX_LANES: usize = 16;
+
+/// One run's configuration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Config {
+    pub profile: RrProfile,
+    pub sockets: u32,
+    pub cores: u32,
+    pub smt: bool,
+    pub flows: u32,
+    pub threads: u32,
+    pub rx_cache: bool,
+    pub tx_cache: bool,
+    pub rps: bool,
+    pub request_bytes: u32,
+    pub response_bytes: u32,
+    pub warmup_ns: u64,
+    pub measure_ns: u64,
+}
+
+impl Config {
+    /// Logical CPUs.
+    pub fn n_cpus(&self) -> u32 {
+        self.sockets * self.cores * if self.smt { 2 } else { 1 }
+    }
+    /// Flows simulated.
+    pub fn sim_flows(&self) -> u32 {
+        self.flows.min(MAX_SIM_FLOWS)
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Skb {
+    alloc_cpu: CpuId,
+    node: u32,
+    objs: [Obj; 2],
+    /// rx: (node, pfn) of each frame's page.
+    pages: Vec<(u32, u32)>,
+    /// tx: frag chunks referenced on the allocating CPU's page frag.
+    tx_frags: u32,
+    line: CacheLine,
+    /// Row of the lane view, if recorded.
+    lane: Option<usize>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Flow {
+    irq_cpu: CpuId,
+    app_cpu: CpuId,
+    rx_queued: Option<Skb>,
+    rx_parked: Option<Skb>,
+    tx_inflight: Option<Skb>,
+    tx_parked: Option<Skb>,
+    sock: CacheLine,
+    arrived_ns: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Ev {
+    /// A request of the flow reaches the NIC.
+    Request(u32),
+    /// A CPU looks for its next piece of work.
+    Cpu(CpuId),
+}
+
+/// The simulation of one configuration.
+pub struct Sim {
+    cfg: Config,
+    m: MachineProfile,
+    /// L2/L3 fill counts for line ages (this world streams no data through them, so a line
+    /// stays with its last writer).
+    caches: Caches,
+    mhz: Vec<u64>,
+    q: EventQueue<Ev>,
+    rng: Rng,
+    slub: Vec<Slub>,
+    flows: Vec<Flow>,
+    /// Per CPU: requests waiting for the driver (RSS queue), for the TCP receive path (RPS
+    /// backlog), and flows ready for this CPU's threads.
+    driver_q: Vec<VecDeque<u32>>,
+    stack_q: Vec<VecDeque<(u32, Skb)>>,
+    app_q: Vec<VecDeque<u32>>,
+    idle: Vec<bool>,
+    /// The `struct page` line of each CPU's current tx page frag.
+    frag_line: Vec<CacheLine>,
+    rx_wire_free: u64,
+    tx_wire_free: u64,
+    measuring: bool,
+    lat_sum: u64,
+    lat_n: u64,
+    res: RunResult,
+}
+
+impl Sim {
+    /// Runs the warm-up and the window.
+    pub fn run(mut self) -> RunResult {
+        let end = self.cfg.warmup_ns + self.cfg.measure_ns;
+        let mut started = self.cfg.warmup_ns == 0;
+        if started {
+            self.start_measuring();
+        }
+        while let Some((t, ev)) = self.q.pop() {
+            if t >= end {
+                break;
+            }
+            if !started && t >= self.cfg.warmup_ns {
+                started = true;
+                self.start_measuring();
+            }
+            self.res.events += 1;
+            if self.res.events >= MAX_EVENTS {
+                self.res.capped = true;
+                self.res.measure_ns = t.saturating_sub(self.cfg.warmup_ns).max(1);
+                break;
+            }
+            match ev {
+                Ev::Request(f) => self.request(t, f),
+                Ev::Cpu(c) => self.cpu(t, c),
+            }
+        }
+        self.finish()
+    }
+}
+
+/// The CPU of the thread serving flow `f`: thread `f mod threads`, pinned to CPU `t mod CPUs`.
+pub fn app_cpu(f: u32, threads: u32, n_cpus: u32) -> CpuId {
+    ((f % threads.max(1)) % n_cpus.max(1)) as CpuId
+}
+
+/// Runs one configuration.
+pub fn simulate(cfg: &Config, seed: u64) -> RunResult {
+    Sim::new(cfg.clone(), seed).run()
+}

@@ -1,0 +1,157 @@
+//! Setting up a run of `skb-cache`: the kmalloc class of each head, the frames and frags of
+//! a message, the memory a parked skb pins, and the world itself (one SLUB per node sized for
+//! the flows, RSS's choice of each flow's IRQ CPU, the clients' first requests). Everything
+//! here runs before the first event, or is arithmetic the views share.
+
+use super::{
+    app_cpu, Config, Ev, Flow, RunResult, Sim, FCLONE_BYTES, MAX_TCP_HEADER, RX_COPYBREAK, SHINFO_BYTES, SKB_BYTES,
+    TCP_MSS, TX_FRAG_BYTES,
+};
+use crate::rng::Rng;
+use crate::sim::cache::Caches;
+use crate::sim::cacheline::CacheLine;
+use crate::sim::engine::EventQueue;
+use crate::sim::machine::CpuId;
+use crate::sim::slub::{CacheSpec, Slub, SlubStats};
+use crate::sim::zone::Zone;
+use std::collections::VecDeque;
+
+/// kmalloc size classes (mm/slab_common.c).
+const KMALLOC: [(u32, &str); 6] = [
+    (256, "kmalloc-256"),
+    (512, "kmalloc-512"),
+    (1024, "kmalloc-1024"),
+    (2048, "kmalloc-2048"),
+    (4096, "kmalloc-4096"),
+    (8192, "kmalloc-8192"),
+];
+
+fn kmalloc(n: u32) -> (u32, &'static str) {
+    KMALLOC.iter().copied().find(|&(c, _)| c >= n).unwrap_or(KMALLOC[5])
+}
+
+fn align64(n: u32) -> u32 {
+    n.div_ceil(64) * 64
+}
+
+/// Frames (and so page frags) of a request of `bytes` (0 if it fits the copybreak head).
+pub fn rx_frags(bytes: u32) -> u32 {
+    if bytes <= RX_COPYBREAK {
+        0
+    } else {
+        bytes.div_ceil(TCP_MSS)
+    }
+}
+
+/// Page-frag chunks of a response of `bytes`.
+pub fn tx_frags(bytes: u32) -> u32 {
+    bytes.div_ceil(TX_FRAG_BYTES).max(1)
+}
+
+/// kmalloc'd head of an rx skb: NET_SKB_PAD + the copied bytes + shinfo (model assumption:
+/// from kmalloc; drivers differ, some carve heads out of page frags).
+pub fn rx_head_bytes(request: u32) -> u32 {
+    kmalloc(align64(64 + request.min(RX_COPYBREAK)) + SHINFO_BYTES).0
+}
+
+/// kmalloc'd head of a tx skb: the headers and shinfo (payload goes to page frags).
+pub fn tx_head_bytes() -> u32 {
+    kmalloc(align64(MAX_TCP_HEADER) + SHINFO_BYTES).0
+}
+
+/// Memory one parked skb pins: objects, head, and frag pages (rx: one page per frame; tx:
+/// its payload's share of the page frag).
+pub fn parked_bytes(rx: bool, request: u32, response: u32) -> u64 {
+    if rx {
+        u64::from(SKB_BYTES + rx_head_bytes(request)) + u64::from(rx_frags(request)) * 4096
+    } else {
+        u64::from(FCLONE_BYTES + tx_head_bytes()) + u64::from(response)
+    }
+}
+
+impl Sim {
+    pub fn new(cfg: Config, seed: u64) -> Sim {
+        let m = cfg.profile.machine(cfg.sockets, cfg.cores, cfg.smt);
+        let n = m.n_cpus() as usize;
+        // Every CPU takes interrupts and runs a thread or more: clocks as with all busy.
+        let all: Vec<CpuId> = (0..n as CpuId).collect();
+        let mhz = m.thread_mhz(&all);
+        let (rxh, rxh_name) = kmalloc(rx_head_bytes(cfg.request_bytes));
+        let (txh, txh_name) = kmalloc(tx_head_bytes());
+        let specs = [
+            CacheSpec { name: "skbuff_head_cache", size: SKB_BYTES },
+            CacheSpec { name: "skbuff_fclone_cache", size: FCLONE_BYTES },
+            CacheSpec { name: rxh_name, size: rxh },
+            CacheSpec { name: if txh == rxh { "kmalloc (tx head)" } else { txh_name }, size: txh },
+        ];
+        let sim_flows = cfg.sim_flows();
+        // Pages: every flow may hold a queued and a parked rx skb with its frames, plus slabs.
+        let per_node = u64::from(sim_flows) * (2 * u64::from(rx_frags(cfg.request_bytes)) + 4) / u64::from(cfg.sockets)
+            + 4 * n as u64 * 64
+            + 16_384;
+        let pages = (per_node.div_ceil(1024) * 1024).min(1 << 20) as u32;
+        let slub: Vec<Slub> = (0..cfg.sockets)
+            .map(|node| Slub::new(&m, &specs, n, Zone::new(node, pages, n, 186, 31, false), cfg.profile.slub))
+            .collect();
+        let mut rng = Rng::new(seed, 0x5cb0);
+        let mut rss = rng.fork(1);
+        let threads = cfg.threads.max(1);
+        let flows: Vec<Flow> = (0..sim_flows)
+            .map(|f| Flow {
+                irq_cpu: rss.below(n as u32) as CpuId,
+                app_cpu: app_cpu(f, threads, n as u32),
+                ..Flow::default()
+            })
+            .collect();
+        // Clients start at random moments of one turnaround (then queue on the link).
+        let mut starts: Vec<(u64, u32)> =
+            (0..sim_flows).map(|f| (rng.range_u64(0, cfg.profile.client_turnaround_ns + 1), f)).collect();
+        starts.sort_unstable();
+        let res = RunResult {
+            measure_ns: cfg.measure_ns,
+            requests: 0,
+            responses: 0,
+            skbs_freed: 0,
+            freed_on_alloc_cpu: 0,
+            tx_reused: 0,
+            slub: SlubStats::default(),
+            list_lock: 0,
+            list_lock_contended: 0,
+            zone_lock_contended: 0,
+            time: [0; 11],
+            busy_ns: 0,
+            n_cpus: n as u32,
+            sim_flows,
+            mean_latency_ns: 0.0,
+            lanes: Vec::new(),
+            events: 0,
+            capped: false,
+        };
+        let mut sim = Sim {
+            caches: Caches::new(&m),
+            m,
+            mhz,
+            q: EventQueue::default(),
+            rng,
+            slub,
+            flows,
+            driver_q: vec![VecDeque::new(); n],
+            stack_q: vec![VecDeque::new(); n],
+            app_q: vec![VecDeque::new(); n],
+            idle: vec![true; n],
+            frag_line: vec![CacheLine::UNTOUCHED; n],
+            rx_wire_free: 0,
+            tx_wire_free: 0,
+            measuring: false,
+            lat_sum: 0,
+            lat_n: 0,
+            res,
+            cfg,
+        };
+        for (t, f) in starts {
+            let at = sim.wire(true, t, sim.cfg.request_bytes);
+            sim.q.schedule(at, Ev::Request(f));
+        }
+        sim
+    }
+}

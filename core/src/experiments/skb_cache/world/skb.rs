@@ -1,0 +1,104 @@
+//! An skb's life on the sim kernel: its sk_buff and head allocated from the SLUB of the
+//! allocating CPU's node, its pages and page-frag references, and its free on whichever CPU
+//! frees it (SLUB's path for the sk_buff goes to the lane view); with the socket, skb and
+//! `struct page` lines each step pulls from the CPU that last wrote them.
+
+use super::{Lane, Sim, Skb, Term, MAX_LANES};
+use crate::sim::cacheline::CacheLine;
+use crate::sim::machine::{cycles_to_ns, CpuId};
+use crate::sim::slub::{AllocPath, FreePath, Obj};
+
+fn free_name(p: FreePath) -> &'static str {
+    match p {
+        FreePath::Fast => "fast",
+        FreePath::Frozen => "slow: frozen",
+        FreePath::Partial => "slow: partial",
+        FreePath::AddPartial => "slow: add partial",
+        FreePath::Discard => "slow: discard",
+        FreePath::KeepEmpty => "slow: keep empty",
+    }
+}
+
+impl Sim {
+    pub(super) fn node(&self, cpu: CpuId) -> u32 {
+        self.m.pos(cpu).socket
+    }
+
+    pub(super) fn sock_lines(&mut self, _now: u64, cpu: CpuId, f: u32) -> u64 {
+        let lines = self.cfg.profile.sock_lines;
+        let one = self.flows[f as usize].sock.touch(&self.m, &self.caches, cpu);
+        self.add(Term::Lines, one * lines)
+    }
+
+    pub(super) fn skb_lines(&mut self, _now: u64, cpu: CpuId, skb: &mut Skb) -> u64 {
+        let lines = self.cfg.profile.skb_lines;
+        let one = skb.line.touch(&self.m, &self.caches, cpu);
+        self.add(Term::Lines, one * lines)
+    }
+
+    /// A get_page/put_page on the `struct page` of `owner`'s current tx page frag.
+    pub(super) fn frag_put(&mut self, _now: u64, cpu: CpuId, owner: CpuId) -> u64 {
+        let line = self.frag_line[owner as usize].touch(&self.m, &self.caches, cpu);
+        let w = cycles_to_ns(self.cfg.profile.slub.page_op_cycles, self.mhz[cpu as usize]);
+        self.add(Term::Pages, w);
+        w + self.add(Term::Lines, line)
+    }
+
+    pub(super) fn alloc_skb(&mut self, t: u64, cpu: CpuId, rx: bool, f: u32) -> (Skb, u64) {
+        let node = self.node(cpu);
+        let caches: [u16; 2] = if rx { [0, 2] } else { [1, 3] };
+        let mut ns = 0;
+        let mut objs = [Obj { cache: 0, slab: 0, idx: 0 }; 2];
+        for (i, &c) in caches.iter().enumerate() {
+            let (obj, d) = self.slub[node as usize].alloc(&self.m, cpu, c, t + ns).expect("zone sized for the flows");
+            let term = if d.path == AllocPath::Fast { Term::SlabFast } else { Term::SlabSlow };
+            ns += self.charge(cpu, term, d.cost);
+            objs[i] = obj;
+        }
+        ns += self.work(cpu, Term::Skb, self.cfg.profile.skb_cycles / 2);
+        let mut line = CacheLine::UNTOUCHED;
+        line.touch(&self.m, &self.caches, cpu);
+        let mut skb = Skb { alloc_cpu: cpu, node, objs, pages: Vec::new(), tx_frags: 0, line, lane: None };
+        if self.measuring && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
+            skb.lane = Some(self.res.lanes.len());
+            self.res.lanes.push(Lane {
+                rx,
+                flow: f,
+                alloc_cpu: cpu,
+                free_cpu: None,
+                where_freed: if rx { "not yet" } else { "in flight" },
+                path: "",
+            });
+        }
+        (skb, ns)
+    }
+
+    pub(super) fn free_skb(&mut self, t: u64, cpu: CpuId, mut skb: Skb, where_freed: &'static str) -> u64 {
+        let mut ns = self.skb_lines(t, cpu, &mut skb);
+        ns += self.work(cpu, Term::Skb, self.cfg.profile.skb_cycles / 2);
+        for &(node, pfn) in &skb.pages {
+            let c = self.slub[node as usize].free_pages(&self.m, cpu, t + ns, pfn, 0);
+            ns += self.charge(cpu, Term::Pages, c);
+        }
+        for _ in 0..skb.tx_frags {
+            ns += self.frag_put(t + ns, cpu, skb.alloc_cpu);
+        }
+        let mut path = "fast";
+        for (i, obj) in skb.objs.iter().enumerate() {
+            let d = self.slub[skb.node as usize].free(&self.m, cpu, *obj, t + ns);
+            let term = if d.path.is_slow() { Term::SlabSlow } else { Term::SlabFast };
+            ns += self.charge(cpu, term, d.cost);
+            if i == 0 {
+                path = free_name(d.path);
+            }
+        }
+        if self.measuring {
+            self.res.skbs_freed += 1;
+            if cpu == skb.alloc_cpu {
+                self.res.freed_on_alloc_cpu += 1;
+            }
+        }
+        self.lane_free(&skb, cpu, where_freed, path);
+        ns
+    }
+}

@@ -1,0 +1,142 @@
+//! [`Slub::check_invariants`]: the checker of the SLUB model, kept apart from the model (as
+//! TigerBeetle keeps its invariant checkers apart): every object on exactly one freelist or
+//! allocated, per-slab counts, partial-list membership and frozen slabs. Its property test
+//! drives random allocations and frees through the paths and checks after every step.
+
+use super::{ObjState, Slub};
+
+impl Slub {
+    /// Every object is on exactly one freelist (its page's or its frozen CPU's) or allocated;
+    /// every CPU freelist holds only objects of its active slab; `inuse` and the partial list
+    /// agree with the objects; frozen slabs are some CPU's active slab and on no list.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        for (ci, c) in self.caches.iter().enumerate() {
+            let mut slabs = 0;
+            for (sid, s) in self.slabs.iter().enumerate() {
+                let Some(s) = s else { continue };
+                if s.cache as usize != ci {
+                    continue;
+                }
+                slabs += 1;
+                let mut seen = vec![0u8; s.state.len()];
+                for &i in &s.freelist {
+                    seen[i as usize] += 1;
+                    if s.state[i as usize] != ObjState::PageFree {
+                        return Err(format!(
+                            "{}: slab {sid} object {i} on the page freelist but {:?}",
+                            c.name, s.state[i as usize]
+                        ));
+                    }
+                }
+                match s.frozen {
+                    Some(cpu) => {
+                        let cs = &c.cpu[cpu as usize];
+                        if cs.slab != Some(sid as u32) {
+                            return Err(format!("{}: slab {sid} frozen to cpu {cpu} but not its active slab", c.name));
+                        }
+                        if s.on_partial {
+                            return Err(format!("{}: frozen slab {sid} on the partial list", c.name));
+                        }
+                        for &i in &cs.freelist {
+                            seen[i as usize] += 1;
+                            if s.state[i as usize] != ObjState::CpuFree {
+                                return Err(format!(
+                                    "{}: cpu {cpu} freelist holds object {i} that is {:?}",
+                                    c.name, s.state[i as usize]
+                                ));
+                            }
+                        }
+                    }
+                    None => {
+                        if s.state.contains(&ObjState::CpuFree) {
+                            return Err(format!("{}: unfrozen slab {sid} has objects on a CPU freelist", c.name));
+                        }
+                        let listed = c.partial.iter().filter(|&&p| p as usize == sid).count();
+                        if listed != usize::from(s.on_partial) {
+                            return Err(format!(
+                                "{}: slab {sid} on_partial {} but listed {listed} times",
+                                c.name, s.on_partial
+                            ));
+                        }
+                        if s.on_partial && s.freelist.is_empty() {
+                            return Err(format!("{}: full slab {sid} on the partial list", c.name));
+                        }
+                    }
+                }
+                for (i, (&n, st)) in seen.iter().zip(&s.state).enumerate() {
+                    let want = u8::from(*st != ObjState::Allocated);
+                    if n != want {
+                        return Err(format!("{}: slab {sid} object {i} is {st:?} but on {n} freelists", c.name));
+                    }
+                }
+            }
+            if slabs != c.nr_slabs {
+                return Err(format!("{}: {slabs} slabs but nr_slabs {}", c.name, c.nr_slabs));
+            }
+            for (cpu, cs) in c.cpu.iter().enumerate() {
+                if cs.slab.is_none() && !cs.freelist.is_empty() {
+                    return Err(format!("{}: cpu {cpu} has a freelist but no slab", c.name));
+                }
+            }
+        }
+        self.zone.check_invariants()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::slub;
+    use super::super::Obj;
+    use crate::sim::machine::SERVER_2019;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Alloc { cpu: u16, cache: u16 },
+        Free { pick: usize, cpu: u16 },
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u16..3, 0u16..2).prop_map(|(cpu, cache)| Op::Alloc { cpu, cache }),
+            (any::<usize>(), 0u16..3).prop_map(|(pick, cpu)| Op::Free { pick, cpu }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Any sequence of allocations and frees on any CPUs keeps every object free or
+        /// allocated exactly once, and the allocated count equals what the caller holds.
+        #[test]
+        fn every_object_free_or_allocated_once(ops in prop::collection::vec(op(), 1..400)) {
+            let m = SERVER_2019;
+            let mut s = slub(3);
+            let mut held: Vec<Obj> = Vec::new();
+            for (t, o) in ops.into_iter().enumerate() {
+                let now = t as u64 * 100;
+                match o {
+                    Op::Alloc { cpu, cache } => {
+                        let (obj, _) = s.alloc(&m, cpu, cache, now).unwrap();
+                        prop_assert!(!held.contains(&obj), "object handed out twice");
+                        held.push(obj);
+                    }
+                    Op::Free { pick, cpu } if !held.is_empty() => {
+                        let obj = held.swap_remove(pick % held.len());
+                        s.free(&m, cpu, obj, now);
+                    }
+                    Op::Free { .. } => {}
+                }
+                prop_assert_eq!(s.check_invariants(), Ok(()));
+            }
+            for cache in 0..2u16 {
+                prop_assert_eq!(s.allocated(cache), held.iter().filter(|o| o.cache == cache).count() as u64);
+            }
+            // Free everything on one CPU: nothing stays allocated, pages are conserved.
+            for obj in held.drain(..) {
+                s.free(&m, 2, obj, 1 << 30);
+            }
+            prop_assert_eq!(s.check_invariants(), Ok(()));
+            prop_assert_eq!(s.allocated(0) + s.allocated(1), 0);
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! SLUB (mm/slub.c, 3.x–6.x): kmem caches, per-CPU active slabs, slab pages with their own
+//! freelists, the node's partial list and its `list_lock`.
+//!
+//! What Linux does: every cache (`skbuff_head_cache`, `kmalloc-1024`, ...) keeps, per CPU, one
+//! *active* slab (`kmem_cache_cpu->page`, "frozen" to that CPU) and a lockless per-CPU freelist
+//! of its free objects. `slab_alloc()` pops that freelist and `slab_free()` pushes onto it —
+//! the fast path, a `this_cpu_cmpxchg_double` on (freelist, tid) and nothing shared — but the
+//! free only takes it when the object's slab *is* this CPU's active slab. Any other free goes
+//! to `__slab_free()`: a `cmpxchg_double` on the slab page's own freelist and counters (a
+//! cache line in `struct page` that whichever CPU last freed to the slab owns), and, when the
+//! slab turns from full to partial or from partial to empty, the node's `list_lock` to put it
+//! on or take it off the partial list; an empty slab beyond `min_partial` goes back to the
+//! page allocator. When a CPU's freelist runs dry, `___slab_alloc()` first takes the objects
+//! other CPUs freed to the page's freelist (`get_freelist`), then a slab from the partial
+//! list (under `list_lock`), then a new slab of `2^order` pages from the page allocator.
+//!
+//! What we simplify: one node; no per-CPU partial lists (CONFIG_SLUB_CPU_PARTIAL, 3.2+): a
+//! full slab that gets a remote free goes straight to the node's partial list under
+//! `list_lock`, as before 3.2; no debugging, no bulk API, no NUMA policy. The free pointer
+//! of each object is one cache line (SLUB writes it into the free object, so a remote free
+//! leaves the object's line in the freeing CPU's cache and the next allocation pays for it).
+//! Objects, slabs, freelists and counters are real data; [`Slub::check_invariants`] checks
+//! that every object is on exactly one freelist or allocated, and the per-slab counts.
+//!
+//! Lock order (see `sim/mod.rs`): S1 this CPU's slab (IRQs off) → S2 `list_lock`; slab pages
+//! are allocated and freed with `list_lock` dropped (zone->lock is taken alone).
+//!
+//! Map of this folder (one concept per file):
+//! - `mod.rs` (here): the model's data — caches, slabs, objects, what an operation costs and
+//!   which path it took — and `calculate_order` / `min_partial`, which size a cache.
+//! - `lock`: [`SerialLock`], a lock held over known intervals (how a world's work, computed
+//!   at its start time, meets a [`QSpinLock`]).
+//! - `paths`: `kmem_cache_alloc` and `kmem_cache_free`: the fast paths, `___slab_alloc`
+//!   (refill, partial list, new slab) and `__slab_free` (frozen, partial, add, discard).
+//! - `pages`: the slab pages' side of the page allocator (PCP lists and the buddy under
+//!   zone->lock).
+//! - `stats`: `CONFIG_SLUB_STATS` counters, their sums and the `/sys/kernel/slab` text.
+//! - `check`: [`Slub::check_invariants`], kept apart from the model it checks.
+
+mod check;
+mod lock;
+mod pages;
+mod paths;
+mod stats;
+
+pub use lock::SerialLock;
+pub use stats::SlubStats;
+
+use super::buddy::Pfn;
+use super::cache::Caches;
+use super::cacheline::CacheLine;
+use super::machine::{CpuId, MachineProfile};
+use super::qspinlock::QSpinLock;
+use super::zone::Zone;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Bytes of a page (x86).
+pub const PAGE_SIZE: u32 = 4096;
+/// `slub_max_order` default: PAGE_ALLOC_COSTLY_ORDER.
+pub const SLUB_MAX_ORDER: u32 = 3;
+/// Most objects a slab may hold here (a u16 index); real SLUB allows 32767.
+pub const MAX_OBJECTS_PER_SLAB: u32 = 4096;
+
+/// The CPU-cycle costs of the allocator's own work (line transfers and lock waits come on top).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SlubCosts {
+    /// `slab_alloc` / `slab_free` fast path: read kmem_cache_cpu, cmpxchg_double, tid.
+    pub fast_cycles: u64,
+    /// Extra work of `___slab_alloc` / `__slab_free` (page counters, retry loop, frozen checks).
+    pub slow_cycles: u64,
+    /// List manipulation under `list_lock` (add_partial / remove_partial).
+    pub list_cycles: u64,
+    /// Per object when a new slab's freelist is built (`allocate_slab` / `shuffle`).
+    pub init_object_cycles: u64,
+    /// One page-allocator operation without lock (a PCP list add/del, page refcount).
+    pub page_op_cycles: u64,
+    /// Buddy work per block moved under zone->lock.
+    pub buddy_cycles: u64,
+}
+
+/// What one operation cost: CPU cycles, ns of cache-line transfers, ns spinning on locks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct OpCost {
+    pub cycles: u64,
+    pub line_ns: u64,
+    pub spin_ns: u64,
+}
+
+impl OpCost {
+    pub fn add(&mut self, o: OpCost) {
+        self.cycles += o.cycles;
+        self.line_ns += o.line_ns;
+        self.spin_ns += o.spin_ns;
+    }
+}
+
+/// An object: its cache, its slab (an index into [`Slub`]'s slab table) and its index in the slab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Obj {
+    pub cache: u16,
+    pub slab: u32,
+    pub idx: u16,
+}
+
+/// Which path an allocation took (`/sys/kernel/slab/<cache>/alloc_*` stats).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum AllocPath {
+    /// From this CPU's freelist.
+    Fast,
+    /// Freelist empty: took the objects other CPUs freed to the active slab's page freelist.
+    Refill,
+    /// A slab from the node's partial list (under list_lock).
+    Partial,
+    /// A new slab from the page allocator.
+    NewSlab,
+}
+
+/// Which path a free took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum FreePath {
+    /// Onto this CPU's freelist: the object's slab is this CPU's active slab.
+    Fast,
+    /// `__slab_free` to a slab that is some CPU's active slab (`FREE_FROZEN`): no list op.
+    Frozen,
+    /// `__slab_free` to a partial slab that stays partial: no list op.
+    Partial,
+    /// `__slab_free` to a full slab: it becomes partial (list_lock, `FREE_ADD_PARTIAL`).
+    AddPartial,
+    /// `__slab_free` empties the slab, which goes back to the page allocator (list_lock, `FREE_SLAB`).
+    Discard,
+    /// `__slab_free` empties the slab, which stays on the partial list (min_partial).
+    KeepEmpty,
+}
+
+impl FreePath {
+    pub fn is_slow(self) -> bool {
+        self != FreePath::Fast
+    }
+}
+
+/// What an allocation or free did, for the world's trace and profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Done<P> {
+    pub path: P,
+    pub cost: OpCost,
+    /// Whose active slab the object's slab was at that moment (None: nobody's).
+    pub slab_owner: Option<CpuId>,
+    /// The slab's first page frame.
+    pub slab_pfn: Pfn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ObjState {
+    /// On the slab page's freelist.
+    PageFree,
+    /// On the freelist of the CPU the slab is frozen to.
+    CpuFree,
+    Allocated,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Slab {
+    cache: u16,
+    pfn: Pfn,
+    /// The page's freelist (LIFO, object indexes), `page->freelist`.
+    freelist: Vec<u16>,
+    /// The CPU whose active slab this is (`page->frozen`).
+    frozen: Option<CpuId>,
+    on_partial: bool,
+    /// `struct page`'s freelist + counters line (cmpxchg_double target).
+    line: CacheLine,
+    /// The free-pointer line of every object.
+    obj_line: Vec<CacheLine>,
+    state: Vec<ObjState>,
+}
+
+impl Slab {
+    fn objects(&self) -> u32 {
+        self.state.len() as u32
+    }
+    /// `page->inuse`: objects not on the page's freelist (allocated or on a CPU freelist).
+    fn inuse(&self) -> u32 {
+        self.objects() - self.freelist.len() as u32
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct CpuSlab {
+    slab: Option<u32>,
+    freelist: Vec<u16>,
+}
+
+/// What a cache is: a name and an object size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CacheSpec {
+    pub name: &'static str,
+    /// Object size after alignment (e.g. SLAB_HWCACHE_ALIGN).
+    pub size: u32,
+}
+
+/// One kmem_cache on one node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KmemCache {
+    pub name: &'static str,
+    pub size: u32,
+    /// Pages per slab: 2^order (`calculate_order`).
+    pub order: u32,
+    pub objects_per_slab: u32,
+    /// `s->min_partial`: empty slabs kept on the partial list.
+    pub min_partial: usize,
+    cpu: Vec<CpuSlab>,
+    partial: VecDeque<u32>,
+    pub list_lock: QSpinLock,
+    list_timing: SerialLock,
+    /// Per-CPU statistics.
+    pub stats: Vec<SlubStats>,
+    /// Slabs this cache holds now.
+    pub nr_slabs: u32,
+}
+
+/// `calculate_order()`: the smallest order (≤ [`SLUB_MAX_ORDER`]) whose slab holds at least
+/// `min_objects` with little waste, relaxing the waste fraction 1/16 → 1/8 → 1/4, then fewer
+/// objects, as mm/slub.c does. `min_objects = 4 * (fls(nr_cpus) + 1)` (3.x–6.x).
+pub fn calculate_order(size: u32, nr_cpus: u32) -> u32 {
+    let fls = 32 - nr_cpus.leading_zeros();
+    let max_objects = ((PAGE_SIZE << SLUB_MAX_ORDER) / size).max(1);
+    let mut min_objects = (4 * (fls + 1)).min(max_objects);
+    while min_objects > 1 {
+        for fract in [16, 8, 4] {
+            for order in 0..=SLUB_MAX_ORDER {
+                let slab = PAGE_SIZE << order;
+                if slab / size < min_objects {
+                    continue;
+                }
+                if slab % size <= slab / fract {
+                    return order;
+                }
+            }
+        }
+        min_objects -= 1;
+    }
+    (0..=SLUB_MAX_ORDER).find(|&o| (PAGE_SIZE << o) >= size).unwrap_or(SLUB_MAX_ORDER)
+}
+
+/// `s->min_partial = clamp(ilog2(size) / 2, MIN_PARTIAL 5, MAX_PARTIAL 10)`.
+pub fn min_partial(size: u32) -> usize {
+    let ilog2 = 31 - size.max(1).leading_zeros();
+    (ilog2 / 2).clamp(5, 10) as usize
+}
+
+/// Why an allocation failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum SlubError {
+    /// The page allocator had no block of the cache's order.
+    OutOfPages,
+}
+
+/// All caches of a machine, their slabs, and the zone their pages come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slub {
+    pub caches: Vec<KmemCache>,
+    slabs: Vec<Option<Slab>>,
+    free_slots: Vec<u32>,
+    pub zone: Zone,
+    /// The CPUs' private caches (`sim::cache`): whether a line another CPU wrote is still in
+    /// that CPU's L2. Model assumption: SLUB's users here do not stream data through the
+    /// caches, so lines stay where their last writer put them until someone else takes them.
+    cpu_caches: Caches,
+    zone_timing: SerialLock,
+    costs: SlubCosts,
+    n_cpus: usize,
+}
+
+/// Slab `id` of `slabs` (a free function, so that other fields of `Slub` stay borrowable).
+fn slab_in(slabs: &mut [Option<Slab>], id: u32) -> &mut Slab {
+    slabs[id as usize].as_mut().expect("bug: object of a freed slab")
+}
+
+impl Slub {
+    /// Caches of `specs` for `n_cpus` CPUs over `zone` (one node).
+    pub fn new(m: &MachineProfile, specs: &[CacheSpec], n_cpus: usize, zone: Zone, costs: SlubCosts) -> Slub {
+        let caches = specs
+            .iter()
+            .map(|s| {
+                let size = s.size.clamp(8, PAGE_SIZE << SLUB_MAX_ORDER);
+                let order = calculate_order(size, n_cpus as u32);
+                KmemCache {
+                    name: s.name,
+                    size,
+                    order,
+                    objects_per_slab: ((PAGE_SIZE << order) / size).clamp(1, MAX_OBJECTS_PER_SLAB),
+                    min_partial: min_partial(size),
+                    cpu: vec![CpuSlab::default(); n_cpus],
+                    partial: VecDeque::new(),
+                    list_lock: QSpinLock::new("&n->list_lock"),
+                    list_timing: SerialLock::default(),
+                    stats: vec![SlubStats::default(); n_cpus],
+                    nr_slabs: 0,
+                }
+            })
+            .collect();
+        Slub {
+            caches,
+            slabs: Vec::new(),
+            free_slots: Vec::new(),
+            zone,
+            cpu_caches: Caches::new(m),
+            zone_timing: SerialLock::default(),
+            costs,
+            n_cpus,
+        }
+    }
+
+    /// The index of the cache named `name`.
+    pub fn cache_index(&self, name: &str) -> Option<u16> {
+        self.caches.iter().position(|c| c.name == name).map(|i| i as u16)
+    }
+
+    /// Whose active slab `obj`'s slab is.
+    pub fn owner_of(&self, obj: Obj) -> Option<CpuId> {
+        self.slab(obj.slab).frozen
+    }
+
+    /// First page frame of `obj`'s slab.
+    pub fn pfn_of(&self, obj: Obj) -> Pfn {
+        self.slab(obj.slab).pfn
+    }
+
+    fn slab(&self, id: u32) -> &Slab {
+        self.slabs[id as usize].as_ref().expect("bug: object of a freed slab")
+    }
+
+    /// The CPUs' private caches this allocator's lines live in (for other lines of the same world).
+    pub fn cpu_caches(&self) -> &Caches {
+        &self.cpu_caches
+    }
+
+    fn ns(cycles: u64, mhz: u64) -> u64 {
+        super::machine::cycles_to_ns(cycles, mhz.max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_follow_calculate_order() {
+        // 2 CPUs: min_objects = 4 * (fls(2) + 1) = 12.
+        assert_eq!(calculate_order(256, 2), 0);
+        assert_eq!(calculate_order(512, 2), 1);
+        assert_eq!(calculate_order(1024, 2), 2);
+        assert_eq!(calculate_order(2048, 2), 3);
+        assert_eq!(min_partial(256), 5);
+    }
+}
+
+/// A small allocator for the tests of this folder: two caches over a 16 MiB zone.
+#[cfg(test)]
+mod testing {
+    use super::*;
+    use crate::sim::machine::SERVER_2019;
+
+    pub(super) const COSTS: SlubCosts = SlubCosts {
+        fast_cycles: 50,
+        slow_cycles: 150,
+        list_cycles: 60,
+        init_object_cycles: 20,
+        page_op_cycles: 100,
+        buddy_cycles: 30,
+    };
+
+    pub(super) fn slub(n_cpus: usize) -> Slub {
+        let zone = Zone::new(0, 1 << 12, n_cpus, 378, 63, false);
+        let specs =
+            [CacheSpec { name: "skbuff_head_cache", size: 256 }, CacheSpec { name: "kmalloc-1024", size: 1024 }];
+        Slub::new(&SERVER_2019, &specs, n_cpus, zone, COSTS)
+    }
+}

@@ -1,0 +1,237 @@
+//! SLUB's allocation and free paths: `kmem_cache_alloc()` (fast path, then `___slab_alloc()`:
+//! refill from the page freelist, a slab from the partial list, a new slab) and
+//! `kmem_cache_free()` (fast path, then `__slab_free()` with its list moves and discards).
+//! The data they work on is in `mod.rs`; the pages of a new or discarded slab go through `pages`.
+
+use super::{slab_in, AllocPath, Done, FreePath, Obj, ObjState, OpCost, Slab, Slub, SlubError};
+use crate::sim::cacheline::CacheLine;
+use crate::sim::machine::{CpuId, MachineProfile};
+
+impl Slub {
+    /// Takes `list_lock` of `cache` at `now_ns` for `hold_cycles` of list work.
+    fn list_lock(&mut self, m: &MachineProfile, cache: u16, cpu: CpuId, now_ns: u64, hold_cycles: u64) -> OpCost {
+        let c = &mut self.caches[cache as usize];
+        let hold_ns = Self::ns(hold_cycles, m.turbo_max_mhz);
+        let (wait, _) = c.list_timing.hold(&mut c.list_lock, m, cpu, now_ns, hold_ns);
+        let s = &mut c.stats[cpu as usize];
+        s.list_lock += 1;
+        s.list_lock_wait_ns += wait;
+        OpCost { cycles: hold_cycles, line_ns: 0, spin_ns: wait }
+    }
+    /// `kmem_cache_alloc()` on `cpu` at `now_ns`.
+    pub fn alloc(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+    ) -> Result<(Obj, Done<AllocPath>), SlubError> {
+        let k = &self.costs.clone();
+        let mut cost = OpCost { cycles: k.fast_cycles, ..OpCost::default() };
+        let ci = cache as usize;
+        let mut path = AllocPath::Fast;
+        if self.caches[ci].cpu[cpu as usize].freelist.is_empty() {
+            path = self.refill(m, cpu, cache, now_ns, &mut cost)?;
+            self.caches[ci].stats[cpu as usize].alloc_slowpath += 1;
+        } else {
+            self.caches[ci].stats[cpu as usize].alloc_fastpath += 1;
+        }
+        let c = &mut self.caches[ci].cpu[cpu as usize];
+        let slab_id = c.slab.expect("bug: refill left no active slab");
+        let idx = c.freelist.pop().expect("bug: refill left an empty freelist");
+        let slab = slab_in(&mut self.slabs, slab_id);
+        debug_assert_eq!(slab.state[idx as usize], ObjState::CpuFree);
+        slab.state[idx as usize] = ObjState::Allocated;
+        // Reading the free pointer pulls the object's first line (written by its last freer).
+        cost.line_ns += slab.obj_line[idx as usize].touch(m, &self.cpu_caches, cpu);
+        let done = Done { path, cost, slab_owner: Some(cpu), slab_pfn: slab.pfn };
+        Ok((Obj { cache, slab: slab_id, idx }, done))
+    }
+
+    /// `___slab_alloc()`: this CPU's freelist is empty.
+    fn refill(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+        cost: &mut OpCost,
+    ) -> Result<AllocPath, SlubError> {
+        let ci = cache as usize;
+        let k = self.costs;
+        cost.cycles += k.slow_cycles;
+        if let Some(sid) = self.caches[ci].cpu[cpu as usize].slab {
+            // get_freelist(): cmpxchg_double on the page takes what remote frees left there.
+            let slab = slab_in(&mut self.slabs, sid);
+            cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
+            if !slab.freelist.is_empty() {
+                let mut list = std::mem::take(&mut slab.freelist);
+                for &i in &list {
+                    slab.state[i as usize] = ObjState::CpuFree;
+                }
+                list.reverse();
+                self.caches[ci].cpu[cpu as usize].freelist = list;
+                self.caches[ci].stats[cpu as usize].alloc_refill += 1;
+                return Ok(AllocPath::Refill);
+            }
+            // deactivate_slab(): the slab is full (every object allocated): it leaves the CPU
+            // and lives on no list until a free makes it partial.
+            slab.frozen = None;
+            self.caches[ci].cpu[cpu as usize].slab = None;
+            self.caches[ci].stats[cpu as usize].deactivate_full += 1;
+        }
+        // get_partial_node() under list_lock.
+        if !self.caches[ci].partial.is_empty() {
+            cost.add(self.list_lock(m, cache, cpu, now_ns, k.list_cycles));
+            let sid = self.caches[ci].partial.pop_front().expect("checked non-empty");
+            let slab = slab_in(&mut self.slabs, sid);
+            slab.on_partial = false;
+            cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
+            self.freeze(cpu, cache, sid);
+            self.caches[ci].stats[cpu as usize].alloc_from_partial += 1;
+            return Ok(AllocPath::Partial);
+        }
+        // new_slab(): pages from the page allocator, list_lock not held.
+        let order = self.caches[ci].order;
+        let (pfn, pc) = self.alloc_pages(m, cpu, now_ns, order as usize);
+        cost.add(pc);
+        let pfn = pfn.ok_or(SlubError::OutOfPages)?;
+        let n = self.caches[ci].objects_per_slab as usize;
+        cost.cycles += k.init_object_cycles * n as u64;
+        let mut line = CacheLine::UNTOUCHED;
+        line.touch(m, &self.cpu_caches, cpu);
+        let slab = Slab {
+            cache,
+            pfn,
+            freelist: (0..n as u16).rev().collect(),
+            frozen: None,
+            on_partial: false,
+            line,
+            obj_line: vec![CacheLine::UNTOUCHED; n],
+            state: vec![ObjState::PageFree; n],
+        };
+        let sid = match self.free_slots.pop() {
+            Some(s) => {
+                self.slabs[s as usize] = Some(slab);
+                s
+            }
+            None => {
+                self.slabs.push(Some(slab));
+                (self.slabs.len() - 1) as u32
+            }
+        };
+        self.caches[ci].nr_slabs += 1;
+        self.freeze(cpu, cache, sid);
+        self.caches[ci].stats[cpu as usize].alloc_slab += 1;
+        Ok(AllocPath::NewSlab)
+    }
+
+    /// The slab becomes `cpu`'s active slab; its page freelist becomes the CPU's freelist.
+    fn freeze(&mut self, cpu: CpuId, cache: u16, sid: u32) {
+        let slab = slab_in(&mut self.slabs, sid);
+        slab.frozen = Some(cpu);
+        let mut list = std::mem::take(&mut slab.freelist);
+        for &i in &list {
+            slab.state[i as usize] = ObjState::CpuFree;
+        }
+        list.reverse();
+        let c = &mut self.caches[cache as usize].cpu[cpu as usize];
+        c.slab = Some(sid);
+        c.freelist = list;
+    }
+
+    /// `kmem_cache_free()` of `obj` on `cpu` at `now_ns`.
+    pub fn free(&mut self, m: &MachineProfile, cpu: CpuId, obj: Obj, now_ns: u64) -> Done<FreePath> {
+        let k = self.costs;
+        let ci = obj.cache as usize;
+        let mut cost = OpCost { cycles: k.fast_cycles, ..OpCost::default() };
+        let slab = self.slabs[obj.slab as usize].as_mut().expect("bug: free of an object of a freed slab");
+        assert_eq!(slab.state[obj.idx as usize], ObjState::Allocated, "bug: double free of {obj:?}");
+        assert_eq!(slab.cache, obj.cache, "bug: free to the wrong cache");
+        // set_freepointer() writes the object's first line.
+        cost.line_ns += slab.obj_line[obj.idx as usize].touch(m, &self.cpu_caches, cpu);
+        let owner = slab.frozen;
+        let pfn = slab.pfn;
+        if self.caches[ci].cpu[cpu as usize].slab == Some(obj.slab) {
+            slab.state[obj.idx as usize] = ObjState::CpuFree;
+            self.caches[ci].cpu[cpu as usize].freelist.push(obj.idx);
+            self.caches[ci].stats[cpu as usize].free_fastpath += 1;
+            return Done { path: FreePath::Fast, cost, slab_owner: owner, slab_pfn: pfn };
+        }
+        // __slab_free(): cmpxchg_double on the page's freelist + counters.
+        cost.cycles += k.slow_cycles;
+        cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
+        let prior_empty = slab.freelist.is_empty();
+        slab.freelist.push(obj.idx);
+        slab.state[obj.idx as usize] = ObjState::PageFree;
+        let inuse = slab.inuse();
+        let on_partial = slab.on_partial;
+        self.caches[ci].stats[cpu as usize].free_slowpath += 1;
+        let path = if owner.is_some() {
+            self.caches[ci].stats[cpu as usize].free_frozen += 1;
+            FreePath::Frozen
+        } else if inuse == 0 {
+            cost.add(self.list_lock(m, obj.cache, cpu, now_ns, k.list_cycles));
+            let c = &mut self.caches[ci];
+            if c.partial.len() >= c.min_partial {
+                if on_partial {
+                    c.partial.retain(|&s| s != obj.slab);
+                    c.stats[cpu as usize].free_remove_partial += 1;
+                }
+                c.stats[cpu as usize].free_slab += 1;
+                cost.add(self.discard(m, cpu, obj.slab, now_ns));
+                FreePath::Discard
+            } else {
+                if !on_partial {
+                    c.partial.push_back(obj.slab);
+                    c.stats[cpu as usize].free_add_partial += 1;
+                    slab_in(&mut self.slabs, obj.slab).on_partial = true;
+                }
+                FreePath::KeepEmpty
+            }
+        } else if prior_empty {
+            // Full → partial: add_partial() under list_lock.
+            cost.add(self.list_lock(m, obj.cache, cpu, now_ns, k.list_cycles));
+            self.caches[ci].partial.push_back(obj.slab);
+            self.caches[ci].stats[cpu as usize].free_add_partial += 1;
+            slab_in(&mut self.slabs, obj.slab).on_partial = true;
+            FreePath::AddPartial
+        } else {
+            FreePath::Partial
+        };
+        Done { path, cost, slab_owner: owner, slab_pfn: pfn }
+    }
+
+    /// `discard_slab()`: the empty slab's pages go back to the page allocator.
+    fn discard(&mut self, m: &MachineProfile, cpu: CpuId, sid: u32, now_ns: u64) -> OpCost {
+        let slab = self.slabs[sid as usize].take().expect("bug: discard of a freed slab");
+        debug_assert_eq!(slab.inuse(), 0);
+        self.free_slots.push(sid);
+        let c = &mut self.caches[slab.cache as usize];
+        c.nr_slabs -= 1;
+        let order = c.order as usize;
+        self.free_pages(m, cpu, now_ns, slab.pfn, order)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::slub;
+    use super::*;
+    use crate::sim::machine::SERVER_2019;
+
+    #[test]
+    fn same_cpu_is_fast_and_remote_free_is_slow() {
+        let m = SERVER_2019;
+        let mut s = slub(2);
+        let (a, d) = s.alloc(&m, 0, 0, 0).unwrap();
+        assert_eq!(d.path, AllocPath::NewSlab);
+        assert_eq!(s.free(&m, 0, a, 10).path, FreePath::Fast);
+        let (b, d) = s.alloc(&m, 0, 0, 20).unwrap();
+        assert_eq!((d.path, b), (AllocPath::Fast, a));
+        let f = s.free(&m, 1, b, 30);
+        assert_eq!((f.path, f.slab_owner), (FreePath::Frozen, Some(0)));
+        assert!(f.cost.line_ns > 0);
+        s.check_invariants().unwrap();
+    }
+}
