@@ -137,6 +137,18 @@ impl FreePath {
     pub fn is_slow(self) -> bool {
         self != FreePath::Fast
     }
+
+    /// How traces and lane diagrams name the path.
+    pub fn name(self) -> &'static str {
+        match self {
+            FreePath::Fast => "fast",
+            FreePath::Frozen => "slow: frozen",
+            FreePath::Partial => "slow: partial",
+            FreePath::AddPartial => "slow: add partial",
+            FreePath::Discard => "slow: discard",
+            FreePath::KeepEmpty => "slow: keep empty",
+        }
+    }
 }
 
 /// What an allocation or free did, for the world's trace and profile.

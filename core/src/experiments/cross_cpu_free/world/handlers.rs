@@ -3,7 +3,7 @@
 //! on whichever CPU the handler runs. Each handler computes its work at its start time and
 //! leaves the CPU busy until the work ends (see the folder's module doc).
 
-use super::report::{alloc_path_name, free_path_name};
+use super::report::alloc_path_name;
 use super::{
     Consumer, Ev, LaneEvent, Sim, Skb, Term, Workload, DEFER_KICK, DRIVER_FRAME_CYCLES, GRO_FRAMES, IPI_CYCLES,
     RX_RING, TCP_MSS, TCP_WINDOW_SKBS, UDP_RCVBUF_BYTES, UDP_WIRE_OVERHEAD,
@@ -68,7 +68,7 @@ impl Sim {
                     free: true,
                     cache: obj.cache,
                     fast: !d.path.is_slow(),
-                    path: free_path_name(d.path),
+                    path: d.path.name(),
                     slab_pfn: d.slab_pfn,
                     slab_owner: d.slab_owner,
                     alloc_cpu: skb.alloc_cpu,

@@ -5,7 +5,7 @@
 
 use super::{Sim, Workload, MAX_LANE_EVENTS};
 use crate::sim::machine::CpuId;
-use crate::sim::slub::{AllocPath, FreePath, SlubStats};
+use crate::sim::slub::{AllocPath, SlubStats};
 use serde::Serialize;
 
 /// Where time goes: the terms of the per-packet cost.
@@ -95,17 +95,6 @@ pub(super) fn alloc_path_name(p: AllocPath) -> &'static str {
         AllocPath::Refill => "refill",
         AllocPath::Partial => "from partial",
         AllocPath::NewSlab => "new slab",
-    }
-}
-
-pub(super) fn free_path_name(p: FreePath) -> &'static str {
-    match p {
-        FreePath::Fast => "fast",
-        FreePath::Frozen => "slow: frozen",
-        FreePath::Partial => "slow: partial",
-        FreePath::AddPartial => "slow: add partial",
-        FreePath::Discard => "slow: discard",
-        FreePath::KeepEmpty => "slow: keep empty",
     }
 }
 

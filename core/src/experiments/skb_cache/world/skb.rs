@@ -6,18 +6,7 @@
 use super::{Lane, Sim, Skb, Term, MAX_LANES};
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{cycles_to_ns, CpuId};
-use crate::sim::slub::{AllocPath, FreePath, Obj};
-
-fn free_name(p: FreePath) -> &'static str {
-    match p {
-        FreePath::Fast => "fast",
-        FreePath::Frozen => "slow: frozen",
-        FreePath::Partial => "slow: partial",
-        FreePath::AddPartial => "slow: add partial",
-        FreePath::Discard => "slow: discard",
-        FreePath::KeepEmpty => "slow: keep empty",
-    }
-}
+use crate::sim::slub::{AllocPath, Obj};
 
 impl Sim {
     pub(super) fn node(&self, cpu: CpuId) -> u32 {
@@ -89,7 +78,7 @@ impl Sim {
             let term = if d.path.is_slow() { Term::SlabSlow } else { Term::SlabFast };
             ns += self.charge(cpu, term, d.cost);
             if i == 0 {
-                path = free_name(d.path);
+                path = d.path.name();
             }
         }
         if self.measuring {
