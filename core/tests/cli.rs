@@ -68,6 +68,8 @@ fn bad_option_values_say_what_is_allowed() {
     bad_input(&["calibrate", "high-order-alloc", "--rounds", "4294967295"], &["--rounds", "0..=14"]);
     bad_input(&["calibrate", "high-order-alloc", "--rounds", "-1"], &["--rounds", "0..=14"]);
     bad_input(&["calibrate", "high-order-alloc", "--seeds", "0"], &["--seeds", "1..=50"]);
+    bad_input(&["calibrate", "high-order-alloc", "--starts", "65"], &["--starts", "0..=64"]);
+    bad_input(&["calibrate", "high-order-alloc", "--coarse-seeds", "0"], &["--coarse-seeds", "1..=50"]);
     bad_input(&["reproduce", "skb-layout", "--seeds", "51"], &["--seeds", "1..=50"]);
     bad_input(&["run", "skb-layout", "--set", "mtu=20"], &["'20'", "'mtu'", "68..=65535"]);
     bad_input(&["run", "skb-layout", "--set", "mtu"], &["malformed setting 'mtu'", "name=value"]);

@@ -10,7 +10,7 @@
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use skblab_core::calibrate::{self, DEFAULT_SEEDS, MAX_ROUNDS, MAX_SEEDS};
+use skblab_core::calibrate::{self, DEFAULT_SEEDS, MAX_ROUNDS, MAX_SEEDS, MAX_STARTS};
 use skblab_core::params::{echo, echo_within};
 use skblab_core::{experiments, find, Experiment, ParamError, ParamKind, DEFAULT_SEED};
 use std::io::{self, Write};
@@ -54,7 +54,9 @@ enum Command {
     },
     /// Fit the machine profile's physical constants to the seed table on the mean over seeds
     /// and print them with the error (`--rounds 0` only scores the committed profile; more than
-    /// 14 rounds change nothing); `--sensitivity` prints each constant's ±10 % effect instead.
+    /// 14 rounds change nothing); `--starts N` first runs a short descent from N start points
+    /// spread over the ranges (on `--coarse-seeds` seeds) and refines the best; `--sensitivity`
+    /// prints each constant's ±10 % effect instead.
     Calibrate {
         experiment: String,
         #[arg(long, default_value_t = 4, allow_hyphen_values = true,
@@ -66,6 +68,16 @@ enum Command {
         seeds: u32,
         #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
+        /// Multi-start: this many start points inside the ranges besides the committed values
+        /// (0: one descent from the committed values).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_STARTS)))]
+        starts: u32,
+        /// Seeds the short descents of a multi-start fit average over (default: --seeds); the
+        /// refined result is scored on --seeds.
+        #[arg(long, allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
+        coarse_seeds: Option<u32>,
         /// Print the ±10 % sensitivity of every fitted constant (no fit).
         #[arg(long)]
         sensitivity: bool,
@@ -191,14 +203,17 @@ fn execute(command: Command) -> Result<String, ParamError> {
                 Format::Json => out.to_json() + "\n",
             })
         }
-        Command::Calibrate { experiment, rounds, seeds, seed, sensitivity } => {
+        Command::Calibrate { experiment, rounds, seeds: n_seeds, seed, starts, coarse_seeds, sensitivity } => {
             let exp = find(&experiment)?;
             let Some(cal) = exp.calibration() else {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
             };
-            let seeds = calibrate::seeds(seed, seeds);
+            let seeds = calibrate::seeds(seed, n_seeds);
             Ok(if sensitivity {
                 calibrate::sensitivity(cal, &seeds).to_text()
+            } else if starts > 0 {
+                let coarse = calibrate::seeds(seed, coarse_seeds.unwrap_or(n_seeds));
+                calibrate::calibrate_multistart(cal, starts, rounds, &coarse, &seeds).to_text()
             } else {
                 calibrate::calibrate(cal, rounds, &seeds).to_text()
             })

@@ -46,6 +46,10 @@ pub struct FreeArea {
     pub touched: Vec<Pfn>,
     /// Bit `o` set if that call read or wrote `free_area[o]` (list head, `nr_free`).
     pub orders_touched: u16,
+    /// The last [`FreeArea::free`]'s `page_is_buddy()` read of a buddy that did not merge: its
+    /// address depends only on pfn and order and the branch goes to `done_merging`, so the
+    /// miss runs alongside the list_add's read of the list head (not in `touched`).
+    pub probe: Option<Pfn>,
     /// Frees that put their block at the head / at the tail of its list, allocations that had
     /// to split a larger block (counters for the docs and tests).
     pub head_adds: u64,
@@ -69,6 +73,7 @@ impl FreeArea {
             free_order: vec![NOT_FREE; n],
             touched: Vec::new(),
             orders_touched: 0,
+            probe: None,
             head_adds: 0,
             tail_adds: 0,
             splits: 0,
@@ -191,6 +196,7 @@ impl FreeArea {
     /// `__rmqueue_smallest()`: a block of 2^order pages, or `None` if no order ≥ `order` has one.
     pub fn alloc(&mut self, order: usize) -> Option<(Pfn, BuddyWork)> {
         self.touched.clear();
+        self.probe = None;
         // __rmqueue_smallest reads the list head of every order it tries.
         let from = (order..MAX_ORDER).find(|&o| self.head[o] != NIL);
         let last = from.unwrap_or(MAX_ORDER - 1);
@@ -216,14 +222,16 @@ impl FreeArea {
         assert!(self.free_order[pfn as usize] == NOT_FREE, "bug: double free of pfn {pfn}");
         self.touched.clear();
         self.orders_touched = 0;
+        self.probe = None;
         let (mut pfn, mut order, mut steps) = (pfn, order, 0);
         while order < MAX_ORDER - 1 {
             let buddy = pfn ^ (1 << order);
             // page_is_buddy() reads the buddy's struct page whether or not it merges.
-            self.touched.push(buddy);
             if self.free_order[buddy as usize] != order as u8 {
+                self.probe = Some(buddy);
                 break;
             }
+            self.touched.push(buddy);
             self.list_del(buddy, order);
             pfn = pfn.min(buddy);
             order += 1;
@@ -332,6 +340,8 @@ mod tests {
         // 16 comes back: its buddy (0/4) is in use and so is the order-5 buddy (32): head.
         fa.free(16, 4);
         assert_eq!((fa.head_adds, fa.tail_adds), (1, 0));
+        assert_eq!(fa.probe, Some(0), "the buddy that did not merge is the probe, not touched");
+        assert!(!fa.touched.contains(&0));
         // Freeing 0: its buddy 8 is in use, but the order-4 buddy of 0+8 (16) is free, so 0
         // may soon merge: it goes behind 40.
         fa.free(0, 3);
@@ -339,7 +349,13 @@ mod tests {
         fa.check_invariants().unwrap();
         assert_eq!(fa.alloc(3).unwrap().0, 40, "the head first");
         assert_eq!(fa.alloc(3).unwrap().0, 0);
-        for pfn in [0, 8, 32, 40] {
+        fa.free(0, 3);
+        assert_eq!(fa.probe, Some(8));
+        // 8 merges with 0, then with 16; the order-5 buddy 32 is in use: the probe.
+        fa.free(8, 3);
+        assert!(fa.touched.contains(&0) && fa.touched.contains(&16));
+        assert_eq!(fa.probe, Some(32));
+        for pfn in [32, 40] {
             fa.free(pfn, 3);
         }
         assert_eq!(fa.nr_free()[10], 1, "everything merged back");

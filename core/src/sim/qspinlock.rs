@@ -7,9 +7,12 @@
 //!
 //! What we simplify: the lock word and the MCS handoff are one line; an uncontended acquire
 //! costs one line transfer from the last owner (nothing if it is the same CPU); on release the
-//! queue head is granted the lock after one transfer from the releasing CPU, plus one more
-//! when further CPUs are queued (their tail exchanges keep pulling the line away). Hold and wait
-//! times are not parameters: they emerge from what the holders do and from the queue.
+//! waiter that spins on the lock word (the pending bit's, or the MCS queue head) is granted the
+//! lock after two transfers between the releasing CPU and it: the releasing store invalidates
+//! the spinner's shared copy, then the spinner's read fetches the line back. The other waiters
+//! spin on their own MCS nodes and cost nothing here; new arrivals' tail exchanges, which can
+//! pull the line away once more, are not modelled. Hold and wait times are not parameters: they
+//! emerge from what the holders do and from the queue.
 //! Statistics follow /proc/lock_stat (CONFIG_LOCK_STAT): contentions, bounces, wait and hold.
 
 use super::cacheline::CacheLine;
@@ -128,14 +131,16 @@ impl QSpinLock {
         self.stats.hold_ns_total += hold_ns;
         self.stats.hold_ns_max = self.stats.hold_ns_max.max(hold_ns);
         let next = self.queue.pop_front()?;
-        // The head reads the released lock word (one transfer). If others still queue, their
-        // MCS tail xchg's keep stealing the lock's line, so the head's set_locked() has to
-        // pull it back once more (qspinlock.c: queued_spin_lock_slowpath, the head's path).
-        // The line is the releasing holder's (it took it when it got the lock).
+        // The waiter spins on the lock word (the pending bit's spinner or the MCS queue head:
+        // qspinlock.c, queued_spin_lock_slowpath), so it holds a shared copy: the releasing
+        // store first needs the line exclusive, which invalidates that copy (a round trip to
+        // the spinner), then the spinner's read misses and fetches it back. Two transfers
+        // between releaser and spinner, however many others queue (they spin on their own
+        // MCS nodes). The line is the releasing holder's (it took it when it got the lock).
         debug_assert_eq!(self.line.owner(), Some(h.cpu));
-        let extra_ns = self.queue.front().map_or(0, |w| m.transfer_ns(w.cpu, next.cpu));
         let bounced = h.cpu != next.cpu;
-        let at_ns = now_ns + self.line.handoff(m, next.cpu) + extra_ns;
+        let invalidate_ns = m.transfer_ns(h.cpu, next.cpu);
+        let at_ns = now_ns + invalidate_ns + self.line.handoff(m, next.cpu);
         self.take(next, at_ns, bounced);
         Some((next, at_ns))
     }
@@ -201,8 +206,9 @@ mod tests {
         assert_eq!(l.waiting_cpus(), vec![28, 1]);
         let (w, at) = l.unlock(&m, 100).unwrap();
         assert_eq!((w.thread, at), (2, 100 + m.line_cross_socket_ns + m.line_cross_socket_ns));
+        // The last waiter too pays the invalidation and the fetch (it was spinning on the word).
         let (w, at2) = l.unlock(&m, at + 50).unwrap();
-        assert_eq!((w.thread, at2), (3, at + 50 + m.line_cross_socket_ns));
+        assert_eq!((w.thread, at2), (3, at + 50 + 2 * m.line_cross_socket_ns));
         assert!(l.unlock(&m, at2 + 10).is_none());
         assert_eq!(l.stats.contentions, 2);
         assert_eq!(l.stats.acquisitions, 3);

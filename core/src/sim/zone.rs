@@ -195,21 +195,34 @@ impl Zone {
 
     /// The lines the last buddy call touched ([`FreeArea::touched`], `orders_touched`), each at
     /// its distance; struct pages capped at `cap_ns` (a bulk walk overlaps or prefetches its
-    /// misses), the first `prefetched` of them free (already in this CPU's cache).
-    fn buddy_lines(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, cap_ns: u64, prefetched: usize) -> u64 {
+    /// misses), `prefetched` free (already in this CPU's cache). The read of a buddy that did
+    /// not merge ([`FreeArea::probe`]) runs alongside the list-head reads: the longer of the two.
+    fn buddy_lines(
+        &mut self,
+        m: &MachineProfile,
+        caches: &Caches,
+        cpu: CpuId,
+        cap_ns: u64,
+        prefetched: Option<Pfn>,
+    ) -> u64 {
         let mut ns = 0;
         for k in 0..self.free_area.touched.len() {
             let pfn = self.free_area.touched[k];
-            let cap = if k < prefetched { 0 } else { cap_ns };
+            let cap = if Some(pfn) == prefetched { 0 } else { cap_ns };
             ns += self.touch_page_capped(m, caches, cpu, pfn, cap);
         }
+        let mut area_ns = 0;
         let orders = self.free_area.orders_touched;
         for (o, line) in self.area_line.iter_mut().enumerate() {
             if orders & (1 << o) != 0 {
-                ns += line.touch(m, caches, cpu);
+                area_ns += line.touch(m, caches, cpu);
             }
         }
-        ns
+        let probe_ns = match self.free_area.probe {
+            Some(pfn) => self.touch_page_capped(m, caches, cpu, pfn, if Some(pfn) == prefetched { 0 } else { cap_ns }),
+            None => 0,
+        };
+        ns + area_ns.max(probe_ns)
     }
 
     /// Under zone->lock: `__rmqueue_smallest()` for a caller (the non-pcp path of `rmqueue`):
@@ -223,7 +236,7 @@ impl Zone {
         order: usize,
     ) -> (Option<Pfn>, Cost) {
         let found = self.free_area.alloc(order);
-        let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: self.buddy_lines(m, caches, cpu, u64::MAX, 0) };
+        let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: self.buddy_lines(m, caches, cpu, u64::MAX, None) };
         let Some((pfn, work)) = found else { return (None, cost) };
         cost.cycles += m.buddy_step_cycles * u64::from(work.steps);
         self.prep_new_page(pfn, order);
@@ -238,7 +251,7 @@ impl Zone {
         let mut got = 0;
         while got < want {
             let found = self.free_area.alloc(order);
-            cost.line_ns += self.buddy_lines(m, caches, cpu, m.line_llc_ns, 0);
+            cost.line_ns += self.buddy_lines(m, caches, cpu, m.line_llc_ns, None);
             let Some((pfn, work)) = found else { break };
             cost.cycles += m.buddy_step_cycles * u64::from(1 + work.steps);
             self.pcp[cpu as usize].push_tail(pfn, order);
@@ -252,7 +265,7 @@ impl Zone {
     /// the list head and first entry the merged block goes in front of.
     pub fn free_one_page(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn, order: usize) -> Cost {
         self.unprep(pfn, order);
-        self.free_block(m, caches, cpu, (pfn, order), u64::MAX, 0)
+        self.free_block(m, caches, cpu, (pfn, order), u64::MAX, false)
     }
 
     /// `__free_one_page()` of one block; its lines capped at `cap_ns`, the first `prefetched`
@@ -264,10 +277,12 @@ impl Zone {
         cpu: CpuId,
         (pfn, order): (Pfn, usize),
         cap_ns: u64,
-        prefetched: usize,
+        prefetched: bool,
     ) -> Cost {
         let work = self.free_area.free(pfn, order);
-        let own = self.touch_page_capped(m, caches, cpu, pfn, if prefetched > 0 { 0 } else { cap_ns });
+        let own = self.touch_page_capped(m, caches, cpu, pfn, if prefetched { 0 } else { cap_ns });
+        // free_pcppages_bulk() prefetched the page and its buddy at the block's order.
+        let prefetched = prefetched.then_some(pfn ^ (1 << order));
         let line_ns = own + self.buddy_lines(m, caches, cpu, cap_ns, prefetched);
         Cost { cycles: m.buddy_step_cycles * u64::from(1 + work.steps), line_ns }
     }
@@ -282,7 +297,7 @@ impl Zone {
         let batch = self.pcp[cpu as usize].batch;
         while freed < batch {
             let Some((pfn, order)) = self.pcp[cpu as usize].take_cold() else { break };
-            cost.add(self.free_block(m, caches, cpu, (pfn, order), m.line_llc_ns, 1));
+            cost.add(self.free_block(m, caches, cpu, (pfn, order), m.line_llc_ns, true));
             freed += 1 << order;
         }
         cost
@@ -316,7 +331,7 @@ impl Zone {
         for c in 0..self.pcp.len() {
             while let Some((pfn, order)) = self.pcp[c].take_cold() {
                 // Another CPU's list: its struct pages are that CPU's lines (no prefetch).
-                cost.add(self.free_block(m, caches, cpu, (pfn, order), u64::MAX, 0));
+                cost.add(self.free_block(m, caches, cpu, (pfn, order), u64::MAX, false));
                 freed += 1 << order;
             }
         }
@@ -406,6 +421,26 @@ mod tests {
         // the home slice, not waited for); CPU 3 has to bring them into its L2.
         assert_eq!(at(z.copy_data(&mut c, 1, 8, (0, 4096), true), Source::Own), 64);
         assert_eq!(at(z.copy_data(&mut c, 3, 8, (0, 4096), true), Source::SameSocket), 64);
+    }
+
+    #[test]
+    fn the_buddy_probe_overlaps_the_list_head_read() {
+        let m = SERVER_2019;
+        let c = Caches::new(&m);
+        let mut z = Zone::new(0, 1024, 4, 12, 4, false);
+        // CPU 1 takes two order-3 blocks that are each other's buddies (one split of the zone).
+        let a = z.rmqueue_locked(&m, &c, 1, 3).0.unwrap();
+        let b = z.rmqueue_locked(&m, &c, 1, 3).0.unwrap();
+        assert_eq!(a ^ 8, b);
+        // CPU 2 frees a while b is in use: no merge. a's struct page, free_area[3] and b's
+        // struct page were all last written by CPU 1 (a mesh transfer each), but the read of b
+        // (page_is_buddy) runs alongside the list-head read: two transfers, not three.
+        assert!(z.put_page_testzero(a));
+        let cost = z.free_one_page(&m, &c, 2, a, 3);
+        assert_eq!(z.free_area.probe, Some(b));
+        assert!(!z.free_area.touched.contains(&b));
+        assert_eq!(cost.line_ns, 2 * m.line_same_socket_ns);
+        z.check_invariants().unwrap();
     }
 
     #[test]

@@ -129,7 +129,7 @@ pub const ROUTER: ForwardingBox = ForwardingBox {
     cpu: MachineProfile {
         // Fixed 2.6 GHz: routers commonly pin the base clock (assumption).
         // Same-socket transfer: Fitted (mesh, 50..150 ns); cross-socket: UPI, literature.
-        line_same_socket_ns: 64,
+        line_same_socket_ns: 68,
         line_cross_socket_ns: 180,
         line_same_core_ns: 8,
         line_llc_ns: 22,
@@ -140,7 +140,7 @@ pub const ROUTER: ForwardingBox = ForwardingBox {
         l2_bytes: 1 << 20,
         l3_bytes_per_core: 1408 << 10,
         // Fitted: buddy work per block under zone->lock (list add/del, flags), 10..80 cycles.
-        buddy_step_cycles: 30,
+        buddy_step_cycles: 39,
         // One per-CPU list op: the seed-000 server's value (same core family).
         page_op_cycles: 105,
         // Two hardware threads of a core: 1.6x slower each (the seed-000 server's value).
@@ -154,12 +154,12 @@ pub const ROUTER: ForwardingBox = ForwardingBox {
     line_gbps: 100,
     // "Normal users traffic": an Internet mix averages several hundred bytes (assumption).
     packet_bytes: 800,
-    rx_pkt_cycles: 23_942,
-    tx_cq_cycles: 496,
-    napi_consume_cycles: 264,
-    release_data_cycles: 172,
-    page_frag_free_cycles: 50,
-    free_pages_ok_cycles: 166,
+    rx_pkt_cycles: 23_268,
+    tx_cq_cycles: 447,
+    napi_consume_cycles: 595,
+    release_data_cycles: 432,
+    page_frag_free_cycles: 11,
+    free_pages_ok_cycles: 183,
     rx_cache_cycles: 105,
 };
 
@@ -168,7 +168,7 @@ pub const X86_BENCH: ForwardingBox = ForwardingBox {
     kind: MachineKind::X86Bench,
     name: "x86 micro-benchmark host: 6-core Broadwell at 3.6 GHz, no HT, mlx5 100 Gbit (assumed)",
     cpu: MachineProfile {
-        line_same_socket_ns: 46,
+        line_same_socket_ns: 42,
         line_cross_socket_ns: 180,
         line_same_core_ns: 8,
         line_llc_ns: 18,
@@ -185,12 +185,12 @@ pub const X86_BENCH: ForwardingBox = ForwardingBox {
     tx_irq: TxIrq::Same,
     line_gbps: 100,
     packet_bytes: 64,
-    rx_pkt_cycles: 12_000,
+    rx_pkt_cycles: 9677,
     tx_cq_cycles: 300,
     napi_consume_cycles: 200,
     release_data_cycles: 150,
     page_frag_free_cycles: 60,
-    free_pages_ok_cycles: 50,
+    free_pages_ok_cycles: 51,
     rx_cache_cycles: 105,
 };
 
