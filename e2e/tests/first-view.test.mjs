@@ -6,22 +6,14 @@
 // first point arrived. The one assertion is that every lesson gets there at all (within 30 s).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage } from './harness.mjs';
+import { startServer, launch, openPage, playableLessons } from './harness.mjs';
 
 let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.server.close(); });
 
 test('time to each lesson\'s first view (benchmark)', async () => {
-  // The playable lessons, as the home page links them (a new lesson joins by being written).
-  // Service workers blocked here too: one installed now would fill the HTTP cache with every
-  // file of the build and hide the bytes of the visits below.
-  const home = await openPage(browser, srv.base, { serviceWorkers: 'block' });
-  await home.goto(`${srv.base}/#/`);
-  await home.waitForSelector('a[href^="#/lesson/"]');
-  const hrefs = await home.$$eval('a[href^="#/lesson/"]', (as) => as.map((a) => a.getAttribute('href')));
-  const slugs = [...new Set(hrefs.map((h) => h.split('/')[2]))];
-  await home.close();
+  const slugs = await playableLessons(browser, srv.base);
   assert.ok(slugs.length >= 3, `playable lessons: ${slugs}`);
   const lines = [];
   for (const slug of slugs) {

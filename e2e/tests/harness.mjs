@@ -68,6 +68,20 @@ export async function shot(page, name) {
   return file;
 }
 
+/**
+ * The playable lessons' slugs, in course order, as the home page links them (a new lesson
+ * joins by being written). Service workers are blocked: one installed here would fill the HTTP
+ * cache with every file of the build and hide the bytes a later visit transfers.
+ */
+export async function playableLessons(browser, base) {
+  const home = await openPage(browser, base, { serviceWorkers: 'block' });
+  await home.goto(`${base}/#/`);
+  await home.waitForSelector('a[href^="#/lesson/"]');
+  const hrefs = await home.$$eval('a[href^="#/lesson/"]', (as) => as.map((a) => a.getAttribute('href')));
+  await home.close();
+  return [...new Set(hrefs.map((h) => h.split('/')[2]))];
+}
+
 /** Waits until the app has rendered something real (not the blank page before wasm runs). */
 export async function appReady(page) {
   await page.waitForSelector('main', { timeout: 20000 });

@@ -7,7 +7,7 @@
 // views, text views, the step's own prose. Canvas charts carry no text: the checker covers them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage } from './harness.mjs';
+import { startServer, launch, openPage, playableLessons } from './harness.mjs';
 
 let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
@@ -32,12 +32,7 @@ const revealed = (text) => {
 };
 
 test('no question\'s answer is readable before it is settled', async () => {
-  const home = await openPage(browser, srv.base, { serviceWorkers: 'block' });
-  await home.goto(`${srv.base}/#/`);
-  await home.waitForSelector('a[href^="#/lesson/"]');
-  const hrefs = await home.$$eval('a[href^="#/lesson/"]', (as) => as.map((a) => a.getAttribute('href')));
-  const slugs = [...new Set(hrefs.map((h) => h.split('/')[2]))];
-  await home.close();
+  const slugs = await playableLessons(browser, srv.base);
   const leaks = []; let checked = 0;
   for (const slug of slugs) {
     const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
