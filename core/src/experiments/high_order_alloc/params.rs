@@ -1,0 +1,184 @@
+//! The parameters of high-order-alloc: their specs (ranges, units, help, the kernel knob each
+//! stands for), their typed form [`Input`], and the checks across parameters.
+
+use super::world::{Placement, MAX_CPUS, MAX_FLOWS};
+use crate::params::{ParamError, ParamSpec, Params};
+use crate::sim::machine::{MAX_SOCKETS, SERVER_2019};
+
+crate::choice_enum! {
+    /// Which frag order a run uses: the sysctl `net.core.high_order_alloc_disable`.
+    pub enum FragOrder {
+        /// sysctl = 0: order-3 (32 KiB) frags, order-0 fallback.
+        Order3 = "order3",
+        /// sysctl = 1: order-0 frags.
+        Order0 = "order0",
+    }
+}
+
+impl FragOrder {
+    pub fn from_order(order: u32) -> FragOrder {
+        if order == 0 {
+            FragOrder::Order0
+        } else {
+            FragOrder::Order3
+        }
+    }
+    pub(super) fn disable(self) -> bool {
+        self == FragOrder::Order0
+    }
+}
+
+/// Every parameter of a run, typed: the one place that reads them by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub cpus: u32,
+    pub sockets: u32,
+    pub smt: bool,
+    pub min_threads: u32,
+    pub max_threads: u32,
+    pub pcp_high_order: bool,
+    pub pcp_high: u32,
+    pub pcp_batch: u32,
+    pub msg_bytes: u32,
+    pub sndbuf_bytes: u32,
+    pub placement: Placement,
+    pub tcp_rx_skb_cache: bool,
+    pub tcp_tx_skb_cache: bool,
+    pub line_transfer_ns: u64,
+    pub cross_socket_ns: u64,
+    pub warmup_us: u64,
+    pub measure_us: u64,
+    /// Seeds per point: 1 is one run (the CLI's `run`); more give each cell's mean and spread.
+    pub seeds: u32,
+    pub profile_threads: u32,
+    pub profile_order: FragOrder,
+}
+
+impl From<&Params> for Input {
+    fn from(p: &Params) -> Input {
+        let int = |name| p.int(name);
+        Input {
+            cpus: int("cpus") as u32,
+            sockets: int("sockets") as u32,
+            smt: p.bool("smt"),
+            min_threads: int("min_threads") as u32,
+            max_threads: int("max_threads") as u32,
+            pcp_high_order: p.bool("pcp_high_order"),
+            pcp_high: int("pcp_high") as u32,
+            pcp_batch: int("pcp_batch") as u32,
+            msg_bytes: int("msg_bytes") as u32,
+            sndbuf_bytes: int("sndbuf_bytes") as u32,
+            placement: p.choice_of("placement"),
+            tcp_rx_skb_cache: p.bool("tcp_rx_skb_cache"),
+            tcp_tx_skb_cache: p.bool("tcp_tx_skb_cache"),
+            line_transfer_ns: int("line_transfer_ns") as u64,
+            cross_socket_ns: int("cross_socket_ns") as u64,
+            warmup_us: int("warmup_us") as u64,
+            measure_us: int("measure_us") as u64,
+            seeds: int("seeds") as u32,
+            profile_threads: (int("profile_threads") as u32).max(1),
+            profile_order: p.choice_of("profile_order"),
+        }
+    }
+}
+
+/// The cross-parameter rules the spec's ranges cannot say: the cores split evenly over the
+/// sockets, `pcp_batch <= pcp_high`, and the sweep's flow range is not empty. `params_from` applies it, and `run`
+/// answers an error output instead of running.
+pub fn validate(params: &Params) -> Result<(), ParamError> {
+    let i = Input::from(params);
+    if i.cpus % i.sockets != 0 {
+        return Err(ParamError::BadValue {
+            name: "cpus".into(),
+            value: i.cpus.to_string(),
+            allowed: format!("a multiple of sockets ({}): the cores split evenly over the sockets", i.sockets),
+        });
+    }
+    if i.pcp_batch > i.pcp_high {
+        // The kernel keeps batch below high (pageset_set_batch: high = 6 x batch); a batch
+        // above high would drain more than the list may hold.
+        return Err(ParamError::BadValue {
+            name: "pcp_batch".into(),
+            value: i.pcp_batch.to_string(),
+            allowed: format!(
+                "at most pcp_high ({}): a drain moves batch pages from a list of at most high",
+                i.pcp_high
+            ),
+        });
+    }
+    if i.min_threads > i.max_threads {
+        return Err(ParamError::BadValue {
+            name: "min_threads".into(),
+            value: i.min_threads.to_string(),
+            allowed: format!("at most max_threads ({})", i.max_threads),
+        });
+    }
+    Ok(())
+}
+
+/// The parameter spec.
+pub fn specs() -> Vec<ParamSpec> {
+    let m = SERVER_2019;
+    vec![
+        ParamSpec::int("sockets", "sockets", 2, (1, MAX_SOCKETS as i64, 1))
+            .help("CPU packages, each a NUMA node with its own zone and zone->lock.")
+            .kernel("/sys/devices/system/node"),
+        ParamSpec::int("cpus", "cores", 56, (1, MAX_CPUS as i64, 1))
+            .help("Physical cores online, split evenly over the sockets (a multiple of sockets; each core has an SMT sibling).")
+            .kernel("/sys/devices/system/cpu/online"),
+        ParamSpec::int("min_threads", "flows", 1, (1, MAX_FLOWS as i64, 1))
+            .help("The sweep starts at this many netperf/netserver pairs (at most max_threads).")
+            .kernel("super_netperf"),
+        ParamSpec::int("max_threads", "flows", 30, (1, MAX_FLOWS as i64, 1))
+            .help("The sweep runs min_threads..max_threads netperf/netserver pairs (super_netperf N).")
+            .kernel("super_netperf"),
+        ParamSpec::boolean("pcp_high_order", false)
+            .help("Linux 5.14+: orders 1..3 also go through the per-CPU lists (44042b449872).")
+            .kernel("pcp_allowed_order()"),
+        ParamSpec::boolean("smt", true)
+            .help("Use the SMT sibling of every core (Hyper-Threading) once all cores are busy.")
+            .kernel("CONFIG_SCHED_SMT"),
+        ParamSpec::choice_of("placement", Placement::Spread)
+            .help("spread: flows alternate sockets, pair on one socket; pack: fill socket 0 first; split: receiver on the other socket.")
+            .kernel("select_task_rq_fair()"),
+        ParamSpec::boolean("tcp_rx_skb_cache", false)
+            .help("Linux 5.2-5.15: recvmsg parks the consumed skb; the next softirq (on lo: the sender's CPU) frees it.")
+            .kernel("net.ipv4.tcp_rx_skb_cache"),
+        ParamSpec::boolean("tcp_tx_skb_cache", false)
+            .help("Linux 5.2-5.15: the acked skb is parked; the next sendmsg reuses it and drops its frags there.")
+            .kernel("net.ipv4.tcp_tx_skb_cache"),
+        ParamSpec::int("msg_bytes", "bytes", 65536, (4096, 65536, 4096))
+            .help("Bytes per sendmsg(); one skb each (64 KiB = 2 order-3 frags or 16 order-0 frags).")
+            .kernel("netperf -m / tcp size_goal"),
+        ParamSpec::int("sndbuf_bytes", "bytes", 1 << 20, (1 << 17, 1 << 23, 1 << 16))
+            .help("Bytes a flow may have in flight before netperf sleeps.")
+            .kernel("sk->sk_sndbuf"),
+        ParamSpec::int("pcp_batch", "pages", 63, (1, 512, 1))
+            .help("Pages moved per refill or drain of a per-CPU list (63 since 4.19).")
+            .kernel("pcp->batch"),
+        ParamSpec::int("pcp_high", "pages", 378, (8, 8192, 1))
+            .help("A per-CPU list is drained once it holds this many pages (6 x batch before 5.14).")
+            .kernel("pcp->high"),
+        ParamSpec::int("line_transfer_ns", "ns", m.line_same_socket_ns as i64, (10, 1000, 1))
+            .help("Cost of pulling a cache line another core of the socket wrote: every zone->lock handoff pays it.")
+            .kernel("cache-to-cache transfer (mesh)"),
+        ParamSpec::int("cross_socket_ns", "ns", m.line_cross_socket_ns as i64, (10, 2000, 10))
+            .help("Cost of pulling a line from the other socket.")
+            .kernel("UPI snoop"),
+        ParamSpec::int("warmup_us", "us", 300, (0, 10_000, 100))
+            .help("Simulated time before measuring (socket buffers fill, lists reach steady state).")
+            .kernel(""),
+        ParamSpec::int("measure_us", "us", 2000, (100, 20_000, 100))
+            .help("Simulated time measured per point (netperf ran 15 s). Below 1000 us a cell counts too few skbs to be steady (seed-to-seed spread up to 4-7 % at one flow): the summary flags it.")
+            .kernel("netperf -l"),
+        ParamSpec::int("seeds", "seeds", 1, (1, 10, 1))
+            .help("Runs per point, on seeds seed, seed+1, ...: above 1 each cell is their mean and the chart draws their min-max spread as a band (the seed table's cells are single 15 s runs; one simulated run is 2 ms).")
+            .kernel(""),
+        ParamSpec::int("profile_threads", "flows", 20, (1, MAX_FLOWS as i64, 1))
+            .help("Flow count of the perf report, lock stats and /proc views.")
+            .kernel(""),
+        ParamSpec::choice_of("profile_order", FragOrder::Order3)
+            .help("Frag order of the perf report, lock stats and /proc views.")
+            .kernel("net.core.high_order_alloc_disable"),
+    ]
+}
