@@ -19,15 +19,21 @@
 pub mod calibrate;
 pub mod chains;
 pub mod machines;
+mod seed;
 pub mod world;
+
+pub use seed::{
+    machine_defaults, reproduce, reproduce_figures, A53_ROW, SEED_GAIN_A53_PCT, SEED_GAIN_X86_PCT,
+    SEED_PAGE_FRAG_FREE_SELF_PCT, SEED_SHARES, SEED_SKB_RELEASE_DATA_SELF_PCT, X86_ROW,
+};
+use seed::{repro_row, reproduction, table};
 
 use crate::calibrate::Calibration;
 use crate::experiment::{Cost, Experiment, Point, ViewSpec};
-use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
+use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamError, ParamSpec, Params, Value};
 use crate::sim::profile::FlameGraph;
 use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
-use crate::sources;
 use machines::{machine, ForwardingBox, MachineKind, TxIrq};
 use serde::Serialize;
 use world::{ForwardConfig, ForwardSim};
@@ -466,73 +472,6 @@ impl Experiment for PageFragFree {
     fn calibration(&self) -> Option<&'static dyn Calibration> {
         Some(&calibrate::ROUTER_CALIBRATION)
     }
-}
-
-/// Labels of the reproduce rows (the CLI contract).
-pub const X86_ROW: &str = "x86 micro-benchmark";
-pub const A53_ROW: &str = "cortex-a53 64 B";
-/// The seed's perf call graph under mlx5e_poll_tx_cq (% of all samples): (row, column, value).
-pub const SEED_SHARES: [(&str, &str, f64); 4] = [
-    ("napi_consume_skb", "napi_consume_skb_pct", 16.34),
-    ("__free_pages_ok", "free_pages_ok_pct", 12.65),
-    ("free_one_page", "free_one_page_pct", 11.86),
-    ("queued_spin_lock_slowpath", "spin_free_pct", 10.10),
-];
-/// Seed 002's other two frames of the graph (self time, not reproduce rows; calibration uses them).
-pub const SEED_PAGE_FRAG_FREE_SELF_PCT: f64 = 1.55;
-pub const SEED_SKB_RELEASE_DATA_SELF_PCT: f64 = 1.44;
-/// Jesper Dangaard Brouer's micro-benchmark gain and Ilias Apalodimas's Cortex-A53 gain.
-pub const SEED_GAIN_X86_PCT: f64 = 7.0;
-pub const SEED_GAIN_A53_PCT: f64 = 11.0;
-
-fn repro_row(label: &str, metric: &'static str, measured: f64, simulated: f64) -> ReproRow {
-    ReproRow { label: label.to_string(), cells: vec![ReproCell { metric, measured, simulated, spread: None }] }
-}
-
-fn reproduction(rows: Vec<ReproRow>, seed: u64) -> Reproduction {
-    let mut r = Reproduction { experiment: ID, citation: sources::SEED_002, key_name: "row", rows, notes: Vec::new() };
-    r.notes.push(format!(
-        "share_pct: % of all CPU time, perf --children; machine: {}; seed {seed}",
-        machines::ROUTER.name
-    ));
-    r
-}
-
-/// Simulated numbers of the reproduce table for one seed: the router's four shares before
-/// the fix, then the two gains.
-pub fn reproduce_figures(seed: u64) -> Vec<f64> {
-    let e = &PageFragFree;
-    let mut out = Vec::new();
-    let router = e.defaults();
-    let before = summary_on(&machines::ROUTER, &router, Fix::Before, seed);
-    let s = Shares::of(&before.flame);
-    out.extend([s.napi_consume_skb, s.free_pages_ok, s.free_one_page, s.spin_free]);
-    for kind in [MachineKind::X86Bench, MachineKind::CortexA53] {
-        let params = machine_defaults(kind);
-        out.push(pair(&params, seed).gain_pct);
-    }
-    out
-}
-
-/// The defaults with `machine` set (the machine's own defaults then apply).
-pub fn machine_defaults(kind: MachineKind) -> Params {
-    let mut p = PageFragFree.defaults();
-    p.set("machine", Value::Choice(kind.name().to_string())).expect("a machine name");
-    p
-}
-
-/// Seed 002 beside one seed's simulation.
-pub fn reproduce(seed: u64) -> Reproduction {
-    table(&reproduce_figures(seed), seed)
-}
-
-/// The reproduce table of the six figures of [`reproduce_figures`].
-fn table(f: &[f64], seed: u64) -> Reproduction {
-    let mut rows: Vec<ReproRow> =
-        SEED_SHARES.iter().zip(f).map(|((label, _, m), &s)| repro_row(label, "share_pct", *m, s)).collect();
-    rows.push(repro_row(X86_ROW, "gain_pct", SEED_GAIN_X86_PCT, f[4]));
-    rows.push(repro_row(A53_ROW, "gain_pct", SEED_GAIN_A53_PCT, f[5]));
-    reproduction(rows, seed)
 }
 
 fn decorate(out: &mut RunOutput, params: &Params, p: &Pair) {
