@@ -354,15 +354,22 @@ impl StreamSim {
         true
     }
 
-    /// `skb_release_data()`: one `put_page` per frag; the last reference frees the page here.
+    /// `skb_release_data()` on the receiver after `recvmsg`: the last reference frees the page
+    /// here.
     pub(super) fn release_skb(&mut self, t: ThreadId) {
         if self.skb_consumed(t) {
             return;
         }
+        let skb = std::mem::take(&mut self.threads[t as usize].skb);
+        self.release_frags_on(t, skb, None);
+    }
+
+    /// `skb_release_data()`'s frags: one `put_page` per frag of `skb` on `t`'s CPU, freeing
+    /// pages whose last reference it drops (counted by who dropped it); the actions run next,
+    /// then `then`. The frag list goes back to the pool `begin_send` takes from.
+    pub(super) fn release_frags_on(&mut self, t: ThreadId, mut skb: Skb, then: Option<Action>) {
         let m = &self.cfg.machine;
-        let th = &mut self.threads[t as usize];
-        let mut skb = std::mem::take(&mut th.skb);
-        let cpu = th.cpu;
+        let cpu = self.threads[t as usize].cpu;
         let mut acts = std::mem::take(&mut self.scratch);
         acts.clear();
         for frag in &skb.frags {
@@ -371,13 +378,17 @@ impl StreamSim {
             acts.push(Action::LineNs { ns: line_ns, stack: Stack::PutPage });
             acts.push(Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage });
             if zone.put_page_testzero(frag.page.pfn) {
-                self.stats.last_put_by_receiver += 1;
+                if self.threads[t as usize].role == Role::Netperf {
+                    self.stats.last_put_by_sender += 1;
+                } else {
+                    self.stats.last_put_by_receiver += 1;
+                }
                 acts.push(Action::FreePage { page: frag.page });
             }
         }
+        acts.extend(then);
         self.run_next(t, &acts);
         self.scratch = acts;
-        // The frag list goes back to the pool `begin_send` takes from (no allocation per skb).
         skb.frags.clear();
         self.spare_frags.push(skb.frags);
     }

@@ -246,34 +246,6 @@ impl StreamSim {
         self.release_frags_on(t, skb, None);
     }
 
-    /// One `put_page` per frag of `skb` on `t`'s CPU (the sender's), freeing pages whose last
-    /// reference it drops; the actions run next, then `then`.
-    fn release_frags_on(&mut self, t: ThreadId, mut skb: Skb, then: Option<Action>) {
-        let m = &self.cfg.machine;
-        let cpu = self.threads[t as usize].cpu;
-        let mut acts = std::mem::take(&mut self.scratch);
-        acts.clear();
-        for frag in &skb.frags {
-            let zone = &mut self.zones[frag.page.node as usize];
-            let line_ns = zone.touch_page(m, &self.caches, cpu, frag.page.pfn);
-            acts.push(Action::LineNs { ns: line_ns, stack: Stack::PutPage });
-            acts.push(Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage });
-            if zone.put_page_testzero(frag.page.pfn) {
-                if self.threads[t as usize].role == Role::Netperf {
-                    self.stats.last_put_by_sender += 1;
-                } else {
-                    self.stats.last_put_by_receiver += 1;
-                }
-                acts.push(Action::FreePage { page: frag.page });
-            }
-        }
-        acts.extend(then);
-        self.run_next(t, &acts);
-        self.scratch = acts;
-        skb.frags.clear();
-        self.spare_frags.push(skb.frags);
-    }
-
     /// `kfree()` of the head and `kmem_cache_free()` of the sk_buff pair on `t`'s CPU.
     fn free_heads(&mut self, t: ThreadId, h: Heads) {
         let cpu = self.threads[t as usize].cpu;
