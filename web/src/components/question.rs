@@ -70,6 +70,11 @@ fn check(
     let Some(key) = grading_key(props) else {
         return report(props, grade, q.grade_value(None, &grading_unit(props), &answer));
     };
+    // Settings the model refuses (a rule between parameters, e.g. cores not a multiple of
+    // sockets) never give a run to wait for: say so at once (not a try).
+    if let Err(e) = key.experiment.validate(&key.params) {
+        return report(props, grade, cannot_run(props, &answer, &e.to_string()));
+    }
     match run::finished(&key) {
         Some(out) => report(props, grade, q.grade_value(value_in(q, &out), &grading_unit(props), &answer)),
         None => {
@@ -77,6 +82,20 @@ fn check(
             pending.set(Some((key, answer)));
         }
     }
+}
+
+/// The grade of an answer whose run cannot be had (refused settings, a failed worker): no
+/// model value, and why, so the learner can change the parameters and check again.
+fn cannot_run(props: &QuestionProps, answer: &str, why: &str) -> Grade {
+    let mut g = props.question.grade_value(None, &grading_unit(props), answer);
+    g.problem = format!("the model cannot run these settings ({why}); change the parameters and check again");
+    g
+}
+
+/// The reason `props`' grading run cannot be had, if it cannot.
+fn unrunnable(props: &QuestionProps) -> Option<String> {
+    let key = grading_key(props)?;
+    key.experiment.validate(&key.params).err().map(|e| e.to_string())
 }
 
 fn report(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>>, g: Grade) {
@@ -141,6 +160,10 @@ fn answer_input(kind: &QuestionKind, unit: &str, answer: &UseStateHandle<String>
 fn verdict(g: &Grade, outcome: Outcome, q: &Question) -> Html {
     let direction = g.direction.map(|d| format!(" The model's value is {d}.")).unwrap_or_default();
     let (class, head, text) = match outcome {
+        // No model value (its run failed or was refused): why, whatever the outcome.
+        _ if g.expected == "?" && !g.problem.is_empty() => {
+            ("grade grade-wrong", "Not graded:", format!(" {}", g.problem))
+        }
         Outcome::Right => ("grade grade-right", "✓ Right.", format!(" The model says {}.", g.expected_with_unit)),
         Outcome::Shown => ("grade grade-shown", "The answer:", format!(" the model says {}.", g.expected_with_unit)),
         Outcome::Trying(_) if !g.problem.is_empty() => ("grade grade-wrong", "Not graded:", format!(" {}", g.problem)),
@@ -189,7 +212,15 @@ pub fn question_box(props: &QuestionProps) -> Html {
                             props.question.grade_value(value_in(props.question, &out), &grading_unit(&props), &answer),
                         );
                     }
-                    None => run::want(key),
+                    // The run failed (the worker crashed or refused it): waiting longer would
+                    // leave "Checking…" up for good.
+                    None => match run::state_of(&key).and_then(|s| s.error.clone()) {
+                        Some(e) => {
+                            pending.set(None);
+                            report(&props, &grade, cannot_run(&props, &answer, &e));
+                        }
+                        None => run::want(key),
+                    },
                 }
             }
         });
@@ -234,10 +265,15 @@ pub fn question_box(props: &QuestionProps) -> Html {
     let on_show = {
         let (props, grade, pending, outcome) = (props.clone(), grade.clone(), pending.clone(), outcome.clone());
         Callback::from(move |_: MouseEvent| {
+            // Settings the model refuses have no answer to show: say why, and stay open.
+            if let Some(why) = unrunnable(&props) {
+                grade.set(Some(cannot_run(&props, "", &why)));
+                return;
+            }
             // Grade an empty answer to fetch the model's value, then show it.
             outcome.set(Outcome::Shown);
             props.on_settled.emit(());
-            if grade.is_none() {
+            if grade.as_ref().is_none_or(|g| g.expected == "?") {
                 check(&props, String::new(), &grade, &pending);
             }
         })

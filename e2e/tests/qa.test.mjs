@@ -1,0 +1,50 @@
+// Defects found by a QA pass, each pinned by the test that failed before its fix: settings an
+// experiment refuses together (a rule between parameters, e.g. cores a multiple of sockets)
+// must neither hang a question nor leave the page without a word.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
+
+let srv; let browser;
+before(async () => { srv = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); srv?.server.close(); });
+
+const tid = (id) => `[data-testid="${id}"]`;
+// skb-cache refuses more than 4 threads per logical CPU (a heavy run: the worker's path);
+// percpu-counter refuses cores that do not split evenly over the sockets.
+const REFUSED_SKB_CACHE = '#/lesson/skb-cache/1?threads=2048&cpus=1&sockets=1&smt=false';
+const REFUSED_PERCPU = '#/lesson/percpu-counter/1?sockets=3';
+
+/** The verdict text once it is not empty and nothing is being checked (fails after 5 s). */
+async function verdict(page) {
+  await page.waitForFunction(() => {
+    const v = document.querySelector('[data-testid="verdict"]')?.innerText.trim();
+    return v && !document.querySelector('[data-testid="checking"]');
+  }, null, { timeout: 5000 });
+  return page.locator(tid('verdict')).innerText();
+}
+
+test('a question under refused settings says why at once, stays open, and grades once they change', async () => {
+  const page = await openPage(browser, srv.base);
+  for (const url of [REFUSED_SKB_CACHE, REFUSED_PERCPU]) {
+    await page.goto(`${srv.base}/${url}`);
+    await appReady(page);
+    await page.fill(tid('answer'), '2');
+    await page.click(tid('check'));
+    assert.match(await verdict(page), /Not graded: the model cannot run these settings \(.+\)/, url);
+    assert.equal(await page.locator(tid('checking')).count(), 0, 'no endless "Checking…"');
+    // "Show me the answer" has none to show: it says why and leaves the question open.
+    await page.click(tid('show-answer'));
+    assert.match(await verdict(page), /Not graded: the model cannot run these settings/);
+    assert.equal(await page.locator(tid('show-answer')).count(), 1, 'the question stays open');
+    assert.ok(await page.locator('[data-testid^="veiled-"]').count() > 0, 'the views stay veiled');
+  }
+  await shot(page, 'qa-refused-question');
+  // Settings the model accepts: the same question grades.
+  await page.goto(`${srv.base}/#/lesson/percpu-counter/1?sockets=4`);
+  await page.fill(tid('answer'), '0.5');
+  await page.click(tid('check'));
+  await page.waitForFunction(() => /Not quite|Right/.test(document.querySelector('[data-testid="verdict"]')?.innerText || ''),
+    null, { timeout: 30000 });
+  page.assertClean();
+});
