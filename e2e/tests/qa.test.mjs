@@ -48,3 +48,26 @@ test('a question under refused settings says why at once, stays open, and grades
     null, { timeout: 30000 });
   page.assertClean();
 });
+
+test('the parameter panel says which settings cannot run together, on a phone too', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 780 }]) {
+    const page = await openPage(browser, srv.base, { viewport });
+    await page.goto(`${srv.base}/${REFUSED_SKB_CACHE}`);
+    await appReady(page);
+    const alert = page.locator(tid('params-invalid'));
+    await alert.waitFor({ timeout: 5000 });
+    assert.ok(await alert.isVisible(), `visible at ${viewport.width} px`);
+    assert.match(await alert.innerText(), /cannot run together: threads = 2048 is more than 4 per logical CPU/);
+    await alert.scrollIntoViewIfNeeded();
+    await shot(page, `qa-params-invalid-${viewport.width}`);
+    // A valid combination takes the message away.
+    const threads = page.locator(tid('param-threads'));
+    if (viewport.width > 720) {
+      await threads.fill('4');
+      await threads.press('Enter');
+      await page.waitForFunction(() => !document.querySelector('[data-testid="params-invalid"]'));
+    }
+    page.assertClean();
+    await page.context().close();
+  }
+});

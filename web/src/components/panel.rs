@@ -147,6 +147,10 @@ pub struct ParamPanelProps {
     pub resolved: Params,
     pub seed: u64,
     pub errors: BTreeMap<String, String>,
+    /// Why the experiment refuses these settings together (a rule between parameters, e.g.
+    /// cores a multiple of sockets), if it does: no run happens until they change.
+    #[prop_or_default]
+    pub invalid: Option<String>,
     pub on_set: Callback<(String, String)>,
     pub on_seed: Callback<String>,
 }
@@ -161,6 +165,12 @@ pub fn param_panel(props: &ParamPanelProps) -> Html {
     let open = crate::browser::viewport_width().is_none_or(|w| w > 720.0);
     let seed_error = props.errors.get(crate::page::SEED_KEY).cloned();
     html! {
+        <>
+        // Outside the <details>: seen even where the panel starts folded (a phone).
+        if let Some(why) = &props.invalid {
+            <p class="field-error params-invalid" role="alert" data-testid="params-invalid">
+                { format!("These parameters cannot run together: {why}.") }</p>
+        }
         <details class="panel card-flat" {open} data-testid="param-panel">
             <summary><h2 id="panel-title">{"Parameters"}</h2></summary>
             <form class="controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
@@ -183,5 +193,6 @@ pub fn param_panel(props: &ParamPanelProps) -> Html {
                 </div>
             </form>
         </details>
+        </>
     }
 }

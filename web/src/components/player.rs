@@ -52,6 +52,7 @@ pub fn player(props: &PlayerProps) -> Html {
         }));
     }
     let resolved = page.resolved();
+    let invalid = page.experiment.validate(&resolved).err().map(|e| e.to_string());
     let run = use_run(page.experiment, &resolved, page.seed);
     let ctx = views::ViewCtx {
         experiment: page.experiment,
@@ -135,7 +136,7 @@ pub fn player(props: &PlayerProps) -> Html {
                     { step_body(page, &progress, &state, &settled, answered_before) }
                     <ParamPanel specs={page.experiment.specs()} params={page.params.clone()}
                         resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
-                        {on_set} {on_seed} />
+                        {invalid} {on_set} {on_seed} />
                 </div>
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
                     { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
