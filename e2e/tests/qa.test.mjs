@@ -71,3 +71,21 @@ test('the parameter panel says which settings cannot run together, on a phone to
     await page.context().close();
   }
 });
+
+test('a bad seed is flagged on its box like any parameter (aria-invalid, described by the error)', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/play/skb-layout`);
+  await appReady(page);
+  const seed = page.locator(tid('param-seed'));
+  await seed.fill('-1');
+  await seed.press('Enter');
+  await page.waitForSelector('#param-seed-error');
+  assert.equal(await seed.getAttribute('aria-invalid'), 'true');
+  assert.match(await seed.getAttribute('aria-describedby'), /\bparam-seed-error\b/);
+  assert.match(await page.locator('#param-seed-error').innerText(), /bad seed '-1'/);
+  await seed.fill('7');
+  await seed.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('#param-seed-error'));
+  assert.equal(await seed.getAttribute('aria-invalid'), null);
+  page.assertClean();
+});

@@ -186,10 +186,13 @@ pub fn param_panel(props: &ParamPanelProps) -> Html {
                         <label for="param-seed">{"seed"}</label>
                         <span class="badge">{"run"}</span>
                     </div>
+                    // Its error is tied to the box like every parameter's (read out with it).
                     <input type="number" id="param-seed" data-testid="param-seed" class="num" min="0"
-                        value={props.seed.to_string()} onchange={on_seed} aria-describedby="param-seed-help" />
+                        value={props.seed.to_string()} onchange={on_seed}
+                        aria-invalid={seed_error.is_some().then_some("true")}
+                        aria-describedby={if seed_error.is_some() { "param-seed-help param-seed-error" } else { "param-seed-help" }} />
                     <p class="help" id="param-seed-help">{"Seed of the run's random streams; the same seed replays the same run."}</p>
-                    if let Some(e) = seed_error { <p class="field-error">{ e }</p> }
+                    if let Some(e) = seed_error { <p class="field-error" id="param-seed-error">{ e }</p> }
                 </div>
             </form>
         </details>
