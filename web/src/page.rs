@@ -201,9 +201,11 @@ impl Page {
         };
         page.params = page.step_params(notices);
 
-        let mut times: BTreeMap<&str, usize> = BTreeMap::new();
+        // Per name: how often it is given, and how often with a value that was used.
+        let mut times: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         for (name, text) in query {
-            *times.entry(name).or_default() += 1;
+            let seen = times.entry(name).or_default();
+            seen.0 += 1;
             if name == MODEL_KEY {
                 if text != MODEL_VERSION {
                     notices.push(format!(
@@ -213,22 +215,32 @@ impl Page {
                 }
             } else if name == SEED_KEY {
                 match text.parse::<u64>() {
-                    Ok(seed) => page.seed = seed,
+                    Ok(seed) => {
+                        page.seed = seed;
+                        seen.1 += 1;
+                    }
                     Err(_) => notices.push(format!(
                         "bad value '{}' for 'seed' in the URL: expected a whole number; using seed {}",
                         echo(text),
                         page.seed
                     )),
                 }
-            } else if let Err(e) = page.params.set_text(name, text) {
-                let instead = match &e {
-                    ParamError::UnknownParam { .. } => "ignored".to_string(),
-                    _ => format!("using {name} = {}", page.params.value(name)),
-                };
-                notices.push(format!("{e} (from the URL; {instead})"));
+            } else {
+                match page.params.set_text(name, text) {
+                    Ok(()) => seen.1 += 1,
+                    Err(e) => {
+                        let instead = match &e {
+                            ParamError::UnknownParam { .. } => "ignored".to_string(),
+                            _ => format!("using {name} = {}", page.params.value(name)),
+                        };
+                        notices.push(format!("{e} (from the URL; {instead})"));
+                    }
+                }
             }
         }
-        for (name, n) in times.into_iter().filter(|(_, n)| *n > 1) {
+        // A name given twice with no valid value has a notice per value already (each says
+        // which value is used); "the last valid one wins" would name a value from nowhere.
+        for (name, (n, _)) in times.into_iter().filter(|(_, (n, valid))| *n > 1 && *valid > 0) {
             let value = match name {
                 SEED_KEY => page.seed.to_string(),
                 _ if page.params.specs().iter().any(|s| s.name == name) => page.params.value(name).to_string(),
@@ -410,6 +422,17 @@ mod tests {
         assert!(p.notices.iter().any(|n| n.ends_with("(from the URL; using max_skb_frags = 16)")), "{:?}", p.notices);
         assert!(p.notices.iter().any(|n| n.ends_with("(from the URL; ignored)")), "{:?}", p.notices);
         assert!(p.notices.iter().any(|n| n.ends_with("using seed 1")), "{:?}", p.notices);
+    }
+
+    #[test]
+    fn duplicate_url_keys_with_no_valid_value_do_not_claim_a_winner() {
+        let p = page("#/play/skb-layout?mtu=abc&mtu=-5&seed=x&seed=-1");
+        assert_eq!((p.params.int("mtu"), p.seed), (1500, DEFAULT_SEED));
+        assert_eq!(p.notices.len(), 4, "one notice per bad value, no 'last valid one wins': {:?}", p.notices);
+        assert!(p.notices.iter().all(|n| !n.contains("last valid")), "{:?}", p.notices);
+        // One valid value among bad ones still names the winner.
+        let p = page("#/play/skb-layout?mtu=abc&mtu=9000");
+        assert!(p.notices.contains(&"'mtu' is given 2 times in the URL; the last valid one wins: mtu = 9000".into()));
     }
 
     #[test]
