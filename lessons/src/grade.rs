@@ -39,9 +39,14 @@ fn metric_of(out: &RunOutput, metric: &str, row: &Option<(String, f64)>) -> Opti
     out.metric(metric, row.as_ref().map(|(k, v)| (k.as_str(), *v)))
 }
 
+/// A model value as the page prints it: whole numbers as they are, others with two decimals,
+/// or two significant digits below 0.1 (0.045 % must not read as 0.04 %, nor 0.003 as 0.00).
 fn fmt_value(v: f64) -> String {
     if v.fract() == 0.0 {
         format!("{}", v as i64)
+    } else if v.abs() < 0.1 {
+        let decimals = (1 - v.abs().log10().floor() as i32).clamp(2, 9) as usize;
+        format!("{v:.decimals$}")
     } else {
         format!("{v:.2}")
     }
@@ -276,6 +281,17 @@ impl Claim {
 #[cfg(test)]
 mod tests {
     use super::parse_answer;
+
+    #[test]
+    fn small_values_keep_two_significant_digits() {
+        use super::fmt_value;
+        assert_eq!(fmt_value(488.0), "488");
+        assert_eq!(fmt_value(46.399), "46.40");
+        assert_eq!(fmt_value(0.781), "0.78");
+        assert_eq!(fmt_value(0.0451), "0.045");
+        assert_eq!(fmt_value(0.00312), "0.0031");
+        assert_eq!(fmt_value(-0.0451), "-0.045");
+    }
 
     #[test]
     fn answers_take_separators_multipliers_and_units_of_the_same_kind() {
