@@ -222,3 +222,54 @@ fn markdown_renders_at_build_time() {
     let step = &lesson("skb-layout").unwrap().steps[0];
     assert!(step.body_html.starts_with('<') && step.body_html.contains("<p>"), "{}", step.body_html);
 }
+
+/// The number an explanation opens with ("About 41 Gbit/s in the model …" → 41, with the
+/// size of its last digit: 1), if it opens with "About".
+fn about_number(explanation: &str) -> Option<(f64, f64)> {
+    let rest = explanation.trim().strip_prefix("About ")?;
+    let text: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',').collect();
+    let text = text.trim_end_matches(['.', ',']).replace(',', "");
+    let value: f64 = text.parse().ok()?;
+    let decimals = text.split_once('.').map_or(0, |(_, d)| d.len());
+    Some((value, 10f64.powi(-(decimals as i32))))
+}
+
+#[test]
+fn about_number_reads_the_opening_figure() {
+    assert_eq!(about_number("About 41 Gbit/s in the model."), Some((41.0, 1.0)));
+    assert_eq!(about_number("About 3,150 pages."), Some((3150.0, 1.0)));
+    assert_eq!(about_number("About 0.7 %, as measured."), Some((0.7, 0.1)));
+    assert_eq!(about_number("About 11 %."), Some((11.0, 1.0)));
+    assert_eq!(about_number("Four heads: 9."), None);
+}
+
+/// An explanation is shown right after "the model says X": when it opens with "About N", N is
+/// X rounded, give or take 10 % (the text was written against the model; a refit or a model
+/// change that moves X must move the text too, or the page contradicts itself).
+#[test]
+fn every_explanation_that_opens_with_a_figure_agrees_with_the_model() {
+    let mut checked = 0;
+    let mut stale = Vec::new();
+    for entry in index().iter().filter(|e| e.status == Status::Written) {
+        let exp = experiment_of(&entry.slug);
+        let l = lesson(&entry.slug).unwrap();
+        for (i, step) in l.steps.iter().enumerate() {
+            let Some(q) = &step.question else { continue };
+            let Some((about, digit)) = about_number(&q.explanation) else { continue };
+            let p = apply_settings(exp, &exp.defaults(), &step.params).unwrap();
+            let g = q.grade(exp, &p, "-123456789");
+            let model: f64 = g.expected.parse().unwrap_or_else(|_| panic!("{} step {}: {}", l.slug, i + 1, g.problem));
+            checked += 1;
+            if (about - model).abs() > 0.1 * model.abs() + digit / 2.0 {
+                stale.push(format!(
+                    "{} step {}: the model says {}, the explanation 'About {about}'",
+                    l.slug,
+                    i + 1,
+                    g.expected
+                ));
+            }
+        }
+    }
+    assert!(checked >= 15, "only {checked} explanations checked");
+    assert!(stale.is_empty(), "explanations that contradict the model:\n{}", stale.join("\n"));
+}
