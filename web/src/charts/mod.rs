@@ -19,6 +19,9 @@ pub struct Theme {
     pub text: RGBColor,
     pub grid: RGBColor,
     pub series: [RGBColor; 3],
+    /// The third line of a chart (`series[2]` is for reference lines): a sweep of three
+    /// columns must not draw two of them in one colour.
+    pub line3: RGBColor,
     pub marker: RGBColor,
     /// Device pixels per CSS pixel of the surface drawn on: sizes (fonts, margins, strokes)
     /// are given in CSS pixels and multiplied by it, so text reads the same on every screen
@@ -32,6 +35,7 @@ impl Theme {
         text: RGBColor(40, 44, 52),
         grid: RGBColor(225, 228, 234),
         series: [RGBColor(37, 99, 175), RGBColor(214, 120, 32), RGBColor(120, 120, 130)],
+        line3: RGBColor(26, 133, 100),
         marker: RGBColor(190, 40, 60),
         px: 1.0,
     };
@@ -40,9 +44,15 @@ impl Theme {
         text: RGBColor(220, 224, 232),
         grid: RGBColor(58, 63, 74),
         series: [RGBColor(110, 168, 240), RGBColor(240, 160, 80), RGBColor(150, 150, 160)],
+        line3: RGBColor(90, 200, 160),
         marker: RGBColor(240, 90, 110),
         px: 1.0,
     };
+
+    /// The colour of a chart's `i`-th line (and its band and seed markers): three apart.
+    pub fn line(&self, i: usize) -> RGBColor {
+        [self.series[0], self.series[1], self.line3][i % 3]
+    }
 
     pub fn for_dark(dark: bool) -> Theme {
         if dark {

@@ -157,7 +157,7 @@ pub fn draw_plot<DB: DrawingBackend>(
         super::draw_hline(&mut chart, (x_lo, x_hi), *y, label, theme.marker, theme)?;
     }
     for (i, line) in p.lines.iter().enumerate() {
-        let color = theme.series[i % 2];
+        let color = theme.line(i);
         let style = color.stroke_width(theme.s(2));
         let drawn = if line.dashed {
             chart.draw_series(DashedLineSeries::new(line.points.clone(), theme.s(5), theme.s(3), style))?

@@ -76,7 +76,9 @@ impl Sweep {
         let mut parts = vec![format!("{}: {} against {}", self.caption, self.y_label, self.x_label)];
         for s in &self.series {
             match (self.xs.get(s.ys.len().wrapping_sub(1)), s.ys.last()) {
-                (Some(x), Some(y)) => parts.push(format!("{} {y:.0} at {x:.0}", s.name)),
+                (Some(x), Some(y)) => {
+                    parts.push(format!("{} {y:.decimals$} at {x:.0}", s.name, decimals = y_decimals(self.y_max())))
+                }
                 _ => parts.push(format!("{}: no points yet", s.name)),
             }
         }
@@ -84,7 +86,8 @@ impl Sweep {
             if let (Some(name), Some(lo), Some(hi)) =
                 (self.series.get(b.series).map(|s| &s.name), b.lo.last(), b.hi.last())
             {
-                parts.push(format!("{name} spread {lo:.0} to {hi:.0} at the last point"));
+                let decimals = y_decimals(self.y_max());
+                parts.push(format!("{name} spread {lo:.decimals$} to {hi:.decimals$} at the last point"));
             }
         }
         if !self.overlays.is_empty() {
@@ -162,6 +165,16 @@ impl Sweep {
     }
 }
 
+/// Decimals of the y tick labels for an axis from 0 to `y_max`: whole numbers from 5 up,
+/// else enough that no two of the (about ten) ticks read alike ("0 0 0 1 1" on a 0-1 axis).
+fn y_decimals(y_max: f64) -> usize {
+    if y_max.is_nan() || y_max <= 0.0 || y_max >= 5.0 {
+        0
+    } else {
+        (-(y_max / 5.0).log10()).ceil().clamp(0.0, 6.0) as usize
+    }
+}
+
 /// Draws `data` onto `area`.
 pub fn draw_sweep<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -193,13 +206,13 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .axis_desc_style(text(13))
         .x_labels(x_labels)
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+        .y_label_formatter(&|y| format!("{y:.decimals$}", decimals = y_decimals(data.y_max())))
         .draw()?;
     if let Some((label, y)) = &data.hline {
         super::draw_hline(&mut chart, (x_lo, x_hi), *y, label, theme.series[2], theme)?;
     }
     for (k, band) in data.bands.iter().enumerate() {
-        let color = theme.series[band.series % 2];
+        let color = theme.line(band.series);
         let lo = data.xs.iter().copied().zip(band.lo.iter().copied());
         let hi = data.xs.iter().copied().zip(band.hi.iter().copied());
         let outline: Vec<(f64, f64)> = hi.chain(lo.rev()).filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
@@ -210,7 +223,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         }
     }
     for (i, series) in data.series.iter().enumerate() {
-        let color = theme.series[i % 2];
+        let color = theme.line(i);
         let points: Vec<(f64, f64)> = data.xs.iter().copied().zip(series.ys.iter().copied()).collect();
         if data.dots {
             chart.draw_series(points.iter().map(|&p| Circle::new(p, theme.si(3), color.filled())))?;
@@ -220,7 +233,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         );
     }
     for (i, overlay) in data.overlays.iter().enumerate() {
-        let color = theme.series[i % 2];
+        let color = theme.line(i);
         let points = overlay.points.iter().copied();
         if i % 2 == 0 {
             chart
@@ -301,6 +314,32 @@ mod tests {
             "flows,order-3 (Gbit/s),order-3 min (Gbit/s),order-3 max (Gbit/s),seed (Gbit/s)\n\
              1,10,9,11,\n2,20.5,20,21,19\n4,,,,\n3,,,,30\n",
             "a point not computed yet is an empty cell"
+        );
+    }
+
+    #[test]
+    fn three_series_get_three_colours_and_a_small_axis_distinct_labels() {
+        let data = Sweep {
+            xs: vec![1.0, 2.0],
+            series: ["a", "b", "c"].iter().map(|n| Series { name: n.to_string(), ys: vec![0.1, 0.3] }).collect(),
+            ..Sweep::new("cpu", "CPUs", "% of all CPU time")
+        };
+        let svg = render_svg(&data);
+        let t = crate::charts::Theme::LIGHT;
+        let hex = |c: plotters::style::RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        let colours: Vec<String> = (0..3).map(|i| hex(t.line(i))).collect();
+        assert!(colours[0] != colours[2] && colours[1] != colours[2], "{colours:?}");
+        for c in &colours {
+            assert!(svg.contains(&format!("stroke=\"{c}\"")), "no line in {c}");
+        }
+        // y from 0 to 0.324: ticks 0.00, 0.05, 0.10 …, not 0 0 0 0.
+        for label in ["0.10", "0.20", "0.30"] {
+            assert!(svg.lines().any(|l| l.trim() == label), "no y label {label}");
+        }
+        assert!(data.describe().contains("a 0.30 at 2"), "{}", data.describe());
+        assert_eq!(
+            (y_decimals(600.0), y_decimals(5.0), y_decimals(4.0), y_decimals(1.0), y_decimals(0.3)),
+            (0, 0, 1, 1, 2)
         );
     }
 
