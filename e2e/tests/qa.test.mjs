@@ -89,3 +89,18 @@ test('a bad seed is flagged on its box like any parameter (aria-invalid, describ
   assert.equal(await seed.getAttribute('aria-invalid'), null);
   page.assertClean();
 });
+
+test('a view whose run was refused says so instead of "waiting for the run" for ever', async () => {
+  const page = await openPage(browser, srv.base);
+  // percpu-counter: text and plot views; page-frag-free: flame graphs.
+  for (const url of ['#/play/percpu-counter?sockets=3', '#/play/page-frag-free?pcp_batch=512&pcp_high=8']) {
+    await page.goto(`${srv.base}/${url}`);
+    await appReady(page);
+    await page.waitForSelector('text=/^No run: bad value/', { timeout: 5000 });
+    await page.waitForTimeout(1500);
+    const waiting = await page.locator('text=/waiting for the run/').count();
+    assert.equal(waiting, 0, `${url}: a refused run is not awaited`);
+  }
+  await shot(page, 'qa-refused-views');
+  page.assertClean();
+});

@@ -408,6 +408,15 @@ pub fn use_background_run(key: RunKey) -> Option<Rc<RunState>> {
     (*light).clone().or_else(|| state_of(&key))
 }
 
+/// What a view shows until its run is done: how far it is, or why it failed (a failed run never
+/// finishes, so "waiting" would be a promise the page cannot keep).
+pub fn waiting_note(s: &RunState) -> Html {
+    match &s.error {
+        Some(e) => html! { <p class="run-error" role="alert">{ format!("No run: {e}") }</p> },
+        None => html! { <p class="muted">{ format!("waiting for the run ({} %)…", s.percent()) }</p> },
+    }
+}
+
 /// The progress bar of a run, with the "ran N points in X ms" line once it is done.
 #[derive(Properties, PartialEq)]
 pub struct ProgressProps {

@@ -166,7 +166,7 @@ pub fn flame_view(props: &FlameProps) -> Html {
     let Some(out) = run.output.clone() else {
         return html! {
             <figure class="card-flat flame-view" data-testid={testid}>
-                <p class="muted">{ format!("waiting for the run ({} %)…", run.percent()) }</p>
+                { crate::run::waiting_note(run) }
             </figure>
         };
     };

@@ -105,7 +105,7 @@ pub fn texts_view(props: &TextsProps) -> Html {
     let Some(out) = run.output.clone() else {
         return html! {
             <figure class="card-flat text-views" data-testid={format!("text-{}", props.id)}>
-                <p class="muted">{ format!("waiting for the run ({} %)…", run.percent()) }</p>
+                { crate::run::waiting_note(run) }
             </figure>
         };
     };
@@ -144,10 +144,11 @@ pub fn plots_view(props: &PlotsProps) -> Html {
     let Some(plots) = (*plots).clone() else {
         return html! {
             <figure class="card-flat" data-testid={format!("plot-{}", props.id)}>
-                if run.in_worker {
+                // (a failed run: the note below says why, once)
+                if run.in_worker && run.error.is_none() {
                     <RunProgress state={run.clone()} />
                 }
-                <p class="muted">{ format!("waiting for the run ({} %)…", run.percent()) }</p>
+                { crate::run::waiting_note(run) }
             </figure>
         };
     };
