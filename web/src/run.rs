@@ -412,7 +412,8 @@ pub fn use_background_run(key: RunKey) -> Option<Rc<RunState>> {
 /// finishes, so "waiting" would be a promise the page cannot keep).
 pub fn waiting_note(s: &RunState) -> Html {
     match &s.error {
-        Some(e) => html! { <p class="run-error" role="alert">{ format!("No run: {e}") }</p> },
+        // Not an alert: the panel announces the refusal once (one line per view would repeat it).
+        Some(e) => html! { <p class="run-error">{ format!("No run: {e}") }</p> },
         None => html! { <p class="muted">{ format!("waiting for the run ({} %)…", s.percent()) }</p> },
     }
 }
