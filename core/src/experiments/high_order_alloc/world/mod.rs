@@ -202,6 +202,8 @@ struct Flow {
     sender: ThreadId,
     receiver: ThreadId,
     queue: VecDeque<Skb>,
+    /// Acked skbs in the sender socket's backlog (the ACK came while netperf owned it).
+    backlog: Vec<Skb>,
     inflight_bytes: u64,
     measured_bytes: u64,
 }
@@ -231,6 +233,9 @@ pub struct StreamStats {
     /// Last `put_page` of a frag page, by role of the CPU that dropped it.
     pub last_put_by_sender: u64,
     pub last_put_by_receiver: u64,
+    /// ACKs that found netperf's socket owned and went to its backlog (their skbs are freed
+    /// on the sender's CPU at `release_sock`; measurement window).
+    pub acks_backlogged: u64,
     /// Bytes `tcp_sendmsg` copied into page frags (measurement window).
     pub copy_bytes: u64,
     /// Lines the senders' copies into frags found in each [`Source`] (own L2, another core's L2

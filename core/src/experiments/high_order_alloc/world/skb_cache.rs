@@ -187,8 +187,8 @@ impl StreamSim {
     }
 
     /// The receiver consumed its skb (`sk_eat_skb`, then the ACK's `sk_wmem_free_skb` of the
-    /// original). True if a cache kept it (nothing is freed now); otherwise the sk_buff pair
-    /// and head are freed here and the caller drops the frags.
+    /// original). True if a cache kept it (nothing is freed now); otherwise the caller frees
+    /// the sk_buff pair, the head and the frags where the ACK is processed.
     pub(super) fn skb_consumed(&mut self, t: ThreadId) -> bool {
         let f = self.threads[t as usize].flow as usize;
         let measuring = self.measuring();
@@ -212,9 +212,6 @@ impl StreamSim {
             }
             self.skb_note(f, "netserver", "the ACK parks the acked skb in netperf's sk_tx_skb_cache");
             return true;
-        }
-        if let Some(h) = self.threads[t as usize].skb.heads.take() {
-            self.free_heads(t, h);
         }
         false
     }
@@ -247,7 +244,7 @@ impl StreamSim {
     }
 
     /// `kfree()` of the head and `kmem_cache_free()` of the sk_buff pair on `t`'s CPU.
-    fn free_heads(&mut self, t: ThreadId, h: Heads) {
+    pub(super) fn free_heads(&mut self, t: ThreadId, h: Heads) {
         let cpu = self.threads[t as usize].cpu;
         let (m, now) = (&self.cfg.machine, self.now_ns);
         let measuring = now >= self.cfg.warmup_ns;
