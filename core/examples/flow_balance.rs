@@ -1,5 +1,9 @@
-//! Diagnostic: per flow count and order, per-flow Gbit/s, sender and receiver busy share,
-//! own-L2 share of sender lines, last put by receiver share.
+//! Who is the bottleneck in `high-order-alloc`, and where the frag pages die: per flow count
+//! and order (default parameters, mean of seeds 1-3), per-flow Gbit/s, the share of the
+//! measured window netperf and netserver are busy, the share of the senders' copy lines found
+//! in their own L2, and the share of last `put_page`s that ran on the receiver's CPU.
+//! docs/high-order-alloc.md ("Where the ACK is processed") quotes it:
+//! `cargo run --release -p skblab-core --example flow_balance [flows...]`.
 use skblab_core::experiments::high_order_alloc as hoa;
 use skblab_core::Experiment;
 
@@ -33,7 +37,12 @@ fn main() {
             let a: Vec<f64> = acc.iter().map(|x| x / k).collect();
             println!(
                 "{n:>5} {:>5}  {:>10.2}  {:>9.1}  {:>9.1}  {:>7.1}  {:>11.1}",
-                format!("{order:?}"), a[0], a[1], a[2], a[3], a[4]
+                format!("{order:?}"),
+                a[0],
+                a[1],
+                a[2],
+                a[3],
+                a[4]
             );
         }
     }

@@ -2,9 +2,11 @@
 //!
 //! Sender (`tcp_sendmsg`): syscall work, then for every chunk `skb_page_frag_refill()`
 //! (reuse, or `put_page` of the old page and a new allocation), `page_ref_inc` and the copy,
-//! then `tcp_push` → loopback → softirq → the receiver's queue. Receiver (`tcp_recvmsg`):
-//! syscall work, the copy out, `skb_release_data()` (one `put_page` per frag, and the free
-//! of every page whose last reference it drops), then the ACK work.
+//! then `tcp_push` → loopback → softirq → the receiver's queue, and at the end `release_sock`
+//! (the ACKs in the socket's backlog free their skbs here). Receiver (`tcp_recvmsg`): syscall
+//! work, the copy out, the clone's free, the ACK: processed at once on this CPU if netperf
+//! does not own its socket (`skb_release_data()`: one `put_page` per frag, and the free of
+//! every page whose last reference it drops), else queued to netperf's backlog.
 
 use super::*;
 use crate::sim::cache::Source;
