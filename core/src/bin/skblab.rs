@@ -209,13 +209,16 @@ fn execute(command: Command) -> Result<String, ParamError> {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
             };
             let seeds = calibrate::seeds(seed, n_seeds);
+            // A fit runs for minutes: say where it is on stderr, with the time spent.
+            let t0 = std::time::Instant::now();
+            let mut progress = |line: &str| eprintln!("[{:>6.0} s] {line}", t0.elapsed().as_secs_f64());
             Ok(if sensitivity {
                 calibrate::sensitivity(cal, &seeds).to_text()
             } else if starts > 0 {
                 let coarse = calibrate::seeds(seed, coarse_seeds.unwrap_or(n_seeds));
-                calibrate::calibrate_multistart(cal, starts, rounds, &coarse, &seeds).to_text()
+                calibrate::calibrate_multistart_with(cal, starts, rounds, &coarse, &seeds, &mut progress).to_text()
             } else {
-                calibrate::calibrate(cal, rounds, &seeds).to_text()
+                calibrate::calibrate_with(cal, rounds, &seeds, &mut progress).to_text()
             })
         }
         Command::Reproduce { experiment, seed, seeds, format } => {

@@ -27,7 +27,7 @@ mod params;
 mod seed;
 pub mod world;
 
-pub use calibrate::{score_rows, sweep_on, HoaCalibration, FITTED};
+pub use calibrate::{profile_with, score_rows, sweep_on, HoaCalibration, FITTED};
 pub use params::{specs, validate, FragOrder, Input};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 

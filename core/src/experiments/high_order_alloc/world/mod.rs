@@ -8,15 +8,22 @@
 //! `sendmsg()` copies user data into the task's page frag (`skb_page_frag_refill`, order 3 or
 //! order 0) and pushes the skb; `loopback_xmit()` hands it to the softirq on the *same* CPU,
 //! which runs `tcp_v4_rcv()` and queues it on the receiving socket, waking netserver.
-//! netserver's `recvmsg()` copies the data out and frees the skb: the last `put_page()` of
-//! every frag page happens on the receiver's CPU (the ACK it sends is processed there too).
+//! netserver's `recvmsg()` copies the data out and frees its clone of the skb, then acks
+//! (`tcp_cleanup_rbuf`). The ACK's softirq runs on netserver's CPU; `tcp_v4_rcv()` finds
+//! netperf's socket owned while netperf is inside `tcp_sendmsg` and queues the ACK to the
+//! socket's backlog, which netperf processes at `release_sock`: there, on the sender's CPU,
+//! `tcp_clean_rtx_queue` frees the original skb and drops the last reference of every frag
+//! page. Only when netperf sleeps (socket buffer full) is the ACK processed on netserver's CPU.
 //!
 //! `tcp_sendmsg()` appends to the tail skb up to the size goal (64 KiB on loopback), so
 //! small sends coalesce; `tcp_push()` sends a partial tail only when Nagle allows (nothing
 //! unacknowledged). Costs are per syscall (`syscall_cycles`), per skb (`skb_tx_cycles`,
 //! `skb_rx_cycles`), per frag and page (`frag_cycles`, `page_op_cycles`) and per byte (the copy).
 //!
-//! What we simplify: an ACK is the receiver's `recvmsg` (loopback acks at once); the socket buffer is one byte
+//! What we simplify: every `recvmsg` acks what it consumed (loopback, `ICSK_ACK_PUSHED`, queue
+//! emptied), and the ACK's own work stays in the fitted per-skb constants; netperf owns its
+//! socket from `tcp_sendmsg`'s start to its end (the user-space gap between two calls is not
+//! modelled); the socket buffer is one byte
 //! limit (`sndbuf_bytes`) shared by the queue; the sender sleeps when it is full and is woken
 //! when half of it is free, the receiver sleeps when the queue is empty. Threads stay on
 //! their CPU; a CPU with several threads serves them in FIFO order, one syscall at a time.
@@ -202,6 +209,8 @@ struct Flow {
     sender: ThreadId,
     receiver: ThreadId,
     queue: VecDeque<Skb>,
+    /// Acked skbs in the sender socket's backlog (the ACK came while netperf owned it).
+    backlog: Vec<Skb>,
     inflight_bytes: u64,
     measured_bytes: u64,
 }
@@ -231,6 +240,9 @@ pub struct StreamStats {
     /// Last `put_page` of a frag page, by role of the CPU that dropped it.
     pub last_put_by_sender: u64,
     pub last_put_by_receiver: u64,
+    /// ACKs that found netperf's socket owned and went to its backlog (their skbs are freed
+    /// on the sender's CPU at `release_sock`; measurement window).
+    pub acks_backlogged: u64,
     /// Bytes `tcp_sendmsg` copied into page frags (measurement window).
     pub copy_bytes: u64,
     /// Lines the senders' copies into frags found in each [`Source`] (own L2, another core's L2

@@ -2,9 +2,11 @@
 //!
 //! Sender (`tcp_sendmsg`): syscall work, then for every chunk `skb_page_frag_refill()`
 //! (reuse, or `put_page` of the old page and a new allocation), `page_ref_inc` and the copy,
-//! then `tcp_push` → loopback → softirq → the receiver's queue. Receiver (`tcp_recvmsg`):
-//! syscall work, the copy out, `skb_release_data()` (one `put_page` per frag, and the free
-//! of every page whose last reference it drops), then the ACK work.
+//! then `tcp_push` → loopback → softirq → the receiver's queue, and at the end `release_sock`
+//! (the ACKs in the socket's backlog free their skbs here). Receiver (`tcp_recvmsg`): syscall
+//! work, the copy out, the clone's free, the ACK: processed at once on this CPU if netperf
+//! does not own its socket (`skb_release_data()`: one `put_page` per frag, and the free of
+//! every page whose last reference it drops), else queued to netperf's backlog.
 
 use super::*;
 use crate::sim::cache::Source;
@@ -354,14 +356,58 @@ impl StreamSim {
         true
     }
 
-    /// `skb_release_data()` on the receiver after `recvmsg`: the last reference frees the page
-    /// here.
+    /// The receiver is done with its skb: `sk_eat_skb()` frees the clone (dataref 2 → 1), then
+    /// `tcp_cleanup_rbuf()` sends the ACK, whose softirq runs on the receiver's CPU and calls
+    /// `tcp_v4_rcv()` for the sender's socket. If netperf owns that socket (it is inside
+    /// `tcp_sendmsg`, between `lock_sock` and `release_sock`), the ACK goes to the socket's
+    /// backlog and netperf processes it at `release_sock` (`tcp_clean_rtx_queue` frees the
+    /// original: the last reference of the frags and the sk_buff pair go *there*, on the
+    /// sender's CPU); otherwise it is processed here and they go on the receiver's CPU.
     pub(super) fn release_skb(&mut self, t: ThreadId) {
         if self.skb_consumed(t) {
             return;
         }
-        let skb = std::mem::take(&mut self.threads[t as usize].skb);
+        let mut skb = std::mem::take(&mut self.threads[t as usize].skb);
+        let f = self.threads[t as usize].flow as usize;
+        if self.sender_owns_socket(f) {
+            if self.now_ns >= self.cfg.warmup_ns {
+                self.stats.acks_backlogged += 1;
+            }
+            self.note(|| format!("netserver {f}: the ACK finds netperf's socket owned: to its backlog"));
+            self.flows[f].backlog.push(skb);
+            return;
+        }
+        if let Some(h) = skb.heads.take() {
+            self.free_heads(t, h);
+        }
         self.release_frags_on(t, skb, None);
+    }
+
+    /// netperf of flow `f` holds `lock_sock`: inside `tcp_sendmsg` and not asleep in
+    /// `sk_stream_wait_memory` (which releases the socket).
+    fn sender_owns_socket(&self, f: usize) -> bool {
+        let s = &self.threads[self.flows[f].sender as usize];
+        s.state != ThreadState::Blocked && s.prog.contains(&Action::EndOp)
+    }
+
+    /// `release_sock()` at the end of `tcp_sendmsg`: the ACKs the backlog holds free their
+    /// skbs on netperf's CPU (`tcp_ack` → `tcp_clean_rtx_queue`), then the syscall ends.
+    /// True if there was a backlog (its work runs first, `EndOp` again after it).
+    fn process_backlog(&mut self, t: ThreadId) -> bool {
+        let f = self.threads[t as usize].flow as usize;
+        if self.flows[f].backlog.is_empty() {
+            return false;
+        }
+        let mut backlog = std::mem::take(&mut self.flows[f].backlog);
+        let mut then = Some(Action::EndOp);
+        for mut skb in backlog.drain(..) {
+            if let Some(h) = skb.heads.take() {
+                self.free_heads(t, h);
+            }
+            self.release_frags_on(t, skb, then.take());
+        }
+        self.flows[f].backlog = backlog;
+        true
     }
 
     /// `skb_release_data()`'s frags: one `put_page` per frag of `skb` on `t`'s CPU, freeing
@@ -433,6 +479,9 @@ impl StreamSim {
 
     /// End of a syscall: start the next one, or let the next thread of this CPU run.
     pub(super) fn end_op(&mut self, t: ThreadId) -> bool {
+        if self.threads[t as usize].role == Role::Netperf && self.process_backlog(t) {
+            return true;
+        }
         let th = &mut self.threads[t as usize];
         let begin = if th.role == Role::Netperf { Action::BeginSend } else { Action::BeginRecv };
         th.prog.push(begin);

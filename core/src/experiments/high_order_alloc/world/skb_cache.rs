@@ -25,10 +25,15 @@
 //!   with no slab allocation or free. With the rx cache on, the clone is usually parked in
 //!   the receiver when the ACK comes, so the skb is cloned and the tx cache is not filled.
 //!
-//! What we simplify (beside the world's own simplifications): the ACK is part of the
-//! receiver's `recvmsg` (the world's rule), so without caches both sk_buffs of a tx skb are
-//! freed on the receiver's CPU; with the socket owned, the backlog work a real receiver does
-//! at `release_sock` stays in the sender's `skb_tx_cycles`; slab pages come from a zone of
+//! Without the caches both sk_buffs of a tx skb die where the ACK is processed (the world's
+//! rule, `StreamSim::release_skb`): on the sender's CPU at `release_sock` while netperf owns
+//! its socket, else on the receiver's. So on loopback a busy sender already frees its skbs
+//! itself, and the rx cache changes where they die only when the sender sleeps and the
+//! receiver does not own its socket when the next packet comes.
+//!
+//! What we simplify (beside the world's own simplifications): with the receiving socket owned,
+//! the backlog work a real receiver does at `release_sock` stays in the sender's
+//! `skb_tx_cycles`; slab pages come from a zone of
 //! their own (their zone->lock is not the frag pages' one); and the slab time SLUB's model
 //! computes is counted but not charged to the threads, because the fitted per-skb constants
 //! already hold the default path's sk_buff work (see `StreamSim::charge_slub`). So the caches
@@ -187,8 +192,8 @@ impl StreamSim {
     }
 
     /// The receiver consumed its skb (`sk_eat_skb`, then the ACK's `sk_wmem_free_skb` of the
-    /// original). True if a cache kept it (nothing is freed now); otherwise the sk_buff pair
-    /// and head are freed here and the caller drops the frags.
+    /// original). True if a cache kept it (nothing is freed now); otherwise the caller frees
+    /// the sk_buff pair, the head and the frags where the ACK is processed.
     pub(super) fn skb_consumed(&mut self, t: ThreadId) -> bool {
         let f = self.threads[t as usize].flow as usize;
         let measuring = self.measuring();
@@ -212,9 +217,6 @@ impl StreamSim {
             }
             self.skb_note(f, "netserver", "the ACK parks the acked skb in netperf's sk_tx_skb_cache");
             return true;
-        }
-        if let Some(h) = self.threads[t as usize].skb.heads.take() {
-            self.free_heads(t, h);
         }
         false
     }
@@ -247,7 +249,7 @@ impl StreamSim {
     }
 
     /// `kfree()` of the head and `kmem_cache_free()` of the sk_buff pair on `t`'s CPU.
-    fn free_heads(&mut self, t: ThreadId, h: Heads) {
+    pub(super) fn free_heads(&mut self, t: ThreadId, h: Heads) {
         let cpu = self.threads[t as usize].cpu;
         let (m, now) = (&self.cfg.machine, self.now_ns);
         let measuring = now >= self.cfg.warmup_ns;
