@@ -52,3 +52,22 @@ test('ktls-recursion: the fixes chart and the graph render', async () => {
   await shot(page, 'ktls-fixes');
   page.assertClean();
 });
+
+test('ktls-recursion: on a phone the call trace keeps its columns and the page does not overflow', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 360, height: 900 }, colorScheme: 'dark' });
+  await page.goto(`${srv.base}/#/lesson/ktls-recursion/2`);
+  await appReady(page);
+  await page.waitForSelector(tid('call-trace'));
+  const m = await page.locator(tid('call-trace')).evaluate((el) => {
+    // Rendered line boxes of the text vs lines in the text: equal when no row wraps.
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    return { rendered: tops.size, lines: el.innerText.replace(/\n+$/, '').split('\n').length, wide: el.scrollWidth > el.clientWidth };
+  });
+  assert.equal(m.rendered, m.lines, `rows wrap: ${m.rendered} rendered lines for ${m.lines} lines of text`);
+  assert.ok(m.wide, 'at 360 px the trace scrolls sideways');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360);
+  await shot(page, 'ktls-trace-360');
+  page.assertClean();
+});

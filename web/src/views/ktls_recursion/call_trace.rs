@@ -96,7 +96,7 @@ pub fn trace_view(props: &WalkProps) -> Html {
                 }
             </figcaption>
             { h.transport }
-            <pre class="ktls-trace" data-testid="call-trace" aria-live="off" tabindex="0">
+            <pre class="ktls-trace ktls-columns" data-testid="call-trace" aria-live="off" tabindex="0">
                 { for lines.iter().map(|l| html! { <span class={l.class}>{ &l.text }{"\n"}</span> }) }
             </pre>
         </figure>
