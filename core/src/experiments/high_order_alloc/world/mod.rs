@@ -34,6 +34,7 @@
 mod chains;
 mod ops;
 mod placement;
+mod sched;
 mod skb_cache;
 mod trace;
 

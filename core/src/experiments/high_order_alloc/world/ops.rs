@@ -1,4 +1,5 @@
-//! The syscalls of the TCP_STREAM model, one handler per [`Action`], and the scheduler glue.
+//! The syscalls of the TCP_STREAM model, one handler per [`Action`] (the end of a syscall,
+//! sleeping and waking are in `sched.rs`).
 //!
 //! Sender (`tcp_sendmsg`): syscall work, then for every chunk `skb_page_frag_refill()`
 //! (reuse, or `put_page` of the old page and a new allocation), `page_ref_inc` and the copy,
@@ -393,7 +394,7 @@ impl StreamSim {
     /// `release_sock()` at the end of `tcp_sendmsg`: the ACKs the backlog holds free their
     /// skbs on netperf's CPU (`tcp_ack` → `tcp_clean_rtx_queue`), then the syscall ends.
     /// True if there was a backlog (its work runs first, `EndOp` again after it).
-    fn process_backlog(&mut self, t: ThreadId) -> bool {
+    pub(super) fn process_backlog(&mut self, t: ThreadId) -> bool {
         let f = self.threads[t as usize].flow as usize;
         if self.flows[f].backlog.is_empty() {
             return false;
@@ -474,62 +475,6 @@ impl StreamSim {
         if self.threads[s as usize].state == ThreadState::Blocked && flow.inflight_bytes <= half {
             self.wake(s);
             self.work(t, self.cfg.machine.wakeup_cycles, Stack::Wakeup);
-        }
-    }
-
-    /// End of a syscall: start the next one, or let the next thread of this CPU run.
-    pub(super) fn end_op(&mut self, t: ThreadId) -> bool {
-        if self.threads[t as usize].role == Role::Netperf && self.process_backlog(t) {
-            return true;
-        }
-        let th = &mut self.threads[t as usize];
-        let begin = if th.role == Role::Netperf { Action::BeginSend } else { Action::BeginRecv };
-        th.prog.push(begin);
-        let cpu = th.cpu as usize;
-        let Some(next) = self.cpus[cpu].runq.pop_front() else { return true };
-        self.threads[t as usize].state = ThreadState::Runnable;
-        self.cpus[cpu].runq.push_back(t);
-        self.start_on_cpu(next);
-        false
-    }
-
-    /// Sleeps until woken; `resume_with` runs first when it is.
-    fn block(&mut self, t: ThreadId, resume_with: Action) {
-        let th = &mut self.threads[t as usize];
-        th.prog.push(resume_with);
-        th.state = ThreadState::Blocked;
-        let cpu = th.cpu as usize;
-        self.cpus[cpu].owner = None;
-        if let Some(next) = self.cpus[cpu].runq.pop_front() {
-            self.start_on_cpu(next);
-        }
-    }
-
-    fn start_on_cpu(&mut self, t: ThreadId) {
-        let now = self.now_ns;
-        let th = &mut self.threads[t as usize];
-        self.cpus[th.cpu as usize].owner = Some(t);
-        th.state = ThreadState::Running;
-        th.cursor_ns = th.cursor_ns.max(now);
-        th.prog.push(Action::Work { cycles: self.cfg.machine.wakeup_cycles / 2, stack: Stack::Schedule });
-        self.queue.schedule(now, Event::Resume { thread: t });
-    }
-
-    fn wake(&mut self, t: ThreadId) {
-        self.threads[t as usize].state = ThreadState::Runnable;
-        self.claim_cpu(t, self.now_ns);
-    }
-
-    /// Runs `t` on its CPU at `at_ns` if the CPU is free, else queues it there.
-    pub(super) fn claim_cpu(&mut self, t: ThreadId, at_ns: u64) {
-        let cpu = self.threads[t as usize].cpu as usize;
-        if self.cpus[cpu].owner.is_none() {
-            self.cpus[cpu].owner = Some(t);
-            let th = &mut self.threads[t as usize];
-            th.cursor_ns = th.cursor_ns.max(at_ns);
-            self.queue.schedule(th.cursor_ns, Event::Resume { thread: t });
-        } else {
-            self.cpus[cpu].runq.push_back(t);
         }
     }
 }
