@@ -1,9 +1,10 @@
 //! Native-vs-wasm determinism of the simulations: the wasm build must reproduce, bit for bit,
 //! the golden outputs that core's native snapshot tests pin.
 //!
-//! The goldens are read (at compile time) from core's own insta snapshot files, so there is
-//! one source of truth: `cargo test -p skblab-core` checks native == snapshot, and this file,
-//! run in headless Chromium by scripts/wasm-test.sh, checks wasm == the same snapshot. (On the
+//! The goldens are read (at compile time) from core's own files — an insta snapshot, and the
+//! per-experiment `default_run.hash` files that web/build.rs lists — so there is one source
+//! of truth: `cargo test -p skblab-core` checks native == those files, and this file,
+//! run in headless Chromium by scripts/wasm-test.sh, checks wasm == the same files. (On the
 //! host, `unsupported = test` runs it natively too.)
 
 use skblab_core::experiments::high_order_alloc as hoa;
@@ -51,17 +52,21 @@ fn fnv64(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
+// PINNED_HASHES: every experiment folder's default_run.hash, listed by web/build.rs.
+include!(concat!(env!("OUT_DIR"), "/pinned_hashes.rs"));
+
 /// Every registered experiment's default run hashes, under wasm, to the value core pins
-/// natively (core/tests/snapshots/registry__default_run_hashes.snap): one check for all
-/// experiments, new ones included, with no hand-written golden.
+/// natively (core/src/experiments/<module>/default_run.hash, checked by
+/// core/tests/registry.rs): one check for all experiments, new ones included, with no
+/// hand-written golden and no edit here.
 #[wasm_bindgen_test(unsupported = test)]
 fn every_experiment_default_run_hash_matches_native() {
-    let golden = snapshot_body(include_str!("../../core/tests/snapshots/registry__default_run_hashes.snap"));
-    let mut lines = Vec::new();
     for e in skblab_core::experiments() {
+        let module = e.id().replace('-', "_");
+        let pinned = PINNED_HASHES.iter().find(|(m, _)| *m == module).map(|(_, h)| h.trim());
         let out = e.run(&e.defaults(), DEFAULT_SEED);
         let json = serde_json::to_string(&out).expect("outputs serialize");
-        lines.push(format!("{} {:016x}", e.id(), fnv64(&json)));
+        let got = format!("{:016x}", fnv64(&json));
+        assert_eq!(Some(got.as_str()), pinned, "{}: core/src/experiments/{module}/default_run.hash", e.id());
     }
-    assert_eq!(lines.join("\n"), golden);
 }
