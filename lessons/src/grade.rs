@@ -1,8 +1,42 @@
 //! Model-backed grading of questions and checking of claims: the answer is whatever the
 //! experiment computes under the question's (or claim's) parameters and the default seed.
+//!
+//! Parameters are parsed once per run, not per question: [`Runs`] keeps each run by
+//! (experiment, parameters, seed), so the questions and claims of a lesson that share
+//! settings, and every choice of a choice question, are graded from one run of the model.
 
 use crate::model::{Claim, Question, QuestionKind};
 use skblab_core::{Experiment, Params, RunOutput, DEFAULT_SEED};
+use std::collections::BTreeMap;
+
+/// Runs of the model by (experiment, parameters, seed): a run asked for twice is computed
+/// once. A run is a pure function of those three, so a reused run is the run.
+#[derive(Debug, Default)]
+pub struct Runs {
+    outputs: BTreeMap<(String, String, u64), RunOutput>,
+}
+
+impl Runs {
+    pub fn new() -> Runs {
+        Runs::default()
+    }
+
+    /// The output of `experiment` under `params` and `seed`, run on the first request.
+    pub fn output(&mut self, experiment: &dyn Experiment, params: &Params, seed: u64) -> &RunOutput {
+        // The wire form holds every value and which were set explicitly: all a run depends on.
+        let key = (experiment.id().to_string(), format!("{:?}", params.to_wire()), seed);
+        self.outputs.entry(key).or_insert_with(|| experiment.run(params, seed))
+    }
+
+    /// How many distinct runs were computed.
+    pub fn len(&self) -> usize {
+        self.outputs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.outputs.is_empty()
+    }
+}
 
 /// The verdict on one answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,8 +90,13 @@ impl Question {
     /// Grades `answer` by running the model with `current` (overridden by the question's own
     /// params) and comparing to the metric.
     pub fn grade(&self, experiment: &dyn Experiment, current: &Params, answer: &str) -> Grade {
+        self.grade_in(&mut Runs::new(), experiment, current, answer)
+    }
+
+    /// [`Question::grade`] with the run taken from (or added to) `runs`.
+    pub fn grade_in(&self, runs: &mut Runs, experiment: &dyn Experiment, current: &Params, answer: &str) -> Grade {
         let unit = self.column_unit(experiment, current);
-        self.grade_value(self.expected(experiment, current), &unit, answer)
+        self.grade_value(self.expected_in(runs, experiment, current), &unit, answer)
     }
 
     /// The unit of the question's metric column (the model's values are in it).
@@ -83,8 +122,13 @@ impl Question {
 
     /// The model's value of the metric (runs the experiment once).
     pub fn expected(&self, experiment: &dyn Experiment, current: &Params) -> Option<f64> {
+        self.expected_in(&mut Runs::new(), experiment, current)
+    }
+
+    /// [`Question::expected`] with the run taken from (or added to) `runs`.
+    pub fn expected_in(&self, runs: &mut Runs, experiment: &dyn Experiment, current: &Params) -> Option<f64> {
         let p = self.params_for(experiment, current)?;
-        metric_of(&experiment.run(&p, DEFAULT_SEED), &self.metric, &self.row)
+        metric_of(runs.output(experiment, &p, DEFAULT_SEED), &self.metric, &self.row)
     }
 
     /// Grades `answer` against a model value computed elsewhere (e.g. by a Web Worker's sweep
@@ -136,11 +180,17 @@ impl Question {
         }
     }
 
-    /// The choice that is right under `current`, if this is a choice question.
+    /// The choice that is right under `current`, if this is a choice question (one run of
+    /// the model for all the choices).
     pub fn correct_choices(&self, experiment: &dyn Experiment, current: &Params) -> Vec<String> {
+        self.correct_choices_in(&mut Runs::new(), experiment, current)
+    }
+
+    /// [`Question::correct_choices`] with the run taken from (or added to) `runs`.
+    pub fn correct_choices_in(&self, runs: &mut Runs, experiment: &dyn Experiment, current: &Params) -> Vec<String> {
         match &self.kind {
             QuestionKind::Choice { choices } => {
-                choices.iter().filter(|c| self.grade(experiment, current, c).correct).cloned().collect()
+                choices.iter().filter(|c| self.grade_in(runs, experiment, current, c).correct).cloned().collect()
             }
             QuestionKind::Number { .. } => Vec::new(),
         }
@@ -257,9 +307,14 @@ fn bool_text(text: &str) -> Option<f64> {
 impl Claim {
     /// Runs the experiment with the claim's settings; `Err` says what the model gave instead.
     pub fn check(&self, experiment: &dyn Experiment) -> Result<f64, String> {
+        self.check_in(&mut Runs::new(), experiment)
+    }
+
+    /// [`Claim::check`] with the run taken from (or added to) `runs`.
+    pub fn check_in(&self, runs: &mut Runs, experiment: &dyn Experiment) -> Result<f64, String> {
         let base = experiment.defaults();
         let p = apply_settings(experiment, &base, &self.params)?;
-        let v = metric_of(&experiment.run(&p, DEFAULT_SEED), &self.metric, &self.row)
+        let v = metric_of(runs.output(experiment, &p, DEFAULT_SEED), &self.metric, &self.row)
             .ok_or_else(|| format!("claim '{}': no metric '{}' in the output", self.text, self.metric))?;
         let lo_ok = self.min.is_none_or(|m| v >= m - 1e-9);
         let hi_ok = self.max.is_none_or(|m| v <= m + 1e-9);

@@ -1,6 +1,6 @@
 //! skblab-lessons: the course as data.
 //!
-//! `index.toml` orders the seven lessons and gives each a permanent slug; each written lesson
+//! `index.toml` orders the lessons and gives each a permanent slug; each written lesson
 //! is one Markdown file in `content/` with TOML front matter (steps, parameter presets per
 //! step, predict-then-check questions, claims). `build.rs` parses them and renders the Markdown
 //! at build time (a content error fails the build, naming the file), so the library holds only
@@ -11,7 +11,7 @@ mod baked;
 mod grade;
 mod model;
 
-pub use grade::{apply_settings, unit_factor, Grade};
+pub use grade::{apply_settings, unit_factor, Grade, Runs};
 pub use model::{Claim, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
 
 use std::sync::OnceLock;

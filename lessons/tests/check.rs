@@ -5,8 +5,8 @@
 //! itself (with the same src/format.rs) to test the parser and that the compiled course is
 //! exactly what the sources say.
 
-use skblab_core::{find, Experiment};
-use skblab_lessons::{apply_settings, index, lesson, QuestionKind, Status};
+use skblab_core::{experiments, find, Experiment};
+use skblab_lessons::{apply_settings, index, lesson, QuestionKind, Runs, Status};
 use std::path::Path;
 
 /// The types format.rs fills: the library's own, so parsed claims can be checked.
@@ -30,20 +30,27 @@ fn experiment_of(slug: &str) -> &'static dyn Experiment {
     find(&l.experiment).unwrap_or_else(|e| panic!("lesson {slug}: {e}"))
 }
 
+/// The course's one list of lessons is index.toml: slugs are unique kebab-case names, and the
+/// written lessons are one per registered experiment, in the registry's order (nothing else
+/// lists the lessons, so adding one edits index.toml and the registry line only).
 #[test]
-fn index_lists_the_seven_lessons_in_order_with_unique_slugs() {
-    let slugs: Vec<&str> = index().iter().map(|e| e.slug.as_str()).collect();
+fn index_lists_one_written_lesson_per_experiment_in_order_with_unique_slugs() {
+    let mut slugs: Vec<&str> = index().iter().map(|e| e.slug.as_str()).collect();
+    for slug in &slugs {
+        let kebab =
+            slug.split('-').all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+        assert!(kebab, "lessons/index.toml: slug '{slug}' is not kebab-case");
+    }
+    slugs.sort_unstable();
+    let n = slugs.len();
+    slugs.dedup();
+    assert_eq!(slugs.len(), n, "lessons/index.toml: a slug appears twice");
+    let written: Vec<&str> =
+        index().iter().filter(|e| e.status == Status::Written).map(|e| e.experiment.as_str()).collect();
+    let registered: Vec<&str> = experiments().iter().map(|e| e.id()).collect();
     assert_eq!(
-        slugs,
-        [
-            "skb-layout",
-            "high-order-alloc",
-            "page-frag-free",
-            "cross-cpu-free",
-            "skb-cache",
-            "percpu-counter",
-            "ktls-recursion"
-        ]
+        written, registered,
+        "the written lessons of lessons/index.toml name the registered experiments, in the registry's order"
     );
 }
 
@@ -130,18 +137,19 @@ fn every_question_is_answerable_and_has_one_right_choice() {
         let exp = experiment_of(&entry.slug);
         let l = lesson(&entry.slug).unwrap();
         let base = exp.defaults();
+        let mut runs = Runs::new();
         for (i, step) in l.steps.iter().enumerate() {
             let Some(q) = &step.question else { continue };
             let p = apply_settings(exp, &base, &step.params).unwrap();
-            let out = exp.run(&p, skblab_core::DEFAULT_SEED);
+            let out = runs.output(exp, &p, skblab_core::DEFAULT_SEED);
             assert!(out.column_index(&q.metric).is_some(), "{} step {}: no column '{}'", l.slug, i + 1, q.metric);
-            let g = q.grade(exp, &p, "-123456789");
+            let g = q.grade_in(&mut runs, exp, &p, "-123456789");
             assert!(!g.correct && g.expected != "?", "{} step {}: {}", l.slug, i + 1, g.problem);
             if let QuestionKind::Choice { .. } = q.kind {
-                let right = q.correct_choices(exp, &p);
+                let right = q.correct_choices_in(&mut runs, exp, &p);
                 assert_eq!(right.len(), 1, "{} step {}: right choices {right:?}", l.slug, i + 1);
             } else {
-                let g = q.grade(exp, &p, &g.expected);
+                let g = q.grade_in(&mut runs, exp, &p, &g.expected);
                 assert!(g.correct, "{} step {}: the model's own answer is graded wrong", l.slug, i + 1);
             }
         }
@@ -153,8 +161,9 @@ fn every_claim_holds() {
     let mut checked = 0;
     for entry in index().iter().filter(|e| e.status == Status::Written) {
         let exp = experiment_of(&entry.slug);
+        let mut runs = Runs::new();
         for c in &lesson(&entry.slug).unwrap().claims {
-            c.check(exp).unwrap_or_else(|e| panic!("{}: {e}", entry.slug));
+            c.check_in(&mut runs, exp).unwrap_or_else(|e| panic!("{}: {e}", entry.slug));
             checked += 1;
         }
     }
@@ -253,11 +262,12 @@ fn every_explanation_that_opens_with_a_figure_agrees_with_the_model() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
         let exp = experiment_of(&entry.slug);
         let l = lesson(&entry.slug).unwrap();
+        let mut runs = Runs::new();
         for (i, step) in l.steps.iter().enumerate() {
             let Some(q) = &step.question else { continue };
             let Some((about, digit)) = about_number(&q.explanation) else { continue };
             let p = apply_settings(exp, &exp.defaults(), &step.params).unwrap();
-            let g = q.grade(exp, &p, "-123456789");
+            let g = q.grade_in(&mut runs, exp, &p, "-123456789");
             let model: f64 = g.expected.parse().unwrap_or_else(|_| panic!("{} step {}: {}", l.slug, i + 1, g.problem));
             checked += 1;
             if (about - model).abs() > 0.1 * model.abs() + digit / 2.0 {
@@ -272,4 +282,86 @@ fn every_explanation_that_opens_with_a_figure_agrees_with_the_model() {
     }
     assert!(checked >= 15, "only {checked} explanations checked");
     assert!(stale.is_empty(), "explanations that contradict the model:\n{}", stale.join("\n"));
+}
+
+/// A run reused is the run: grading from [`Runs`] gives what grading from a fresh run gives,
+/// and a choice question's choices share one run.
+#[test]
+fn grading_from_reused_runs_is_grading_from_fresh_runs() {
+    let mut checked = 0;
+    for entry in index().iter().filter(|e| e.status == Status::Written) {
+        let exp = experiment_of(&entry.slug);
+        if exp.cost(&exp.defaults()) != skblab_core::Cost::Light {
+            continue; // the light lessons are enough to compare, at a fraction of the time
+        }
+        let l = lesson(&entry.slug).unwrap();
+        let mut runs = Runs::new();
+        for step in &l.steps {
+            let Some(q) = &step.question else { continue };
+            let p = apply_settings(exp, &exp.defaults(), &step.params).unwrap();
+            let before = runs.len();
+            assert_eq!(q.grade_in(&mut runs, exp, &p, "1"), q.grade(exp, &p, "1"), "{}", l.slug);
+            assert_eq!(q.correct_choices_in(&mut runs, exp, &p), q.correct_choices(exp, &p), "{}", l.slug);
+            assert!(runs.len() <= before + 1, "{}: one question, more than one run", l.slug);
+            checked += 1;
+        }
+        for c in &l.claims {
+            assert_eq!(c.check_in(&mut runs, exp), c.check(exp), "{}", l.slug);
+        }
+    }
+    assert!(checked > 0, "no light lesson asks a question");
+}
+
+fn repo_file(rel: &str) -> String {
+    source(&format!("../{rel}")).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The README's lesson table, as index.toml says it.
+fn readme_lesson_table() -> String {
+    let mut table = String::from("| lesson | seed | status |\n|---|---|---|\n");
+    for e in index() {
+        let status = match e.status {
+            Status::Written => "written",
+            Status::Coming => "coming",
+        };
+        table.push_str(&format!("| `{}` — {} | {} | {status} |\n", e.slug, e.title, e.seed));
+    }
+    table
+}
+
+/// README.md's table of lessons is index.toml's list (slug, title, seed, status), in order.
+#[test]
+fn the_readme_lesson_table_is_the_index() {
+    let readme = repo_file("README.md");
+    let want = readme_lesson_table();
+    let start = readme.find("| lesson | seed | status |").expect("README.md has a lesson table");
+    let end = readme[start..].find("\n\n").map_or(readme.len(), |i| start + i + 1);
+    assert!(
+        readme[start..end] == want,
+        "README.md's lesson table differs from lessons/index.toml; it should read:\n\n{want}"
+    );
+}
+
+/// docs/README.md has one row per file of docs/, no row for a missing file, and the models'
+/// files (`<experiment>.md`) in lesson order, before the others.
+#[test]
+fn the_docs_table_lists_every_doc_once_with_the_lessons_in_order() {
+    let table = repo_file("docs/README.md");
+    let rows: Vec<&str> =
+        table.lines().filter_map(|l| l.strip_prefix("| `")?.split_once('`').map(|(file, _)| file)).collect();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".md") && f != "README.md")
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+    listed.sort();
+    assert_eq!(listed, files, "docs/README.md: one row per file of docs/ (| `file.md` | what it holds |)");
+    let lesson_docs: Vec<String> = index().iter().map(|e| format!("{}.md", e.experiment)).collect();
+    let in_table: Vec<&str> = rows.iter().copied().filter(|r| lesson_docs.iter().any(|d| d == r)).collect();
+    let in_index: Vec<&str> = lesson_docs.iter().map(String::as_str).filter(|d| rows.contains(d)).collect();
+    assert_eq!(in_table, in_index, "docs/README.md: the models' files in lesson order");
+    assert_eq!(&rows[..in_table.len()], in_table.as_slice(), "docs/README.md: the models' files first");
 }
