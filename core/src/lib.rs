@@ -7,13 +7,16 @@
 //! - [`params`]: parameter specs as data, validation with one-line errors.
 //! - [`calibrate`]: fitting a machine profile's constants (coordinate descent over seeds,
 //!   ±10 % sensitivity), for any experiment that implements its trait.
-//! - [`experiment`]: the [`Experiment`](experiment::Experiment) trait and the registry.
+//! - [`experiment`]: the [`Experiment`](experiment::Experiment) trait and [`ViewSpec`]s.
 //! - [`output`]: result tables, text views, and seed-vs-simulation reproductions.
 //! - [`sources`]: citations of the seed posts and commits the models rest on.
 //! - [`rng`]: the one PRNG type (SplitMix64-seeded PCG32), forked per component.
-//! - [`sim`]: the discrete-event engine (CPUs, cache lines, qspinlock, buddy + PCP zones,
-//!   page_frag, workloads, profile, trace) that the allocator experiments run on.
-//! - [`experiments`]: one module per lesson (`skb_layout`, ...).
+//! - [`sim`]: the sim kernel the worlds run on: the discrete-event engine and the mechanisms
+//!   two worlds share (machine profiles, caches and cache lines, atomics, qspinlock, buddy +
+//!   PCP zones, page_frag, SLUB, profiles and flame graphs, trace frames); its module doc
+//!   maps its modules. A world itself lives with its experiment.
+//! - [`experiments`]: one module per lesson and the registry; each experiment's own doc
+//!   lists its files.
 #![forbid(unsafe_code)]
 
 pub mod calibrate;

@@ -26,6 +26,11 @@
 //!   per nesting depth for one fix; [`chart_depths`] gives a default x axis.
 //!
 //! The run is deterministic and uses no randomness; the seed is carried for the CLI only.
+//!
+//! Files: `ktls_recursion.rs` (here: parameters, the `Experiment` impl, the web API),
+//! `ktls_recursion/stack.rs`, `ktls_recursion/graph.rs`, `ktls_recursion/walk.rs`,
+//! `ktls_recursion/render.rs` (as above) and `ktls_recursion/tests.rs` (unit, snapshot,
+//! determinism and property tests).
 
 pub mod graph;
 pub mod render;

@@ -25,6 +25,9 @@
 //! x86 (8..=2 × PAGE_SIZE with the 96 and 192 classes), larger heads come straight from the
 //! page allocator in whole power-of-two pages; truesize uses the post-3.2 rule
 //! `ksize(head) + SKB_DATA_ALIGN(sizeof(struct sk_buff))`.
+//!
+//! Files: `skb_layout.rs` (here: the arithmetic, the presets, the `Experiment` impl) and
+//! `skb_layout/tests.rs` (its unit, snapshot and property tests).
 
 use crate::experiment::{Experiment, Point, ViewSpec};
 use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};

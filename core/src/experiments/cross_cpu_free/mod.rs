@@ -15,6 +15,13 @@
 //! constants in [`profile`] (two fitted for the 2011 profile, by [`calibrate`]). A run
 //! simulates a window of `measure_us` and scales its counts to iperf's 60 s.
 //! docs/cross-cpu-free.md has the mechanisms, constants, sources, error and sensitivity.
+//!
+//! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
+//! `profile.rs` (the 2011 and 100G machine profiles), `calibrate.rs` (their `Calibration`),
+//! `seed.rs` (seed 001's runs and the comparison), and the worlds on `sim::slub`:
+//! `world/mod.rs` (constants, config, state, the event loop), `world/setup.rs` (cache sizes,
+//! hosts, CPU roles), `world/handlers.rs` (one handler per event, skb alloc and free) and
+//! `world/report.rs` (time per term, lane events, `RunResult`).
 
 pub mod calibrate;
 pub mod profile;

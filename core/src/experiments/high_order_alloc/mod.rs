@@ -21,6 +21,15 @@
 //! - [`profile`]`(&Params, threads, order, seed) -> PointDetail`: perf report (data + text),
 //!   lock stats, /proc/buddyinfo and /proc/zoneinfo pagesets text.
 //! - [`seed_table`]`() -> SeedTable`: the seed's numbers with citation, for overlays.
+//!
+//! Files: `mod.rs` (here: the sweep, the `Experiment` impl and the views), `params.rs`
+//! (specs, `Input`, `FragOrder`, cross-parameter checks), `seed.rs` (seed 000's table),
+//! `calibrate.rs` (the 2019 server's `Calibration`), and the TCP_STREAM world on the sim
+//! kernel: `world/mod.rs` + `world/ops.rs` (`StreamSim`, its `Event` enum and `step()`),
+//! `world/sched.rs` (a syscall's end, sleep, wake, which thread runs on a CPU),
+//! `world/placement.rs` (where netperf/netserver run), `world/chains.rs` (its profile call
+//! chains), `world/trace.rs` (its trace frame) and `world/skb_cache.rs` (the tx skbs' slab
+//! objects and the two per-socket skb caches of 5.2–5.15).
 
 mod calibrate;
 mod params;

@@ -15,6 +15,12 @@
 //! three machines are data in [`machines`]; [`calibrate`] fits their constants. Every run
 //! simulates the setting before and after the fix, so the page can show both flame graphs
 //! and the gain. docs/page-frag-free.md has every mechanism, constant and source.
+//!
+//! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
+//! `world.rs` (the forwarding world: RX refill, TX completion through `__free_pages_ok` or
+//! `free_unref_page`), `chains.rs` (its profile call chains), `machines.rs` (the three machines
+//! as data), `calibrate.rs` (their `Calibration`) and `seed.rs` (the seed's figures and the
+//! reproduce table).
 
 pub mod calibrate;
 pub mod chains;

@@ -11,12 +11,16 @@
 //! compares with the seed. The machine profile and its fitted constants are in [`profile`],
 //! their calibration in [`calibrate`]; docs/percpu-counter.md has every mechanism and source.
 //!
-//! Map of this module: `mod.rs` (here) holds the counter choice, the result columns and the
-//! `Experiment` impl; `params` reads the parameters (spec, typed `Input`, validation);
-//! `sweep` turns them into worlds, one per counter and core count, and their figures;
-//! `ramp` is the second mode, a run that climbs to `tcp_mem[2]` to see how late the kernel
-//! notices; `views` renders the perf report, the line's travels, the bounds and the error
-//! plot; `seed` holds seed 003's figures and the comparison with them.
+//! Files: `mod.rs` (here: the counter choice, the result columns and the `Experiment` impl),
+//! `params.rs` (spec, typed `Input`, validation), `sweep.rs` (the worlds of a sweep, one per
+//! counter and core count, and their figures), `ramp.rs` (the second mode, a run that climbs
+//! to `tcp_mem[2]` to see how late the kernel notices), `views.rs` (the perf report, the
+//! line's travels, the bounds and the error plot), `seed.rs` (seed 003's figures and the
+//! comparison), `chains.rs` (the profile call chains), `profile.rs` (the dual-Xeon profile),
+//! `calibrate.rs` (its `Calibration`), and the world: `world/mod.rs` (state, config,
+//! `step()`), `world/load.rs` (connections, tick bursts of write timers, raises),
+//! `world/counter.rs` (the three counters' update paths), `world/ramp.rs` (the ramp mode and
+//! its samples) and `world/check.rs` (invariants).
 
 pub mod calibrate;
 pub mod chains;

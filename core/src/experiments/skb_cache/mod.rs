@@ -13,6 +13,14 @@
 //! the machine shared with seed 000). A run simulates at most [`world::MAX_SIM_FLOWS`] flows
 //! over a window of `measure_us`; Mpps is measured on the whole simulated machine.
 //! docs/skb-cache.md has the mechanisms, constants, sources, error and sensitivity.
+//!
+//! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
+//! `profile.rs` (the constants), `calibrate.rs` (their `Calibration`), `seed.rs` (the patch's
+//! figures and the comparison), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
+//! (constants, config, state, the event loop), `world/setup.rs` (head and frag sizes, nodes,
+//! flows), `world/handlers.rs` (a CPU's softirq and thread work, the link), `world/skb.rs` (an
+//! skb's alloc and free and the lines it pulls) and `world/report.rs` (time per term, lanes,
+//! `RunResult`).
 
 pub mod calibrate;
 pub mod profile;
