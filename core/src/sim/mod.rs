@@ -59,7 +59,7 @@
 //!   the hold and schedules the release. (percpu-counter's fold lock is this idiom without
 //!   the `LockGranted` event: its request and release events run the fold at once, dated at
 //!   the grant, since nothing else touches the fold's state during the line transfer.)
-//! - *Compute-at-start* ([`slub::lock::SerialLock`]): when a world computes every piece of
+//! - *Compute-at-start* ([`slub::SerialLock`]): when a world computes every piece of
 //!   work whole at its start time and the CPU is busy until it ends (cross-cpu-free,
 //!   skb-cache, every SLUB path): the hold is known when the lock is asked for, so the wait
 //!   is computed at once and no event is scheduled. A new world uses this unless its critical

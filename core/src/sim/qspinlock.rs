@@ -21,7 +21,7 @@
 //! thread; either way the grant arrives as a `LockGranted` event (after the line transfer),
 //! whose handler does the work under the lock and schedules `LockRelease` at the end of the
 //! hold; `release` hands the lock to the next waiter with its own `LockGranted`. See
-//! `crate::sim`'s module doc for when a world uses this and when [`crate::sim::slub::lock::SerialLock`].
+//! `crate::sim`'s module doc for when a world uses this and when [`crate::sim::slub::SerialLock`].
 
 use super::cacheline::CacheLine;
 use super::engine::EventQueue;
