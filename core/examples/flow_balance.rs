@@ -6,6 +6,7 @@
 //! docs/high-order-alloc.md ("Where the ACK is processed") quotes it:
 //! `cargo run --release -p skblab-core --example flow_balance [flows...] [name=value...]`.
 use skblab_core::experiments::high_order_alloc as hoa;
+use skblab_core::sim::world::World as _;
 use skblab_core::Experiment;
 
 fn main() {

@@ -9,6 +9,7 @@
 //! `cargo run --release -p skblab-core --example lock_knee`.
 
 use skblab_core::experiments::high_order_alloc as hoa;
+use skblab_core::sim::world::World as _;
 use skblab_core::Experiment;
 
 fn main() {

@@ -14,6 +14,7 @@ use skblab_core::sim::cache::Caches;
 use skblab_core::sim::machine::SERVER_2019;
 use skblab_core::sim::qspinlock::{Acquire, QSpinLock};
 use skblab_core::sim::trace::LaneState;
+use skblab_core::sim::world::World as _;
 use skblab_core::sim::zone::Zone;
 
 fn params(settings: &[&str]) -> Params {
@@ -129,7 +130,7 @@ fn run_checked(settings: &[&str], flows: u32, order: FragOrder, max_events: u64)
             break;
         }
         if let Err(e) = sim.check_invariants() {
-            panic!("invariant broken after event {} at {} ns: {e} (replay: seed 1, {flows} flows, {order:?}, {settings:?})", sim.stats.events, sim.now_ns());
+            panic!("invariant broken after event {} at {} ns: {e} (replay: seed 1, {flows} flows, {order:?}, {settings:?})", sim.outcome().events, sim.now_ns());
         }
     }
     sim
@@ -140,7 +141,7 @@ fn invariants_hold_after_every_event() {
     let short = ["warmup_us=100", "measure_us=300", "sndbuf_bytes=262144"];
     for order in [FragOrder::Order3, FragOrder::Order0] {
         let sim = run_checked(&short, 6, order, 20_000);
-        assert!(sim.stats.events > 1000, "{order:?} ran only {} events", sim.stats.events);
+        assert!(sim.outcome().events > 1000, "{order:?} ran only {} events", sim.outcome().events);
     }
     let sim = run_checked(
         &["warmup_us=100", "measure_us=300", "pcp_high_order=true", "pcp_high=64", "pcp_batch=15"],
@@ -174,7 +175,7 @@ fn golden_sweep_point() {
     let pt = hoa::sweep_point(&p, 4, 1);
     insta::assert_snapshot!(format!(
         "order3 {:.3}\norder0 {:.3}\nevents {} {}",
-        pt.order3_mbps, pt.order0_mbps, pt.order3.stats.events, pt.order0.stats.events
+        pt.order3_mbps, pt.order0_mbps, pt.order3.outcome.events, pt.order0.outcome.events
     ));
 }
 

@@ -8,6 +8,7 @@
 
 use proptest::prelude::*;
 use skblab_core::experiments::high_order_alloc::{self as hoa, FragOrder, StreamSim};
+use skblab_core::sim::world::World as _;
 use skblab_core::Experiment;
 
 /// Random settings: every parameter of the spec, durations kept short so a case is cheap.
@@ -68,7 +69,7 @@ proptest! {
                     break;
                 }
                 if let Err(err) = sim.check_invariants() {
-                    return Err(TestCaseError::fail(format!("after event {}: {err} ({s:?}, {order:?})", sim.stats.events)));
+                    return Err(TestCaseError::fail(format!("after event {}: {err} ({s:?}, {order:?})", sim.outcome().events)));
                 }
             }
             let mbps = sim.throughput_mbps();

@@ -14,6 +14,7 @@ use skblab_core::experiments::page_frag_free::{
     SEED_SHARES,
 };
 use skblab_core::params::Params;
+use skblab_core::sim::world::World as _;
 use skblab_core::{Experiment, ParamError};
 
 fn params(settings: &[&str]) -> Params {
@@ -118,7 +119,7 @@ fn machines_are_data_and_runs_keep_the_zones_consistent() {
                     sim.check_invariants().unwrap_or_else(|e| panic!("{kind:?} {fix:?} after {n} events: {e}"));
                 }
             }
-            assert!(!sim.stats.truncated && sim.stats.forwarded > 0);
+            assert!(!sim.outcome().truncated && sim.stats.forwarded > 0);
         }
     }
     let c = pff::calibrate::constants(MachineKind::Router);

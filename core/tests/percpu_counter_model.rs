@@ -8,6 +8,7 @@ use skblab_core::experiments::percpu_counter::{
     self as pc, config_on, default_batch, error_bound_pages, outcome, point_outcomes, simulate, Counter, Input,
     PercpuCounter, World, COSTS_2018, DUAL_XEON_2018,
 };
+use skblab_core::sim::world::World as _;
 use skblab_core::{Experiment, Point};
 
 const COUNTERS: [Counter; 3] = [Counter::Atomic, Counter::PercpuCounter, Counter::PcpuReserve];

@@ -29,7 +29,7 @@ fn high_order_alloc_golden_point_matches_native() {
     let pt = hoa::sweep_point(&p, 4, 1);
     let got = format!(
         "order3 {:.3}\norder0 {:.3}\nevents {} {}",
-        pt.order3_mbps, pt.order0_mbps, pt.order3.stats.events, pt.order0.stats.events
+        pt.order3_mbps, pt.order0_mbps, pt.order3.outcome.events, pt.order0.outcome.events
     );
     assert_eq!(got, golden);
 }

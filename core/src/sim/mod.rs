@@ -5,11 +5,15 @@
 //! **The rule.** Mechanisms shared by worlds live here; a *world* (a workload with its
 //! threads, its event enum, where its threads run, its profile call chains and its trace
 //! frame) lives with its experiment, e.g. the TCP_STREAM world of seed 000 in
-//! `crate::experiments::high_order_alloc::world`. Nothing here names a world.
+//! `crate::experiments::high_order_alloc::world`. Nothing here names a world. Every world
+//! runs on [`world`]'s skeleton: it supplies its event enum and `handle`, the one run loop
+//! (warm-up, measurement window, event cap) is there.
 //!
 //! Map (each module opens with what Linux does, what we simplify, and the kernel code it
 //! mirrors):
 //! - [`engine`]: the generic event queue (integer ns, ordered by `(time, sequence)`).
+//! - [`world`]: the skeleton of every world: the measurement window, the event cap, the
+//!   `World` trait with the one `step`/`run`/`run_for`, and the `Outcome` of a run.
 //! - [`machine`]: a machine profile as data: topology (sockets, cores, SMT) and the physical
 //!   constants every cost is built from; turbo and SMT clocks.
 //! - [`cache`]: private L2s and socket L3s by capacity (LRU by counting each core's fills);
@@ -19,7 +23,8 @@
 //!   (SMT sibling, same socket, other socket, L3 once evicted).
 //! - [`atomic_line`]: a line under locked RMWs: serialised, each pulling the line from the
 //!   last writer, so contention grows with the writers; plain reads refetch after a write.
-//! - [`qspinlock`]: FIFO spinlock with line-transfer handoff and /proc/lock_stat counters.
+//! - [`qspinlock`]: FIFO spinlock with line-transfer handoff and /proc/lock_stat counters;
+//!   the event-driven lock idiom (`LockEvents`, `request`, `release`).
 //! - [`buddy`]: `free_area[order]` over page frame numbers, split and merge, /proc/buddyinfo.
 //! - [`pcp`]: per-CPU page lists (count/high/batch), /proc/zoneinfo pagesets.
 //! - [`zone`]: a zone = buddy + zone->lock + pagesets + `struct page` state; rmqueue and the
@@ -38,10 +43,27 @@
 //! 1. this CPU's per-CPU page lists (IRQs off; pcp->lock since 5.19) -- chosen before 2
 //! 2.   zone->lock   -- inside 1 (rmqueue_bulk, free_pcppages_bulk) or alone; nothing nests
 //!                     inside it, and a thread holds one zone's lock at a time
-//! reserved for SLUB (not modelled yet), a chain beside 1-2 that never nests with it:
+//! SLUB ([`slub`]), a chain beside 1-2 that never nests with it:
 //! S1. this CPU's slab (kmem_cache_cpu, IRQs off)
 //! S2.   kmem_cache_node->list_lock -- slab pages are allocated and freed with it dropped
+//!                     (their zone->lock is then taken alone)
 //! ```
+//!
+//! **Which lock idiom a world uses.** Both drive the same [`qspinlock::QSpinLock`] (FIFO
+//! handoff, line transfers, /proc/lock_stat); they differ in when the holder's work is known.
+//! - *Event-driven* ([`qspinlock::LockEvents`]: `LockGranted` / `LockRelease` events,
+//!   `QSpinLock::request` and `QSpinLock::release`): when the work under the lock reads state
+//!   that other threads change while this one spins, so it must run at the moment of the
+//!   grant: the zone's free lists in high-order-alloc and page-frag-free, whose threads
+//!   advance event by event on their own clocks. The grant's handler does the work, charges
+//!   the hold and schedules the release. (percpu-counter's fold lock is this idiom without
+//!   the `LockGranted` event: its request and release events run the fold at once, dated at
+//!   the grant, since nothing else touches the fold's state during the line transfer.)
+//! - *Compute-at-start* ([`slub::SerialLock`]): when a world computes every piece of
+//!   work whole at its start time and the CPU is busy until it ends (cross-cpu-free,
+//!   skb-cache, every SLUB path): the hold is known when the lock is asked for, so the wait
+//!   is computed at once and no event is scheduled. A new world uses this unless its critical
+//!   section depends on the moment of the grant.
 //!
 //! Architecture invariants here: no floats in simulation state (only in statistics), no
 //! hashing collections, no clock, no I/O; the only randomness is `crate::rng::Rng` forked
@@ -59,4 +81,5 @@ pub mod profile;
 pub mod qspinlock;
 pub mod slub;
 pub mod trace;
+pub mod world;
 pub mod zone;

@@ -14,12 +14,30 @@
 //! pull the line away once more, are not modelled. Hold and wait times are not parameters: they
 //! emerge from what the holders do and from the queue.
 //! Statistics follow /proc/lock_stat (CONFIG_LOCK_STAT): contentions, bounces, wait and hold.
+//!
+//! The event-driven idiom ([`LockEvents`], [`QSpinLock::request`], [`QSpinLock::release`]):
+//! a world whose critical section must run on the state at the moment the lock is granted
+//! names two events, `LockGranted` and `LockRelease`. `request` takes the lock or queues the
+//! thread; either way the grant arrives as a `LockGranted` event (after the line transfer),
+//! whose handler does the work under the lock and schedules `LockRelease` at the end of the
+//! hold; `release` hands the lock to the next waiter with its own `LockGranted`. See
+//! `crate::sim`'s module doc for when a world uses this and when [`crate::sim::slub::SerialLock`].
 
 use super::cacheline::CacheLine;
+use super::engine::EventQueue;
 use super::machine::{CpuId, MachineProfile};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+
+/// The two events of the event-driven idiom, in a world's own event enum: `lock` names which
+/// lock (e.g. the zone's node), `thread` the world's thread (or CPU) index.
+pub trait LockEvents: Copy {
+    /// `lock` now belongs to `thread` (its line has arrived).
+    fn granted(lock: u32, thread: u32) -> Self;
+    /// `thread` leaves its critical section and unlocks `lock`.
+    fn release(lock: u32, thread: u32) -> Self;
+}
 
 /// Who waits: a simulated thread on a CPU, since when.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -143,6 +161,32 @@ impl QSpinLock {
         let at_ns = now_ns + invalidate_ns + self.line.handoff(m, next.cpu);
         self.take(next, at_ns, bounced);
         Some((next, at_ns))
+    }
+
+    /// Event-driven `spin_lock()` of lock `lock` (see the module doc): taken at once, the
+    /// grant is scheduled after the line transfer; queued, it comes with a `release`.
+    pub fn request<E: LockEvents>(
+        &mut self,
+        m: &MachineProfile,
+        q: &mut EventQueue<E>,
+        lock: u32,
+        now_ns: u64,
+        thread: u32,
+        cpu: CpuId,
+    ) -> Acquire {
+        let got = self.lock(m, now_ns, thread, cpu);
+        if let Acquire::Taken { cost_ns } = got {
+            q.schedule(now_ns + cost_ns, E::granted(lock, thread));
+        }
+        got
+    }
+
+    /// Event-driven `spin_unlock()` of lock `lock` at `now_ns`: the next waiter's grant is
+    /// scheduled for when the line reaches it.
+    pub fn release<E: LockEvents>(&mut self, m: &MachineProfile, q: &mut EventQueue<E>, lock: u32, now_ns: u64) {
+        if let Some((next, at_ns)) = self.unlock(m, now_ns) {
+            q.schedule(at_ns, E::granted(lock, next.thread));
+        }
     }
 
     /// Queue FIFO (arrival times never decrease), holder not queued, no thread twice.

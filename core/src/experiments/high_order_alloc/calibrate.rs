@@ -19,6 +19,7 @@ use super::{config_on, FragOrder, HighOrderAlloc};
 use crate::calibrate::{Calibration, Constant, Score};
 use crate::experiment::Experiment;
 use crate::sim::machine::{MachineProfile, SERVER_2019};
+use crate::sim::world::World as _;
 
 const RANGES: &str = "docs/calibration.md";
 

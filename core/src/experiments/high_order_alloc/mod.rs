@@ -46,6 +46,7 @@ use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 use crate::sim::profile::ProfileReport;
 use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
+use crate::sim::world::{Outcome, World};
 use crate::sources;
 use serde::Serialize;
 pub use world::{Placement, StreamConfig, StreamSim, StreamStats, TraceFrame, MAX_CPUS, MAX_EVENTS_PER_RUN, MAX_FLOWS};
@@ -102,6 +103,8 @@ pub const ZONE_PAGES: u32 = 1 << 17;
 pub struct RunSummary {
     pub mbps: f64,
     pub stats: StreamStats,
+    /// Events handled, and whether the event bound truncated the run.
+    pub outcome: Outcome,
     /// zone->lock statistics summed over the nodes.
     pub lock: LockStats,
     pub spin_pct: f64,
@@ -144,6 +147,7 @@ fn summarize(sim: &StreamSim) -> RunSummary {
     RunSummary {
         mbps: sim.throughput_mbps(),
         stats: sim.stats.clone(),
+        outcome: sim.outcome(),
         lock: summed_lock_stats(sim),
         spin_pct: sim.profile.report(String::new()).spin_pct,
     }
@@ -169,7 +173,7 @@ pub fn bench_sweep_events(params: &Params, seed: u64, mut after_point: impl FnMu
     let mut events = 0;
     for n in 1..=30 {
         let p = sweep_point(params, n, seed);
-        events += p.order3.stats.events + p.order0.stats.events;
+        events += p.order3.outcome.events + p.order0.outcome.events;
         after_point(n);
     }
     events
@@ -193,13 +197,7 @@ pub struct Trace {
 pub fn traced_run(params: &Params, threads: u32, order: FragOrder, seed: u64, max_events: u64) -> Trace {
     let mut sim = StreamSim::new(config(params, threads, order), seed);
     sim.enable_trace();
-    let mut complete = false;
-    for _ in 0..max_events {
-        if !sim.step() {
-            complete = true;
-            break;
-        }
-    }
+    let complete = !sim.run_for(max_events);
     Trace {
         threads,
         order: if order == FragOrder::Order3 { 3 } else { 0 },
@@ -496,7 +494,7 @@ fn run_notes(
             }
             let sim = simulate(params, t, ord, seed);
             let why = alloc_note(&sim.stats).unwrap_or_else(|| {
-                if sim.stats.truncated {
+                if sim.outcome().truncated {
                     "the run hit its event bound before the window ended".to_string()
                 } else {
                     "no receiver finished a recvmsg inside the measurement window (window too short?)".to_string()

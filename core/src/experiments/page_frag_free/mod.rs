@@ -40,6 +40,7 @@ use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamError, ParamSpec, Params, Value};
 use crate::sim::profile::FlameGraph;
 use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
+use crate::sim::world::World as _;
 use machines::{machine, ForwardingBox, MachineKind, TxIrq};
 use serde::Serialize;
 use world::{ForwardConfig, ForwardSim};

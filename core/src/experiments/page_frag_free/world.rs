@@ -1,4 +1,5 @@
-//! The forwarding box of seed 002 and its `step()`: a world of the sim kernel.
+//! The forwarding box of seed 002 and its `handle()`: a world of the sim kernel (run by
+//! `crate::sim::world`).
 //!
 //! What Linux does: the NIC spreads received packets over RX queues (RSS), one per CPU; the
 //! CPU's NAPI poll takes each packet from the ring and refills the ring slot with a fresh
@@ -27,7 +28,8 @@ use crate::sim::engine::EventQueue;
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::page_frag::PageRef;
 use crate::sim::profile::Profile;
-use crate::sim::qspinlock::Acquire;
+use crate::sim::qspinlock::{Acquire, LockEvents};
+use crate::sim::world::{RunState, Window, World};
 use crate::sim::zone::{Cost, Zone};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -38,7 +40,7 @@ pub const RX_RING: u64 = 1024;
 pub const TX_BUDGET: u32 = 128;
 pub const RX_BUDGET: u32 = 64;
 /// At most this many events in a run (about 1 s of native time); a run that reaches it
-/// stops early with [`ForwardStats::truncated`] set.
+/// stops early, truncated ([`World::outcome`]).
 pub const MAX_EVENTS_PER_RUN: u64 = 20_000_000;
 
 const KSOFTIRQD: usize = 0;
@@ -65,8 +67,9 @@ pub struct ForwardConfig {
     pub measure_ns: u64,
 }
 
+/// Everything that can happen in this world. One closed enum, dispatched in one `match`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Event {
+pub enum Event {
     /// The CPU's loop continues (ignored unless `gen` is the CPU's current one).
     Resume {
         cpu: u16,
@@ -80,6 +83,16 @@ enum Event {
         node: u32,
         cpu: u16,
     },
+}
+
+impl LockEvents for Event {
+    fn granted(node: u32, cpu: u32) -> Event {
+        Event::LockGranted { node, cpu: cpu as u16 }
+    }
+
+    fn release(node: u32, cpu: u32) -> Event {
+        Event::LockRelease { node, cpu: cpu as u16 }
+    }
 }
 
 /// A packet in flight: its page (`None` if the driver recycled one, which never reaches the
@@ -140,10 +153,10 @@ struct RxQueue {
     dropped: u64,
 }
 
-/// Counters of one run (inside the measured window unless said otherwise).
+/// Counters of one run (inside the measured window unless said otherwise; events and
+/// truncation: [`World::outcome`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ForwardStats {
-    pub events: u64,
     /// Packets whose TX completion ran (forwarded).
     pub forwarded: u64,
     pub rx_dropped: u64,
@@ -152,7 +165,6 @@ pub struct ForwardStats {
     pub pcp_refills: u64,
     pub recycled: u64,
     pub alloc_failures: u64,
-    pub truncated: bool,
 }
 
 impl ForwardStats {
@@ -165,8 +177,10 @@ impl ForwardStats {
 /// The simulated forwarding box.
 pub struct ForwardSim {
     pub cfg: ForwardConfig,
+    /// The time of the event being handled.
     now_ns: u64,
     queue: EventQueue<Event>,
+    run_state: RunState,
     pub zones: Vec<Zone>,
     /// Which core's L2 holds what (see `machines.rs`: no traffic advances it here).
     caches: Caches,
@@ -193,6 +207,99 @@ pub fn online_cpus(cfg: &ForwardConfig) -> Vec<CpuId> {
     out
 }
 
+/// The CPU that polls the TX completions of packets received on `c`.
+fn tx_cpu_of(cfg: &ForwardConfig, c: CpuId) -> CpuId {
+    let m = &cfg.machine.cpu;
+    let p = m.pos(c);
+    match cfg.tx_irq {
+        TxIrq::Same => c,
+        TxIrq::Remote if m.sockets > 1 => m.cpu_id((p.socket + 1) % m.sockets, p.core, p.smt),
+        TxIrq::Remote => {
+            let per_socket = (cfg.cores / m.sockets).max(1);
+            m.cpu_id(p.socket, (p.core + per_socket / 2) % per_socket, p.smt)
+        }
+    }
+}
+
+/// The CPUs with a duty (the RX CPUs and the CPUs that poll their completions), busy CPU i
+/// with `root`'s fork i + 1.
+fn build_cpus(cfg: &ForwardConfig, online: &[CpuId], root: &mut Rng) -> Vec<Cpu> {
+    let m = &cfg.machine.cpu;
+    let rx_cpus: Vec<CpuId> = online.iter().copied().cycle().take(cfg.rx_queues as usize).collect();
+    let mut busy: Vec<CpuId> = Vec::new();
+    for &c in &rx_cpus {
+        for x in [c, tx_cpu_of(cfg, c)] {
+            if !busy.contains(&x) {
+                busy.push(x);
+            }
+        }
+    }
+    let mhz = m.thread_mhz(&busy);
+    let mut cpus: Vec<Cpu> = busy
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| Cpu {
+            id,
+            mhz: mhz[i],
+            node: m.pos(id).socket,
+            rx_queues: (0..rx_cpus.len()).filter(|&q| rx_cpus[q] == id).collect(),
+            rx_next: 0,
+            tx_cpu: 0,
+            tx_pending: VecDeque::new(),
+            outbox: None,
+            cursor_ns: 0,
+            next: Next::Poll,
+            idle: false,
+            gen: 0,
+            rng: root.fork(i as u64 + 1),
+            jitter_permille: 1000,
+            tx_quota: TX_BUDGET,
+            rx_quota: RX_BUDGET,
+            spin_since_ns: None,
+            op: None,
+        })
+        .collect();
+    // A CPU that only polls completions transmits nothing: its own index.
+    for (i, c) in cpus.iter_mut().enumerate() {
+        let t = tx_cpu_of(cfg, c.id);
+        c.tx_cpu = if c.rx_queues.is_empty() {
+            i
+        } else {
+            busy.iter().position(|&b| b == t).expect("an RX CPU's completion CPU is busy")
+        };
+    }
+    cpus
+}
+
+impl World for ForwardSim {
+    type Event = Event;
+
+    fn run_state(&self) -> &RunState {
+        &self.run_state
+    }
+
+    fn run_state_mut(&mut self) -> &mut RunState {
+        &mut self.run_state
+    }
+
+    fn queue(&mut self) -> &mut EventQueue<Event> {
+        &mut self.queue
+    }
+
+    fn handle(&mut self, at_ns: u64, event: Event) {
+        self.now_ns = at_ns;
+        match event {
+            Event::Resume { cpu, gen } => {
+                if self.cpus[cpu as usize].gen == gen {
+                    self.resume(cpu as usize);
+                }
+            }
+            Event::LockGranted { node, cpu } => self.lock_granted(node, cpu as usize),
+            Event::LockRelease { node, cpu } => self.lock_release(node, cpu as usize),
+        }
+    }
+}
+
 impl ForwardSim {
     pub fn new(cfg: ForwardConfig, seed: u64) -> ForwardSim {
         let online = online_cpus(&cfg);
@@ -202,81 +309,29 @@ impl ForwardSim {
             cfg.rx_queues,
             online.len()
         );
-        let m = cfg.machine.cpu.clone();
+        // The forks in this order: zones (1000 + node), then the busy CPUs (1 + index).
         let mut root = Rng::new(seed, 0);
-        let n_cpus = m.n_cpus() as usize;
+        let m = &cfg.machine.cpu;
         let zones = (0..m.sockets)
             .map(|node| {
                 let mut rng = root.fork(1000 + u64::from(node));
-                Zone::fragmented(node, cfg.zone_pages, n_cpus, (cfg.pcp_high, cfg.pcp_batch), false, &mut rng)
+                let pcp = (cfg.pcp_high, cfg.pcp_batch);
+                Zone::fragmented(node, cfg.zone_pages, m.n_cpus() as usize, pcp, false, &mut rng)
             })
             .collect();
-        // CPUs with a duty: the RX CPUs and the CPUs that poll their completions.
-        let rx_cpus: Vec<CpuId> = online.iter().copied().cycle().take(cfg.rx_queues as usize).collect();
-        let tx_of = |c: CpuId| -> CpuId {
-            let p = m.pos(c);
-            match cfg.tx_irq {
-                TxIrq::Same => c,
-                TxIrq::Remote if m.sockets > 1 => m.cpu_id((p.socket + 1) % m.sockets, p.core, p.smt),
-                TxIrq::Remote => {
-                    let per_socket = (cfg.cores / m.sockets).max(1);
-                    m.cpu_id(p.socket, (p.core + per_socket / 2) % per_socket, p.smt)
-                }
-            }
-        };
-        let mut busy: Vec<CpuId> = Vec::new();
-        for &c in &rx_cpus {
-            for x in [c, tx_of(c)] {
-                if !busy.contains(&x) {
-                    busy.push(x);
-                }
-            }
-        }
-        let mhz = m.thread_mhz(&busy);
-        let mut cpus: Vec<Cpu> = busy
-            .iter()
-            .enumerate()
-            .map(|(i, &id)| Cpu {
-                id,
-                mhz: mhz[i],
-                node: m.pos(id).socket,
-                rx_queues: (0..rx_cpus.len()).filter(|&q| rx_cpus[q] == id).collect(),
-                rx_next: 0,
-                tx_cpu: 0,
-                tx_pending: VecDeque::new(),
-                outbox: None,
-                cursor_ns: 0,
-                next: Next::Poll,
-                idle: false,
-                gen: 0,
-                rng: root.fork(i as u64 + 1),
-                jitter_permille: 1000,
-                tx_quota: TX_BUDGET,
-                rx_quota: RX_BUDGET,
-                spin_since_ns: None,
-                op: None,
-            })
-            .collect();
-        // A CPU that only polls completions transmits nothing: its own index.
-        for (i, c) in cpus.iter_mut().enumerate() {
-            let t = tx_of(c.id);
-            c.tx_cpu = if c.rx_queues.is_empty() {
-                i
-            } else {
-                busy.iter().position(|&b| b == t).expect("an RX CPU's completion CPU is busy")
-            };
-        }
+        let cpus = build_cpus(&cfg, &online, &mut root);
         let period_ns = 1_000_000_000 * u64::from(cfg.rx_queues) / cfg.offered_pps.max(1);
         let rxq = (0..cfg.rx_queues)
             .map(|q| RxQueue { phase_ns: period_ns * u64::from(q) / u64::from(cfg.rx_queues), ..RxQueue::default() })
             .collect();
-        let caches = Caches::new(&cfg.machine.cpu);
+        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
         let mut sim = ForwardSim {
+            caches: Caches::new(&cfg.machine.cpu),
             cfg,
             now_ns: 0,
             queue: EventQueue::default(),
+            run_state: RunState::new(window, MAX_EVENTS_PER_RUN),
             zones,
-            caches,
             cpus,
             rxq,
             profile: Profile::default(),
@@ -292,40 +347,6 @@ impl ForwardSim {
         sim
     }
 
-    fn end_ns(&self) -> u64 {
-        self.cfg.warmup_ns + self.cfg.measure_ns
-    }
-
-    /// Runs to the end of the measured window (or the event bound).
-    pub fn run(&mut self) {
-        while self.step() {}
-    }
-
-    /// Processes one event; false once the run is over.
-    pub fn step(&mut self) -> bool {
-        if self.stats.events >= MAX_EVENTS_PER_RUN {
-            self.stats.truncated = true;
-            return false;
-        }
-        match self.queue.peek_time_ns() {
-            Some(t) if t < self.end_ns() => {}
-            _ => return false,
-        }
-        let (t, ev) = self.queue.pop().expect("peeked");
-        self.now_ns = t;
-        self.stats.events += 1;
-        match ev {
-            Event::Resume { cpu, gen } => {
-                if self.cpus[cpu as usize].gen == gen {
-                    self.resume(cpu as usize);
-                }
-            }
-            Event::LockGranted { node, cpu } => self.lock_granted(node, cpu as usize),
-            Event::LockRelease { node, cpu } => self.lock_release(node, cpu as usize),
-        }
-        true
-    }
-
     /// Forwarded packets per second in the measured window.
     pub fn throughput_pps(&self) -> f64 {
         self.stats.forwarded as f64 * 1e9 / self.cfg.measure_ns as f64
@@ -337,7 +358,7 @@ impl ForwardSim {
     }
 
     fn measuring(&self, at_ns: u64) -> bool {
-        at_ns >= self.cfg.warmup_ns && at_ns < self.end_ns()
+        self.run_state.window().contains(at_ns)
     }
 
     fn charge(&mut self, command: usize, stack: Stack, at_ns: u64, ns: u64) {
@@ -561,11 +582,10 @@ impl ForwardSim {
         let node = op.node();
         let cpu = self.cpus[i].id;
         self.cpus[i].op = Some(op);
-        match self.zones[node as usize].lock.lock(&self.cfg.machine.cpu, now, i as u32, cpu) {
+        match self.zones[node as usize].lock.request(&self.cfg.machine.cpu, &mut self.queue, node, now, i as u32, cpu) {
             Acquire::Taken { cost_ns } => {
                 self.cpus[i].spin_since_ns = None;
                 self.charge(KSOFTIRQD, op.stacks().0, now, cost_ns);
-                self.queue.schedule(now + cost_ns, Event::LockGranted { node, cpu: i as u16 });
             }
             Acquire::Queued => {
                 // The failed fast-path atomic is part of the wait.
@@ -602,14 +622,12 @@ impl ForwardSim {
         };
         let hold_ns = cycles_to_ns(cost.cycles, self.cpus[i].mhz) + cost.line_ns;
         self.charge(KSOFTIRQD, hold_stack, now, hold_ns);
-        self.queue.schedule(now + hold_ns, Event::LockRelease { node, cpu: i as u16 });
+        self.queue.schedule(now + hold_ns, Event::release(node, i as u32));
     }
 
     fn lock_release(&mut self, node: u32, i: usize) {
         let now = self.now_ns;
-        if let Some((w, at)) = self.zones[node as usize].lock.unlock(&self.cfg.machine.cpu, now) {
-            self.queue.schedule(at, Event::LockGranted { node, cpu: w.thread as u16 });
-        }
+        self.zones[node as usize].lock.release(&self.cfg.machine.cpu, &mut self.queue, node, now);
         let op = self.cpus[i].op.take().expect("bug: release without an op");
         self.cpus[i].cursor_ns = now;
         let next = if matches!(op, ZoneOp::Refill { .. }) { Next::AfterRefill } else { Next::Poll };

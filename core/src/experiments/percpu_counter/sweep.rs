@@ -7,6 +7,7 @@ use super::{
     MAX_UPDATES_PER_RUN,
 };
 use crate::sim::machine::{CpuId, MachineProfile};
+use crate::sim::world as skeleton;
 
 /// The core counts of the sweep: ¼, ½, 1, 2 and 4 × `cpus`, rounded up to whole sockets.
 pub fn core_ladder(i: &Input) -> Vec<u32> {
@@ -72,7 +73,8 @@ pub struct Outcome {
 /// Runs `cfg` to its end.
 pub fn simulate(cfg: WorldConfig, seed: u64) -> World {
     let mut w = World::new(cfg, seed);
-    w.run();
+    skeleton::World::run(&mut w);
+    w.finish();
     w
 }
 

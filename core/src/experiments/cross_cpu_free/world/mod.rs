@@ -19,7 +19,8 @@
 
 //!
 //! Map of this folder: `mod.rs` (here) holds the constants, the configuration, the world's
-//! state (hosts, the `Sim`, its event enum) and `run()`, the loop that dispatches each event;
+//! state (hosts, the `Sim`, its event enum) and `handle()`, the dispatch of each event (the
+//! run loop is [`crate::sim::world`]'s);
 //! `setup` sizes the caches from the configuration and builds the hosts and roles;
 //! `handlers` holds one handler per event (udp-iperf, tcp-100g and the shared receive side)
 //! and the skb's allocation and free through SLUB; `report` holds what a run reports (time
@@ -37,11 +38,13 @@ use crate::rng::Rng;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::slub::{CacheSpec, Obj, OpCost, Slub};
+use crate::sim::world::{RunState, World};
 use crate::sim::zone::Zone;
 use serde::Serialize;
 use std::collections::VecDeque;
 
-/// Events a run may process at most (each run stops there; the default windows need far fewer).
+/// Events a run may process at most (a run stops there, [`RunResult::capped`]; the default
+/// windows need far fewer).
 pub const MAX_EVENTS: u64 = 2_000_000;
 /// Most alloc/free arrows the lane view records.
 pub const MAX_LANE_EVENTS: usize = 36;
@@ -113,8 +116,9 @@ pub struct Config {
     pub lanes: bool,
 }
 
+/// An skb in flight: its objects, pages and where it was allocated.
 #[derive(Debug, Clone, Copy)]
-struct Skb {
+pub struct Skb {
     id: u32,
     flow: u16,
     alloc_cpu: CpuId,
@@ -124,8 +128,9 @@ struct Skb {
     first_page: usize,
 }
 
+/// Everything that can happen in this world.
 #[derive(Debug, Clone, Copy)]
-enum Ev {
+pub enum Ev {
     /// A client builds its next datagram.
     Send(u16),
     /// A packet reaches the receiving host's NIC.
@@ -180,6 +185,7 @@ impl Host {
 pub struct Sim {
     cfg: Config,
     q: EventQueue<Ev>,
+    run_state: RunState,
     rng: Rng,
     tx: Host,
     rx: Host,
@@ -213,32 +219,44 @@ impl Sim {
         }
     }
 
-    /// Runs to the end of the window; returns the result.
+    /// Runs to the end of the window ([`World::run`]); returns the result.
     pub fn run(mut self) -> RunResult {
-        let end = self.cfg.warmup_ns + self.cfg.measure_ns;
-        while let Some((t, ev)) = self.q.pop() {
-            if t >= end {
-                break;
-            }
-            if !self.measuring && t >= self.cfg.warmup_ns {
-                self.start_measuring();
-            }
-            self.res.events += 1;
-            if self.res.events >= MAX_EVENTS {
-                self.res.capped = true;
-                break;
-            }
-            match ev {
-                Ev::Send(c) => self.send(t, c),
-                Ev::Arrive { flow } => self.arrive(t, flow),
-                Ev::Irq => match self.cfg.workload {
-                    Workload::UdpIperf => self.irq_udp(t),
-                    Workload::Tcp100g => self.irq_tcp(t),
-                },
-                Ev::Deliver(skb) => self.deliver(t, skb),
-                Ev::Read(r) => self.read(t, r),
-            }
-        }
+        let outcome = World::run(&mut self);
+        self.res.events = outcome.events;
+        self.res.capped = outcome.truncated;
         self.finish()
+    }
+}
+
+impl World for Sim {
+    type Event = Ev;
+
+    fn run_state(&self) -> &RunState {
+        &self.run_state
+    }
+
+    fn run_state_mut(&mut self) -> &mut RunState {
+        &mut self.run_state
+    }
+
+    fn queue(&mut self) -> &mut EventQueue<Ev> {
+        &mut self.q
+    }
+
+    fn on_measure_start(&mut self) {
+        self.start_measuring();
+    }
+
+    fn handle(&mut self, t: u64, ev: Ev) {
+        match ev {
+            Ev::Send(c) => self.send(t, c),
+            Ev::Arrive { flow } => self.arrive(t, flow),
+            Ev::Irq => match self.cfg.workload {
+                Workload::UdpIperf => self.irq_udp(t),
+                Workload::Tcp100g => self.irq_tcp(t),
+            },
+            Ev::Deliver(skb) => self.deliver(t, skb),
+            Ev::Read(r) => self.read(t, r),
+        }
     }
 }

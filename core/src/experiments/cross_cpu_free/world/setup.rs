@@ -2,6 +2,7 @@
 //! they land in, which caches each host has, how many CPUs and what role each plays, and the
 //! first events. Everything here runs once, before the first event.
 
+use super::MAX_EVENTS;
 use super::{
     Config, Consumer, CpuTime, Ev, Host, RunResult, Sim, Workload, KMALLOC_CLASSES, NETFRONT_RX_HEAD_BYTES,
     SHINFO_2011_BYTES, SKB_HEAD_CACHE_BYTES,
@@ -10,6 +11,7 @@ use crate::rng::Rng;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::CpuId;
 use crate::sim::slub::CacheSpec;
+use crate::sim::world::{RunState, Window};
 use std::collections::VecDeque;
 
 /// `SKB_DATA_ALIGN`: up to a 64-byte line.
@@ -56,46 +58,13 @@ impl Sim {
     pub fn new(cfg: Config, seed: u64) -> Sim {
         let p = cfg.profile;
         let n = cfg.consumers.max(1) as usize;
-        let (tx_specs, rx_specs, rx_cpus): (Vec<CacheSpec>, Vec<CacheSpec>, usize) = match cfg.workload {
-            Workload::UdpIperf => {
-                let mut tx = vec![CacheSpec { name: "skbuff_head_cache", size: SKB_HEAD_CACHE_BYTES }];
-                let mut rx = tx.clone();
-                let txh = kmalloc_class(tx_head_bytes(cfg.datagram_bytes, cfg.shinfo_split));
-                let rxh = kmalloc_class(rx_head_bytes(cfg.shinfo_split));
-                tx.push(CacheSpec { name: kmalloc_name(txh), size: txh });
-                rx.push(CacheSpec { name: kmalloc_name(rxh), size: rxh });
-                if cfg.shinfo_split {
-                    let s = CacheSpec { name: "skb_shinfo_cache", size: SHINFO_2011_BYTES };
-                    tx.push(s);
-                    rx.push(s);
-                }
-                let rx_cpus = if cfg.consumer == Consumer::Dispatcher { 1 + n } else { 2 };
-                (tx, rx, rx_cpus)
-            }
-            Workload::Tcp100g => {
-                let rx = vec![
-                    CacheSpec { name: "skbuff_head_cache", size: SKB_HEAD_CACHE_BYTES },
-                    CacheSpec { name: "skbuff_small_head", size: 640 },
-                ];
-                (rx.clone(), rx, 2)
-            }
-        };
+        let (tx_specs, rx_specs, rx_cpus) = cache_specs(&cfg, n);
         let clients = if cfg.consumer == Consumer::Dispatcher { n } else { 1 };
         let tx = Host::new(&p, clients.max(2), &tx_specs, 378);
         // tcp-100g: a 6.x pcp->high for a large zone (Mel Gorman's 5.14 sizing gives hundreds).
         let rx = Host::new(&p, rx_cpus, &rx_specs, 378);
         let readers = if cfg.consumer == Consumer::Dispatcher && cfg.workload == Workload::UdpIperf { n } else { 1 };
-        let mut rx_roles: Vec<(CpuId, &'static str)> = vec![(0, "IRQ CPU: NIC RX, allocates")];
-        match (cfg.workload, cfg.consumer) {
-            (Workload::Tcp100g, _) => rx_roles = vec![(0, "CPU A: NIC RX, allocates"), (1, "CPU B: recvmsg, frees")],
-            (_, Consumer::Same) => rx_roles[0].1 = "IRQ CPU + iperf server",
-            (_, Consumer::Other) => rx_roles.push((1, "iperf server")),
-            (_, Consumer::Dispatcher) => {
-                for i in 0..n {
-                    rx_roles.push(((i + 1) as CpuId, "reader"));
-                }
-            }
-        }
+        let rx_roles = rx_roles(&cfg, n);
         let res = RunResult {
             workload: cfg.workload,
             measure_ns: cfg.measure_ns,
@@ -120,8 +89,10 @@ impl Sim {
             events: 0,
             capped: false,
         };
+        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
         let mut sim = Sim {
             q: EventQueue::default(),
+            run_state: RunState::new(window, MAX_EVENTS),
             rng: Rng::new(seed, 0xc0c0),
             tx,
             rx,
@@ -143,16 +114,65 @@ impl Sim {
             lane_first_skb: None,
             cfg,
         };
-        match sim.cfg.workload {
+        sim.schedule_first_events(clients);
+        sim
+    }
+
+    /// udp: every client's first send; tcp: the first interrupt.
+    fn schedule_first_events(&mut self, clients: usize) {
+        match self.cfg.workload {
             Workload::UdpIperf => {
                 for c in 0..clients {
                     // Clients start a few hundred ns apart (iperf threads do not start in lockstep).
-                    let at = u64::from(sim.rng.below(500)) + c as u64 * 97;
-                    sim.q.schedule(at, Ev::Send(c as u16));
+                    let at = u64::from(self.rng.below(500)) + c as u64 * 97;
+                    self.q.schedule(at, Ev::Send(c as u16));
                 }
             }
-            Workload::Tcp100g => sim.q.schedule(0, Ev::Irq),
+            Workload::Tcp100g => self.q.schedule(0, Ev::Irq),
         }
-        sim
     }
+}
+
+/// The caches of the sending and the receiving host, and the receiver's CPUs.
+fn cache_specs(cfg: &Config, n: usize) -> (Vec<CacheSpec>, Vec<CacheSpec>, usize) {
+    match cfg.workload {
+        Workload::UdpIperf => {
+            let mut tx = vec![CacheSpec { name: "skbuff_head_cache", size: SKB_HEAD_CACHE_BYTES }];
+            let mut rx = tx.clone();
+            let txh = kmalloc_class(tx_head_bytes(cfg.datagram_bytes, cfg.shinfo_split));
+            let rxh = kmalloc_class(rx_head_bytes(cfg.shinfo_split));
+            tx.push(CacheSpec { name: kmalloc_name(txh), size: txh });
+            rx.push(CacheSpec { name: kmalloc_name(rxh), size: rxh });
+            if cfg.shinfo_split {
+                let s = CacheSpec { name: "skb_shinfo_cache", size: SHINFO_2011_BYTES };
+                tx.push(s);
+                rx.push(s);
+            }
+            let rx_cpus = if cfg.consumer == Consumer::Dispatcher { 1 + n } else { 2 };
+            (tx, rx, rx_cpus)
+        }
+        Workload::Tcp100g => {
+            let rx = vec![
+                CacheSpec { name: "skbuff_head_cache", size: SKB_HEAD_CACHE_BYTES },
+                CacheSpec { name: "skbuff_small_head", size: 640 },
+            ];
+            (rx.clone(), rx, 2)
+        }
+    }
+}
+
+/// The receiver's CPUs in lane order, with the role each plays.
+fn rx_roles(cfg: &Config, n: usize) -> Vec<(CpuId, &'static str)> {
+    let mut rx_roles: Vec<(CpuId, &'static str)> = vec![(0, "IRQ CPU: NIC RX, allocates")];
+    match (cfg.workload, cfg.consumer) {
+        (Workload::Tcp100g, _) => rx_roles = vec![(0, "CPU A: NIC RX, allocates"), (1, "CPU B: recvmsg, frees")],
+        (_, Consumer::Same) => rx_roles[0].1 = "IRQ CPU + iperf server",
+        (_, Consumer::Other) => rx_roles.push((1, "iperf server")),
+        (_, Consumer::Dispatcher) => {
+            for i in 0..n {
+                rx_roles.push(((i + 1) as CpuId, "reader"));
+            }
+        }
+    }
+    rx_roles
 }

@@ -1,4 +1,4 @@
-//! TCP_STREAM over loopback: the world of seed 000 and its `step()`.
+//! TCP_STREAM over loopback: the world of seed 000 and its `handle()` (run by `crate::sim::world`).
 //!
 //! A world of the sim kernel (`crate::sim`): it owns its event enum, its threads and flows,
 //! where they run (`placement`), the call chains it charges time to (`chains`) and its trace
@@ -49,7 +49,8 @@ use crate::sim::engine::{EventQueue, ThreadId};
 use crate::sim::machine::{cycles_to_ns, CpuId, MachineProfile};
 use crate::sim::page_frag::{first_order, PageFrag, PageRef, Refill};
 use crate::sim::profile::Profile;
-use crate::sim::qspinlock::Acquire;
+use crate::sim::qspinlock::LockEvents;
+use crate::sim::world::{RunState, Window, World};
 use crate::sim::zone::{Cost, Zone};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -166,6 +167,16 @@ enum Action {
     EndOp,
 }
 
+impl LockEvents for Event {
+    fn granted(node: u32, thread: ThreadId) -> Event {
+        Event::LockGranted { node, thread }
+    }
+
+    fn release(node: u32, thread: ThreadId) -> Event {
+        Event::LockRelease { node, thread }
+    }
+}
+
 impl Action {
     /// Touches state other threads see: must run when the global clock reaches the thread.
     fn is_sync(self) -> bool {
@@ -222,10 +233,9 @@ struct CpuSlot {
     runq: VecDeque<ThreadId>,
 }
 
-/// Counters of one run.
+/// Counters of one run (events and truncation: [`World::outcome`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct StreamStats {
-    pub events: u64,
     pub order3_allocs: u64,
     pub order0_allocs: u64,
     /// Order-3 tries that fell back to order 0.
@@ -246,8 +256,9 @@ pub struct StreamStats {
     pub acks_backlogged: u64,
     /// Bytes `tcp_sendmsg` copied into page frags (measurement window).
     pub copy_bytes: u64,
-    /// Lines the senders' copies into frags found in each [`Source`] (own L2, another core's L2
-    /// on the socket, on the other socket, L3, remote L3, DRAM, remote DRAM; measurement window).
+    /// Lines the senders' copies into frags found in each [`Source`](crate::sim::cache::Source)
+    /// (own L2, another core's L2 on the socket, on the other socket, L3, remote L3, DRAM,
+    /// remote DRAM; measurement window).
     pub tx_lines_from: [u64; SOURCES],
     /// The same for the receivers' copies out of the frags.
     pub rx_lines_from: [u64; SOURCES],
@@ -258,15 +269,15 @@ pub struct StreamStats {
     pub lock_hold_ns: [u64; 5],
     /// sk_buff allocations and frees and the two skb caches (`skb_cache`).
     pub skb: SkbCacheStats,
-    /// True if the run hit its event bound before its end time.
-    pub truncated: bool,
 }
 
 /// The simulated machine running `flows` TCP_STREAM pairs.
 pub struct StreamSim {
     pub cfg: StreamConfig,
+    /// The time of the event being handled.
     now_ns: u64,
     queue: EventQueue<Event>,
+    run_state: RunState,
     pub zones: Vec<Zone>,
     /// Every core's L2 and every socket's L3, by capacity.
     pub caches: Caches,
@@ -275,7 +286,6 @@ pub struct StreamSim {
     cpus: Vec<CpuSlot>,
     pub profile: Profile<Stack>,
     pub stats: StreamStats,
-    max_events: u64,
     trace: Option<trace::StreamTrace>,
     /// Emptied frag lists of released skbs, reused by the next `tcp_sendmsg`.
     spare_frags: Vec<Vec<Frag>>,
@@ -304,7 +314,7 @@ pub const JITTER_SPAN_PERMILLE: u32 = 201;
 pub const EVENTS_PER_THREAD_US: u64 = 64;
 
 /// At most this many events in one run, whatever the size (about 10 s of native CPU time);
-/// a run that reaches it stops early with `StreamStats::truncated` set. The default sweep
+/// a run that reaches it stops early, truncated ([`World::outcome`]). The default sweep
 /// runs about 60 000 events per run; 256 flows for 30 ms about 15 million.
 pub const MAX_EVENTS_PER_RUN: u64 = 100_000_000;
 
@@ -313,6 +323,79 @@ pub const MAX_FLOWS: u32 = 256;
 
 /// Most physical cores online.
 pub const MAX_CPUS: u32 = 512;
+
+/// One zone per socket, each fragmented by its own fork of `root` (1000 + node).
+fn build_zones(cfg: &StreamConfig, root: &mut Rng) -> Vec<Zone> {
+    let n_cpus = cfg.machine.n_cpus() as usize;
+    (0..cfg.machine.sockets)
+        .map(|node| {
+            let mut rng = root.fork(1000 + u64::from(node));
+            let pcp = (cfg.pcp_high, cfg.pcp_batch);
+            Zone::fragmented(node, cfg.zone_pages, n_cpus, pcp, cfg.pcp_high_order, &mut rng)
+        })
+        .collect()
+}
+
+/// netperf and netserver of every flow, placed on their CPUs; thread i's RNG is `root`'s
+/// fork i + 1.
+fn build_threads(cfg: &StreamConfig, root: &mut Rng) -> (Vec<Thread>, Vec<Flow>) {
+    let cpu_of = place(&cfg.machine, cfg.cpus, cfg.smt, cfg.flows, cfg.placement);
+    let mhz = cfg.machine.thread_mhz(&cpu_of);
+    let mut threads = Vec::new();
+    let mut flows = Vec::new();
+    for f in 0..cfg.flows {
+        for role in [Role::Netperf, Role::Netserver] {
+            let i = threads.len();
+            let begin = if role == Role::Netperf { Action::BeginSend } else { Action::BeginRecv };
+            threads.push(Thread {
+                role,
+                flow: f,
+                cpu: cpu_of[i],
+                mhz: mhz[i],
+                prog: vec![begin],
+                cursor_ns: 0,
+                state: ThreadState::Runnable,
+                pfrag: PageFrag::default(),
+                skb: Skb::default(),
+                rng: root.fork(i as u64 + 1),
+                jitter_permille: 1000,
+                spin_since_ns: 0,
+                locked_op: None,
+                doing: Stack::Schedule,
+            });
+        }
+        flows.push(Flow { sender: 2 * f, receiver: 2 * f + 1, ..Flow::default() });
+    }
+    (threads, flows)
+}
+
+impl World for StreamSim {
+    type Event = Event;
+
+    fn run_state(&self) -> &RunState {
+        &self.run_state
+    }
+
+    fn run_state_mut(&mut self) -> &mut RunState {
+        &mut self.run_state
+    }
+
+    fn queue(&mut self) -> &mut EventQueue<Event> {
+        &mut self.queue
+    }
+
+    fn handle(&mut self, at_ns: u64, event: Event) {
+        self.now_ns = at_ns;
+        match event {
+            Event::Resume { thread } => self.on_resume(thread),
+            Event::LockGranted { node, thread } => self.on_lock_granted(node, thread),
+            Event::LockRelease { node, thread } => self.on_lock_release(node, thread),
+        }
+        if self.trace.is_some() {
+            self.record_frame(event);
+        }
+    }
+}
 
 impl StreamSim {
     pub fn new(cfg: StreamConfig, seed: u64) -> StreamSim {
@@ -323,70 +406,32 @@ impl StreamSim {
             cfg.cpus,
             cfg.machine.sockets
         );
+        // The forks in this order: zones (1000 + node), threads (1 + index), start offsets (0).
         let mut root = Rng::new(seed, 0);
-        let m = &cfg.machine;
-        let n_cpus = m.n_cpus() as usize;
-        let zones: Vec<Zone> = (0..m.sockets)
-            .map(|node| {
-                let mut rng = root.fork(1000 + u64::from(node));
-                Zone::fragmented(
-                    node,
-                    cfg.zone_pages,
-                    n_cpus,
-                    (cfg.pcp_high, cfg.pcp_batch),
-                    cfg.pcp_high_order,
-                    &mut rng,
-                )
-            })
-            .collect();
-        let cpu_of = place(m, cfg.cpus, cfg.smt, cfg.flows, cfg.placement);
-        let mhz = m.thread_mhz(&cpu_of);
-        let mut threads = Vec::new();
-        let mut flows = Vec::new();
-        for f in 0..cfg.flows {
-            for role in [Role::Netperf, Role::Netserver] {
-                let i = threads.len();
-                let begin = if role == Role::Netperf { Action::BeginSend } else { Action::BeginRecv };
-                threads.push(Thread {
-                    role,
-                    flow: f,
-                    cpu: cpu_of[i],
-                    mhz: mhz[i],
-                    prog: vec![begin],
-                    cursor_ns: 0,
-                    state: ThreadState::Runnable,
-                    pfrag: PageFrag::default(),
-                    skb: Skb::default(),
-                    rng: root.fork(i as u64 + 1),
-                    jitter_permille: 1000,
-                    spin_since_ns: 0,
-                    locked_op: None,
-                    doing: Stack::Schedule,
-                });
-            }
-            flows.push(Flow { sender: 2 * f, receiver: 2 * f + 1, ..Flow::default() });
-        }
+        let n_cpus = cfg.machine.n_cpus() as usize;
+        let zones = build_zones(&cfg, &mut root);
+        let (threads, flows) = build_threads(&cfg, &mut root);
         let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
         let max_events = (EVENTS_PER_THREAD_US * threads.len() as u64 * end_us).min(MAX_EVENTS_PER_RUN);
-        let cfg_machine = cfg.machine.clone();
-        let skbs = skb_cache::SkbSide::new(&cfg, n_cpus);
+        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
         let mut sim = StreamSim {
+            caches: Caches::new(&cfg.machine),
+            skbs: skb_cache::SkbSide::new(&cfg, n_cpus),
             cfg,
             now_ns: 0,
             queue: EventQueue::default(),
+            run_state: RunState::new(window, max_events),
             zones,
-            caches: Caches::new(&cfg_machine),
             threads,
             flows,
             cpus: vec![CpuSlot::default(); n_cpus],
             profile: Profile::default(),
             stats: StreamStats::default(),
-            max_events,
             trace: None,
             spare_frags: Vec::new(),
             scratch: Vec::new(),
-            skbs,
         };
+        // Threads start up to 2 µs apart, so they do not run in lockstep.
         let mut start = root.fork(0);
         for t in 0..sim.threads.len() as ThreadId {
             let offset_ns = start.range_u64(0, 2000);
@@ -410,45 +455,7 @@ impl StreamSim {
     }
 
     pub fn end_ns(&self) -> u64 {
-        self.cfg.warmup_ns + self.cfg.measure_ns
-    }
-
-    /// Processes one event. False when the run is over (end time or event bound reached).
-    pub fn step(&mut self) -> bool {
-        if self.stats.events >= self.max_events {
-            self.stats.truncated = true;
-            return false;
-        }
-        match self.queue.peek_time_ns() {
-            Some(t) if t < self.end_ns() => {}
-            _ => return false,
-        }
-        let (at_ns, event) = self.queue.pop().expect("peeked");
-        self.now_ns = at_ns;
-        self.stats.events += 1;
-        match event {
-            Event::Resume { thread } => self.on_resume(thread),
-            Event::LockGranted { node, thread } => self.on_lock_granted(node, thread),
-            Event::LockRelease { node, thread } => self.on_lock_release(node, thread),
-        }
-        if self.trace.is_some() {
-            self.record_frame(event);
-        }
-        true
-    }
-
-    /// Runs to the end time (or the event bound).
-    pub fn run(&mut self) {
-        while self.step() {}
-    }
-
-    /// Steps until `max_events` more events ran or the run ended.
-    pub fn run_for(&mut self, max_events: u64) {
-        for _ in 0..max_events {
-            if !self.step() {
-                break;
-            }
-        }
+        self.run_state.end_ns()
     }
 
     /// Throughput of every flow together over the measurement window, Mbit/s.
@@ -500,14 +507,12 @@ impl StreamSim {
         }
         self.threads[t as usize].doing = stack;
         self.note(|| format!("cpu {cpu} takes node {node} zone->lock after {spin_ns} ns, holds {hold_ns} ns ({op:?})"));
-        self.queue.schedule(now + hold_ns, Event::LockRelease { node, thread: t });
+        self.queue.schedule(now + hold_ns, Event::release(node, t));
     }
 
     fn on_lock_release(&mut self, node: u32, t: ThreadId) {
         let now = self.now_ns;
-        if let Some((next, at_ns)) = self.zones[node as usize].lock.unlock(&self.cfg.machine, now) {
-            self.queue.schedule(at_ns, Event::LockGranted { node, thread: next.thread });
-        }
+        self.zones[node as usize].lock.release(&self.cfg.machine, &mut self.queue, node, now);
         let th = &mut self.threads[t as usize];
         th.locked_op = None;
         th.cursor_ns = now;

@@ -11,6 +11,7 @@
 
 use super::*;
 use crate::sim::cache::Source;
+use crate::sim::qspinlock::Acquire;
 
 /// Every [`Source`], for summing a copy's stalls.
 const SOURCE_ORDER: [Source; SOURCES] = [
@@ -251,12 +252,10 @@ impl StreamSim {
         th.state = ThreadState::Spinning;
         th.doing = op.spin_stack();
         let cpu = th.cpu;
-        match self.zones[node as usize].lock.lock(&self.cfg.machine, now, t, cpu) {
-            Acquire::Taken { cost_ns } => self.queue.schedule(now + cost_ns, Event::LockGranted { node, thread: t }),
-            Acquire::Queued => {
-                let waiting = self.zones[node as usize].lock.queue_len();
-                self.note(|| format!("cpu {cpu} spins on node {node} zone->lock ({waiting} waiting)"));
-            }
+        let lock = &mut self.zones[node as usize].lock;
+        if lock.request(&self.cfg.machine, &mut self.queue, node, now, t, cpu) == Acquire::Queued {
+            let waiting = lock.queue_len();
+            self.note(|| format!("cpu {cpu} spins on node {node} zone->lock ({waiting} waiting)"));
         }
         false
     }

@@ -36,7 +36,8 @@
 //! or stalled defers its next events until it is free. docs/percpu-counter.md has it all.
 //!
 //! Map of this folder: `mod.rs` (here) holds the constants, the configuration, the world's
-//! state, its event enum and `step()`, the one dispatch over events; `load` is the workload
+//! state, its event enum and `handle()`, the one dispatch over events (the run loop is
+//! [`crate::sim::world`]'s); `load` is the workload
 //! (ticks, write-timer bursts, raises, each connection's forward alloc); `counter` is the
 //! three counters' update paths (the shared line's RMWs, the per-CPU parts, the fold under
 //! `fbc->lock`) and the time they charge; `ramp` is the ramp mode (its start, the limit
@@ -57,13 +58,15 @@ use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::profile::Profile;
 use crate::sim::qspinlock::QSpinLock;
+use crate::sim::world::{self as skeleton, RunState, Window};
 use serde::Serialize;
 
 /// Most updates (raise + reduce calls) one run may simulate: the run's duration is cut so
 /// that the expected count stays below this.
 pub const MAX_UPDATES_PER_RUN: u64 = 100_000;
 
-/// Most events one run may process (updates, empty timers, ticks, lock events).
+/// Most events one run may process (updates, empty timers, ticks, lock events); a run that
+/// reaches it stops, truncated ([`skeleton::World::outcome`]).
 pub const MAX_EVENTS_PER_RUN: u64 = 4 * MAX_UPDATES_PER_RUN;
 
 /// Lines `percpu_counter_add_batch` needs that a busy server evicts from L2 between two calls
@@ -208,14 +211,16 @@ pub struct WorldStats {
     pub raise_ns: u64,
     pub reduce_ns: u64,
     pub max_error_pages: i64,
-    pub events: u64,
 }
 
 /// The world: time, queue, one RNG per CPU, connections, the counter and its lines.
 pub struct World {
     pub cfg: WorldConfig,
     q: EventQueue<Event>,
+    /// The time of the event being handled.
     now_ns: u64,
+    /// The window (the whole duration, no warm-up; the ramp cuts its end) and the cap.
+    run_state: RunState,
     rng: Vec<Rng>,
     conns_of: Vec<u32>,
     /// Forward-alloc pages + 1 per connection, 0 until the run first touches it (connection
@@ -241,8 +246,6 @@ pub struct World {
     pub hops: Vec<Hop>,
     pub crossing: Crossing,
     pub samples: Vec<Sample>,
-    /// When the run ends: the configured duration, or shortly after a ramp's crossing is seen.
-    end_ns: u64,
     /// The current sample interval (ns).
     sample_ns: u64,
 }
@@ -258,6 +261,7 @@ impl World {
         let mut w = World {
             q: EventQueue::default(),
             now_ns: 0,
+            run_state: RunState::new(Window { warmup_ns: 0, measure_ns: cfg.duration_ns }, MAX_EVENTS_PER_RUN),
             conns_of,
             fw_pages,
             shared_pages: 0,
@@ -276,7 +280,6 @@ impl World {
             hops: Vec::new(),
             crossing: Crossing::default(),
             samples: Vec::new(),
-            end_ns: cfg.duration_ns,
             sample_ns: cfg.sample_every_ns,
             rng: Vec::new(),
             cfg,
@@ -295,49 +298,51 @@ impl World {
         w
     }
 
-    /// Runs to the end; returns the number of events processed.
-    pub fn run(&mut self) -> u64 {
-        while self.step() {}
-        self.finish();
-        self.stats.events
-    }
-
     /// Charges the time the CPUs spent outside the accounting, so the report is in shares of
     /// all CPU time (nr_cpus × duration).
-    fn finish(&mut self) {
+    /// Called once after the run, by [`super::sweep::simulate`].
+    pub(super) fn finish(&mut self) {
         let total = self.cfg.duration_ns * u64::from(self.cfg.nr_cpus());
         let acct = self.profile.total_ns();
         self.profile.add(0, Stack::Other, total.saturating_sub(acct));
     }
 
-    /// Processes one event; false once the run is over.
-    pub fn step(&mut self) -> bool {
-        let Some((t, ev)) = self.q.pop() else { return false };
-        // The duration is cut for MAX_UPDATES_PER_RUN expected updates; this is the hard stop.
-        if t >= self.end_ns || self.stats.events >= MAX_EVENTS_PER_RUN {
-            return false;
-        }
-        self.sample_until(t);
-        self.now_ns = t;
-        self.stats.events += 1;
+    /// |shared − true| now (pages): the sum of what the CPUs hold back.
+    pub fn error_pages(&self) -> i64 {
+        self.sum_local_pages
+    }
+}
+
+impl skeleton::World for World {
+    type Event = Event;
+
+    fn run_state(&self) -> &RunState {
+        &self.run_state
+    }
+
+    fn run_state_mut(&mut self) -> &mut RunState {
+        &mut self.run_state
+    }
+
+    fn queue(&mut self) -> &mut EventQueue<Event> {
+        &mut self.q
+    }
+
+    /// The samples due before `at_ns` first (they record the state after the last event
+    /// before each), then the event: a CPU spinning on the fold lock or still busy defers it.
+    fn handle(&mut self, at_ns: u64, ev: Event) {
+        self.sample_until(at_ns);
+        self.now_ns = at_ns;
         let cpu = match ev {
-            Event::FoldLock { cpu } => {
-                self.fold_lock(cpu);
-                return true;
-            }
-            Event::FoldRelease { cpu } => {
-                self.fold_release(cpu);
-                return true;
-            }
+            Event::FoldLock { cpu } => return self.fold_lock(cpu),
+            Event::FoldRelease { cpu } => return self.fold_release(cpu),
             Event::Tick { cpu } | Event::Timer { cpu, .. } | Event::Raise { cpu } => cpu,
         } as usize;
         if self.pending[cpu].is_some() {
-            self.deferred[cpu].push(ev);
-            return true;
+            return self.deferred[cpu].push(ev);
         }
-        if self.busy_until_ns[cpu] > t {
-            self.q.schedule(self.busy_until_ns[cpu], ev);
-            return true;
+        if self.busy_until_ns[cpu] > at_ns {
+            return self.q.schedule(self.busy_until_ns[cpu], ev);
         }
         match ev {
             Event::Tick { cpu } => self.tick(cpu),
@@ -345,11 +350,5 @@ impl World {
             Event::Raise { cpu } => self.raise(cpu),
             Event::FoldLock { .. } | Event::FoldRelease { .. } => unreachable!("handled above"),
         }
-        true
-    }
-
-    /// |shared − true| now (pages): the sum of what the CPUs hold back.
-    pub fn error_pages(&self) -> i64 {
-        self.sum_local_pages
     }
 }

@@ -106,7 +106,8 @@ impl World {
         self.crossing.seen_at_ns = Some(charged_ns);
         self.crossing.true_pages_at_seen = self.true_pages;
         // Run on for a quarter of the time so far (at least a tick): the plot shows the after.
-        self.end_ns = self.end_ns.min(self.now_ns + (self.now_ns / 4).max(self.tick_ns()));
+        let end_ns = self.now_ns + (self.now_ns / 4).max(self.tick_ns());
+        self.run_state.end_at_most(end_ns);
     }
 
     /// The true sum moved by `delta`: note when it first goes over the ramp's limit.

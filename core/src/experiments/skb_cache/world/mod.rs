@@ -23,7 +23,8 @@
 //! only wait longer) over a window; work is bounded by the window and [`MAX_EVENTS`].
 //!
 //! Map of this folder: `mod.rs` (here) holds the constants, the configuration, the world's
-//! state (flows, skbs, the `Sim`, its event enum) and `run()`, the loop over events; `setup`
+//! state (flows, skbs, the `Sim`, its event enum) and `handle()`, the dispatch of each event
+//! (the run loop is [`crate::sim::world`]'s); `setup`
 //! sizes the skbs and caches from the configuration and builds the nodes and flows;
 //! `handlers` is the work of a CPU (driver, TCP receive, the application's recvmsg and
 //! sendmsg) and the link; `skb` is an skb's allocation and free on its node's SLUB and the
@@ -44,10 +45,12 @@ use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::slub::{Obj, Slub};
+use crate::sim::world::{RunState, World};
 use serde::Serialize;
 use std::collections::VecDeque;
 
-/// Events a run may process at most.
+/// Events a run may process at most (a run stops there, [`RunResult::capped`], and reports
+/// the part of the window it covered).
 pub const MAX_EVENTS: u64 = 3_000_000;
 /// Flows a run simulates at most (the rest are not simulated; see the module doc).
 pub const MAX_SIM_FLOWS: u32 = 1024;
@@ -100,8 +103,9 @@ impl Config {
     }
 }
 
+/// An skb in flight: its objects, pages and frags, and where it was allocated.
 #[derive(Debug, Clone)]
-struct Skb {
+pub struct Skb {
     alloc_cpu: CpuId,
     node: u32,
     objs: [Obj; 2],
@@ -126,8 +130,9 @@ struct Flow {
     arrived_ns: u64,
 }
 
+/// Everything that can happen in this world.
 #[derive(Debug, Clone, Copy)]
-enum Ev {
+pub enum Ev {
     /// A request of the flow reaches the NIC.
     Request(u32),
     /// A CPU looks for its next piece of work.
@@ -143,6 +148,7 @@ pub struct Sim {
     caches: Caches,
     mhz: Vec<u64>,
     q: EventQueue<Ev>,
+    run_state: RunState,
     rng: Rng,
     slub: Vec<Slub>,
     flows: Vec<Flow>,
@@ -163,33 +169,42 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// Runs the warm-up and the window.
+    /// Runs the warm-up and the window ([`World::run`]); returns the result.
     pub fn run(mut self) -> RunResult {
-        let end = self.cfg.warmup_ns + self.cfg.measure_ns;
-        let mut started = self.cfg.warmup_ns == 0;
-        if started {
-            self.start_measuring();
-        }
-        while let Some((t, ev)) = self.q.pop() {
-            if t >= end {
-                break;
-            }
-            if !started && t >= self.cfg.warmup_ns {
-                started = true;
-                self.start_measuring();
-            }
-            self.res.events += 1;
-            if self.res.events >= MAX_EVENTS {
-                self.res.capped = true;
-                self.res.measure_ns = t.saturating_sub(self.cfg.warmup_ns).max(1);
-                break;
-            }
-            match ev {
-                Ev::Request(f) => self.request(t, f),
-                Ev::Cpu(c) => self.cpu(t, c),
-            }
+        let outcome = World::run(&mut self);
+        self.res.events = outcome.events;
+        self.res.capped = outcome.truncated;
+        if outcome.truncated {
+            self.res.measure_ns = outcome.measured_ns.max(1);
         }
         self.finish()
+    }
+}
+
+impl World for Sim {
+    type Event = Ev;
+
+    fn run_state(&self) -> &RunState {
+        &self.run_state
+    }
+
+    fn run_state_mut(&mut self) -> &mut RunState {
+        &mut self.run_state
+    }
+
+    fn queue(&mut self) -> &mut EventQueue<Ev> {
+        &mut self.q
+    }
+
+    fn on_measure_start(&mut self) {
+        self.start_measuring();
+    }
+
+    fn handle(&mut self, t: u64, ev: Ev) {
+        match ev {
+            Ev::Request(f) => self.request(t, f),
+            Ev::Cpu(c) => self.cpu(t, c),
+        }
     }
 }
 

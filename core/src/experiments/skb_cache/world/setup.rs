@@ -3,6 +3,7 @@
 //! the flows, RSS's choice of each flow's IRQ CPU, the clients' first requests). Everything
 //! here runs before the first event, or is arithmetic the views share.
 
+use super::MAX_EVENTS;
 use super::{
     app_cpu, Config, Ev, Flow, RunResult, Sim, FCLONE_BYTES, MAX_TCP_HEADER, RX_COPYBREAK, SHINFO_BYTES, SKB_BYTES,
     TCP_MSS, TX_FRAG_BYTES,
@@ -13,6 +14,7 @@ use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::CpuId;
 use crate::sim::slub::{CacheSpec, Slub, SlubStats};
+use crate::sim::world::{RunState, Window};
 use crate::sim::zone::Zone;
 use std::collections::VecDeque;
 
@@ -76,37 +78,14 @@ impl Sim {
         // Every CPU takes interrupts and runs a thread or more: clocks as with all busy.
         let all: Vec<CpuId> = (0..n as CpuId).collect();
         let mhz = m.thread_mhz(&all);
-        let (rxh, rxh_name) = kmalloc(rx_head_bytes(cfg.request_bytes));
-        let (txh, txh_name) = kmalloc(tx_head_bytes());
-        let specs = [
-            CacheSpec { name: "skbuff_head_cache", size: SKB_BYTES },
-            CacheSpec { name: "skbuff_fclone_cache", size: FCLONE_BYTES },
-            CacheSpec { name: rxh_name, size: rxh },
-            CacheSpec { name: if txh == rxh { "kmalloc (tx head)" } else { txh_name }, size: txh },
-        ];
+        let specs = cache_specs(&cfg);
         let sim_flows = cfg.sim_flows();
-        // Pages: every flow may hold a queued and a parked rx skb with its frames, plus slabs.
-        let per_node = u64::from(sim_flows) * (2 * u64::from(rx_frags(cfg.request_bytes)) + 4) / u64::from(cfg.sockets)
-            + 4 * n as u64 * 64
-            + 16_384;
-        let pages = (per_node.div_ceil(1024) * 1024).min(1 << 20) as u32;
+        let pages = zone_pages(&cfg, n);
         let slub: Vec<Slub> = (0..cfg.sockets)
             .map(|node| Slub::new(&m, &specs, n, Zone::new(node, pages, n, 186, 31, false), cfg.profile.slub))
             .collect();
         let mut rng = Rng::new(seed, 0x5cb0);
-        let mut rss = rng.fork(1);
-        let threads = cfg.threads.max(1);
-        let flows: Vec<Flow> = (0..sim_flows)
-            .map(|f| Flow {
-                irq_cpu: rss.below(n as u32) as CpuId,
-                app_cpu: app_cpu(f, threads, n as u32),
-                ..Flow::default()
-            })
-            .collect();
-        // Clients start at random moments of one turnaround (then queue on the link).
-        let mut starts: Vec<(u64, u32)> =
-            (0..sim_flows).map(|f| (rng.range_u64(0, cfg.profile.client_turnaround_ns + 1), f)).collect();
-        starts.sort_unstable();
+        let (flows, starts) = flows_and_starts(&cfg, n, &mut rng);
         let res = RunResult {
             measure_ns: cfg.measure_ns,
             requests: 0,
@@ -127,11 +106,13 @@ impl Sim {
             events: 0,
             capped: false,
         };
+        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
         let mut sim = Sim {
             caches: Caches::new(&m),
             m,
             mhz,
             q: EventQueue::default(),
+            run_state: RunState::new(window, MAX_EVENTS),
             rng,
             slub,
             flows,
@@ -154,4 +135,43 @@ impl Sim {
         }
         sim
     }
+}
+
+/// The four caches of a node: sk_buffs, fclones, and the kmalloc classes of the two heads.
+fn cache_specs(cfg: &Config) -> [CacheSpec; 4] {
+    let (rxh, rxh_name) = kmalloc(rx_head_bytes(cfg.request_bytes));
+    let (txh, txh_name) = kmalloc(tx_head_bytes());
+    [
+        CacheSpec { name: "skbuff_head_cache", size: SKB_BYTES },
+        CacheSpec { name: "skbuff_fclone_cache", size: FCLONE_BYTES },
+        CacheSpec { name: rxh_name, size: rxh },
+        CacheSpec { name: if txh == rxh { "kmalloc (tx head)" } else { txh_name }, size: txh },
+    ]
+}
+
+/// Pages per node: every flow may hold a queued and a parked rx skb with its frames, plus slabs.
+fn zone_pages(cfg: &Config, n_cpus: usize) -> u32 {
+    let per_node = u64::from(cfg.sim_flows()) * (2 * u64::from(rx_frags(cfg.request_bytes)) + 4)
+        / u64::from(cfg.sockets)
+        + 4 * n_cpus as u64 * 64
+        + 16_384;
+    (per_node.div_ceil(1024) * 1024).min(1 << 20) as u32
+}
+
+/// The flows (RSS picks each one's IRQ CPU from `rng`'s fork 1) and their clients' first
+/// requests, in time order (then `rng` itself: random moments of one turnaround).
+fn flows_and_starts(cfg: &Config, n_cpus: usize, rng: &mut Rng) -> (Vec<Flow>, Vec<(u64, u32)>) {
+    let mut rss = rng.fork(1);
+    let threads = cfg.threads.max(1);
+    let flows: Vec<Flow> = (0..cfg.sim_flows())
+        .map(|f| Flow {
+            irq_cpu: rss.below(n_cpus as u32) as CpuId,
+            app_cpu: app_cpu(f, threads, n_cpus as u32),
+            ..Flow::default()
+        })
+        .collect();
+    let mut starts: Vec<(u64, u32)> =
+        (0..cfg.sim_flows()).map(|f| (rng.range_u64(0, cfg.profile.client_turnaround_ns + 1), f)).collect();
+    starts.sort_unstable();
+    (flows, starts)
 }

@@ -1,0 +1,251 @@
+//! The skeleton every world runs on: the measurement window, the event cap and one run loop.
+//!
+//! What a benchmark does: netperf, iperf or a kernel self-test runs a warm-up, then measures
+//! over a fixed window and reports rates over it; a tracer that fills its buffer stops and
+//! says so. A world here does the same: it runs from time 0 to the end of its [`Window`],
+//! its statistics count from the first event at or after `warmup_ns`, and the run stops early
+//! (marked truncated) when it has handled its cap of events, so a huge setting costs bounded
+//! native time.
+//!
+//! A world supplies its event enum, its [`EventQueue`], a [`RunState`] field and
+//! [`World::handle`]; the trait's provided [`World::step`], [`World::run`] and
+//! [`World::run_for`] are the only run loop in the crate, and [`World::outcome`] (events,
+//! truncated, measured window) is what every world reports about its run.
+//!
+//! The semantics, the same for every world:
+//! - Events at or after the end (`warmup_ns + measure_ns`, or earlier if the world cut it
+//!   with [`RunState::end_at_most`]) are never handled; the run ends when none is left before it.
+//! - At most `max_events` events are handled. The run is *truncated* when the cap is reached
+//!   while an event before the end is still pending; the measured window then ends at that
+//!   event's time ([`Outcome::measured_ns`]).
+//! - Measuring starts at the first event at or after `warmup_ns`, before it is handled:
+//!   [`RunState::measuring`] turns true and [`World::on_measure_start`] runs (a world resets
+//!   the statistics it counted during the warm-up there).
+//! - The event's time is handed to `handle`; a world that needs "now" in its handlers keeps
+//!   it (the loop never moves time backwards: the queue pops in `(time, sequence)` order).
+
+use super::engine::EventQueue;
+use serde::Serialize;
+
+/// A run's simulated time: a warm-up, then the window its statistics cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Window {
+    pub warmup_ns: u64,
+    pub measure_ns: u64,
+}
+
+impl Window {
+    /// When the run ends.
+    pub fn end_ns(self) -> u64 {
+        self.warmup_ns + self.measure_ns
+    }
+
+    /// `at_ns` lies inside the measured window (for work charged at a thread's own clock,
+    /// which may run ahead of the event being handled).
+    pub fn contains(self, at_ns: u64) -> bool {
+        at_ns >= self.warmup_ns && at_ns < self.end_ns()
+    }
+}
+
+/// The loop's state: the window, the cap and where the run is. A world holds one and hands
+/// it to the loop through [`World::run_state`] and [`World::run_state_mut`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunState {
+    window: Window,
+    end_ns: u64,
+    max_events: u64,
+    events: u64,
+    measuring: bool,
+    /// The time of the first event the cap left unhandled.
+    truncated_at_ns: Option<u64>,
+}
+
+impl RunState {
+    /// A run over `window` that handles at most `max_events` events.
+    pub fn new(window: Window, max_events: u64) -> RunState {
+        RunState { window, end_ns: window.end_ns(), max_events, events: 0, measuring: false, truncated_at_ns: None }
+    }
+
+    pub fn window(&self) -> Window {
+        self.window
+    }
+
+    /// When the run ends (the window's end unless cut).
+    pub fn end_ns(&self) -> u64 {
+        self.end_ns
+    }
+
+    /// Ends the run at `at_ns` if that is earlier than its current end (a world that has seen
+    /// what it runs for, e.g. percpu-counter's ramp after the crossing).
+    pub fn end_at_most(&mut self, at_ns: u64) {
+        self.end_ns = self.end_ns.min(at_ns);
+    }
+
+    /// Events handled so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// True from the first event at or after `warmup_ns` on.
+    pub fn measuring(&self) -> bool {
+        self.measuring
+    }
+
+    /// True once the cap stopped the run with an event before the end still pending.
+    pub fn truncated(&self) -> bool {
+        self.truncated_at_ns.is_some()
+    }
+
+    /// What the run did so far (final once [`World::step`] returned false).
+    pub fn outcome(&self) -> Outcome {
+        let stop_ns = self.truncated_at_ns.unwrap_or(self.end_ns).min(self.end_ns);
+        Outcome {
+            events: self.events,
+            truncated: self.truncated(),
+            measured_ns: stop_ns.saturating_sub(self.window.warmup_ns),
+        }
+    }
+}
+
+/// What a run did, reported by every world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Outcome {
+    /// Events handled.
+    pub events: u64,
+    /// The event cap stopped the run before its end.
+    pub truncated: bool,
+    /// Simulated ns of the measurement window the run covered: `measure_ns`, less if the
+    /// world cut the end or the cap stopped the run (then up to the first event not handled;
+    /// 0 if that was still in the warm-up).
+    pub measured_ns: u64,
+}
+
+/// A world of the sim kernel, run by the one loop of its provided methods.
+pub trait World {
+    /// The world's closed event enum.
+    type Event: Copy;
+
+    fn run_state(&self) -> &RunState;
+    fn run_state_mut(&mut self) -> &mut RunState;
+    fn queue(&mut self) -> &mut EventQueue<Self::Event>;
+
+    /// Handles `event`, due at `at_ns` (the dispatch over the world's events).
+    fn handle(&mut self, at_ns: u64, event: Self::Event);
+
+    /// Runs once, before the first event of the measurement window is handled.
+    fn on_measure_start(&mut self) {}
+
+    /// Handles the next event. False once the run is over: no event before the end is left,
+    /// or the cap is reached (then the run is truncated).
+    #[inline]
+    fn step(&mut self) -> bool {
+        let Some(at_ns) = self.queue().peek_time_ns() else { return false };
+        let rs = self.run_state_mut();
+        if at_ns >= rs.end_ns {
+            return false;
+        }
+        if rs.events >= rs.max_events {
+            rs.truncated_at_ns = Some(at_ns);
+            return false;
+        }
+        rs.events += 1;
+        let starts = !rs.measuring && at_ns >= rs.window.warmup_ns;
+        rs.measuring |= starts;
+        let (at_ns, event) = self.queue().pop().expect("peeked");
+        if starts {
+            self.on_measure_start();
+        }
+        self.handle(at_ns, event);
+        true
+    }
+
+    /// Runs to the end (or the cap).
+    fn run(&mut self) -> Outcome {
+        while self.step() {}
+        self.outcome()
+    }
+
+    /// Handles up to `n` more events; false if the run ended first.
+    fn run_for(&mut self, n: u64) -> bool {
+        (0..n).all(|_| self.step())
+    }
+
+    /// What the run did so far.
+    fn outcome(&self) -> Outcome {
+        self.run_state().outcome()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every event schedules the next one `gap_ns` later; `seen` records what was handled.
+    struct Ticker {
+        q: EventQueue<u32>,
+        rs: RunState,
+        gap_ns: u64,
+        seen: Vec<(u64, u32, bool)>,
+        measure_started: u32,
+    }
+
+    impl World for Ticker {
+        type Event = u32;
+        fn run_state(&self) -> &RunState {
+            &self.rs
+        }
+        fn run_state_mut(&mut self) -> &mut RunState {
+            &mut self.rs
+        }
+        fn queue(&mut self) -> &mut EventQueue<u32> {
+            &mut self.q
+        }
+        fn handle(&mut self, at_ns: u64, event: u32) {
+            self.seen.push((at_ns, event, self.rs.measuring()));
+            self.q.schedule(at_ns + self.gap_ns, event + 1);
+        }
+        fn on_measure_start(&mut self) {
+            self.measure_started += 1;
+        }
+    }
+
+    fn ticker(warmup_ns: u64, measure_ns: u64, max_events: u64) -> Ticker {
+        let mut q = EventQueue::default();
+        q.schedule(0, 0);
+        let rs = RunState::new(Window { warmup_ns, measure_ns }, max_events);
+        Ticker { q, rs, gap_ns: 10, seen: Vec::new(), measure_started: 0 }
+    }
+
+    #[test]
+    fn runs_to_the_end_of_the_window_and_measures_from_the_warmup() {
+        let mut w = ticker(25, 50, 1000);
+        let o = w.run();
+        // Events at 0, 10, ..., 70; the one at 80 is past the end (75).
+        assert_eq!(o, Outcome { events: 8, truncated: false, measured_ns: 50 });
+        assert_eq!(w.seen.iter().filter(|s| s.2).map(|s| s.0).collect::<Vec<_>>(), vec![30, 40, 50, 60, 70]);
+        assert_eq!(w.measure_started, 1);
+        assert!(!w.step(), "a finished run stays finished");
+    }
+
+    #[test]
+    fn the_cap_handles_exactly_max_events_and_truncates() {
+        let mut w = ticker(25, 50, 4);
+        let o = w.run();
+        assert_eq!(o, Outcome { events: 4, truncated: true, measured_ns: 15 });
+        assert_eq!(w.seen.last(), Some(&(30, 3, true)));
+        // A cap that is reached exactly at the end is no truncation.
+        let mut w = ticker(25, 50, 8);
+        assert_eq!(w.run(), Outcome { events: 8, truncated: false, measured_ns: 50 });
+    }
+
+    #[test]
+    fn run_for_stops_early_and_a_cut_end_shortens_the_window() {
+        let mut w = ticker(0, 1000, 1000);
+        assert!(w.run_for(3));
+        assert_eq!(w.outcome().events, 3);
+        w.run_state_mut().end_at_most(55);
+        assert!(!w.run_for(10));
+        assert_eq!(w.outcome(), Outcome { events: 6, truncated: false, measured_ns: 55 });
+        assert_eq!(w.measure_started, 1);
+    }
+}
