@@ -13,7 +13,7 @@
 //! - [`rng`]: the one PRNG type (SplitMix64-seeded PCG32), forked per component.
 //! - [`sim`]: the discrete-event engine (CPUs, cache lines, qspinlock, buddy + PCP zones,
 //!   page_frag, workloads, profile, trace) that the allocator experiments run on.
-//! - [`experiments`]: one module per lesson (`skb_layout`, ...).
+//! - [`experiments`](mod@experiments): one module per lesson (`skb_layout`, ...).
 #![forbid(unsafe_code)]
 
 pub mod calibrate;

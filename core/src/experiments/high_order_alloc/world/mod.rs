@@ -246,7 +246,7 @@ pub struct StreamStats {
     pub acks_backlogged: u64,
     /// Bytes `tcp_sendmsg` copied into page frags (measurement window).
     pub copy_bytes: u64,
-    /// Lines the senders' copies into frags found in each [`Source`] (own L2, another core's L2
+    /// Lines the senders' copies into frags found in each [`Source`](crate::sim::cache::Source) (own L2, another core's L2
     /// on the socket, on the other socket, L3, remote L3, DRAM, remote DRAM; measurement window).
     pub tx_lines_from: [u64; SOURCES],
     /// The same for the receivers' copies out of the frags.
