@@ -154,16 +154,16 @@ fn core_depends_on_no_randomness_or_clock_crate() {
     for dep in ["rand", "getrandom", "fastrand", "chrono", "time", "instant", "web-time"] {
         assert!(
             !manifest.lines().any(|l| l.trim_start().split([' ', '=', '.']).next() == Some(dep)),
-            "core/Cargo.toml depends on {dep} (Architecture Invariant 2)"
+            "core/Cargo.toml depends on {dep} (Architecture Invariants 2 and 3)"
         );
     }
 }
 
 #[test]
 fn core_does_no_io_and_compiles_the_same_for_every_target() {
-    // clippy.toml bans hash-ordered collections and clocks (Invariants 2 and 3). What clippy
-    // cannot say: no I/O in the library (the CLI is the I/O edge) and no target-dependent code,
-    // so wasm runs give the native numbers.
+    // clippy.toml bans clocks and hash-ordered collections (Invariants 2 and 3). What clippy
+    // cannot say: no target-dependent code, so wasm runs give the native numbers (Invariant 1),
+    // and no I/O in the library (Invariant 2; the CLI is the I/O edge).
     let banned = ["target_arch", "std::fs", "std::net", "std::env", "println!", "print!", "eprintln!", "eprint!"];
     for (path, text) in files("core/src") {
         if path.ends_with("bin/skblab.rs") {
@@ -171,7 +171,7 @@ fn core_does_no_io_and_compiles_the_same_for_every_target() {
         }
         let code = code_only(&text);
         for b in banned {
-            assert!(!code.contains(b), "{} uses {b} (Architecture Invariants 3 and 4)", rel(&path));
+            assert!(!code.contains(b), "{} uses {b} (Architecture Invariants 1 and 2)", rel(&path));
         }
     }
 }
