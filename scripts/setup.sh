@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs, idempotently and pinned, what serving (`setup.sh serve`) or testing
-# (`setup.sh test`) needs. Every step checks the installed *version* first, so a second run
+# Installs, idempotently and pinned, what serving (`setup.sh serve`), testing (`setup.sh test`)
+# or the fast checks (`setup.sh check`: the toolchain only) need. Every step checks the installed *version* first, so a second run
 # on a warm machine installs nothing and takes seconds. Only package registries are used
 # (crates.io, npm, Debian); nothing is downloaded from elsewhere.
 set -euo pipefail
@@ -9,11 +9,30 @@ MODE=${1:-test}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130   # must equal the wasm-bindgen version in Cargo.lock and Trunk.toml
+CARGO_DENY_VERSION=0.20.2
+TOOLCHAIN=$(sed -n 's/^channel = "\(.*\)"/\1/p' "$ROOT/rust-toolchain.toml")
 
 log() { printf '[setup] %s\n' "$*"; }
 
 # Cargo-installed tools land in ~/.cargo/bin; make sure it is on PATH for the checks below.
 export PATH="$HOME/.cargo/bin:$PATH"
+
+# The toolchain of rust-toolchain.toml. rustup keeps a channel install ("stable") and a
+# version install ("1.95.0") apart, and does not install either on demand: when the installed
+# stable *is* the pinned version, name it by its version too (a link, nothing downloaded).
+ensure_toolchain() {
+    if rustup run "$TOOLCHAIN" rustc --version 2>/dev/null | grep -q "^rustc $TOOLCHAIN "; then
+        log "rust $TOOLCHAIN: present"
+    elif rustup run stable rustc --version 2>/dev/null | grep -q "^rustc $TOOLCHAIN "; then
+        local host
+        host=$(rustup run stable rustc -vV | sed -n 's/^host: //p')
+        log "rust $TOOLCHAIN: the installed stable, linked as $TOOLCHAIN-$host"
+        ln -s "$(rustup run stable rustc --print sysroot)" "${RUSTUP_HOME:-$HOME/.rustup}/toolchains/$TOOLCHAIN-$host"
+    else
+        log "installing rust $TOOLCHAIN (rust-toolchain.toml)"
+        rustup toolchain install "$TOOLCHAIN" --profile minimal -c rustfmt -c clippy -t wasm32-unknown-unknown
+    fi
+}
 
 ensure_wasm_target() {
     if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -42,6 +61,15 @@ ensure_wasm_bindgen() {
         log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes)"
         # Without --locked: the registry mirror lacks one locked transitive version.
         cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    fi
+}
+
+ensure_cargo_deny() {
+    if [ "$(cargo deny --version 2>/dev/null || true)" = "cargo-deny $CARGO_DENY_VERSION" ]; then
+        log "cargo-deny $CARGO_DENY_VERSION: present"
+    else
+        log "installing cargo-deny $CARGO_DENY_VERSION (about 4 minutes of CPU: 2-3 minutes on 2 idle cores)"
+        cargo install --locked "cargo-deny@$CARGO_DENY_VERSION"
     fi
 }
 
@@ -74,6 +102,11 @@ ensure_apt() {
     fi
 }
 
+ensure_toolchain
+if [ "$MODE" = check ]; then
+    log "done ($MODE)"
+    exit 0
+fi
 ensure_wasm_target
 ensure_trunk
 ensure_wasm_bindgen
@@ -81,5 +114,6 @@ ensure_npm "$ROOT/tools"
 if [ "$MODE" = test ]; then
     ensure_apt
     ensure_npm "$ROOT/e2e"
+    ensure_cargo_deny
 fi
 log "done ($MODE)"

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Runs every test of skblab, after installing what the tests need (scripts/setup.sh test):
-#   1. formatting and clippy (warnings are errors)
-#   2. native tests: core (unit, snapshot, property, determinism, fidelity), lessons checker,
-#      web's pure modules and chart drawing
-#   3. wasm-bindgen-test in headless Chromium (core under wasm gives the native numbers)
-#   4. a release build of the app with Trunk, then Playwright e2e tests in headless Chromium
+#   1. formatting and clippy (warnings are errors; clippy.toml holds the determinism bans)
+#   2. rustdoc over every crate, private items too: a broken intra-doc link is an error
+#   3. cargo-deny: licenses, bans, sources, and advisories from the committed snapshot
+#      deny/advisory-db/ (offline: the RustSec database is on GitHub, unreachable here)
+#   4. native tests: core (unit, snapshot, property, determinism, fidelity, tidy), lessons
+#      checker, web's pure modules and chart drawing
+#   5. wasm-bindgen-test in headless Chromium (core under wasm gives the native numbers)
+#   6. a release build of the app with Trunk, then Playwright e2e tests in headless Chromium
 #      against it (screenshots in e2e/screenshots/)
+# `scripts/test.sh check` (`make check`) is the fast tier: stages 1 and 4 only.
 set -euo pipefail
 
+MODE=${1:-test}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-bash scripts/setup.sh test
+bash scripts/setup.sh "$MODE"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR=never
 
@@ -22,6 +27,26 @@ cargo fmt --all -- --check
 
 step "cargo clippy (host, all targets, -D warnings)"
 cargo clippy -q --workspace --all-targets --features skblab-core/cli -- -D warnings
+
+if [ "$MODE" = check ]; then
+    step "native tests"
+    cargo test -q --workspace --features skblab-core/cli
+    printf '\nfmt, clippy and native tests passed in %ss\n' "$(($(date +%s) - START))"
+    exit 0
+fi
+
+step "cargo doc (private items too; broken intra-doc links are errors)"
+RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links" \
+    cargo doc -q --no-deps --workspace --document-private-items --features skblab-core/cli
+
+step "cargo deny (licenses, bans, sources; advisories from deny/advisory-db, offline)"
+# cargo-deny opens its database at <db-path>/advisory-db-<hash of the default URL>, a git
+# checkout whose .git/FETCH_HEAD time is the fetch time: the snapshot's date, not today's.
+db=target/cargo-deny/advisory-db-3157b0e258782691
+rm -rf "$db" && mkdir -p "$db/.git" && cp -r deny/advisory-db/crates "$db/"
+touch -d "$(sed -n 's/^date = "\(.*\)"/\1/p' deny/advisory-db/SNAPSHOT)" "$db/.git/FETCH_HEAD"
+cargo fetch -q --locked # every target's crates (cargo-deny reads them all), from crates.io
+cargo deny --offline check --hide-inclusion-graph
 
 step "native tests"
 cargo test -q --workspace --features skblab-core/cli

@@ -2,6 +2,7 @@
 //! orders, default parameters, seed 1), timed natively. Rerun with:
 //! `cargo run --release -p skblab-core --example bench_sim`
 //! (the clock is read here, at the edge, never inside core).
+#![expect(clippy::disallowed_types, clippy::disallowed_methods, reason = "a benchmark reads the clock")]
 
 use skblab_core::experiments::high_order_alloc as hoa;
 use skblab_core::Experiment;

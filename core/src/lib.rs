@@ -15,7 +15,7 @@
 //!   two worlds share (machine profiles, caches and cache lines, atomics, qspinlock, buddy +
 //!   PCP zones, page_frag, SLUB, profiles and flame graphs, trace frames); its module doc
 //!   maps its modules. A world itself lives with its experiment.
-//! - [`experiments`]: one module per lesson and the registry; each experiment's own doc
+//! - [`experiments`](mod@experiments): one module per lesson and the registry; each experiment's own doc
 //!   lists its files.
 #![forbid(unsafe_code)]
 

@@ -45,7 +45,7 @@ impl fmt::Display for Value {
     }
 }
 
-/// A parameter whose values are the variants of an enum. [`choice_enum!`] declares the enum
+/// A parameter whose values are the variants of an enum. [`choice_enum!`](crate::choice_enum) declares the enum
 /// and this list together, so names, options and parsing cannot drift apart (no parallel name
 /// arrays).
 pub trait Choice: Copy + PartialEq + 'static {

@@ -155,6 +155,11 @@ fn valid_parameter_sets_run_with_finite_non_negative_numbers() {
         let specs = e.specs();
         let names: Vec<&'static str> = specs.iter().map(|s| s.name).collect();
         let strategy = (specs.iter().map(valid_value).collect::<Vec<_>>(), 0u64..1000, 0usize..1024);
+        #[expect(
+            clippy::disallowed_types,
+            clippy::disallowed_methods,
+            reason = "progress shows wall time, outside the model"
+        )]
         let (ran, total, start) = (Cell::new(0u32), Cell::new(0u32), std::time::Instant::now());
         TestRunner::new(config())
             .run(&strategy, |(values, seed, pick)| {

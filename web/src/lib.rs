@@ -8,7 +8,7 @@
 //!   - [`page`]: the player's state and its reducer `apply(page, action)`, URL ⇄ state;
 //!   - [`progress`]: steps done per lesson, as stored in localStorage;
 //!   - [`charts`]: drawing functions generic over the plotters backend, and their data;
-//!   - [`svg`]: markup written as escaped text, inserted as one raw node (the large SVG views).
+//!   - [`svg`](mod@svg): markup written as escaped text, inserted as one raw node (the large SVG views).
 //! - browser side:
 //!   - [`browser`]: the few browser calls (hash, storage, downloads);
 //!   - [`hooks`]: where browser state enters Yew (URL, progress, dark mode, arrow keys);

@@ -210,6 +210,11 @@ fn execute(command: Command) -> Result<String, ParamError> {
             };
             let seeds = calibrate::seeds(seed, n_seeds);
             // A fit runs for minutes: say where it is on stderr, with the time spent.
+            #[expect(
+                clippy::disallowed_types,
+                clippy::disallowed_methods,
+                reason = "the CLI is the edge: progress shows wall time"
+            )]
             let t0 = std::time::Instant::now();
             let mut progress = |line: &str| eprintln!("[{:>6.0} s] {line}", t0.elapsed().as_secs_f64());
             Ok(if sensitivity {

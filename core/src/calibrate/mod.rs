@@ -133,7 +133,7 @@ pub fn calibrate(cal: &dyn Calibration, rounds: u32, seeds: &[u64]) -> Report {
 pub type Progress<'a> = &'a mut dyn FnMut(&str);
 
 /// [`calibrate`], telling `progress` the objective after every round.
-pub fn calibrate_with(cal: &dyn Calibration, rounds: u32, seeds: &[u64], progress: Progress) -> Report {
+pub fn calibrate_with(cal: &dyn Calibration, rounds: u32, seeds: &[u64], progress: Progress<'_>) -> Report {
     let constants = cal.constants();
     assert!(constants.len() <= MAX_FITTED, "bug: {} fits {} constants", cal.title(), constants.len());
     let start = cal.committed();
@@ -170,7 +170,7 @@ fn descend(
     first_step: f64,
     rounds: u32,
     seeds: &[u64],
-    progress: Progress,
+    progress: Progress<'_>,
 ) -> Descent {
     let constants = cal.constants();
     let mut evaluations = 0;

@@ -63,7 +63,7 @@ pub fn calibrate_multistart_with(
     rounds: u32,
     coarse_seeds: &[u64],
     seeds: &[u64],
-    progress: Progress,
+    progress: Progress<'_>,
 ) -> MultiReport {
     let constants = cal.constants();
     assert!(constants.len() <= MAX_FITTED, "bug: {} fits {} constants", cal.title(), constants.len());

@@ -3,7 +3,7 @@
 //! What hardware does: a locked RMW needs the line in the Modified/Exclusive state in the
 //! writer's own cache for the length of the operation, so RMWs on one line from different
 //! CPUs are serialised: each must first pull the line from the last writer (a transfer by
-//! distance, [`CacheLine::touch`]) and then execute the locked op itself. When several CPUs
+//! distance, [`CacheLine::touch`](super::cacheline::CacheLine::touch)) and then execute the locked op itself. When several CPUs
 //! want the line at once, the later ones stall until the earlier ones are done: contention
 //! grows with the number of writers. A plain load of a line another CPU has written since
 //! the reader's last look costs one transfer too (the line becomes Shared).

@@ -129,7 +129,7 @@ pub(crate) fn draw_band<DB: plotters::prelude::DrawingBackend>(
 pub(crate) fn render_svg<F, E>(size: (u32, u32), draw: F) -> String
 where
     F: FnOnce(
-        &plotters::prelude::DrawingArea<plotters::prelude::SVGBackend, plotters::coord::Shift>,
+        &plotters::prelude::DrawingArea<plotters::prelude::SVGBackend<'_>, plotters::coord::Shift>,
         &Theme,
     ) -> Result<(), E>,
     E: std::fmt::Debug,

@@ -168,7 +168,26 @@ pub fn draw_plot<DB: DrawingBackend>(
             PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(3)))
         });
     }
-    // Marks: a vertical line each, labelled at staggered heights so two close moments stay legible.
+    draw_marks(&mut chart, p, ((x_lo, x_hi), (y_lo, y_hi)), legend_below, theme)?;
+    chart
+        .configure_series_labels()
+        .position(legend)
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .label_font(text(13))
+        .draw()?;
+    area.present()
+}
+
+/// The plot's marks: a vertical line each, labelled at staggered heights so two close moments
+/// stay legible, at the edge the legend leaves free (the top if `legend_below`).
+fn draw_marks<DB: DrawingBackend>(
+    chart: &mut super::XyChart<'_, DB>,
+    p: &Plot,
+    ((x_lo, x_hi), (y_lo, y_hi)): ((f64, f64), (f64, f64)),
+    legend_below: bool,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     for (k, (label, x)) in p.marks.iter().enumerate() {
         let color = theme.text.mix(0.75);
         chart.draw_series(std::iter::once(PathElement::new(
@@ -180,18 +199,11 @@ pub fn draw_plot<DB: DrawingBackend>(
         let (y, v) = if legend_below { (y_hi - step, VPos::Top) } else { (y_lo + step, VPos::Bottom) };
         let right_half = *x > (x_lo + x_hi) / 2.0;
         let anchor = if right_half { HPos::Right } else { HPos::Left };
-        let style = text(12).pos(Pos::new(anchor, v));
+        let style = ("sans-serif", theme.si(12)).into_font().color(&theme.text).pos(Pos::new(anchor, v));
         let words = if right_half { format!("{label}: {x:.2} ") } else { format!(" {label}: {x:.2}") };
         chart.draw_series(std::iter::once(Text::new(words, (*x, y), style)))?;
     }
-    chart
-        .configure_series_labels()
-        .position(legend)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(text(13))
-        .draw()?;
-    area.present()
+    Ok(())
 }
 
 #[cfg(test)]

@@ -232,6 +232,24 @@ pub fn draw_sweep<DB: DrawingBackend>(
             move |(x, y)| PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(3))),
         );
     }
+    draw_overlays(&mut chart, data, theme)?;
+    draw_marker(&mut chart, data, theme)?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .label_font(text(13))
+        .draw()?;
+    area.present()
+}
+
+/// The overlaid measured points (e.g. the seed's numbers), triangles and crosses in turn.
+fn draw_overlays<'a, DB: DrawingBackend>(
+    chart: &mut super::XyChart<'a, DB>,
+    data: &Sweep,
+    theme: &'a Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     for (i, overlay) in data.overlays.iter().enumerate() {
         let color = theme.line(i);
         let points = overlay.points.iter().copied();
@@ -247,20 +265,22 @@ pub fn draw_sweep<DB: DrawingBackend>(
                 .legend(move |(x, y)| Cross::new((x + theme.si(9), y), 4, color.stroke_width(theme.s(2))));
         }
     }
+    Ok(())
+}
+
+/// The vertical marker at `data.marker_x`, with a dot where it crosses each series.
+fn draw_marker<DB: DrawingBackend>(
+    chart: &mut super::XyChart<'_, DB>,
+    data: &Sweep,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     if let Some(x) = data.marker_x {
         let top = data.y_max();
         chart.draw_series(std::iter::once(PathElement::new(vec![(x, 0.0), (x, top)], theme.marker.mix(0.7))))?;
         let dots: Vec<(f64, f64)> = (0..data.series.len()).filter_map(|i| data.y_near(i, x).map(|y| (x, y))).collect();
         chart.draw_series(dots.into_iter().map(|p| Circle::new(p, theme.si(5), theme.marker.filled())))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(text(13))
-        .draw()?;
-    area.present()
+    Ok(())
 }
 
 #[cfg(test)]

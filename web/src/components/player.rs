@@ -45,12 +45,7 @@ pub fn player(props: &PlayerProps) -> Html {
     use_focus_on_new_step(page.step);
     let dark = use_dark_mode();
     let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
-    {
-        let dispatch = state.dispatcher();
-        use_arrow_keys(Callback::from(move |d: i32| {
-            dispatch.dispatch(if d < 0 { Action::Prev } else { Action::Next })
-        }));
-    }
+    use_arrow_keys(send(&state, |d: i32| if d < 0 { Action::Prev } else { Action::Next }));
     let resolved = page.resolved();
     let invalid = page.experiment.validate(&resolved).err().map(|e| e.to_string());
     let run = use_run(page.experiment, &resolved, page.seed);
@@ -62,22 +57,10 @@ pub fn player(props: &PlayerProps) -> Html {
         dark,
     };
     let step = page.lesson.and_then(|l| l.steps.get(page.step));
-    // Entering a step counts as visiting it.
-    {
-        let (mark, slug) = (progress.mark_visited.clone(), page.lesson.map(|l| l.slug.clone()));
-        use_effect_with((slug, page.step), move |(slug, step)| {
-            if let Some(slug) = slug {
-                mark.emit((slug.clone(), *step));
-            }
-        });
-    }
+    use_mark_visited(page, &progress);
     // Until the step's question is settled (answered right, or the answer asked for), the
     // views that would show its answer are veiled.
-    let settled = use_state_eq(|| false);
-    {
-        let settled = settled.clone();
-        use_effect_with(page.step, move |_| settled.set(false));
-    }
+    let settled = use_unsettled_on_new_step(page.step);
     let question = step.and_then(|s| s.question.as_ref());
     let answered_before = page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
     let veiled: Vec<&str> = match question {
@@ -88,49 +71,18 @@ pub fn player(props: &PlayerProps) -> Html {
         Some(s) => s.views.clone(),
         None => views::names(page.experiment).iter().map(|s| s.to_string()).collect(),
     };
-    // The result table of a light run under the views; a heavy run's views show its rows.
-    // (unless the step shows the table itself).
-    let shows_table = page
-        .experiment
-        .views()
-        .iter()
-        .any(|v| matches!(v, ViewSpec::Table { id } if view_names.iter().any(|n| n == id)));
-    let light = page.experiment.cost(&resolved) == Cost::Light && !shows_table;
+    let light = results_under_views(page, &resolved, &view_names);
     // The result table under a light run shows every column: veiled with the question's views.
     let veil_results =
         question.is_some_and(|q| !veiled.is_empty() || (!*settled && !answered_before && !q.metric.is_empty()));
-    let send = |make: fn(String, String) -> Action| {
-        let dispatch = state.dispatcher();
-        Callback::from(move |(a, b): (String, String)| dispatch.dispatch(make(a, b)))
-    };
-    let on_set = send(|name, text| Action::SetParam { name, text });
-    let on_seed = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |text: String| dispatch.dispatch(Action::SetSeed(text)))
-    };
-    let on_dismiss = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |_| dispatch.dispatch(Action::DismissNotices))
-    };
-    let title = page.lesson.map_or(page.experiment.title(), |l| l.title.as_str());
-    let summary = page.lesson.map_or(page.experiment.summary(), |l| l.summary.as_str());
+    let on_set = send(&state, |(name, text)| Action::SetParam { name, text });
+    let on_seed = send(&state, Action::SetSeed);
+    let on_dismiss = send(&state, |_| Action::DismissNotices);
     html! {
         <div class="player">
             <Notices notices={page.notices.clone()} on_dismiss={Some(on_dismiss)} />
-            <header class="player-head">
-                <p class="eyebrow">{ if page.lesson.is_some() { "Lesson" } else { "Playground" } }
-                    {" · "}<code>{ page.experiment.id() }</code></p>
-                <h1>{ title }</h1>
-                <p class="lead">{ summary }</p>
-                <CopyLink />
-                { step_list(page, &progress, &state) }
-            </header>
-            // Keyboard users reach the views (a trace player's buttons) without tabbing through
-            // the text, the question and every parameter.
-            <a class="skip-inline" href="#views" data-testid="skip-to-views" onclick={Callback::from(|e: MouseEvent| {
-                e.prevent_default();
-                browser::focus_element("views");
-            })}>{"Skip to the views"}</a>
+            { player_head(page, &progress, &state) }
+            { skip_to_views() }
             <div class="player-grid">
                 <div class="col-text">
                     { step_body(page, &progress, &state, &settled, answered_before) }
@@ -147,6 +99,72 @@ pub fn player(props: &PlayerProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// A callback that dispatches the action `make` builds from its argument.
+fn send<T: 'static>(state: &UseReducerHandle<PageState>, make: impl Fn(T) -> Action + 'static) -> Callback<T> {
+    let dispatch = state.dispatcher();
+    Callback::from(move |arg: T| dispatch.dispatch(make(arg)))
+}
+
+/// Whether the result table of a light run goes under the views (a heavy run's views show
+/// its rows), unless the step shows the table itself.
+fn results_under_views(page: &Page, resolved: &skblab_core::Params, view_names: &[String]) -> bool {
+    let shows_table = page
+        .experiment
+        .views()
+        .iter()
+        .any(|v| matches!(v, ViewSpec::Table { id } if view_names.iter().any(|n| n == id)));
+    page.experiment.cost(resolved) == Cost::Light && !shows_table
+}
+
+/// The title block: lesson or playground, title, summary, the copy-link button and the steps.
+fn player_head(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageState>) -> Html {
+    let title = page.lesson.map_or(page.experiment.title(), |l| l.title.as_str());
+    let summary = page.lesson.map_or(page.experiment.summary(), |l| l.summary.as_str());
+    html! {
+        <header class="player-head">
+            <p class="eyebrow">{ if page.lesson.is_some() { "Lesson" } else { "Playground" } }
+                {" · "}<code>{ page.experiment.id() }</code></p>
+            <h1>{ title }</h1>
+            <p class="lead">{ summary }</p>
+            <CopyLink />
+            { step_list(page, progress, state) }
+        </header>
+    }
+}
+
+/// Keyboard users reach the views (a trace player's buttons) without tabbing through the
+/// text, the question and every parameter.
+fn skip_to_views() -> Html {
+    html! {
+        <a class="skip-inline" href="#views" data-testid="skip-to-views" onclick={Callback::from(|e: MouseEvent| {
+            e.prevent_default();
+            browser::focus_element("views");
+        })}>{"Skip to the views"}</a>
+    }
+}
+
+/// Entering a step counts as visiting it.
+#[hook]
+fn use_mark_visited(page: &Page, progress: &ProgressCtx) {
+    let (mark, slug) = (progress.mark_visited.clone(), page.lesson.map(|l| l.slug.clone()));
+    use_effect_with((slug, page.step), move |(slug, step)| {
+        if let Some(slug) = slug {
+            mark.emit((slug.clone(), *step));
+        }
+    });
+}
+
+/// Whether the step's question is settled; false again on every new step.
+#[hook]
+fn use_unsettled_on_new_step(step: usize) -> UseStateHandle<bool> {
+    let settled = use_state_eq(|| false);
+    {
+        let settled = settled.clone();
+        use_effect_with(step, move |_| settled.set(false));
+    }
+    settled
 }
 
 /// A view that would show the answer of an open question: drawn, but blurred and out of reach

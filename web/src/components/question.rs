@@ -187,6 +187,92 @@ fn verdict(g: &Grade, outcome: Outcome, q: &Question) -> Html {
     }
 }
 
+/// Every redraw (a row arrived, a run finished): grades the waiting answer if its run is done,
+/// else makes sure it is still asked for (a new visible run may have replaced it).
+#[hook]
+fn use_grade_when_run_finishes(
+    props: &QuestionProps,
+    grade: &UseStateHandle<Option<Grade>>,
+    pending: &UseStateHandle<Option<(RunKey, String)>>,
+) {
+    let (props, grade, pending) = (props.clone(), grade.clone(), pending.clone());
+    use_effect(move || {
+        if let Some((key, answer)) = (*pending).clone() {
+            match run::finished(&key) {
+                Some(out) => {
+                    pending.set(None);
+                    report(
+                        &props,
+                        &grade,
+                        props.question.grade_value(value_in(props.question, &out), &grading_unit(&props), &answer),
+                    );
+                }
+                // The run failed (the worker crashed or refused it): waiting longer would
+                // leave "Checking…" up for good.
+                None => match run::state_of(&key).and_then(|s| s.error.clone()) {
+                    Some(e) => {
+                        pending.set(None);
+                        report(&props, &grade, cannot_run(&props, &answer, &e));
+                    }
+                    None => run::want(key),
+                },
+            }
+        }
+    });
+}
+
+/// A new grade (or a new submission, `submits`) moves the outcome on: right, one more wrong
+/// try, or out of tries.
+#[hook]
+fn use_outcome_from_grade(
+    outcome: &UseStateHandle<Outcome>,
+    grade: &UseStateHandle<Option<Grade>>,
+    submits: u32,
+    on_settled: &Callback<()>,
+) {
+    let (outcome, on_settled) = (outcome.clone(), on_settled.clone());
+    use_effect_with(((**grade).clone(), submits), move |(g, _)| {
+        if let (Some(g), Outcome::Trying(n)) = (g, *outcome) {
+            let next = if g.correct {
+                Outcome::Right
+            } else if !g.problem.is_empty() {
+                Outcome::Trying(n)
+            } else if n + 1 >= MAX_TRIES {
+                Outcome::Shown
+            } else {
+                Outcome::Trying(n + 1)
+            };
+            if matches!(next, Outcome::Right | Outcome::Shown) {
+                on_settled.emit(());
+            }
+            outcome.set(next);
+        }
+    });
+}
+
+/// "Show me the answer": settles the question and fetches the model's value if not graded yet.
+fn show_answer(
+    props: &QuestionProps,
+    grade: &UseStateHandle<Option<Grade>>,
+    pending: &UseStateHandle<Option<(RunKey, String)>>,
+    outcome: &UseStateHandle<Outcome>,
+) -> Callback<MouseEvent> {
+    let (props, grade, pending, outcome) = (props.clone(), grade.clone(), pending.clone(), outcome.clone());
+    Callback::from(move |_: MouseEvent| {
+        // Settings the model refuses have no answer to show: say why, and stay open.
+        if let Some(why) = unrunnable(&props) {
+            grade.set(Some(cannot_run(&props, "", &why)));
+            return;
+        }
+        // Grade an empty answer to fetch the model's value, then show it.
+        outcome.set(Outcome::Shown);
+        props.on_settled.emit(());
+        if grade.as_ref().is_none_or(|g| g.expected == "?") {
+            check(&props, String::new(), &grade, &pending);
+        }
+    })
+}
+
 #[function_component(QuestionBox)]
 pub fn question_box(props: &QuestionProps) -> Html {
     let answer = use_state(String::new);
@@ -197,55 +283,8 @@ pub fn question_box(props: &QuestionProps) -> Html {
     // Counts submissions, so that two answers graded alike are still two tries.
     let submits = use_state(|| 0u32);
     store::use_topic(Topic::Runs, None);
-    {
-        // Every redraw (a row arrived, a run finished): grade the waiting answer if its run is
-        // done, else make sure it is still asked for (a new visible run may have replaced it).
-        let (props, grade, pending) = (props.clone(), grade.clone(), pending.clone());
-        use_effect(move || {
-            if let Some((key, answer)) = (*pending).clone() {
-                match run::finished(&key) {
-                    Some(out) => {
-                        pending.set(None);
-                        report(
-                            &props,
-                            &grade,
-                            props.question.grade_value(value_in(props.question, &out), &grading_unit(&props), &answer),
-                        );
-                    }
-                    // The run failed (the worker crashed or refused it): waiting longer would
-                    // leave "Checking…" up for good.
-                    None => match run::state_of(&key).and_then(|s| s.error.clone()) {
-                        Some(e) => {
-                            pending.set(None);
-                            report(&props, &grade, cannot_run(&props, &answer, &e));
-                        }
-                        None => run::want(key),
-                    },
-                }
-            }
-        });
-    }
-    {
-        // A new grade moves the outcome on: right, one more wrong try, or out of tries.
-        let (outcome, on_settled) = (outcome.clone(), props.on_settled.clone());
-        use_effect_with(((*grade).clone(), *submits), move |(g, _)| {
-            if let (Some(g), Outcome::Trying(n)) = (g, *outcome) {
-                let next = if g.correct {
-                    Outcome::Right
-                } else if !g.problem.is_empty() {
-                    Outcome::Trying(n)
-                } else if n + 1 >= MAX_TRIES {
-                    Outcome::Shown
-                } else {
-                    Outcome::Trying(n + 1)
-                };
-                if matches!(next, Outcome::Right | Outcome::Shown) {
-                    on_settled.emit(());
-                }
-                outcome.set(next);
-            }
-        });
-    }
+    use_grade_when_run_finishes(props, &grade, &pending);
+    use_outcome_from_grade(&outcome, &grade, *submits, &props.on_settled);
     let waiting = pending.as_ref().map(|(key, _)| {
         run::state_of(key).map_or("waiting for the worker…".to_string(), |s| {
             format!("running the model: {} of {} points", s.rows.len(), s.n_points)
@@ -262,22 +301,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
             check(&props, (*answer).clone(), &grade, &pending);
         })
     };
-    let on_show = {
-        let (props, grade, pending, outcome) = (props.clone(), grade.clone(), pending.clone(), outcome.clone());
-        Callback::from(move |_: MouseEvent| {
-            // Settings the model refuses have no answer to show: say why, and stay open.
-            if let Some(why) = unrunnable(&props) {
-                grade.set(Some(cannot_run(&props, "", &why)));
-                return;
-            }
-            // Grade an empty answer to fetch the model's value, then show it.
-            outcome.set(Outcome::Shown);
-            props.on_settled.emit(());
-            if grade.as_ref().is_none_or(|g| g.expected == "?") {
-                check(&props, String::new(), &grade, &pending);
-            }
-        })
-    };
+    let on_show = show_answer(props, &grade, &pending, &outcome);
     let answer_unit = props.question.answer_unit(&grading_unit(props));
     html! {
         <section class="question card-flat" data-testid="question" aria-labelledby="question-title">

@@ -1,5 +1,5 @@
-//! The generic flame graph: any experiment whose [`RunOutput`] carries profiles
-//! ([`RunOutput::flames`], built from core's call chains) and declares a [`ViewSpec::Flame`]
+//! The generic flame graph: any experiment whose [`RunOutput`](skblab_core::RunOutput) carries profiles
+//! ([`RunOutput::flames`](skblab_core::RunOutput::flames), built from core's call chains) and declares a [`ViewSpec::Flame`](skblab_core::ViewSpec::Flame)
 //! gets it. Icicle layout (callers on top), one graph per profile side by side (e.g. before
 //! and after a fix), click or Enter on a frame to zoom into it (again on the top row, or
 //! Escape, to zoom out), a search box that highlights matching frames and sums their share,

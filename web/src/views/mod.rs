@@ -2,7 +2,7 @@
 //!
 //! A lesson step names views by id (`views = ["chart", "profile"]`); the playground shows all
 //! of an experiment's views. Tables, seed comparisons, text views and charts of columns are
-//! drawn here from the run's [`RunOutput`] alone ([`generic`], flame graphs in [`flame`]); only `ViewSpec::Custom` views
+//! drawn here from the run's [`RunOutput`](skblab_core::RunOutput) alone ([`generic`], flame graphs in [`flame`]); only `ViewSpec::Custom` views
 //! have code of their own, looked up in the one table [`custom`] — the only place in the web
 //! crate that names experiments.
 

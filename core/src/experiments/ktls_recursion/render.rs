@@ -25,7 +25,7 @@ pub struct OopsContext<'a> {
 }
 
 /// The oops, or a one-paragraph all-clear when the walk fit.
-pub fn render_oops(ctx: &OopsContext, result: &WalkResult) -> String {
+pub fn render_oops(ctx: &OopsContext<'_>, result: &WalkResult) -> String {
     match &result.overflow {
         Some(o) => render_overflow(ctx, o),
         None => format!(
@@ -42,7 +42,7 @@ pub fn render_oops(ctx: &OopsContext, result: &WalkResult) -> String {
     }
 }
 
-fn render_overflow(ctx: &OopsContext, o: &Overflow) -> String {
+fn render_overflow(ctx: &OopsContext<'_>, o: &Overflow) -> String {
     let mut s = String::from("skblab simulated oops -- a model's output, not a kernel log\n");
     if o.guard_page_hit {
         s.push_str("BUG (sim): the frame below ran into the CONFIG_VMAP_STACK guard page\n");

@@ -13,7 +13,7 @@ use crate::sim::machine::MachineProfile;
 use std::fmt::Write as _;
 
 /// `tcp_init_mem()` (net/ipv4/tcp.c, 4.x to 6.x): limit = max(nr_free_buffer_pages() / 16,
-/// 128), tcp_mem = [limit / 4 × 3, limit, 2 × tcp_mem[0]] pages (4.7, 6.25 and 9.4 % of the
+/// 128), `tcp_mem = [limit / 4 × 3, limit, 2 × tcp_mem[0]]` pages (4.7, 6.25 and 9.4 % of the
 /// buffer pages). ASSUMPTION: `nr_free_buffer_pages()` at boot ≈ all of RAM (the kernel takes
 /// off its own pages and the high watermarks, a few %).
 pub fn tcp_mem_pages(ram_gib: u32) -> [i64; 3] {
