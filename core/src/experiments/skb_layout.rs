@@ -32,6 +32,8 @@
 use crate::experiment::{Experiment, Point, ViewSpec};
 use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamSpec, Params, Value};
+use crate::sim::skb::kmalloc_suffix;
+pub use crate::sim::skb::{align_up, kmalloc_class, page_alloc_bytes};
 use crate::sources;
 use serde::Serialize;
 
@@ -115,32 +117,6 @@ pub struct Layout {
     /// How many such heads fit in one page (0 if a head is larger than a page).
     pub heads_per_page: u64,
     pub fits_half_page: bool,
-}
-
-/// SKB_DATA_ALIGN: round up to the cache line.
-pub fn align_up(bytes: u64, align: u64) -> u64 {
-    bytes.div_ceil(align) * align
-}
-
-/// The kmalloc size class for a request (SLUB on x86: powers of two from 8 plus 96 and 192,
-/// up to `2 * PAGE_SIZE`), or `None` if the request goes to the page allocator.
-pub fn kmalloc_class(request_bytes: u64, page_size_bytes: u64) -> Option<u64> {
-    let largest = 2 * page_size_bytes;
-    if request_bytes > largest {
-        return None;
-    }
-    let class = match request_bytes {
-        0..=8 => 8,
-        65..=96 => 96,
-        129..=192 => 192,
-        n => n.next_power_of_two(),
-    };
-    Some(class)
-}
-
-/// Bytes handed out by the page allocator for a large kmalloc: `PAGE_SIZE << get_order(n)`.
-pub fn page_alloc_bytes(request_bytes: u64, page_size_bytes: u64) -> u64 {
-    align_up(request_bytes, page_size_bytes).next_power_of_two().max(page_size_bytes)
 }
 
 impl LayoutInput {
@@ -486,19 +462,10 @@ pub fn render_segments(input: &LayoutInput) -> String {
     let class = if l.from_page_allocator {
         format!("page allocator, {} bytes", l.kmalloc_bucket_bytes)
     } else {
-        format!("kmalloc-{}", kmalloc_name(l.kmalloc_bucket_bytes))
+        format!("kmalloc-{}", kmalloc_suffix(l.kmalloc_bucket_bytes))
     };
     s.push_str(&format!("/* object: {} bytes ({class}) */\n", l.kmalloc_bucket_bytes));
     s
-}
-
-/// `2048` → `2k`, `192` → `192`, as in /proc/slabinfo.
-pub fn kmalloc_name(bytes: u64) -> String {
-    if bytes >= 1024 && bytes % 1024 == 0 {
-        format!("{}k", bytes / 1024)
-    } else {
-        bytes.to_string()
-    }
 }
 
 /// Seed 001's figures beside the model's.
@@ -533,9 +500,9 @@ pub fn reproduce() -> Reproduction {
             format!(
                 "18 frags: head {} B aligned -> kmalloc-{}; 16 frags: head {} B aligned -> kmalloc-{} (half a page: {})",
                 eighteen.head_bytes,
-                kmalloc_name(eighteen.kmalloc_bucket_bytes),
+                kmalloc_suffix(eighteen.kmalloc_bucket_bytes),
                 sixteen.head_bytes,
-                kmalloc_name(sixteen.kmalloc_bucket_bytes),
+                kmalloc_suffix(sixteen.kmalloc_bucket_bytes),
                 sixteen.fits_half_page
             ),
             "48 bytes saved = 2 frags x 24 bytes (the seed: \"would save 48 bytes on amd64\")".to_string(),

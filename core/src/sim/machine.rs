@@ -112,6 +112,10 @@ pub const SERVER_2019: MachineProfile = MachineProfile {
     smt_slowdown_pct: 160,
 };
 
+/// Bytes of a base page on x86_64 (`PAGE_SIZE`): page frags, slab pages and skb heads are
+/// sized in it.
+pub const PAGE_SIZE: u32 = 4096;
+
 /// Most sockets a profile may have (8-socket glueless x86 servers exist; more would need
 /// node controllers this model does not have).
 pub const MAX_SOCKETS: u32 = 8;

@@ -79,6 +79,7 @@ pub mod page_frag;
 pub mod pcp;
 pub mod profile;
 pub mod qspinlock;
+pub mod skb;
 pub mod slub;
 pub mod trace;
 pub mod world;

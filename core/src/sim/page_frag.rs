@@ -14,9 +14,9 @@
 //! right simulated time.
 
 use super::buddy::Pfn;
+use super::machine::PAGE_SIZE;
 use serde::Serialize;
 
-pub const PAGE_SIZE_BYTES: u32 = 4096;
 /// SKB_FRAG_PAGE_ORDER = get_order(32768).
 pub const SKB_FRAG_PAGE_ORDER: usize = 3;
 
@@ -64,7 +64,7 @@ impl PageFrag {
     pub fn install(&mut self, page: PageRef) {
         self.page = Some(page);
         self.offset_bytes = 0;
-        self.size_bytes = PAGE_SIZE_BYTES << page.order;
+        self.size_bytes = PAGE_SIZE << page.order;
     }
 
     pub fn room_bytes(&self) -> u32 {

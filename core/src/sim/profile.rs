@@ -66,7 +66,8 @@ macro_rules! call_chains {
 pub(crate) use call_chains;
 
 /// Nanoseconds per (command, chain) of the world's [`CallChains`] `S`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(bound = "")]
 pub struct Profile<S> {
     /// `COMMANDS.len()` rows of `CHAINS.len()` counters.
     ns: Vec<u64>,
@@ -111,6 +112,18 @@ impl<S: CallChains> Profile<S> {
         self.ns.iter().sum()
     }
 
+    /// ns charged to any of `stacks`, over all commands.
+    pub fn ns_of(&self, stacks: &[S]) -> u64 {
+        let n = S::CHAINS.len();
+        (0..S::COMMANDS.len()).map(|c| stacks.iter().map(|s| self.ns[c * n + s.index()]).sum::<u64>()).sum()
+    }
+
+    /// ns of the chains whose innermost function is `symbol`, over all commands.
+    pub fn leaf_ns(&self, symbol: &str) -> u64 {
+        let n = S::CHAINS.len();
+        self.ns.iter().enumerate().filter(|&(i, _)| leaf(S::CHAINS[i % n]) == symbol).map(|(_, &ns)| ns).sum()
+    }
+
     pub fn report(&self, title: String) -> ProfileReport {
         let total_ns = self.total_ns().max(1);
         let mut entries: Vec<ProfileEntry> = Vec::new();
@@ -130,9 +143,7 @@ impl<S: CallChains> Profile<S> {
             }
         }
         entries.sort_by(|a, b| b.ns.cmp(&a.ns).then(a.command.cmp(b.command)).then(a.chain.cmp(&b.chain)));
-        let spin_ns: u64 =
-            self.ns.iter().enumerate().filter(|&(i, _)| leaf(S::CHAINS[i % n]) == SPIN_SYMBOL).map(|(_, &ns)| ns).sum();
-        let spin_pct = spin_ns as f64 * 100.0 / total_ns as f64;
+        let spin_pct = self.leaf_ns(SPIN_SYMBOL) as f64 * 100.0 / total_ns as f64;
         let text = render(&title, &entries, spin_pct);
         ProfileReport { title, total_ns, spin_pct, entries, text }
     }
@@ -188,6 +199,21 @@ pub struct FlameNode {
 }
 
 impl FlameGraph {
+    /// One graph of several (e.g. one per CPU): each part's stacks under a root frame named
+    /// by its label, as `perf report --sort cpu` would split them.
+    pub fn nest(id: &str, title: impl Into<String>, parts: Vec<(String, FlameGraph)>) -> FlameGraph {
+        let stacks = parts
+            .into_iter()
+            .flat_map(|(label, g)| {
+                g.stacks.into_iter().map(move |s| FoldedStack {
+                    frames: std::iter::once(label.clone()).chain(s.frames).collect(),
+                    ns: s.ns,
+                })
+            })
+            .collect();
+        FlameGraph { id: id.to_string(), title: title.into(), stacks }
+    }
+
     pub fn total_ns(&self) -> u64 {
         self.stacks.iter().map(|s| s.ns).sum()
     }
@@ -320,6 +346,12 @@ mod tests {
             ]
         );
         assert_eq!(n[4].parent, Some(3));
+        assert_eq!(p.ns_of(&[Demo::Free, Demo::Copy]), 350);
+        assert_eq!(p.leaf_ns(SPIN_SYMBOL), 100);
+        let two = FlameGraph::nest("cpus", "t", vec![("cpu0".into(), f.clone()), ("cpu1".into(), f.clone())]);
+        assert_eq!(two.total_ns(), 900);
+        assert_eq!((two.stacks[0].frames[0].as_str(), two.stacks[3].frames[0].as_str()), ("cpu0", "cpu1"));
+        assert_eq!(two.stacks[0].frames[1..], f.stacks[0].frames[..]);
         assert!(f.folded().lines().any(|l| l == "reader;put_page;free_one_page 50"), "{}", f.folded());
     }
 }

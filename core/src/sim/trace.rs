@@ -11,10 +11,6 @@ use super::machine::CpuId;
 use super::zone::Zone;
 use serde::Serialize;
 
-/// Transitional: the web crate still imports the TCP_STREAM frame from here. Remove once it
-/// imports `experiments::high_order_alloc::TraceFrame` (the world owns its frame type).
-pub use crate::experiments::high_order_alloc::world::TraceFrame;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum LaneState {
     Running,

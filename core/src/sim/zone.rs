@@ -131,7 +131,7 @@ impl Zone {
         (start_bytes, end_bytes): (u32, u32),
         write: bool,
     ) -> [u32; SOURCES] {
-        let page_bytes = super::page_frag::PAGE_SIZE_BYTES;
+        let page_bytes = super::machine::PAGE_SIZE;
         let mut by = [0u32; SOURCES];
         let mut at = start_bytes;
         while at < end_bytes {

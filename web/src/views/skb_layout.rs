@@ -10,7 +10,8 @@ use crate::charts::table::DataTable;
 use crate::components::chart::{Chart, ChartData};
 use crate::components::export::CsvExport;
 use crate::svg;
-use skblab_core::experiments::skb_layout::{kmalloc_name, LayoutInput, Segment, SkbLayout};
+use skblab_core::experiments::skb_layout::{LayoutInput, Segment, SkbLayout};
+use skblab_core::sim::skb::kmalloc_suffix;
 use std::rc::Rc;
 use sweeps::{frags_sweep, mtu_sweep};
 use yew::prelude::*;
@@ -191,7 +192,7 @@ fn class_name(input: &LayoutInput, object_bytes: u64, from_page_allocator: bool)
             (object_bytes / input.page_size_bytes).trailing_zeros()
         )
     } else {
-        format!("kmalloc-{}", kmalloc_name(object_bytes))
+        format!("kmalloc-{}", kmalloc_suffix(object_bytes))
     }
 }
 

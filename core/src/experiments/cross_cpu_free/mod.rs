@@ -20,8 +20,9 @@
 //! `profile.rs` (the 2011 and 100G machine profiles), `calibrate.rs` (their `Calibration`),
 //! `seed.rs` (seed 001's runs and the comparison), and the worlds on `sim::slub`:
 //! `world/mod.rs` (constants, config, state, the event loop), `world/setup.rs` (cache sizes,
-//! hosts, CPU roles), `world/handlers.rs` (one handler per event, skb alloc and free) and
-//! `world/report.rs` (time per term, lane events, `RunResult`).
+//! hosts, CPU roles), `world/handlers.rs` (one handler per event, skb alloc and free), `world/chains.rs` (the
+//! call chains every CPU's time is charged to, for `sim::profile`) and `world/report.rs` (perf
+//! reports and flame graphs per CPU, lane events, `RunResult`).
 
 pub mod calibrate;
 pub mod profile;
@@ -31,11 +32,12 @@ pub mod world;
 use crate::experiment::{Cost, Experiment, ViewSpec};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamSpec, Params};
+use crate::sim::profile::FlameGraph;
 use crate::sources;
 use profile::{HostProfile, SERVER_100G, XEN_GUEST_2011};
 use serde::Serialize;
 use std::fmt::Write as _;
-pub use world::{Config, Consumer, LaneEvent, RunResult, Sim, Term, Workload, MAX_EVENTS, TERMS};
+pub use world::{Config, Consumer, LaneEvent, RunResult, Sim, Stack, Workload, MAX_EVENTS};
 
 pub const ID: &str = "cross-cpu-free";
 
@@ -129,7 +131,7 @@ pub fn summarize(cfg: &Config, r: &RunResult) -> Summary {
         Workload::Tcp100g => r.bytes_read as f64 * 8.0 / (r.measure_ns as f64 / 1e9) / 1e6,
     };
     let busy = |c: usize| r.rx_time.busy(c) as f64 / r.measure_ns as f64 * 100.0;
-    let n = r.rx_time.ns.len();
+    let n = r.rx_time.cpus.len();
     let free_cpu = (1..n).map(busy).fold(0.0, f64::max);
     let free_total: u64 = (0..n).map(|c| r.rx_time.free_side(c)).sum();
     Summary {
@@ -258,24 +260,37 @@ pub fn iperf_text(input: &Input, s: &Summary, r: &RunResult) -> String {
     out
 }
 
-/// Where each receiver CPU's time goes, as a perf-style table (% of the window).
+/// Receiver CPUs the profile and the flame graph show (the rest are more of the same readers).
+pub const PROFILE_CPUS: usize = 5;
+
+/// Where each receiver CPU's time goes: one perf report per CPU (`perf report -C`), in % of
+/// the window (the idle task holds the rest).
 pub fn profile_text(r: &RunResult, title: &str) -> String {
     let mut out = format!("{title}\n");
-    let m = r.measure_ns as f64;
-    for (cpu, role) in r.rx_cpus.iter().take(5) {
-        let row = &r.rx_time.ns[*cpu as usize];
-        let busy: u64 = row.iter().sum();
-        let _ = writeln!(out, "\nCPU {cpu} ({role}): {:.1} % busy", busy as f64 / m * 100.0);
-        let mut terms: Vec<(u64, &str)> = TERMS.iter().map(|(t, name)| (row[*t as usize], *name)).collect();
-        terms.sort_by_key(|t| std::cmp::Reverse(t.0));
-        for (ns, name) in terms.into_iter().filter(|t| t.0 > 0) {
-            let _ = writeln!(out, "  {:>6.2} %  {name}", ns as f64 / m * 100.0);
-        }
+    for (cpu, role) in r.rx_cpus.iter().take(PROFILE_CPUS) {
+        let c = *cpu as usize;
+        let busy_pct = r.rx_time.busy(c) as f64 / r.measure_ns.max(1) as f64 * 100.0;
+        let report = r.rx_time.with_idle(c, r.measure_ns).report(format!("CPU {cpu} ({role}): {busy_pct:.1} % busy"));
+        let _ = write!(out, "\n{}", report.text);
     }
-    if r.rx_cpus.len() > 5 {
-        let _ = writeln!(out, "\n({} more readers not shown)", r.rx_cpus.len() - 5);
+    if r.rx_cpus.len() > PROFILE_CPUS {
+        let _ = writeln!(out, "\n({} more readers not shown)", r.rx_cpus.len() - PROFILE_CPUS);
     }
     out
+}
+
+/// The receiver's busy time as one flame graph (id `flame`), a root frame per CPU.
+pub fn flame(r: &RunResult, title: &str) -> FlameGraph {
+    let parts = r
+        .rx_cpus
+        .iter()
+        .take(PROFILE_CPUS)
+        .map(|(cpu, role)| {
+            let label = format!("CPU {cpu} ({role})");
+            (label.clone(), r.rx_time.cpus[*cpu as usize].report(label.clone()).flame("", label))
+        })
+        .collect();
+    FlameGraph::nest("flame", title, parts)
 }
 
 /// Per-CPU slow-path counters of the receiver (the lane view's numbers, as text).
@@ -370,6 +385,7 @@ impl Experiment for CrossCpuFree {
             TextView::new("profile", "where the time goes (perf-style, % of each CPU)", profile_text(&r, &title)),
             TextView::new("counters", "SLUB slow-path counters per CPU", counters_text(&r)),
         ];
+        out.flames = vec![flame(&r, &title)];
         out
     }
 
@@ -392,6 +408,7 @@ impl Experiment for CrossCpuFree {
             ViewSpec::Compare { id: "table" },
             ViewSpec::Text { id: "iperf", texts: &["iperf"] },
             ViewSpec::Text { id: "profile", texts: &["profile"] },
+            ViewSpec::Flame { id: "flame", flames: &["flame"] },
             ViewSpec::Table { id: "results" },
         ]
     }

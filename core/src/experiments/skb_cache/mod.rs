@@ -19,8 +19,9 @@
 //! figures and the comparison), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
 //! (constants, config, state, the event loop), `world/setup.rs` (head and frag sizes, nodes,
 //! flows), `world/handlers.rs` (a CPU's softirq and thread work, the link), `world/skb.rs` (an
-//! skb's alloc and free and the lines it pulls) and `world/report.rs` (time per term, lanes,
-//! `RunResult`).
+//! skb's alloc and free and the lines it pulls), `world/chains.rs` (the call chains CPU time
+//! is charged to, for `sim::profile`) and `world/report.rs` (the perf report and flame graph,
+//! lanes, `RunResult`).
 
 pub mod calibrate;
 pub mod profile;
@@ -30,10 +31,11 @@ pub mod world;
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamError, ParamSpec, Params};
+use crate::sim::profile::{FlameGraph, SPIN_SYMBOL};
 use profile::{RrProfile, SERVER_2019_RR};
 use serde::Serialize;
 use std::fmt::Write as _;
-pub use world::{Config, RunResult, TERMS};
+pub use world::{Config, RunResult, Stack};
 
 pub const ID: &str = "skb-cache";
 
@@ -138,14 +140,14 @@ pub struct Summary {
 pub fn summarize(r: &RunResult) -> Summary {
     let secs = r.measure_ns as f64 / 1e9;
     let tr = r.requests.max(1) as f64;
-    let t = |term: world::Term| r.time[term as usize] as f64;
+    let spin = r.profile.leaf_ns(SPIN_SYMBOL) as f64;
     Summary {
         mpps: (r.requests + r.responses) as f64 / secs / 1e6,
         slowpath_frees_per_request: r.slub.free_slowpath as f64 / tr,
         freed_on_alloc_cpu_pct: r.freed_on_alloc_cpu as f64 / r.skbs_freed.max(1) as f64 * 100.0,
-        spin_pct: t(world::Term::Spin) / r.busy_ns.max(1) as f64 * 100.0,
-        slab_ns_per_request: (t(world::Term::SlabSlow) + t(world::Term::Spin)) / tr,
-        line_ns_per_request: t(world::Term::Lines) / tr,
+        spin_pct: spin / r.busy_ns.max(1) as f64 * 100.0,
+        slab_ns_per_request: r.profile.ns_of(&Stack::SLOW_AND_SPIN) as f64 / tr,
+        line_ns_per_request: r.line_ns as f64 / tr,
         busy_pct: r.busy_ns as f64 / (r.measure_ns as f64 * f64::from(r.n_cpus)) * 100.0,
         latency_us: r.mean_latency_ns / 1000.0,
     }
@@ -233,10 +235,10 @@ pub fn gain_pct(input: &Input, s: &Summary, profile: RrProfile, seed: u64) -> f6
     (s.mpps / bs.mpps.max(1e-9) - 1.0) * 100.0
 }
 
-/// Where the CPU time goes, perf-style, over the whole machine.
-pub fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
-    let mut out = format!(
-        "tcp_rr, {} flows ({} simulated), {} threads, {} CPUs\nrx cache {}, tx cache {}, rps {}: {:.2} Mpps\n",
+/// The title of a run's profile: the configuration and its Mpps.
+fn profile_title(input: &Input, r: &RunResult, s: &Summary) -> String {
+    format!(
+        "tcp_rr, {} flows ({} simulated), {} threads, {} CPUs; rx cache {}, tx cache {}, rps {}: {:.2} Mpps",
         input.flows,
         r.sim_flows,
         input.threads,
@@ -245,13 +247,20 @@ pub fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
         on_off(input.tx_cache),
         on_off(input.rps),
         s.mpps
-    );
-    let _ = writeln!(out, "all CPUs {:.1} % busy; % of busy time:", s.busy_pct);
-    let mut terms: Vec<(u64, &str)> = TERMS.iter().map(|(t, name)| (r.time[*t as usize], *name)).collect();
-    terms.sort_by_key(|t| std::cmp::Reverse(t.0));
-    for (ns, name) in terms.into_iter().filter(|t| t.0 > 0) {
-        let _ = writeln!(out, "  {:>6.2} %  {name}", ns as f64 / r.busy_ns.max(1) as f64 * 100.0);
-    }
+    )
+}
+
+/// The run's flame graph (all CPUs, id `flame`).
+pub fn flame(input: &Input, r: &RunResult, s: &Summary) -> FlameGraph {
+    let title = profile_title(input, r, s);
+    r.profile.report(title.clone()).flame("flame", title)
+}
+
+/// Where the CPU time goes over the whole machine: a perf report of every CPU's time, then
+/// the per-request figures and SLUB's counters.
+pub fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
+    let mut out = format!("all CPUs {:.1} % busy; the report is in % of busy time\n\n", s.busy_pct);
+    out.push_str(&r.profile.report(profile_title(input, r, s)).text);
     let tr = r.requests.max(1) as f64;
     let _ = writeln!(
         out,
@@ -377,6 +386,7 @@ impl Experiment for SkbCache {
             TextView::new("lanes", "where each skb is allocated and freed (CPU lanes)", lanes_text(&r)),
             TextView::new("profile", "where the time goes (perf-style, all CPUs)", profile_text(&input, &r, &s)),
         ];
+        out.flames = vec![flame(&input, &r, &s)];
         out
     }
 
@@ -399,6 +409,7 @@ impl Experiment for SkbCache {
             ViewSpec::Compare { id: "seed" },
             ViewSpec::Custom { id: "lanes" },
             ViewSpec::Text { id: "profile", texts: &["profile"] },
+            ViewSpec::Flame { id: "flame", flames: &["flame"] },
             ViewSpec::Chart {
                 id: "memory",
                 chart: ChartSpec {

@@ -8,7 +8,7 @@
 //! not fitted again here. This lesson fits three per-request costs only.
 
 use crate::sim::machine::{MachineProfile, SERVER_2019};
-use crate::sim::slub::SlubCosts;
+use crate::sim::slub::{SlubCosts, SERVER_2019_SLUB};
 use serde::Serialize;
 
 /// Per-request work of tcp_rr and the SLUB constants of the server.
@@ -57,18 +57,8 @@ pub const SERVER_2019_RR: RrProfile = RrProfile {
     skb_lines: 3,
     client_turnaround_ns: 25_000,
     link_mbps: 100_000,
-    slub: SlubCosts {
-        // SLUB fast path: tens of cycles (Brouer's slab_bulk_test01 on netdev, 2015).
-        fast_cycles: 40,
-        // __slab_free: cmpxchg_double on the slab page plus its bookkeeping. FITTED.
-        slow_cycles: 396,
-        // Partial-list work under list_lock (add/remove a slab). ASSUMPTION.
-        list_cycles: 80,
-        init_object_cycles: 30,
-        // seed 000's fitted page-list and buddy work (SERVER_2019).
-        page_op_cycles: SERVER_2019.page_op_cycles,
-        buddy_cycles: SERVER_2019.buddy_step_cycles,
-    },
+    // __slab_free (`slow_cycles`) is refitted by `skblab calibrate skb-cache`.
+    slub: SERVER_2019_SLUB,
 };
 
 impl RrProfile {

@@ -49,14 +49,12 @@ pub use stats::SlubStats;
 use super::buddy::Pfn;
 use super::cache::Caches;
 use super::cacheline::CacheLine;
-use super::machine::{CpuId, MachineProfile};
+use super::machine::{CpuId, MachineProfile, PAGE_SIZE};
 use super::qspinlock::QSpinLock;
 use super::zone::Zone;
 use serde::Serialize;
 use std::collections::VecDeque;
 
-/// Bytes of a page (x86).
-pub const PAGE_SIZE: u32 = 4096;
 /// `slub_max_order` default: PAGE_ALLOC_COSTLY_ORDER.
 pub const SLUB_MAX_ORDER: u32 = 3;
 /// Most objects a slab may hold here (a u16 index); real SLUB allows 32767.
@@ -78,6 +76,23 @@ pub struct SlubCosts {
     /// Buddy work per block moved under zone->lock.
     pub buddy_cycles: u64,
 }
+
+/// SLUB on seed 000's 2019 server ([`super::machine::SERVER_2019`]), the machine of
+/// `skb-cache` and of `high-order-alloc`'s skb caches: the fast path from Brouer's slab
+/// benchmarks, `__slab_free` fitted by `skblab calibrate skb-cache` (which refits
+/// `slow_cycles` on a copy), the page-list and buddy work of seed 000's fit.
+pub const SERVER_2019_SLUB: SlubCosts = SlubCosts {
+    // SLUB fast path: tens of cycles (Brouer's slab_bulk_test01 on netdev, 2015).
+    fast_cycles: 40,
+    // __slab_free: cmpxchg_double on the slab page plus its bookkeeping. FITTED (skb-cache).
+    slow_cycles: 396,
+    // Partial-list work under list_lock (add/remove a slab). ASSUMPTION.
+    list_cycles: 80,
+    init_object_cycles: 30,
+    // seed 000's fitted page-list and buddy work (SERVER_2019).
+    page_op_cycles: super::machine::SERVER_2019.page_op_cycles,
+    buddy_cycles: super::machine::SERVER_2019.buddy_step_cycles,
+};
 
 /// What one operation cost: CPU cycles, ns of cache-line transfers, ns spinning on locks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

@@ -10,8 +10,8 @@
 use super::HoaProps;
 use crate::components::transport::Transport;
 use crate::svg;
-use skblab_core::experiments::high_order_alloc::{traced_run, FragOrder, Trace};
-use skblab_core::sim::trace::{LockView, TraceFrame};
+use skblab_core::experiments::high_order_alloc::{traced_run, FragOrder, Trace, TraceFrame};
+use skblab_core::sim::trace::LockView;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

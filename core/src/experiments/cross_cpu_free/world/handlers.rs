@@ -5,10 +5,11 @@
 
 use super::report::alloc_path_name;
 use super::{
-    Consumer, Ev, LaneEvent, Sim, Skb, Term, Workload, DEFER_KICK, DRIVER_FRAME_CYCLES, GRO_FRAMES, IPI_CYCLES,
-    RX_RING, TCP_MSS, TCP_WINDOW_SKBS, UDP_RCVBUF_BYTES, UDP_WIRE_OVERHEAD,
+    Consumer, Ev, LaneEvent, Sim, Skb, Stack, Workload, DEFER_KICK, DRIVER_FRAME_CYCLES, GRO_FRAMES, IPI_CYCLES,
+    RX_RING, TCP_WINDOW_SKBS, UDP_RCVBUF_BYTES, UDP_WIRE_OVERHEAD,
 };
 use crate::sim::machine::CpuId;
+use crate::sim::skb::TCP_MSS;
 use crate::sim::slub::AllocPath;
 
 impl Sim {
@@ -25,8 +26,8 @@ impl Sim {
         for (i, cache) in caches.iter().enumerate() {
             let Some(cache) = *cache else { continue };
             let (obj, d) = host.slub.alloc(&host.m, cpu, cache, now + ns).expect("zone sized for the window");
-            let term = if d.path == AllocPath::Fast { Term::SlabFast } else { Term::SlabSlow };
-            ns += host.charge(&p, cpu, term, d.cost);
+            let stack = if d.path == AllocPath::Fast { Stack::SlabAlloc } else { Stack::SlabAllocSlow };
+            ns += host.charge(&p, cpu, stack, d.cost);
             skb.objs[i] = Some(obj);
             if rx {
                 lanes.push(LaneEvent {
@@ -43,7 +44,7 @@ impl Sim {
                 });
             }
         }
-        ns += host.work(&p, cpu, Term::Skb, p.skb_cycles / 2);
+        ns += host.work(&p, cpu, Stack::SkbAlloc, p.skb_cycles / 2);
         for l in lanes {
             self.lane(l);
         }
@@ -54,12 +55,12 @@ impl Sim {
     fn free_skb(&mut self, rx: bool, cpu: CpuId, now: u64, skb: &Skb) -> u64 {
         let p = self.cfg.profile;
         let host = if rx { &mut self.rx } else { &mut self.tx };
-        let mut ns = host.work(&p, cpu, Term::Skb, p.skb_cycles / 2);
+        let mut ns = host.work(&p, cpu, Stack::SkbFree, p.skb_cycles / 2);
         let mut lanes = Vec::new();
         for obj in skb.objs.iter().flatten() {
             let d = host.slub.free(&host.m, cpu, *obj, now + ns);
-            let term = if d.path.is_slow() { Term::SlabSlow } else { Term::SlabFast };
-            ns += host.charge(&p, cpu, term, d.cost);
+            let stack = if d.path.is_slow() { Stack::SlabFreeSlow } else { Stack::SlabFree };
+            ns += host.charge(&p, cpu, stack, d.cost);
             if rx {
                 lanes.push(LaneEvent {
                     t_ns: now + ns,
@@ -79,7 +80,7 @@ impl Sim {
             let pfn = self.pages[skb.first_page + k];
             let host = if rx { &mut self.rx } else { &mut self.tx };
             let c = host.slub.free_pages(&host.m, cpu, now + ns, pfn, 0);
-            ns += host.charge(&p, cpu, Term::PageAlloc, c);
+            ns += host.charge(&p, cpu, Stack::PageFree, c);
         }
         if rx && self.measuring {
             self.res.rx_skbs_freed += 1;
@@ -118,13 +119,13 @@ impl Sim {
             self.q.schedule(at, Ev::Send(c));
             return;
         }
-        ns += self.tx.work(&p, cpu, Term::Syscall, p.syscall_cycles);
+        ns += self.tx.work(&p, cpu, Stack::SendSyscall, p.syscall_cycles);
         let (skb, a) = self.alloc_skb(false, cpu, t + ns, c);
         ns += a;
-        ns += self.tx.work(&p, cpu, Term::Copy, p.copy_cycles(u64::from(self.cfg.datagram_bytes)));
+        ns += self.tx.work(&p, cpu, Stack::CopyFromUser, p.copy_cycles(u64::from(self.cfg.datagram_bytes)));
         // Hypervisor noise: ±10 % per packet (ASSUMPTION), mean xen_tx_ns.
         let jitter = self.rng.range_u64(0, p.xen_tx_ns / 5 + 1);
-        ns += self.tx.raw(cpu, Term::Xen, p.xen_tx_ns - p.xen_tx_ns / 10 + jitter);
+        ns += self.tx.raw(cpu, Stack::XenTx, p.xen_tx_ns - p.xen_tx_ns / 10 + jitter);
         let end = t + ns;
         self.tx.free_at[cpu as usize] = end;
         let wire_bits = (u64::from(self.cfg.datagram_bytes) + UDP_WIRE_OVERHEAD) * 8;
@@ -161,8 +162,8 @@ impl Sim {
             return 0;
         }
         let p = self.cfg.profile;
-        ns += self.rx.work(&p, cpu, Term::Defer, 100);
-        ns += self.rx.raw(cpu, Term::Defer, self.defer_line.touch(&self.rx.m, self.rx.slub.cpu_caches(), cpu));
+        ns += self.rx.work(&p, cpu, Stack::DeferFlush, 100);
+        ns += self.rx.raw(cpu, Stack::DeferFlush, self.defer_line.touch(&self.rx.m, self.rx.slub.cpu_caches(), cpu));
         self.rx.time.free_ns[cpu as usize] += ns;
         let list = std::mem::take(&mut self.defer_list);
         for skb in &list {
@@ -184,10 +185,10 @@ impl Sim {
         };
         let p = self.cfg.profile;
         let mut ns = self.flush_defer(cpu, t);
-        ns += self.rx.raw(cpu, Term::Xen, p.xen_tx_ns * p.xen_rx_pct / 100);
+        ns += self.rx.raw(cpu, Stack::XenRx, p.xen_tx_ns * p.xen_rx_pct / 100);
         let (skb, a) = self.alloc_skb(true, cpu, t + ns, flow);
         ns += a;
-        ns += self.rx.work(&p, cpu, Term::Stack, p.stack_rx_cycles);
+        ns += self.rx.work(&p, cpu, Stack::UdpRcv, p.stack_rx_cycles);
         self.rx.free_at[0] = t + ns;
         self.q.schedule(t + ns, Ev::Deliver(skb));
     }
@@ -211,7 +212,11 @@ impl Sim {
             self.sockq[reader].push_back(skb);
             if self.sleeping[reader] {
                 self.sleeping[reader] = false;
-                ns += self.rx.work(&p, 0, Term::Wakeup, p.wakeup_cycles);
+                let wakeup = match self.cfg.workload {
+                    Workload::UdpIperf => Stack::UdpWakeup,
+                    Workload::Tcp100g => Stack::TcpWakeup,
+                };
+                ns += self.rx.work(&p, 0, wakeup, p.wakeup_cycles);
                 let latency = if self.reader_cpu(reader as u16) == 0 { 0 } else { p.wake_latency_ns };
                 self.q.schedule(t + ns + latency, Ev::Read(reader as u16));
             }
@@ -248,28 +253,34 @@ impl Sim {
             return;
         };
         let p = self.cfg.profile;
-        let (payload, frames) = match self.cfg.workload {
-            Workload::UdpIperf => (u64::from(self.cfg.datagram_bytes), 1),
-            Workload::Tcp100g => (u64::from(TCP_MSS * GRO_FRAMES), u64::from(GRO_FRAMES)),
+        let (payload, frames, syscall, copy) = match self.cfg.workload {
+            Workload::UdpIperf => (u64::from(self.cfg.datagram_bytes), 1, Stack::UdpRecvSyscall, Stack::UdpCopyToUser),
+            Workload::Tcp100g => {
+                (u64::from(TCP_MSS * GRO_FRAMES), u64::from(GRO_FRAMES), Stack::TcpRecvSyscall, Stack::TcpCopyToUser)
+            }
         };
         if self.cfg.workload == Workload::UdpIperf {
             self.sock_bytes[r as usize] -= u64::from(self.cfg.datagram_bytes) + 768;
         }
-        let mut ns = self.rx.work(&p, cpu, Term::Syscall, p.syscall_cycles);
-        ns += self.rx.work(&p, cpu, Term::Copy, p.copy_cycles(payload));
-        ns += self.rx.raw(cpu, Term::App, self.cfg.reader_work_ns);
+        let mut ns = self.rx.work(&p, cpu, syscall, p.syscall_cycles);
+        ns += self.rx.work(&p, cpu, copy, p.copy_cycles(payload));
+        ns += self.rx.raw(cpu, Stack::App, self.cfg.reader_work_ns);
         if self.cfg.defer_free && skb.alloc_cpu != cpu {
             // skb_attempt_defer_free(): onto the allocating CPU's list under its defer_lock.
-            let mut d = self.rx.work(&p, cpu, Term::Defer, 150);
-            d += self.rx.raw(cpu, Term::Defer, self.defer_line.touch(&self.rx.m, self.rx.slub.cpu_caches(), cpu));
+            let mut d = self.rx.work(&p, cpu, Stack::DeferHandoff, 150);
+            d += self.rx.raw(
+                cpu,
+                Stack::DeferHandoff,
+                self.defer_line.touch(&self.rx.m, self.rx.slub.cpu_caches(), cpu),
+            );
             self.rx.time.free_ns[cpu as usize] += d;
             ns += d;
             self.defer_list.push(skb);
             if self.defer_list.len() as u32 == DEFER_KICK {
-                ns += self.rx.work(&p, cpu, Term::Defer, IPI_CYCLES);
+                ns += self.rx.work(&p, cpu, Stack::DeferKick, IPI_CYCLES);
                 let a = skb.alloc_cpu;
                 let at = self.rx.free_at[a as usize].max(t + ns);
-                self.rx.free_at[a as usize] = at + self.rx.work(&p, a, Term::Defer, IPI_CYCLES);
+                self.rx.free_at[a as usize] = at + self.rx.work(&p, a, Stack::DeferIpi, IPI_CYCLES);
                 let f = self.flush_defer(a, at);
                 self.rx.free_at[a as usize] += f;
             }
@@ -307,16 +318,16 @@ impl Sim {
         let mut ns = self.flush_defer(cpu, start);
         let first_page = self.pages.len();
         for _ in 0..GRO_FRAMES {
-            ns += self.rx.work(&p, cpu, Term::Driver, DRIVER_FRAME_CYCLES);
+            ns += self.rx.work(&p, cpu, Stack::Driver, DRIVER_FRAME_CYCLES);
             let (pfn, c) = self.rx.slub.alloc_pages(&self.rx.m, cpu, start + ns, 0);
-            ns += self.rx.charge(&p, cpu, Term::PageAlloc, c);
+            ns += self.rx.charge(&p, cpu, Stack::PageAlloc, c);
             self.pages.push(pfn.expect("zone sized for the window"));
         }
         let (mut skb, a) = self.alloc_skb(true, cpu, start + ns, 0);
         skb.pages = GRO_FRAMES;
         skb.first_page = first_page;
         ns += a;
-        ns += self.rx.work(&p, cpu, Term::Stack, p.stack_rx_cycles);
+        ns += self.rx.work(&p, cpu, Stack::TcpRcv, p.stack_rx_cycles);
         self.rx.free_at[0] = start + ns;
         if self.measuring {
             self.res.sent += u64::from(GRO_FRAMES);

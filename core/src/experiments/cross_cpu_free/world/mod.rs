@@ -23,15 +23,17 @@
 //! run loop is [`crate::sim::world`]'s);
 //! `setup` sizes the caches from the configuration and builds the hosts and roles;
 //! `handlers` holds one handler per event (udp-iperf, tcp-100g and the shared receive side)
-//! and the skb's allocation and free through SLUB; `report` holds what a run reports (time
-//! per term, lane events, the `RunResult`) and the measurement window's start and end.
+//! and the skb's allocation and free through SLUB; `chains` names the call chains CPU time is charged to;
+//! `report` holds what a run reports (time per chain and CPU, lane events, the `RunResult`) and the measurement window's start and end.
 
+mod chains;
 mod handlers;
 mod report;
 mod setup;
 
-pub use report::{CpuTime, LaneEvent, RunResult, Term, TERMS};
-pub use setup::{align64, kmalloc_class, kmalloc_name, rx_head_bytes, tx_head_bytes};
+pub use chains::Stack;
+pub use report::{CpuTime, LaneEvent, RunResult};
+pub use setup::{rx_head_bytes, tx_head_bytes};
 
 use super::profile::HostProfile;
 use crate::rng::Rng;
@@ -48,16 +50,8 @@ use std::collections::VecDeque;
 pub const MAX_EVENTS: u64 = 2_000_000;
 /// Most alloc/free arrows the lane view records.
 pub const MAX_LANE_EVENTS: usize = 36;
-/// Bytes of skb_shared_info in 2011 (3.1/3.2, 18 frags of 16 bytes): 344, aligned to 384.
-pub const SHINFO_2011_BYTES: u32 = 384;
-/// `sizeof(struct sk_buff)` rounded by the cache's HWCACHE alignment.
-pub const SKB_HEAD_CACHE_BYTES: u32 = 256;
-/// kmalloc size classes (mm/slab_common.c).
-pub const KMALLOC_CLASSES: [u32; 13] = [8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192];
 /// netfront's rx head: RX_COPY_THRESHOLD (256) + NET_IP_ALIGN (2) + NET_SKB_PAD (64).
 pub const NETFRONT_RX_HEAD_BYTES: u32 = 256 + 2 + 64;
-/// TCP payload per 1500-byte frame with timestamps.
-pub const TCP_MSS: u32 = 1448;
 /// Frames GRO merges into one skb (one page frag each, MAX_SKB_FRAGS = 17).
 pub const GRO_FRAMES: u32 = 17;
 /// skbs the receiver's window lets be in flight (about 3 MB of tcp_rmem).
@@ -161,22 +155,23 @@ impl Host {
         Host { m, slub, free_at: vec![0; cpus], time: CpuTime::new(cpus), caches }
     }
 
-    /// Time of an op on `cpu`, charged to the profile: cycles at the clock + lines + spin.
-    fn charge(&mut self, p: &HostProfile, cpu: CpuId, term: Term, c: OpCost) -> u64 {
+    /// Time of an op on `cpu`, charged to the profile: cycles at the clock + lines to
+    /// `stack`, the lock wait to `stack.spin()`.
+    fn charge(&mut self, p: &HostProfile, cpu: CpuId, stack: Stack, c: OpCost) -> u64 {
         let work = p.ns(c.cycles) + c.line_ns;
-        self.time.add(cpu, term, work);
-        self.time.add(cpu, Term::LockSpin, c.spin_ns);
+        self.time.add(cpu, stack, work);
+        self.time.add(cpu, stack.spin(), c.spin_ns);
         work + c.spin_ns
     }
 
-    fn work(&mut self, p: &HostProfile, cpu: CpuId, term: Term, cycles: u64) -> u64 {
+    fn work(&mut self, p: &HostProfile, cpu: CpuId, stack: Stack, cycles: u64) -> u64 {
         let ns = p.ns(cycles);
-        self.time.add(cpu, term, ns);
+        self.time.add(cpu, stack, ns);
         ns
     }
 
-    fn raw(&mut self, cpu: CpuId, term: Term, ns: u64) -> u64 {
-        self.time.add(cpu, term, ns);
+    fn raw(&mut self, cpu: CpuId, stack: Stack, ns: u64) -> u64 {
+        self.time.add(cpu, stack, ns);
         ns
     }
 }

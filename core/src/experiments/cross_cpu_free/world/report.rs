@@ -1,70 +1,50 @@
-//! What a run of `cross-cpu-free` reports: CPU time per term of the per-packet cost, the
+//! What a run of `cross-cpu-free` reports: CPU time per call chain of each CPU
+//! ([`super::chains`]), the
 //! alloc/free arrows of the lane view, and the `RunResult` with the receiver's SLUB and lock
 //! statistics; with the start of the measurement window (statistics reset after the warm-up)
 //! and its end (`finish`), which reads them out of the hosts.
 
-use super::{Sim, Workload, MAX_LANE_EVENTS};
+use super::{Sim, Stack, Workload, MAX_LANE_EVENTS};
 use crate::sim::machine::CpuId;
+use crate::sim::profile::Profile;
 use crate::sim::slub::{AllocPath, SlubStats};
 use serde::Serialize;
 
-/// Where time goes: the terms of the per-packet cost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub enum Term {
-    Syscall,
-    Stack,
-    Skb,
-    SlabFast,
-    SlabSlow,
-    LockSpin,
-    PageAlloc,
-    Copy,
-    Xen,
-    Wakeup,
-    Defer,
-    Driver,
-    App,
-}
+/// The idle task's command in [`Stack`]'s commands.
+const SWAPPER: usize = 2;
 
-/// Every term, in report order, with the kernel functions it stands for.
-pub const TERMS: [(Term, &str); 13] = [
-    (Term::Syscall, "syscall (sendto/recvfrom + protocol)"),
-    (Term::Stack, "softirq protocol receive (ip_rcv, udp_rcv/tcp_v4_rcv)"),
-    (Term::Skb, "skb init/release (__alloc_skb, skb_release_data)"),
-    (Term::SlabFast, "SLUB fast path (slab_alloc/slab_free)"),
-    (Term::SlabSlow, "SLUB slow path (__slab_free, ___slab_alloc, line transfers)"),
-    (Term::LockSpin, "spinning (list_lock, zone->lock)"),
-    (Term::PageAlloc, "page allocator (rmqueue, free_unref_page)"),
-    (Term::Copy, "copy_from_user/copy_to_user"),
-    (Term::Xen, "netfront + hypervisor (grants, event channel)"),
-    (Term::Wakeup, "try_to_wake_up + IPI"),
-    (Term::Defer, "skb_attempt_defer_free / defer list flush"),
-    (Term::Driver, "NIC driver + GRO per frame"),
-    (Term::App, "the reader's own work per datagram (application)"),
-];
-
-/// ns per term per CPU of one host.
+/// ns per call chain per CPU of one host.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CpuTime {
-    pub ns: Vec<[u64; 13]>,
+    /// One profile per CPU.
+    pub cpus: Vec<Profile<Stack>>,
     /// Of that, ns spent freeing skbs (slab, pages, defer handoff and flush).
     pub free_ns: Vec<u64>,
+    /// The command (index into [`Stack`]'s commands) time is charged to.
+    command: usize,
 }
 
 impl CpuTime {
     pub(super) fn new(cpus: usize) -> Self {
-        CpuTime { ns: vec![[0; 13]; cpus], free_ns: vec![0; cpus] }
+        CpuTime { cpus: vec![Profile::default(); cpus], free_ns: vec![0; cpus], command: 0 }
     }
-    pub(super) fn add(&mut self, cpu: CpuId, t: Term, ns: u64) {
-        self.ns[cpu as usize][t as usize] += ns;
+    pub(super) fn add(&mut self, cpu: CpuId, stack: Stack, ns: u64) {
+        self.cpus[cpu as usize].add(self.command, stack, ns);
     }
     /// Busy ns of `cpu`.
     pub fn busy(&self, cpu: usize) -> u64 {
-        self.ns[cpu].iter().sum()
+        self.cpus[cpu].total_ns()
     }
     /// Free work (slab, pages, defer handoff and flush) done on `cpu`.
     pub fn free_side(&self, cpu: usize) -> u64 {
         self.free_ns[cpu]
+    }
+    /// `cpu`'s profile over a window of `window_ns`, the time it did nothing charged to
+    /// [`Stack::Idle`] (as `perf record -a` sees the idle task).
+    pub fn with_idle(&self, cpu: usize, window_ns: u64) -> Profile<Stack> {
+        let mut p = self.cpus[cpu].clone();
+        p.add(SWAPPER, Stack::Idle, window_ns.saturating_sub(self.busy(cpu)));
+        p
     }
 }
 
@@ -123,9 +103,9 @@ pub struct RunResult {
     pub list_lock_contentions: u64,
     pub list_lock_wait_ns: u64,
     pub zone_lock_contentions: u64,
-    /// Receiving host CPU time per term.
+    /// Receiving host CPU time per call chain.
     pub rx_time: CpuTime,
-    /// Sending host CPU time per term (udp only).
+    /// Sending host CPU time per call chain (udp only).
     pub tx_time: CpuTime,
     /// Receiver CPU roles, in lane order: (cpu, role).
     pub rx_cpus: Vec<(CpuId, &'static str)>,
@@ -144,8 +124,10 @@ impl Sim {
         self.measuring = true;
         self.rx.slub.reset_stats();
         self.tx.slub.reset_stats();
-        self.rx.time = CpuTime::new(self.rx.free_at.len());
-        self.tx.time = CpuTime::new(self.tx.free_at.len());
+        // netperf's receiver for tcp-100g, iperf otherwise (see `chains`).
+        let command = usize::from(self.cfg.workload == Workload::Tcp100g);
+        self.rx.time = CpuTime { command, ..CpuTime::new(self.rx.free_at.len()) };
+        self.tx.time = CpuTime { command, ..CpuTime::new(self.tx.free_at.len()) };
     }
 
     pub(super) fn finish(mut self) -> RunResult {

@@ -3,55 +3,24 @@
 //! first events. Everything here runs once, before the first event.
 
 use super::MAX_EVENTS;
-use super::{
-    Config, Consumer, CpuTime, Ev, Host, RunResult, Sim, Workload, KMALLOC_CLASSES, NETFRONT_RX_HEAD_BYTES,
-    SHINFO_2011_BYTES, SKB_HEAD_CACHE_BYTES,
-};
+use super::{Config, Consumer, CpuTime, Ev, Host, RunResult, Sim, Workload, NETFRONT_RX_HEAD_BYTES};
 use crate::rng::Rng;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::CpuId;
+use crate::sim::skb::{kmalloc_name, kmalloc_size, skb_data_align, SHINFO_2011_BYTES, SKBUFF_HEAD_CACHE_BYTES};
 use crate::sim::slub::CacheSpec;
 use crate::sim::world::{RunState, Window};
 use std::collections::VecDeque;
 
-/// `SKB_DATA_ALIGN`: up to a 64-byte line.
-pub fn align64(n: u32) -> u32 {
-    n.div_ceil(64) * 64
-}
-
-/// The kmalloc class a request of `n` bytes lands in.
-pub fn kmalloc_class(n: u32) -> u32 {
-    KMALLOC_CLASSES.iter().copied().find(|&c| c >= n).unwrap_or(8192)
-}
-
 /// Head bytes of a UDP transmit skb: link header room (16) + IP/UDP (28) + data + 15 slop,
 /// aligned, plus the shared info unless it comes from its own cache.
 pub fn tx_head_bytes(datagram: u32, split: bool) -> u32 {
-    align64(16 + 28 + datagram + 15) + if split { 0 } else { SHINFO_2011_BYTES }
+    skb_data_align(16 + 28 + datagram + 15) + if split { 0 } else { SHINFO_2011_BYTES }
 }
 
 /// Head bytes of a netfront receive skb (data past 256 bytes goes to a page frag).
 pub fn rx_head_bytes(split: bool) -> u32 {
-    align64(NETFRONT_RX_HEAD_BYTES) + if split { 0 } else { SHINFO_2011_BYTES }
-}
-
-/// The kmalloc cache name of a class.
-pub fn kmalloc_name(class: u32) -> &'static str {
-    match class {
-        8 => "kmalloc-8",
-        16 => "kmalloc-16",
-        32 => "kmalloc-32",
-        64 => "kmalloc-64",
-        96 => "kmalloc-96",
-        128 => "kmalloc-128",
-        192 => "kmalloc-192",
-        256 => "kmalloc-256",
-        512 => "kmalloc-512",
-        1024 => "kmalloc-1024",
-        2048 => "kmalloc-2048",
-        4096 => "kmalloc-4096",
-        _ => "kmalloc-8192",
-    }
+    skb_data_align(NETFRONT_RX_HEAD_BYTES) + if split { 0 } else { SHINFO_2011_BYTES }
 }
 
 impl Sim {
@@ -137,10 +106,10 @@ impl Sim {
 fn cache_specs(cfg: &Config, n: usize) -> (Vec<CacheSpec>, Vec<CacheSpec>, usize) {
     match cfg.workload {
         Workload::UdpIperf => {
-            let mut tx = vec![CacheSpec { name: "skbuff_head_cache", size: SKB_HEAD_CACHE_BYTES }];
+            let mut tx = vec![CacheSpec { name: "skbuff_head_cache", size: SKBUFF_HEAD_CACHE_BYTES }];
             let mut rx = tx.clone();
-            let txh = kmalloc_class(tx_head_bytes(cfg.datagram_bytes, cfg.shinfo_split));
-            let rxh = kmalloc_class(rx_head_bytes(cfg.shinfo_split));
+            let txh = kmalloc_size(tx_head_bytes(cfg.datagram_bytes, cfg.shinfo_split));
+            let rxh = kmalloc_size(rx_head_bytes(cfg.shinfo_split));
             tx.push(CacheSpec { name: kmalloc_name(txh), size: txh });
             rx.push(CacheSpec { name: kmalloc_name(rxh), size: rxh });
             if cfg.shinfo_split {
@@ -153,7 +122,7 @@ fn cache_specs(cfg: &Config, n: usize) -> (Vec<CacheSpec>, Vec<CacheSpec>, usize
         }
         Workload::Tcp100g => {
             let rx = vec![
-                CacheSpec { name: "skbuff_head_cache", size: SKB_HEAD_CACHE_BYTES },
+                CacheSpec { name: "skbuff_head_cache", size: SKBUFF_HEAD_CACHE_BYTES },
                 CacheSpec { name: "skbuff_small_head", size: 640 },
             ];
             (rx.clone(), rx, 2)

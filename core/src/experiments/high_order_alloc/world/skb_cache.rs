@@ -42,14 +42,14 @@
 //! and ns. docs/high-order-alloc.md, "The skb caches", has the numbers.
 
 use super::*;
-use crate::experiments::skb_cache::profile::SERVER_2019_RR;
-use crate::sim::slub::{CacheSpec, Obj, OpCost, Slub};
+use crate::sim::skb::{
+    kmalloc_name, kmalloc_size, skb_data_align, FCLONE_BYTES, MAX_TCP_HEADER, PAGE_SIZE, SHINFO_2019_BYTES,
+};
+use crate::sim::slub::{CacheSpec, Obj, OpCost, Slub, SERVER_2019_SLUB};
 
-/// `skbuff_fclone_cache` object: two sk_buffs and the fclone refcount, cache-aligned.
-pub const FCLONE_BYTES: u32 = 512;
 /// The tx skb's linear part: `SKB_DATA_ALIGN(MAX_TCP_HEADER = 320) + SKB_DATA_ALIGN(sizeof(struct
 /// skb_shared_info) = 320)` = 640 bytes, served by `kmalloc-1024`.
-pub const HEAD_BYTES: u32 = 1024;
+pub const HEAD_BYTES: u32 = kmalloc_size(skb_data_align(MAX_TCP_HEADER) + SHINFO_2019_BYTES);
 
 /// The slab objects of one tx skb, allocated on `node`'s SLUB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,17 +108,17 @@ impl SkbSide {
         let m = &cfg.machine;
         let specs = [
             CacheSpec { name: "skbuff_fclone_cache", size: FCLONE_BYTES },
-            CacheSpec { name: "kmalloc-1024", size: HEAD_BYTES },
+            CacheSpec { name: kmalloc_name(HEAD_BYTES), size: HEAD_BYTES },
         ];
         // Slab pages for every skb a flow can have in flight (sndbuf / msg, at least one per
         // message), the two parked ones, and an active slab per CPU and cache; 1<<20 at most.
         let per_flow = u64::from(cfg.sndbuf_bytes / cfg.msg_bytes.max(1)) + 4;
         let objects = u64::from(cfg.flows) * per_flow;
-        let pages = objects * u64::from(FCLONE_BYTES + HEAD_BYTES) / 4096 + 2 * n_cpus as u64 * 8 + 4096;
+        let pages =
+            objects * u64::from(FCLONE_BYTES + HEAD_BYTES) / u64::from(PAGE_SIZE) + 2 * n_cpus as u64 * 8 + 4096;
         let pages = (pages.div_ceil(1024) * 1024).min(1 << 20) as u32;
-        // The SLUB constants of skb-cache's server: seed 000's machine (fast path from Brouer's
-        // slab benchmarks, __slab_free fitted by `skblab calibrate skb-cache`).
-        let costs = SERVER_2019_RR.slub;
+        // SLUB on seed 000's machine (the constants skb-cache's server uses too).
+        let costs = SERVER_2019_SLUB;
         let slub = (0..m.sockets)
             .map(|node| {
                 let zone = Zone::new(node, pages, n_cpus, cfg.pcp_high, cfg.pcp_batch, false);

@@ -4,8 +4,9 @@
 //! the NIC; and the link each message crosses.
 
 use super::setup::{rx_frags, tx_frags};
-use super::{Ev, Sim, Skb, Term, TCP_MSS, WIRE_OVERHEAD};
+use super::{Ev, Sim, Skb, Stack, WIRE_OVERHEAD};
 use crate::sim::machine::CpuId;
+use crate::sim::skb::TCP_MSS;
 
 impl Sim {
     fn kick(&mut self, cpu: CpuId, t: u64) {
@@ -40,12 +41,12 @@ impl Sim {
 
     fn driver(&mut self, t: u64, cpu: CpuId, f: u32) -> u64 {
         let p = self.cfg.profile;
-        let mut ns = self.work(cpu, Term::Softirq, p.bh_cycles * p.driver_pct / 100);
+        let mut ns = self.work(cpu, Stack::Driver, p.bh_cycles * p.driver_pct / 100);
         let node = self.node(cpu);
         let mut pages = Vec::new();
         for _ in 0..rx_frags(self.cfg.request_bytes) {
             let (pfn, c) = self.slub[node as usize].alloc_pages(&self.m, cpu, t + ns, 0);
-            ns += self.charge(cpu, Term::Pages, c);
+            ns += self.charge(cpu, Stack::PageAlloc, c);
             pages.push((node, pfn.expect("zone sized for the flows")));
         }
         let (mut skb, a) = self.alloc_skb(t + ns, cpu, true, f);
@@ -53,7 +54,7 @@ impl Sim {
         skb.pages = pages;
         if self.cfg.rps {
             let y = self.flows[f as usize].app_cpu;
-            ns += self.work(cpu, Term::Rps, p.rps_cycles);
+            ns += self.work(cpu, Stack::Rps, p.rps_cycles);
             self.stack_q[y as usize].push_back((f, skb));
             self.kick(y, t + ns);
             ns
@@ -65,8 +66,8 @@ impl Sim {
     /// tcp_v4_rcv and what it frees, on `cpu` (the IRQ CPU, or the RPS target).
     fn stack(&mut self, t: u64, cpu: CpuId, f: u32, skb: Skb) -> u64 {
         let p = self.cfg.profile;
-        let mut ns = self.work(cpu, Term::Softirq, p.bh_cycles - p.bh_cycles * p.driver_pct / 100);
-        ns += self.sock_lines(t + ns, cpu, f);
+        let mut ns = self.work(cpu, Stack::TcpRcv, p.bh_cycles - p.bh_cycles * p.driver_pct / 100);
+        ns += self.sock_lines(t + ns, cpu, f, Stack::TcpRcvSockLines);
         // The previously parked rx skb: freed by this softirq (8b27dae5a2e8).
         if let Some(old) = self.flows[f as usize].rx_parked.take() {
             ns += self.free_skb(t + ns, cpu, old, "softirq (rx cache)");
@@ -83,7 +84,7 @@ impl Sim {
         let y = self.flows[f as usize].app_cpu;
         self.app_q[y as usize].push_back(f);
         if self.idle[y as usize] && y != cpu {
-            ns += self.work(cpu, Term::Wakeup, self.m.wakeup_cycles);
+            ns += self.work(cpu, Stack::Wakeup, self.m.wakeup_cycles);
         }
         self.kick(y, t + ns);
         ns
@@ -92,13 +93,13 @@ impl Sim {
     /// recvmsg + sendmsg of one transaction on the thread's CPU.
     fn app(&mut self, t: u64, cpu: CpuId, f: u32) -> u64 {
         let p = self.cfg.profile;
-        let mut ns = self.work(cpu, Term::App, p.app_cycles);
-        ns += self.sock_lines(t + ns, cpu, f);
+        let mut ns = self.work(cpu, Stack::Syscalls, p.app_cycles);
+        ns += self.sock_lines(t + ns, cpu, f, Stack::RecvSockLines);
         let Some(mut skb) = self.flows[f as usize].rx_queued.take() else { return ns };
         // Reading the skb pulls its lines from the CPU that built it.
-        ns += self.skb_lines(t + ns, cpu, &mut skb);
+        ns += self.skb_lines(t + ns, cpu, &mut skb, Stack::RecvSkbLines);
         let copy = u64::from(self.cfg.request_bytes) * 1000 / self.m.copy_bytes_per_kcycle.max(1);
-        ns += self.work(cpu, Term::Copy, copy);
+        ns += self.work(cpu, Stack::CopyToUser, copy);
         if self.cfg.rx_cache && self.flows[f as usize].rx_parked.is_none() {
             self.flows[f as usize].rx_parked = Some(skb);
         } else {
@@ -106,10 +107,10 @@ impl Sim {
         }
         // sendmsg: reuse the parked tx skb (472c2e07eef0) or allocate one.
         let mut tx = if let Some(mut old) = self.flows[f as usize].tx_parked.take() {
-            ns += self.skb_lines(t + ns, cpu, &mut old);
+            ns += self.skb_lines(t + ns, cpu, &mut old, Stack::ReuseSkbLines);
             // pskb_trim drops the old payload's frag references (on this CPU's page frag).
             for _ in 0..old.tx_frags {
-                ns += self.frag_put(t + ns, cpu, old.alloc_cpu);
+                ns += self.frag_put(t + ns, cpu, old.alloc_cpu, Stack::FragPut);
             }
             if self.measuring {
                 self.res.tx_reused += 1;
@@ -129,10 +130,10 @@ impl Sim {
         tx.tx_frags = tx_frags(self.cfg.response_bytes);
         tx.alloc_cpu = cpu;
         for _ in 0..tx.tx_frags {
-            ns += self.frag_put(t + ns, cpu, cpu);
+            ns += self.frag_put(t + ns, cpu, cpu, Stack::FragGet);
         }
         let copy = u64::from(self.cfg.response_bytes) * 1000 / self.m.copy_bytes_per_kcycle.max(1);
-        ns += self.work(cpu, Term::Copy, copy);
+        ns += self.work(cpu, Stack::CopyFromUser, copy);
         self.flows[f as usize].tx_inflight = Some(tx);
         let done = t + ns;
         if self.measuring {

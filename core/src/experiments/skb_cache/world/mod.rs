@@ -28,14 +28,17 @@
 //! sizes the skbs and caches from the configuration and builds the nodes and flows;
 //! `handlers` is the work of a CPU (driver, TCP receive, the application's recvmsg and
 //! sendmsg) and the link; `skb` is an skb's allocation and free on its node's SLUB and the
-//! lines it pulls; `report` is what a run reports (time per term, lanes, `RunResult`).
+//! lines it pulls; `chains` names the call chains CPU time is charged to; `report` is what a run reports
+//! (the profile, lanes, `RunResult`).
 
+mod chains;
 mod handlers;
 mod report;
 mod setup;
 mod skb;
 
-pub use report::{Lane, RunResult, Term, TERMS};
+pub use chains::Stack;
+pub use report::{Lane, RunResult};
 pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
 
 use super::profile::RrProfile;
@@ -54,18 +57,8 @@ use std::collections::VecDeque;
 pub const MAX_EVENTS: u64 = 3_000_000;
 /// Flows a run simulates at most (the rest are not simulated; see the module doc).
 pub const MAX_SIM_FLOWS: u32 = 1024;
-/// TCP payload per 1500-byte frame with timestamps.
-pub const TCP_MSS: u32 = 1448;
 /// Requests up to this size are copied into the skb head by the driver (rx copybreak).
 pub const RX_COPYBREAK: u32 = 256;
-/// `sizeof(struct skb_shared_info)` in 5.2 with 17 frags, aligned.
-pub const SHINFO_BYTES: u32 = 320;
-/// `skbuff_head_cache` object (sizeof(struct sk_buff) = 224, HWCACHE aligned).
-pub const SKB_BYTES: u32 = 256;
-/// `skbuff_fclone_cache` object: two sk_buffs and the fclone refcount.
-pub const FCLONE_BYTES: u32 = 512;
-/// MAX_TCP_HEADER (x86_64, 2019): the tx skb's linear part holds only headers.
-pub const MAX_TCP_HEADER: u32 = 320;
 /// sendmsg copies payload into the task's page frag: order-3 (32 KB) pages (SKB_FRAG_PAGE_ORDER).
 pub const TX_FRAG_BYTES: u32 = 32_768;
 /// Bytes on the wire per frame beside the TCP payload: TCP/IP headers with timestamps (52),

@@ -1,43 +1,13 @@
-//! What a run of `skb-cache` reports: CPU time per term (and the charging of every piece of
-//! work to its term), the lanes of the alloc → free view, and the `RunResult` with SLUB's and
+//! What a run of `skb-cache` reports: CPU time per call chain (and the charging of every
+//! piece of work to its chain, [`super::chains`]), the lanes of the alloc → free view, and the `RunResult` with SLUB's and
 //! the locks' statistics summed over the nodes; with the start of the measurement window and
 //! its end (`finish`).
 
-use super::{Sim, Skb, MAX_LANES};
+use super::{Sim, Skb, Stack, MAX_LANES};
 use crate::sim::machine::{cycles_to_ns, CpuId};
+use crate::sim::profile::Profile;
 use crate::sim::slub::{OpCost, SlubStats};
 use serde::Serialize;
-
-/// Where time goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Term {
-    Softirq,
-    App,
-    Copy,
-    Skb,
-    SlabFast,
-    SlabSlow,
-    Spin,
-    Pages,
-    Lines,
-    Wakeup,
-    Rps,
-}
-
-/// Every term, in report order, with the kernel functions it stands for.
-pub const TERMS: [(Term, &str); 11] = [
-    (Term::Softirq, "softirq rx (napi, GRO, ip_rcv, tcp_v4_rcv, tcp_ack)"),
-    (Term::App, "syscalls + tcp_recvmsg/tcp_sendmsg/xmit (epoll loop)"),
-    (Term::Copy, "copy_to_user/copy_from_user"),
-    (Term::Skb, "skb init/release (__alloc_skb, skb_release_head_state)"),
-    (Term::SlabFast, "SLUB fast path (kmem_cache_alloc/free)"),
-    (Term::SlabSlow, "SLUB slow path (__slab_free, ___slab_alloc)"),
-    (Term::Spin, "spinning on list_lock / zone->lock"),
-    (Term::Pages, "page frags (alloc_pages, put_page, free_unref_page)"),
-    (Term::Lines, "cache-line transfers of socket and skb lines"),
-    (Term::Wakeup, "try_to_wake_up of the reader"),
-    (Term::Rps, "RPS enqueue + IPI"),
-];
 
 /// One alloc → free of the lane view.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -65,8 +35,10 @@ pub struct RunResult {
     pub list_lock: u64,
     pub list_lock_contended: u64,
     pub zone_lock_contended: u64,
-    /// ns per term, summed over CPUs.
-    pub time: [u64; 11],
+    /// ns per call chain, summed over CPUs.
+    pub profile: Profile<Stack>,
+    /// Of that, ns of cache-line transfers (socket, skb and `struct page` lines).
+    pub line_ns: u64,
     pub busy_ns: u64,
     pub n_cpus: u32,
     pub sim_flows: u32,
@@ -97,27 +69,36 @@ impl Sim {
             self.res.zone_lock_contended += s.zone.lock.stats.contentions;
             debug_assert_eq!(s.check_invariants(), Ok(()));
         }
-        self.res.busy_ns = self.res.time.iter().sum();
+        self.res.busy_ns = self.res.profile.total_ns();
         self.res.mean_latency_ns = self.lat_sum as f64 / self.lat_n.max(1) as f64;
         self.res
     }
 
-    pub(super) fn add(&mut self, term: Term, ns: u64) -> u64 {
+    pub(super) fn add(&mut self, stack: Stack, ns: u64) -> u64 {
         if self.measuring {
-            self.res.time[term as usize] += ns;
+            self.res.profile.add(0, stack, ns);
         }
         ns
     }
 
-    pub(super) fn work(&mut self, cpu: CpuId, term: Term, cycles: u64) -> u64 {
-        let ns = cycles_to_ns(cycles, self.mhz[cpu as usize]);
-        self.add(term, ns)
+    /// Cache-line transfers, charged to `stack` and counted apart.
+    pub(super) fn lines(&mut self, stack: Stack, ns: u64) -> u64 {
+        if self.measuring {
+            self.res.line_ns += ns;
+        }
+        self.add(stack, ns)
     }
 
-    pub(super) fn charge(&mut self, cpu: CpuId, term: Term, c: OpCost) -> u64 {
+    pub(super) fn work(&mut self, cpu: CpuId, stack: Stack, cycles: u64) -> u64 {
+        let ns = cycles_to_ns(cycles, self.mhz[cpu as usize]);
+        self.add(stack, ns)
+    }
+
+    /// An allocator operation: its work to `stack`, its lock wait to `stack.spin()`.
+    pub(super) fn charge(&mut self, cpu: CpuId, stack: Stack, c: OpCost) -> u64 {
         let w = cycles_to_ns(c.cycles, self.mhz[cpu as usize]) + c.line_ns;
-        self.add(term, w);
-        self.add(Term::Spin, c.spin_ns);
+        self.add(stack, w);
+        self.add(stack.spin(), c.spin_ns);
         w + c.spin_ns
     }
 

@@ -4,36 +4,25 @@
 //! here runs before the first event, or is arithmetic the views share.
 
 use super::MAX_EVENTS;
-use super::{
-    app_cpu, Config, Ev, Flow, RunResult, Sim, FCLONE_BYTES, MAX_TCP_HEADER, RX_COPYBREAK, SHINFO_BYTES, SKB_BYTES,
-    TCP_MSS, TX_FRAG_BYTES,
-};
+use super::{app_cpu, Config, Ev, Flow, RunResult, Sim, RX_COPYBREAK, TX_FRAG_BYTES};
 use crate::rng::Rng;
 use crate::sim::cache::Caches;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::CpuId;
+use crate::sim::skb::{
+    kmalloc_name, kmalloc_size, skb_data_align, FCLONE_BYTES, MAX_TCP_HEADER, PAGE_SIZE, SHINFO_2019_BYTES,
+    SKBUFF_HEAD_CACHE_BYTES, TCP_MSS,
+};
 use crate::sim::slub::{CacheSpec, Slub, SlubStats};
 use crate::sim::world::{RunState, Window};
 use crate::sim::zone::Zone;
 use std::collections::VecDeque;
 
-/// kmalloc size classes (mm/slab_common.c).
-const KMALLOC: [(u32, &str); 6] = [
-    (256, "kmalloc-256"),
-    (512, "kmalloc-512"),
-    (1024, "kmalloc-1024"),
-    (2048, "kmalloc-2048"),
-    (4096, "kmalloc-4096"),
-    (8192, "kmalloc-8192"),
-];
-
+/// The kmalloc cache a request of `n` bytes lands in: its object size and name.
 fn kmalloc(n: u32) -> (u32, &'static str) {
-    KMALLOC.iter().copied().find(|&(c, _)| c >= n).unwrap_or(KMALLOC[5])
-}
-
-fn align64(n: u32) -> u32 {
-    n.div_ceil(64) * 64
+    let size = kmalloc_size(n);
+    (size, kmalloc_name(size))
 }
 
 /// Frames (and so page frags) of a request of `bytes` (0 if it fits the copybreak head).
@@ -53,19 +42,20 @@ pub fn tx_frags(bytes: u32) -> u32 {
 /// kmalloc'd head of an rx skb: NET_SKB_PAD + the copied bytes + shinfo (model assumption:
 /// from kmalloc; drivers differ, some carve heads out of page frags).
 pub fn rx_head_bytes(request: u32) -> u32 {
-    kmalloc(align64(64 + request.min(RX_COPYBREAK)) + SHINFO_BYTES).0
+    kmalloc(skb_data_align(64 + request.min(RX_COPYBREAK)) + SHINFO_2019_BYTES).0
 }
 
 /// kmalloc'd head of a tx skb: the headers and shinfo (payload goes to page frags).
 pub fn tx_head_bytes() -> u32 {
-    kmalloc(align64(MAX_TCP_HEADER) + SHINFO_BYTES).0
+    kmalloc(skb_data_align(MAX_TCP_HEADER) + SHINFO_2019_BYTES).0
 }
 
 /// Memory one parked skb pins: objects, head, and frag pages (rx: one page per frame; tx:
 /// its payload's share of the page frag).
 pub fn parked_bytes(rx: bool, request: u32, response: u32) -> u64 {
     if rx {
-        u64::from(SKB_BYTES + rx_head_bytes(request)) + u64::from(rx_frags(request)) * 4096
+        u64::from(SKBUFF_HEAD_CACHE_BYTES + rx_head_bytes(request))
+            + u64::from(rx_frags(request)) * u64::from(PAGE_SIZE)
     } else {
         u64::from(FCLONE_BYTES + tx_head_bytes()) + u64::from(response)
     }
@@ -97,7 +87,8 @@ impl Sim {
             list_lock: 0,
             list_lock_contended: 0,
             zone_lock_contended: 0,
-            time: [0; 11],
+            profile: Default::default(),
+            line_ns: 0,
             busy_ns: 0,
             n_cpus: n as u32,
             sim_flows,
@@ -142,7 +133,7 @@ fn cache_specs(cfg: &Config) -> [CacheSpec; 4] {
     let (rxh, rxh_name) = kmalloc(rx_head_bytes(cfg.request_bytes));
     let (txh, txh_name) = kmalloc(tx_head_bytes());
     [
-        CacheSpec { name: "skbuff_head_cache", size: SKB_BYTES },
+        CacheSpec { name: "skbuff_head_cache", size: SKBUFF_HEAD_CACHE_BYTES },
         CacheSpec { name: "skbuff_fclone_cache", size: FCLONE_BYTES },
         CacheSpec { name: rxh_name, size: rxh },
         CacheSpec { name: if txh == rxh { "kmalloc (tx head)" } else { txh_name }, size: txh },

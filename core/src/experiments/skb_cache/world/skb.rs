@@ -3,7 +3,7 @@
 //! frees it (SLUB's path for the sk_buff goes to the lane view); with the socket, skb and
 //! `struct page` lines each step pulls from the CPU that last wrote them.
 
-use super::{Lane, Sim, Skb, Term, MAX_LANES};
+use super::{Lane, Sim, Skb, Stack, MAX_LANES};
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::slub::{AllocPath, Obj};
@@ -13,24 +13,27 @@ impl Sim {
         self.m.pos(cpu).socket
     }
 
-    pub(super) fn sock_lines(&mut self, _now: u64, cpu: CpuId, f: u32) -> u64 {
+    /// The socket lines `f`'s softirq or thread writes, charged to `stack`.
+    pub(super) fn sock_lines(&mut self, _now: u64, cpu: CpuId, f: u32, stack: Stack) -> u64 {
         let lines = self.cfg.profile.sock_lines;
         let one = self.flows[f as usize].sock.touch(&self.m, &self.caches, cpu);
-        self.add(Term::Lines, one * lines)
+        self.lines(stack, one * lines)
     }
 
-    pub(super) fn skb_lines(&mut self, _now: u64, cpu: CpuId, skb: &mut Skb) -> u64 {
+    /// The lines of `skb` a free, a read or a reuse writes, charged to `stack`.
+    pub(super) fn skb_lines(&mut self, _now: u64, cpu: CpuId, skb: &mut Skb, stack: Stack) -> u64 {
         let lines = self.cfg.profile.skb_lines;
         let one = skb.line.touch(&self.m, &self.caches, cpu);
-        self.add(Term::Lines, one * lines)
+        self.lines(stack, one * lines)
     }
 
-    /// A get_page/put_page on the `struct page` of `owner`'s current tx page frag.
-    pub(super) fn frag_put(&mut self, _now: u64, cpu: CpuId, owner: CpuId) -> u64 {
+    /// A get_page/put_page (`stack`: [`Stack::FragGet`] or [`Stack::FragPut`]) on the
+    /// `struct page` of `owner`'s current tx page frag.
+    pub(super) fn frag_put(&mut self, _now: u64, cpu: CpuId, owner: CpuId, stack: Stack) -> u64 {
         let line = self.frag_line[owner as usize].touch(&self.m, &self.caches, cpu);
         let w = cycles_to_ns(self.cfg.profile.slub.page_op_cycles, self.mhz[cpu as usize]);
-        self.add(Term::Pages, w);
-        w + self.add(Term::Lines, line)
+        self.add(stack, w);
+        w + self.lines(stack, line)
     }
 
     pub(super) fn alloc_skb(&mut self, t: u64, cpu: CpuId, rx: bool, f: u32) -> (Skb, u64) {
@@ -40,11 +43,11 @@ impl Sim {
         let mut objs = [Obj { cache: 0, slab: 0, idx: 0 }; 2];
         for (i, &c) in caches.iter().enumerate() {
             let (obj, d) = self.slub[node as usize].alloc(&self.m, cpu, c, t + ns).expect("zone sized for the flows");
-            let term = if d.path == AllocPath::Fast { Term::SlabFast } else { Term::SlabSlow };
-            ns += self.charge(cpu, term, d.cost);
+            let stack = if d.path == AllocPath::Fast { Stack::SlabAlloc } else { Stack::SlabAllocSlow };
+            ns += self.charge(cpu, stack, d.cost);
             objs[i] = obj;
         }
-        ns += self.work(cpu, Term::Skb, self.cfg.profile.skb_cycles / 2);
+        ns += self.work(cpu, Stack::SkbAlloc, self.cfg.profile.skb_cycles / 2);
         let mut line = CacheLine::UNTOUCHED;
         line.touch(&self.m, &self.caches, cpu);
         let mut skb = Skb { alloc_cpu: cpu, node, objs, pages: Vec::new(), tx_frags: 0, line, lane: None };
@@ -63,20 +66,20 @@ impl Sim {
     }
 
     pub(super) fn free_skb(&mut self, t: u64, cpu: CpuId, mut skb: Skb, where_freed: &'static str) -> u64 {
-        let mut ns = self.skb_lines(t, cpu, &mut skb);
-        ns += self.work(cpu, Term::Skb, self.cfg.profile.skb_cycles / 2);
+        let mut ns = self.skb_lines(t, cpu, &mut skb, Stack::SkbFreeLines);
+        ns += self.work(cpu, Stack::SkbFree, self.cfg.profile.skb_cycles / 2);
         for &(node, pfn) in &skb.pages {
             let c = self.slub[node as usize].free_pages(&self.m, cpu, t + ns, pfn, 0);
-            ns += self.charge(cpu, Term::Pages, c);
+            ns += self.charge(cpu, Stack::PageFree, c);
         }
         for _ in 0..skb.tx_frags {
-            ns += self.frag_put(t + ns, cpu, skb.alloc_cpu);
+            ns += self.frag_put(t + ns, cpu, skb.alloc_cpu, Stack::FragPut);
         }
         let mut path = "fast";
         for (i, obj) in skb.objs.iter().enumerate() {
             let d = self.slub[skb.node as usize].free(&self.m, cpu, *obj, t + ns);
-            let term = if d.path.is_slow() { Term::SlabSlow } else { Term::SlabFast };
-            ns += self.charge(cpu, term, d.cost);
+            let stack = if d.path.is_slow() { Stack::SlabFreeSlow } else { Stack::SlabFree };
+            ns += self.charge(cpu, stack, d.cost);
             if i == 0 {
                 path = d.path.name();
             }

@@ -1,0 +1,91 @@
+//! The call chains the tcp_rr world charges simulated time to (see `crate::sim::profile`).
+//!
+//! One command, `tcp_rr` (neper's request/response benchmark): on a server where every CPU
+//! runs its threads, softirqs run on the exit of an interrupt in whatever thread it
+//! interrupted, and perf charges them to it; the `net_rx_action` chains are the softirq's.
+//! Chains are 5.2-era x86_64 paths, outermost first; the skb's own allocation and free
+//! (`__alloc_skb`, `__kfree_skb`) are written without their caller, as their time is the same
+//! from every caller. The `*Spin` chains end in `queued_spin_lock_slowpath` (list_lock or
+//! zone->lock). Line transfers are charged to the function that touches the line.
+
+use crate::sim::profile::call_chains;
+
+macro_rules! rcv {
+    ($tail:literal) => {
+        concat!("net_rx_action;__netif_receive_skb_core;ip_rcv;ip_local_deliver;tcp_v4_rcv", $tail)
+    };
+}
+macro_rules! recv {
+    ($tail:literal) => {
+        concat!("entry_SYSCALL_64;do_syscall_64;__x64_sys_recvfrom;tcp_recvmsg", $tail)
+    };
+}
+macro_rules! send {
+    ($tail:literal) => {
+        concat!("entry_SYSCALL_64;do_syscall_64;__x64_sys_sendto;tcp_sendmsg;tcp_sendmsg_locked", $tail)
+    };
+}
+
+call_chains! {
+    /// Where a CPU of this world spends a nanosecond.
+    pub enum Stack for ["tcp_rr"] {
+        /// The driver's part of the softirq (poll, skb build, GRO), before RPS.
+        Driver => "net_rx_action;mlx5e_napi_poll;napi_gro_receive",
+        /// The TCP receive path with the ACK of the previous response.
+        TcpRcv => rcv!(""),
+        /// The socket lines the softirq writes.
+        TcpRcvSockLines => rcv!(";tcp_rcv_established"),
+        /// Enqueue on the target CPU's backlog and the RPS IPI.
+        Rps => "net_rx_action;mlx5e_napi_poll;napi_gro_receive;netif_receive_skb_internal;enqueue_to_backlog",
+        Wakeup => rcv!(";tcp_rcv_established;tcp_data_ready;sock_def_readable;__wake_up_sync_key;try_to_wake_up"),
+        /// epoll_wait, the syscalls and the TCP send path of one transaction.
+        Syscalls => "entry_SYSCALL_64;do_syscall_64",
+        RecvSockLines => recv!(";lock_sock_nested"),
+        /// Reading the skb pulls its lines from the CPU that built it.
+        RecvSkbLines => recv!(""),
+        CopyToUser => recv!(";skb_copy_datagram_iter;copy_user_enhanced_fast_string"),
+        CopyFromUser => send!(";skb_copy_to_page_nocache;copy_user_enhanced_fast_string"),
+        /// The tx cache: the parked skb taken back.
+        ReuseSkbLines => send!(";sk_stream_alloc_skb"),
+        /// A page-frag reference taken for the response's payload (with the struct page line).
+        FragGet => send!(";page_ref_inc"),
+        /// A page-frag reference dropped (free, or pskb_trim of a reused skb).
+        FragPut => "skb_release_data;__skb_frag_unref;put_page",
+        SkbAlloc => "__alloc_skb",
+        SlabAlloc => "__alloc_skb;kmem_cache_alloc_node",
+        SlabAllocSlow => "__alloc_skb;kmem_cache_alloc_node;___slab_alloc",
+        SlabAllocSpin => "__alloc_skb;kmem_cache_alloc_node;___slab_alloc;_raw_spin_lock;queued_spin_lock_slowpath",
+        SkbFree => "__kfree_skb;skb_release_all",
+        SkbFreeLines => "__kfree_skb;skb_release_all;skb_release_head_state",
+        SlabFree => "__kfree_skb;kfree_skbmem;kmem_cache_free",
+        SlabFreeSlow => "__kfree_skb;kfree_skbmem;kmem_cache_free;__slab_free",
+        SlabFreeSpin => "__kfree_skb;kfree_skbmem;kmem_cache_free;__slab_free;_raw_spin_lock_irqsave;queued_spin_lock_slowpath",
+        PageAlloc => "__alloc_pages_nodemask;get_page_from_freelist",
+        PageAllocSpin => "__alloc_pages_nodemask;get_page_from_freelist;rmqueue_bulk;_raw_spin_lock;queued_spin_lock_slowpath",
+        PageFree => "__kfree_skb;skb_release_all;skb_release_data;put_page;__put_page;free_unref_page",
+        PageFreeSpin => "__kfree_skb;skb_release_all;skb_release_data;put_page;__put_page;free_unref_page;free_pcppages_bulk;_raw_spin_lock;queued_spin_lock_slowpath",
+    }
+}
+
+impl Stack {
+    /// The chain a lock wait inside an operation charged to `self` goes to.
+    pub fn spin(self) -> Stack {
+        match self {
+            Stack::SlabAlloc | Stack::SlabAllocSlow => Stack::SlabAllocSpin,
+            Stack::SlabFree | Stack::SlabFreeSlow => Stack::SlabFreeSpin,
+            Stack::PageAlloc => Stack::PageAllocSpin,
+            _ => Stack::PageFreeSpin,
+        }
+    }
+
+    /// SLUB's slow path (`___slab_alloc`, `__slab_free`) and the lock waits: what the
+    /// report's "slab ns per request" counts.
+    pub const SLOW_AND_SPIN: [Stack; 6] = [
+        Stack::SlabAllocSlow,
+        Stack::SlabFreeSlow,
+        Stack::SlabAllocSpin,
+        Stack::SlabFreeSpin,
+        Stack::PageAllocSpin,
+        Stack::PageFreeSpin,
+    ];
+}
