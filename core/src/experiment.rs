@@ -11,11 +11,20 @@
 //! [`Experiment::finish`] turns the rows into a [`RunOutput`] (table + text views).
 //! [`Experiment::run`] is just that loop. `reproduce` is the same rows compared with the seed
 //! post's table by [`Experiment::compare`].
+//!
+//! A custom view that needs more than the [`RunOutput`] (a lane diagram of a short run, the
+//! frames of a step-through player) asks for its own data: [`Experiment::view_data`] of a
+//! [`ViewQuery`], computed where its [`Experiment::view_cost`] says (the page's main thread or
+//! the sweep worker) and cached beside the run, never inside the run's output.
 
 use crate::calibrate::Calibration;
 use crate::output::{Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The default seed of every run (printed first by the CLI so any run can be replayed).
 pub const DEFAULT_SEED: u64 = 1;
@@ -94,6 +103,112 @@ impl ViewSpec {
     }
 }
 
+/// Which data a custom view asks for: a name the experiment knows (a view's id, or the name of
+/// data several views share) and the view's own inputs beyond the run's parameters (the trace
+/// player's flow count), each checked by the experiment against a bound.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ViewQuery {
+    pub name: String,
+    pub args: BTreeMap<String, i64>,
+}
+
+impl ViewQuery {
+    pub fn new(name: &str) -> ViewQuery {
+        ViewQuery { name: name.to_string(), args: BTreeMap::new() }
+    }
+
+    /// The query with the input `name` set to `value`.
+    pub fn with(mut self, name: &str, value: i64) -> ViewQuery {
+        self.args.insert(name.to_string(), value);
+        self
+    }
+
+    /// The input `name` if it was given and lies in `lo..=hi`.
+    pub fn arg_in(&self, name: &str, lo: i64, hi: i64) -> Option<i64> {
+        self.args.get(name).copied().filter(|v| (lo..=hi).contains(v))
+    }
+}
+
+type AnyValue = dyn Any + Send + Sync;
+
+/// A custom view's data: the typed value core computed (on the page's main thread for light
+/// data), or its JSON text (as it came back from the sweep worker). [`ViewData::decode`] gives
+/// the value as the view's own type: by a downcast when it is the type core made, else by
+/// reading the JSON (a view may read core's payload into a struct of its own). Equal only to
+/// itself (a cheap identity for props).
+#[derive(Clone)]
+pub struct ViewData(Inner);
+
+#[derive(Clone)]
+enum Inner {
+    Value { value: Arc<AnyValue>, to_json: fn(&AnyValue) -> String },
+    Json(Arc<str>),
+}
+
+fn json_of<T: Serialize + 'static>(value: &AnyValue) -> String {
+    let value = value.downcast_ref::<T>().expect("ViewData pairs a value with the encoder of its type");
+    serde_json::to_string(value).expect("view data serializes")
+}
+
+impl ViewData {
+    /// Data computed here.
+    pub fn new<T: Serialize + Send + Sync + 'static>(value: T) -> ViewData {
+        ViewData::from_arc(Arc::new(value))
+    }
+
+    pub fn from_arc<T: Serialize + Send + Sync + 'static>(value: Arc<T>) -> ViewData {
+        ViewData(Inner::Value { value, to_json: json_of::<T> })
+    }
+
+    /// Data as JSON text (from the worker).
+    pub fn from_json(text: impl Into<Arc<str>>) -> ViewData {
+        ViewData(Inner::Json(text.into()))
+    }
+
+    /// The JSON text of the data (what crosses the worker boundary).
+    pub fn to_json(&self) -> String {
+        match &self.0 {
+            Inner::Value { value, to_json } => to_json(value.as_ref()),
+            Inner::Json(text) => text.to_string(),
+        }
+    }
+
+    /// The value itself, if it was computed here as a `T`.
+    pub fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        match &self.0 {
+            Inner::Value { value, .. } => value.clone().downcast::<T>().ok(),
+            Inner::Json(_) => None,
+        }
+    }
+
+    /// The data as `T`: the value itself if it is a `T`, else `T` read from the JSON.
+    pub fn decode<T: DeserializeOwned + Send + Sync + 'static>(&self) -> Result<Arc<T>, String> {
+        if let Some(v) = self.get::<T>() {
+            return Ok(v);
+        }
+        serde_json::from_str(&self.to_json()).map(Arc::new).map_err(|e| format!("unreadable view data: {e}"))
+    }
+}
+
+impl PartialEq for ViewData {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Inner::Value { value: a, .. }, Inner::Value { value: b, .. }) => Arc::ptr_eq(a, b),
+            (Inner::Json(a), Inner::Json(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Debug for ViewData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Inner::Value { .. } => f.write_str("ViewData(value)"),
+            Inner::Json(text) => write!(f, "ViewData({} bytes of JSON)", text.len()),
+        }
+    }
+}
+
 pub trait Experiment: Sync {
     /// Permanent id, used by the CLI, URLs and lesson files (kebab-case).
     fn id(&self) -> &'static str;
@@ -139,12 +254,23 @@ pub trait Experiment: Sync {
         Cost::Light
     }
     /// Where the page may run one point of a heavy run: a `Light` first point is computed on
-    /// the main thread while the worker starts, so the first view does not wait for it.
+    /// the main thread while the worker starts, so the first view does not wait for it (the
+    /// page hands that row to the worker, which does not compute it again).
     fn point_cost(&self, params: &Params, _point: &Point) -> Cost {
         self.cost(params)
     }
     /// The views of a run, in display order.
     fn views(&self) -> Vec<ViewSpec>;
+    /// The data of a custom view under `params` and `seed` beside the run's output (a short
+    /// run's lanes, a trace), or `None` if the experiment has no data of that name or an
+    /// input of the query is missing or out of its bound. Deterministic, bounded like a run.
+    fn view_data(&self, _params: &Params, _seed: u64, _query: &ViewQuery) -> Option<ViewData> {
+        None
+    }
+    /// Where the page may compute [`Experiment::view_data`] (by default where the run goes).
+    fn view_cost(&self, params: &Params, _query: &ViewQuery) -> Cost {
+        self.cost(params)
+    }
 
     /// The seed post's table in this experiment's columns (for chart overlays), if any.
     fn seed_output(&self) -> Option<RunOutput> {
@@ -199,5 +325,39 @@ pub trait Experiment: Sync {
         let params = Params::from_wire(self.id(), self.specs(), wire)?;
         self.validate(&params)?;
         Ok(params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn view_data_downcasts_to_its_own_type_and_reads_json_into_another() {
+        #[derive(Debug, PartialEq, Serialize)]
+        struct Mine {
+            a: u32,
+            name: &'static str,
+        }
+        #[derive(Debug, PartialEq, Deserialize)]
+        struct Theirs {
+            name: String,
+        }
+        let d = ViewData::new(Mine { a: 3, name: "x" });
+        assert_eq!(d.get::<Mine>().unwrap().a, 3);
+        assert_eq!(d.decode::<Theirs>().unwrap().name, "x");
+        let json = ViewData::from_json(d.to_json());
+        assert_eq!(*json.decode::<Theirs>().unwrap(), Theirs { name: "x".into() });
+        assert!(json.decode::<Vec<u8>>().unwrap_err().starts_with("unreadable view data"));
+        assert_eq!(d, d.clone());
+        assert_ne!(d, ViewData::new(Mine { a: 3, name: "x" }));
+    }
+
+    #[test]
+    fn view_query_args_are_bounded() {
+        let q = ViewQuery::new("trace").with("flows", 4);
+        assert_eq!(q.arg_in("flows", 1, 8), Some(4));
+        assert_eq!(q.arg_in("flows", 1, 3), None);
+        assert_eq!(q.arg_in("order", 0, 3), None);
     }
 }

@@ -8,16 +8,22 @@
 //! ignored here). Other components may ask for runs in the *background* ([`want`]: a question
 //! graded under other parameters); those wait in a queue until the worker is free.
 //! Subscribers of [`Topic::Runs`] redraw when a row arrives.
+//!
+//! Custom views' own data (core's `Experiment::view_data`) lives here too, beside the runs:
+//! [`view_data`] computes light data on the spot and asks the same worker for heavy data.
 
 use crate::store::{self, Topic};
 use crate::worker::{Reply, Request, RunRequest, WORKER_URL};
 use skblab_core::{Cost, Experiment, Params, Row, RunOutput};
 use std::cell::RefCell;
 use std::rc::Rc;
+pub use view_data::{use_view_data, ViewLoad};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 use yew::prelude::*;
+
+mod view_data;
 
 /// Finished heavy runs kept, so that going back to a step or a setting costs nothing.
 const CACHE_LEN: usize = 8;
@@ -131,9 +137,10 @@ impl RunState {
 #[derive(Default)]
 struct Client {
     worker: Option<Worker>,
-    /// The worker said [`Reply::Ready`]; until then the latest request waits in `pending`.
+    /// The worker said [`Reply::Ready`]; until then requests wait in `pending` (the latest run
+    /// request only, every view request).
     ready: bool,
-    pending: Option<Request>,
+    pending: Vec<Request>,
     generation: u64,
     started_ms: f64,
     /// The run in the worker (or shown from the cache).
@@ -142,6 +149,8 @@ struct Client {
     queue: Vec<RunKey>,
     /// Finished runs, oldest first.
     cache: Vec<Rc<RunState>>,
+    /// Custom views' data, asked for and finished, oldest first.
+    views: view_data::Views,
 }
 
 thread_local! {
@@ -163,7 +172,9 @@ fn spawn_worker() -> Result<Worker, String> {
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|_: web_sys::Event| {
-        update_current(None, |s| s.error = Some(format!("the sweep worker ({WORKER_URL}) failed to load or crashed")));
+        let message = format!("the sweep worker ({WORKER_URL}) failed to load or crashed");
+        view_data::fail_pending(&message);
+        update_current(None, |s| s.error = Some(message));
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
@@ -175,12 +186,16 @@ fn post(worker: &Worker, request: &Request) -> Result<(), String> {
     worker.post_message(&JsValue::from_str(&text)).map_err(|e| format!("cannot post to the sweep worker: {e:?}"))
 }
 
-/// Posts `request` now, or keeps it (replacing any older one) until the worker is ready.
+/// Posts `request` now, or keeps it until the worker is ready (a run request or cancel
+/// replaces an older one; view requests all wait).
 fn send(c: &mut Client, request: Request) -> Result<(), String> {
     match (&c.worker, c.ready) {
         (Some(w), true) => post(w, &request),
         (Some(_), false) => {
-            c.pending = Some(request);
+            if !matches!(request, Request::View(_)) {
+                c.pending.retain(|r| matches!(r, Request::View(_)));
+            }
+            c.pending.push(request);
             Ok(())
         }
         (None, _) => Err("the sweep worker is not running".to_string()),
@@ -191,9 +206,11 @@ fn on_ready() {
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         c.ready = true;
-        let pending = c.pending.take();
-        if let (Some(w), Some(request)) = (&c.worker, pending) {
-            let _ = post(w, &request);
+        let pending = std::mem::take(&mut c.pending);
+        if let Some(w) = &c.worker {
+            for request in &pending {
+                let _ = post(w, request);
+            }
         }
     });
 }
@@ -223,25 +240,33 @@ fn start(c: &mut Client, key: &RunKey) {
         c.current = Some(Rc::new(state));
         return;
     }
-    if c.worker.is_none() {
-        match spawn_worker() {
-            Ok(w) => c.worker = Some(w),
-            Err(e) => state.error = Some(e),
-        }
+    if let Err(e) = ensure_worker(c) {
+        state.error = Some(e);
     }
     // A light first point (core says which) is computed right here, so the first view does
-    // not wait for the worker to load; the worker's copy of it (the same bits: one
-    // deterministic core) replaces it when it arrives.
+    // not wait for the worker to load; it goes to the worker with the request, which starts
+    // at the second point (a one-point run is the worker's whole `run`: computed there only).
+    let mut request = RunRequest::new(c.generation, key.experiment, &key.params, key.seed);
     let e = key.experiment;
-    if let Some(first) = e.points(&key.params).first().filter(|p| e.point_cost(&key.params, p) == Cost::Light) {
-        state.rows.push((first.index, e.run_point(&key.params, first, key.seed)));
+    let points = e.points(&key.params);
+    if let Some(first) = points.first().filter(|p| points.len() > 1 && e.point_cost(&key.params, p) == Cost::Light) {
+        let row = e.run_point(&key.params, first, key.seed);
+        state.rows.push((first.index, row.clone()));
         state.first_row_ms = Some(now_ms() - c.started_ms);
+        request.first_row = Some(row);
     }
-    let request = RunRequest::new(c.generation, key.experiment, &key.params, key.seed);
     if let Err(e) = send(c, Request::Run(request)) {
         state.error = Some(e);
     }
     c.current = Some(Rc::new(state));
+}
+
+/// Starts the worker unless it runs.
+fn ensure_worker(c: &mut Client) -> Result<(), String> {
+    if c.worker.is_none() {
+        c.worker = Some(spawn_worker()?);
+    }
+    Ok(())
 }
 
 /// Makes `key` the visible run.
@@ -361,6 +386,8 @@ fn on_reply(text: &str) {
             web_sys::console::info_1(&JsValue::from_str(&msg));
         }),
         Reply::Failed { generation, message } => update_current(Some(generation), |s| s.error = Some(message)),
+        Reply::View { id, data, .. } => view_data::arrived(id, Ok(data.get().to_string())),
+        Reply::ViewFailed { id, message } => view_data::arrived(id, Err(message)),
     }
 }
 

@@ -15,6 +15,8 @@ pub enum Topic {
     Runs,
     /// The position of a step-through walk (custom views).
     Walk,
+    /// Custom views' data ([`crate::run::use_view_data`]).
+    Views,
 }
 
 #[derive(Default)]

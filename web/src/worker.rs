@@ -5,7 +5,13 @@
 //! the worker computes core's points one by one and answers with one [`Reply::Row`] per point
 //! (core's own row type) as soon as it is computed, then [`Reply::Done`] with core's
 //! `finish()` of all rows. A newer request replaces the running one between two points, and
-//! every reply carries its request's generation so the page can drop stale ones.
+//! every reply carries its request's generation so the page can drop stale ones. A light
+//! first point the page computed itself comes with the request ([`RunRequest::first_row`]) and
+//! is not computed again.
+//!
+//! A custom view's heavy data (core's `Experiment::view_data`) is a [`ViewRequest`]: it waits
+//! in a queue beside the run and goes before the run's next point, without replacing the run;
+//! [`Reply::View`] carries the data as JSON (embedded raw, not as an escaped string).
 //!
 //! The worker computes one point per task (scheduled through a `MessageChannel`, which unlike
 //! `setTimeout` is not clamped), so a new request is read after at most one point.
@@ -13,8 +19,10 @@
 //! browser glue, called by the `worker` binary (`src/bin/worker.rs`).
 
 use serde::{Deserialize, Serialize};
-use skblab_core::{Experiment, Params, ParamsWire, Point, Row, RunOutput};
+use serde_json::value::RawValue;
+use skblab_core::{Experiment, Params, ParamsWire, Point, Row, RunOutput, ViewQuery};
 use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -34,11 +42,43 @@ pub struct RunRequest {
     /// Every parameter, typed (validated again by the worker against the spec).
     pub params: ParamsWire,
     pub seed: u64,
+    /// The row of the first point, if the page computed it (a light first point): the worker
+    /// starts with it instead of computing it again.
+    #[serde(default)]
+    pub first_row: Option<Row>,
 }
 
 impl RunRequest {
     pub fn new(generation: u64, experiment: &dyn Experiment, params: &Params, seed: u64) -> RunRequest {
-        RunRequest { generation, experiment: experiment.id().to_string(), params: params.to_wire(), seed }
+        RunRequest {
+            generation,
+            experiment: experiment.id().to_string(),
+            params: params.to_wire(),
+            seed,
+            first_row: None,
+        }
+    }
+}
+
+/// Compute a custom view's data (core's `Experiment::view_data`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ViewRequest {
+    /// The page's number for it, echoed in the reply.
+    pub id: u64,
+    pub experiment: String,
+    pub params: ParamsWire,
+    pub seed: u64,
+    pub query: ViewQuery,
+}
+
+impl ViewRequest {
+    /// The data's JSON text, or why there is none.
+    pub fn compute(&self) -> Result<String, String> {
+        let experiment = skblab_core::find(&self.experiment).map_err(|e| e.to_string())?;
+        let params = experiment.params_from_wire(&self.params).map_err(|e| e.to_string())?;
+        let data = experiment.view_data(&params, self.seed, &self.query);
+        let data = data.ok_or_else(|| format!("{} has no view data {:?}", self.experiment, self.query))?;
+        Ok(data.to_json())
     }
 }
 
@@ -47,12 +87,14 @@ impl RunRequest {
 pub enum Request {
     /// Start a run, replacing the running one.
     Run(RunRequest),
-    /// Stop the running run (the page showed a cached one instead).
+    /// Stop the running run (the page showed a cached one instead); queued views stay.
     Cancel,
+    /// Compute a view's data before the run's next point.
+    View(ViewRequest),
 }
 
 /// What the worker posts back.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Reply {
     /// The worker's handler is installed: messages posted before this are lost (the wasm loads
     /// asynchronously after the worker starts), so the page holds its request until then.
@@ -74,6 +116,23 @@ pub enum Reply {
         generation: u64,
         message: String,
     },
+    /// A view's data, as JSON.
+    View {
+        id: u64,
+        data: Box<RawValue>,
+        compute_ms: f64,
+    },
+    ViewFailed {
+        id: u64,
+        message: String,
+    },
+}
+
+// `RawValue` has no `PartialEq`: replies compare by their JSON text (tests).
+impl PartialEq for Reply {
+    fn eq(&self, other: &Self) -> bool {
+        serde_json::to_string(self).ok() == serde_json::to_string(other).ok()
+    }
 }
 
 /// A run in progress: its points, the rows so far, then `finish`.
@@ -99,7 +158,14 @@ impl RunJob {
         let experiment = skblab_core::find(&request.experiment).map_err(|e| e.to_string())?;
         let params = experiment.params_from_wire(&request.params).map_err(|e| e.to_string())?;
         let points = experiment.points(&params);
-        Ok(RunJob { generation: request.generation, experiment, params, seed: request.seed, points, rows: Vec::new() })
+        let mut rows = Vec::new();
+        if let Some(row) = &request.first_row {
+            if points.len() < 2 || row.len() != experiment.columns(&params).len() {
+                return Err("the page's first row does not fit the run".to_string());
+            }
+            rows.push(row.clone());
+        }
+        Ok(RunJob { generation: request.generation, experiment, params, seed: request.seed, points, rows })
     }
 
     pub fn n_points(&self) -> u32 {
@@ -129,6 +195,8 @@ impl RunJob {
 #[derive(Default)]
 struct WorkerState {
     job: Option<RunJob>,
+    /// View requests, oldest first: each goes before the job's next point.
+    views: VecDeque<ViewRequest>,
     /// Compute time of the current job so far.
     compute_ms: f64,
 }
@@ -150,10 +218,16 @@ pub fn serve() {
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
             match serde_json::from_str::<Request>(&text) {
-                Ok(Request::Cancel) => *state.borrow_mut() = WorkerState::default(),
+                Ok(Request::Cancel) => state.borrow_mut().job = None,
+                Ok(Request::View(request)) => {
+                    state.borrow_mut().views.push_back(request);
+                    kick.queue();
+                }
                 Ok(Request::Run(request)) => match RunJob::new(&request) {
                     Ok(job) => {
-                        *state.borrow_mut() = WorkerState { job: Some(job), compute_ms: 0.0 };
+                        let mut s = state.borrow_mut();
+                        (s.job, s.compute_ms) = (Some(job), 0.0);
+                        drop(s);
                         kick.queue();
                     }
                     Err(message) => post(&scope2, &Reply::Failed { generation: request.generation, message }),
@@ -182,11 +256,22 @@ impl KickPort {
     }
 }
 
-/// One task: computes one point (or the finish) of the current job and queues the next task.
+/// One task: computes the oldest view request, or one point (or the finish) of the current
+/// job, and queues the next task.
 fn tick(scope: &DedicatedWorkerGlobalScope, state: &Rc<RefCell<WorkerState>>, kick: &KickPort) {
     kick.busy.set(false);
     let now = || scope.performance().map_or(0.0, |p| p.now());
     let t0 = now();
+    let view = state.borrow_mut().views.pop_front();
+    if let Some(request) = view {
+        let reply = match request.compute().and_then(|json| RawValue::from_string(json).map_err(|e| e.to_string())) {
+            Ok(data) => Reply::View { id: request.id, data, compute_ms: now() - t0 },
+            Err(message) => Reply::ViewFailed { id: request.id, message },
+        };
+        post(scope, &reply);
+        kick.queue();
+        return;
+    }
     let mut s = state.borrow_mut();
     let Some(job) = s.job.as_mut() else { return };
     let (generation, n_points) = (job.generation, job.n_points());
@@ -251,6 +336,41 @@ mod tests {
         // Rows and outputs cross the boundary as JSON, bit for bit.
         let reply = Reply::Done { generation: 7, output: output.clone(), compute_ms: 1.5 };
         assert_eq!(serde_json::from_str::<Reply>(&serde_json::to_string(&reply).unwrap()).unwrap(), reply);
+    }
+
+    #[test]
+    fn a_first_row_from_the_page_is_not_computed_again() {
+        let r = request(&["max_threads=3", "measure_us=200", "warmup_us=100", "profile_threads=2"]);
+        let e = skblab_core::find(hoa::ID).unwrap();
+        let params = e.params_from_wire(&r.params).unwrap();
+        let first = e.run_point(&params, &e.points(&params)[0], 1);
+        let mut job = RunJob::new(&RunRequest { first_row: Some(first), ..r.clone() }).unwrap();
+        let mut indexes = Vec::new();
+        let output = loop {
+            match job.step() {
+                Step::Row { index, .. } => indexes.push(index),
+                Step::Done(out) => break out,
+            }
+        };
+        assert_eq!(indexes, vec![1, 2], "point 0 came with the request");
+        assert_eq!(output, e.run(&params, 1));
+        let bad = RunRequest { first_row: Some(vec![skblab_core::Cell::Int(1)]), ..r };
+        assert!(RunJob::new(&bad).is_err());
+    }
+
+    #[test]
+    fn a_view_request_gives_core_view_data_as_json() {
+        let e = skblab_core::find(hoa::ID).unwrap();
+        let p = e.defaults();
+        let query = skblab_core::ViewQuery::new("trace").with("flows", 1).with("order", 0);
+        let v = ViewRequest { id: 3, experiment: hoa::ID.into(), params: p.to_wire(), seed: 1, query: query.clone() };
+        let json = v.compute().unwrap();
+        assert_eq!(json, e.view_data(&p, 1, &query).unwrap().to_json());
+        let reply = Reply::View { id: 3, data: RawValue::from_string(json).unwrap(), compute_ms: 1.0 };
+        let text = serde_json::to_string(&reply).unwrap();
+        assert_eq!(serde_json::from_str::<Reply>(&text).unwrap(), reply);
+        let bad = ViewRequest { query: skblab_core::ViewQuery::new("trace"), ..v };
+        assert!(bad.compute().unwrap_err().contains("no view data"));
     }
 
     #[test]

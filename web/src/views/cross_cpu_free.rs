@@ -1,37 +1,67 @@
 //! The custom view of `cross-cpu-free` (seed 001): one lane per CPU of the receiver with the
 //! first skbs' allocations and frees (a free on another CPU is an arrow across lanes, red when
 //! it took SLUB's slow path), the slab page each object came from and whose active slab that
-//! was, and the slow-path counters per CPU. Everything drawn comes from core
-//! ([`skblab_core::experiments::cross_cpu_free::lanes`]); nothing here simulates.
+//! was, and the slow-path counters per CPU. Everything drawn comes from core's view data
+//! "lanes" (`skblab_core::experiments::cross_cpu_free::lanes`, read from the run store into
+//! the struct below); nothing here simulates.
 
-use super::ViewCtx;
+use super::{CustomView, ViewCtx};
 use crate::charts::table::{num, DataTable};
 use crate::components::export::CsvExport;
+use crate::run::{use_view_data, RunKey, ViewLoad};
 use crate::svg;
-use skblab_core::experiments::cross_cpu_free::{lanes, LaneEvent, Lanes};
-use skblab_core::Params;
+use serde::{Deserialize, Serialize};
+use skblab_core::experiments::cross_cpu_free as xcpu;
+use skblab_core::ViewQuery;
 use std::rc::Rc;
 use yew::prelude::*;
 
+pub const EXPERIMENT: &str = xcpu::ID;
+pub const VIEWS: &[(&str, CustomView)] = &[("lanes", lanes_view)];
+
+/// The fields of core's `Lanes` this view reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lanes {
+    pub cpus: Vec<(u16, String)>,
+    pub caches: Vec<(String, u32, u32)>,
+    pub events: Vec<LaneEvent>,
+    pub slowpath_frees_per_skb: f64,
+    pub counters: Vec<(u64, u64, u64)>,
+    pub skbs: u64,
+}
+
+/// The fields of core's `LaneEvent` this view reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LaneEvent {
+    pub t_ns: u64,
+    pub cpu: u16,
+    pub skb: u32,
+    pub free: bool,
+    pub cache: u16,
+    pub fast: bool,
+    pub path: String,
+    pub slab_pfn: u32,
+    pub slab_owner: Option<u16>,
+}
+
 /// The lane view under the page's parameters.
 pub fn lanes_view(ctx: &ViewCtx) -> Html {
-    html! { <LaneView params={ctx.resolved.clone()} seed={ctx.seed} /> }
+    html! { <LaneView run={ctx.run_key()} /> }
 }
 
 #[derive(Properties, PartialEq)]
 pub struct LaneProps {
-    pub params: Params,
-    pub seed: u64,
+    pub run: RunKey,
 }
 
 #[function_component(LaneView)]
 fn lane_view(props: &LaneProps) -> Html {
-    let data = use_memo((props.params.clone(), props.seed), |(p, s)| lanes(p, *s));
-    let table = use_memo(data.clone(), |d| Rc::new(counter_table(d)));
+    let data = use_view_data::<Lanes>(props.run.clone(), ViewQuery::new("lanes"));
+    let ViewLoad::Ready(data) = &data else { return data.note().unwrap_or_default() };
     html! {
         <>
-            { svg::into_html(markup(&data)) }
-            <p class="view-csv"><CsvExport name="cross-cpu-free-counters" table={(*table).clone()} /></p>
+            { svg::into_html(markup(data)) }
+            <p class="view-csv"><CsvExport name="cross-cpu-free-counters" table={Rc::new(counter_table(data))} /></p>
         </>
     }
 }
@@ -78,7 +108,7 @@ fn markup(d: &Lanes) -> String {
         h
     );
     for (i, cpu) in lanes.iter().enumerate() {
-        let role = d.cpus.iter().find(|c| c.0 == *cpu).map_or("", |c| c.1);
+        let role = d.cpus.iter().find(|c| c.0 == *cpu).map_or("", |c| c.1.as_str());
         svg!(
             s,
             concat!(
@@ -131,7 +161,7 @@ fn markup(d: &Lanes) -> String {
 }
 
 fn dot(s: &mut String, d: &Lanes, e: &LaneEvent, cx: f64, cy: f64) {
-    let cache = d.caches.get(e.cache as usize).map_or("?", |c| c.0);
+    let cache = d.caches.get(e.cache as usize).map_or("?", |c| c.0.as_str());
     let owner = match e.slab_owner {
         Some(c) if c == e.cpu => format!("this CPU's (CPU {c}) active slab"),
         Some(c) => format!("CPU {c}'s active slab"),

@@ -3,9 +3,10 @@
 //! per fix, and the synthetic oops.
 //!
 //! The player renders each view on its own, so the views that step through the walk share it
-//! through [`use_walk`]: one [`WalkTrace`] per parameter set (computed once when the
-//! parameters change, never per frame), one position, and one transport, drawn by whichever of
-//! those views rendered first. Everything drawn comes from core; nothing here simulates.
+//! through [`use_walk`]: one [`WalkTrace`] per run (core's view data "walk", from the run
+//! store: computed once per parameter set, never per frame), one position, and one transport,
+//! drawn by whichever of those views rendered first. The chart's data is core's "chart".
+//! Everything drawn comes from core; nothing here simulates.
 
 mod call_trace;
 mod chart;
@@ -13,34 +14,40 @@ pub mod depth;
 mod skb_graph;
 mod stack_bar;
 
-use super::ViewCtx;
+use super::{CustomView, ViewCtx};
 use crate::components::transport::Transport;
+use crate::run::{use_view_data, RunKey, ViewLoad};
 use crate::store::{self, Topic};
-use skblab_core::experiments::ktls_recursion::{walk_trace, GraphNode, SkbRole, StackEntry, TraceFrame, WalkTrace};
-use skblab_core::Params;
+use skblab_core::experiments::ktls_recursion::{GraphNode, SkbRole, StackEntry, TraceFrame, WalkTrace};
+use skblab_core::ViewQuery;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 use yew::prelude::*;
+
+pub const EXPERIMENT: &str = skblab_core::experiments::ktls_recursion::ID;
+pub const VIEWS: &[(&str, CustomView)] =
+    &[("stack", stack), ("trace", trace), ("graph", graph), ("chart", chart), ("oops", oops)];
 
 /// The stack budget bar, stepped through the walk.
 pub fn stack(ctx: &ViewCtx) -> Html {
-    html! { <stack_bar::StackView params={ctx.resolved.clone()} /> }
+    html! { <stack_bar::StackView run={ctx.run_key()} /> }
 }
 
 /// The growing call trace, stepped through the walk.
 pub fn trace(ctx: &ViewCtx) -> Html {
-    html! { <call_trace::TraceView params={ctx.resolved.clone()} /> }
+    html! { <call_trace::TraceView run={ctx.run_key()} /> }
 }
 
 /// The skb graph, stepped through the walk.
 pub fn graph(ctx: &ViewCtx) -> Html {
-    html! { <skb_graph::GraphView params={ctx.resolved.clone()} /> }
+    html! { <skb_graph::GraphView run={ctx.run_key()} /> }
 }
 
 /// Stack use against nesting depth, per fix.
 pub fn chart(ctx: &ViewCtx) -> Html {
-    html! { <chart::ChartView params={ctx.resolved.clone()} dark={ctx.dark} /> }
+    html! { <chart::ChartView run={ctx.run_key()} dark={ctx.dark} /> }
 }
 
 /// The synthetic oops.
@@ -51,12 +58,12 @@ pub fn oops(ctx: &ViewCtx) -> Html {
 /// Props of the views that step through the walk.
 #[derive(Properties, PartialEq)]
 pub struct WalkProps {
-    pub params: Params,
+    pub run: RunKey,
 }
 
 /// A walk and what the views look up in it often.
 pub struct WalkData {
-    pub trace: WalkTrace,
+    pub trace: Arc<WalkTrace>,
     /// Indexes into `trace.graph.nodes` per nesting level (level 1 first), heads first.
     pub rows: Vec<Vec<usize>>,
     /// skb id → index into `trace.graph.nodes`.
@@ -64,7 +71,7 @@ pub struct WalkData {
 }
 
 impl WalkData {
-    fn new(trace: WalkTrace) -> WalkData {
+    fn new(trace: Arc<WalkTrace>) -> WalkData {
         let nodes = &trace.graph.nodes;
         let n_levels = nodes.iter().map(|n| n.level).max().unwrap_or(0) as usize;
         let mut rows = vec![Vec::new(); n_levels];
@@ -121,7 +128,8 @@ fn role_order(role: SkbRole) -> u8 {
 /// The one walk the stepping views share (the player shows one page at a time).
 #[derive(Default)]
 struct Shared {
-    params: Option<Params>,
+    /// The walk the views step through and what it was built from.
+    trace: Option<Arc<WalkTrace>>,
     walk: Option<Rc<WalkData>>,
     position: usize,
     /// The view that draws the transport: `(rank, subscription id)`, the lowest rank wins.
@@ -129,13 +137,13 @@ struct Shared {
 }
 
 impl Shared {
-    /// The walk of `params`, computed only when they differ from the last ones.
-    fn ensure(&mut self, params: &Params) -> Rc<WalkData> {
-        match (&self.walk, &self.params) {
-            (Some(w), Some(p)) if p == params => w.clone(),
+    /// The views' data of `trace`, built only when it is another walk than the last one.
+    fn ensure(&mut self, trace: &Arc<WalkTrace>) -> Rc<WalkData> {
+        match (&self.walk, &self.trace) {
+            (Some(w), Some(t)) if Arc::ptr_eq(t, trace) => w.clone(),
             _ => {
-                let walk = Rc::new(WalkData::new(walk_trace(params)));
-                self.params = Some(params.clone());
+                let walk = Rc::new(WalkData::new(trace.clone()));
+                self.trace = Some(trace.clone());
                 self.walk = Some(walk.clone());
                 self.position = 0;
                 walk
@@ -181,18 +189,23 @@ pub struct WalkHandle {
     pub transport: Option<Html>,
 }
 
-/// The shared walk of `params`, the shared position, and the transport if this view owns it.
-/// `rank` decides which view draws the transport (lowest wins: stack, then trace, then
-/// graph), so that it does not depend on the order in which Yew renders the views.
+/// The shared walk of `run` (core's view data "walk"), the shared position, and the transport
+/// if this view owns it; until the walk is there, the note to show instead. `rank` decides
+/// which view draws the transport (lowest wins: stack, then trace, then graph), so that it
+/// does not depend on the order in which Yew renders the views.
 #[hook]
-pub fn use_walk(params: &Params, rank: u8) -> WalkHandle {
+pub fn use_walk(run: &RunKey, rank: u8) -> Result<WalkHandle, Html> {
     let id = store::use_topic(Topic::Walk, Some(on_leave));
     // Views mount in one render pass, and one may have taken the transport from another
     // before that one subscribed: redraw all once so exactly one of them draws it.
     use_effect_with(id, |_| notify_all());
+    let trace = match use_view_data::<WalkTrace>(run.clone(), ViewQuery::new("walk")) {
+        ViewLoad::Ready(trace) => trace,
+        other => return Err(other.note().unwrap_or_default()),
+    };
     let (walk, position, owns, displaced) = SHARED.with(|s| {
         let mut s = s.borrow_mut();
-        let walk = s.ensure(params);
+        let walk = s.ensure(&trace);
         let displaced = match s.owner {
             Some((r, o)) if o != id && r > rank => Some(o),
             _ => None,
@@ -210,5 +223,5 @@ pub fn use_walk(params: &Params, rank: u8) -> WalkHandle {
     let transport = owns.then(|| {
         html! { <Transport n_frames={walk.n_positions()} {position} on_change={Callback::from(set_position)} unit="step" /> }
     });
-    WalkHandle { walk, position, transport }
+    Ok(WalkHandle { walk, position, transport })
 }

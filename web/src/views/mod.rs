@@ -2,19 +2,29 @@
 //!
 //! A lesson step names views by id (`views = ["chart", "profile"]`); the playground shows all
 //! of an experiment's views. Tables, seed comparisons, text views and charts of columns are
-//! drawn here from the run's [`RunOutput`](skblab_core::RunOutput) alone ([`generic`], flame graphs in [`flame`]); only `ViewSpec::Custom` views
-//! have code of their own, looked up in the one table [`custom`] — the only place in the web
-//! crate that names experiments.
+//! drawn here from the run's [`RunOutput`](skblab_core::RunOutput) alone ([`generic`], flame
+//! graphs in [`flame`]); only `ViewSpec::Custom` views have code of their own: one module per
+//! experiment, which registers its views itself (`EXPERIMENT`, its id, and `VIEWS`, its view
+//! ids with the functions that draw them) and is named once, in [`custom_modules!`]. A custom
+//! view reads what core computes for it (`Experiment::view_data`) from the run store
+//! ([`crate::run::use_view_data`]); it never calls the simulation.
 
-pub mod cross_cpu_free;
 pub mod flame;
 pub mod generic;
-pub mod high_order_alloc;
-pub mod ktls_recursion;
-pub mod skb_cache;
-pub mod skb_layout;
 
-use crate::run::RunState;
+/// Declares the custom-view modules and the table of their views (adding a module: its name
+/// here, nothing else).
+macro_rules! custom_modules {
+    ($($module:ident),+ $(,)?) => {
+        $(pub mod $module;)+
+        /// Every custom-view module's (experiment id, views).
+        const MODULES: &[(&str, &[(&str, CustomView)])] = &[$(($module::EXPERIMENT, $module::VIEWS)),+];
+    };
+}
+
+custom_modules!(cross_cpu_free, high_order_alloc, ktls_recursion, skb_cache, skb_layout);
+
+use crate::run::{RunKey, RunState};
 use skblab_core::{Experiment, Params, ViewSpec};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -30,6 +40,13 @@ pub struct ViewCtx {
     pub dark: bool,
 }
 
+impl ViewCtx {
+    /// The key of the run the views show (for the run store's view data).
+    pub fn run_key(&self) -> RunKey {
+        RunKey { experiment: self.experiment, params: self.resolved.clone(), seed: self.seed }
+    }
+}
+
 impl PartialEq for ViewCtx {
     fn eq(&self, other: &Self) -> bool {
         self.experiment.id() == other.experiment.id()
@@ -41,32 +58,16 @@ impl PartialEq for ViewCtx {
 }
 
 /// A custom view: a function of the context.
-type CustomView = fn(&ViewCtx) -> Html;
+pub type CustomView = fn(&ViewCtx) -> Html;
 
-/// The custom views: (experiment id, view id) → the function that draws it. Adding a lesson
-/// with a diagram no chart can draw adds a line here and a module beside this one.
-const CUSTOM: &[(&str, &str, CustomView)] = {
-    use skblab_core::experiments::{
-        cross_cpu_free as xcpu, high_order_alloc as hoa, ktls_recursion as ktls, skb_cache as sc, skb_layout as skb,
-    };
-    &[
-        (skb::ID, "diagram", skb_layout::diagram),
-        (skb::ID, "chart", skb_layout::mtu_chart),
-        (skb::ID, "frags-chart", skb_layout::frags_chart),
-        (hoa::ID, "trace", high_order_alloc::trace),
-        (xcpu::ID, "lanes", cross_cpu_free::lanes_view),
-        (sc::ID, "lanes", skb_cache::lanes),
-        (ktls::ID, "stack", ktls_recursion::stack),
-        (ktls::ID, "trace", ktls_recursion::trace),
-        (ktls::ID, "graph", ktls_recursion::graph),
-        (ktls::ID, "chart", ktls_recursion::chart),
-        (ktls::ID, "oops", ktls_recursion::oops),
-    ]
-};
+/// Every custom view: (experiment id, view id, the function that draws it).
+fn all_custom() -> impl Iterator<Item = (&'static str, &'static str, CustomView)> {
+    MODULES.iter().flat_map(|(e, views)| views.iter().map(move |(v, f)| (*e, *v, *f)))
+}
 
 /// The custom view `id` of `experiment`.
 pub fn custom(experiment: &str, id: &str) -> Option<CustomView> {
-    CUSTOM.iter().find(|(e, v, _)| *e == experiment && *v == id).map(|c| c.2)
+    all_custom().find(|(e, v, _)| *e == experiment && *v == id).map(|c| c.2)
 }
 
 /// Every view id of the experiment, in display order.
@@ -110,12 +111,35 @@ mod tests {
                 }
             }
         }
-        for (exp, id, _) in CUSTOM {
+        for (exp, id, _) in all_custom() {
             let e = skblab_core::find(exp).expect("a registered experiment");
             assert!(
-                e.views().iter().any(|v| matches!(v, ViewSpec::Custom { id: i } if i == id)),
+                e.views().iter().any(|v| matches!(v, ViewSpec::Custom { id: i } if *i == id)),
                 "custom view '{id}' of {exp} is not declared by core"
             );
         }
+        let mut ids: Vec<_> = all_custom().map(|(e, v, _)| (e, v)).collect();
+        let n = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "a custom view is registered twice");
+    }
+
+    /// Core's data for a view (defaults, seed 1), as it comes from the worker: JSON.
+    fn data_json(experiment: &str, query: skblab_core::ViewQuery) -> skblab_core::ViewData {
+        let e = skblab_core::find(experiment).unwrap();
+        let data = e.view_data(&e.defaults(), 1, &query).expect("view data");
+        skblab_core::ViewData::from_json(data.to_json())
+    }
+
+    #[test]
+    fn core_view_data_reads_into_the_views_own_structs() {
+        use skblab_core::ViewQuery;
+        let lanes = data_json(cross_cpu_free::EXPERIMENT, ViewQuery::new("lanes"));
+        let lanes = lanes.decode::<cross_cpu_free::Lanes>().unwrap();
+        assert!(!lanes.events.is_empty() && lanes.cpus.len() == lanes.counters.len());
+        let diagram = data_json(skb_cache::EXPERIMENT, ViewQuery::new("lanes"));
+        let diagram = diagram.decode::<skb_cache::LaneDiagram>().unwrap();
+        assert!(!diagram.off.lanes.is_empty() && !diagram.on.lanes.is_empty());
     }
 }

@@ -5,7 +5,7 @@
 
 mod sweeps;
 
-use super::ViewCtx;
+use super::{CustomView, ViewCtx};
 use crate::charts::table::DataTable;
 use crate::components::chart::{Chart, ChartData};
 use crate::components::export::CsvExport;
@@ -15,6 +15,9 @@ use skblab_core::sim::skb::kmalloc_suffix;
 use std::rc::Rc;
 use sweeps::{frags_sweep, mtu_sweep};
 use yew::prelude::*;
+
+pub const EXPERIMENT: &str = skblab_core::experiments::skb_layout::ID;
+pub const VIEWS: &[(&str, CustomView)] = &[("diagram", diagram), ("chart", mtu_chart), ("frags-chart", frags_chart)];
 
 /// The head buffer drawn to scale.
 pub fn diagram(ctx: &ViewCtx) -> Html {

@@ -29,7 +29,7 @@ pub mod profile;
 pub mod seed;
 pub mod world;
 
-use crate::experiment::{Cost, Experiment, ViewSpec};
+use crate::experiment::{Cost, Experiment, ViewData, ViewQuery, ViewSpec};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamSpec, Params};
 use crate::sim::profile::FlameGraph;
@@ -399,6 +399,16 @@ impl Experiment for CrossCpuFree {
         } else {
             Cost::Heavy
         }
+    }
+
+    /// "lanes": the lane view's [`Lanes`] of a short window of the same configuration.
+    fn view_data(&self, params: &Params, seed: u64, query: &ViewQuery) -> Option<ViewData> {
+        (query.name == "lanes").then(|| ViewData::new(lanes(params, seed)))
+    }
+
+    /// The lanes' window is short whatever the page's windows: a few ms natively.
+    fn view_cost(&self, _params: &Params, _query: &ViewQuery) -> Cost {
+        Cost::Light
     }
 
     fn views(&self) -> Vec<ViewSpec> {

@@ -40,7 +40,7 @@ pub use calibrate::{profile_with, score_rows, sweep_on, HoaCalibration, FITTED};
 pub use params::{specs, validate, FragOrder, Input};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
-use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
+use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec};
 use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::{MachineProfile, SERVER_2019};
@@ -190,6 +190,23 @@ pub struct Trace {
     pub frames: Vec<TraceFrame>,
     /// True if the run ended (end time) before `max_events`.
     pub complete: bool,
+}
+
+/// Events the trace player records: every frame copies every lane, so keep it bounded.
+pub const TRACE_EVENTS: u64 = 2000;
+/// Most flows of the trace player's small run (each flow is two threads, two lanes).
+pub const TRACE_FLOWS_MAX: i64 = 8;
+
+/// The trace player's data for `query` ("trace" with `flows` in 1..=[`TRACE_FLOWS_MAX`] and
+/// `order` 0 or 3): the first [`TRACE_EVENTS`] events of that small run.
+fn trace_data(params: &Params, seed: u64, query: &ViewQuery) -> Option<Trace> {
+    let flows = query.arg_in("flows", 1, TRACE_FLOWS_MAX)?;
+    let order = match query.arg_in("order", 0, 3)? {
+        0 => FragOrder::Order0,
+        3 => FragOrder::Order3,
+        _ => return None,
+    };
+    (query.name == "trace").then(|| traced_run(params, flows as u32, order, seed, TRACE_EVENTS))
 }
 
 /// The first `max_events` events of a run, one frame each (keep `threads` and `max_events`
@@ -364,6 +381,17 @@ impl Experiment for HighOrderAlloc {
         } else {
             Cost::Heavy
         }
+    }
+
+    /// "trace" (inputs `flows`, `order`): the step-through player's [`Trace`].
+    fn view_data(&self, params: &Params, seed: u64, query: &ViewQuery) -> Option<ViewData> {
+        trace_data(params, seed, query).map(ViewData::new)
+    }
+
+    /// 2000 events of up to 8 flows: 11–43 ms natively (4 flows: about 20 ms), more than a
+    /// frame in wasm.
+    fn view_cost(&self, _params: &Params, _query: &ViewQuery) -> Cost {
+        Cost::Heavy
     }
 
     fn views(&self) -> Vec<ViewSpec> {

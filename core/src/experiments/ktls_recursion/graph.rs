@@ -23,7 +23,7 @@
 //! Pages are not modelled one by one: a data block's frags are released by one leaf call.
 
 use crate::params::Choice;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Most nesting levels (TLS records) one scenario may build; bounds the work in a browser.
 pub const NESTING_DEPTH_MAX: u32 = 8192;
@@ -33,7 +33,7 @@ pub type SkbId = u32;
 /// Index of a data block (head + shinfo) in [`SkbGraph::data`].
 pub type DataId = u32;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SkbKind {
     /// Allocated with its own data (`alloc_skb`).
@@ -43,7 +43,7 @@ pub enum SkbKind {
 }
 
 /// What an skb stands for in the scenario (for labels in the drawing).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SkbRole {
     /// A TCP segment as received.
@@ -86,7 +86,7 @@ pub struct SkbData {
 }
 
 /// How a socket-owned skb gets freed at close.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RootCall {
     /// `__skb_queue_purge(&sk->sk_receive_queue)` → `kfree_skb`.
@@ -95,7 +95,7 @@ pub enum RootCall {
     RxSkbCache,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Root {
     pub skb: SkbId,
     pub call: RootCall,

@@ -17,7 +17,7 @@
 //! Every size here is an ESTIMATE (see docs/ktls-recursion.md, "Frame sizes"), except
 //! `PT_REGS_BYTES`.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// sizeof(struct pt_regs) on x86_64: 21 eight-byte slots, saved by `entry_SYSCALL_64`.
 pub const PT_REGS_BYTES: u64 = 168;
@@ -53,6 +53,45 @@ pub enum Func {
     KfreeSkbList,
     FreePagesOk,
     FreeOnePage,
+}
+
+/// Every function, in declaration order.
+pub const FUNCS: &[Func] = &[
+    Func::EntrySyscall64,
+    Func::DoSyscall64,
+    Func::ExitToUsermodeLoop,
+    Func::TaskWorkRun,
+    Func::Fput,
+    Func::SockClose,
+    Func::SockRelease,
+    Func::InetRelease,
+    Func::TlsSkProtoClose,
+    Func::TcpClose,
+    Func::TcpDisconnect,
+    Func::SyscallPathByHand,
+    Func::SkbQueuePurge,
+    Func::KfreeSkb,
+    Func::KfreeSkbInner,
+    Func::SkbReleaseAll,
+    Func::SkbReleaseData,
+    Func::KfreeSkbList,
+    Func::FreePagesOk,
+    Func::FreeOnePage,
+];
+
+/// A kernel function's name as the model spells it ([`Func::name`]). An alias, so that serde's
+/// derive reads it with [`function_name`] instead of borrowing it from the input.
+pub type Symbol = &'static str;
+
+/// Reads a function name back as [`Func::name`]'s `&'static str` (walk traces cross the
+/// worker boundary as JSON); a name the model does not have is an error.
+pub fn function_name<'de, D: Deserializer<'de>>(d: D) -> Result<Symbol, D::Error> {
+    let name = String::deserialize(d)?;
+    FUNCS
+        .iter()
+        .map(|f| f.name())
+        .find(|n| *n == name)
+        .ok_or_else(|| serde::de::Error::custom(format!("no function named {name:?} in the model")))
 }
 
 impl Func {
@@ -106,7 +145,7 @@ pub fn syscall_path_table_bytes() -> u64 {
 }
 
 /// Estimated frame sizes of the free path (all in bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrameSizes {
     /// `kfree_skb` with `__kfree_skb` and `skb_release_all` inlined into it: return address
     /// plus two saved registers.
@@ -182,9 +221,10 @@ impl FrameSizes {
 }
 
 /// One frame on the stack, as the web app and the oops show it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StackEntry {
-    pub function: &'static str,
+    #[serde(deserialize_with = "function_name")]
+    pub function: Symbol,
     pub frame_bytes: u64,
 }
 

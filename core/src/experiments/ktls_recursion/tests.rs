@@ -286,3 +286,25 @@ proptest! {
         after.check_invariants();
     }
 }
+
+#[test]
+fn view_data_is_the_walk_and_the_chart_and_reads_back_from_json() {
+    let p = params(&["nesting_depth=40"]);
+    let walk = KtlsRecursion.view_data(&p, 1, &ViewQuery::new("walk")).expect("walk data");
+    let direct = walk.decode::<WalkTrace>().unwrap();
+    assert_eq!(*direct, walk_trace(&p));
+    let back = ViewData::from_json(walk.to_json()).decode::<WalkTrace>().unwrap();
+    assert_eq!(back, direct, "the walk crosses the worker boundary unchanged");
+    let chart = KtlsRecursion.view_data(&p, 1, &ViewQuery::new("chart")).expect("chart data");
+    let back = ViewData::from_json(chart.to_json()).decode::<StackVsDepth>().unwrap();
+    assert_eq!(back, chart.decode::<StackVsDepth>().unwrap());
+    assert_eq!(back.series.len(), FIXES.len());
+    assert!(KtlsRecursion.view_data(&p, 1, &ViewQuery::new("oops")).is_none());
+    assert_eq!(KtlsRecursion.view_cost(&p, &ViewQuery::new("chart")), crate::Cost::Heavy);
+}
+
+#[test]
+fn an_unknown_function_name_is_an_error() {
+    let e = serde_json::from_str::<StackEntry>(r#"{"function":"nope","frame_bytes":8}"#).unwrap_err();
+    assert!(e.to_string().contains("nope"), "{e}");
+}

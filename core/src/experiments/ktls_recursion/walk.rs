@@ -16,15 +16,16 @@
 //! stops: what is not yet freed stays allocated (the real kernel oopses there).
 
 use super::graph::{DataId, RootCall, SkbGraph, SkbId};
+use super::stack::{function_name, Symbol};
 use super::stack::{FrameSizes, Func, StackEntry};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// Most trace frames recorded for the step-through player; the walk itself goes on.
 pub const TRACE_FRAMES_MAX: usize = 20_000;
 
 /// How the walk is set up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WalkConfig {
     pub sizes: FrameSizes,
     pub thread_size_bytes: u64,
@@ -35,10 +36,11 @@ pub struct WalkConfig {
 }
 
 /// Where the walk ran off the stack.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Overflow {
     /// The function whose frame did not fit.
-    pub function: &'static str,
+    #[serde(deserialize_with = "function_name")]
+    pub function: Symbol,
     pub frame_bytes: u64,
     /// Nesting level of the skb being freed (root = 1).
     pub level: u32,
@@ -52,21 +54,23 @@ pub struct Overflow {
 }
 
 /// One event of the walk, for the step-through player.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TraceEvent {
     Call {
-        function: &'static str,
+        #[serde(deserialize_with = "function_name")]
+        function: Symbol,
         frame_bytes: u64,
     },
     Return {
-        function: &'static str,
+        #[serde(deserialize_with = "function_name")]
+        function: Symbol,
     },
     /// Something happened inside the current frame (a refcount dropped, memory freed).
     Note,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceFrame {
     pub event: TraceEvent,
     /// Bytes in use after the event (the push that overflows shows what it needed).
@@ -79,7 +83,7 @@ pub struct TraceFrame {
 }
 
 /// What the walk did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WalkResult {
     pub overflow: Option<Overflow>,
     /// Deepest frag_list nesting level the walk entered.

@@ -28,7 +28,7 @@ pub mod profile;
 pub mod seed;
 pub mod world;
 
-use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
+use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::profile::{FlameGraph, SPIN_SYMBOL};
@@ -402,6 +402,17 @@ impl Experiment for SkbCache {
         } else {
             Cost::Light
         }
+    }
+
+    /// "lanes": the CPU-lane diagram's [`LaneDiagram`] (two short runs).
+    fn view_data(&self, params: &Params, seed: u64, query: &ViewQuery) -> Option<ViewData> {
+        (query.name == "lanes").then(|| ViewData::new(lane_diagram(params, seed)))
+    }
+
+    /// The lane diagram's two runs are short whatever the page's windows (about 3.5 ms
+    /// natively at the defaults): the page draws them at once, without waiting for the sweep.
+    fn view_cost(&self, _params: &Params, _query: &ViewQuery) -> Cost {
+        Cost::Light
     }
 
     fn views(&self) -> Vec<ViewSpec> {

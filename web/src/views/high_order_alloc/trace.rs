@@ -1,23 +1,98 @@
-//! The "trace" view: a step-through player over the first events of a small run (core's
-//! `traced_run`): what every thread's CPU does (lanes, with page-frag refill markers), the
-//! per-CPU list counts, the zone->lock holder and wait queue, and /proc/buddyinfo changing as
-//! blocks split and merge.
+//! The "trace" view: a step-through player over the first events of a small run (core's view
+//! data "trace", `traced_run`): what every thread's CPU does (lanes, with page-frag refill
+//! markers), the per-CPU list counts, the zone->lock holder and wait queue, and
+//! /proc/buddyinfo changing as blocks split and merge.
 //!
-//! The trace is computed once per (parameters, seed, flows, order) and bounded by
-//! [`MAX_EVENTS`] frames; stepping only indexes into it. The transport is the shared
-//! [`Transport`] component (buttons, slider, keys while focused).
+//! The trace is computed once per (parameters, seed, flows, order) in the sweep worker (2000
+//! events of up to 8 flows take more than a frame) and bounded by core's `TRACE_EVENTS`
+//! frames; stepping only indexes into it. The transport is the shared [`Transport`] component
+//! (buttons, slider, keys while focused).
 
 use super::HoaProps;
 use crate::components::transport::Transport;
+use crate::run::{use_view_data, ViewLoad};
 use crate::svg;
-use skblab_core::experiments::high_order_alloc::{traced_run, FragOrder, Trace, TraceFrame};
-use skblab_core::sim::trace::LockView;
+use serde::{Deserialize, Serialize};
+use skblab_core::sim::trace::LaneState as CoreLaneState;
+use skblab_core::ViewQuery;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-/// Events recorded per trace: every frame copies every lane, so keep it bounded.
-pub const MAX_EVENTS: u64 = 2000;
-/// Flow counts offered (a small run: each flow is two threads, two lanes).
+/// The fields of core's `high_order_alloc::Trace` this view reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    pub threads: u32,
+    pub order: u32,
+    pub frames: Vec<TraceFrame>,
+    pub complete: bool,
+}
+
+/// Core's `TraceFrame` (the machine after one event).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceFrame {
+    pub index: u64,
+    pub time_ns: u64,
+    pub event: String,
+    pub lanes: Vec<Lane>,
+    pub refills: Vec<RefillMarker>,
+    pub locks: Vec<LockView>,
+    pub buddyinfo: Vec<String>,
+}
+
+/// Core's `sim::trace::Lane` (one thread in a frame).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lane {
+    pub cpu: u16,
+    pub thread: String,
+    pub state: LaneState,
+    pub function: String,
+    pub pcp_count: u32,
+}
+
+/// Core's `sim::trace::LaneState`, by its variant names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LaneState {
+    Running,
+    Spinning,
+    HoldingLock,
+    Runnable,
+    Sleeping,
+}
+
+impl LaneState {
+    /// Core's words for the state.
+    fn word(self) -> &'static str {
+        let core = match self {
+            LaneState::Running => CoreLaneState::Running,
+            LaneState::Spinning => CoreLaneState::Spinning,
+            LaneState::HoldingLock => CoreLaneState::HoldingLock,
+            LaneState::Runnable => CoreLaneState::Runnable,
+            LaneState::Sleeping => CoreLaneState::Sleeping,
+        };
+        core.word()
+    }
+}
+
+/// Core's `sim::trace::LockView` (a zone lock at the end of a step).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockView {
+    pub node: u32,
+    pub holder_cpu: Option<u16>,
+    pub waiting_cpus: Vec<u16>,
+}
+
+/// Core's `RefillMarker` (`skb_page_frag_refill()` installed a new page).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefillMarker {
+    pub cpu: u16,
+    pub flow: u32,
+    pub order: u32,
+    pub pfn: u32,
+    pub source: String,
+}
+
+/// Flow counts offered (a small run: each flow is two threads, two lanes; core takes up to
+/// `TRACE_FLOWS_MAX`).
 const FLOW_CHOICES: &[u32] = &[1, 2, 4, 8];
 const DEFAULT_FLOWS: u32 = 4;
 /// Frames shown in the lane timeline, ending at the current one.
@@ -28,13 +103,21 @@ pub fn trace_view(props: &HoaProps) -> Html {
     let order = use_state_eq(|| 3u32);
     let flows = use_state_eq(|| DEFAULT_FLOWS);
     let position = use_state_eq(|| 0usize);
-    let trace = use_memo((props.params.clone(), props.seed, *flows, *order), |(p, seed, flows, order)| {
-        traced_run(p, *flows, FragOrder::from_order(*order), *seed, MAX_EVENTS)
-    });
+    let query = ViewQuery::new("trace").with("flows", i64::from(*flows)).with("order", i64::from(*order));
+    let trace = use_view_data::<Trace>(props.run.clone(), query.clone());
     {
         let position = position.clone();
-        use_effect_with(trace.clone(), move |_| position.set(0));
+        use_effect_with((props.run.clone(), query), move |_| position.set(0));
     }
+    let ViewLoad::Ready(trace) = trace else {
+        return html! {
+            <figure class="hoa-view card-flat" data-testid="trace-player" data-position="0">
+                <figcaption><strong>{ "Event trace" }</strong></figcaption>
+                { controls(order, flows) }
+                { trace.note().unwrap_or_default() }
+            </figure>
+        };
+    };
     let n = trace.frames.len();
     let pos = (*position).min(n.saturating_sub(1));
     let on_change = {
@@ -305,8 +388,16 @@ pub fn diff_tokens(before: &str, current: &str) -> Vec<(String, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skblab_core::experiments::high_order_alloc::HighOrderAlloc;
+    use skblab_core::experiments::high_order_alloc::{HighOrderAlloc, TRACE_EVENTS};
     use skblab_core::Experiment;
+
+    /// Core's trace data of a small run, read as this view reads it (from its JSON).
+    fn traced(flows: u32) -> Trace {
+        let query = ViewQuery::new("trace").with("flows", flows.into()).with("order", 3);
+        let data = HighOrderAlloc.view_data(&HighOrderAlloc.defaults(), 1, &query).expect("trace data");
+        let trace = skblab_core::ViewData::from_json(data.to_json()).decode::<Trace>().expect("the view reads it");
+        (*trace).clone()
+    }
 
     #[test]
     fn diff_marks_changed_counts_and_keeps_spacing() {
@@ -319,9 +410,8 @@ mod tests {
 
     #[test]
     fn a_small_trace_is_bounded_and_has_lanes_locks_and_buddyinfo() {
-        let params = HighOrderAlloc.defaults();
-        let trace = traced_run(&params, DEFAULT_FLOWS, FragOrder::Order3, 1, MAX_EVENTS);
-        assert!(trace.frames.len() as u64 <= MAX_EVENTS && !trace.frames.is_empty());
+        let trace = traced(DEFAULT_FLOWS);
+        assert!(trace.frames.len() as u64 <= TRACE_EVENTS && !trace.frames.is_empty());
         let last = trace.frames.last().unwrap();
         assert_eq!(last.lanes.len(), 2 * DEFAULT_FLOWS as usize);
         assert!(!last.locks.is_empty() && !last.buddyinfo.is_empty());
@@ -330,8 +420,7 @@ mod tests {
 
     #[test]
     fn the_lanes_locks_refills_and_buddyinfo_as_markup() {
-        let params = HighOrderAlloc.defaults();
-        let trace = traced_run(&params, DEFAULT_FLOWS, FragOrder::Order3, 1, MAX_EVENTS);
+        let trace = traced(DEFAULT_FLOWS);
         let pos = trace.frames.len() - 1;
         let frame = &trace.frames[pos];
         let lanes = lanes_svg(&trace, pos);

@@ -83,7 +83,10 @@ fn head_line(walk: &WalkData, position: usize) -> Line {
 
 #[function_component(TraceView)]
 pub fn trace_view(props: &WalkProps) -> Html {
-    let h = use_walk(&props.params, RANK);
+    let h = match use_walk(&props.run, RANK) {
+        Ok(h) => h,
+        Err(note) => return note,
+    };
     let lines = trace_lines(&h.walk, h.position);
     let truncated = h.walk.trace.truncated;
     html! {
@@ -111,7 +114,7 @@ mod tests {
 
     #[test]
     fn the_last_step_of_the_default_walk_shows_the_overflow() {
-        let walk = WalkData::new(walk_trace(&KtlsRecursion.defaults()));
+        let walk = WalkData::new(std::sync::Arc::new(walk_trace(&KtlsRecursion.defaults())));
         let lines = trace_lines(&walk, walk.n_positions() - 1);
         assert!(lines.iter().any(|l| l.class == "bad" && l.text.contains("past THREAD_SIZE")), "{lines:#?}");
         assert!(lines.iter().any(|l| l.text.contains("more frames of the recursion")));
@@ -120,7 +123,7 @@ mod tests {
 
     #[test]
     fn position_zero_is_the_close_path() {
-        let walk = WalkData::new(walk_trace(&KtlsRecursion.defaults()));
+        let walk = WalkData::new(std::sync::Arc::new(walk_trace(&KtlsRecursion.defaults())));
         let lines = trace_lines(&walk, 0);
         assert!(lines.iter().any(|l| l.text.contains("tcp_disconnect")));
         assert!(lines.iter().all(|l| l.class != "bad"));

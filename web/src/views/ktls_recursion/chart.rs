@@ -5,15 +5,17 @@ use super::ViewCtx;
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::components::chart::{Chart, ChartData, Drawing};
+use crate::run::{use_view_data, RunKey, ViewLoad};
 use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
 use plotters_canvas::CanvasBackend;
-use skblab_core::Params;
+use skblab_core::ViewQuery;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {
-    pub params: Params,
+    pub run: RunKey,
     pub dark: bool,
 }
 
@@ -49,8 +51,14 @@ impl Drawing for StackVsDepth {
 
 #[function_component(ChartView)]
 pub fn chart_view(props: &ChartProps) -> Html {
-    // Five fixes × 65 depths of walks without a trace: computed once per parameter set.
-    let data = use_memo(props.params.clone(), StackVsDepth::from_params);
+    // Five fixes × 65 depths of walks without a trace: core's view data "chart", heavy, so
+    // computed in the sweep worker once per parameter set.
+    let data = use_view_data::<StackVsDepth>(props.run.clone(), ViewQuery::new("chart"));
+    let chart = use_memo(data.clone(), |d| match d {
+        ViewLoad::Ready(d) => Some(Rc::new(StackVsDepth::clone(d))),
+        _ => None,
+    });
+    let Some(data) = (*chart).clone() else { return data.note().unwrap_or_default() };
     html! {
         <Chart data={ChartData::from(data)} dark={props.dark} caption="Stack use vs. nesting depth, per fix"
             name="ktls-stack-vs-depth" testid="ktls-chart" />

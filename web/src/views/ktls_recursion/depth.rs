@@ -1,47 +1,24 @@
 //! The ktls-recursion chart: peak kernel stack against frag_list nesting depth, one line per
 //! fix, with THREAD_SIZE drawn across and every overflowing point marked.
 //!
-//! The numbers come from core ([`stack_vs_depth`]); this module only lays them out. Generic
-//! over the plotters backend: the canvas in the browser, SVG in the tests.
+//! The numbers come from core (its view data "chart", [`StackVsDepth`]); this module only
+//! lays them out. Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
 use crate::charts::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use skblab_core::experiments::ktls_recursion::{chart_depths, stack_vs_depth, DepthPoint, KtlsInput, FIXES};
-use skblab_core::Params;
+pub use skblab_core::experiments::ktls_recursion::StackVsDepth;
 
-/// One line: a fix and its points.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FixSeries {
-    pub fix: &'static str,
-    pub points: Vec<DepthPoint>,
+/// The deepest depth on the axis (at least 1).
+fn depth_max(data: &StackVsDepth) -> u32 {
+    let d = data.series.iter().flat_map(|s| s.points.iter().map(|p| p.depth)).max().unwrap_or(0);
+    d.max(1)
 }
 
-/// The chart's data.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StackVsDepth {
-    /// The THREAD_SIZE the learner set (the `bigger-stack` fix doubles it for its own walk).
-    pub thread_size_bytes: u64,
-    pub series: Vec<FixSeries>,
-}
-
-impl StackVsDepth {
-    /// Every fix in [`FIXES`] over [`chart_depths`], other knobs from `params`.
-    pub fn from_params(params: &Params) -> StackVsDepth {
-        let depths = chart_depths();
-        let series = FIXES.iter().map(|&f| FixSeries { fix: f.name(), points: stack_vs_depth(params, f, &depths) });
-        StackVsDepth { thread_size_bytes: KtlsInput::from_params(params).thread_size_bytes, series: series.collect() }
-    }
-
-    fn depth_max(&self) -> u32 {
-        let d = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.depth)).max().unwrap_or(0);
-        d.max(1)
-    }
-
-    fn bytes_max(&self) -> u64 {
-        let top = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.stack_used_bytes_max)).max();
-        top.unwrap_or(0).max(self.thread_size_bytes).max(1)
-    }
+/// The top of the byte axis: the highest point or THREAD_SIZE (at least 1).
+fn bytes_max(data: &StackVsDepth) -> u64 {
+    let top = data.series.iter().flat_map(|s| s.points.iter().map(|p| p.stack_used_bytes_max)).max();
+    top.unwrap_or(0).max(data.thread_size_bytes).max(1)
 }
 
 /// Five colours, one per fix, readable on the theme's background.
@@ -77,7 +54,7 @@ pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     let (w, _) = area.dim_in_pixel();
     let (plot, side) = area.split_horizontally(w.saturating_sub(LEGEND_W));
     let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
-    let (x_hi, y_hi) = (data.depth_max() as f64, data.bytes_max() as f64 * 1.08);
+    let (x_hi, y_hi) = (depth_max(data) as f64, bytes_max(data) as f64 * 1.08);
     let mut chart = ChartBuilder::on(&plot)
         .caption("Peak kernel stack vs. nesting depth", text(17))
         .margin(theme.s(12))
@@ -126,7 +103,7 @@ fn draw_legend<DB: DrawingBackend>(
     for (i, s) in data.series.iter().enumerate() {
         let color = fix_color(theme, i);
         side.draw(&PathElement::new(swatch(row(i)), color.stroke_width(theme.s(4))))?;
-        side.draw(&Text::new(s.fix, (34, row(i) - 7), font.clone()))?;
+        side.draw(&Text::new(s.fix.as_str(), (34, row(i) - 7), font.clone()))?;
     }
     let n = data.series.len();
     let limit = theme.series[2];
@@ -141,7 +118,7 @@ fn draw_legend<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skblab_core::experiments::ktls_recursion::KtlsRecursion;
+    use skblab_core::experiments::ktls_recursion::{KtlsRecursion, FIXES};
     use skblab_core::Experiment;
 
     fn render_svg(data: &StackVsDepth) -> String {
@@ -150,7 +127,7 @@ mod tests {
 
     #[test]
     fn draws_every_fix_the_limit_and_overflow_marks() {
-        let data = StackVsDepth::from_params(&KtlsRecursion.defaults());
+        let data = StackVsDepth::of(&KtlsRecursion.defaults());
         assert_eq!(data.series.len(), FIXES.len());
         assert!(data.series[0].points.iter().any(|p| p.overflow), "fix none overflows somewhere on the axis");
         let svg = render_svg(&data);

@@ -62,7 +62,10 @@ pub(super) fn role_name(n: &GraphNode) -> &'static str {
 
 #[function_component(GraphView)]
 pub fn graph_view(props: &WalkProps) -> Html {
-    let h = use_walk(&props.params, RANK);
+    let h = match use_walk(&props.run, RANK) {
+        Ok(h) => h,
+        Err(note) => return note,
+    };
     let walk = &h.walk;
     let g = &walk.trace.graph;
     let current = walk.frame(h.position).and_then(|f| f.node);
@@ -264,7 +267,7 @@ mod tests {
     fn the_graph_window_has_boxes_edges_and_the_current_skb() {
         use skblab_core::experiments::ktls_recursion::{walk_trace, KtlsRecursion};
         use skblab_core::Experiment;
-        let walk = WalkData::new(walk_trace(&KtlsRecursion.defaults()));
+        let walk = WalkData::new(std::sync::Arc::new(walk_trace(&KtlsRecursion.defaults())));
         let position = walk.n_positions() / 2;
         let current = walk.frame(position).and_then(|f| f.node);
         let svg = graph_svg(&walk, position, current);

@@ -79,7 +79,10 @@ fn walk_bands(stack: &[StackEntry], n_base: usize, base_bytes: u64) -> Vec<Band>
 
 #[function_component(StackView)]
 pub fn stack_view(props: &WalkProps) -> Html {
-    let h = use_walk(&props.params, RANK);
+    let h = match use_walk(&props.run, RANK) {
+        Ok(h) => h,
+        Err(note) => return note,
+    };
     let walk = &h.walk;
     let frame = walk.frame(h.position);
     let overflow = frame.is_some_and(|f| f.overflow);
@@ -408,7 +411,7 @@ mod tests {
 
     #[test]
     fn the_bar_at_the_start_and_at_the_overflow() {
-        let walk = WalkData::new(walk_trace(&KtlsRecursion.defaults()));
+        let walk = WalkData::new(std::sync::Arc::new(walk_trace(&KtlsRecursion.defaults())));
         let svg = |position: usize| {
             let overflow = walk.frame(position).is_some_and(|f| f.overflow);
             bar_svg(&walk, position, walk.used_bytes(position), overflow)

@@ -1,0 +1,190 @@
+//! Custom views' data in the run store: core's `Experiment::view_data` of a run's key and a
+//! [`ViewQuery`], computed where core's `view_cost` says — light data right here, the first
+//! time a view asks; heavy data in the sweep worker (queued before the run's next point) —
+//! and kept like finished runs, so that going back to a step costs nothing.
+//!
+//! Views only read it through [`use_view_data`], as their own type: core's value itself when
+//! the view reads core's type, else the view's struct read from the data's JSON (once: the
+//! entry then keeps the view's value).
+
+use super::{ensure_worker, send, Client, RunKey, CLIENT};
+use crate::store::{self, Topic};
+use crate::worker::{Request, ViewRequest};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use skblab_core::{Cost, ViewData, ViewQuery};
+use std::sync::Arc;
+use yew::prelude::*;
+
+/// Finished entries kept.
+const CACHE_LEN: usize = 16;
+
+/// What identifies a view's data: the run's key and the query.
+#[derive(Clone, PartialEq, Debug)]
+struct ViewKey {
+    run: RunKey,
+    query: ViewQuery,
+}
+
+struct Entry {
+    key: ViewKey,
+    /// The number the worker echoes.
+    id: u64,
+    /// `None` while the worker computes it.
+    data: Option<Result<ViewData, String>>,
+}
+
+/// Every entry, oldest first.
+#[derive(Default)]
+pub(super) struct Views {
+    entries: Vec<Entry>,
+    next_id: u64,
+}
+
+impl Views {
+    fn find(&self, key: &ViewKey) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.key == *key)
+    }
+
+    /// Adds an entry, dropping the oldest finished ones beyond [`CACHE_LEN`].
+    fn push(&mut self, key: ViewKey, data: Option<Result<ViewData, String>>) -> u64 {
+        self.next_id += 1;
+        self.entries.push(Entry { key, id: self.next_id, data });
+        while self.entries.iter().filter(|e| e.data.is_some()).count() > CACHE_LEN {
+            let Some(oldest) = self.entries.iter().position(|e| e.data.is_some()) else { break };
+            self.entries.remove(oldest);
+        }
+        self.next_id
+    }
+}
+
+/// A view's data as far as it has come.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ViewLoad<T> {
+    /// The worker computes it.
+    Waiting,
+    Ready(Arc<T>),
+    /// Why there is none (the run's parameters were refused, the worker failed, ...).
+    Failed(String),
+}
+
+impl<T> ViewLoad<T> {
+    /// The note a view shows instead of its drawing while there is no data (`None` once ready).
+    pub fn note(&self) -> Option<Html> {
+        match self {
+            ViewLoad::Waiting => Some(html! { <p class="muted">{ "computing this view's data…" }</p> }),
+            ViewLoad::Ready(_) => None,
+            ViewLoad::Failed(e) => Some(html! { <p class="run-error">{ format!("No data: {e}") }</p> }),
+        }
+    }
+}
+
+/// Light data, computed now.
+fn compute(key: &ViewKey) -> Result<ViewData, String> {
+    let (e, params) = (key.run.experiment, &key.run.params);
+    e.validate(params).map_err(|err| err.to_string())?;
+    e.view_data(params, key.run.seed, &key.query).ok_or_else(|| format!("{} has no data {:?}", e.id(), key.query.name))
+}
+
+/// Asks the worker for heavy data, unless it was asked for already.
+fn request(key: &ViewKey) {
+    let changed = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.views.find(key).is_some() {
+            return false;
+        }
+        if let Err(e) = key.run.experiment.validate(&key.run.params) {
+            c.views.push(key.clone(), Some(Err(e.to_string())));
+            return true;
+        }
+        let id = c.views.push(key.clone(), None);
+        let sent = ensure_worker(&mut c).and_then(|()| send(&mut c, Request::View(view_request(key, id))));
+        if let Err(e) = sent {
+            arrived_in(&mut c, id, Err(e));
+        }
+        true
+    });
+    if changed {
+        store::notify(Topic::Views);
+    }
+}
+
+fn view_request(key: &ViewKey, id: u64) -> ViewRequest {
+    ViewRequest {
+        id,
+        experiment: key.run.experiment.id().to_string(),
+        params: key.run.params.to_wire(),
+        seed: key.run.seed,
+        query: key.query.clone(),
+    }
+}
+
+fn arrived_in(c: &mut Client, id: u64, result: Result<String, String>) {
+    if let Some(e) = c.views.entries.iter_mut().find(|e| e.id == id) {
+        e.data = Some(result.map(ViewData::from_json));
+    }
+}
+
+/// The worker's reply for view request `id`.
+pub(super) fn arrived(id: u64, result: Result<String, String>) {
+    CLIENT.with(|c| arrived_in(&mut c.borrow_mut(), id, result));
+    store::notify(Topic::Views);
+}
+
+/// The worker failed: no pending data will come.
+pub(super) fn fail_pending(message: &str) {
+    CLIENT.with(|c| {
+        for e in c.borrow_mut().views.entries.iter_mut().filter(|e| e.data.is_none()) {
+            e.data = Some(Err(message.to_string()));
+        }
+    });
+    store::notify(Topic::Views);
+}
+
+/// The data of `key` as `T`, computing light data now; `None` while heavy data is pending or
+/// was never asked for.
+fn lookup<T: Serialize + DeserializeOwned + Send + Sync + 'static>(key: &ViewKey) -> Option<Result<Arc<T>, String>> {
+    let heavy = key.run.experiment.view_cost(&key.run.params, &key.query) == Cost::Heavy;
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.views.find(key).is_none() && !heavy {
+            // Not notified: the caller draws the data right away.
+            c.views.push(key.clone(), Some(compute(key)));
+        }
+        let entry = c.views.entries.iter_mut().find(|e| e.key == *key)?;
+        let data = entry.data.as_ref()?.clone();
+        let value = data.and_then(|d| d.decode::<T>());
+        // Keep the view's own value, so that the JSON is read once.
+        if let Ok(v) = &value {
+            if entry.data.as_ref().is_some_and(|d| d.as_ref().is_ok_and(|d| d.get::<T>().is_none())) {
+                entry.data = Some(Ok(ViewData::from_arc(v.clone())));
+            }
+        }
+        Some(value)
+    })
+}
+
+/// The data `query` of the run `run`, as the view's type `T` (core's payload type, or the
+/// view's own struct of the fields it reads): light data at once, heavy data from the worker
+/// (the view redraws when it arrives).
+#[hook]
+pub fn use_view_data<T>(run: RunKey, query: ViewQuery) -> ViewLoad<T>
+where
+    T: Serialize + DeserializeOwned + Send + Sync + 'static,
+{
+    store::use_topic(Topic::Views, None);
+    let key = ViewKey { run, query };
+    {
+        let key = key.clone();
+        use_effect_with(key, |key| {
+            if key.run.experiment.view_cost(&key.run.params, &key.query) == Cost::Heavy {
+                request(key);
+            }
+        });
+    }
+    match lookup::<T>(&key) {
+        None => ViewLoad::Waiting,
+        Some(Ok(v)) => ViewLoad::Ready(v),
+        Some(Err(e)) => ViewLoad::Failed(e),
+    }
+}
