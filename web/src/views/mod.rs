@@ -5,15 +5,16 @@
 //! drawn here from the run's [`RunOutput`](skblab_core::RunOutput) alone ([`generic`], flame
 //! graphs in [`flame`]); only `ViewSpec::Custom` views have code of their own: one module per
 //! experiment, which registers its views itself (`EXPERIMENT`, its id, and `VIEWS`, its view
-//! ids with the functions that draw them) and is named once, in [`custom_modules!`]. A custom
+//! ids with the functions that draw them); `build.rs` finds every such module and names it in
+//! the one `custom_modules!` call, so a new module needs no edit here. A custom
 //! view reads what core computes for it (`Experiment::view_data`) from the run store
 //! ([`crate::run::use_view_data`]); it never calls the simulation.
 
 pub mod flame;
 pub mod generic;
 
-/// Declares the custom-view modules and the table of their views (adding a module: its name
-/// here, nothing else).
+/// Declares the custom-view modules and the table of their views; the call is written by
+/// `build.rs` (every `views/<name>.rs` with a `pub const VIEWS`).
 macro_rules! custom_modules {
     ($($module:ident),+ $(,)?) => {
         $(pub mod $module;)+
@@ -22,7 +23,8 @@ macro_rules! custom_modules {
     };
 }
 
-custom_modules!(cross_cpu_free, high_order_alloc, ktls_recursion, skb_cache, skb_layout);
+include!(concat!(env!("OUT_DIR"), "/custom_views.rs"));
+with_custom_modules!(custom_modules);
 
 use crate::run::{RunKey, RunState};
 use skblab_core::{Experiment, Params, ViewSpec};
