@@ -37,10 +37,8 @@ fn custom_views() {
     modules.sort();
     // A macro that hands the list to `custom_modules!` (called from views/mod.rs, so the
     // `mod` items resolve beside it, not in OUT_DIR where an `include!`d call would put them).
-    let text = format!(
-        "macro_rules! with_custom_modules {{ ($then:ident) => {{ $then!({}); }}; }}\n",
-        modules.join(", ")
-    );
+    let text =
+        format!("macro_rules! with_custom_modules {{ ($then:ident) => {{ $then!({}); }}; }}\n", modules.join(", "));
     let out = out_file("custom_views.rs");
     std::fs::write(&out, text).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 }

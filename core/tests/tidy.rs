@@ -424,3 +424,64 @@ fn no_arrow_from_sim_to_an_experiment_or_between_experiments() {
     }
     check_against_allowlist("layering", &offences, &ALLOWLIST);
 }
+
+#[test]
+fn worlds_keep_no_copy_of_the_skeleton_the_time_report_or_the_skb_helpers() {
+    // Issue 21: the run loop is `sim::world`'s (a world only handles events), CPU time goes to
+    // `sim::profile` call chains, and skb sizes and kmalloc classes are `sim::skb`'s. A world
+    // that pops its own queue, keeps its own table of time terms, or defines one of these
+    // helpers again has forked the shared skeleton.
+    const OWN_LOOP: [&str; 1] = ["peek_time_ns("];
+    const OWN_REPORT: [&str; 3] = ["enum Term", "TERMS:", "[u64; TERMS"];
+    const SKB_HELPERS: [&str; 14] = [
+        "fn kmalloc_size(",
+        "fn kmalloc_class(",
+        "fn kmalloc_name(",
+        "fn kmalloc_suffix(",
+        "fn align_up(",
+        "fn align64(",
+        "fn skb_data_align(",
+        "const PAGE_SIZE",
+        "const TCP_MSS",
+        "const FCLONE_BYTES",
+        "const SHINFO_",
+        "const KMALLOC_CLASSES",
+        "const SKBUFF_HEAD_CACHE_BYTES",
+        "const MAX_TCP_HEADER",
+    ];
+    let mut offences = Vec::new();
+    for (path, text) in files("core/src/experiments") {
+        let code = code_only(non_test_code(&text).as_str());
+        let shared = [(&OWN_LOOP[..], "sim::world"), (&OWN_REPORT[..], "sim::profile"), (&SKB_HELPERS[..], "sim::skb")];
+        for (patterns, owner) in shared {
+            for p in patterns.iter().filter(|p| code.contains(**p)) {
+                offences.push(format!("{}: `{p}` belongs to {owner}", rel(&path)));
+            }
+        }
+        // Popping an event queue is the run loop: only `sim::world::World::step` does it.
+        for queue in event_queue_fields(&code) {
+            if code.contains(&format!(".{queue}.pop()")) {
+                offences.push(format!("{}: `.{queue}.pop()` is a run loop; it belongs to sim::world", rel(&path)));
+            }
+        }
+    }
+    assert!(offences.is_empty(), "a world copies shared code:\n  {}", offences.join("\n  "));
+}
+
+/// The names of the fields declared `name: EventQueue<...>` in `code`.
+fn event_queue_fields(code: &str) -> Vec<String> {
+    code.match_indices(": EventQueue<")
+        .filter_map(|(at, _)| {
+            let before = &code[..at];
+            let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+            let name = &before[start..];
+            (!name.is_empty()).then(|| name.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn event_queue_fields_finds_the_queue_of_a_world() {
+    let code = "pub struct Sim { cfg: Config, q: EventQueue<Ev>, pub queue: EventQueue<Event> }";
+    assert_eq!(event_queue_fields(code), ["q", "queue"]);
+}
