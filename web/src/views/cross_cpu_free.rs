@@ -83,15 +83,60 @@ const TOP: f64 = 14.0;
 /// Lanes drawn at most (a dispatcher's further readers are summarised in the counters).
 const MAX_LANES: usize = 5;
 
+/// Where things go: the lanes drawn (CPU ids, in order), the time axis and the figure height.
+struct Geometry {
+    lanes: Vec<u16>,
+    t0: u64,
+    span: f64,
+    h: f64,
+}
+
+impl Geometry {
+    fn new(d: &Lanes) -> Self {
+        let lanes: Vec<u16> = d.cpus.iter().take(MAX_LANES).map(|c| c.0).collect();
+        let h = TOP + LANE_H * lanes.len() as f64 + 22.0;
+        let (t0, t1) = d.events.iter().fold((u64::MAX, 0), |(a, b), e| (a.min(e.t_ns), b.max(e.t_ns)));
+        let span = (t1.saturating_sub(t0)).max(1) as f64;
+        Geometry { lanes, t0, span, h }
+    }
+    fn lane_of(&self, cpu: u16) -> Option<usize> {
+        self.lanes.iter().position(|&c| c == cpu)
+    }
+    fn x(&self, t: u64) -> f64 {
+        LEFT + 12.0 + (t.saturating_sub(self.t0)) as f64 / self.span * (W - LEFT - 30.0)
+    }
+    fn y(&self, lane: usize) -> f64 {
+        TOP + LANE_H * lane as f64 + LANE_H * 0.62
+    }
+}
+
 fn markup(d: &Lanes) -> String {
     let s = &mut String::new();
-    let lanes: Vec<u16> = d.cpus.iter().take(MAX_LANES).map(|c| c.0).collect();
-    let lane_of = |cpu: u16| lanes.iter().position(|&c| c == cpu);
-    let h = TOP + LANE_H * lanes.len() as f64 + 22.0;
-    let (t0, t1) = d.events.iter().fold((u64::MAX, 0), |(a, b), e| (a.min(e.t_ns), b.max(e.t_ns)));
-    let span = (t1.saturating_sub(t0)).max(1) as f64;
-    let x = |t: u64| LEFT + 12.0 + (t.saturating_sub(t0)) as f64 / span * (W - LEFT - 30.0);
-    let y = |lane: usize| TOP + LANE_H * lane as f64 + LANE_H * 0.62;
+    let g = Geometry::new(d);
+    header(s, d, g.h);
+    lane_lines(s, d, &g);
+    // Arrows first (under the dots): from each object's allocation to its free elsewhere.
+    arrows(s, d, &g);
+    for e in &d.events {
+        let Some(l) = g.lane_of(e.cpu) else { continue };
+        dot(s, d, e, g.x(e.t_ns), g.y(l) + (e.cache as f64 - 1.0) * 8.0);
+    }
+    svg!(
+        s,
+        r#"<text class="xcpu-axis" x="{}" y="{}">{} µs of simulated time →</text></svg>"#,
+        LEFT,
+        g.h - 8.0,
+        format_args!("{:.1}", g.span / 1000.0)
+    );
+    legend(s, d);
+    counters(s, d);
+    s.push_str("</figure>");
+    std::mem::take(s)
+}
+
+/// The figure's opening, its caption with the slow-path pill, and the svg's opening and
+/// arrow-head marker.
+fn header(s: &mut String, d: &Lanes, h: f64) {
     svg!(
         s,
         concat!(
@@ -107,7 +152,11 @@ fn markup(d: &Lanes) -> String {
         W,
         h
     );
-    for (i, cpu) in lanes.iter().enumerate() {
+}
+
+/// One line per lane with its CPU number and role.
+fn lane_lines(s: &mut String, d: &Lanes, g: &Geometry) {
+    for (i, cpu) in g.lanes.iter().enumerate() {
         let role = d.cpus.iter().find(|c| c.0 == *cpu).map_or("", |c| c.1.as_str());
         svg!(
             s,
@@ -117,19 +166,22 @@ fn markup(d: &Lanes) -> String {
             ),
             LEFT,
             W - 10.0,
-            y(i),
-            y(i),
-            y(i) + 5.0,
+            g.y(i),
+            g.y(i),
+            g.y(i) + 5.0,
             cpu,
             LEFT,
-            y(i) - 20.0,
+            g.y(i) - 20.0,
             role
         );
     }
-    // Arrows first (under the dots): from each object's allocation to its free elsewhere.
+}
+
+/// An arrow from each object's allocation to its free on another (drawn) lane.
+fn arrows(s: &mut String, d: &Lanes, g: &Geometry) {
     for f in d.events.iter().filter(|e| e.free) {
         let Some(a) = d.events.iter().find(|a| !a.free && a.skb == f.skb && a.cache == f.cache) else { continue };
-        let (Some(la), Some(lf)) = (lane_of(a.cpu), lane_of(f.cpu)) else { continue };
+        let (Some(la), Some(lf)) = (g.lane_of(a.cpu), g.lane_of(f.cpu)) else { continue };
         if la == lf {
             continue;
         }
@@ -137,27 +189,12 @@ fn markup(d: &Lanes) -> String {
             s,
             r#"<line class="xcpu-arrow {}" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#xcpu-arrow)"/>"#,
             if f.fast { "fast" } else { "slow" },
-            x(a.t_ns),
-            y(la),
-            x(f.t_ns),
-            y(lf) - 6.0
+            g.x(a.t_ns),
+            g.y(la),
+            g.x(f.t_ns),
+            g.y(lf) - 6.0
         );
     }
-    for e in &d.events {
-        let Some(l) = lane_of(e.cpu) else { continue };
-        dot(s, d, e, x(e.t_ns), y(l) + (e.cache as f64 - 1.0) * 8.0);
-    }
-    svg!(
-        s,
-        r#"<text class="xcpu-axis" x="{}" y="{}">{} µs of simulated time →</text></svg>"#,
-        LEFT,
-        h - 8.0,
-        format_args!("{:.1}", span / 1000.0)
-    );
-    legend(s, d);
-    counters(s, d);
-    s.push_str("</figure>");
-    std::mem::take(s)
 }
 
 fn dot(s: &mut String, d: &Lanes, e: &LaneEvent, cx: f64, cy: f64) {

@@ -13,6 +13,8 @@
 use super::ViewCtx;
 use crate::browser;
 use skblab_core::{FlameGraph, FlameNode};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -140,18 +142,31 @@ fn hit(e: &Event) -> Option<(usize, u32)> {
     Some((el.get_attribute("data-g")?.parse().ok()?, el.get_attribute("data-i")?.parse().ok()?))
 }
 
-/// Flame graphs of the run's profiles named by the view, side by side.
-#[function_component(FlameView)]
-pub fn flame_view(props: &FlameProps) -> Html {
-    let zoom = use_state(|| vec![None::<u32>; props.flames.len()]);
-    let search = use_state(String::new);
-    let focus = use_state(|| None::<(usize, u32)>);
-    // The frame to give the keyboard focus back to after a zoom redraws the picture.
+/// Where a click or Enter on node `i` of `tree` leaves the zoom `current`: into the frame,
+/// or out one level on the zoomed frame or above it; zooming into the only root is no zoom.
+fn zoom_step(tree: &[FlameNode], current: Option<u32>, i: u32) -> Option<u32> {
+    let next = match current {
+        Some(c) if tree[i as usize].depth <= tree[c as usize].depth => tree[i as usize].parent,
+        _ => Some(i),
+    };
+    if next.is_some_and(|k| tree[k as usize].depth == 0) && tree.iter().filter(|n| n.depth == 0).count() == 1 {
+        return None;
+    }
+    next
+}
+
+/// The frame (graph, node) to give the keyboard focus back to after a zoom, if any.
+type Refocus = Rc<RefCell<Option<(usize, u32)>>>;
+
+/// The frame to give the keyboard focus back to after a zoom redraws the picture, and the
+/// grid it is searched in: after every change of `zoom`, the frame stored is focused again.
+#[hook]
+fn use_refocus_after_zoom(zoom: &[Option<u32>]) -> (Refocus, NodeRef) {
     let refocus = use_mut_ref(|| None::<(usize, u32)>);
     let grid = use_node_ref();
     {
         let (refocus, grid) = (refocus.clone(), grid.clone());
-        use_effect_with((*zoom).clone(), move |_| {
+        use_effect_with(zoom.to_vec(), move |_| {
             if let (Some((g, i)), Some(el)) = (refocus.borrow_mut().take(), grid.cast::<web_sys::Element>()) {
                 let selector = format!("[data-g=\"{g}\"][data-i=\"{i}\"]");
                 if let Ok(Some(target)) = el.query_selector(&selector) {
@@ -161,35 +176,22 @@ pub fn flame_view(props: &FlameProps) -> Html {
             }
         });
     }
-    let run = &props.ctx.run;
-    let testid = format!("flame-{}", props.id);
-    let Some(out) = run.output.clone() else {
-        return html! {
-            <figure class="card-flat flame-view" data-testid={testid}>
-                { crate::run::waiting_note(run) }
-            </figure>
-        };
-    };
-    let graphs: Vec<&FlameGraph> = props.flames.iter().filter_map(|id| out.flame(id)).collect();
-    let trees: Vec<Vec<FlameNode>> = graphs.iter().map(|g| g.nodes()).collect();
-    let totals: Vec<u64> = graphs.iter().map(|g| g.total_ns()).collect();
+    (refocus, grid)
+}
+
+/// The grid's click and key handlers: click, Enter or space on a frame zooms (see
+/// [`zoom_step`]) and remembers the frame for [`use_refocus_after_zoom`]; Escape zooms out.
+fn zoom_callbacks(
+    zoom: &UseStateHandle<Vec<Option<u32>>>,
+    refocus: Refocus,
+    trees: Vec<Vec<FlameNode>>,
+) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
     let set_zoom = {
         let zoom = zoom.clone();
-        let trees = trees.clone();
         move |g: usize, i: u32| {
             *refocus.borrow_mut() = Some((g, i));
             let mut z = (*zoom).clone();
-            // A click on the zoomed frame or above it zooms out one level.
-            let current = z[g];
-            z[g] = match current {
-                Some(c) if trees[g][i as usize].depth <= trees[g][c as usize].depth => trees[g][i as usize].parent,
-                _ => Some(i),
-            };
-            if z[g].is_some_and(|k| trees[g][k as usize].depth == 0)
-                && trees[g].iter().filter(|n| n.depth == 0).count() == 1
-            {
-                z[g] = None;
-            }
+            z[g] = zoom_step(&trees[g], z[g], i);
             zoom.set(z);
         }
     };
@@ -214,6 +216,62 @@ pub fn flame_view(props: &FlameProps) -> Html {
             _ => {}
         })
     };
+    (onclick, onkeydown)
+}
+
+/// One graph of the grid (graph `g`, zoomed to `zoom`): its title with the SVG export, the
+/// matched share under a search, the drawing and the folded stacks.
+fn graph_section(
+    experiment: &str,
+    graph: &FlameGraph,
+    tree: &[FlameNode],
+    g: usize,
+    zoom: Option<u32>,
+    search: &str,
+) -> Html {
+    let markup = flame_svg(&graph.title, tree, g, zoom, search);
+    let matched =
+        (!search.is_empty()).then(|| format!("matched: {:.2} %", matched_pct(tree, graph.total_ns(), search)));
+    let file = format!("{}-{}.svg", experiment, graph.id);
+    let on_export = {
+        let markup = markup.clone();
+        Callback::from(move |_| browser::download_text(&file, "image/svg+xml", &markup))
+    };
+    html! {
+        <section class="flame-one" data-testid={format!("flame-graph-{}", graph.id)}>
+            <h4 class="flame-title">{ &graph.title }
+                <button class="btn btn-small" type="button" onclick={on_export}
+                    data-testid={format!("flame-export-{}", graph.id)}>{"SVG"}</button>
+            </h4>
+            if let Some(m) = matched { <p class="flame-matched" data-testid="flame-matched">{ m }</p> }
+            <div class="flame-svg-wrap">{ crate::svg::into_html(markup) }</div>
+            <details>
+                <summary>{"Folded stacks (text)"}</summary>
+                <pre class="text-pre" tabindex="0">{ graph.folded() }</pre>
+            </details>
+        </section>
+    }
+}
+
+/// Flame graphs of the run's profiles named by the view, side by side.
+#[function_component(FlameView)]
+pub fn flame_view(props: &FlameProps) -> Html {
+    let zoom = use_state(|| vec![None::<u32>; props.flames.len()]);
+    let search = use_state(String::new);
+    let focus = use_state(|| None::<(usize, u32)>);
+    let (refocus, grid) = use_refocus_after_zoom(&zoom);
+    let run = &props.ctx.run;
+    let testid = format!("flame-{}", props.id);
+    let Some(out) = run.output.clone() else {
+        return html! {
+            <figure class="card-flat flame-view" data-testid={testid}>
+                { crate::run::waiting_note(run) }
+            </figure>
+        };
+    };
+    let graphs: Vec<&FlameGraph> = props.flames.iter().filter_map(|id| out.flame(id)).collect();
+    let trees: Vec<Vec<FlameNode>> = graphs.iter().map(|g| g.nodes()).collect();
+    let (onclick, onkeydown) = zoom_callbacks(&zoom, refocus, trees.clone());
     let on_focus = {
         let focus = focus.clone();
         Callback::from(move |e: Event| {
@@ -232,7 +290,13 @@ pub fn flame_view(props: &FlameProps) -> Html {
     };
     let focused = focus.and_then(|(g, i)| {
         let n = trees.get(g)?.get(i as usize)?;
-        Some(format!("{}: {}: {:.2} % of all samples ({} ns)", graphs[g].title, n.name, pct(n, totals[g]), n.ns))
+        Some(format!(
+            "{}: {}: {:.2} % of all samples ({} ns)",
+            graphs[g].title,
+            n.name,
+            pct(n, graphs[g].total_ns()),
+            n.ns
+        ))
     });
     html! {
         <figure class="card-flat flame-view" data-testid={testid}>
@@ -244,29 +308,7 @@ pub fn flame_view(props: &FlameProps) -> Html {
                 <span class="muted">{"Click or Enter: zoom in; click the top row or Esc: out."}</span>
             </div>
             <div class="flame-grid" ref={grid} {onclick} {onkeydown} onfocusin={on_focus.reform(|e: FocusEvent| e.into())} onmouseover={on_focus.reform(|e: MouseEvent| e.into())}>
-                { for graphs.iter().enumerate().map(|(g, graph)| {
-                    let markup = flame_svg(&graph.title, &trees[g], g, zoom[g], &search);
-                    let matched = (!search.is_empty()).then(|| format!("matched: {:.2} %", matched_pct(&trees[g], totals[g], &search)));
-                    let file = format!("{}-{}.svg", out.experiment, graph.id);
-                    let on_export = {
-                        let markup = markup.clone();
-                        Callback::from(move |_| browser::download_text(&file, "image/svg+xml", &markup))
-                    };
-                    html! {
-                        <section class="flame-one" data-testid={format!("flame-graph-{}", graph.id)}>
-                            <h4 class="flame-title">{ &graph.title }
-                                <button class="btn btn-small" type="button" onclick={on_export}
-                                    data-testid={format!("flame-export-{}", graph.id)}>{"SVG"}</button>
-                            </h4>
-                            if let Some(m) = matched { <p class="flame-matched" data-testid="flame-matched">{ m }</p> }
-                            <div class="flame-svg-wrap">{ crate::svg::into_html(markup) }</div>
-                            <details>
-                                <summary>{"Folded stacks (text)"}</summary>
-                                <pre class="text-pre" tabindex="0">{ graph.folded() }</pre>
-                            </details>
-                        </section>
-                    }
-                }) }
+                { for graphs.iter().enumerate().map(|(g, graph)| graph_section(&out.experiment, graph, &trees[g], g, zoom[g], &search)) }
             </div>
             <p class="flame-focus" aria-live="polite" data-testid="flame-focus">
                 { focused.unwrap_or_else(|| "Hover or focus a frame to read its exact share.".to_string()) }
@@ -304,6 +346,18 @@ mod tests {
         let z = flame_svg("t", &n, 0, Some(b), "");
         assert_eq!(z.matches("<rect").count(), 2);
         assert!(z.contains(r#"width="639.5""#));
+    }
+
+    #[test]
+    fn zoom_steps_in_and_out_and_never_onto_the_only_root() {
+        let n = graph().nodes();
+        let at = |name: &str| n.iter().position(|x| x.name == name).unwrap() as u32;
+        let (k, a, spin) = (at("k"), at("a"), at("queued_spin_lock_slowpath"));
+        assert_eq!(zoom_step(&n, None, a), Some(a));
+        assert_eq!(zoom_step(&n, Some(a), spin), Some(spin));
+        assert_eq!(zoom_step(&n, Some(spin), spin), Some(a), "the zoomed frame again: out one level");
+        assert_eq!(zoom_step(&n, Some(spin), a), None, "above it: out to its parent, here the only root: no zoom");
+        assert_eq!(zoom_step(&n, None, k), None);
     }
 
     #[test]

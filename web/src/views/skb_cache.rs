@@ -135,6 +135,13 @@ fn rx_frees(set: &LaneSet) -> (usize, usize) {
     (freed.len(), freed.iter().filter(|&&same| same).count())
 }
 
+/// The y of lane `lane` in the panel starting at `y0`.
+fn lane_y(y0: f64, lane: usize) -> f64 {
+    y0 + PANEL_HEAD + LANE_H * lane as f64 + LANE_H * 0.55
+}
+
+/// One panel (caches off or on) starting at `y0`: its title and count, a lane per CPU, and
+/// the first skbs.
 fn panel(s: &mut String, d: &LaneDiagram, set: &LaneSet, title: &str, is_current: bool, y0: f64) {
     let rows = rows(d, set);
     let (n, same) = rx_frees(set);
@@ -149,8 +156,8 @@ fn panel(s: &mut String, d: &LaneDiagram, set: &LaneSet, title: &str, is_current
         same,
         n
     );
-    let y = |lane: usize| y0 + PANEL_HEAD + LANE_H * lane as f64 + LANE_H * 0.55;
     for (i, (cpu, role)) in rows.iter().enumerate() {
+        let y = lane_y(y0, i);
         svg!(
             s,
             concat!(
@@ -159,65 +166,70 @@ fn panel(s: &mut String, d: &LaneDiagram, set: &LaneSet, title: &str, is_current
             ),
             LEFT,
             W - 8.0,
-            y(i),
-            y(i),
-            y(i) - 4.0,
+            y,
+            y,
+            y - 4.0,
             cpu,
-            y(i) + 17.0,
+            y + 17.0,
             role
         );
     }
     let lane_of = |cpu: u16| rows.iter().position(|r| r.0 == cpu);
     let step = (W - LEFT - 30.0) / MAX_SKBS as f64;
     for (k, l) in set.lanes.iter().take(MAX_SKBS).enumerate() {
-        let x = LEFT + 20.0 + step * k as f64;
         let Some(la) = lane_of(l.alloc_cpu) else { continue };
-        let kind = if l.rx { "rx" } else { "tx" };
-        let free_lane = l.free_cpu.and_then(lane_of);
-        let home = l.free_cpu == Some(l.alloc_cpu);
-        let class = match (l.free_cpu, home) {
-            (None, _) => "open",
-            (Some(_), true) => "home",
-            (Some(_), false) => "away",
-        };
-        svg!(s, r#"<g class="skbl-skb {}">"#, class);
-        // Allocation: a filled dot (rx) or square (tx) on the allocating CPU's lane.
-        let (ax, fx) = match free_lane {
-            Some(lf) if lf == la => (x - 9.0, x + 9.0),
-            _ => (x, x),
-        };
-        if let Some(lf) = free_lane {
-            if lf != la {
-                let dir = if lf > la { 1.0 } else { -1.0 };
-                svg!(
-                    s,
-                    r#"<line class="skbl-arrow" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#skbl-arrow)"/>"#,
-                    ax,
-                    y(la) + dir * 8.0,
-                    fx,
-                    y(lf) - dir * 10.0
-                );
-            }
+        skb(s, l, LEFT + 20.0 + step * k as f64, la, l.free_cpu.and_then(lane_of), y0);
+    }
+}
+
+/// One skb at column `x` of the panel starting at `y0`: allocated on lane `la`, freed on
+/// `free_lane` (None: not freed yet), an arrow between two lanes, and its kind on top.
+fn skb(s: &mut String, l: &Lane, x: f64, la: usize, free_lane: Option<usize>, y0: f64) {
+    let y = |lane: usize| lane_y(y0, lane);
+    let home = l.free_cpu == Some(l.alloc_cpu);
+    let class = match (l.free_cpu, home) {
+        (None, _) => "open",
+        (Some(_), true) => "home",
+        (Some(_), false) => "away",
+    };
+    svg!(s, r#"<g class="skbl-skb {}">"#, class);
+    // Allocation: a filled dot (rx) or square (tx) on the allocating CPU's lane.
+    let (ax, fx) = match free_lane {
+        Some(lf) if lf == la => (x - 9.0, x + 9.0),
+        _ => (x, x),
+    };
+    if let Some(lf) = free_lane {
+        if lf != la {
+            let dir = if lf > la { 1.0 } else { -1.0 };
+            svg!(
+                s,
+                r#"<line class="skbl-arrow" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#skbl-arrow)"/>"#,
+                ax,
+                y(la) + dir * 8.0,
+                fx,
+                y(lf) - dir * 10.0
+            );
         }
-        if l.rx {
-            svg!(s, r#"<circle class="skbl-alloc" cx="{}" cy="{}" r="7"/>"#, ax, y(la));
-        } else {
-            svg!(s, r#"<rect class="skbl-alloc" x="{}" y="{}" width="13" height="13"/>"#, ax - 6.5, y(la) - 6.5);
-        }
-        if let Some(lf) = free_lane {
-            if l.rx {
-                svg!(s, r#"<circle class="skbl-free" cx="{}" cy="{}" r="7"/>"#, fx, y(lf));
-            } else {
-                svg!(s, r#"<rect class="skbl-free" x="{}" y="{}" width="13" height="13"/>"#, fx - 6.5, y(lf) - 6.5);
-            }
-        }
-        svg!(
-            s,
-            r#"<text class="skbl-kind" x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
-            x,
-            y0 + PANEL_HEAD - 4.0,
-            kind
-        );
+    }
+    mark(s, "skbl-alloc", l.rx, ax, y(la));
+    if let Some(lf) = free_lane {
+        mark(s, "skbl-free", l.rx, fx, y(lf));
+    }
+    svg!(
+        s,
+        r#"<text class="skbl-kind" x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
+        x,
+        y0 + PANEL_HEAD - 4.0,
+        if l.rx { "rx" } else { "tx" }
+    );
+}
+
+/// A dot (rx) or square (tx) of `class` centred on (`cx`, `cy`).
+fn mark(s: &mut String, class: &str, rx: bool, cx: f64, cy: f64) {
+    if rx {
+        svg!(s, r#"<circle class="{}" cx="{}" cy="{}" r="7"/>"#, class, cx, cy);
+    } else {
+        svg!(s, r#"<rect class="{}" x="{}" y="{}" width="13" height="13"/>"#, class, cx - 6.5, cy - 6.5);
     }
 }
 

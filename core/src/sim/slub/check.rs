@@ -3,7 +3,8 @@
 //! allocated, per-slab counts, partial-list membership and frozen slabs. Its property test
 //! drives random allocations and frees through the paths and checks after every step.
 
-use super::{ObjState, Slub};
+use super::{KmemCache, ObjState, Slab, Slub};
+use crate::sim::machine::CpuId;
 
 impl Slub {
     /// Every object is on exactly one freelist (its page's or its frozen CPU's) or allocated;
@@ -18,57 +19,7 @@ impl Slub {
                     continue;
                 }
                 slabs += 1;
-                let mut seen = vec![0u8; s.state.len()];
-                for &i in &s.freelist {
-                    seen[i as usize] += 1;
-                    if s.state[i as usize] != ObjState::PageFree {
-                        return Err(format!(
-                            "{}: slab {sid} object {i} on the page freelist but {:?}",
-                            c.name, s.state[i as usize]
-                        ));
-                    }
-                }
-                match s.frozen {
-                    Some(cpu) => {
-                        let cs = &c.cpu[cpu as usize];
-                        if cs.slab != Some(sid as u32) {
-                            return Err(format!("{}: slab {sid} frozen to cpu {cpu} but not its active slab", c.name));
-                        }
-                        if s.on_partial {
-                            return Err(format!("{}: frozen slab {sid} on the partial list", c.name));
-                        }
-                        for &i in &cs.freelist {
-                            seen[i as usize] += 1;
-                            if s.state[i as usize] != ObjState::CpuFree {
-                                return Err(format!(
-                                    "{}: cpu {cpu} freelist holds object {i} that is {:?}",
-                                    c.name, s.state[i as usize]
-                                ));
-                            }
-                        }
-                    }
-                    None => {
-                        if s.state.contains(&ObjState::CpuFree) {
-                            return Err(format!("{}: unfrozen slab {sid} has objects on a CPU freelist", c.name));
-                        }
-                        let listed = c.partial.iter().filter(|&&p| p as usize == sid).count();
-                        if listed != usize::from(s.on_partial) {
-                            return Err(format!(
-                                "{}: slab {sid} on_partial {} but listed {listed} times",
-                                c.name, s.on_partial
-                            ));
-                        }
-                        if s.on_partial && s.freelist.is_empty() {
-                            return Err(format!("{}: full slab {sid} on the partial list", c.name));
-                        }
-                    }
-                }
-                for (i, (&n, st)) in seen.iter().zip(&s.state).enumerate() {
-                    let want = u8::from(*st != ObjState::Allocated);
-                    if n != want {
-                        return Err(format!("{}: slab {sid} object {i} is {st:?} but on {n} freelists", c.name));
-                    }
-                }
+                check_slab(c, sid, s)?;
             }
             if slabs != c.nr_slabs {
                 return Err(format!("{}: {slabs} slabs but nr_slabs {}", c.name, c.nr_slabs));
@@ -81,6 +32,68 @@ impl Slub {
         }
         self.zone.check_invariants()
     }
+}
+
+/// Slab `sid` of cache `c`: its page freelist holds only page-free objects, it is frozen to a
+/// CPU (that CPU's active slab, on no list) or listed on the partial list as `on_partial`
+/// says, and every object not allocated is on exactly one freelist.
+fn check_slab(c: &KmemCache, sid: usize, s: &Slab) -> Result<(), String> {
+    let mut seen = vec![0u8; s.state.len()];
+    for &i in &s.freelist {
+        seen[i as usize] += 1;
+        if s.state[i as usize] != ObjState::PageFree {
+            return Err(format!(
+                "{}: slab {sid} object {i} on the page freelist but {:?}",
+                c.name, s.state[i as usize]
+            ));
+        }
+    }
+    match s.frozen {
+        Some(cpu) => check_frozen(c, sid, s, cpu, &mut seen)?,
+        None => check_unfrozen(c, sid, s)?,
+    }
+    for (i, (&n, st)) in seen.iter().zip(&s.state).enumerate() {
+        let want = u8::from(*st != ObjState::Allocated);
+        if n != want {
+            return Err(format!("{}: slab {sid} object {i} is {st:?} but on {n} freelists", c.name));
+        }
+    }
+    Ok(())
+}
+
+/// Slab `sid` frozen to `cpu`: that CPU's active slab, not on the partial list, and the CPU's
+/// freelist holds only CPU-free objects (counted into `seen`).
+fn check_frozen(c: &KmemCache, sid: usize, s: &Slab, cpu: CpuId, seen: &mut [u8]) -> Result<(), String> {
+    let cs = &c.cpu[cpu as usize];
+    if cs.slab != Some(sid as u32) {
+        return Err(format!("{}: slab {sid} frozen to cpu {cpu} but not its active slab", c.name));
+    }
+    if s.on_partial {
+        return Err(format!("{}: frozen slab {sid} on the partial list", c.name));
+    }
+    for &i in &cs.freelist {
+        seen[i as usize] += 1;
+        if s.state[i as usize] != ObjState::CpuFree {
+            return Err(format!("{}: cpu {cpu} freelist holds object {i} that is {:?}", c.name, s.state[i as usize]));
+        }
+    }
+    Ok(())
+}
+
+/// Slab `sid` frozen to no CPU: no object on a CPU freelist, listed on the partial list once
+/// if `on_partial` (and then not full), else not at all.
+fn check_unfrozen(c: &KmemCache, sid: usize, s: &Slab) -> Result<(), String> {
+    if s.state.contains(&ObjState::CpuFree) {
+        return Err(format!("{}: unfrozen slab {sid} has objects on a CPU freelist", c.name));
+    }
+    let listed = c.partial.iter().filter(|&&p| p as usize == sid).count();
+    if listed != usize::from(s.on_partial) {
+        return Err(format!("{}: slab {sid} on_partial {} but listed {listed} times", c.name, s.on_partial));
+    }
+    if s.on_partial && s.freelist.is_empty() {
+        return Err(format!("{}: full slab {sid} on the partial list", c.name));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -91,7 +91,21 @@ impl Slub {
             self.caches[ci].stats[cpu as usize].alloc_from_partial += 1;
             return Ok(AllocPath::Partial);
         }
-        // new_slab(): pages from the page allocator, list_lock not held.
+        self.new_slab(m, cpu, cache, now_ns, cost)
+    }
+
+    /// `new_slab()`: pages from the page allocator (list_lock not held), a fresh freelist of
+    /// every object, frozen as `cpu`'s active slab.
+    fn new_slab(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+        cost: &mut OpCost,
+    ) -> Result<AllocPath, SlubError> {
+        let ci = cache as usize;
+        let k = self.costs;
         let order = self.caches[ci].order;
         let (pfn, pc) = self.alloc_pages(m, cpu, now_ns, order as usize);
         cost.add(pc);
@@ -110,7 +124,16 @@ impl Slub {
             obj_line: vec![CacheLine::UNTOUCHED; n],
             state: vec![ObjState::PageFree; n],
         };
-        let sid = match self.free_slots.pop() {
+        let sid = self.insert_slab(slab);
+        self.caches[ci].nr_slabs += 1;
+        self.freeze(cpu, cache, sid);
+        self.caches[ci].stats[cpu as usize].alloc_slab += 1;
+        Ok(AllocPath::NewSlab)
+    }
+
+    /// Stores `slab` in a free slot (or a new one) and returns its id.
+    fn insert_slab(&mut self, slab: Slab) -> u32 {
+        match self.free_slots.pop() {
             Some(s) => {
                 self.slabs[s as usize] = Some(slab);
                 s
@@ -119,11 +142,7 @@ impl Slub {
                 self.slabs.push(Some(slab));
                 (self.slabs.len() - 1) as u32
             }
-        };
-        self.caches[ci].nr_slabs += 1;
-        self.freeze(cpu, cache, sid);
-        self.caches[ci].stats[cpu as usize].alloc_slab += 1;
-        Ok(AllocPath::NewSlab)
+        }
     }
 
     /// The slab becomes `cpu`'s active slab; its page freelist becomes the CPU's freelist.

@@ -82,7 +82,7 @@ impl Sim {
             let c = host.slub.free_pages(&host.m, cpu, now + ns, pfn, 0);
             ns += host.charge(&p, cpu, Stack::PageFree, c);
         }
-        if rx && self.measuring {
+        if rx && self.run_state.measuring() {
             self.res.rx_skbs_freed += 1;
         }
         let host = if rx { &mut self.rx } else { &mut self.tx };
@@ -134,7 +134,7 @@ impl Sim {
         self.wire_free_at = start + ser;
         self.tx_inflight[c as usize].push_back((self.wire_free_at, skb));
         self.q.schedule(self.wire_free_at + p.wire_latency_ns, Ev::Arrive { flow: c });
-        if self.measuring {
+        if self.run_state.measuring() {
             self.res.sent += 1;
         }
         self.q.schedule(end, Ev::Send(c));
@@ -143,7 +143,7 @@ impl Sim {
     pub(super) fn arrive(&mut self, t: u64, flow: u16) {
         if self.backlog.len() >= RX_RING {
             // netfront's RX ring is full: the backend drops the packet.
-            if self.measuring {
+            if self.run_state.measuring() {
                 self.res.dropped += 1;
             }
             return;
@@ -203,7 +203,7 @@ impl Sim {
         let mut ns = 0;
         if self.cfg.workload == Workload::UdpIperf && self.sock_bytes[reader] + truesize > UDP_RCVBUF_BYTES {
             // sock_queue_rcv_skb fails: dropped and freed on the IRQ CPU.
-            if self.measuring {
+            if self.run_state.measuring() {
                 self.res.dropped += 1;
             }
             ns += self.free_skb(true, 0, t, &skb);
@@ -287,7 +287,7 @@ impl Sim {
         } else {
             ns += self.free_skb(true, cpu, t + ns, &skb);
         }
-        if self.measuring {
+        if self.run_state.measuring() {
             self.res.received += frames;
             self.res.bytes_read += payload;
         }
@@ -329,7 +329,7 @@ impl Sim {
         ns += a;
         ns += self.rx.work(&p, cpu, Stack::TcpRcv, p.stack_rx_cycles);
         self.rx.free_at[0] = start + ns;
-        if self.measuring {
+        if self.run_state.measuring() {
             self.res.sent += u64::from(GRO_FRAMES);
         }
         self.q.schedule(start + ns, Ev::Deliver(skb));

@@ -201,7 +201,6 @@ pub struct Sim {
     next_arrival_ns: u64,
     pages: Vec<u32>,
     next_skb: u32,
-    measuring: bool,
     res: RunResult,
     lane_first_skb: Option<u32>,
 }

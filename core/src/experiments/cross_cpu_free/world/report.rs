@@ -120,8 +120,9 @@ pub struct RunResult {
 }
 
 impl Sim {
+    /// The window opens ([`World::on_measure_start`](crate::sim::world::World::on_measure_start):
+    /// the run state's `measuring()` has just turned true): drops what the warm-up counted.
     pub(super) fn start_measuring(&mut self) {
-        self.measuring = true;
         self.rx.slub.reset_stats();
         self.tx.slub.reset_stats();
         // netperf's receiver for tcp-100g, iperf otherwise (see `chains`).
@@ -150,7 +151,7 @@ impl Sim {
     }
 
     pub(super) fn lane(&mut self, ev: LaneEvent) {
-        if !self.cfg.lanes || !self.measuring || self.res.lanes.len() >= MAX_LANE_EVENTS {
+        if !self.cfg.lanes || !self.run_state.measuring() || self.res.lanes.len() >= MAX_LANE_EVENTS {
             return;
         }
         let first = *self.lane_first_skb.get_or_insert(ev.skb);

@@ -78,7 +78,6 @@ impl Sim {
             next_arrival_ns: 0,
             pages: Vec::new(),
             next_skb: 0,
-            measuring: false,
             res,
             lane_first_skb: None,
             cfg,

@@ -112,7 +112,7 @@ impl Sim {
             for _ in 0..old.tx_frags {
                 ns += self.frag_put(t + ns, cpu, old.alloc_cpu, Stack::FragPut);
             }
-            if self.measuring {
+            if self.run_state.measuring() {
                 self.res.tx_reused += 1;
             }
             self.lane_free(&old, cpu, "sendmsg (tx cache)", "none");
@@ -136,7 +136,7 @@ impl Sim {
         ns += self.work(cpu, Stack::CopyFromUser, copy);
         self.flows[f as usize].tx_inflight = Some(tx);
         let done = t + ns;
-        if self.measuring {
+        if self.run_state.measuring() {
             self.res.requests += 1;
             self.res.responses += 1;
             self.lat_sum += done.saturating_sub(self.flows[f as usize].arrived_ns);

@@ -155,7 +155,6 @@ pub struct Sim {
     frag_line: Vec<CacheLine>,
     rx_wire_free: u64,
     tx_wire_free: u64,
-    measuring: bool,
     lat_sum: u64,
     lat_n: u64,
     res: RunResult,

@@ -50,8 +50,9 @@ pub struct RunResult {
 }
 
 impl Sim {
+    /// The window opens ([`World::on_measure_start`](crate::sim::world::World::on_measure_start):
+    /// the run state's `measuring()` has just turned true): drops what the warm-up counted.
     pub(super) fn start_measuring(&mut self) {
-        self.measuring = true;
         for s in &mut self.slub {
             s.reset_stats();
         }
@@ -75,7 +76,7 @@ impl Sim {
     }
 
     pub(super) fn add(&mut self, stack: Stack, ns: u64) -> u64 {
-        if self.measuring {
+        if self.run_state.measuring() {
             self.res.profile.add(0, stack, ns);
         }
         ns
@@ -83,7 +84,7 @@ impl Sim {
 
     /// Cache-line transfers, charged to `stack` and counted apart.
     pub(super) fn lines(&mut self, stack: Stack, ns: u64) -> u64 {
-        if self.measuring {
+        if self.run_state.measuring() {
             self.res.line_ns += ns;
         }
         self.add(stack, ns)
@@ -103,7 +104,7 @@ impl Sim {
     }
 
     pub(super) fn lane_reuse(&mut self, f: u32, alloc_cpu: CpuId, cpu: CpuId) {
-        if self.measuring && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
+        if self.run_state.measuring() && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
             self.res.lanes.push(Lane {
                 rx: false,
                 flow: f,

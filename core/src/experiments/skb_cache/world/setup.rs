@@ -114,7 +114,6 @@ impl Sim {
             frag_line: vec![CacheLine::UNTOUCHED; n],
             rx_wire_free: 0,
             tx_wire_free: 0,
-            measuring: false,
             lat_sum: 0,
             lat_n: 0,
             res,

@@ -51,7 +51,7 @@ impl Sim {
         let mut line = CacheLine::UNTOUCHED;
         line.touch(&self.m, &self.caches, cpu);
         let mut skb = Skb { alloc_cpu: cpu, node, objs, pages: Vec::new(), tx_frags: 0, line, lane: None };
-        if self.measuring && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
+        if self.run_state.measuring() && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
             skb.lane = Some(self.res.lanes.len());
             self.res.lanes.push(Lane {
                 rx,
@@ -84,7 +84,7 @@ impl Sim {
                 path = d.path.name();
             }
         }
-        if self.measuring {
+        if self.run_state.measuring() {
             self.res.skbs_freed += 1;
             if cpu == skb.alloc_cpu {
                 self.res.freed_on_alloc_cpu += 1;
