@@ -99,8 +99,10 @@ test('phone (360 px) and dark', async () => {
   await dark.goto(`${srv.base}/#/lesson/skb-cache/4`);
   await appReady(dark);
   await dark.click(tid('show-answer'));
-  await dark.waitForFunction(() => /RPS/.test(document.querySelector('[data-testid="text-view-profile"]')?.innerText || ''), null, { timeout: 30000 });
+  await dark.waitForFunction(() => /rps on/.test(document.querySelector('[data-testid="text-view-profile"]')?.innerText || ''), null, { timeout: 30000 });
   assert.match(await dark.locator(tid('text-view-profile')).innerText(), /rps on/);
+  // RPS steers the packet: the enqueue on the target CPU's backlog (and its IPI) is a chain of its own.
+  assert.match(await dark.locator(tid('text-view-profile')).innerText(), /enqueue_to_backlog/);
   await shot(dark, 'skb-cache-dark');
   await diagramShot(dark, 'skb-cache-dark-lanes-diagram');
   dark.assertClean();
