@@ -69,47 +69,33 @@ pub const MAX_BOX_SOCKETS: i64 = 4;
 /// Pages per node: 256 MiB, far more than the rings, lists and TX queues hold.
 pub const ZONE_PAGES: u32 = 1 << 16;
 
-/// Every parameter of a run, typed (machine defaults applied): the one place that reads them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
-    pub machine: MachineKind,
-    pub fix: Fix,
-    pub sockets: u32,
-    pub cpus: u32,
-    pub smt: bool,
-    pub rx_queues: u32,
-    pub tx_irq: TxIrq,
-    pub packet_bytes: u32,
-    pub line_gbps: u32,
-    pub offered_kpps: u32,
-    pub recycle_pct: u32,
-    pub pcp_batch: u32,
-    pub pcp_high: u32,
-    pub warmup_us: u64,
-    pub measure_us: u64,
+crate::params_input! {
+    /// Every parameter of a run, typed: the one place that reads them by name. `Input::from`
+    /// reads them as given; [`Input::new`] applies the machine's defaults first.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        pub machine: MachineKind,
+        pub fix: Fix,
+        pub sockets: u32,
+        pub cpus: u32,
+        pub smt: bool,
+        pub rx_queues: u32,
+        pub tx_irq: TxIrq,
+        pub packet_bytes: u32,
+        pub line_gbps: u32,
+        pub offered_kpps: u32,
+        pub recycle_pct: u32,
+        pub pcp_batch: u32,
+        pub pcp_high: u32,
+        pub warmup_us: u64,
+        pub measure_us: u64,
+    }
 }
 
 impl Input {
+    /// The parameters with the chosen machine's defaults applied ([`resolve`]), typed.
     pub fn new(params: &Params) -> Input {
-        let p = resolve(params);
-        let int = |name| p.int(name) as u32;
-        Input {
-            machine: p.choice_of("machine"),
-            fix: p.choice_of("fix"),
-            sockets: int("sockets"),
-            cpus: int("cpus"),
-            smt: p.bool("smt"),
-            rx_queues: int("rx_queues"),
-            tx_irq: p.choice_of("tx_irq"),
-            packet_bytes: int("packet_bytes"),
-            line_gbps: int("line_gbps"),
-            offered_kpps: int("offered_kpps"),
-            recycle_pct: int("recycle_pct"),
-            pcp_batch: int("pcp_batch"),
-            pcp_high: int("pcp_high"),
-            warmup_us: p.int("warmup_us") as u64,
-            measure_us: p.int("measure_us") as u64,
-        }
+        Input::from(&resolve(params))
     }
 
     /// Logical CPUs online.
@@ -385,6 +371,9 @@ impl Experiment for PageFragFree {
 
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
+    }
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        Some(Input::NAMES)
     }
 
     fn resolve(&self, params: &Params) -> Params {
