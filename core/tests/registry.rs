@@ -112,7 +112,7 @@ fn every_typed_input_reads_exactly_the_spec() {
             e.id()
         );
     }
-    assert!(typed.len() >= 5, "the experiments with a typed Input: {typed:?}");
+    assert!(typed.len() >= 7, "the experiments with a typed Input: {typed:?}");
 }
 
 /// Defaults and whatever a choice (a preset) resolves to lie on their spec's grid: validation

@@ -41,6 +41,13 @@ impl FromParam for bool {
     }
 }
 
+/// A choice's option name, for choices declared by a name list ([`ParamSpec::choice`](super::ParamSpec::choice)).
+impl FromParam for String {
+    fn from_param(params: &Params, name: &str) -> String {
+        params.choice(name).to_string()
+    }
+}
+
 /// Every choice enum ([`choice_enum!`](crate::choice_enum) or a hand-written [`Choice`]).
 impl<C: Choice> FromParam for C {
     fn from_param(params: &Params, name: &str) -> C {
