@@ -117,7 +117,7 @@ impl Input {
 /// The parameters not set explicitly, filled from the chosen machine's defaults.
 pub fn resolve(params: &Params) -> Params {
     let mut out = params.clone();
-    let b = machine(params.choice_of("machine"));
+    let b = machine(Input::from(params).machine);
     let defaults: [(&str, Value); 7] = [
         ("sockets", Value::Int(i64::from(b.cpu.sockets))),
         ("cpus", Value::Int(i64::from(b.cores))),
@@ -135,8 +135,9 @@ pub fn resolve(params: &Params) -> Params {
     }
     // One RX queue per CPU by default: fewer CPUs online mean fewer queues.
     if !params.is_explicit("rx_queues") {
-        let threads = if out.bool("smt") { b.cpu.threads_per_core } else { 1 };
-        let logical = out.int("cpus") * i64::from(threads);
+        let i = Input::from(&out);
+        let threads = if i.smt { b.cpu.threads_per_core } else { 1 };
+        let logical = i64::from(i.cpus) * i64::from(threads);
         out.set("rx_queues", Value::Int(i64::from(b.rx_queues).min(logical))).expect("in range");
         out.clear_explicit("rx_queues");
     }
