@@ -216,6 +216,12 @@ pub trait Experiment: Sync {
     /// One sentence: what the experiment reproduces.
     fn summary(&self) -> &'static str;
     fn specs(&self) -> Vec<ParamSpec>;
+    /// The parameter names its typed `Input` reads (`Input::NAMES` of
+    /// [`params_input!`](crate::params_input)), if it has one: the registry test checks that
+    /// they are exactly the names of [`Experiment::specs`].
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        None
+    }
     /// The values a run will really use. Experiments with presets fill every parameter the
     /// user did not set explicitly from the chosen preset; others return `params` unchanged.
     fn resolve(&self, params: &Params) -> Params {

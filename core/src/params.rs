@@ -4,12 +4,17 @@
 //! help text and the kernel name the knob stands for. The CLI turns that data into `--set`
 //! handling, the web app into its generated parameter panel, and the lessons checker into
 //! range checks of every lesson preset. Bad input is rejected once, here, with a message that
-//! names the parameter, the value and the allowed range ([`ParamError`]).
+//! names the parameter, the value and the allowed range ([`ParamError`]). An experiment reads
+//! the values through one typed `Input` struct declared with
+//! [`params_input!`](crate::params_input) (each field named as its parameter).
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
+
+mod input;
+pub use input::FromParam;
 
 /// What values a parameter accepts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -63,7 +68,8 @@ pub trait Choice: Copy + PartialEq + 'static {
     }
 }
 
-/// Declares an enum whose variants are a choice parameter's values, with their names:
+/// Declares an enum whose variants are a choice parameter's values, with their names (such an
+/// enum is also a field type of [`params_input!`](crate::params_input), through [`FromParam`]):
 ///
 /// ```
 /// skblab_core::choice_enum! {

@@ -91,6 +91,30 @@ fn outputs_round_trip_through_json_bit_for_bit() {
     }
 }
 
+/// An experiment's typed `Input` (`params_input!`) reads exactly the parameters of its spec:
+/// no field without a spec (a run would panic), no spec without a field (a knob nothing reads),
+/// no name twice. The order may differ (the spec's is the panel's, the struct's is free).
+#[test]
+fn every_typed_input_reads_exactly_the_spec() {
+    use std::collections::BTreeSet;
+    let mut typed = Vec::new();
+    for e in experiments() {
+        let Some(names) = e.input_names() else { continue };
+        typed.push(e.id());
+        let fields: BTreeSet<&str> = names.iter().copied().collect();
+        assert_eq!(fields.len(), names.len(), "{}: a parameter is read twice: {names:?}", e.id());
+        let specs: BTreeSet<&str> = e.specs().iter().map(|s| s.name).collect();
+        let unspecced: Vec<_> = fields.difference(&specs).collect();
+        let unread: Vec<_> = specs.difference(&fields).collect();
+        assert!(
+            unspecced.is_empty() && unread.is_empty(),
+            "{}: Input fields without a spec: {unspecced:?}; specs without an Input field: {unread:?}",
+            e.id()
+        );
+    }
+    assert!(typed.len() >= 7, "the experiments with a typed Input: {typed:?}");
+}
+
 /// Defaults and whatever a choice (a preset) resolves to lie on their spec's grid: validation
 /// enforces the step `skblab params` prints, so no built-in value may be off it.
 #[test]

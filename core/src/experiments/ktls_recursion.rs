@@ -77,33 +77,53 @@ pub struct KtlsInput {
     pub walk: WalkConfig,
 }
 
+crate::params_input! {
+    /// The parameters as set, typed (each field is the parameter of its name);
+    /// [`KtlsInput::from_params`] derives a run's input from them.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct KtlsParams {
+        pub fix: Fix,
+        pub transfer_bytes: i64,
+        pub tls_record_bytes: i64,
+        /// 0: `transfer_bytes / tls_record_bytes`, rounded up.
+        pub nesting_depth: i64,
+        pub thread_size_bytes: u64,
+        pub vmap_stack: bool,
+        pub frags_per_skb: u32,
+        pub kfree_skb_frame_bytes: u64,
+        pub skb_release_data_frame_bytes: u64,
+        pub inlined_frame_bytes: u64,
+        pub syscall_path_bytes: u64,
+    }
+}
+
 impl KtlsInput {
-    pub fn from_params(p: &Params) -> KtlsInput {
-        let fix: Fix = p.choice_of("fix");
-        let wanted = match p.int("nesting_depth") {
-            0 => (p.int("transfer_bytes") + p.int("tls_record_bytes") - 1) / p.int("tls_record_bytes"),
+    pub fn from_params(params: &Params) -> KtlsInput {
+        let p = KtlsParams::from(params);
+        let wanted = match p.nesting_depth {
+            0 => (p.transfer_bytes + p.tls_record_bytes - 1) / p.tls_record_bytes,
             n => n,
         };
         let records = wanted.clamp(0, NESTING_DEPTH_MAX as i64) as u32;
-        let thread = p.int("thread_size_bytes") as u64;
+        let (fix, thread) = (p.fix, p.thread_size_bytes);
         let sizes = FrameSizes {
-            kfree_skb_bytes: p.int("kfree_skb_frame_bytes") as u64,
-            skb_release_data_bytes: p.int("skb_release_data_frame_bytes") as u64,
-            inlined_bytes: p.int("inlined_frame_bytes") as u64,
-            syscall_path_bytes: p.int("syscall_path_bytes") as u64,
+            kfree_skb_bytes: p.kfree_skb_frame_bytes,
+            skb_release_data_bytes: p.skb_release_data_frame_bytes,
+            inlined_bytes: p.inlined_frame_bytes,
+            syscall_path_bytes: p.syscall_path_bytes,
             ..FrameSizes::default()
         };
         KtlsInput {
             fix,
             records,
             records_capped: wanted > NESTING_DEPTH_MAX as i64,
-            nr_frags: p.int("frags_per_skb") as u32,
+            nr_frags: p.frags_per_skb,
             thread_size_bytes: thread,
             walk: WalkConfig {
                 sizes,
                 thread_size_bytes: if fix == Fix::BiggerStack { 2 * thread } else { thread },
                 iterative: fix == Fix::IterativeFree,
-                vmap_stack: p.bool("vmap_stack"),
+                vmap_stack: p.vmap_stack,
             },
         }
     }
@@ -359,6 +379,9 @@ impl Experiment for KtlsRecursion {
 
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
+    }
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        Some(KtlsParams::NAMES)
     }
 
     fn columns(&self, _params: &Params) -> Vec<Column> {

@@ -273,22 +273,42 @@ pub struct SkbLayout;
 
 pub const ID: &str = "skb-layout";
 
+crate::params_input! {
+    /// The parameters as set, typed (each field is the parameter of its name);
+    /// [`SkbLayout::input`] resolves the preset and names them as the arithmetic does.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct LayoutParams {
+        pub preset: String,
+        pub page_size: u64,
+        pub frags_formula: FragsFormula,
+        pub config_max_skb_frags: u64,
+        pub max_skb_frags: u64,
+        pub frag_bytes: u64,
+        pub shinfo_fixed_bytes: u64,
+        pub cacheline_bytes: u64,
+        pub net_skb_pad: u64,
+        pub net_ip_align: u64,
+        pub mtu: u64,
+        pub sk_buff_bytes: u64,
+    }
+}
+
 impl SkbLayout {
     /// The resolved, typed input for validated `params` (preset values where not explicit).
     pub fn input(params: &Params) -> LayoutInput {
-        let p = SkbLayout.resolve(params);
+        let p = LayoutParams::from(&SkbLayout.resolve(params));
         LayoutInput {
-            page_size_bytes: p.int("page_size") as u64,
-            formula: p.choice_of("frags_formula"),
-            config_max_skb_frags: p.int("config_max_skb_frags") as u64,
-            max_skb_frags: p.int("max_skb_frags") as u64,
-            frag_bytes: p.int("frag_bytes") as u64,
-            shinfo_fixed_bytes: p.int("shinfo_fixed_bytes") as u64,
-            cacheline_bytes: p.int("cacheline_bytes") as u64,
-            net_skb_pad_bytes: p.int("net_skb_pad") as u64,
-            net_ip_align_bytes: p.int("net_ip_align") as u64,
-            mtu_bytes: p.int("mtu") as u64,
-            sk_buff_bytes: p.int("sk_buff_bytes") as u64,
+            page_size_bytes: p.page_size,
+            formula: p.frags_formula,
+            config_max_skb_frags: p.config_max_skb_frags,
+            max_skb_frags: p.max_skb_frags,
+            frag_bytes: p.frag_bytes,
+            shinfo_fixed_bytes: p.shinfo_fixed_bytes,
+            cacheline_bytes: p.cacheline_bytes,
+            net_skb_pad_bytes: p.net_skb_pad,
+            net_ip_align_bytes: p.net_ip_align,
+            mtu_bytes: p.mtu,
+            sk_buff_bytes: p.sk_buff_bytes,
         }
     }
 
@@ -342,6 +362,10 @@ impl Experiment for SkbLayout {
 
     fn summary(&self) -> &'static str {
         "MAX_SKB_FRAGS, sizeof(skb_shared_info), SKB_DATA_ALIGN and the kmalloc class of a received frame's head (seed 001)."
+    }
+
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        Some(LayoutParams::NAMES)
     }
 
     fn specs(&self) -> Vec<ParamSpec> {

@@ -47,33 +47,19 @@ pub const MAX_CONSUMERS: i64 = 15;
 /// The registry entry.
 pub struct CrossCpuFree;
 
-/// Every parameter of a run, typed: the one place that reads them by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Input {
-    pub workload: Workload,
-    pub consumer: Consumer,
-    pub consumers: u32,
-    pub shinfo_split: bool,
-    pub datagram_bytes: u32,
-    pub defer_free: bool,
-    pub reader_work_ns: u64,
-    pub warmup_us: u64,
-    pub measure_us: u64,
-}
-
-impl From<&Params> for Input {
-    fn from(p: &Params) -> Input {
-        Input {
-            workload: p.choice_of("workload"),
-            consumer: p.choice_of("consumer"),
-            consumers: p.int("consumers") as u32,
-            shinfo_split: p.bool("shinfo_split"),
-            datagram_bytes: p.int("datagram_bytes") as u32,
-            defer_free: p.bool("defer_free"),
-            reader_work_ns: p.int("reader_work_ns") as u64,
-            warmup_us: p.int("warmup_us") as u64,
-            measure_us: p.int("measure_us") as u64,
-        }
+crate::params_input! {
+    /// Every parameter of a run, typed: the one place that reads them by name.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    pub struct Input {
+        pub workload: Workload,
+        pub consumer: Consumer,
+        pub consumers: u32,
+        pub shinfo_split: bool,
+        pub datagram_bytes: u32,
+        pub defer_free: bool,
+        pub reader_work_ns: u64,
+        pub warmup_us: u64,
+        pub measure_us: u64,
     }
 }
 
@@ -348,6 +334,9 @@ impl Experiment for CrossCpuFree {
 
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
+    }
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        Some(Input::NAMES)
     }
 
     fn columns(&self, _params: &Params) -> Vec<Column> {

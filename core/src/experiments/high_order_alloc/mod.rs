@@ -334,6 +334,9 @@ impl Experiment for HighOrderAlloc {
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
     }
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        Some(Input::NAMES)
+    }
 
     fn validate(&self, params: &Params) -> Result<(), ParamError> {
         validate(params)

@@ -28,57 +28,34 @@ impl FragOrder {
     }
 }
 
-/// Every parameter of a run, typed: the one place that reads them by name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
-    pub cpus: u32,
-    pub sockets: u32,
-    pub smt: bool,
-    pub min_threads: u32,
-    pub max_threads: u32,
-    pub pcp_high_order: bool,
-    pub pcp_high: u32,
-    pub pcp_batch: u32,
-    pub msg_bytes: u32,
-    pub sndbuf_bytes: u32,
-    pub placement: Placement,
-    pub tcp_rx_skb_cache: bool,
-    pub tcp_tx_skb_cache: bool,
-    pub line_transfer_ns: u64,
-    pub cross_socket_ns: u64,
-    pub warmup_us: u64,
-    pub measure_us: u64,
-    /// Seeds per point: 1 is one run (the CLI's `run`); more give each cell's mean and spread.
-    pub seeds: u32,
-    pub profile_threads: u32,
-    pub profile_order: FragOrder,
-}
-
-impl From<&Params> for Input {
-    fn from(p: &Params) -> Input {
-        let int = |name| p.int(name);
-        Input {
-            cpus: int("cpus") as u32,
-            sockets: int("sockets") as u32,
-            smt: p.bool("smt"),
-            min_threads: int("min_threads") as u32,
-            max_threads: int("max_threads") as u32,
-            pcp_high_order: p.bool("pcp_high_order"),
-            pcp_high: int("pcp_high") as u32,
-            pcp_batch: int("pcp_batch") as u32,
-            msg_bytes: int("msg_bytes") as u32,
-            sndbuf_bytes: int("sndbuf_bytes") as u32,
-            placement: p.choice_of("placement"),
-            tcp_rx_skb_cache: p.bool("tcp_rx_skb_cache"),
-            tcp_tx_skb_cache: p.bool("tcp_tx_skb_cache"),
-            line_transfer_ns: int("line_transfer_ns") as u64,
-            cross_socket_ns: int("cross_socket_ns") as u64,
-            warmup_us: int("warmup_us") as u64,
-            measure_us: int("measure_us") as u64,
-            seeds: int("seeds") as u32,
-            profile_threads: (int("profile_threads") as u32).max(1),
-            profile_order: p.choice_of("profile_order"),
-        }
+crate::params_input! {
+    /// Every parameter of a run, typed: the one place that reads them by name (each field is
+    /// the parameter of its name).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        pub cpus: u32,
+        pub sockets: u32,
+        pub smt: bool,
+        pub min_threads: u32,
+        pub max_threads: u32,
+        pub pcp_high_order: bool,
+        pub pcp_high: u32,
+        pub pcp_batch: u32,
+        pub msg_bytes: u32,
+        pub sndbuf_bytes: u32,
+        pub placement: Placement,
+        pub tcp_rx_skb_cache: bool,
+        pub tcp_tx_skb_cache: bool,
+        pub line_transfer_ns: u64,
+        pub cross_socket_ns: u64,
+        pub warmup_us: u64,
+        pub measure_us: u64,
+        /// Seeds per point: 1 is one run (the CLI's `run`); more give each cell's mean and spread.
+        pub seeds: u32,
+        /// At least 1: the spec's range starts at 1 (the hand-written reader's `.max(1)` was a
+        /// no-op on validated parameters).
+        pub profile_threads: u32,
+        pub profile_order: FragOrder,
     }
 }
 

@@ -69,47 +69,33 @@ pub const MAX_BOX_SOCKETS: i64 = 4;
 /// Pages per node: 256 MiB, far more than the rings, lists and TX queues hold.
 pub const ZONE_PAGES: u32 = 1 << 16;
 
-/// Every parameter of a run, typed (machine defaults applied): the one place that reads them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
-    pub machine: MachineKind,
-    pub fix: Fix,
-    pub sockets: u32,
-    pub cpus: u32,
-    pub smt: bool,
-    pub rx_queues: u32,
-    pub tx_irq: TxIrq,
-    pub packet_bytes: u32,
-    pub line_gbps: u32,
-    pub offered_kpps: u32,
-    pub recycle_pct: u32,
-    pub pcp_batch: u32,
-    pub pcp_high: u32,
-    pub warmup_us: u64,
-    pub measure_us: u64,
+crate::params_input! {
+    /// Every parameter of a run, typed: the one place that reads them by name. `Input::from`
+    /// reads them as given; [`Input::new`] applies the machine's defaults first.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        pub machine: MachineKind,
+        pub fix: Fix,
+        pub sockets: u32,
+        pub cpus: u32,
+        pub smt: bool,
+        pub rx_queues: u32,
+        pub tx_irq: TxIrq,
+        pub packet_bytes: u32,
+        pub line_gbps: u32,
+        pub offered_kpps: u32,
+        pub recycle_pct: u32,
+        pub pcp_batch: u32,
+        pub pcp_high: u32,
+        pub warmup_us: u64,
+        pub measure_us: u64,
+    }
 }
 
 impl Input {
+    /// The parameters with the chosen machine's defaults applied ([`resolve`]), typed.
     pub fn new(params: &Params) -> Input {
-        let p = resolve(params);
-        let int = |name| p.int(name) as u32;
-        Input {
-            machine: p.choice_of("machine"),
-            fix: p.choice_of("fix"),
-            sockets: int("sockets"),
-            cpus: int("cpus"),
-            smt: p.bool("smt"),
-            rx_queues: int("rx_queues"),
-            tx_irq: p.choice_of("tx_irq"),
-            packet_bytes: int("packet_bytes"),
-            line_gbps: int("line_gbps"),
-            offered_kpps: int("offered_kpps"),
-            recycle_pct: int("recycle_pct"),
-            pcp_batch: int("pcp_batch"),
-            pcp_high: int("pcp_high"),
-            warmup_us: p.int("warmup_us") as u64,
-            measure_us: p.int("measure_us") as u64,
-        }
+        Input::from(&resolve(params))
     }
 
     /// Logical CPUs online.
@@ -131,7 +117,7 @@ impl Input {
 /// The parameters not set explicitly, filled from the chosen machine's defaults.
 pub fn resolve(params: &Params) -> Params {
     let mut out = params.clone();
-    let b = machine(params.choice_of("machine"));
+    let b = machine(Input::from(params).machine);
     let defaults: [(&str, Value); 7] = [
         ("sockets", Value::Int(i64::from(b.cpu.sockets))),
         ("cpus", Value::Int(i64::from(b.cores))),
@@ -149,8 +135,9 @@ pub fn resolve(params: &Params) -> Params {
     }
     // One RX queue per CPU by default: fewer CPUs online mean fewer queues.
     if !params.is_explicit("rx_queues") {
-        let threads = if out.bool("smt") { b.cpu.threads_per_core } else { 1 };
-        let logical = out.int("cpus") * i64::from(threads);
+        let i = Input::from(&out);
+        let threads = if i.smt { b.cpu.threads_per_core } else { 1 };
+        let logical = i64::from(i.cpus) * i64::from(threads);
         out.set("rx_queues", Value::Int(i64::from(b.rx_queues).min(logical))).expect("in range");
         out.clear_explicit("rx_queues");
     }
@@ -385,6 +372,9 @@ impl Experiment for PageFragFree {
 
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
+    }
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        Some(Input::NAMES)
     }
 
     fn resolve(&self, params: &Params) -> Params {

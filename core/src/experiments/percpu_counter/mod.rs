@@ -109,6 +109,9 @@ impl Experiment for PercpuCounter {
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
     }
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        Some(Input::NAMES)
+    }
 
     fn validate(&self, params: &Params) -> Result<(), ParamError> {
         validate(params)

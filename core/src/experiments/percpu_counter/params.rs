@@ -6,46 +6,26 @@ use super::{Counter, COSTS_2018, MAX_CORES, PAGE_BYTES, RATES_2018};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::MAX_SOCKETS;
 
-/// Every parameter of a run, typed: the one place that reads them by name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
-    pub counter: Counter,
-    pub sockets: u32,
-    pub cpus: u32,
-    pub smt: bool,
-    pub connections: u32,
-    pub timers_per_min: u32,
-    pub raises_per_min: u32,
-    pub raise_pages_max: u32,
-    pub hz: u32,
-    pub skew_tick: bool,
-    /// 0: the kernel's default, max(32, 2 × nr_cpus).
-    pub batch: i64,
-    pub reserve_bytes: i64,
-    pub atomic_ns: u64,
-    pub measure_us: u64,
-    pub ram_gib: u32,
-}
-
-impl From<&Params> for Input {
-    fn from(p: &Params) -> Input {
-        Input {
-            counter: p.choice_of("counter"),
-            sockets: p.int("sockets") as u32,
-            cpus: p.int("cpus") as u32,
-            smt: p.bool("smt"),
-            connections: p.int("connections") as u32,
-            timers_per_min: p.int("timers_per_min") as u32,
-            raises_per_min: p.int("raises_per_min") as u32,
-            raise_pages_max: p.int("raise_pages_max") as u32,
-            hz: p.int("hz") as u32,
-            skew_tick: p.bool("skew_tick"),
-            batch: p.int("batch"),
-            reserve_bytes: p.int("reserve_bytes"),
-            atomic_ns: p.int("atomic_ns") as u64,
-            measure_us: p.int("measure_us") as u64,
-            ram_gib: p.int("ram_gib") as u32,
-        }
+crate::params_input! {
+    /// Every parameter of a run, typed: the one place that reads them by name.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Input {
+        pub counter: Counter,
+        pub sockets: u32,
+        pub cpus: u32,
+        pub smt: bool,
+        pub connections: u32,
+        pub timers_per_min: u32,
+        pub raises_per_min: u32,
+        pub raise_pages_max: u32,
+        pub hz: u32,
+        pub skew_tick: bool,
+        /// 0: the kernel's default, max(32, 2 × nr_cpus).
+        pub batch: i64,
+        pub reserve_bytes: i64,
+        pub atomic_ns: u64,
+        pub measure_us: u64,
+        pub ram_gib: u32,
     }
 }
 

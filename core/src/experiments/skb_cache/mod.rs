@@ -50,39 +50,22 @@ pub const SOCKET_BYTES: u64 = 3_500;
 /// The registry entry.
 pub struct SkbCache;
 
-/// Every parameter of a run, typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Input {
-    pub flows: u32,
-    pub threads: u32,
-    pub rx_cache: bool,
-    pub tx_cache: bool,
-    pub rps: bool,
-    pub request_bytes: u32,
-    pub response_bytes: u32,
-    pub sockets: u32,
-    pub cpus: u32,
-    pub smt: bool,
-    pub warmup_us: u64,
-    pub measure_us: u64,
-}
-
-impl From<&Params> for Input {
-    fn from(p: &Params) -> Input {
-        Input {
-            flows: p.int("flows") as u32,
-            threads: p.int("threads") as u32,
-            rx_cache: p.bool("tcp_rx_skb_cache"),
-            tx_cache: p.bool("tcp_tx_skb_cache"),
-            rps: p.bool("rps"),
-            request_bytes: p.int("request_bytes") as u32,
-            response_bytes: p.int("response_bytes") as u32,
-            sockets: p.int("sockets") as u32,
-            cpus: p.int("cpus") as u32,
-            smt: p.bool("smt"),
-            warmup_us: p.int("warmup_us") as u64,
-            measure_us: p.int("measure_us") as u64,
-        }
+crate::params_input! {
+    /// Every parameter of a run, typed.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    pub struct Input {
+        pub flows: u32,
+        pub threads: u32,
+        pub tcp_rx_skb_cache: bool,
+        pub tcp_tx_skb_cache: bool,
+        pub rps: bool,
+        pub request_bytes: u32,
+        pub response_bytes: u32,
+        pub sockets: u32,
+        pub cpus: u32,
+        pub smt: bool,
+        pub warmup_us: u64,
+        pub measure_us: u64,
     }
 }
 
@@ -96,8 +79,8 @@ impl Input {
             smt: self.smt,
             flows: self.flows,
             threads: self.threads,
-            rx_cache: self.rx_cache,
-            tx_cache: self.tx_cache,
+            rx_cache: self.tcp_rx_skb_cache,
+            tx_cache: self.tcp_tx_skb_cache,
             rps: self.rps,
             request_bytes: self.request_bytes,
             response_bytes: self.response_bytes,
@@ -108,14 +91,16 @@ impl Input {
 
     /// Bytes both caches (as set) pin per socket.
     pub fn cache_bytes(&self) -> u64 {
-        let rx = if self.rx_cache { world::parked_bytes(true, self.request_bytes, self.response_bytes) } else { 0 };
-        let tx = if self.tx_cache { world::parked_bytes(false, self.request_bytes, self.response_bytes) } else { 0 };
+        let rx =
+            if self.tcp_rx_skb_cache { world::parked_bytes(true, self.request_bytes, self.response_bytes) } else { 0 };
+        let tx =
+            if self.tcp_tx_skb_cache { world::parked_bytes(false, self.request_bytes, self.response_bytes) } else { 0 };
         rx + tx
     }
 
     /// Bytes both caches pin per socket when both are on.
     pub fn both_cache_bytes(&self) -> u64 {
-        Input { rx_cache: true, tx_cache: true, ..*self }.cache_bytes()
+        Input { tcp_rx_skb_cache: true, tcp_tx_skb_cache: true, ..*self }.cache_bytes()
     }
 }
 
@@ -162,7 +147,11 @@ pub fn run_input(input: &Input, profile: RrProfile, seed: u64) -> (RunResult, Su
 
 /// The same configuration with both caches off (the gain's baseline), if this one has one on.
 pub fn baseline(input: &Input) -> Option<Input> {
-    (input.rx_cache || input.tx_cache).then_some(Input { rx_cache: false, tx_cache: false, ..*input })
+    (input.tcp_rx_skb_cache || input.tcp_tx_skb_cache).then_some(Input {
+        tcp_rx_skb_cache: false,
+        tcp_tx_skb_cache: false,
+        ..*input
+    })
 }
 
 fn round(x: f64, digits: i32) -> f64 {
@@ -243,8 +232,8 @@ fn profile_title(input: &Input, r: &RunResult, s: &Summary) -> String {
         r.sim_flows,
         input.threads,
         r.n_cpus,
-        on_off(input.rx_cache),
-        on_off(input.tx_cache),
+        on_off(input.tcp_rx_skb_cache),
+        on_off(input.tcp_tx_skb_cache),
         on_off(input.rps),
         s.mpps
     )
@@ -344,6 +333,9 @@ impl Experiment for SkbCache {
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
     }
+    fn input_names(&self) -> Option<&'static [&'static str]> {
+        Some(Input::NAMES)
+    }
 
     fn validate(&self, params: &Params) -> Result<(), ParamError> {
         let i = Input::from(params);
@@ -440,14 +432,18 @@ impl Experiment for SkbCache {
     fn compare(&self, params: &Params, output: &RunOutput) -> Option<Reproduction> {
         let i = Input::from(params);
         let d = Input::from(&self.defaults());
-        let same =
-            Input { rx_cache: d.rx_cache, tx_cache: d.tx_cache, warmup_us: d.warmup_us, measure_us: d.measure_us, ..i }
-                == d;
-        if !same || i.rx_cache != i.tx_cache {
+        let same = Input {
+            tcp_rx_skb_cache: d.tcp_rx_skb_cache,
+            tcp_tx_skb_cache: d.tcp_tx_skb_cache,
+            warmup_us: d.warmup_us,
+            measure_us: d.measure_us,
+            ..i
+        } == d;
+        if !same || i.tcp_rx_skb_cache != i.tcp_tx_skb_cache {
             return None;
         }
         let mpps = output.metric("mpps", None)?;
-        let (label, seed) = if i.rx_cache { (ON_LABEL, seed::ON_MPPS) } else { (OFF_LABEL, seed::OFF_MPPS) };
+        let (label, seed) = if i.tcp_rx_skb_cache { (ON_LABEL, seed::ON_MPPS) } else { (OFF_LABEL, seed::OFF_MPPS) };
         Some(Reproduction {
             experiment: ID,
             citation: seed::TCP_RX_SKB_CACHE,
@@ -489,8 +485,8 @@ pub const ON_LABEL: &str = "tcp_rr 10000 flows 112 threads caches on";
 /// Mpps without and with both caches at the seed's configuration on `profile`.
 pub fn seed_pair(profile: RrProfile, seed: u64) -> (f64, f64) {
     let base = Input::from(&SkbCache.defaults());
-    let off = run_input(&Input { rx_cache: false, tx_cache: false, ..base }, profile, seed).1.mpps;
-    let on = run_input(&Input { rx_cache: true, tx_cache: true, ..base }, profile, seed).1.mpps;
+    let off = run_input(&Input { tcp_rx_skb_cache: false, tcp_tx_skb_cache: false, ..base }, profile, seed).1.mpps;
+    let on = run_input(&Input { tcp_rx_skb_cache: true, tcp_tx_skb_cache: true, ..base }, profile, seed).1.mpps;
     (off, on)
 }
 
@@ -593,7 +589,7 @@ pub fn lane_diagram(params: &Params, seed: u64) -> LaneDiagram {
     let base = Input::from(params);
     let small = Input { flows: base.flows.min(LANE_FLOWS), warmup_us: 500, measure_us: 300, ..base };
     let set = |on: bool| {
-        let input = Input { rx_cache: on, tx_cache: on, ..small };
+        let input = Input { tcp_rx_skb_cache: on, tcp_tx_skb_cache: on, ..small };
         let (r, _) = run_input(&input, SERVER_2019_RR, seed);
         let lanes: Vec<world::Lane> = r.lanes.into_iter().filter(|l| l.flow == 0).collect();
         LaneSet {
