@@ -88,8 +88,10 @@ pub fn flame_svg(title: &str, nodes: &[FlameNode], gi: usize, zoom: Option<u32>,
     );
     for (i, n) in nodes.iter().enumerate() {
         let (start, end) = (n.start_ns.max(x0), (n.start_ns + n.ns).min(x0 + span));
-        // Ancestors of the zoomed frame cover its interval; its descendants lie inside it.
-        let visible = end > start && (n.depth > zdepth || (n.start_ns <= x0 && n.start_ns + n.ns >= x0 + span));
+        // Unzoomed, every frame is drawn (a graph may have several roots, e.g. one per CPU).
+        // Zoomed, its ancestors cover its interval and its descendants lie inside it.
+        let covers = n.start_ns <= x0 && n.start_ns + n.ns >= x0 + span;
+        let visible = end > start && (zoom.is_none() || n.depth > zdepth || covers);
         if !visible {
             continue;
         }
@@ -346,6 +348,20 @@ mod tests {
         let z = flame_svg("t", &n, 0, Some(b), "");
         assert_eq!(z.matches("<rect").count(), 2);
         assert!(z.contains(r#"width="639.5""#));
+    }
+
+    #[test]
+    fn draws_every_root_of_a_graph_with_several() {
+        // One root per CPU (cross-cpu-free): unzoomed, both roots and their frames are drawn.
+        let s = |f: &[&str], ns| FoldedStack { frames: f.iter().map(|x| x.to_string()).collect(), ns };
+        let g = FlameGraph {
+            id: "flame".into(),
+            title: "t".into(),
+            stacks: vec![s(&["CPU 0", "iperf", "a"], 300), s(&["CPU 1", "iperf", "b"], 100)],
+        };
+        let svg = flame_svg("t", &g.nodes(), 0, None, "");
+        assert_eq!(svg.matches("<rect").count(), 6);
+        assert!(svg.contains("data-name=\"CPU 0\"") && svg.contains("data-name=\"CPU 1\""));
     }
 
     #[test]
