@@ -17,9 +17,11 @@
 //! [`ViewQuery`], computed where its [`Experiment::view_cost`] says (the page's main thread or
 //! the sweep worker) and cached beside the run, never inside the run's output.
 
+use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
 use crate::output::{Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
+use crate::sim::machine::MachineProfile;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
@@ -316,6 +318,22 @@ pub trait Experiment: Sync {
     /// `skblab calibrate` (see [`crate::calibrate`]); `None` if the experiment fits nothing.
     fn calibration(&self) -> Option<&'static dyn Calibration> {
         None
+    }
+
+    /// The seed tables this experiment is scored on: independent numbers and the constants
+    /// fitted to each ([`crate::calibrate::tables`]); a table's verdict is computed from them.
+    fn tables(&self) -> Vec<TableSpec> {
+        Vec::new()
+    }
+    /// `skblab validate`'s figures for the table named `table` (one of
+    /// [`Experiment::tables`]), on the mean over `seeds`; `None` for a name it does not have.
+    fn check_table(&self, _table: &str, _seeds: &[u64]) -> Option<TableCheck> {
+        None
+    }
+    /// Every machine profile this experiment can run, built from `crate::sim::catalogue`
+    /// (`core/tests/catalogue.rs` checks that two profiles of one family never disagree).
+    fn machines(&self) -> Vec<MachineProfile> {
+        Vec::new()
     }
 
     /// Defaults overridden by `name=value` settings, then [`Experiment::validate`]d.

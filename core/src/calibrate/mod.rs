@@ -20,6 +20,7 @@
 //! values are then copied into the experiment's machine profile by hand (core does no I/O).
 
 mod multistart;
+pub mod tables;
 
 pub use multistart::{
     calibrate_multistart, calibrate_multistart_with, start_points, MultiReport, StartEnd, COARSE_ROUNDS, MAX_STARTS,

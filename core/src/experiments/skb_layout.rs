@@ -29,6 +29,7 @@
 //! Files: `skb_layout.rs` (here: the arithmetic, the presets, the `Experiment` impl) and
 //! `skb_layout/tests.rs` (its unit, snapshot and property tests).
 
+use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::experiment::{Experiment, Point, ViewSpec};
 use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamSpec, Params, Value};
@@ -471,6 +472,20 @@ impl Experiment for SkbLayout {
         Some(reproduce())
     }
 
+    fn tables(&self) -> Vec<TableSpec> {
+        let numbers = reproduce().rows.iter().map(|r| r.cells.len() as u32).sum();
+        vec![TableSpec {
+            experiment: self.id(),
+            table: "seed001-layout",
+            title: "seed 001: MAX_SKB_FRAGS, shinfo and head sizes of the 24-byte-frag era",
+            targets: numbers,
+            arithmetic: true,
+            fitted: Vec::new(),
+        }]
+    }
+    fn check_table(&self, table: &str, _seeds: &[u64]) -> Option<TableCheck> {
+        (table == "seed001-layout").then(|| TableCheck::from_reproduction(&reproduce()))
+    }
     fn reproduce(&self, _seed: u64) -> Option<Reproduction> {
         Some(reproduce())
     }

@@ -13,6 +13,7 @@
 //! core clock (it is uncore). Which constants are fitted, their ranges and sources:
 //! docs/calibration.md.
 
+use super::catalogue::{Era, Family, FamilyId, KernelCosts};
 use serde::Serialize;
 
 /// Identifies a hardware thread (a logical CPU as Linux numbers them).
@@ -24,6 +25,11 @@ pub type CpuId = u16;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MachineProfile {
     pub name: &'static str,
+    /// The catalogue entry of its cores ([`super::catalogue`]): the hardware fields below
+    /// are that family's values.
+    pub family: FamilyId,
+    /// The kernel it ran: the kernel-path fields below are that era's values for the family.
+    pub era: Era,
     /// CPU packages, one NUMA node (and one zone) each. 1..=[`MAX_SOCKETS`].
     pub sockets: u32,
     /// Physical cores per socket (the die; a run may online fewer).
@@ -87,6 +93,8 @@ pub struct MachineProfile {
 /// 3.8 GHz max turbo. The fitted values come from `skblab calibrate high-order-alloc`.
 pub const SERVER_2019: MachineProfile = MachineProfile {
     name: "2x28-core x86 server (seed 000, 2019)",
+    family: FamilyId::SkylakeSp,
+    era: Era::Linux2019,
     sockets: 2,
     cores_per_socket: 28,
     threads_per_core: 2,
@@ -111,6 +119,90 @@ pub const SERVER_2019: MachineProfile = MachineProfile {
     wakeup_cycles: 4000,
     smt_slowdown_pct: 160,
 };
+
+impl MachineProfile {
+    /// A machine of `family`'s cores running `kernel`'s kernel, `sockets` × `cores` ×
+    /// `threads`: every hardware and kernel-path field from the catalogue; the workload's own
+    /// per-skb fields (`skb_tx_cycles`, `skb_rx_cycles`, `frag_cycles`) are 0 for the
+    /// experiment to set.
+    pub const fn from_catalogue(
+        name: &'static str,
+        family: &Family,
+        kernel: &KernelCosts,
+        sockets: u32,
+        cores: u32,
+        threads: u32,
+    ) -> MachineProfile {
+        MachineProfile {
+            name,
+            family: family.id,
+            era: kernel.era,
+            sockets,
+            cores_per_socket: cores,
+            threads_per_core: threads,
+            turbo_max_mhz: family.turbo_max_mhz.int(),
+            turbo_all_core_mhz: family.turbo_all_core_mhz.int(),
+            line_same_socket_ns: family.line_same_socket_ns.int(),
+            line_cross_socket_ns: family.line_cross_socket_ns.int(),
+            line_same_core_ns: family.line_smt_ns.int(),
+            line_llc_ns: family.line_llc_ns.int(),
+            dram_ns: family.dram_ns.int(),
+            dram_remote_ns: family.dram_remote_ns.int(),
+            l2_bytes: family.l2_bytes.int(),
+            l3_bytes_per_core: family.l3_bytes_per_core.int(),
+            copy_mlp: family.copy_mlp.int(),
+            copy_bytes_per_kcycle: family.copy_bytes_per_kcycle.int(),
+            syscall_cycles: kernel.syscall_cycles.int(),
+            skb_tx_cycles: 0,
+            skb_rx_cycles: 0,
+            frag_cycles: 0,
+            page_op_cycles: kernel.pcp_op_cycles.int(),
+            buddy_step_cycles: kernel.buddy_step_cycles.int(),
+            wakeup_cycles: kernel.wakeup_cycles.int(),
+            smt_slowdown_pct: family.smt_slowdown_pct.int(),
+        }
+    }
+
+    /// Hardware and kernel-path fields that differ from the catalogue's values for this
+    /// profile's family and era, as `field: profile vs catalogue` (empty: one physics).
+    pub fn catalogue_mismatches(&self) -> Vec<String> {
+        let fam = super::catalogue::family(self.family);
+        let mut want = MachineProfile::from_catalogue(self.name, fam, &super::catalogue::SKYLAKE_SP_2019, 1, 1, 1);
+        let kernel = super::catalogue::kernel(self.family, self.era);
+        let mut out = Vec::new();
+        match kernel {
+            Some(k) => {
+                want = MachineProfile::from_catalogue(self.name, fam, k, 1, 1, 1);
+            }
+            None => out.push(format!("no kernel costs for {:?} in era {:?}", self.family, self.era)),
+        }
+        let pairs = [
+            ("turbo_max_mhz", self.turbo_max_mhz, want.turbo_max_mhz),
+            ("turbo_all_core_mhz", self.turbo_all_core_mhz, want.turbo_all_core_mhz),
+            ("line_same_socket_ns", self.line_same_socket_ns, want.line_same_socket_ns),
+            ("line_cross_socket_ns", self.line_cross_socket_ns, want.line_cross_socket_ns),
+            ("line_same_core_ns", self.line_same_core_ns, want.line_same_core_ns),
+            ("line_llc_ns", self.line_llc_ns, want.line_llc_ns),
+            ("dram_ns", self.dram_ns, want.dram_ns),
+            ("dram_remote_ns", self.dram_remote_ns, want.dram_remote_ns),
+            ("l2_bytes", self.l2_bytes, want.l2_bytes),
+            ("l3_bytes_per_core", self.l3_bytes_per_core, want.l3_bytes_per_core),
+            ("copy_mlp", self.copy_mlp, want.copy_mlp),
+            ("copy_bytes_per_kcycle", self.copy_bytes_per_kcycle, want.copy_bytes_per_kcycle),
+            ("syscall_cycles", self.syscall_cycles, want.syscall_cycles),
+            ("page_op_cycles", self.page_op_cycles, want.page_op_cycles),
+            ("buddy_step_cycles", self.buddy_step_cycles, want.buddy_step_cycles),
+            ("wakeup_cycles", self.wakeup_cycles, want.wakeup_cycles),
+            ("smt_slowdown_pct", self.smt_slowdown_pct, want.smt_slowdown_pct),
+        ];
+        for (name, have, cat) in pairs {
+            if have != cat {
+                out.push(format!("{}: {name} {have} vs catalogue {cat}", self.name));
+            }
+        }
+        out
+    }
+}
 
 /// Bytes of a base page on x86_64 (`PAGE_SIZE`): page frags, slab pages and skb heads are
 /// sized in it.

@@ -73,6 +73,7 @@ pub mod atomic_line;
 pub mod buddy;
 pub mod cache;
 pub mod cacheline;
+pub mod catalogue;
 pub mod engine;
 pub mod machine;
 pub mod page_frag;

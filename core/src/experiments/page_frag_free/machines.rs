@@ -96,6 +96,9 @@ pub struct ForwardingBox {
 const fn cpu(name: &'static str, sockets: u32, cores: u32, threads: u32, mhz: u64) -> MachineProfile {
     MachineProfile {
         name,
+        // Placeholders until the boxes are built from the catalogue (issue #22).
+        family: crate::sim::catalogue::FamilyId::SkylakeSp,
+        era: crate::sim::catalogue::Era::Linux2018,
         sockets,
         cores_per_socket: cores,
         threads_per_core: threads,
