@@ -28,6 +28,18 @@ use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// Raising `param` (with everything else fixed) never lowers (`rises`) or never raises
+/// (`!rises`) `column` of any row, beyond `tolerance_pct` percent of noise.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Monotone {
+    pub param: &'static str,
+    pub column: &'static str,
+    pub rises: bool,
+    pub tolerance_pct: f64,
+    /// Why the real system moves so, one line (with a source where there is one).
+    pub why: &'static str,
+}
+
 /// The default seed of every run (printed first by the CLI so any run can be replayed).
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -333,6 +345,21 @@ pub trait Experiment: Sync {
     /// Every machine profile this experiment can run, built from `crate::sim::catalogue`
     /// (`core/tests/catalogue.rs` checks that two profiles of one family never disagree).
     fn machines(&self) -> Vec<MachineProfile> {
+        Vec::new()
+    }
+    /// The catalogue quantities this experiment's reproduction depends on (name, quantity with
+    /// its sourced range): `skblab reproduce --bands N` samples them inside their ranges.
+    fn uncertain(&self) -> Vec<(&'static str, crate::sim::catalogue::Quantity)> {
+        Vec::new()
+    }
+    /// A run with the quantities of [`Experiment::uncertain`] set to `values` (same order);
+    /// `None` if the experiment has none.
+    fn run_perturbed(&self, _params: &Params, _seed: u64, _values: &[f64]) -> Option<RunOutput> {
+        None
+    }
+    /// Knobs whose effect on a column the real system fixes in sign (checked over random valid
+    /// settings by `core/tests/monotone.rs`).
+    fn monotone(&self) -> Vec<Monotone> {
         Vec::new()
     }
 

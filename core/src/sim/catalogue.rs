@@ -162,6 +162,18 @@ pub struct KernelCosts {
     pub syscall_cycles: Quantity,
     /// try_to_wake_up + the wakee's schedule().
     pub wakeup_cycles: Quantity,
+    /// TCP work per skb on the path of a loopback TCP_STREAM: tcp_sendmsg's per-skb
+    /// bookkeeping, tcp_write_xmit, IP output, loopback_xmit and the softirq receive (ip_rcv,
+    /// tcp_v4_rcv, queueing). No published breakdown was found: fitted (seed 000).
+    pub tcp_skb_cycles: Quantity,
+    /// Share of `tcp_skb_cycles` in the receive half (softirq ip_rcv .. tcp_queue_rcv and the
+    /// ACK), percent; the rest is the transmit half.
+    pub tcp_rx_share_pct: Quantity,
+    /// The receiving process's work per skb: tcp_recvmsg's unlink and free of the sk_buff,
+    /// tcp_cleanup_rbuf and the ACK it may send.
+    pub tcp_recvmsg_skb_cycles: Quantity,
+    /// Per frag on both sides: skb_fill_page_desc / the copy iterator stepping to a new frag.
+    pub tcp_frag_cycles: Quantity,
 }
 
 use Basis::{Assumed, Estimate, Measured, Secondary};
@@ -342,6 +354,10 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), 31 (Gold 6140, <33216f8e-0b9c-c701-0cdf-e96229bc03d6@redhat.com>)"),
     syscall_cycles: q(1500.0, 700.0, 2000.0, "cycles", Estimate, "getpid round trip 191-217 ns on Skylake-X with audit rules (Oracle Linux blog, 2023-09-12) plus fd lookup and lock_sock/release_sock: 0.2-0.5 us at 3.8 GHz"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "try_to_wake_up + schedule(): 1-2 us of a cross-CPU wakeup"),
+    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000); several us per skb in loopback TCP perf traces"),
+    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "loopback netperf: the softirq receive is about half the stack's time (ptesarik, SIGILLatum local-ip-performance, 2024-05-31: >3 s of 10 s in net_rx_action on each side)"),
+    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000)"),
+    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop"),
 };
 
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
@@ -355,6 +371,10 @@ pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "spin_lock+unlock 37 cycles, E5-1650 v4 (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>); 41 on E5-2695 (5c9f42c)"),
     syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "pre-mitigation syscall entry/exit ~100 ns plus fd lookup and socket locking"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
+    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of a 2011 kernel in a Xen guest on Westmere: seed 001.
@@ -396,6 +416,10 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
         "a PV guest's syscall bounces through the hypervisor; a KVM exit is ~2,000 cycles (SplitX, Nehalem proxy)",
     ),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
+    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of 2018 kernels on the Cortex-A53 (seed 002).
@@ -416,6 +440,10 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
     spin_lock_cycles: q(50.0, 30.0, 80.0, "cycles", Assumed, "no A53 figure: two exclusive pairs and barriers"),
     syscall_cycles: q(800.0, 400.0, 1500.0, "cycles", Assumed, "no A53 figure"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as x86: no A53 figure"),
+    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
+    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of 6.x kernels on this project's Zen 5 guests.
@@ -429,6 +457,10 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     spin_lock_cycles: q(37.0, 20.0, 60.0, "cycles", Assumed, "as Skylake-SP"),
     syscall_cycles: q(1000.0, 400.0, 2000.0, "cycles", Assumed, "not measured here yet (issue #24)"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP"),
+    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
+    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Every kernel-cost entry.
@@ -464,7 +496,7 @@ impl Family {
 
 impl KernelCosts {
     /// Every quantity with its field name.
-    pub fn quantities(&self) -> [(&'static str, Quantity); 7] {
+    pub fn quantities(&self) -> [(&'static str, Quantity); 11] {
         [
             ("pcp_op_cycles", self.pcp_op_cycles),
             ("buddy_step_cycles", self.buddy_step_cycles),
@@ -473,6 +505,10 @@ impl KernelCosts {
             ("spin_lock_cycles", self.spin_lock_cycles),
             ("syscall_cycles", self.syscall_cycles),
             ("wakeup_cycles", self.wakeup_cycles),
+            ("tcp_skb_cycles", self.tcp_skb_cycles),
+            ("tcp_rx_share_pct", self.tcp_rx_share_pct),
+            ("tcp_recvmsg_skb_cycles", self.tcp_recvmsg_skb_cycles),
+            ("tcp_frag_cycles", self.tcp_frag_cycles),
         ]
     }
 }

@@ -122,9 +122,9 @@ pub const SERVER_2019: MachineProfile = MachineProfile {
 
 impl MachineProfile {
     /// A machine of `family`'s cores running `kernel`'s kernel, `sockets` × `cores` ×
-    /// `threads`: every hardware and kernel-path field from the catalogue; the workload's own
-    /// per-skb fields (`skb_tx_cycles`, `skb_rx_cycles`, `frag_cycles`) are 0 for the
-    /// experiment to set.
+    /// `threads`: every hardware and kernel-path field from the catalogue (`skb_tx_cycles`,
+    /// `skb_rx_cycles` and `frag_cycles` are the era's TCP costs `tcp_skb_cycles`,
+    /// `tcp_recvmsg_skb_cycles`, `tcp_frag_cycles`).
     pub const fn from_catalogue(
         name: &'static str,
         family: &Family,
@@ -153,9 +153,9 @@ impl MachineProfile {
             copy_mlp: family.copy_mlp.int(),
             copy_bytes_per_kcycle: family.copy_bytes_per_kcycle.int(),
             syscall_cycles: kernel.syscall_cycles.int(),
-            skb_tx_cycles: 0,
-            skb_rx_cycles: 0,
-            frag_cycles: 0,
+            skb_tx_cycles: kernel.tcp_skb_cycles.int(),
+            skb_rx_cycles: kernel.tcp_recvmsg_skb_cycles.int(),
+            frag_cycles: kernel.tcp_frag_cycles.int(),
             page_op_cycles: kernel.pcp_op_cycles.int(),
             buddy_step_cycles: kernel.buddy_step_cycles.int(),
             wakeup_cycles: kernel.wakeup_cycles.int(),
@@ -190,6 +190,9 @@ impl MachineProfile {
             ("copy_mlp", self.copy_mlp, want.copy_mlp),
             ("copy_bytes_per_kcycle", self.copy_bytes_per_kcycle, want.copy_bytes_per_kcycle),
             ("syscall_cycles", self.syscall_cycles, want.syscall_cycles),
+            ("skb_tx_cycles", self.skb_tx_cycles, want.skb_tx_cycles),
+            ("skb_rx_cycles", self.skb_rx_cycles, want.skb_rx_cycles),
+            ("frag_cycles", self.frag_cycles, want.frag_cycles),
             ("page_op_cycles", self.page_op_cycles, want.page_op_cycles),
             ("buddy_step_cycles", self.buddy_step_cycles, want.buddy_step_cycles),
             ("wakeup_cycles", self.wakeup_cycles, want.wakeup_cycles),
