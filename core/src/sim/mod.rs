@@ -74,6 +74,7 @@ pub mod buddy;
 pub mod cache;
 pub mod cacheline;
 pub mod catalogue;
+pub mod catalogue_doc;
 pub mod engine;
 pub mod machine;
 pub mod page_frag;
