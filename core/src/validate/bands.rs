@@ -155,10 +155,7 @@ mod tests {
         assert!(lo > 10.0 && lo < 11.0 && hi > 36.0 && hi < 40.0, "[{lo}, {hi}]");
         assert!(b.note().contains("8 Latin-hypercube samples") && b.note().contains('k'));
         let table = Stub.reproduce(1).unwrap().to_table_banded(|l, m| b.get(l, m));
-        assert!(
-            table.lines().nth(1).unwrap().contains("band") && table.contains("[10.9-36.7]"),
-            "{table}"
-        );
+        assert!(table.lines().nth(1).unwrap().contains("band") && table.contains("[10.9-36.7]"), "{table}");
         let many = bands_with(&Stub, &Stub.defaults(), 1, 1000, &mut |_| {}).unwrap();
         assert_eq!(many.samples, MAX_BANDS);
     }
