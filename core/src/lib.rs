@@ -9,6 +9,8 @@
 //!   ±10 % sensitivity), for any experiment that implements its trait.
 //! - [`experiment`]: the [`Experiment`](experiment::Experiment) trait and [`ViewSpec`]s.
 //! - [`output`]: result tables, text views, and seed-vs-simulation reproductions.
+//! - [`validate`]: `skblab validate` (every seed table's verdict, degrees of freedom, in- and
+//!   out-of-sample errors; the committed snapshot the app shows) and `reproduce --bands N`.
 //! - [`sources`]: citations of the seed posts and commits the models rest on.
 //! - [`rng`]: the one PRNG type (SplitMix64-seeded PCG32), forked per component.
 //! - [`sim`]: the sim kernel the worlds run on: the discrete-event engine and the mechanisms
@@ -27,6 +29,7 @@ pub mod params;
 pub mod rng;
 pub mod sim;
 pub mod sources;
+pub mod validate;
 
 pub use experiment::{ChartSpec, Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec, DEFAULT_SEED};
 pub use experiments::{experiments, find};

@@ -47,7 +47,7 @@ fn good_commands_exit_0() {
 
 #[test]
 fn missing_or_unknown_commands_say_what_is_allowed() {
-    let commands = "list, params, run, calibrate, reproduce";
+    let commands = "list, params, run, calibrate, reproduce, validate";
     bad_input(&[], &["missing command", commands]);
     bad_input(&["frobnicate"], &["unknown command 'frobnicate'", commands]);
     let ids = skblab_core::experiments().iter().map(|e| e.id()).collect::<Vec<_>>().join(", ");
@@ -55,6 +55,7 @@ fn missing_or_unknown_commands_say_what_is_allowed() {
     bad_input(&["run"], &["missing experiment", ids]);
     bad_input(&["params"], &["missing experiment", ids]);
     bad_input(&["reproduce", "nope"], &["unknown experiment 'nope'", ids]);
+    bad_input(&["validate", "nope"], &["unknown experiment 'nope'", ids]);
     bad_input(&["run", "skb-layout", "extra"], &["unexpected argument 'extra'"]);
     bad_input(&["run", "skb-layout", "--frmat", "json"], &["'--frmat'", "--format"]);
 }
@@ -71,6 +72,10 @@ fn bad_option_values_say_what_is_allowed() {
     bad_input(&["calibrate", "high-order-alloc", "--starts", "65"], &["--starts", "0..=64"]);
     bad_input(&["calibrate", "high-order-alloc", "--coarse-seeds", "0"], &["--coarse-seeds", "1..=50"]);
     bad_input(&["reproduce", "skb-layout", "--seeds", "51"], &["--seeds", "1..=50"]);
+    bad_input(&["reproduce", "skb-layout", "--bands", "0"], &["--bands", "1..=64"]);
+    bad_input(&["reproduce", "skb-layout", "--bands", "65"], &["--bands", "1..=64"]);
+    bad_input(&["validate", "skb-layout", "--seeds", "0"], &["--seeds", "1..=50"]);
+    bad_input(&["validate", "skb-layout", "--format", "xml"], &["bad value 'xml' for --format"]);
     bad_input(&["run", "skb-layout", "--set", "mtu=20"], &["'20'", "'mtu'", "68..=65535"]);
     bad_input(&["run", "skb-layout", "--set", "mtu"], &["malformed setting 'mtu'", "name=value"]);
     bad_input(&["run", "high-order-alloc", "--set", "warmup_us=450"], &["'450'", "multiple of 100"]);
@@ -114,4 +119,48 @@ fn an_unwritable_stdout_is_one_line_and_status_1() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert_one_line(&stderr, &["list > /dev/full"]);
     assert!(stderr.contains("cannot write the output"), "{stderr}");
+}
+
+/// `validate <id> --format json`: one object with the contract's names (issue #22); the table
+/// and CSV forms carry the same tables and the budget line; progress goes to stderr only.
+#[test]
+fn validate_prints_the_contracts_figures() {
+    let out = skblab(&["validate", "skb-layout", "--format", "json", "--seeds", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("validate --format json is one JSON value");
+    assert!(v["model_version"].is_string());
+    let tables = v["tables"].as_array().expect("tables is an array");
+    let specs = skblab_core::find("skb-layout").unwrap().tables();
+    assert_eq!(tables.len(), specs.len());
+    for (t, spec) in tables.iter().zip(&specs) {
+        assert_eq!(t["experiment"], "skb-layout");
+        assert_eq!(t["table"], spec.table);
+        assert_eq!(t["verdict"], spec.verdict().name());
+        assert!(["prediction", "fit", "arithmetic"].contains(&t["verdict"].as_str().unwrap()));
+        assert_eq!(t["targets"], spec.targets);
+        assert_eq!(t["fitted"], spec.fitted.len());
+        for k in ["in_sample_mape", "out_of_sample_mape", "curve_mape"] {
+            assert!(t[k].is_null() || t[k].is_number(), "{k}: {}", t[k]);
+        }
+    }
+    let text = String::from_utf8(skblab(&["validate", "skb-layout", "--seeds", "1"]).stdout).unwrap();
+    assert!(text.contains("seed001-layout") && text.contains("arithmetic") && text.contains("budget: "), "{text}");
+    let csv = String::from_utf8(skblab(&["validate", "skb-layout", "--format", "csv"]).stdout).unwrap();
+    assert!(csv.starts_with("experiment,table,verdict,targets,fitted,"), "{csv}");
+    assert_eq!(csv.lines().count(), specs.len() + 1);
+}
+
+/// `reproduce` names each table's verdict and degrees of freedom; `--bands N` on an experiment
+/// without uncertain quantities says so in one line and still reproduces.
+#[test]
+fn reproduce_prints_verdicts_and_says_when_there_is_no_band() {
+    let out = skblab(&["reproduce", "skb-layout", "--seeds", "1", "--bands", "2"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("verdict seed001-layout arithmetic: 4 numbers, 0 fitted"), "{text}");
+    assert_eq!(text.matches("declares no uncertain quantities").count(), 1, "{text}");
+    let json = skblab(&["reproduce", "skb-layout", "--format", "json", "--seeds", "1"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["tables"][0]["verdict"], "arithmetic");
+    assert_eq!(v["tables"][0]["targets"], 4);
 }

@@ -36,6 +36,7 @@ pub enum View {
     Home,
     About,
     Reproduce,
+    Validation,
     PlayIndex,
     Player(Page),
 }
@@ -94,6 +95,7 @@ pub fn resolve(location: &Location) -> (View, Vec<String>) {
         Route::Home => View::Home,
         Route::About => View::About,
         Route::Reproduce => View::Reproduce,
+        Route::Validation => View::Validation,
         Route::Play { experiment: None } => View::PlayIndex,
         Route::NotFound { path } => {
             notices.push(format!("no page at '{}'; showing the home page", echo(path)));

@@ -8,6 +8,7 @@
 //! | `#/`                                           | [`Route::Home`]                |
 //! | `#/about`                                      | [`Route::About`]               |
 //! | `#/reproduce`                                  | [`Route::Reproduce`]           |
+//! | `#/validation`                                 | [`Route::Validation`]          |
 //! | `#/lesson/<slug>/<step>?name=value&seed=N`     | [`Route::Lesson`] (step from 1)|
 //! | `#/play/<experiment>?name=value&seed=N`        | [`Route::Play`]                |
 //!
@@ -25,6 +26,8 @@ pub enum Route {
     About,
     /// Every seed table beside the simulation.
     Reproduce,
+    /// Every seed table's verdict, degrees of freedom and in-/out-of-sample errors.
+    Validation,
     /// A lesson at a step, counted from 1 as in the URL.
     Lesson {
         slug: String,
@@ -66,6 +69,7 @@ pub fn parse(hash: &str) -> Location {
         [] => Route::Home,
         ["about"] => Route::About,
         ["reproduce"] => Route::Reproduce,
+        ["validation"] => Route::Validation,
         ["play"] => Route::Play { experiment: None },
         ["play", id] => Route::Play { experiment: Some(id.to_string()) },
         ["lesson", slug] => Route::Lesson { slug: slug.to_string(), step: 1 },
@@ -93,6 +97,7 @@ pub fn format(location: &Location) -> String {
         Route::Home => "/".to_string(),
         Route::About => "/about".to_string(),
         Route::Reproduce => "/reproduce".to_string(),
+        Route::Validation => "/validation".to_string(),
         Route::Play { experiment: None } => "/play".to_string(),
         Route::Play { experiment: Some(id) } => format!("/play/{}", encode(id)),
         Route::Lesson { slug, step } => format!("/lesson/{}/{step}", encode(slug)),
@@ -178,6 +183,7 @@ mod tests {
         assert_eq!(parse("#/").route, Route::Home);
         assert_eq!(parse("#/about").route, Route::About);
         assert_eq!(parse("#/reproduce").route, Route::Reproduce);
+        assert_eq!(parse("#/validation").route, Route::Validation);
         assert_eq!(parse("#/play").route, Route::Play { experiment: None });
         assert_eq!(parse("#/play/skb-layout").route, Route::Play { experiment: Some("skb-layout".into()) });
         assert_eq!(parse("#/lesson/skb-layout").route, Route::Lesson { slug: "skb-layout".into(), step: 1 });
@@ -205,6 +211,7 @@ mod tests {
             Location::new(Route::Home, vec![]),
             Location::new(Route::About, vec![]),
             Location::new(Route::Reproduce, vec![]),
+            Location::new(Route::Validation, vec![]),
             Location::new(Route::Play { experiment: None }, vec![]),
             Location::new(
                 Route::Play { experiment: Some("skb-layout".into()) },

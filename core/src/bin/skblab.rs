@@ -2,7 +2,8 @@
 //! runs them and sets their results beside the seed posts' tables.
 //!
 //! Contract (DESIGN.md, README "The CLI"): `list`, `params <exp>`, `run <exp> [--set k=v]...
-//! [--seed N] [--format table|csv|json]`, `reproduce <exp> [--format ...]`. Exit status 0 when
+//! [--seed N] [--format table|csv|json]`, `reproduce <exp> [--format ...] [--bands N]`,
+//! `validate [<exp>] [--seeds N] [--format ...]`. Exit status 0 when
 //! done — also when the reader closed the pipe early (`skblab run … | head`), as Unix tools do;
 //! 1 with one line on stderr when the output cannot be written (a full disk); 2 with one line
 //! saying what was wrong and what is allowed for bad input. Never a panic. User text in a
@@ -12,6 +13,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use skblab_core::calibrate::{self, DEFAULT_SEEDS, MAX_ROUNDS, MAX_SEEDS, MAX_STARTS};
 use skblab_core::params::{echo, echo_within};
+use skblab_core::validate::{self, MAX_BANDS};
 use skblab_core::{experiments, find, Experiment, ParamError, ParamKind, DEFAULT_SEED};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -90,6 +92,27 @@ enum Command {
         #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
         /// How many seeds (from --seed) the simulated values average over.
+        #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
+        seeds: u32,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+        /// Also run N Latin-hypercube samples of the experiment's uncertain catalogue constants
+        /// inside their sourced ranges (one run each, on --seed) and print each cell's [lo-hi].
+        #[arg(long, allow_hyphen_values = true,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BANDS)))]
+        bands: Option<u32>,
+    },
+    /// Every seed table's verdict (prediction / fit / arithmetic), degrees of freedom (targets,
+    /// fitted constants), in-sample, out-of-sample and curve-baseline MAPE, signed errors and
+    /// known gaps, for every experiment or one; the fitting budget. Some tables run fits:
+    /// progress goes to stderr.
+    Validate {
+        experiment: Option<String>,
+        /// The first seed.
+        #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
+        seed: u64,
+        /// How many seeds (from --seed) the figures average over.
         #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
               value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
         seeds: u32,
@@ -209,14 +232,7 @@ fn execute(command: Command) -> Result<String, ParamError> {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
             };
             let seeds = calibrate::seeds(seed, n_seeds);
-            // A fit runs for minutes: say where it is on stderr, with the time spent.
-            #[expect(
-                clippy::disallowed_types,
-                clippy::disallowed_methods,
-                reason = "the CLI is the edge: progress shows wall time"
-            )]
-            let t0 = std::time::Instant::now();
-            let mut progress = |line: &str| eprintln!("[{:>6.0} s] {line}", t0.elapsed().as_secs_f64());
+            let mut progress = progress_printer();
             Ok(if sensitivity {
                 calibrate::sensitivity(cal, &seeds).to_text()
             } else if starts > 0 {
@@ -226,19 +242,78 @@ fn execute(command: Command) -> Result<String, ParamError> {
                 calibrate::calibrate_with(cal, rounds, &seeds, &mut progress).to_text()
             })
         }
-        Command::Reproduce { experiment, seed, seeds, format } => {
-            let exp = find(&experiment)?;
-            let seeds = calibrate::seeds(seed, seeds);
-            let Some(r) = exp.reproduce_mean(&seeds) else {
-                return Ok(format!("{} has no seed table to reproduce\n", exp.id()));
+        Command::Reproduce { experiment, seed, seeds, format, bands } => {
+            reproduce(find(&experiment)?, &calibrate::seeds(seed, seeds), format, bands)
+        }
+        Command::Validate { experiment, seed, seeds, format } => {
+            let exps: Vec<&dyn Experiment> = match experiment {
+                Some(id) => vec![find(&id)?],
+                None => experiments().to_vec(),
             };
+            let seeds = calibrate::seeds(seed, seeds);
+            let v = validate::validate_with(&exps, &seeds, &mut progress_printer());
             Ok(match format {
-                Format::Table => r.to_table(),
-                Format::Csv => r.to_csv(),
-                Format::Json => r.to_json(&seeds) + "\n",
+                Format::Table => v.to_table(),
+                Format::Csv => v.to_csv(),
+                Format::Json => v.to_json() + "\n",
             })
         }
     }
+}
+
+/// Progress of long work (fits, validation, bands) on stderr, with the wall time spent.
+fn progress_printer() -> impl FnMut(&str) {
+    #[expect(
+        clippy::disallowed_types,
+        clippy::disallowed_methods,
+        reason = "the CLI is the edge: progress shows wall time"
+    )]
+    let t0 = std::time::Instant::now();
+    move |line: &str| eprintln!("[{:>6.0} s] {line}", t0.elapsed().as_secs_f64())
+}
+
+/// `reproduce`: the mean over `seeds` beside the seed table, each table's verdict and degrees
+/// of freedom, and with `bands` the [lo-hi] over that many samples of the uncertain constants.
+fn reproduce(exp: &dyn Experiment, seeds: &[u64], format: Format, bands: Option<u32>) -> Result<String, ParamError> {
+    let params = exp.reproduce_params();
+    let band = match bands {
+        Some(n) if !exp.uncertain().is_empty() => {
+            let first = seeds.first().copied().unwrap_or(DEFAULT_SEED);
+            eprintln!(
+                "skblab: bands: {n} runs of {} ({} uncertain quantities, seed {first}), besides the {} runs of the mean",
+                exp.id(),
+                exp.uncertain().len(),
+                seeds.len()
+            );
+            validate::bands_with(exp, &params, first, n, &mut progress_printer())
+        }
+        _ => None,
+    };
+    let Some(r) = exp.reproduce_mean(seeds) else {
+        return Ok(format!("{} has no seed table to reproduce\n", exp.id()));
+    };
+    let no_band = match bands {
+        Some(_) if band.is_none() => format!("bands: {} declares no uncertain quantities (no band)\n", exp.id()),
+        _ => String::new(),
+    };
+    Ok(match format {
+        Format::Table => {
+            let mut s = r.to_table_banded(|label, metric| band.as_ref().and_then(|b| b.get(label, metric)));
+            if let Some(b) = &band {
+                s.push_str(&(b.note() + "\n"));
+            }
+            s + &no_band + &validate::verdict_lines(exp)
+        }
+        Format::Csv => r.to_csv(),
+        Format::Json => {
+            let mut v: serde_json::Value = serde_json::from_str(&r.to_json(seeds)).expect("reproduction json parses");
+            v["tables"] = validate::verdict_json(exp);
+            if let Some(b) = &band {
+                v["bands"] = serde_json::to_value(b).expect("bands serialize");
+            }
+            serde_json::to_string_pretty(&v).expect("json serializes") + "\n"
+        }
+    })
 }
 
 fn params_text(exp: &dyn Experiment) -> String {

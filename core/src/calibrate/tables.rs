@@ -13,14 +13,14 @@
 //! numbers, the error on held-out numbers when the table allows a split, and the error of a
 //! curve with no mechanism fitted to the same numbers — is `skblab validate`'s.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// Independent numbers a fitted constant must be paid for with.
 pub const NUMBERS_PER_FIT: u32 = 3;
 
 /// What a table's error means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// No constant was fitted to this table: its error is out of sample.

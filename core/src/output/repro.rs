@@ -156,10 +156,22 @@ impl Reproduction {
     }
 
     pub fn to_table(&self) -> String {
+        self.to_table_banded(|_, _| None)
+    }
+
+    /// [`Reproduction::to_table`] with a `band` column after each metric's simulated value
+    /// where `band(row label, metric)` gives one (`skblab reproduce --bands N`: the [lo-hi] of
+    /// the model over samples of its uncertain constants, beside the seeds' [min-max]).
+    pub fn to_table_banded(&self, band: impl Fn(&str, &str) -> Option<[f64; 2]>) -> String {
         let metrics = self.metrics();
+        let banded = self.rows.iter().any(|r| r.cells.iter().any(|c| band(&r.label, c.metric).is_some()));
         let mut header = vec![self.key_name.to_string()];
         for m in &metrics {
-            header.extend([format!("{m} seed"), format!("{m} sim"), "err %".to_string()]);
+            header.extend([format!("{m} seed"), format!("{m} sim")]);
+            if banded {
+                header.push("band".to_string());
+            }
+            header.push("err %".to_string());
         }
         let body: Vec<Vec<String>> = self
             .rows
@@ -167,16 +179,14 @@ impl Reproduction {
             .map(|r| {
                 let mut line = vec![r.label.clone()];
                 for m in &metrics {
-                    match r.cells.iter().find(|c| c.metric == *m) {
-                        Some(c) => {
-                            let sim = match c.spread {
-                                Some([lo, hi]) => format!("{} [{}-{}]", fmt_num(c.simulated), fmt_num(lo), fmt_num(hi)),
-                                None => fmt_num(c.simulated),
-                            };
-                            line.extend([fmt_num(c.measured), sim, format!("{:+.1}", c.error_pct())])
-                        }
-                        None => line.extend(["-".to_string(), "-".to_string(), "-".to_string()]),
+                    let cell = r.cells.iter().find(|c| c.metric == *m);
+                    line.push(cell.map_or("-".to_string(), |c| fmt_num(c.measured)));
+                    line.push(cell.map_or("-".to_string(), sim_text));
+                    if banded {
+                        let b = cell.and_then(|c| band(&r.label, c.metric));
+                        line.push(b.map_or("-".to_string(), |[lo, hi]| format!("[{}-{}]", fmt_num(lo), fmt_num(hi))));
                     }
+                    line.push(cell.map_or("-".to_string(), |c| format!("{:+.1}", c.error_pct())));
                 }
                 line
             })
@@ -228,5 +238,13 @@ impl Reproduction {
         v["summary"] = serde_json::Value::Object(summary);
         v["summary"]["max_abs_error_pct"] = self.max_abs_error_pct().into();
         serde_json::to_string_pretty(&v).expect("json serializes")
+    }
+}
+
+/// A simulated cell as the table prints it: the value, with the seeds' [min-max] if any.
+fn sim_text(c: &ReproCell) -> String {
+    match c.spread {
+        Some([lo, hi]) => format!("{} [{}-{}]", fmt_num(c.simulated), fmt_num(lo), fmt_num(hi)),
+        None => fmt_num(c.simulated),
     }
 }

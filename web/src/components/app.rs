@@ -5,6 +5,7 @@ use super::frame::Frame;
 use super::home::{Home, PlayIndex};
 use super::player::Player;
 use super::reproduce::ReproducePage;
+use super::validation::ValidationPage;
 use crate::hooks::{use_hash_nav, use_progress};
 use crate::page::{resolve, View};
 use crate::route::{self, Route};
@@ -24,6 +25,7 @@ pub fn app() -> Html {
         View::Home => "home".to_string(),
         View::About => "about".to_string(),
         View::Reproduce => "reproduce".to_string(),
+        View::Validation => "validation".to_string(),
         View::PlayIndex => "play".to_string(),
         View::Player(page) => format!("{}/{}", page.experiment.id(), page.lesson.map_or("", |l| l.slug.as_str())),
     };
@@ -41,6 +43,7 @@ pub fn app() -> Html {
             View::Home => Some(Route::Home),
             View::About => Some(Route::About),
             View::Reproduce => Some(Route::Reproduce),
+            View::Validation => Some(Route::Validation),
             View::PlayIndex => Some(Route::Play { experiment: None }),
             View::Player(_) => None,
         };
@@ -64,6 +67,7 @@ pub fn app() -> Html {
         View::Home => html! { <Home /> },
         View::About => html! { <About /> },
         View::Reproduce => html! { <ReproducePage /> },
+        View::Validation => html! { <ValidationPage /> },
         View::PlayIndex => html! { <PlayIndex /> },
         View::Player(page) => {
             let key = format!("{}/{}", page.experiment.id(), page.lesson.map_or("", |l| l.slug.as_str()));

@@ -15,3 +15,4 @@ pub mod reproduce;
 pub mod results;
 pub mod shell;
 pub mod transport;
+pub mod validation;

@@ -6,7 +6,9 @@
 //! `Cost::Heavy`) run their default sweep in the Web Worker, and the table fills as rows
 //! arrive. [`ReproTable`] is also the generic `Compare` view.
 
+use super::validation::VerdictStrip;
 use crate::browser;
+use crate::route::{self, Route};
 use crate::run::{use_background_run, RunKey, RunProgress};
 use skblab_core::{Cost, Experiment, Reproduction, DEFAULT_SEED};
 use std::rc::Rc;
@@ -62,6 +64,7 @@ pub fn repro_table(props: &ReproTableProps) -> Html {
                 <button class="btn btn-small" type="button" onclick={on_csv}
                     data-testid={format!("{}-csv", props.testid)}>{"CSV"}</button>
             </div>
+            <VerdictStrip experiment={r.experiment} />
             <div class="table-scroll" tabindex="0" role="region" aria-label="seed vs simulation">
                 <table class="results grid repro-table">
                     <thead><tr><th scope="col">{ r.key_name }</th>{ for head }</tr></thead>
@@ -115,7 +118,10 @@ pub fn reproduce_page() -> Html {
                     { "Every experiment with a seed table, run with its default parameters and the default seed: \
                     measured and simulated numbers, the error of each cell (green ≤ 5 %, amber ≤ 12 %, red beyond) and \
                     the mean absolute percentage error per column. The same tables as " }
-                    <code>{"skblab reproduce <id>"}</code>{"."}
+                    <code>{"skblab reproduce <id>"}</code>{". Each table's verdict says what its error means: "}
+                    <a href={route::href(Route::Validation)} data-testid="reproduce-validation-link">
+                        {"the validation page"}</a>
+                    {" has the degrees of freedom, the out-of-sample errors and the curve baseline."}
                 </p>
             </header>
             { for skblab_core::experiments().iter().map(|e| html! { <ExperimentRepro experiment={*e} /> }) }

@@ -1,0 +1,219 @@
+//! Registry-wide knob property (issue #23): every relation an experiment declares in
+//! `Experiment::monotone` holds over random valid settings. For each relation and case, the
+//! other parameters are drawn at random from their specs (simulated durations `*_us` stay at
+//! their defaults, so the noise is the one the relation's tolerance was declared for), the
+//! relation's parameter takes two values lo < hi of its grid, and at every compared point of
+//! the sweep (at most [`MAX_POINTS`], light ones first) the column must not move against the
+//! declared sign by more than `tolerance_pct` of the larger magnitude.
+//!
+//! Also: a stub experiment proving the checker catches a violation, and that every experiment
+//! with measured seed tables declares at least one relation (gated by [`PENDING`]).
+//! Cases per relation: `SKBLAB_MONOTONE_CASES` (default [`DEFAULT_CASES`]), deterministic.
+
+use skblab_core::calibrate::tables::Verdict;
+use skblab_core::experiment::{Monotone, Point, ViewSpec};
+use skblab_core::rng::Rng;
+use skblab_core::{experiments, Cell, Column, Cost, Experiment, ParamKind, ParamSpec, Params, Row, Value};
+
+/// Experiments whose relations are not declared yet: each rework removes its entry (the
+/// integrator empties the list; the last test says which entries are already declared).
+const PENDING: &[&str] =
+    &["high-order-alloc", "page-frag-free", "cross-cpu-free", "skb-cache", "percpu-counter", "ktls-recursion"];
+
+/// Cases per relation in `make test`.
+const DEFAULT_CASES: u32 = 3;
+/// Points of a sweep compared per case.
+const MAX_POINTS: usize = 2;
+/// Draws of the other parameters before a case gives up on `Experiment::validate`.
+const MAX_DRAWS: u32 = 16;
+
+fn cases() -> u32 {
+    std::env::var("SKBLAB_MONOTONE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES)
+}
+
+/// The `k`-th value of an ordered grid.
+type At = Box<dyn Fn(u64) -> Value>;
+
+/// The number `n` of values of an orderable parameter and its `k`-th (None: not orderable).
+fn grid(spec: &ParamSpec) -> Option<(u64, At)> {
+    match spec.kind.clone() {
+        ParamKind::Int { min, max, step } => {
+            let step = step.max(1);
+            Some((((max - min) / step) as u64 + 1, Box::new(move |k| Value::Int(min + k as i64 * step))))
+        }
+        ParamKind::Pow2 { min, max } => {
+            let exps: Vec<u32> = (0..63).filter(|s| (min..=max).contains(&(1i64 << s))).collect();
+            Some((exps.len() as u64, Box::new(move |k| Value::Int(1i64 << exps[k as usize]))))
+        }
+        ParamKind::Bool => Some((2, Box::new(|k| Value::Bool(k == 1)))),
+        ParamKind::Choice { .. } => None,
+    }
+}
+
+/// A random valid value of `spec` (durations keep their default).
+fn random_value(spec: &ParamSpec, rng: &mut Rng) -> Value {
+    if spec.name.ends_with("_us") {
+        return spec.default.clone();
+    }
+    match (&spec.kind, grid(spec)) {
+        (ParamKind::Choice { options }, _) => {
+            Value::Choice(options[rng.below(options.len() as u32) as usize].to_string())
+        }
+        (_, Some((n, at))) => at(rng.range_u64(0, n - 1)),
+        _ => spec.default.clone(),
+    }
+}
+
+/// Random valid settings of every parameter but `param`, set to `lo` and to `hi` (None if
+/// `validate` rejected every draw).
+fn case(e: &dyn Experiment, param: &str, lo: &Value, hi: &Value, rng: &mut Rng) -> Option<(Params, Params)> {
+    for _ in 0..MAX_DRAWS {
+        let mut base = e.defaults();
+        for spec in e.specs().iter().filter(|s| s.name != param) {
+            base.set(spec.name, random_value(spec, rng)).expect("a grid value is valid");
+        }
+        let with = |v: &Value| {
+            let mut p = base.clone();
+            p.set(param, v.clone()).ok()?;
+            e.validate(&p).ok()?;
+            Some(e.resolve(&p))
+        };
+        if let (Some(a), Some(b)) = (with(lo), with(hi)) {
+            return Some((a, b));
+        }
+    }
+    None
+}
+
+/// The column's value at the points both settings share (same position and x), light ones first.
+fn values(
+    e: &dyn Experiment,
+    p: &Params,
+    q: &Params,
+    column: &str,
+    seed: u64,
+) -> Result<Vec<(Point, f64, f64)>, String> {
+    let (pa, pb) = (e.points(p), e.points(q));
+    let mut shared: Vec<Point> = pa.iter().copied().filter(|a| pb.contains(a)).collect();
+    shared.sort_by_key(|pt| (e.point_cost(p, pt) != Cost::Light || e.point_cost(q, pt) != Cost::Light, pt.index));
+    shared.truncate(MAX_POINTS);
+    let col = |params: &Params| {
+        e.columns(params).iter().position(|c| c.name == column).ok_or(format!("{}: no column '{column}'", e.id()))
+    };
+    let (ia, ib) = (col(p)?, col(q)?);
+    let num =
+        |row: Row, i: usize| row.get(i).and_then(Cell::as_f64).ok_or(format!("{}: '{column}' is not a number", e.id()));
+    shared
+        .into_iter()
+        .map(|pt| Ok((pt, num(e.run_point(p, &pt, seed), ia)?, num(e.run_point(q, &pt, seed), ib)?)))
+        .collect()
+}
+
+/// Checks one relation over `n` cases: (cases compared, violations one line each).
+fn check(e: &dyn Experiment, m: &Monotone, n: u32, stream: u64) -> (u32, Vec<String>) {
+    let Some(spec) = e.specs().into_iter().find(|s| s.name == m.param) else {
+        return (0, vec![format!("{}: relation on unknown parameter '{}'", e.id(), m.param)]);
+    };
+    let Some((size, at)) = grid(&spec).filter(|(size, _)| *size >= 2) else {
+        return (0, vec![format!("{}: '{}' has no order to raise it along", e.id(), m.param)]);
+    };
+    let mut rng = Rng::new(0x6d6f_6e6f, stream);
+    let (mut compared, mut bad) = (0, Vec::new());
+    for c in 0..n {
+        let i = rng.range_u64(0, size - 2);
+        let j = rng.range_u64(i + 1, size - 1);
+        let (lo, hi) = (at(i), at(j));
+        let Some((p, q)) = case(e, m.param, &lo, &hi, &mut rng) else { continue };
+        let seed = 1 + u64::from(c);
+        match values(e, &p, &q, m.column, seed) {
+            Err(line) => bad.push(line),
+            Ok(v) if v.is_empty() => {}
+            Ok(v) => {
+                compared += 1;
+                for (pt, a, b) in v {
+                    let tol = m.tolerance_pct / 100.0 * a.abs().max(b.abs());
+                    let against = if m.rises { a - b } else { b - a };
+                    if against > tol {
+                        let dir = if m.rises { "fell" } else { "rose" };
+                        bad.push(format!(
+                            "{}: raising {} {lo} -> {hi} {dir}: {} {a} -> {b} at point {} (x={}, seed {seed}, tolerance {} %; {})",
+                            e.id(), m.param, m.column, pt.index, pt.x, m.tolerance_pct, m.why
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    (compared, bad)
+}
+
+#[test]
+fn every_declared_relation_holds_over_random_valid_settings() {
+    let mut bad = Vec::new();
+    for (k, e) in experiments().iter().enumerate() {
+        for (r, m) in e.monotone().iter().enumerate() {
+            let (compared, v) = check(*e, m, cases(), (k * 1000 + r) as u64);
+            bad.extend(v);
+            if compared == 0 && cases() > 0 {
+                bad.push(format!("{}: {} -> {}: no case could be compared", e.id(), m.param, m.column));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "knobs that move the wrong way:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn every_experiment_with_measured_tables_declares_a_relation() {
+    for e in experiments().iter().filter(|e| !PENDING.contains(&e.id())) {
+        if e.tables().iter().any(|t| t.verdict() != Verdict::Arithmetic) {
+            assert!(!e.monotone().is_empty(), "{}: measured seed tables but no Experiment::monotone relation", e.id());
+        }
+    }
+    let ids: Vec<&str> = experiments().iter().map(|e| e.id()).collect();
+    for p in PENDING {
+        assert!(ids.contains(p), "PENDING names '{p}', which is not registered");
+    }
+}
+
+/// y = -x and z = x: "z rises with x" holds, "y rises with x" must be caught.
+struct Stub;
+
+impl Experiment for Stub {
+    fn id(&self) -> &'static str {
+        "stub"
+    }
+    fn title(&self) -> &'static str {
+        "stub"
+    }
+    fn summary(&self) -> &'static str {
+        ""
+    }
+    fn specs(&self) -> Vec<ParamSpec> {
+        vec![ParamSpec::int("x", "", 5, (1, 10, 1)), ParamSpec::boolean("noise", false)]
+    }
+    fn columns(&self, _: &Params) -> Vec<Column> {
+        vec![Column::new("y", ""), Column::new("z", "")]
+    }
+    fn run_point(&self, params: &Params, _: &Point, _: u64) -> Row {
+        let x = params.int("x") as f64;
+        vec![Cell::Float(-x), Cell::Float(x)]
+    }
+    fn views(&self) -> Vec<ViewSpec> {
+        Vec::new()
+    }
+}
+
+#[test]
+fn the_checker_catches_a_knob_that_moves_the_wrong_way() {
+    let rel = |column, rises, tolerance_pct| Monotone { param: "x", column, rises, tolerance_pct, why: "stub" };
+    let (n, ok) = check(&Stub, &rel("z", true, 0.0), 4, 1);
+    assert_eq!((n, ok.len()), (4, 0), "{ok:?}");
+    let (_, wrong) = check(&Stub, &rel("y", true, 1.0), 4, 1);
+    assert_eq!(wrong.len(), 4, "{wrong:?}");
+    assert!(wrong[0].contains("raising x") && wrong[0].contains("fell"), "{}", wrong[0]);
+    assert!(check(&Stub, &rel("y", false, 0.0), 4, 1).1.is_empty());
+    let (_, unknown) = check(&Stub, &Monotone { param: "nope", ..rel("y", true, 0.0) }, 1, 1);
+    assert!(unknown[0].contains("unknown parameter 'nope'"));
+    let (_, missing) = check(&Stub, &rel("w", true, 0.0), 1, 1);
+    assert!(missing[0].contains("no column 'w'"));
+}
