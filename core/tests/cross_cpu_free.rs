@@ -16,7 +16,7 @@ fn metric(out: &skblab_core::RunOutput, name: &str) -> f64 {
 }
 
 #[test]
-fn reproduces_seed_001() {
+fn predicts_seed_001_without_a_fitted_constant() {
     let r = CrossCpuFree.reproduce(1).expect("has a seed table");
     println!("{}", r.to_table());
     let cell = |label: &str, metric: &str| {
@@ -25,14 +25,123 @@ fn reproduces_seed_001() {
     };
     let b = cell("64 B before", "datagrams");
     let a = cell("64 B after", "datagrams");
-    assert!(b.error_pct().abs() <= 3.0, "before {:.0} vs {}", b.simulated, b.measured);
-    assert!(a.error_pct().abs() <= 3.0, "after {:.0} vs {}", a.simulated, a.measured);
-    let ratio = a.simulated / b.simulated;
-    assert!((ratio - seed::ratio()).abs() <= 0.005, "after/before {ratio:.4} vs {:.4}", seed::ratio());
-    let m = cell("64 B before", "mbps");
-    assert!(m.error_pct().abs() <= 3.0, "Mbit/s before {:.1}", m.simulated);
+    // A prediction (issue #22): within ±25 % on the counts, the change within half a point.
+    assert!(b.error_pct().abs() <= 25.0, "before {:.0} vs {}", b.simulated, b.measured);
+    assert!(a.error_pct().abs() <= 25.0, "after {:.0} vs {}", a.simulated, a.measured);
+    let change = (a.simulated / b.simulated - 1.0) * 100.0;
+    let seed_change = (seed::ratio() - 1.0) * 100.0;
+    assert!((change - seed_change).abs() <= 0.5, "change {change:.2} % vs {seed_change:.2} %");
     let c = cell("1200 B change", "change_pct");
     assert!(c.simulated.abs() < 1.0, "1200 B change {:.2} %", c.simulated);
+    let tables = CrossCpuFree.tables();
+    assert_eq!(tables.len(), 1);
+    assert_eq!(tables[0].targets, 2, "the Mbit/s figures are derived from the counts");
+    assert!(tables[0].fitted.is_empty(), "two numbers pay for no fitted constant");
+    let check = CrossCpuFree.check_table(x::tables::TABLE, &[1, 2]).expect("declared table");
+    assert!(check.in_sample_mape.unwrap() <= 25.0, "{:?}", check.errors);
+}
+
+#[test]
+fn consumer_placement_changes_the_result_through_the_cross_cpu_frees() {
+    let get = |c: &str, split: bool| {
+        let o = run(&[&format!("consumer={c}"), &format!("shinfo_split={split}")]);
+        let m = |n: &str| metric(&o, n);
+        (m("datagrams"), m("change_pct"), m("tx_slowpath_frees_per_skb"), m("slowpath_frees_per_skb"), m("lost_pct"))
+    };
+    let (same, same_split) = (get("same", false), get("same", true));
+    let (other, other_split) = (get("other", false), get("other", true));
+    println!("same {same:?} {same_split:?}\nother {other:?} {other_split:?}");
+    assert!((same.0 - other.0).abs() / other.0 > 0.01, "same and other give different counts");
+    // Eric's count, on both guests: no slow-path free on one CPU; two, then three, across CPUs.
+    assert!(same_split.2 < 0.05 && same_split.3 < 0.05);
+    assert!((other.2 - 2.0).abs() < 0.1 && (other_split.2 - 3.0).abs() < 0.1, "sender {other:?} {other_split:?}");
+    assert!((other.3 - 2.0).abs() < 0.05 && (other_split.3 - 3.0).abs() < 0.05);
+    // The split costs more where its third object is freed on another CPU.
+    assert!(other_split.1 < same_split.1 - 0.5, "split: other {} vs same {}", other_split.1, same_split.1);
+    // Seed 001 lost nothing: so its reader was not on the IRQ vCPU (that receiver saturates).
+    assert!(other.4 < 0.1 && same.4 > 1.0);
+}
+
+#[test]
+fn the_split_costs_what_its_slow_paths_cost() {
+    // Counterfactual: the same runs with the cross-CPU costs removed (no slow-path work, no
+    // line transfer) keep only the fast-path alloc/free of the third object.
+    let p = |split: bool| CrossCpuFree.params_from(&[format!("shinfo_split={split}")]).unwrap();
+    let names: Vec<&str> = CrossCpuFree.uncertain().iter().map(|(n, _)| *n).collect();
+    let mut values: Vec<f64> = CrossCpuFree.uncertain().iter().map(|(_, q)| q.value).collect();
+    let change = |values: &[f64]| {
+        let o = CrossCpuFree.run_perturbed(&p(true), 1, values).unwrap();
+        metric(&o, "change_pct")
+    };
+    let full = change(&values);
+    for n in ["slub_slow_cycles", "line_same_socket_ns"] {
+        values[names.iter().position(|x| *x == n).unwrap()] = 0.0;
+    }
+    let fast_only = change(&values);
+    println!("split change {full:.2} %, without cross-CPU costs {fast_only:.2} %");
+    assert!(full < -0.8 && fast_only > -0.5, "the slow paths carry the change: {full} vs {fast_only}");
+    assert!(CrossCpuFree.run_perturbed(&p(false), 1, &values[1..]).is_none());
+}
+
+#[test]
+fn goodput_never_exceeds_the_link() {
+    let mut rng = skblab_core::rng::Rng::new(7, 1);
+    for i in 0..12 {
+        let bytes = 16 + rng.below(1457);
+        let consumer = ["same", "other", "dispatcher"][i % 3];
+        let split = i % 2 == 0;
+        let measure = 1000 * (1 + u64::from(rng.below(20)));
+        let o = run(&[
+            &format!("datagram_bytes={bytes}"),
+            &format!("consumer={consumer}"),
+            &format!("shinfo_split={split}"),
+            &format!("measure_us={measure}"),
+            "consumers=2",
+        ]);
+        let ceiling = x::world::goodput_ceiling_mbps(bytes, 1000);
+        // One datagram of edge in the window at most.
+        let edge = x::world::udp_wire_bytes(bytes) as f64 * 8.0 / 1000.0 / measure as f64;
+        let got = metric(&o, "mbps");
+        assert!(got <= ceiling * (1.0 + edge) + 0.05, "{bytes} B {consumer}: {got} > {ceiling}");
+    }
+    let at600 = metric(&run(&["datagram_bytes=600"]), "mbps");
+    assert!(at600 <= x::world::goodput_ceiling_mbps(600, 1000) + 0.05, "600 B: {at600}");
+}
+
+#[test]
+fn declared_knob_relations_hold() {
+    for m in CrossCpuFree.monotone() {
+        let values: &[i64] = match m.param {
+            "reader_work_ns" => &[0, 2000, 6000],
+            _ => &[64, 400, 1472],
+        };
+        let ys: Vec<f64> = values.iter().map(|v| metric(&run(&[&format!("{}={v}", m.param)]), m.column)).collect();
+        for w in ys.windows(2) {
+            let ok = if m.rises {
+                w[1] >= w[0] * (1.0 - m.tolerance_pct / 100.0)
+            } else {
+                w[1] <= w[0] * (1.0 + m.tolerance_pct / 100.0)
+            };
+            assert!(ok, "{} vs {}: {ys:?} ({})", m.param, m.column, m.why);
+        }
+    }
+}
+
+#[test]
+fn datagrams_never_rise_with_a_per_datagram_cost() {
+    let p = CrossCpuFree.defaults();
+    let base: Vec<f64> = CrossCpuFree.uncertain().iter().map(|(_, q)| q.value).collect();
+    let at = |v: &[f64]| metric(&CrossCpuFree.run_perturbed(&p, 1, v).unwrap(), "datagrams");
+    let d0 = at(&base);
+    for (i, (name, q)) in CrossCpuFree.uncertain().iter().enumerate() {
+        if !name.ends_with("_cycles") && *name != "iperf_syscalls" {
+            continue;
+        }
+        let mut v = base.clone();
+        v[i] = q.max;
+        let d = at(&v);
+        assert!(d <= d0 * 1.002, "{name} at its max {}: {d} > {d0}", q.max);
+    }
 }
 
 #[test]
@@ -40,7 +149,7 @@ fn eric_counts_two_then_three_slow_path_frees() {
     let same = metric(&run(&["consumer=same"]), "slowpath_frees_per_skb");
     let other = metric(&run(&["consumer=other"]), "slowpath_frees_per_skb");
     let split = metric(&run(&["consumer=other", "shinfo_split=true"]), "slowpath_frees_per_skb");
-    assert!(same < 0.01, "same CPU: {same}");
+    assert!(same < 0.05, "same CPU: {same}");
     assert!((other - 2.0).abs() < 0.01, "other CPU: {other}");
     assert!((split - 3.0).abs() < 0.01, "other CPU + split: {split}");
 }

@@ -174,6 +174,31 @@ pub struct KernelCosts {
     pub tcp_recvmsg_skb_cycles: Quantity,
     /// Per frag on both sides: skb_fill_page_desc / the copy iterator stepping to a new frag.
     pub tcp_frag_cycles: Quantity,
+    /// sk_buff bookkeeping apart from the allocator, per skb: `__alloc_skb`'s init and the
+    /// shinfo memset, `skb_release_head_state` / `skb_release_data` (half at each end).
+    pub skb_cycles: Quantity,
+    /// UDP send per datagram, excluding the syscall, the skb allocation and the copy:
+    /// udp_sendmsg → ip_make_skb → ip_finish_output → dev_queue_xmit (pfifo_fast).
+    pub udp_send_cycles: Quantity,
+    /// UDP receive in softirq per datagram: netif_receive_skb → ip_rcv → udp_rcv →
+    /// sock_queue_rcv_skb (the wakeup apart).
+    pub udp_rcv_cycles: Quantity,
+    /// udp_recvmsg per datagram, excluding the syscall, the copy and the free:
+    /// skb_recv_datagram's dequeue, checksum, address copy, skb_free_datagram_locked.
+    pub udp_recvmsg_cycles: Quantity,
+    /// Xen PV netfront transmit per packet, guest and hypervisor: grant the page, fill the
+    /// ring slot, the event-channel notify the backend asks for, tx_buf_gc's grant release
+    /// (0 where the guest has no PV network layer).
+    pub pv_net_tx_cycles: Quantity,
+    /// Xen PV netfront receive per packet: the response, ending the grant, refilling the slot
+    /// (a page and its grant) and pulling the header into the linear area (0: no PV layer).
+    pub pv_net_rx_cycles: Quantity,
+    /// One event-channel upcall: Xen's bounce into the guest, evtchn_do_upcall, the handler's
+    /// dispatch and the iret hypercall (an interrupt or IPI of a PV guest; 0: no PV layer).
+    pub pv_upcall_cycles: Quantity,
+    /// From an IPI to a blocked vCPU to that vCPU running its woken task (SCHEDOP_block →
+    /// the hypervisor's scheduler); bare metal: leaving a shallow idle state.
+    pub wake_latency_ns: Quantity,
 }
 
 use Basis::{Assumed, Estimate, Measured, Secondary};
@@ -358,6 +383,14 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "loopback netperf: the softirq receive is about half the stack's time (ptesarik, SIGILLatum local-ip-performance, 2024-05-31: >3 s of 10 s in net_rx_action on each side)"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000)"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop"),
+    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
+    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
 };
 
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
@@ -375,6 +408,14 @@ pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
+    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
 };
 
 /// Kernel-path costs of a 2011 kernel in a Xen guest on Westmere: seed 001.
@@ -420,6 +461,14 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "no figure found: __alloc_skb init + shinfo memset and skb_release_all, a few hundred cycles"),
+    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "no per-datagram UDP send figure found (CATALOGUE-SOURCES s.8): udp_sendmsg to dev_queue_xmit, a few thousand cycles in 2011"),
+    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "no figure found: netif_receive_skb .. sock_queue_rcv_skb, about 1-2 thousand cycles"),
+    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "no figure found: skb_recv_datagram, checksum, skb_free_datagram_locked"),
+    pv_net_tx_cycles: q(4000.0, 1500.0, 10000.0, "cycles", Assumed, "Menon et al. (USENIX ATC 2006), Santos et al. (USENIX ATC 2008): PV netfront costs a few us per packet on 2006-08 CPUs; a notify hypercall each packet when the backend keeps up"),
+    pv_net_rx_cycles: q(3000.0, 1500.0, 8000.0, "cycles", Assumed, "as pv_net_tx: grant end + slot refill (page + grant) + header pull; batched notify"),
+    pv_upcall_cycles: q(2000.0, 1000.0, 5000.0, "cycles", Assumed, "a KVM exit is ~2,000 cycles (SplitX, Nehalem X5570 proxy); a PV upcall bounces through Xen and returns by hypercall"),
+    wake_latency_ns: q(10000.0, 3000.0, 50000.0, "ns", Assumed, "a blocked vCPU must be scheduled again by Xen's credit scheduler: several to tens of us"),
 };
 
 /// Kernel-path costs of 2018 kernels on the Cortex-A53 (seed 002).
@@ -444,6 +493,21 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
+    wake_latency_ns: q(
+        3000.0,
+        1000.0,
+        10000.0,
+        "ns",
+        Assumed,
+        "bare metal or HVM: the IPI and leaving a shallow idle state, a few us",
+    ),
 };
 
 /// Kernel-path costs of 6.x kernels on this project's Zen 5 guests.
@@ -461,6 +525,14 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV event channels"),
+    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
 };
 
 /// Every kernel-cost entry.
@@ -496,7 +568,7 @@ impl Family {
 
 impl KernelCosts {
     /// Every quantity with its field name.
-    pub fn quantities(&self) -> [(&'static str, Quantity); 11] {
+    pub fn quantities(&self) -> [(&'static str, Quantity); 19] {
         [
             ("pcp_op_cycles", self.pcp_op_cycles),
             ("buddy_step_cycles", self.buddy_step_cycles),
@@ -509,6 +581,14 @@ impl KernelCosts {
             ("tcp_rx_share_pct", self.tcp_rx_share_pct),
             ("tcp_recvmsg_skb_cycles", self.tcp_recvmsg_skb_cycles),
             ("tcp_frag_cycles", self.tcp_frag_cycles),
+            ("skb_cycles", self.skb_cycles),
+            ("udp_send_cycles", self.udp_send_cycles),
+            ("udp_rcv_cycles", self.udp_rcv_cycles),
+            ("udp_recvmsg_cycles", self.udp_recvmsg_cycles),
+            ("pv_net_tx_cycles", self.pv_net_tx_cycles),
+            ("pv_net_rx_cycles", self.pv_net_rx_cycles),
+            ("pv_upcall_cycles", self.pv_upcall_cycles),
+            ("wake_latency_ns", self.wake_latency_ns),
         ]
     }
 }

@@ -1,137 +1,136 @@
-//! The two machine profiles of this lesson, as data: every constant with its unit, its
-//! source or range, and whether `skblab calibrate cross-cpu-free` fits it.
+//! The two machines of this lesson, built from the machine catalogue ([`crate::sim::catalogue`]):
+//! a core family for the hardware, a kernel era for the kernel's path costs, and the few
+//! constants of the workload's own network (link rate, wire latency, ring size).
 //!
 //! The 2011 machines of seed 001 were Xen PV guests (Ian Campbell worked on Xen's netfront
 //! at Citrix; the post runs iperf between two hosts of a lab network). The post does not say
-//! which CPU, how many vCPUs, or which link; what we assume is marked ASSUMPTION and listed
-//! in docs/cross-cpu-free.md.
+//! which CPU, how many vCPUs, or which link: the catalogue's Westmere/Xen entry (an X5670
+//! class core) is an ASSUMPTION about the CPU, 1 GbE one about the link; docs/cross-cpu-free.md
+//! lists them. Nothing here is fitted: seed 001's two numbers are a prediction.
 
-use crate::sim::machine::{MachineProfile, SERVER_2019};
+use crate::sim::catalogue::{
+    Basis, Family, KernelCosts, Quantity, SKYLAKE_SP, SKYLAKE_SP_2019, WESTMERE_XEN, WESTMERE_XEN_2011,
+};
+use crate::sim::machine::MachineProfile;
 use crate::sim::slub::SlubCosts;
 use serde::Serialize;
 
-/// Per-packet work and the SLUB and hardware constants of one machine.
+/// A host: its catalogue family and kernel era, and its network.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct HostProfile {
     pub name: &'static str,
-    /// Core clock. ASSUMPTION (2011): a Westmere-class Xeon at 2.93 GHz.
-    pub cpu_mhz: u64,
-    /// A send or receive syscall with its protocol work: entry/exit, socket lookup,
-    /// udp_sendmsg → ip_make_skb → dev_queue_xmit, or udp_recvmsg → skb_recv_datagram.
-    pub syscall_cycles: u64,
-    /// Protocol receive in softirq: netif_receive_skb → ip_rcv → udp_rcv → sock_queue_rcv_skb.
-    pub stack_rx_cycles: u64,
-    /// sk_buff bookkeeping apart from the allocator: __alloc_skb's init and the shinfo memset,
-    /// skb_release_head_state / skb_release_data (half at allocation, half at free).
-    pub skb_cycles: u64,
-    /// copy_from_user / copy_to_user, bytes per 1000 cycles.
-    pub copy_bytes_per_kcycle: u64,
-    /// try_to_wake_up of a sleeping reader (with the reschedule IPI), charged to the waker.
-    pub wakeup_cycles: u64,
-    /// From a wakeup to the woken reader running on its (idle) CPU. ASSUMPTION: 10 µs for a
-    /// 2011 Xen guest (an idle vCPU is blocked in the hypervisor and must be scheduled again),
-    /// 3 µs on bare metal (IPI + leaving a shallow idle state).
-    pub wake_latency_ns: u64,
-    /// Per-packet hypervisor and netfront cost of a transmit: grant, ring slot, the event
-    /// channel notify hypercall, tx_buf_gc. FITTED (udp-iperf).
-    pub xen_tx_ns: u64,
-    /// Receive-side netfront cost per packet, in percent of `xen_tx_ns`. ASSUMPTION: 50 %
-    /// (netback grant-copies into pages the guest posted in advance and notifies once per
-    /// batch, so the guest does less per packet than on transmit).
-    pub xen_rx_pct: u64,
-    /// Link rate in Mbit/s (ASSUMPTION for 2011: 1 GbE; 100 Gbit/s for tcp-100g).
+    pub family: Family,
+    pub kernel: KernelCosts,
+    /// Link rate in Mbit/s. Workload ASSUMPTION: 1 GbE for the 2011 lab (the 1200-byte run
+    /// "basically identical" fits a wire-bound link); 100 Gbit/s for tcp-100g.
     pub link_mbps: u64,
-    /// One-way time from the end of transmission to the receiver's NIC (switch, dom0).
+    /// One-way time from the end of transmission to the receiver's NIC (switch, dom0 bridge).
+    /// Workload ASSUMPTION: 20 µs (5 µs for tcp-100g); it sets only latency, not rate.
     pub wire_latency_ns: u64,
-    /// Transmit ring slots (NET_TX_RING_SIZE = 256 for netfront's one-page ring).
+    /// Transmit ring slots (netfront's one-page ring: NET_TX_RING_SIZE = 256).
     pub tx_ring: u32,
-    pub slub: SlubCosts,
-    /// Cache-line transfer between two cores of the socket.
-    pub line_ns: u64,
+    /// iperf 2's own user-space work per datagram (client: sequence number and timestamp into
+    /// the datagram, ReportPacket; server: sequence and jitter bookkeeping). Workload
+    /// ASSUMPTION: [`IPERF_USER_CYCLES`].
+    pub iperf_user_cycles: u64,
+    /// Syscalls iperf 2 makes per datagram on each side: write()/recvfrom() and gettimeofday().
+    /// Workload ASSUMPTION: 2 — a 2011 PV guest's `xen` clocksource had no vsyscall read, so
+    /// gettimeofday() entered the kernel (range 1..2: [`IPERF_SYSCALLS`]).
+    pub iperf_syscalls: u64,
 }
+
+/// iperf's user-space cycles per datagram: no figure found; a few hundred to a few thousand.
+pub const IPERF_USER_CYCLES: Quantity = Quantity {
+    value: 800.0,
+    min: 300.0,
+    max: 3000.0,
+    unit: "cycles",
+    basis: Basis::Assumed,
+    source: "iperf 2 UDP loop: header fill, ReportPacket ring, per-datagram accounting; no measurement found",
+};
+
+/// Syscalls per datagram on each side (write or recvfrom, and gettimeofday).
+pub const IPERF_SYSCALLS: Quantity = Quantity {
+    value: 2.0,
+    min: 1.0,
+    max: 2.0,
+    unit: "syscalls",
+    basis: Basis::Assumed,
+    source: "iperf 2 timestamps every datagram; PV guests got a vDSO clock only with pvclock (2016+)",
+};
 
 /// The 2011 Xen guests of seed 001.
 pub const XEN_GUEST_2011: HostProfile = HostProfile {
-    name: "Xen PV guest, 2011 (seed 001; CPU and link assumed)",
-    cpu_mhz: 2933,
-    syscall_cycles: 2400,
-    stack_rx_cycles: 1500,
-    skb_cycles: 400,
-    copy_bytes_per_kcycle: 4000,
-    wakeup_cycles: 1500,
-    wake_latency_ns: 10_000,
-    xen_tx_ns: 3275,
-    xen_rx_pct: 50,
+    name: "Xen PV guest on Westmere-EP, 2011 (seed 001; CPU and link assumed)",
+    family: WESTMERE_XEN,
+    kernel: WESTMERE_XEN_2011,
     link_mbps: 1000,
     wire_latency_ns: 20_000,
     tx_ring: 256,
-    slub: SlubCosts {
-        fast_cycles: 80,
-        slow_cycles: 150,
-        list_cycles: 80,
-        init_object_cycles: 30,
-        page_op_cycles: 100,
-        buddy_cycles: 40,
-    },
-    line_ns: 40,
+    iperf_user_cycles: IPERF_USER_CYCLES.int(),
+    iperf_syscalls: IPERF_SYSCALLS.int(),
 };
 
-/// The 100 Gbit/s receiver of the tcp-100g workload (a 2022-class server, 6.x kernel). Not
-/// fitted: no seed table to fit it to; every constant is a sourced or assumed value.
+/// The 100 Gbit/s receiver of the tcp-100g workload, a 2022-class host with a 6.x kernel that
+/// the catalogue does not have (no seed table, not in `machines()`): Skylake-SP's entries with
+/// this world's own ASSUMPTIONS for clock, mesh line, copy rate, wakeup and SLUB fast path
+/// (kept as before issue #22; on the catalogue's Skylake-SP or Zen 5 values CPU A saturates
+/// first and deferral loses throughput, see docs/cross-cpu-free.md).
 pub const SERVER_100G: HostProfile = HostProfile {
-    name: "100 Gbit/s server, 2022 (tcp-100g; not fitted)",
-    cpu_mhz: 3000,
-    syscall_cycles: 1500,
-    stack_rx_cycles: 2500,
-    skb_cycles: 300,
-    copy_bytes_per_kcycle: 6000,
-    wakeup_cycles: 2000,
-    wake_latency_ns: 3_000,
-    xen_tx_ns: 0,
-    xen_rx_pct: 0,
+    name: "100 Gbit/s server, 2022 (tcp-100g; assumed, not a catalogue machine)",
+    family: Family {
+        turbo_all_core_mhz: SKYLAKE_SP.turbo_all_core_mhz.with_value(3000.0),
+        line_same_socket_ns: SKYLAKE_SP.line_same_socket_ns.with_value(70.0),
+        copy_bytes_per_kcycle: SKYLAKE_SP.copy_bytes_per_kcycle.with_value(6000.0),
+        ..SKYLAKE_SP
+    },
+    kernel: KernelCosts {
+        wakeup_cycles: SKYLAKE_SP_2019.wakeup_cycles.with_value(2000.0),
+        slub_fast_cycles: SKYLAKE_SP_2019.slub_fast_cycles.with_value(40.0),
+        pcp_op_cycles: SKYLAKE_SP_2019.pcp_op_cycles.with_value(80.0),
+        skb_cycles: SKYLAKE_SP_2019.skb_cycles.with_value(300.0),
+        ..SKYLAKE_SP_2019
+    },
     link_mbps: 100_000,
     wire_latency_ns: 5_000,
     tx_ring: 1024,
-    slub: SlubCosts {
-        fast_cycles: 40,
-        slow_cycles: 150,
-        list_cycles: 80,
-        init_object_cycles: 30,
-        page_op_cycles: 80,
-        buddy_cycles: 40,
-    },
-    line_ns: 70,
+    iperf_user_cycles: 0,
+    iperf_syscalls: 1,
 };
 
 impl HostProfile {
-    /// The sim kernel's machine for this host: one socket of `cpus` cores, no turbo, no SMT,
-    /// line costs of this profile.
+    /// The sim kernel's machine for this host: one socket of `cpus` vCPUs, no SMT, every
+    /// hardware and kernel-path field from the catalogue.
     pub fn machine(&self, cpus: u32) -> MachineProfile {
-        MachineProfile {
-            name: self.name,
-            sockets: 1,
-            cores_per_socket: cpus.max(1),
-            threads_per_core: 1,
-            turbo_max_mhz: self.cpu_mhz,
-            turbo_all_core_mhz: self.cpu_mhz,
-            line_same_socket_ns: self.line_ns,
-            line_cross_socket_ns: self.line_ns * 2,
-            line_same_core_ns: self.line_ns / 4,
-            line_llc_ns: self.line_ns / 3,
-            buddy_step_cycles: self.slub.buddy_cycles,
-            page_op_cycles: self.slub.page_op_cycles,
-            wakeup_cycles: self.wakeup_cycles,
-            ..SERVER_2019
+        MachineProfile::from_catalogue(self.name, &self.family, &self.kernel, 1, cpus.max(1), 1)
+    }
+
+    /// SLUB's costs in this era: fast and slow path from the catalogue's slub_* entries,
+    /// list work as one lock round trip, a new slab's freelist at a fast path per object.
+    pub fn slub(&self) -> SlubCosts {
+        let k = &self.kernel;
+        SlubCosts {
+            fast_cycles: k.slub_fast_cycles.int(),
+            slow_cycles: k.slub_slow_cycles.int(),
+            list_cycles: k.spin_lock_cycles.int(),
+            init_object_cycles: k.slub_fast_cycles.int(),
+            page_op_cycles: k.pcp_op_cycles.int(),
+            buddy_cycles: k.buddy_step_cycles.int(),
         }
+    }
+
+    /// Core clock (a guest of 2011 runs at the base clock: the catalogue's all-core value).
+    pub fn cpu_mhz(&self) -> u64 {
+        self.family.turbo_all_core_mhz.int()
     }
 
     /// Cycles to ns at this profile's clock.
     pub fn ns(&self, cycles: u64) -> u64 {
-        crate::sim::machine::cycles_to_ns(cycles, self.cpu_mhz)
+        crate::sim::machine::cycles_to_ns(cycles, self.cpu_mhz())
     }
 
     /// Cycles of copying `bytes`.
     pub fn copy_cycles(&self, bytes: u64) -> u64 {
-        bytes * 1000 / self.copy_bytes_per_kcycle.max(1)
+        bytes * 1000 / self.family.copy_bytes_per_kcycle.int().max(1)
     }
 }

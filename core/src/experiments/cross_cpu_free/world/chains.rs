@@ -45,8 +45,12 @@ macro_rules! tcp_recv {
 call_chains! {
     /// Where a CPU of these worlds spends a nanosecond.
     pub enum Stack for ["iperf", "netserver", "swapper"] {
-        /// udp-iperf's client: the syscall and the UDP/IP send path.
+        /// udp-iperf's client: its syscalls (write and gettimeofday, both charged here).
         SendSyscall => sendto!(""),
+        /// The UDP/IP send path to the driver.
+        UdpSend => sendto!(";ip_send_skb;ip_local_out;ip_finish_output;dev_queue_xmit"),
+        /// An event-channel upcall into the guest (netfront's interrupt, a wakeup IPI).
+        XenUpcall => "xen_hypervisor_callback;xen_evtchn_do_upcall;handle_irq_event;xennet_interrupt",
         CopyFromUser => sendto!(";ip_make_skb;__ip_append_data;ip_generic_getfrag;copy_user_generic_string"),
         /// netfront's transmit and the hypervisor (grant, event channel).
         XenTx => sendto!(";ip_send_skb;dev_queue_xmit;dev_hard_start_xmit;xennet_start_xmit"),

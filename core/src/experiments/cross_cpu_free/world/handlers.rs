@@ -4,9 +4,10 @@
 //! leaves the CPU busy until the work ends (see the folder's module doc).
 
 use super::report::alloc_path_name;
+use super::udp_wire_bytes;
 use super::{
     Consumer, Ev, LaneEvent, Sim, Skb, Stack, Workload, DEFER_KICK, DRIVER_FRAME_CYCLES, GRO_FRAMES, IPI_CYCLES,
-    RX_RING, TCP_WINDOW_SKBS, UDP_RCVBUF_BYTES, UDP_WIRE_OVERHEAD,
+    RX_RING, TCP_RX_SKB_CYCLES, TCP_WINDOW_SKBS, TX_IRQ_CPU, UDP_RCVBUF_BYTES,
 };
 use crate::sim::machine::CpuId;
 use crate::sim::skb::TCP_MSS;
@@ -44,7 +45,7 @@ impl Sim {
                 });
             }
         }
-        ns += host.work(&p, cpu, Stack::SkbAlloc, p.skb_cycles / 2);
+        ns += host.work(&p, cpu, Stack::SkbAlloc, p.kernel.skb_cycles.int() / 2);
         for l in lanes {
             self.lane(l);
         }
@@ -55,7 +56,7 @@ impl Sim {
     fn free_skb(&mut self, rx: bool, cpu: CpuId, now: u64, skb: &Skb) -> u64 {
         let p = self.cfg.profile;
         let host = if rx { &mut self.rx } else { &mut self.tx };
-        let mut ns = host.work(&p, cpu, Stack::SkbFree, p.skb_cycles / 2);
+        let mut ns = host.work(&p, cpu, Stack::SkbFree, p.kernel.skb_cycles.int() / 2);
         let mut lanes = Vec::new();
         for obj in skb.objs.iter().flatten() {
             let d = host.slub.free(&host.m, cpu, *obj, now + ns);
@@ -96,22 +97,16 @@ impl Sim {
     // ---- udp-iperf ----
 
     pub(super) fn send(&mut self, t: u64, c: u16) {
-        let cpu = c as CpuId;
+        let cpu = self.client_cpu(c);
         if self.tx.free_at[cpu as usize] > t {
             let at = self.tx.free_at[cpu as usize];
             self.q.schedule(at, Ev::Send(c));
             return;
         }
         let p = self.cfg.profile;
-        let mut ns = 0;
+        let k = p.kernel;
         // xennet_start_xmit() → xennet_tx_buf_gc(): free what the backend has completed.
-        while let Some(&(done, skb)) = self.tx_inflight[c as usize].front() {
-            if done > t {
-                break;
-            }
-            self.tx_inflight[c as usize].pop_front();
-            ns += self.free_skb(false, cpu, t + ns, &skb);
-        }
+        let mut ns = self.tx_gc(c, cpu, t);
         if self.tx_inflight[c as usize].len() >= p.tx_ring as usize {
             // Ring full: the queue is stopped until the next completion.
             let at = self.tx_inflight[c as usize].front().map_or(t + 1000, |x| x.0).max(t + ns);
@@ -119,25 +114,77 @@ impl Sim {
             self.q.schedule(at, Ev::Send(c));
             return;
         }
-        ns += self.tx.work(&p, cpu, Stack::SendSyscall, p.syscall_cycles);
+        ns += self.tx.work(&p, cpu, Stack::App, p.iperf_user_cycles);
+        ns += self.tx.work(&p, cpu, Stack::SendSyscall, k.syscall_cycles.int() * p.iperf_syscalls);
+        ns += self.tx.work(&p, cpu, Stack::UdpSend, k.udp_send_cycles.int());
         let (skb, a) = self.alloc_skb(false, cpu, t + ns, c);
         ns += a;
         ns += self.tx.work(&p, cpu, Stack::CopyFromUser, p.copy_cycles(u64::from(self.cfg.datagram_bytes)));
-        // Hypervisor noise: ±10 % per packet (ASSUMPTION), mean xen_tx_ns.
-        let jitter = self.rng.range_u64(0, p.xen_tx_ns / 5 + 1);
-        ns += self.tx.raw(cpu, Stack::XenTx, p.xen_tx_ns - p.xen_tx_ns / 10 + jitter);
+        // Hypervisor noise: ±10 % per packet (ASSUMPTION) around the catalogue's netfront cost.
+        let xen = k.pv_net_tx_cycles.int();
+        let jitter = self.rng.range_u64(0, xen / 5 + 1);
+        ns += self.tx.work(&p, cpu, Stack::XenTx, xen - xen / 10 + jitter);
         let end = t + ns;
         self.tx.free_at[cpu as usize] = end;
-        let wire_bits = (u64::from(self.cfg.datagram_bytes) + UDP_WIRE_OVERHEAD) * 8;
-        let ser = (wire_bits * 1000).div_ceil(p.link_mbps.max(1));
+        let ser = (udp_wire_bytes(self.cfg.datagram_bytes) * 8 * 1000).div_ceil(p.link_mbps.max(1));
         let start = end.max(self.wire_free_at);
         self.wire_free_at = start + ser;
         self.tx_inflight[c as usize].push_back((self.wire_free_at, skb));
+        let index = self.tx_cons[c as usize] + self.tx_inflight[c as usize].len() as u64 - 1;
+        if index + 1 == self.tx_rsp_event[c as usize] {
+            self.request_tx_irq(c, self.wire_free_at);
+        }
         self.q.schedule(self.wire_free_at + p.wire_latency_ns, Ev::Arrive { flow: c });
         if self.run_state.measuring() {
             self.res.sent += 1;
         }
         self.q.schedule(end, Ev::Send(c));
+    }
+
+    /// `xennet_tx_buf_gc()` on `cpu`: frees client `c`'s completed skbs (`dev_kfree_skb_irq`,
+    /// so on this CPU), then sets `rsp_event` halfway through what is still outstanding
+    /// (`rsp_cons + (req_prod - rsp_cons) / 2 + 1`) and asks for that interrupt.
+    fn tx_gc(&mut self, c: u16, cpu: CpuId, t: u64) -> u64 {
+        let mut ns = 0;
+        while let Some(&(done, skb)) = self.tx_inflight[c as usize].front() {
+            if done > t {
+                break;
+            }
+            self.tx_inflight[c as usize].pop_front();
+            self.tx_cons[c as usize] += 1;
+            ns += self.free_skb(false, cpu, t + ns, &skb);
+        }
+        let outstanding = self.tx_inflight[c as usize].len();
+        self.tx_rsp_event[c as usize] = self.tx_cons[c as usize] + outstanding as u64 / 2 + 1;
+        self.tx_irq_seq[c as usize] += 1;
+        if let Some(&(done, _)) = self.tx_inflight[c as usize].get(outstanding / 2) {
+            self.request_tx_irq(c, done);
+        }
+        ns
+    }
+
+    /// The backend's notify when the response at `rsp_event` is produced, at `at`.
+    fn request_tx_irq(&mut self, c: u16, at: u64) {
+        let seq = self.tx_irq_seq[c as usize];
+        self.q.schedule(at, Ev::TxIrq { client: c, seq });
+    }
+
+    /// netfront's interrupt on the sender's IRQ vCPU: an upcall, then `xennet_tx_buf_gc()`
+    /// there, so the skbs client `c` allocated on its own vCPU are freed on this one.
+    pub(super) fn tx_irq(&mut self, t: u64, c: u16, seq: u64) {
+        if seq != self.tx_irq_seq[c as usize] {
+            return;
+        }
+        let cpu = TX_IRQ_CPU;
+        if self.tx.free_at[cpu as usize] > t {
+            let at = self.tx.free_at[cpu as usize];
+            self.q.schedule(at, Ev::TxIrq { client: c, seq });
+            return;
+        }
+        let p = self.cfg.profile;
+        let mut ns = self.tx.work(&p, cpu, Stack::XenUpcall, p.kernel.pv_upcall_cycles.int());
+        ns += self.tx_gc(c, cpu, t + ns);
+        self.tx.free_at[cpu as usize] = t + ns;
     }
 
     pub(super) fn arrive(&mut self, t: u64, flow: u16) {
@@ -151,6 +198,7 @@ impl Sim {
         self.backlog.push_back(flow);
         if !self.irq_busy {
             self.irq_busy = true;
+            self.rx_upcall_due = true;
             self.q.schedule(t, Ev::Irq);
         }
     }
@@ -185,10 +233,13 @@ impl Sim {
         };
         let p = self.cfg.profile;
         let mut ns = self.flush_defer(cpu, t);
-        ns += self.rx.raw(cpu, Stack::XenRx, p.xen_tx_ns * p.xen_rx_pct / 100);
+        if std::mem::take(&mut self.rx_upcall_due) {
+            ns += self.rx.work(&p, cpu, Stack::XenUpcall, p.kernel.pv_upcall_cycles.int());
+        }
+        ns += self.rx.work(&p, cpu, Stack::XenRx, p.kernel.pv_net_rx_cycles.int());
         let (skb, a) = self.alloc_skb(true, cpu, t + ns, flow);
         ns += a;
-        ns += self.rx.work(&p, cpu, Stack::UdpRcv, p.stack_rx_cycles);
+        ns += self.rx.work(&p, cpu, Stack::UdpRcv, p.kernel.udp_rcv_cycles.int());
         self.rx.free_at[0] = t + ns;
         self.q.schedule(t + ns, Ev::Deliver(skb));
     }
@@ -216,8 +267,8 @@ impl Sim {
                     Workload::UdpIperf => Stack::UdpWakeup,
                     Workload::Tcp100g => Stack::TcpWakeup,
                 };
-                ns += self.rx.work(&p, 0, wakeup, p.wakeup_cycles);
-                let latency = if self.reader_cpu(reader as u16) == 0 { 0 } else { p.wake_latency_ns };
+                ns += self.rx.work(&p, 0, wakeup, p.kernel.wakeup_cycles.int());
+                let latency = if self.reader_cpu(reader as u16) == 0 { 0 } else { p.kernel.wake_latency_ns.int() };
                 self.q.schedule(t + ns + latency, Ev::Read(reader as u16));
             }
         }
@@ -262,8 +313,14 @@ impl Sim {
         if self.cfg.workload == Workload::UdpIperf {
             self.sock_bytes[r as usize] -= u64::from(self.cfg.datagram_bytes) + 768;
         }
-        let mut ns = self.rx.work(&p, cpu, syscall, p.syscall_cycles);
+        let k = p.kernel;
+        let (syscalls, recvmsg) = match self.cfg.workload {
+            Workload::UdpIperf => (p.iperf_syscalls, k.udp_recvmsg_cycles.int()),
+            Workload::Tcp100g => (1, 0),
+        };
+        let mut ns = self.rx.work(&p, cpu, syscall, k.syscall_cycles.int() * syscalls + recvmsg);
         ns += self.rx.work(&p, cpu, copy, p.copy_cycles(payload));
+        ns += self.rx.work(&p, cpu, Stack::App, p.iperf_user_cycles);
         ns += self.rx.raw(cpu, Stack::App, self.cfg.reader_work_ns);
         if self.cfg.defer_free && skb.alloc_cpu != cpu {
             // skb_attempt_defer_free(): onto the allocating CPU's list under its defer_lock.
@@ -327,7 +384,7 @@ impl Sim {
         skb.pages = GRO_FRAMES;
         skb.first_page = first_page;
         ns += a;
-        ns += self.rx.work(&p, cpu, Stack::TcpRcv, p.stack_rx_cycles);
+        ns += self.rx.work(&p, cpu, Stack::TcpRcv, TCP_RX_SKB_CYCLES);
         self.rx.free_at[0] = start + ns;
         if self.run_state.measuring() {
             self.res.sent += u64::from(GRO_FRAMES);

@@ -66,8 +66,25 @@ pub const IPI_CYCLES: u64 = 2000;
 pub const RX_RING: usize = 256;
 /// UDP receive buffer (iperf's "UDP buffer size: 224 KByte (default)" in the seed).
 pub const UDP_RCVBUF_BYTES: u64 = 224 * 1024;
-/// Ethernet + IP + UDP bytes on the wire around a datagram (incl. preamble and gap).
-pub const UDP_WIRE_OVERHEAD: u64 = 8 + 20 + 14 + 4 + 20;
+/// The sending guest's vCPU that takes netfront's event-channel interrupt (vCPU 0, where
+/// Linux binds an event channel unless told otherwise): its `xennet_interrupt` runs
+/// `xennet_tx_buf_gc` and frees the transmitted skbs there.
+pub const TX_IRQ_CPU: CpuId = 0;
+/// tcp-100g: TCP receive work per GRO skb in softirq (tcp_v4_rcv, tcp_queue_rcv). ASSUMPTION
+/// of that lesson world (no seed table): 2,500 cycles.
+pub const TCP_RX_SKB_CYCLES: u64 = 2500;
+
+/// Bytes a UDP datagram of `payload` bytes occupies on Ethernet: UDP (8) + IPv4 (20) +
+/// Ethernet header (14) + FCS (4), padded to the 64-byte minimum frame, + preamble and SFD (8)
+/// + the inter-frame gap (12). Untagged frames, no IP options, no fragmentation (payload ≤ 1472).
+pub fn udp_wire_bytes(payload: u32) -> u64 {
+    (u64::from(payload) + 8 + 20 + 14 + 4).max(64) + 8 + 12
+}
+
+/// The most UDP goodput (payload Mbit/s, as iperf counts it) a link of `link_mbps` carries.
+pub fn goodput_ceiling_mbps(payload: u32, link_mbps: u64) -> f64 {
+    link_mbps as f64 * f64::from(payload) / udp_wire_bytes(payload) as f64
+}
 
 crate::choice_enum! {
     /// Where the reader of the socket runs, relative to the CPU taking the NIC's interrupts.
@@ -135,6 +152,9 @@ pub enum Ev {
     Deliver(Skb),
     /// A reader runs.
     Read(u16),
+    /// netfront's event-channel interrupt on the sender (transmit responses of a client's
+    /// ring reached `rsp_event`); the sequence number drops superseded requests.
+    TxIrq { client: u16, seq: u64 },
 }
 
 /// One host: its SLUB, CPUs and time accounting.
@@ -150,7 +170,7 @@ impl Host {
     fn new(p: &HostProfile, cpus: usize, specs: &[CacheSpec], pcp_high: u32) -> Host {
         let m = p.machine(cpus as u32);
         let zone = Zone::new(0, 1 << 16, cpus, pcp_high, pcp_high.div_ceil(6).max(1), false);
-        let slub = Slub::new(&m, specs, cpus, zone, p.slub);
+        let slub = Slub::new(&m, specs, cpus, zone, p.slub());
         let caches = [0, 1, 2].map(|i| (i < specs.len()).then_some(i as u16));
         Host { m, slub, free_at: vec![0; cpus], time: CpuTime::new(cpus), caches }
     }
@@ -186,6 +206,13 @@ pub struct Sim {
     rx: Host,
     /// Per client: in-flight tx skbs with their completion times.
     tx_inflight: Vec<VecDeque<(u64, Skb)>>,
+    /// Per client's ring: absolute index of the oldest in-flight request (`rsp_cons`), the
+    /// `rsp_event` netfront last set, and the sequence number of the interrupt requested.
+    tx_cons: Vec<u64>,
+    tx_rsp_event: Vec<u64>,
+    tx_irq_seq: Vec<u64>,
+    /// The receiver's next interrupt pays an upcall (the IRQ CPU was idle).
+    rx_upcall_due: bool,
     wire_free_at: u64,
     backlog: VecDeque<u16>,
     irq_busy: bool,
@@ -206,6 +233,15 @@ pub struct Sim {
 }
 
 impl Sim {
+    /// The sending vCPU of client `c`: the interrupt's vCPU when consumer = same (iperf on
+    /// the IRQ vCPU of both guests), another vCPU otherwise.
+    fn client_cpu(&self, c: u16) -> CpuId {
+        match (self.cfg.workload, self.cfg.consumer) {
+            (Workload::UdpIperf, Consumer::Same) => TX_IRQ_CPU,
+            _ => c + 1,
+        }
+    }
+
     fn reader_cpu(&self, reader: u16) -> CpuId {
         match (self.cfg.workload, self.cfg.consumer) {
             (Workload::UdpIperf, Consumer::Same) => 0,
@@ -251,6 +287,7 @@ impl World for Sim {
             },
             Ev::Deliver(skb) => self.deliver(t, skb),
             Ev::Read(r) => self.read(t, r),
+            Ev::TxIrq { client, seq } => self.tx_irq(t, client, seq),
         }
     }
 }

@@ -98,6 +98,8 @@ pub struct RunResult {
     pub rx_free_fastpath: u64,
     /// Receiving host: SLUB statistics per CPU (all caches).
     pub rx_slub: Vec<SlubStats>,
+    /// Sending host: SLUB statistics per CPU (all caches; CPU 0 takes netfront's interrupt).
+    pub tx_slub: Vec<SlubStats>,
     /// Receiving host: `list_lock` acquisitions and contentions (all caches), zone->lock too.
     pub list_lock_acquisitions: u64,
     pub list_lock_contentions: u64,
@@ -134,6 +136,7 @@ impl Sim {
     pub(super) fn finish(mut self) -> RunResult {
         let r = &mut self.res;
         r.rx_slub = self.rx.slub.per_cpu();
+        r.tx_slub = self.tx.slub.per_cpu();
         for c in &self.rx.slub.caches {
             r.list_lock_acquisitions += c.list_lock.stats.acquisitions;
             r.list_lock_contentions += c.list_lock.stats.contentions;

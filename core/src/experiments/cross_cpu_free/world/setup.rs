@@ -29,7 +29,7 @@ impl Sim {
         let n = cfg.consumers.max(1) as usize;
         let (tx_specs, rx_specs, rx_cpus) = cache_specs(&cfg, n);
         let clients = if cfg.consumer == Consumer::Dispatcher { n } else { 1 };
-        let tx = Host::new(&p, clients.max(2), &tx_specs, 378);
+        let tx = Host::new(&p, clients + 1, &tx_specs, 378);
         // tcp-100g: a 6.x pcp->high for a large zone (Mel Gorman's 5.14 sizing gives hundreds).
         let rx = Host::new(&p, rx_cpus, &rx_specs, 378);
         let readers = if cfg.consumer == Consumer::Dispatcher && cfg.workload == Workload::UdpIperf { n } else { 1 };
@@ -45,12 +45,13 @@ impl Sim {
             rx_free_slowpath: 0,
             rx_free_fastpath: 0,
             rx_slub: Vec::new(),
+            tx_slub: Vec::new(),
             list_lock_acquisitions: 0,
             list_lock_contentions: 0,
             list_lock_wait_ns: 0,
             zone_lock_contentions: 0,
             rx_time: CpuTime::new(rx_cpus),
-            tx_time: CpuTime::new(clients.max(2)),
+            tx_time: CpuTime::new(clients + 1),
             rx_cpus: rx_roles,
             caches: rx.slub.caches.iter().map(|c| (c.name, c.size, c.order)).collect(),
             sysfs: String::new(),
@@ -66,6 +67,10 @@ impl Sim {
             tx,
             rx,
             tx_inflight: vec![VecDeque::new(); clients],
+            tx_cons: vec![0; clients],
+            tx_rsp_event: vec![1; clients],
+            tx_irq_seq: vec![0; clients],
+            rx_upcall_due: false,
             wire_free_at: 0,
             backlog: VecDeque::new(),
             irq_busy: false,
