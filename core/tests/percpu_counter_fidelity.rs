@@ -1,23 +1,48 @@
-//! percpu-counter against seed 003: both figures within ±0.1 point, as the mean of 5 seeds,
-//! from the one committed profile; the committed constants lie inside their ranges.
+//! percpu-counter against seed 003, as a PREDICTION: no constant is fitted to the seed's two
+//! figures; the machine is the catalogue's Broadwell-EP with its 2018 kernel costs, the rates
+//! an assumption (docs/percpu-counter.md). These tests pin what the model predicts (a miss:
+//! both figures below the seed, the rate assumption being the main suspect) so that a change
+//! of the prediction is a deliberate one, and check the bookkeeping.
 
-use skblab_core::experiments::percpu_counter::calibrate::{committed, score, CONSTANTS};
-use skblab_core::experiments::percpu_counter::{SEED_ATOMIC_PCT, SEED_PERCPU_PCT};
+use skblab_core::calibrate::tables::Verdict;
+use skblab_core::experiments::percpu_counter::predict::{figures, uncertain, TABLE};
+use skblab_core::experiments::percpu_counter::{
+    Input, PercpuCounter, DUAL_XEON_2018, SEED_ATOMIC_PCT, SEED_PERCPU_PCT,
+};
+use skblab_core::Experiment;
 
 #[test]
-fn both_figures_within_a_tenth_of_a_point_over_five_seeds() {
-    let s = score(&committed(), &[1, 2, 3, 4, 5]);
-    let (atomic, percpu) = (s.figures[0].1, s.figures[1].1);
-    assert!((atomic - SEED_ATOMIC_PCT).abs() <= 0.1, "atomic {atomic:.3} % vs 0.70 %");
-    assert!((percpu - SEED_PERCPU_PCT).abs() <= 0.1, "percpu_counter {percpu:.3} % vs 0.36 %");
-    assert!(s.objective < 0.05, "calibration error {:.3} points", s.objective);
+fn seed003_is_a_prediction_on_the_catalogue_machine() {
+    let t = PercpuCounter.tables();
+    assert_eq!(t.len(), 1);
+    assert_eq!((t[0].table, t[0].targets, t[0].verdict()), (TABLE, 2, Verdict::Prediction));
+    assert!(DUAL_XEON_2018.catalogue_mismatches().is_empty(), "{:?}", DUAL_XEON_2018.catalogue_mismatches());
+    assert_eq!((DUAL_XEON_2018.line_same_socket_ns, DUAL_XEON_2018.line_cross_socket_ns), (44, 118));
+    for (name, q) in uncertain() {
+        assert!(q.min <= q.value && q.value <= q.max && !q.is_fitted(), "{name}");
+    }
+}
+
+/// The committed prediction (5-seed means): atomic ~0.21 % (seed 0.70, -70 %), percpu_counter
+/// ~0.025 % (seed 0.36, -93 %). Outside the ±25 % a success needs: reported as a miss.
+#[test]
+fn the_prediction_misses_low_as_documented() {
+    let i = Input::from(&PercpuCounter.reproduce_params());
+    let (atomic, percpu) = figures(&i, &[1, 2, 3, 4, 5]);
+    assert!((0.15..0.30).contains(&atomic), "atomic {atomic:.3} % (seed {SEED_ATOMIC_PCT})");
+    assert!((0.015..0.04).contains(&percpu), "percpu_counter {percpu:.3} % (seed {SEED_PERCPU_PCT})");
+    assert!(atomic > 3.0 * percpu, "the patch still saves most of the atomic's cost");
+    let check = PercpuCounter.check_table(TABLE, &[1, 2, 3]).expect("seed003");
+    assert!(check.in_sample_mape.unwrap() > 25.0 && check.errors.len() == 2 && !check.gaps.is_empty());
 }
 
 #[test]
-fn at_most_eight_fitted_constants_each_inside_its_range() {
-    assert!(CONSTANTS.len() <= 8);
-    for (c, v) in CONSTANTS.iter().zip(committed()) {
-        assert!((c.min..=c.max).contains(&v), "{} = {v} outside {}..={}", c.name, c.min, c.max);
-        assert!(!c.source.is_empty());
-    }
+fn the_prediction_scales_with_the_assumed_rate() {
+    // The figures are nearly proportional to the rate: the seed's level needs a rate the
+    // model's range (6-600 /min) only reaches at its top (docs/percpu-counter.md).
+    let mut i = Input::from(&PercpuCounter.reproduce_params());
+    let (a60, p60) = figures(&i, &[1, 2]);
+    (i.timers_per_min, i.raises_per_min) = (600, 600);
+    let (a600, p600) = figures(&i, &[1, 2]);
+    assert!(a600 > 5.0 * a60 && p600 > 5.0 * p60, "{a60} -> {a600}, {p60} -> {p600}");
 }

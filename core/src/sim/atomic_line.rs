@@ -10,14 +10,19 @@
 //!
 //! What we simplify: the line is a FIFO resource, busy from the moment an RMW starts pulling
 //! it until its locked op retires; a request that arrives while it is busy starts when it is
-//! free. Reads do not wait for a busy line. Model assumption: the line stays in its last
-//! writer's L2 for `residency_ns` after the write, then it is an L3 hit — the world that uses
-//! it does not simulate the rest of the server's traffic that evicts it (the TCP_STREAM world
-//! evicts by capacity instead, `sim::cache`). Users: `tcp_memory_allocated` in the
-//! percpu-counter world (the 2018 `atomic_long_t`, and the 6.0 shared part behind per-CPU
-//! reserves).
+//! free. Reads do not wait for a busy line. Where the line is when a CPU wants it is the
+//! capacity-based cache model's answer ([`Caches::access`]): in the last writer's L2 while
+//! fewer than an L2 of other lines came into that core since (a transfer by distance, the SMT
+//! sibling's 8 ns included), else in that socket's L3 (an L3 hit, or a cross-socket transfer
+//! from the other socket), else DRAM. The world charges the traffic that ages it out
+//! ([`Caches::fill`]). Users: `tcp_memory_allocated` in the percpu-counter world (the 2018
+//! `atomic_long_t`, and the 6.0 shared part behind per-CPU reserves), and `fbc->count`'s line.
 
+use super::cache::{Caches, PageData, Source};
 use super::machine::{CpuId, MachineProfile};
+
+/// The node a global kernel variable lives on (.data/.bss of the kernel image: node 0).
+pub const HOME_NODE: u32 = 0;
 
 /// What one locked RMW cost the CPU that issued it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,9 +42,9 @@ impl Rmw {
 /// One line holding an atomic counter, with its write count for readers.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct AtomicLine {
-    /// The last writer, and when it wrote.
+    /// Who holds the line in the cache model, and the last writer.
+    data: PageData,
     owner: Option<CpuId>,
-    written_ns: u64,
     /// When the last RMW that owns the line retires.
     busy_until_ns: u64,
     /// Writes so far: a reader whose last seen write count differs must refetch the line.
@@ -51,19 +56,20 @@ pub struct AtomicLine {
 }
 
 impl AtomicLine {
-    /// What fetching the line costs `to` at `now_ns`: nothing if it wrote it last, a transfer
-    /// by distance if the last writer wrote it at most `residency_ns` ago, an L3 hit otherwise.
-    fn fetch_ns(&self, m: &MachineProfile, residency_ns: u64, to: CpuId, now_ns: u64) -> u64 {
-        match self.owner {
-            None => m.line_llc_ns,
-            Some(o) if o == to => 0,
-            Some(_) if now_ns.saturating_sub(self.written_ns) > residency_ns => m.line_llc_ns,
-            Some(o) => m.transfer_ns(o, to),
+    /// What getting the line costs `to` now, by where the cache model finds it; the line is
+    /// `to`'s afterwards (written) or also `to`'s (read).
+    fn fetch_ns(&mut self, m: &MachineProfile, caches: &mut Caches, to: CpuId, write: bool) -> u64 {
+        let src = caches.access(&mut self.data, to, HOME_NODE, 1, write);
+        match (src, self.owner) {
+            // The SMT sibling wrote it: the same L2, but the line still moves between the
+            // threads' L1s.
+            (Source::Own, Some(o)) if o != to && caches.core(o) == caches.core(to) => m.line_same_core_ns,
+            _ => m.source_ns(src),
         }
     }
 
     /// `cpu` issues a locked RMW at `now_ns` that takes `op_ns` once the line is its own.
-    pub fn rmw(&mut self, m: &MachineProfile, residency_ns: u64, cpu: CpuId, now_ns: u64, op_ns: u64) -> Rmw {
+    pub fn rmw(&mut self, m: &MachineProfile, caches: &mut Caches, cpu: CpuId, now_ns: u64, op_ns: u64) -> Rmw {
         let start_ns = now_ns.max(self.busy_until_ns);
         if start_ns > now_ns {
             self.contended += 1;
@@ -71,27 +77,28 @@ impl AtomicLine {
         if self.owner.is_some_and(|o| o != cpu) {
             self.transfers += 1;
         }
-        let pull_ns = self.fetch_ns(m, residency_ns, cpu, start_ns);
-        (self.owner, self.written_ns) = (Some(cpu), start_ns);
+        let pull_ns = self.fetch_ns(m, caches, cpu, true);
+        self.owner = Some(cpu);
         self.busy_until_ns = start_ns + pull_ns + op_ns;
         self.writes += 1;
         Rmw { wait_ns: start_ns - now_ns, work_ns: pull_ns + op_ns }
     }
 
-    /// A plain load by `cpu` at `now_ns` that last saw write count `*seen`: one transfer from
-    /// the last writer if the line changed since (and was not written by `cpu` itself).
-    pub fn read(&self, m: &MachineProfile, residency_ns: u64, cpu: CpuId, now_ns: u64, seen: &mut u64) -> u64 {
+    /// A plain load by `cpu` that last saw write count `*seen`: where the cache model finds
+    /// the line if it changed since (nothing if `cpu` wrote it itself or saw this write).
+    pub fn read(&mut self, m: &MachineProfile, caches: &mut Caches, cpu: CpuId, seen: &mut u64) -> u64 {
         if *seen == self.writes {
             return 0;
         }
         *seen = self.writes;
-        self.fetch_ns(m, residency_ns, cpu, now_ns)
+        self.fetch_ns(m, caches, cpu, false)
     }
 
-    /// `cpu`, which already owns the line (it holds a lock in the same line), stores to it at
-    /// `now_ns`: no cost, but readers must refetch.
-    pub fn store(&mut self, cpu: CpuId, now_ns: u64) {
-        (self.owner, self.written_ns) = (Some(cpu), now_ns);
+    /// `cpu`, which already owns the line (it holds a lock in the same line), stores to it:
+    /// no cost, but readers must refetch.
+    pub fn store(&mut self, caches: &mut Caches, cpu: CpuId) {
+        caches.access(&mut self.data, cpu, HOME_NODE, 1, true);
+        self.owner = Some(cpu);
         self.writes += 1;
     }
 
@@ -106,35 +113,46 @@ mod tests {
     use super::*;
     use crate::sim::machine::SERVER_2019;
 
-    /// Residency long enough that no line of these tests ages out.
-    const R: u64 = 60_000;
-
     #[test]
     fn rmws_serialise_and_pay_the_distance() {
         let m = SERVER_2019;
+        let mut c = Caches::new(&m);
         let mut l = AtomicLine::default();
-        let a = l.rmw(&m, R, 0, 100, 10);
-        assert_eq!(a, Rmw { wait_ns: 0, work_ns: m.line_llc_ns + 10 });
+        let a = l.rmw(&m, &mut c, 0, 100, 10);
+        assert_eq!(a, Rmw { wait_ns: 0, work_ns: m.dram_ns + 10 }, "never touched: from DRAM");
         // CPU 28 (other socket) asks while CPU 0 still owns the line: it waits, then pulls it.
-        let b = l.rmw(&m, R, 28, 105, 10);
+        let b = l.rmw(&m, &mut c, 28, 105, 10);
         assert_eq!(b.wait_ns, 100 + a.work_ns - 105);
         assert_eq!(b.work_ns, m.line_cross_socket_ns + 10);
-        // The same CPU again, after the line is free: only the locked op.
-        let c = l.rmw(&m, R, 28, 10_000, 10);
-        assert_eq!(c, Rmw { wait_ns: 0, work_ns: 10 });
-        assert_eq!((l.contended, l.transfers, l.writes), (1, 1, 3));
+        // The same CPU again, after the line is free: only the locked op; its sibling: 8 ns.
+        assert_eq!(l.rmw(&m, &mut c, 28, 10_000, 10), Rmw { wait_ns: 0, work_ns: 10 });
+        assert_eq!(l.rmw(&m, &mut c, 28 + 56, 20_000, 10).work_ns, m.line_same_core_ns + 10);
+        assert_eq!((l.contended, l.transfers, l.writes), (1, 2, 4));
+    }
+
+    #[test]
+    fn a_line_ages_out_of_its_writers_l2_by_capacity() {
+        let m = SERVER_2019;
+        let mut c = Caches::new(&m);
+        let mut l = AtomicLine::default();
+        l.rmw(&m, &mut c, 1, 0, 10);
+        assert_eq!(l.rmw(&m, &mut c, 2, 1_000, 10).work_ns, m.line_same_socket_ns + 10);
+        // CPU 2's core brings a whole L2 of other data in: the line is in the L3 now.
+        c.fill(2, m.l2_bytes / 64);
+        assert_eq!(l.rmw(&m, &mut c, 3, 2_000, 10).work_ns, m.line_llc_ns + 10);
     }
 
     #[test]
     fn a_reader_refetches_only_after_a_write() {
         let m = SERVER_2019;
+        let mut c = Caches::new(&m);
         let mut l = AtomicLine::default();
-        l.rmw(&m, R, 1, 0, 10);
+        l.rmw(&m, &mut c, 1, 0, 10);
         let mut seen = 0;
-        assert_eq!(l.read(&m, R, 2, 50, &mut seen), m.line_same_socket_ns);
-        assert_eq!(l.read(&m, R, 2, 60, &mut seen), 0);
-        l.rmw(&m, R, 2, 100, 10);
+        assert_eq!(l.read(&m, &mut c, 2, &mut seen), m.line_same_socket_ns);
+        assert_eq!(l.read(&m, &mut c, 2, &mut seen), 0);
+        l.rmw(&m, &mut c, 2, 100, 10);
         let mut own = seen;
-        assert_eq!(l.read(&m, R, 2, 200, &mut own), 0, "its own write is in its cache");
+        assert_eq!(l.read(&m, &mut c, 2, &mut own), 0, "its own write is in its cache");
     }
 }

@@ -120,6 +120,16 @@ impl Caches {
         self.in_l2(self.core(cpu), stamp)
     }
 
+    /// `cpu`'s core brings `lines` lines of data nobody simulates into its L2 (and its
+    /// socket's L3): the rest of a server's work, which ages out every line the world does
+    /// track by capacity. Used by worlds that simulate one path of a busy machine
+    /// (percpu-counter: everything but the socket-memory accounting).
+    pub fn fill(&mut self, cpu: CpuId, lines: u64) {
+        let core = self.core(cpu) as usize;
+        self.l2_fill[core] += lines;
+        self.l3_fill[self.socket_of[cpu as usize] as usize] += lines;
+    }
+
     fn socket_of_core(&self, core: u16, m_cores_per_socket: usize) -> usize {
         core as usize / m_cores_per_socket
     }

@@ -199,6 +199,22 @@ pub struct KernelCosts {
     /// From an IPI to a blocked vCPU to that vCPU running its woken task (SCHEDOP_block →
     /// the hypervisor's scheduler); bare metal: leaving a shallow idle state.
     pub wake_latency_ns: Quantity,
+    /// `percpu_counter_add_batch` (and `__percpu_counter_compare`) below the batch, on lines
+    /// already in the core's L2: call/ret, preempt_disable/enable, this_cpu read and add, the
+    /// batch test. Cache misses are counted as lines by the caller (`sim::cache`).
+    pub percpu_add_cycles: Quantity,
+    /// The fold of `percpu_counter_add_batch` past the batch, on an owned line:
+    /// raw_spin_lock_irqsave, two adds, unlock_irqrestore.
+    pub percpu_fold_cycles: Quantity,
+    /// An inlined `__this_cpu_add_return` with preempt_disable/enable (6.0's per-CPU reserve).
+    pub this_cpu_op_cycles: Quantity,
+    /// One expired timer of the timer softirq besides what its callback accounts for:
+    /// expire_timers' step, call_timer_fn, `tcp_write_timer`'s bh_lock_sock / owned check /
+    /// early exit / sock_put, on lines already fetched (the socket's lines are counted apart).
+    pub timer_fire_cycles: Quantity,
+    /// How late after the tick an idle CPU runs its softirq, at most: the exit latency of the
+    /// idle state it sleeps in (intel_idle's table for the family), ns.
+    pub idle_exit_ns: Quantity,
 }
 
 use Basis::{Assumed, Estimate, Measured, Secondary};
@@ -391,6 +407,11 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
     pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
 };
 
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
@@ -416,6 +437,11 @@ pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
     pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Estimate, "direct call 2.15 ns (E5-2695, 5c9f42c), preempt_disable+enable 0.36-4.29 ns (c13c513, 3440f09), this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>), at 2.4-2.9 GHz: 8-30 cycles"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Estimate, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>) + local_irq_save/restore 37 cycles (i7-4790K, fbd02630c6e3; 14.84 ns on E5-2695, 3440f09)"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Estimate, "this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>) plus preempt_disable/enable without PREEMPT_COUNT 0.36 ns (c13c513)"),
+    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "no figure found: bh_lock_sock+unlock 37 cycles, sock_put one atomic 17 cycles (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), and a few dozen instructions in each of 5 call levels"),
+    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "intel_idle bdw_cstates exit latencies C1 2 us, C1E 10, C3 40, C6 133 (drivers/idle/intel_idle.c): which state the CPUs sleep in is not known; C3's, the middle"),
 };
 
 /// Kernel-path costs of a 2011 kernel in a Xen guest on Westmere: seed 001.
@@ -469,6 +495,18 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
     pv_net_rx_cycles: q(3000.0, 1500.0, 8000.0, "cycles", Assumed, "as pv_net_tx: grant end + slot refill (page + grant) + header pull; batched notify"),
     pv_upcall_cycles: q(2000.0, 1000.0, 5000.0, "cycles", Assumed, "a KVM exit is ~2,000 cycles (SplitX, Nehalem X5570 proxy); a PV upcall bounces through Xen and returns by hypercall"),
     wake_latency_ns: q(10000.0, 3000.0, 50000.0, "ns", Assumed, "a blocked vCPU must be scheduled again by Xen's credit scheduler: several to tens of us"),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    idle_exit_ns: q(
+        40000.0,
+        2000.0,
+        133000.0,
+        "ns",
+        Assumed,
+        "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)",
+    ),
 };
 
 /// Kernel-path costs of 2018 kernels on the Cortex-A53 (seed 002).
@@ -508,6 +546,18 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
         Assumed,
         "bare metal or HVM: the IPI and leaving a shallow idle state, a few us",
     ),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    idle_exit_ns: q(
+        40000.0,
+        2000.0,
+        133000.0,
+        "ns",
+        Assumed,
+        "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)",
+    ),
 };
 
 /// Kernel-path costs of 6.x kernels on this project's Zen 5 guests.
@@ -533,6 +583,11 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer"),
     pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV event channels"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
 };
 
 /// Every kernel-cost entry.
@@ -546,8 +601,8 @@ pub fn kernel(family: FamilyId, era: Era) -> Option<&'static KernelCosts> {
 
 impl Family {
     /// Every quantity with its field name (the same-physics test and the docs walk this).
-    pub fn quantities(&self) -> [(&'static str, Quantity); 14] {
-        [
+    pub fn quantities(&self) -> Vec<(&'static str, Quantity)> {
+        vec![
             ("line_smt_ns", self.line_smt_ns),
             ("line_same_socket_ns", self.line_same_socket_ns),
             ("line_cross_socket_ns", self.line_cross_socket_ns),
@@ -568,8 +623,8 @@ impl Family {
 
 impl KernelCosts {
     /// Every quantity with its field name.
-    pub fn quantities(&self) -> [(&'static str, Quantity); 19] {
-        [
+    pub fn quantities(&self) -> Vec<(&'static str, Quantity)> {
+        vec![
             ("pcp_op_cycles", self.pcp_op_cycles),
             ("buddy_step_cycles", self.buddy_step_cycles),
             ("slub_fast_cycles", self.slub_fast_cycles),
@@ -589,6 +644,11 @@ impl KernelCosts {
             ("pv_net_rx_cycles", self.pv_net_rx_cycles),
             ("pv_upcall_cycles", self.pv_upcall_cycles),
             ("wake_latency_ns", self.wake_latency_ns),
+            ("percpu_add_cycles", self.percpu_add_cycles),
+            ("percpu_fold_cycles", self.percpu_fold_cycles),
+            ("this_cpu_op_cycles", self.this_cpu_op_cycles),
+            ("timer_fire_cycles", self.timer_fire_cycles),
+            ("idle_exit_ns", self.idle_exit_ns),
         ]
     }
 }
@@ -599,8 +659,8 @@ mod tests {
 
     #[test]
     fn every_value_lies_in_its_range_and_every_entry_is_sourced() {
-        let fams = FAMILIES.iter().flat_map(|f| f.quantities().map(|(n, q)| (f.name, n, q)));
-        let kers = KERNELS.iter().flat_map(|k| k.quantities().map(|(n, q)| ("kernel", n, q)));
+        let fams = FAMILIES.iter().flat_map(|f| f.quantities().into_iter().map(|(n, q)| (f.name, n, q)));
+        let kers = KERNELS.iter().flat_map(|k| k.quantities().into_iter().map(|(n, q)| ("kernel", n, q)));
         for (who, name, q) in fams.chain(kers) {
             assert!(q.min <= q.value && q.value <= q.max, "{who} {name}: {} outside {}..={}", q.value, q.min, q.max);
             assert!(q.source.len() > 10 && !q.unit.is_empty(), "{who} {name}: no source or unit");

@@ -8,23 +8,25 @@
 //! kernel's [`AtomicLine`](crate::sim::atomic_line::AtomicLine) and
 //! [`QSpinLock`](crate::sim::qspinlock::QSpinLock); this module reads the parameters, runs the
 //! sweep over CPU counts (one row per count, all three counters each), renders the views and
-//! compares with the seed. The machine profile and its fitted constants are in [`profile`],
-//! their calibration in [`calibrate`]; docs/percpu-counter.md has every mechanism and source.
+//! compares with the seed. The machine profile (the catalogue's Broadwell-EP, nothing fitted)
+//! and the workload assumptions are in [`profile`]; seed 003 is a prediction ([`predict`]);
+//! docs/percpu-counter.md has every mechanism and source.
 //!
 //! Files: `mod.rs` (here: the counter choice, the result columns and the `Experiment` impl),
 //! `params.rs` (spec, typed `Input`, validation), `sweep.rs` (the worlds of a sweep, one per
 //! counter and core count, and their figures), `ramp.rs` (the second mode, a run that climbs
 //! to `tcp_mem[2]` to see how late the kernel notices), `views.rs` (the perf report, the
 //! line's travels, the bounds and the error plot), `seed.rs` (seed 003's figures and the
-//! comparison), `chains.rs` (the profile call chains), `profile.rs` (the dual-Xeon profile),
-//! `calibrate.rs` (its `Calibration`), and the world: `world/mod.rs` (state, config,
+//! comparison), `chains.rs` (the profile call chains), `profile.rs` (the dual-Xeon profile
+//! from the catalogue, the workload), `predict.rs` (the table, its error, the bands' inputs,
+//! the knob relations), and the world: `world/mod.rs` (state, config,
 //! `step()`), `world/load.rs` (connections, tick bursts of write timers, raises),
 //! `world/counter.rs` (the three counters' update paths), `world/ramp.rs` (the ramp mode and
 //! its samples) and `world/check.rs` (invariants).
 
-pub mod calibrate;
 pub mod chains;
 mod params;
+pub mod predict;
 pub mod profile;
 mod ramp;
 mod seed;
@@ -33,18 +35,20 @@ mod views;
 pub mod world;
 
 pub use params::{default_batch, specs, validate, Input};
-pub use profile::{COSTS_2018, DUAL_XEON_2018, RATES_2018};
+pub use profile::{costs_on, COSTS_2018, DUAL_XEON_2018, WORKLOAD};
 pub use ramp::{ramp_config, ramp_outcome, render_tcp_mem, tcp_mem_pages, RAMP_LEAD_NS, RAMP_SAMPLE_NS};
 pub use seed::{reproduce, SEED_ATOMIC_PCT, SEED_PERCPU_PCT};
-pub use sweep::{config_on, core_ladder, outcome, point_outcomes, simulate, Outcome};
+pub use sweep::{config_on, core_ladder, outcome, point_outcomes, point_outcomes_on, simulate, Outcome};
 pub use views::{render_bounds, render_hops};
 pub use world::{
     error_bound_pages, CounterCosts, Crossing, Hop, Ramp, Sample, World, WorldConfig, WorldStats, MAX_UPDATES_PER_RUN,
 };
 
-use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewSpec};
+use crate::calibrate::tables::{TableCheck, TableSpec};
+use crate::experiment::{ChartSpec, Cost, Experiment, Monotone, Point, ViewSpec};
 use crate::output::{Cell, Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
+use crate::sim::machine::MachineProfile;
 use ramp::crossing_plot;
 use views::{error_plot, text_views};
 
@@ -93,6 +97,30 @@ fn columns() -> Vec<Column> {
     ]
 }
 
+/// One row: the three counters with `cores` cores online on `m` with `costs`, and the ramp
+/// of the selected counter.
+pub fn row_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32, seed: u64) -> Row {
+    let nr = cores * i.threads();
+    let o = point_outcomes_on(m, costs, i, cores, seed);
+    let sel = &o[i.counter as usize];
+    let ramp = simulate(ramp_config(m, costs, i, cores, i.counter), seed);
+    let (overshoot, late_ms) = ramp_outcome(&ramp);
+    vec![
+        Cell::Int(i64::from(nr)),
+        Cell::Int(i64::from(cores)),
+        Cell::Float(round3(sel.cpu_pct)),
+        Cell::Float(round3(o[0].cpu_pct)),
+        Cell::Float(round3(o[1].cpu_pct)),
+        Cell::Float(round3(o[2].cpu_pct)),
+        Cell::Float(round3(sel.reduce_share_pct)),
+        Cell::Int(sel.max_error_pages),
+        Cell::Int(sel.error_bound_pages),
+        Cell::Int(i.batch_at(nr)),
+        Cell::Int(overshoot),
+        Cell::Float(round3(late_ms)),
+    ]
+}
+
 impl Experiment for PercpuCounter {
     fn id(&self) -> &'static str {
         ID
@@ -134,26 +162,7 @@ impl Experiment for PercpuCounter {
     /// The three counters at `point.x` CPUs; `cpu_pct` and the error columns are `counter`'s.
     fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
         let i = Input::from(params);
-        let nr = point.x as u32;
-        let cores = nr / i.threads();
-        let o = point_outcomes(&i, cores, seed);
-        let sel = &o[i.counter as usize];
-        let ramp = simulate(ramp_config(&DUAL_XEON_2018, COSTS_2018, &i, cores, i.counter), seed);
-        let (overshoot, late_ms) = ramp_outcome(&ramp);
-        vec![
-            Cell::Int(i64::from(nr)),
-            Cell::Int(i64::from(cores)),
-            Cell::Float(round3(sel.cpu_pct)),
-            Cell::Float(round3(o[0].cpu_pct)),
-            Cell::Float(round3(o[1].cpu_pct)),
-            Cell::Float(round3(o[2].cpu_pct)),
-            Cell::Float(round3(sel.reduce_share_pct)),
-            Cell::Int(sel.max_error_pages),
-            Cell::Int(sel.error_bound_pages),
-            Cell::Int(i.batch_at(nr)),
-            Cell::Int(overshoot),
-            Cell::Float(round3(late_ms)),
-        ]
+        row_on(&DUAL_XEON_2018, COSTS_2018, &i, point.x as u32 / i.threads(), seed)
     }
 
     fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
@@ -232,8 +241,28 @@ impl Experiment for PercpuCounter {
         p
     }
 
-    fn calibration(&self) -> Option<&'static dyn crate::calibrate::Calibration> {
-        Some(&calibrate::PercpuCalibration)
+    fn tables(&self) -> Vec<TableSpec> {
+        vec![predict::table()]
+    }
+
+    fn check_table(&self, table: &str, seeds: &[u64]) -> Option<TableCheck> {
+        (table == predict::TABLE).then(|| predict::check(seeds)).flatten()
+    }
+
+    fn machines(&self) -> Vec<MachineProfile> {
+        vec![DUAL_XEON_2018]
+    }
+
+    fn uncertain(&self) -> Vec<(&'static str, crate::sim::catalogue::Quantity)> {
+        predict::uncertain()
+    }
+
+    fn run_perturbed(&self, params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
+        predict::run_perturbed(params, seed, values)
+    }
+
+    fn monotone(&self) -> Vec<Monotone> {
+        predict::monotone()
     }
 
     fn seed_output(&self) -> Option<RunOutput> {

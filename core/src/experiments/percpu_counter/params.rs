@@ -2,7 +2,7 @@
 //! name of each knob), `Input`, the one place that reads them by name into typed fields, and
 //! the check that the cores split evenly over the sockets.
 
-use super::{Counter, COSTS_2018, MAX_CORES, PAGE_BYTES, RATES_2018};
+use super::{Counter, COSTS_2018, MAX_CORES, PAGE_BYTES, WORKLOAD};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::MAX_SOCKETS;
 
@@ -24,6 +24,7 @@ crate::params_input! {
         pub batch: i64,
         pub reserve_bytes: i64,
         pub atomic_ns: u64,
+        pub traffic_mb_s: u64,
         pub measure_us: u64,
         pub ram_gib: u32,
     }
@@ -78,7 +79,8 @@ pub fn validate(params: &Params) -> Result<(), ParamError> {
 
 /// The parameter spec.
 pub fn specs() -> Vec<ParamSpec> {
-    let r = RATES_2018;
+    let r = WORKLOAD;
+    let int = |q: crate::sim::catalogue::Quantity| q.int() as i64;
     vec![
         ParamSpec::choice_of("counter", Counter::PercpuCounter)
             .help("Which counter cpu_pct, the error columns and the perf report show: atomic (2018), percpu_counter (the patch), pcpu_reserve (6.0). The chart always shows all three.")
@@ -92,16 +94,16 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::boolean("smt", true)
             .help("Both hardware threads of every core online (Hyper-Threading): twice the CPUs.")
             .kernel("CONFIG_SCHED_SMT"),
-        ParamSpec::int("connections", "connections", 175_000, (1_000, 1_000_000, 1_000))
+        ParamSpec::int("connections", "connections", int(r.connections), (1_000, 1_000_000, 1_000))
             .help("TCP connections, spread evenly over the CPUs (seed: ~150-200k).")
             .kernel("ss -s"),
-        ParamSpec::int("timers_per_min", "/min", i64::from(r.timers_per_min), (1, 1200, 1))
-            .help("tcp_write_timer firings per connection per minute; each returns the socket's spare forward alloc (reduce). Fitted (see docs).")
+        ParamSpec::int("timers_per_min", "/min", int(r.timers_per_min), (1, 1200, 1))
+            .help("tcp_write_timer firings per connection per minute; each returns the socket's spare forward alloc (reduce). Not in the seed: an assumption, 6-600 (see docs).")
             .kernel("icsk_retransmit_timer"),
-        ParamSpec::int("raises_per_min", "/min", i64::from(r.raises_per_min), (0, 1200, 1))
+        ParamSpec::int("raises_per_min", "/min", int(r.timers_per_min), (0, 1200, 1))
             .help("Sends per connection per minute that need pages beyond the forward alloc (raise). Default: as many as timers.")
             .kernel("__sk_mem_raise_allocated"),
-        ParamSpec::int("raise_pages_max", "pages", i64::from(r.raise_pages_max), (1, 64, 1))
+        ParamSpec::int("raise_pages_max", "pages", int(r.raise_pages_max), (1, 64, 1))
             .help("A raise charges 1..this many pages (uniform): 8 = up to 32 KiB per send.")
             .kernel("sk_mem_pages()"),
         ParamSpec::int("hz", "Hz", 1000, (100, 1000, 50))
@@ -117,8 +119,11 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("Linux 6.0 per-CPU reserve before the shared atomic is touched (1 MiB = SK_MEMORY_PCPU_RESERVE; tunable since 6.9).")
             .kernel("net.core.mem_pcpu_rsv"),
         ParamSpec::int("atomic_ns", "ns", COSTS_2018.atomic_ns as i64, (1, 500, 1))
-            .help("One locked RMW on a line the CPU already owns: raise it for a platform with dearer atomics.")
+            .help("One locked RMW on a line the CPU already owns (catalogue: 4.8 ns on Broadwell): raise it for a platform with dearer atomics.")
             .kernel("lock xadd"),
+        ParamSpec::int("traffic_mb_s", "MB/s", int(r.traffic_mb_s), (0, 50_000, 100))
+            .help("What the rest of the server's work brings into each CPU's L2 per second: it evicts the counter's lines by capacity (256 KiB L2, 35 MiB L3 per socket). An assumption, 0.1-10 GB/s.")
+            .kernel("perf stat -e l2_lines_in.all"),
         ParamSpec::int("ram_gib", "GiB", 256, (1, 4096, 1))
             .help("RAM of the server; tcp_mem is computed from it at boot as the kernel does (tcp_init_mem). 256 GiB is an assumption.")
             .kernel("net.ipv4.tcp_mem"),

@@ -1,57 +1,82 @@
 //! The machine of seed 003 as data: "a dual xeon box" with ~150-200k TCP connections.
 //!
 //! The post names no CPU model. ASSUMPTION: two Broadwell-EP sockets of 14 cores with
-//! Hyper-Threading (e.g. Xeon E5-2680 v4: 2.4 GHz, 3.3 GHz turbo, 35 MiB L3), 56 logical
-//! CPUs, a common dual-socket server in 2018. Which constants `skblab calibrate
-//! percpu-counter` fits (at most 8, each in a sourced range) is in [`super::calibrate`];
-//! their values and sources in docs/percpu-counter.md. The fitted values below are what the
-//! calibration printed; everything else is sourced or derived (comment per field).
+//! Hyper-Threading (e.g. Xeon E5-2680 v4), 56 logical CPUs, a common dual-socket server in
+//! 2018: the catalogue's `BROADWELL_EP` family with its `BROADWELL_EP_2018` kernel costs
+//! (`crate::sim::catalogue`). Nothing here is fitted: every hardware and kernel-path cost is the
+//! catalogue's, and the workload (the rates) is a named assumption with a range
+//! ([`WORKLOAD`]). Seed 003's two figures are a prediction (docs/percpu-counter.md).
 
-use super::world::CounterCosts;
-use crate::sim::machine::{MachineProfile, SERVER_2019};
+use super::world::{CounterCosts, TIMER_SOCKET_LINES};
+use crate::sim::catalogue::{Basis, Family, KernelCosts, Quantity, BROADWELL_EP, BROADWELL_EP_2018};
+use crate::sim::machine::MachineProfile;
 
-/// Topology and line latencies of the dual Xeon (fitted: the two line transfers).
-pub const DUAL_XEON_2018: MachineProfile = MachineProfile {
-    name: "2 x 14-core Broadwell-EP Xeon, HT (seed 003, 2018; model assumption)",
-    sockets: 2,
-    cores_per_socket: 14,
-    threads_per_core: 2,
-    // Spec sheet (E5-2680 v4); not used by this world, which counts ns, not cycles.
-    turbo_max_mhz: 3300,
-    turbo_all_core_mhz: 2900,
-    // Fitted: a locked RMW pulling the line from another core of the socket (ring).
-    line_same_socket_ns: 99,
-    // Fitted: ... from a core of the other socket (QPI snoop).
-    line_cross_socket_ns: 139,
-    // Literature: the SMT sibling shares L1/L2.
-    line_same_core_ns: 8,
-    // Literature: an L3 hit on Broadwell-EP, ~50 cycles at 2.4 GHz.
-    line_llc_ns: 20,
-    // The remaining fields belong to the TCP_STREAM world and are unused here.
-    ..SERVER_2019
-};
+/// The dual Xeon: Broadwell-EP, 2 × 14 cores, HT, a 2018 kernel; every field the catalogue's.
+pub const DUAL_XEON_2018: MachineProfile = MachineProfile::from_catalogue(
+    "2 x 14-core Broadwell-EP Xeon, HT (seed 003, 2018; model assumption)",
+    &BROADWELL_EP,
+    &BROADWELL_EP_2018,
+    2,
+    14,
+    2,
+);
 
-/// The costs of this world (fitted: atomic_ns, percpu_call_ns, timer_work_ns, tick_jitter_ns).
-pub const COSTS_2018: CounterCosts = CounterCosts {
-    atomic_ns: 21,
-    percpu_call_ns: 50,
-    // Derived: an unlocked add to a line in L1 is 1-2 cycles (Agner Fog's tables).
-    local_op_ns: 1,
-    timer_work_ns: 4123,
-    tick_jitter_ns: 22_033,
-    // Derived: irqsave/restore + two adds under fbc->lock, ~25 cycles at 2.4 GHz.
-    fold_hold_ns: 10,
-    // Fitted: how long a line stays in its writer's L2 under the server's other work.
-    l2_residency_ns: 7_795,
-};
-
-/// The workload (fitted: timers_per_min; raises_per_min follows it, see docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rates {
-    pub timers_per_min: u32,
-    pub raises_per_min: u32,
-    /// ASSUMPTION: a send needing more than the forward alloc asks for 1..8 pages (≤ 32 KiB).
-    pub raise_pages_max: u32,
+/// `cycles` at `mhz` in ns, rounded (const).
+const fn ns(cycles: u64, mhz: u64) -> u64 {
+    (cycles * 1000 + mhz / 2) / mhz
 }
 
-pub const RATES_2018: Rates = Rates { timers_per_min: 277, raises_per_min: 277, raise_pages_max: 8 };
+/// The world's costs on `family` with `kernel`'s path costs, at the all-core clock.
+pub const fn costs_on(family: &Family, kernel: &KernelCosts) -> CounterCosts {
+    let mhz = family.turbo_all_core_mhz.int();
+    CounterCosts {
+        atomic_ns: family.locked_rmw_ns.int(),
+        percpu_call_ns: ns(kernel.percpu_add_cycles.int(), mhz),
+        local_op_ns: ns(kernel.this_cpu_op_cycles.int(), mhz),
+        timer_work_ns: ns(kernel.timer_fire_cycles.int(), mhz) + TIMER_SOCKET_LINES * family.dram_ns.int(),
+        tick_jitter_ns: kernel.idle_exit_ns.int(),
+        fold_hold_ns: ns(kernel.percpu_fold_cycles.int(), mhz),
+    }
+}
+
+/// The costs of the dual Xeon.
+pub const COSTS_2018: CounterCosts = costs_on(&BROADWELL_EP, &BROADWELL_EP_2018);
+
+/// The workload: what seed 003 says (the connections) and what it does not (the rates, the
+/// other work's cache traffic), each with its range and reason. The parameters' defaults.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Workload {
+    pub connections: Quantity,
+    /// `tcp_write_timer` firings per connection per minute; `raises_per_min` follows it.
+    pub timers_per_min: Quantity,
+    /// A send needing more than the forward alloc asks for 1..=this many pages.
+    pub raise_pages_max: Quantity,
+    /// MB/s the rest of the server's work brings into each CPU's core L2.
+    pub traffic_mb_s: Quantity,
+}
+
+const fn w(value: f64, min: f64, max: f64, unit: &'static str, basis: Basis, source: &'static str) -> Quantity {
+    Quantity { value, min, max, unit, basis, source }
+}
+
+/// Seed 003's workload.
+pub const WORKLOAD: Workload = Workload {
+    connections: w(175_000.0, 150_000.0, 200_000.0, "connections", Basis::Measured, "seed 003: \"~150-200k TCP connections\""),
+    timers_per_min: w(
+        60.0,
+        6.0,
+        600.0,
+        "/min per connection",
+        Basis::Assumed,
+        "not in the seed: one send burst per connection per second (0.1-10/s), each leaving one write timer (TLP/RTO, left armed by 4.19's inet_csk_clear_xmit_timer) that reclaims",
+    ),
+    raise_pages_max: w(8.0, 1.0, 16.0, "pages", Basis::Assumed, "a send beyond the forward alloc charges up to 32 KiB"),
+    traffic_mb_s: w(
+        1000.0,
+        100.0,
+        10_000.0,
+        "MB/s per CPU",
+        Basis::Assumed,
+        "not in the seed: the server's other work (sockets, skbs, payload, the application) streams 0.1-10 GB/s per CPU through its L2",
+    ),
+};

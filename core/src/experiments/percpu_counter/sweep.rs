@@ -2,6 +2,7 @@
 //! core count) pair becomes (topology, Linux CPU numbering, connections scaled with the
 //! cores, the update cap), and the figures one finished world yields.
 
+use super::world::{wheel_granularity, TIMER_TIMEOUT_MS};
 use super::{
     Counter, CounterCosts, Input, World, WorldConfig, WorldStats, COSTS_2018, DUAL_XEON_2018, MAX_CORES,
     MAX_UPDATES_PER_RUN,
@@ -40,6 +41,10 @@ pub fn config_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32,
     let connections = (u64::from(i.connections) * u64::from(cores) / u64::from(i.cpus)).clamp(1, 4_000_000) as u32;
     let rate = u64::from(connections) * u64::from(i.raises_per_min + i.timers_per_min) / 60;
     let cap_ns = MAX_UPDATES_PER_RUN * 1_000_000_000 / rate.max(1);
+    let gran = wheel_granularity(TIMER_TIMEOUT_MS * u64::from(i.hz) / 1000);
+    // Whole periods of the wheel's bursts (at least one), so every run sees the true rate.
+    let period_ns = gran * 1_000_000_000 / u64::from(i.hz);
+    let duration_ns = ((i.measure_us * 1000).min(cap_ns) / period_ns).max(1) * period_ns;
     WorldConfig {
         machine,
         cpu_ids,
@@ -50,10 +55,12 @@ pub fn config_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32,
         raise_pages_max: i.raise_pages_max,
         hz: i.hz,
         skew_tick: i.skew_tick,
+        wheel_gran_ticks: gran,
         batch: i.batch_at(nr),
         reserve_pages: i.reserve_pages(),
         costs: CounterCosts { atomic_ns: i.atomic_ns, ..costs },
-        duration_ns: (i.measure_us * 1000).min(cap_ns),
+        traffic_bytes_per_us: i.traffic_mb_s,
+        duration_ns,
         ramp: None,
         sample_every_ns: 0,
     }
@@ -94,6 +101,11 @@ pub fn outcome(w: &World) -> Outcome {
 
 /// Every counter at `cores` cores with the committed profile and the parameters' knobs.
 pub fn point_outcomes(i: &Input, cores: u32, seed: u64) -> [Outcome; 3] {
-    let run = |c| outcome(&simulate(config_on(&DUAL_XEON_2018, COSTS_2018, i, cores, c), seed));
+    point_outcomes_on(&DUAL_XEON_2018, COSTS_2018, i, cores, seed)
+}
+
+/// Every counter at `cores` cores on machine `m` with `costs` (a band sample's).
+pub fn point_outcomes_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32, seed: u64) -> [Outcome; 3] {
+    let run = |c| outcome(&simulate(config_on(m, costs, i, cores, c), seed));
     [run(Counter::Atomic), run(Counter::PercpuCounter), run(Counter::PcpuReserve)]
 }

@@ -1,10 +1,13 @@
 //! The three counters' update paths: one locked RMW on the shared line (`atomic`), an
 //! unlocked per-CPU add with a fold into `fbc->count` under `fbc->lock` past the batch
 //! (`percpu_counter`), or a per-CPU reserve moved to the atomic past ±reserve
-//! (`pcpu_reserve`); the limit compare of the raise path, the cost of cold lines, and the
-//! time each call charges to the profile.
+//! (`pcpu_reserve`); the limit compare of the raise path, the cost of lines the server's other
+//! work evicted (the capacity-based `sim::cache`, fed with that work's traffic), and the time
+//! each call charges to the profile.
 
-use super::{Event, Hop, Pending, World, COLD_LINES_ADD, COLD_LINES_COMPARE, COLD_LINES_RESERVE, HOPS_KEPT};
+use super::{
+    Event, Hop, Pending, World, COLD_LINES_ADD, COLD_LINES_COMPARE, COLD_LINES_RESERVE, HOPS_KEPT, TRAFFIC_STEP_NS,
+};
 use crate::experiments::percpu_counter::chains::{Path, Stack};
 use crate::experiments::percpu_counter::Counter;
 use crate::sim::qspinlock::Acquire;
@@ -26,7 +29,6 @@ impl World {
     fn done(&mut self, cpu: u32, end_ns: u64, next: Option<(Event, u64)>) {
         let c = cpu as usize;
         self.busy_until_ns[c] = end_ns;
-        self.last_acct_ns[c] = Some(end_ns);
         if let Some((ev, delay)) = next {
             self.q.schedule(end_ns + delay, ev);
         }
@@ -35,22 +37,45 @@ impl World {
         }
     }
 
-    /// What `lines` private lines cost `cpu` at `at_ns`: nothing if it ran an accounting call
-    /// less than `l2_residency_ns` ago, an L3 hit each otherwise (the rest of the server's
-    /// work has evicted them from L1/L2 since).
-    fn cold_ns(&self, cpu: u32, at_ns: u64, lines: u64) -> u64 {
-        let m = &self.cfg.machine;
-        match self.last_acct_ns[cpu as usize] {
-            Some(last) if at_ns.saturating_sub(last) <= self.cfg.costs.l2_residency_ns => 0,
-            _ => lines * m.line_llc_ns,
+    /// Charges the other work's traffic up to `now_ns` to every online CPU's core (in steps of
+    /// [`TRAFFIC_STEP_NS`]): `traffic_bytes_per_us` per CPU, as whole lines.
+    fn advance_traffic(&mut self, now_ns: u64) {
+        if now_ns < self.traffic_ns + TRAFFIC_STEP_NS {
+            return;
         }
+        let lines_at = |t: u64| u128::from(t) * u128::from(self.cfg.traffic_bytes_per_us) / 64_000;
+        let lines = (lines_at(now_ns) - lines_at(self.traffic_ns)) as u64;
+        self.traffic_ns = now_ns;
+        if lines > 0 {
+            for &id in &self.cfg.cpu_ids {
+                self.caches.fill(id, lines);
+            }
+        }
+    }
+
+    /// What `cpu`'s private lines (`compare`: the compare's code line; else the add's or the
+    /// reserve's) cost now: where the cache model finds them, line by line.
+    fn private_ns(&mut self, cpu: u32, compare: bool, lines: u32) -> u64 {
+        let c = cpu as usize;
+        let id = self.cfg.cpu_ids[c];
+        let home = self.cfg.machine.pos(id).socket;
+        let d = if compare { &mut self.private_compare[c] } else { &mut self.private_add[c] };
+        let src = self.caches.access(d, id, home, lines, true);
+        u64::from(lines) * self.cfg.machine.source_ns(src)
+    }
+
+    /// A plain read of the shared line by `cpu` (a transfer if another CPU wrote it since).
+    fn read_shared(&mut self, cpu: u32) -> u64 {
+        let c = cpu as usize;
+        let id = self.cfg.cpu_ids[c];
+        self.line.read(&self.cfg.machine, &mut self.caches, id, &mut self.seen[c])
     }
 
     /// A locked RMW of `delta` on the shared line; its total cost.
     fn shared_rmw(&mut self, cpu: u32, at_ns: u64, delta: i64, path: Path) -> u64 {
         let id = self.cfg.cpu_ids[cpu as usize];
         let from = self.line.owner();
-        let r = self.line.rmw(&self.cfg.machine, self.cfg.costs.l2_residency_ns, id, at_ns, self.cfg.costs.atomic_ns);
+        let r = self.line.rmw(&self.cfg.machine, &mut self.caches, id, at_ns, self.cfg.costs.atomic_ns);
         self.shared_pages += delta;
         self.stats.shared_rmws += 1;
         if r.wait_ns > 0 {
@@ -66,6 +91,7 @@ impl World {
     pub(super) fn update(&mut self, cpu: u32, delta: i64, path: Path, next: Option<(Event, u64)>) {
         let t = self.now_ns;
         let c = cpu as usize;
+        self.advance_traffic(t);
         self.note_true(delta);
         match self.cfg.counter {
             Counter::Atomic => {
@@ -76,7 +102,7 @@ impl World {
                 self.done(cpu, t + ns, next);
             }
             Counter::PcpuReserve => {
-                let mut ns = self.cfg.costs.local_op_ns + self.cold_ns(cpu, t, COLD_LINES_RESERVE);
+                let mut ns = self.cfg.costs.local_op_ns + self.private_ns(cpu, false, COLD_LINES_RESERVE);
                 self.local_pages[c] += delta;
                 self.sum_local_pages += delta;
                 let local = self.local_pages[c];
@@ -88,14 +114,7 @@ impl World {
                 self.note_error();
                 self.check_limit(t, path);
                 if path == Path::Raise {
-                    let id = self.cfg.cpu_ids[c];
-                    ns += self.line.read(
-                        &self.cfg.machine,
-                        self.cfg.costs.l2_residency_ns,
-                        id,
-                        t + ns,
-                        &mut self.seen[c],
-                    );
+                    ns += self.read_shared(cpu);
                 }
                 self.charge(path, path.inline(), ns);
                 self.done(cpu, t + ns, next);
@@ -103,10 +122,8 @@ impl World {
             Counter::PercpuCounter => {
                 // fbc->counters sits in struct percpu_counter's line with the lock and
                 // fbc->count: a fold by another CPU since this CPU's last look makes it a miss.
-                let id = self.cfg.cpu_ids[c];
-                let call = self.cfg.costs.percpu_call_ns
-                    + self.cold_ns(cpu, t, COLD_LINES_ADD)
-                    + self.line.read(&self.cfg.machine, self.cfg.costs.l2_residency_ns, id, t, &mut self.seen[c]);
+                let call =
+                    self.cfg.costs.percpu_call_ns + self.private_ns(cpu, false, COLD_LINES_ADD) + self.read_shared(cpu);
                 self.charge(path, path.add(), call);
                 let count = self.local_pages[c] + delta;
                 if count.abs() < self.cfg.batch {
@@ -130,13 +147,7 @@ impl World {
         if path != Path::Raise {
             return at_ns;
         }
-        let c = cpu as usize;
-        let id = self.cfg.cpu_ids[c];
-        // Cold only if the add before it was (it ran just now otherwise).
-        let cold = if self.cold_ns(cpu, at_ns, 1) > 0 { COLD_LINES_COMPARE * self.cfg.machine.line_llc_ns } else { 0 };
-        let ns = self.cfg.costs.percpu_call_ns
-            + cold
-            + self.line.read(&self.cfg.machine, self.cfg.costs.l2_residency_ns, id, at_ns, &mut self.seen[c]);
+        let ns = self.cfg.costs.percpu_call_ns + self.private_ns(cpu, true, COLD_LINES_COMPARE) + self.read_shared(cpu);
         self.charge(path, Stack::RaiseCompare, ns);
         at_ns + ns
     }
@@ -151,7 +162,7 @@ impl World {
         self.local_pages[c] = 0;
         self.note_error();
         // fbc->count shares the lock's line, which this CPU now owns.
-        self.line.store(self.cfg.cpu_ids[c], at_ns);
+        self.line.store(&mut self.caches, self.cfg.cpu_ids[c]);
         self.stats.folds += 1;
         self.check_limit(p.charged_ns, p.path);
         let hold = self.cfg.costs.fold_hold_ns;

@@ -2,10 +2,36 @@
 //! idle-exit jitter), the burst of `tcp_write_timer` runs it expires, each returning its
 //! connection's spare forward alloc (reduce), and the sends that need more pages (raise).
 //! Both end in the counter's update (`counter`).
+//!
+//! Which ticks expire timers is the timer wheel's (kernel/time/timer.c since 4.8: 64 buckets
+//! per level, each level 8 times coarser, `LVL_CLK_SHIFT` 3, `LVL_BITS` 6): a timer armed
+//! `d` jiffies ahead goes to the level whose range holds `d` and fires on the first tick
+//! that is a multiple of that level's granularity. Every CPU's wheel counts the same jiffies,
+//! so a level-1 bucket fires on every CPU on the same tick. The write timer is armed about
+//! [`TIMER_TIMEOUT_MS`] ahead, so its granularity is [`wheel_granularity`]: 8 ticks at
+//! HZ=1000 (200 jiffies, level 1), 1 tick at HZ=250 (50) and HZ=100 (20).
 
 use super::{Event, World};
 use crate::experiments::percpu_counter::chains::Path;
 use crate::rng::Rng;
+
+/// How far ahead the write timer is armed: TCP_RTO_MIN (200 ms, include/net/tcp.h), the
+/// RTO floor and what 4.19's `tcp_schedule_loss_probe` adds to 2 × SRTT when one packet is
+/// out (a small response); a datacenter SRTT (< 1 ms) adds nothing at tick resolution.
+pub const TIMER_TIMEOUT_MS: u64 = 200;
+
+/// Ticks between the expiries of a timer armed `timeout_jiffies` ahead: the granularity of
+/// its timer-wheel level, 8^level, level = how many `LVL_START(n) = 63 << 3(n - 1)` it reaches.
+pub fn wheel_granularity(timeout_jiffies: u64) -> u64 {
+    let mut gran = 1;
+    for level in 1..8u32 {
+        if timeout_jiffies < 63 << (3 * (level - 1)) {
+            break;
+        }
+        gran = 1 << (3 * level);
+    }
+    gran
+}
 
 impl World {
     pub(super) fn tick_ns(&self) -> u64 {
@@ -30,8 +56,12 @@ impl World {
         let tick = self.tick_ns();
         let k = self.now_ns / tick + 1;
         let mut rng = std::mem::replace(&mut self.rng[c], Rng::new(0, 0));
-        // Expected expiries this tick, in thousandths, rounded at random to a whole count.
-        let milli = u64::from(self.conns_of[c]) * u64::from(self.cfg.timers_per_min) * tick / 60_000_000;
+        // Expected expiries this tick (the wheel's bucket: `gran` ticks' worth, on every
+        // gran-th tick), in thousandths, rounded at random to a whole count.
+        let gran = self.cfg.wheel_gran_ticks.max(1);
+        let due = (k - 1) % gran == 0;
+        let milli = u64::from(due) * u64::from(self.conns_of[c]) * u64::from(self.cfg.timers_per_min) * tick * gran
+            / 60_000_000;
         let n = milli / 1000 + u64::from(u64::from(rng.below(1000)) < milli % 1000);
         let next = self.tick_at(cpu, k, &mut rng);
         self.rng[c] = rng;

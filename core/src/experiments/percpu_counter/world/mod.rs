@@ -40,7 +40,7 @@
 //! [`crate::sim::world`]'s); `load` is the workload
 //! (ticks, write-timer bursts, raises, each connection's forward alloc); `counter` is the
 //! three counters' update paths (the shared line's RMWs, the per-CPU parts, the fold under
-//! `fbc->lock`) and the time they charge; `ramp` is the ramp mode (its start, the limit
+//! `fbc->lock`), the time they charge and the other work's cache traffic; `ramp` is the ramp mode (its start, the limit
 //! check, the crossing) and the samples over time; `check` holds the invariant checker.
 
 mod check;
@@ -48,12 +48,14 @@ mod counter;
 mod load;
 mod ramp;
 
+pub use load::{wheel_granularity, TIMER_TIMEOUT_MS};
 pub use ramp::{Crossing, Ramp, Sample, MAX_SAMPLES};
 
 use super::chains::{Path, Stack};
 use super::Counter;
 use crate::rng::Rng;
 use crate::sim::atomic_line::AtomicLine;
+use crate::sim::cache::{Caches, PageData};
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::profile::Profile;
@@ -69,35 +71,40 @@ pub const MAX_UPDATES_PER_RUN: u64 = 100_000;
 /// reaches it stops, truncated ([`skeleton::World::outcome`]).
 pub const MAX_EVENTS_PER_RUN: u64 = 4 * MAX_UPDATES_PER_RUN;
 
-/// Lines `percpu_counter_add_batch` needs that a busy server evicts from L2 between two calls
-/// of a CPU: its code (two 64-byte i-cache lines) and this CPU's s32 counter. Derived from
-/// the function's size (~100 bytes of x86_64 code) and layout (lib/percpu_counter.c).
-pub const COLD_LINES_ADD: u64 = 3;
+/// Lines `percpu_counter_add_batch` needs that the server's other work may have evicted from
+/// the core's L2 since this CPU's last call: its code (two 64-byte i-cache lines) and this
+/// CPU's s32 counter. Derived from the function's size (~100 bytes of x86_64 code) and layout
+/// (lib/percpu_counter.c).
+pub const COLD_LINES_ADD: u32 = 3;
 /// `__percpu_counter_compare`: its code line (fbc's line was just read by the add).
-pub const COLD_LINES_COMPARE: u64 = 1;
+pub const COLD_LINES_COMPARE: u32 = 1;
 /// 6.0's inlined reserve: this CPU's `per_cpu_fw_alloc` line (the code is the caller's).
-pub const COLD_LINES_RESERVE: u64 = 1;
+pub const COLD_LINES_RESERVE: u32 = 1;
+/// Lines of its socket one `tcp_write_timer` run touches: the timer_list and `icsk_pending`
+/// (inet_connection_sock), `sk_lock` and `sk_refcnt`, `sk_forward_alloc`. Derived from the
+/// 4.19 struct layout (pahole of struct tcp_sock: these sit in 4 different lines).
+pub const TIMER_SOCKET_LINES: u64 = 4;
+/// The world advances the other work's traffic in steps of this (ns): a step brings at most
+/// a few KiB, against a 256 KiB L2.
+pub const TRAFFIC_STEP_NS: u64 = 1_000;
 
-/// Costs of this world that are not in [`MachineProfile`] (ns; see docs/percpu-counter.md).
+/// Costs of this world in ns, from the catalogue ([`super::profile::costs_on`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CounterCosts {
-    /// A locked RMW (`lock xadd`) on a line the CPU already owns. The platform knob.
+    /// A locked RMW (`lock xadd`) on a line the CPU already owns (`locked_rmw_ns`).
     pub atomic_ns: u64,
-    /// A call into a small percpu_counter function: call/ret, preempt or irq save/restore,
-    /// `this_cpu` read and add, the batch test.
+    /// A call into a small percpu_counter function on warm lines (`percpu_add_cycles`).
     pub percpu_call_ns: u64,
-    /// An inlined `this_cpu_add_return` (6.0's reserve): an unlocked add to a local line.
+    /// An inlined `this_cpu_add_return` (6.0's reserve; `this_cpu_op_cycles`).
     pub local_op_ns: u64,
-    /// The rest of one `tcp_write_timer()` run, between two reclaims of a burst.
+    /// The rest of one `tcp_write_timer()` run, between two reclaims of a burst:
+    /// `timer_fire_cycles` plus [`TIMER_SOCKET_LINES`] from DRAM (the socket is cold).
     pub timer_work_ns: u64,
     /// How late after the tick a CPU starts its timer softirq, at most (uniform 0..=this):
-    /// the exit latency of the idle state it sleeps in.
+    /// the exit latency of the idle state it sleeps in (`idle_exit_ns`).
     pub tick_jitter_ns: u64,
-    /// `fbc->lock` held for the fold: add to `fbc->count` and clear the per-CPU s32.
+    /// `fbc->lock` held for the fold (`percpu_fold_cycles`).
     pub fold_hold_ns: u64,
-    /// How long a line stays in its writer's L2 before the rest of the server's work (not
-    /// simulated here) has evicted it. Model assumption of this world; fitted.
-    pub l2_residency_ns: u64,
 }
 
 /// Everything one run needs, typed and validated.
@@ -118,11 +125,16 @@ pub struct WorldConfig {
     pub hz: u32,
     /// `skew_tick=1`: each CPU's tick offset by (tick/2)/nr_cpus × cpu.
     pub skew_tick: bool,
+    /// Ticks between the write timers' expiries (the timer wheel's granularity at `hz`).
+    pub wheel_gran_ticks: u64,
     /// percpu_counter batch (pages).
     pub batch: i64,
     /// 6.0 per-CPU reserve (pages).
     pub reserve_pages: i64,
     pub costs: CounterCosts,
+    /// Bytes the rest of the server's work (not simulated) brings into each CPU's core L2
+    /// per µs: what ages the simulated lines out of the caches ([`Caches::fill`]).
+    pub traffic_bytes_per_us: u64,
     pub duration_ns: u64,
     /// The ramp towards `tcp_mem[2]`, or `None` for the steady load.
     pub ramp: Option<Ramp>,
@@ -237,8 +249,13 @@ pub struct World {
     seen: Vec<u64>,
     lock: QSpinLock,
     busy_until_ns: Vec<u64>,
-    /// When each CPU last finished an accounting call (None: never).
-    last_acct_ns: Vec<Option<u64>>,
+    /// Every core's L2 and socket's L3 by capacity, and until when the other work's traffic
+    /// has been charged to them.
+    caches: Caches,
+    traffic_ns: u64,
+    /// Each CPU's private lines: the add's code and s32 (or 6.0's reserve), the compare's code.
+    private_add: Vec<PageData>,
+    private_compare: Vec<PageData>,
     pending: Vec<Option<Pending>>,
     deferred: Vec<Vec<Event>>,
     pub profile: Profile<Stack>,
@@ -272,7 +289,10 @@ impl World {
             seen: vec![0; n],
             lock: QSpinLock::new("percpu_counter.lock"),
             busy_until_ns: vec![0; n],
-            last_acct_ns: vec![None; n],
+            caches: Caches::new(&cfg.machine),
+            traffic_ns: 0,
+            private_add: vec![PageData::default(); n],
+            private_compare: vec![PageData::default(); n],
             pending: vec![None; n],
             deferred: vec![Vec::new(); n],
             profile: Profile::default(),
