@@ -174,6 +174,21 @@ pub struct KernelCosts {
     pub tcp_recvmsg_skb_cycles: Quantity,
     /// Per frag on both sides: skb_fill_page_desc / the copy iterator stepping to a new frag.
     pub tcp_frag_cycles: Quantity,
+    /// NIC driver receive per packet beside the allocator: NAPI poll, descriptor and DMA
+    /// sync, skb build, eth_type_trans, GRO entry (skb-cache).
+    pub nic_rx_pkt_cycles: Quantity,
+    /// NIC driver transmit per packet: ndo_start_xmit (descriptor, doorbell) and its TX
+    /// completion (CQ poll, DMA unmap), beside the skb's free (skb-cache).
+    pub nic_tx_pkt_cycles: Quantity,
+    /// epoll_wait per event returned (ep_send_events: ep_item_poll → tcp_poll, the copy of the
+    /// event, the ready-list moves); the syscall itself is `syscall_cycles` (skb-cache).
+    pub epoll_event_cycles: Quantity,
+    /// schedule() from one thread to another of the same process on one CPU (no wakeup on
+    /// another CPU, no address-space switch) (skb-cache).
+    pub context_switch_cycles: Quantity,
+    /// RPS on the CPU that received the packet: enqueue_to_backlog (its lock) and its share of
+    /// the IPI to the target CPU (skb-cache).
+    pub rps_enqueue_cycles: Quantity,
 }
 
 use Basis::{Assumed, Estimate, Measured, Secondary};
@@ -358,6 +373,11 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "loopback netperf: the softirq receive is about half the stack's time (ptesarik, SIGILLatum local-ip-performance, 2024-05-31: >3 s of 10 s in net_rx_action on each side)"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000)"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Estimate, "mlx5 RX to generic XDP drop at 8.17 Mpps = 122.5 ns per packet on an i7-6700K (Skylake core, 4 GHz), minus kmem_cache_alloc 4.9 ns and the kfree_skb path 18.3 ns: ~99 ns, ~400 cycles (Brouer, prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "no per-packet TX figure found: ndo_start_xmit with its doorbell plus the completion, assumed the order of the RX path, up to 3x for an unbatched doorbell per packet"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "no figure found: ep_item_poll (tcp_poll) plus a 12-byte copy to user and two list moves per event"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "no figure found for 2019 Skylake-SP: schedule() between two threads of one process, with the 2019 mitigations' return-stack and IBPB-free paths, 0.3-1.3 us at 3.8 GHz"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "no figure found: the backlog's spin_lock (37 cycles) and the list add, plus a share of an IPI send (an APIC write, a few hundred cycles) per packet"),
 };
 
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
@@ -375,6 +395,11 @@ pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of a 2011 kernel in a Xen guest on Westmere: seed 001.
@@ -420,6 +445,11 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of 2018 kernels on the Cortex-A53 (seed 002).
@@ -444,6 +474,11 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of 6.x kernels on this project's Zen 5 guests.
@@ -461,6 +496,11 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
     tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Every kernel-cost entry.
@@ -496,7 +536,7 @@ impl Family {
 
 impl KernelCosts {
     /// Every quantity with its field name.
-    pub fn quantities(&self) -> [(&'static str, Quantity); 11] {
+    pub fn quantities(&self) -> [(&'static str, Quantity); 16] {
         [
             ("pcp_op_cycles", self.pcp_op_cycles),
             ("buddy_step_cycles", self.buddy_step_cycles),
@@ -509,6 +549,11 @@ impl KernelCosts {
             ("tcp_rx_share_pct", self.tcp_rx_share_pct),
             ("tcp_recvmsg_skb_cycles", self.tcp_recvmsg_skb_cycles),
             ("tcp_frag_cycles", self.tcp_frag_cycles),
+            ("nic_rx_pkt_cycles", self.nic_rx_pkt_cycles),
+            ("nic_tx_pkt_cycles", self.nic_tx_pkt_cycles),
+            ("epoll_event_cycles", self.epoll_event_cycles),
+            ("context_switch_cycles", self.context_switch_cycles),
+            ("rps_enqueue_cycles", self.rps_enqueue_cycles),
         ]
     }
 }

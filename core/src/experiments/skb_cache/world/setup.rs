@@ -71,9 +71,18 @@ impl Sim {
         let specs = cache_specs(&cfg);
         let sim_flows = cfg.sim_flows();
         let pages = zone_pages(&cfg, n);
+        let slub_costs = cfg.profile.slub();
         let slub: Vec<Slub> = (0..cfg.sockets)
-            .map(|node| Slub::new(&m, &specs, n, Zone::new(node, pages, n, 186, 31, false), cfg.profile.slub))
+            .map(|node| {
+                let mut s = Slub::new(&m, &specs, n, Zone::new(node, pages, n, 186, 31, false), slub_costs);
+                // A 5.2 distribution kernel: CONFIG_SLUB_CPU_PARTIAL=y.
+                s.enable_cpu_partial();
+                s
+            })
             .collect();
+        let threads = cfg.threads.max(1);
+        let cpu_threads: Vec<Vec<u32>> =
+            (0..n as u32).map(|c| (0..threads).filter(|t| t % n as u32 == c).collect()).collect();
         let mut rng = Rng::new(seed, 0x5cb0);
         let (flows, starts) = flows_and_starts(&cfg, n, &mut rng);
         let res = RunResult {
@@ -109,7 +118,12 @@ impl Sim {
             flows,
             driver_q: vec![VecDeque::new(); n],
             stack_q: vec![VecDeque::new(); n],
-            app_q: vec![VecDeque::new(); n],
+            thread_q: vec![VecDeque::new(); threads as usize],
+            cpu_threads,
+            running: vec![None; n],
+            batch_left: vec![0; n],
+            slub_costs,
+            scale: cfg.scale(),
             idle: vec![true; n],
             frag_line: vec![CacheLine::UNTOUCHED; n],
             rx_wire_free: 0,
