@@ -178,25 +178,7 @@ impl Caches {
             // gets a block another sender wrote must bring the lines in.
             (true, _) => Source::Own,
             (false, Some(o)) => o,
-            (false, None) => {
-                let last = if d.reader != NONE { d.reader } else { d.writer };
-                if last == NONE {
-                    if home as usize == my_socket {
-                        Source::Dram
-                    } else {
-                        Source::RemoteDram
-                    }
-                } else {
-                    let s = self.socket_of_core(last, cps);
-                    let in_l3 = u64::from((self.l3_fill[s] as u32).wrapping_sub(d.l3_stamp)) * scale < self.l3_lines;
-                    match (in_l3, s == my_socket, home as usize == my_socket) {
-                        (true, true, _) => Source::L3,
-                        (true, false, _) => Source::RemoteL3,
-                        (false, _, true) => Source::Dram,
-                        (false, _, false) => Source::RemoteDram,
-                    }
-                }
-            }
+            (false, None) => self.beyond_l2(d, my_socket, home, cps, scale),
         };
         if source != Source::Own {
             self.l2_fill[me as usize] += u64::from(lines);
@@ -211,6 +193,23 @@ impl Caches {
         }
         d.l3_stamp = self.l3_fill[my_socket] as u32;
         source
+    }
+    /// Where data no L2 holds comes from: the L3 of the socket that last had it while fewer
+    /// than its capacity of lines came in since (ages `scale` times, see `access_sampled`),
+    /// else DRAM of its home node.
+    fn beyond_l2(&self, d: &PageData, my_socket: usize, home: u32, cps: usize, scale: u64) -> Source {
+        let last = if d.reader != NONE { d.reader } else { d.writer };
+        if last == NONE {
+            return if home as usize == my_socket { Source::Dram } else { Source::RemoteDram };
+        }
+        let s = self.socket_of_core(last, cps);
+        let in_l3 = u64::from((self.l3_fill[s] as u32).wrapping_sub(d.l3_stamp)) * scale < self.l3_lines;
+        match (in_l3, s == my_socket, home as usize == my_socket) {
+            (true, true, _) => Source::L3,
+            (true, false, _) => Source::RemoteL3,
+            (false, _, true) => Source::Dram,
+            (false, _, false) => Source::RemoteDram,
+        }
     }
 }
 
