@@ -21,20 +21,25 @@ fn with_on(extra: &[&'static str]) -> Vec<&'static str> {
     ON.iter().copied().chain(extra.iter().copied()).collect()
 }
 
+/// Issue #22: seed 004 is a prediction. No constant is fitted to its two numbers; the error
+/// is what it is (docs/skb-cache.md explains the miss). The gain, the lesson's point, must lie
+/// within ±5 points of the seed's 12.5 %; the Mpps miss is bounded here only so that a change
+/// that moves it is noticed and explained.
 #[test]
-fn reproduces_8_and_9_mpps_over_five_seeds() {
-    let r = SkbCache.reproduce_mean(&[1, 2, 3, 4, 5]).expect("has a seed table");
-    println!("{}", r.to_table());
-    let cell = |label: &str, m: &str| {
-        let row = r.rows.iter().find(|r| r.label == label).unwrap_or_else(|| panic!("row {label}"));
-        row.cells.iter().find(|c| c.metric == m).unwrap().clone()
-    };
-    let off = cell(sc::OFF_LABEL, "mpps");
-    let on = cell(sc::ON_LABEL, "mpps");
-    assert!((off.simulated - seed::OFF_MPPS).abs() <= 0.05 * seed::OFF_MPPS, "off {}", off.simulated);
-    assert!((on.simulated - seed::ON_MPPS).abs() <= 0.05 * seed::ON_MPPS, "on {}", on.simulated);
-    let gain = cell("gain", "gain_pct").simulated;
-    assert!((gain - 12.5).abs() <= 3.0, "gain {gain:.2} %");
+fn seed_004_is_a_prediction_with_its_error_reported() {
+    let tables = SkbCache.tables();
+    assert_eq!(tables.len(), 1);
+    assert_eq!(tables[0].targets, 2, "8 and 9 Mpps; the gain is derived from them");
+    assert!(tables[0].fitted.is_empty(), "nothing may be fitted to two numbers");
+    assert_eq!(tables[0].verdict().name(), "prediction");
+    let check = SkbCache.check_table("seed004", &[1, 2, 3]).expect("the table");
+    println!("{:?}", check.errors);
+    let mape = check.in_sample_mape.expect("an error");
+    assert!(mape > 0.0 && mape < 80.0, "prediction error {mape:.1} %");
+    let r = SkbCache.reproduce_mean(&[1, 2, 3]).expect("has a seed table");
+    let gain = r.rows.iter().find(|r| r.label == "gain").unwrap().cells[0].simulated;
+    assert!((gain - seed::gain_pct()).abs() <= 5.0, "gain {gain:.2} % vs {:.1}", seed::gain_pct());
+    assert!(SkbCache.calibration().is_none(), "no Calibration: nothing to fit");
 }
 
 #[test]
@@ -77,9 +82,9 @@ fn fewer_flows_per_thread_smaller_gain() {
 
 #[test]
 fn full_gro_requests_give_a_bigger_gain_when_cpu_bound() {
-    // A small CPU-bound box (the 100 Gbit/s link does not limit it): 45-frag GRO requests put
-    // 45 page frees per request on the wrong CPU without the rx cache.
-    let small = ["sockets=1", "cpus=4", "smt=false", "threads=4", "flows=64"];
+    // A small CPU-bound box (two cores: the 100 Gbit/s link does not limit it): 45-frag GRO
+    // requests put 45 page frees per request on the wrong CPU without the rx cache.
+    let small = ["sockets=1", "cpus=2", "smt=false", "threads=2", "flows=32"];
     let at = |req: &'static str| {
         let mut s = with_on(&small);
         s.push(req);
@@ -136,4 +141,43 @@ fn lane_diagram_shows_where_the_free_moves() {
     let rps = sc::lane_diagram(&SkbCache.params_from(&["rps=true".to_string()]).unwrap(), 1);
     let (n_rps, same_rps) = frees_on(&rps.on, true);
     assert!(n_rps >= 3 && same_rps == 0, "rps: {same_rps} of {n_rps} rx frees on the IRQ CPU");
+}
+
+/// Issue #23 finding 5: 1,024, 10,000 and 1,000,000 flows differ: a simulated flow stands for
+/// flows/1,024 sockets whose state ages out of L2 and L3 by capacity; a million sockets' state
+/// comes from DRAM (more line time per request, fewer Mpps). Today's model gave bit-identical
+/// output (MAX_SIM_FLOWS capped the flows, nothing aged).
+#[test]
+fn flows_scale_socket_state_misses() {
+    let at = |f: &'static str| run(&[f]);
+    let (a, b, c) = (at("flows=1024"), at("flows=10000"), at("flows=1000000"));
+    let line = |o: &skblab_core::RunOutput| metric(o, "line_ns_per_request");
+    assert_ne!(a, b, "1,024 and 10,000 flows give the same output");
+    assert!(line(&a) < line(&b) && line(&b) < line(&c), "{} {} {}", line(&a), line(&b), line(&c));
+    assert!(line(&c) > line(&b) + 500.0, "a million sockets' state must come from far: {}", line(&c));
+    assert!(metric(&c, "mpps") < 0.95 * metric(&b, "mpps"), "{} vs {}", metric(&c, "mpps"), metric(&b, "mpps"));
+    // ... and their memory: the memory rows already bill every socket.
+    let mem = c.column_f64("mem_off_gib");
+    assert!(mem.iter().flatten().any(|&g| g > 3.0), "{mem:?}");
+}
+
+/// Finding 5: 112, 224 and 448 threads on 112 CPUs differ: several threads share a CPU, so
+/// each epoll batch is smaller and a CPU switches threads (context switches). Today's model
+/// mapped them all to the same CPUs with the same cost.
+#[test]
+fn more_threads_than_cpus_cost_context_switches() {
+    let m: Vec<f64> =
+        ["threads=112", "threads=224", "threads=448"].iter().map(|t| metric(&run(&[t]), "mpps")).collect();
+    assert!(m[0] > m[1] && m[1] > m[2], "{m:?}");
+    let prof = run(&["threads=448"]).view("profile").unwrap().text.clone();
+    assert!(prof.contains("__schedule"), "context switches in the profile");
+}
+
+/// Finding 5: the gain grows with the core count (more CPUs: nearly every free is remote, and
+/// more of them cross the socket). Shown and explained in docs/skb-cache.md.
+#[test]
+fn gain_grows_with_cores() {
+    let gain = |c: &'static str, t: &'static str| metric(&run(&with_on(&[c, t])), "gain_pct");
+    let (g7, g28) = (gain("cpus=7", "threads=28"), gain("cpus=28", "threads=112"));
+    assert!(g28 > g7, "gain at 7 cores/socket {g7:.2} vs 28 {g28:.2}");
 }

@@ -140,15 +140,35 @@ impl Caches {
     /// fill counts are updated (the lines come into `cpu`'s L2 unless they were there; a write
     /// leaves the only copy with `cpu`).
     pub fn access(&mut self, d: &mut PageData, cpu: CpuId, home: u32, lines: u32, write: bool) -> Source {
+        self.access_sampled(d, cpu, home, lines, write, 1)
+    }
+
+    /// [`Caches::access`] of data that stands for `scale` copies, each used `scale` times less
+    /// often than this world uses it (a world that simulates one socket for `scale` real ones:
+    /// between two uses of one real socket its cores bring in `scale` times the lines this
+    /// world counted). The L2 and L3 ages since the last access are taken `scale` times.
+    pub fn access_sampled(
+        &mut self,
+        d: &mut PageData,
+        cpu: CpuId,
+        home: u32,
+        lines: u32,
+        write: bool,
+        scale: u32,
+    ) -> Source {
+        let scale = u64::from(scale.max(1));
         let me = self.core(cpu);
         let my_socket = self.socket_of[cpu as usize] as usize;
         let cps = self.l2_fill.len() / self.l3_fill.len();
         let holders = [(d.writer, d.writer_stamp), (d.reader, d.reader_stamp)];
-        let mine = holders.iter().any(|&(c, s)| c == me && self.in_l2(c, s));
+        let in_l2 = |c: u16, s: u32| {
+            c != NONE && u64::from((self.l2_fill[c as usize] as u32).wrapping_sub(s)) * scale < self.l2_lines
+        };
+        let mine = holders.iter().any(|&(c, s)| c == me && in_l2(c, s));
         // The nearest other core whose L2 still holds the data.
         let other = holders
             .iter()
-            .filter(|&&(c, s)| c != me && self.in_l2(c, s))
+            .filter(|&&(c, s)| c != me && in_l2(c, s))
             .map(
                 |&(c, _)| {
                     if self.socket_of_core(c, cps) == my_socket {
@@ -168,25 +188,7 @@ impl Caches {
             // gets a block another sender wrote must bring the lines in.
             (true, _) => Source::Own,
             (false, Some(o)) => o,
-            (false, None) => {
-                let last = if d.reader != NONE { d.reader } else { d.writer };
-                if last == NONE {
-                    if home as usize == my_socket {
-                        Source::Dram
-                    } else {
-                        Source::RemoteDram
-                    }
-                } else {
-                    let s = self.socket_of_core(last, cps);
-                    let in_l3 = u64::from((self.l3_fill[s] as u32).wrapping_sub(d.l3_stamp)) < self.l3_lines;
-                    match (in_l3, s == my_socket, home as usize == my_socket) {
-                        (true, true, _) => Source::L3,
-                        (true, false, _) => Source::RemoteL3,
-                        (false, _, true) => Source::Dram,
-                        (false, _, false) => Source::RemoteDram,
-                    }
-                }
-            }
+            (false, None) => self.beyond_l2(d, my_socket, home, cps, scale),
         };
         if source != Source::Own {
             self.l2_fill[me as usize] += u64::from(lines);
@@ -201,6 +203,23 @@ impl Caches {
         }
         d.l3_stamp = self.l3_fill[my_socket] as u32;
         source
+    }
+    /// Where data no L2 holds comes from: the L3 of the socket that last had it while fewer
+    /// than its capacity of lines came in since (ages `scale` times, see `access_sampled`),
+    /// else DRAM of its home node.
+    fn beyond_l2(&self, d: &PageData, my_socket: usize, home: u32, cps: usize, scale: u64) -> Source {
+        let last = if d.reader != NONE { d.reader } else { d.writer };
+        if last == NONE {
+            return if home as usize == my_socket { Source::Dram } else { Source::RemoteDram };
+        }
+        let s = self.socket_of_core(last, cps);
+        let in_l3 = u64::from((self.l3_fill[s] as u32).wrapping_sub(d.l3_stamp)) * scale < self.l3_lines;
+        match (in_l3, s == my_socket, home as usize == my_socket) {
+            (true, true, _) => Source::L3,
+            (true, false, _) => Source::RemoteL3,
+            (false, _, true) => Source::Dram,
+            (false, _, false) => Source::RemoteDram,
+        }
     }
 }
 

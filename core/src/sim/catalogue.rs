@@ -215,6 +215,21 @@ pub struct KernelCosts {
     /// How late after the tick an idle CPU runs its softirq, at most: the exit latency of the
     /// idle state it sleeps in (intel_idle's table for the family), ns.
     pub idle_exit_ns: Quantity,
+    /// NIC driver receive per packet beside the allocator: NAPI poll, descriptor and DMA
+    /// sync, skb build, eth_type_trans, GRO entry (skb-cache).
+    pub nic_rx_pkt_cycles: Quantity,
+    /// NIC driver transmit per packet: ndo_start_xmit (descriptor, doorbell) and its TX
+    /// completion (CQ poll, DMA unmap), beside the skb's free (skb-cache).
+    pub nic_tx_pkt_cycles: Quantity,
+    /// epoll_wait per event returned (ep_send_events: ep_item_poll → tcp_poll, the copy of the
+    /// event, the ready-list moves); the syscall itself is `syscall_cycles` (skb-cache).
+    pub epoll_event_cycles: Quantity,
+    /// schedule() from one thread to another of the same process on one CPU (no wakeup on
+    /// another CPU, no address-space switch) (skb-cache).
+    pub context_switch_cycles: Quantity,
+    /// RPS on the CPU that received the packet: enqueue_to_backlog (its lock) and its share of
+    /// the IPI to the target CPU (skb-cache).
+    pub rps_enqueue_cycles: Quantity,
 }
 
 use Basis::{Assumed, Estimate, Measured, Secondary};
@@ -412,6 +427,11 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
     timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Estimate, "mlx5 RX to generic XDP drop at 8.17 Mpps = 122.5 ns per packet on an i7-6700K (Skylake core, 4 GHz), minus kmem_cache_alloc 4.9 ns and the kfree_skb path 18.3 ns: ~99 ns, ~400 cycles (Brouer, prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "no per-packet TX figure found: ndo_start_xmit with its doorbell plus the completion, assumed the order of the RX path, up to 3x for an unbatched doorbell per packet"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "no figure found: ep_item_poll (tcp_poll) plus a 12-byte copy to user and two list moves per event"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "no figure found for 2019 Skylake-SP: schedule() between two threads of one process, with the 2019 mitigations' return-stack and IBPB-free paths, 0.3-1.3 us at 3.8 GHz"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "no figure found: the backlog's spin_lock (37 cycles) and the list add, plus a share of an IPI send (an APIC write, a few hundred cycles) per packet"),
 };
 
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
@@ -442,6 +462,11 @@ pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Estimate, "this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>) plus preempt_disable/enable without PREEMPT_COUNT 0.36 ns (c13c513)"),
     timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "no figure found: bh_lock_sock+unlock 37 cycles, sock_put one atomic 17 cycles (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), and a few dozen instructions in each of 5 call levels"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "intel_idle bdw_cstates exit latencies C1 2 us, C1E 10, C3 40, C6 133 (drivers/idle/intel_idle.c): which state the CPUs sleep in is not known; C3's, the middle"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of a 2011 kernel in a Xen guest on Westmere: seed 001.
@@ -507,6 +532,11 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
         Assumed,
         "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)",
     ),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of 2018 kernels on the Cortex-A53 (seed 002).
@@ -558,6 +588,11 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
         Assumed,
         "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)",
     ),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Kernel-path costs of 6.x kernels on this project's Zen 5 guests.
@@ -588,6 +623,11 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
     timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
 };
 
 /// Every kernel-cost entry.
@@ -649,6 +689,11 @@ impl KernelCosts {
             ("this_cpu_op_cycles", self.this_cpu_op_cycles),
             ("timer_fire_cycles", self.timer_fire_cycles),
             ("idle_exit_ns", self.idle_exit_ns),
+            ("nic_rx_pkt_cycles", self.nic_rx_pkt_cycles),
+            ("nic_tx_pkt_cycles", self.nic_tx_pkt_cycles),
+            ("epoll_event_cycles", self.epoll_event_cycles),
+            ("context_switch_cycles", self.context_switch_cycles),
+            ("rps_enqueue_cycles", self.rps_enqueue_cycles),
         ]
     }
 }

@@ -9,23 +9,25 @@
 //! the allocating CPU replaced them (f35f821935d8, 68822bdf76f1).
 //!
 //! The model: [`world`] runs tcp_rr on every CPU of the server with SLUB per node
-//! ([`crate::sim::slub`]); [`profile`] holds the constants (three fitted by [`calibrate`],
-//! the machine shared with seed 000). A run simulates at most [`world::MAX_SIM_FLOWS`] flows
-//! over a window of `measure_us`; Mpps is measured on the whole simulated machine.
+//! ([`crate::sim::slub`], per-CPU partial slabs on); [`profile`] holds the constants, every
+//! one from the catalogue or a marked workload assumption: seed 004 is a prediction
+//! ([`validate`]: its table, bands and knob relations). A run simulates at most
+//! [`world::MAX_SIM_FLOWS`] flows, each standing for `flows / simulated` sockets in the
+//! capacity cache model, over a window of `measure_us`; Mpps is measured on the whole machine.
 //! docs/skb-cache.md has the mechanisms, constants, sources, error and sensitivity.
 //!
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
-//! `profile.rs` (the constants), `calibrate.rs` (their `Calibration`), `seed.rs` (the patch's
-//! figures and the comparison), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
+//! `profile.rs` (the constants), `validate.rs` (the seed table, bands and knob relations),
+//! `seed.rs` (the patch's figures and the comparison), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
 //! (constants, config, state, the event loop), `world/setup.rs` (head and frag sizes, nodes,
 //! flows), `world/handlers.rs` (a CPU's softirq and thread work, the link), `world/skb.rs` (an
 //! skb's alloc and free and the lines it pulls), `world/chains.rs` (the call chains CPU time
 //! is charged to, for `sim::profile`) and `world/report.rs` (the perf report and flame graph,
 //! lanes, `RunResult`).
 
-pub mod calibrate;
 pub mod profile;
 pub mod seed;
+pub mod validate;
 pub mod world;
 
 use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec};
@@ -473,8 +475,29 @@ impl Experiment for SkbCache {
         Some(mean.with_spread(&per_seed, seeds))
     }
 
-    fn calibration(&self) -> Option<&'static dyn crate::calibrate::Calibration> {
-        Some(&calibrate::SkbCacheCalibration)
+    /// Seed 004's table: two numbers, nothing fitted to them (a prediction).
+    fn tables(&self) -> Vec<crate::calibrate::tables::TableSpec> {
+        validate::tables()
+    }
+
+    fn check_table(&self, table: &str, seeds: &[u64]) -> Option<crate::calibrate::tables::TableCheck> {
+        (table == validate::TABLE).then(|| validate::check(seeds))
+    }
+
+    fn machines(&self) -> Vec<crate::sim::machine::MachineProfile> {
+        self.machine_profiles()
+    }
+
+    fn uncertain(&self) -> Vec<(&'static str, crate::sim::catalogue::Quantity)> {
+        validate::uncertain()
+    }
+
+    fn run_perturbed(&self, params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
+        Some(validate::run_perturbed(params, seed, values))
+    }
+
+    fn monotone(&self) -> Vec<crate::experiment::Monotone> {
+        validate::monotone()
     }
 }
 
@@ -510,10 +533,12 @@ pub fn reproduce_on(profile: RrProfile, seed: u64) -> Reproduction {
         notes: vec![
             format!("machine: {}", profile.name),
             format!(
-                "{} of {} flows simulated on all CPUs; the server is saturated well before (see docs/skb-cache.md)",
-                world::MAX_SIM_FLOWS,
-                seed::FLOWS
+                "{} of {} flows simulated on all CPUs, each standing for {} sockets in the cache model (docs/skb-cache.md)",
+                world::MAX_SIM_FLOWS.min(seed::FLOWS),
+                seed::FLOWS,
+                seed::FLOWS.div_ceil(world::MAX_SIM_FLOWS).max(1)
             ),
+            "a prediction: no constant is fitted to these two numbers".into(),
         ],
     }
 }
@@ -522,10 +547,10 @@ pub fn reproduce_on(profile: RrProfile, seed: u64) -> Reproduction {
 pub fn specs() -> Vec<ParamSpec> {
     vec![
         ParamSpec::int("flows", "flows", i64::from(seed::FLOWS), (1, 1_000_000, 1))
-            .help("TCP connections, one request in flight each (tcp_rr). At most 1,024 are simulated: beyond a few per thread the server is saturated and more flows only queue longer.")
+            .help("TCP connections, one request in flight each (tcp_rr). At most 1,024 are simulated; beyond that each simulated flow stands for flows/1,024 sockets, whose state ages out of L2 and L3 as theirs would: more sockets, more cache misses per request.")
             .kernel("netperf -t TCP_RR, many instances"),
         ParamSpec::int("threads", "threads", i64::from(seed::THREADS), (1, 2048, 1))
-            .help("Server threads (epoll loops), thread t pinned to CPU t mod CPUs; at most 4 per logical CPU.")
+            .help("Server threads (epoll loops), thread t pinned to CPU t mod CPUs; at most 4 per logical CPU. Several threads on a CPU share it: smaller epoll batches and a context switch when the running one has nothing ready.")
             .kernel(""),
         ParamSpec::boolean("tcp_rx_skb_cache", false)
             .help("8b27dae5a2e8 (v5.2): recvmsg parks the consumed skb in the socket; the next softirq of that socket frees it, on the CPU that took the interrupt. A sysctl since June 2019 (default off); removed in 5.16.")

@@ -1,75 +1,95 @@
-//! The 2019 server of seed 004 as data: every constant with its unit, its source or range, and
-//! whether `skblab calibrate skb-cache` fits it.
+//! The 2019 server of seed 004 as data: the machine and every kernel-path cost from the
+//! catalogue ([`crate::sim::catalogue`]), and the few workload constants of tcp_rr. Nothing
+//! here is fitted to seed 004: its two numbers (8 and 9 Mpps) are a prediction.
 //!
-//! Eric Dumazet's tcp_rr numbers (8 → 9 Mpps) come from "servers with large number of cores",
-//! a host with 112 hyperthreads. Seed 000 (same author, same months) ran on "56 x86 cores";
-//! we assume the same machine: the machine constants (clock, cache-line transfers, SMT, page
-//! list work) are [`SERVER_2019`]'s, fitted by `skblab calibrate high-order-alloc`, and are
-//! not fitted again here. This lesson fits three per-request costs only.
+//! Eric Dumazet's tcp_rr numbers come from "servers with large number of cores", a host with
+//! 112 hyperthreads. Seed 000 (same author, same months) ran on "56 x86 cores"; we assume the
+//! same machine: Skylake-SP, 2 × 28 cores with SMT, a 2019 kernel ([`SKYLAKE_SP`],
+//! [`SKYLAKE_SP_2019`]). The per-request work is composed from the catalogue: the NIC driver's
+//! receive and transmit per packet, the TCP per-skb receive and transmit halves of seed 000's
+//! fit (`tcp_skb_cycles` split by `tcp_rx_share_pct`), tcp_recvmsg's per-skb work, one
+//! syscall each for recvmsg and sendmsg, epoll_wait per batch and per event, context switches
+//! and wakeups, and SLUB ([`SlubCosts::from_catalogue`]).
 
-use crate::sim::machine::{MachineProfile, SERVER_2019};
-use crate::sim::slub::{SlubCosts, SERVER_2019_SLUB};
+use crate::sim::catalogue::{Family, KernelCosts, SKYLAKE_SP, SKYLAKE_SP_2019};
+use crate::sim::machine::MachineProfile;
+use crate::sim::slub::SlubCosts;
 use serde::Serialize;
 
-/// Per-request work of tcp_rr and the SLUB constants of the server.
+/// The server's catalogue entries and the workload constants of tcp_rr.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RrProfile {
     pub name: &'static str,
-    /// Softirq work per incoming request: NIC poll and descriptor, GRO, ip_rcv, tcp_v4_rcv,
-    /// tcp_ack of the previous response, socket enqueue. FITTED.
-    pub bh_cycles: u64,
-    /// Share of `bh_cycles` spent in the driver (napi poll, skb build, GRO) before RPS could
-    /// move the rest to another CPU. ASSUMPTION: 30 %.
-    pub driver_pct: u64,
-    /// Process work per transaction on the application CPU: epoll_wait, recvmsg and sendmsg
-    /// syscalls (entry/exit with 2019 mitigations), tcp_recvmsg, tcp_sendmsg,
-    /// tcp_write_xmit, IP output, driver xmit and the TX completion. FITTED.
-    pub app_cycles: u64,
-    /// sk_buff bookkeeping beside the allocator (__alloc_skb init, skb_release_head_state),
-    /// half at allocation, half at free. ASSUMPTION (the same value as cross-cpu-free).
-    pub skb_cycles: u64,
-    /// Enqueue on the target CPU's backlog and its share of the RPS IPI, per packet, on the
-    /// CPU that received it. ASSUMPTION.
-    pub rps_cycles: u64,
+    /// The cores (line transfers, caches, clocks, SMT).
+    pub family: Family,
+    /// The kernel's path costs.
+    pub kernel: KernelCosts,
     /// Socket cache lines both the softirq and the process write per request (sk_lock,
-    /// receive queue, rcv_nxt/copied_seq, write queue and ACK state). ASSUMPTION: 4.
+    /// receive queue, rcv_nxt/copied_seq, write queue and ACK state). ASSUMPTION: 4 (2-8).
     pub sock_lines: u64,
+    /// Socket state lines only one side uses per request (the softirq: the receive-side
+    /// fields of tcp_sock, the route and the inet hash entry; the process: the file, the epoll
+    /// item, the send-side fields). ASSUMPTION: 8 per side (4-16): a 2019 tcp_sock is about
+    /// 2 KB (32 lines), a request uses a fraction of it.
+    pub sock_private_lines: u64,
     /// sk_buff lines a free or a reuse writes (users, the head fields skb_release clears, the
     /// shinfo dataref line). ASSUMPTION: 3.
     pub skb_lines: u64,
+    /// epoll_wait's `maxevents` (neper's tcp_rr passes a fixed array). ASSUMPTION: 256.
+    pub max_events: u64,
     /// From a response leaving the server to the client's next request arriving: wire both
     /// ways plus the client's own stack. ASSUMPTION: 25 µs.
     pub client_turnaround_ns: u64,
     /// NIC link rate, Mbit/s. ASSUMPTION: 100 Gbit/s (a 2019 server NIC; the post does not say).
     pub link_mbps: u64,
-    pub slub: SlubCosts,
 }
 
 /// The 2019 tcp_rr server (seed 004) on seed 000's machine.
 pub const SERVER_2019_RR: RrProfile = RrProfile {
-    name: "2x28-core x86 server, 112 threads (seed 004, machine of seed 000)",
-    bh_cycles: 17_150,
-    driver_pct: 30,
-    app_cycles: 24_969,
-    skb_cycles: 400,
-    rps_cycles: 600,
+    name: "2x28-core Skylake-SP server, 112 threads, 2019 kernel (seed 004, machine of seed 000)",
+    family: SKYLAKE_SP,
+    kernel: SKYLAKE_SP_2019,
     sock_lines: 4,
+    sock_private_lines: 8,
     skb_lines: 3,
+    max_events: 256,
     client_turnaround_ns: 25_000,
     link_mbps: 100_000,
-    // __slab_free (`slow_cycles`) is refitted by `skblab calibrate skb-cache`.
-    slub: SERVER_2019_SLUB,
 };
 
 impl RrProfile {
-    /// The machine: seed 000's constants on `sockets` × `cores` cores, with or without SMT.
+    /// The machine: the catalogue's family and era on `sockets` × `cores` cores, with or
+    /// without SMT (seed 000's server at 2 × 28 with SMT).
     pub fn machine(&self, sockets: u32, cores: u32, smt: bool) -> MachineProfile {
-        MachineProfile {
-            name: self.name,
-            sockets,
-            cores_per_socket: cores,
-            threads_per_core: if smt { 2 } else { 1 },
-            ..SERVER_2019
-        }
+        MachineProfile::from_catalogue(self.name, &self.family, &self.kernel, sockets, cores, if smt { 2 } else { 1 })
+    }
+    /// SLUB's costs on this kernel.
+    pub fn slub(&self) -> SlubCosts {
+        SlubCosts::from_catalogue(&self.kernel)
+    }
+    /// NIC driver receive per request (napi poll .. GRO), before RPS could move the rest.
+    pub fn nic_rx_cycles(&self) -> u64 {
+        self.kernel.nic_rx_pkt_cycles.int()
+    }
+    /// The TCP receive half of one skb: ip_rcv .. tcp_v4_rcv, tcp_ack of the previous
+    /// response, queueing on the socket (`tcp_skb_cycles` × `tcp_rx_share_pct`).
+    pub fn tcp_rx_cycles(&self) -> u64 {
+        let k = &self.kernel;
+        (k.tcp_skb_cycles.value * k.tcp_rx_share_pct.value / 100.0).round() as u64
+    }
+    /// The TCP transmit half: tcp_sendmsg's per-skb work, tcp_write_xmit, IP output.
+    pub fn tcp_tx_cycles(&self) -> u64 {
+        let k = &self.kernel;
+        (k.tcp_skb_cycles.value * (100.0 - k.tcp_rx_share_pct.value) / 100.0).round() as u64
+    }
+    /// The process's fixed work per transaction: recvmsg and sendmsg syscalls, tcp_recvmsg's
+    /// per-skb work, the TCP transmit half, the NIC's transmit and completion, one epoll event.
+    pub fn app_cycles(&self) -> u64 {
+        let k = &self.kernel;
+        2 * k.syscall_cycles.int()
+            + k.tcp_recvmsg_skb_cycles.int()
+            + self.tcp_tx_cycles()
+            + k.nic_tx_pkt_cycles.int()
+            + k.epoll_event_cycles.int()
     }
 }

@@ -9,7 +9,8 @@ use crate::sim::machine::CpuId;
 impl Slub {
     /// Every object is on exactly one freelist (its page's or its frozen CPU's) or allocated;
     /// every CPU freelist holds only objects of its active slab; `inuse` and the partial list
-    /// agree with the objects; frozen slabs are some CPU's active slab and on no list.
+    /// agree with the objects; frozen slabs are some CPU's active slab or on its partial list
+    /// (3.2+), never on the node's.
     pub fn check_invariants(&self) -> Result<(), String> {
         for (ci, c) in self.caches.iter().enumerate() {
             let mut slabs = 0;
@@ -65,11 +66,23 @@ fn check_slab(c: &KmemCache, sid: usize, s: &Slab) -> Result<(), String> {
 /// freelist holds only CPU-free objects (counted into `seen`).
 fn check_frozen(c: &KmemCache, sid: usize, s: &Slab, cpu: CpuId, seen: &mut [u8]) -> Result<(), String> {
     let cs = &c.cpu[cpu as usize];
-    if cs.slab != Some(sid as u32) {
-        return Err(format!("{}: slab {sid} frozen to cpu {cpu} but not its active slab", c.name));
-    }
     if s.on_partial {
         return Err(format!("{}: frozen slab {sid} on the partial list", c.name));
+    }
+    let on_cpu_partial = cs.partial.iter().filter(|&&(p, _)| p as usize == sid).count();
+    if cs.slab != Some(sid as u32) {
+        // 3.2+: a frozen slab that is not the active one is on the CPU's partial list once,
+        // with its free objects on the page freelist.
+        if on_cpu_partial != 1 || s.freelist.is_empty() {
+            return Err(format!(
+                "{}: slab {sid} frozen to cpu {cpu}: not active, on its partial list {on_cpu_partial} times",
+                c.name
+            ));
+        }
+        return Ok(());
+    }
+    if on_cpu_partial != 0 {
+        return Err(format!("{}: cpu {cpu}'s active slab {sid} also on its partial list", c.name));
     }
     for &i in &cs.freelist {
         seen[i as usize] += 1;
@@ -121,9 +134,12 @@ mod tests {
         /// Any sequence of allocations and frees on any CPUs keeps every object free or
         /// allocated exactly once, and the allocated count equals what the caller holds.
         #[test]
-        fn every_object_free_or_allocated_once(ops in prop::collection::vec(op(), 1..400)) {
+        fn every_object_free_or_allocated_once(ops in prop::collection::vec(op(), 1..400), cpu_partial in any::<bool>()) {
             let m = SERVER_2019;
             let mut s = slub(3);
+            if cpu_partial {
+                s.enable_cpu_partial();
+            }
             let mut held: Vec<Obj> = Vec::new();
             for (t, o) in ops.into_iter().enumerate() {
                 let now = t as u64 * 100;

@@ -14,9 +14,16 @@
 //! other CPUs freed to the page's freelist (`get_freelist`), then a slab from the partial
 //! list (under `list_lock`), then a new slab of `2^order` pages from the page allocator.
 //!
-//! What we simplify: one node; no per-CPU partial lists (CONFIG_SLUB_CPU_PARTIAL, 3.2+): a
-//! full slab that gets a remote free goes straight to the node's partial list under
-//! `list_lock`, as before 3.2; no debugging, no bulk API, no NUMA policy. The free pointer
+//! Per-CPU partial slabs (CONFIG_SLUB_CPU_PARTIAL, 3.2+) are opt-in
+//! ([`Slub::enable_cpu_partial`], `partial`): a full slab that gets a remote free is frozen
+//! to the freeing CPU's partial list, drained to the node's list under `list_lock` when it
+//! counts more than `s->cpu_partial` objects; a CPU whose slab runs dry takes its next
+//! partial slab without a lock, then a batch from the node's list under `list_lock`. The
+//! page-line transfers of a drain or a batch happen with `list_lock` held (that is how the
+//! lock's hold time, and so its contention, grows with remote CPUs). Without it (the
+//! default) a full slab that gets a remote free goes straight to the node's partial list
+//! under `list_lock`, as before 3.2. What we simplify: one node per `Slub`; no debugging,
+//! no bulk API, no NUMA policy. The free pointer
 //! of each object is one cache line (SLUB writes it into the free object, so a remote free
 //! leaves the object's line in the freeing CPU's cache and the next allocation pays for it).
 //! Objects, slabs, freelists and counters are real data; [`Slub::check_invariants`] checks
@@ -32,6 +39,9 @@
 //!   at its start time, meets a [`QSpinLock`]).
 //! - `paths`: `kmem_cache_alloc` and `kmem_cache_free`: the fast paths, `___slab_alloc`
 //!   (refill, partial list, new slab) and `__slab_free` (frozen, partial, add, discard).
+//! - `partial`: per-CPU partial slabs (3.2+): `put_cpu_partial`, `unfreeze_partials`, the
+//!   CPU-partial allocation and `get_partial_node`'s batch, with `list_lock` held over the
+//!   page lines they touch.
 //! - `pages`: the slab pages' side of the page allocator (PCP lists and the buddy under
 //!   zone->lock).
 //! - `stats`: `CONFIG_SLUB_STATS` counters, their sums and the `/sys/kernel/slab` text.
@@ -40,10 +50,12 @@
 mod check;
 mod lock;
 mod pages;
+mod partial;
 mod paths;
 mod stats;
 
 pub use lock::SerialLock;
+pub use partial::cpu_partial_objects;
 pub use stats::SlubStats;
 
 use super::buddy::Pfn;
@@ -78,21 +90,29 @@ pub struct SlubCosts {
 }
 
 /// SLUB on seed 000's 2019 server ([`super::machine::SERVER_2019`]), the machine of
-/// `skb-cache` and of `high-order-alloc`'s skb caches: the fast path from Brouer's slab
-/// benchmarks, `__slab_free` fitted by `skblab calibrate skb-cache` (which refits
-/// `slow_cycles` on a copy), the page-list and buddy work of seed 000's fit.
-pub const SERVER_2019_SLUB: SlubCosts = SlubCosts {
-    // SLUB fast path: tens of cycles (Brouer's slab_bulk_test01 on netdev, 2015).
-    fast_cycles: 40,
-    // __slab_free: cmpxchg_double on the slab page plus its bookkeeping. FITTED (skb-cache).
-    slow_cycles: 396,
-    // Partial-list work under list_lock (add/remove a slab). ASSUMPTION.
-    list_cycles: 80,
-    init_object_cycles: 30,
-    // seed 000's fitted page-list and buddy work (SERVER_2019).
-    page_op_cycles: super::machine::SERVER_2019.page_op_cycles,
-    buddy_cycles: super::machine::SERVER_2019.buddy_step_cycles,
-};
+/// `skb-cache` and of `high-order-alloc`'s skb caches: every value from the catalogue's
+/// Skylake-SP 2019 kernel costs ([`SlubCosts::from_catalogue`]); nothing is fitted here.
+pub const SERVER_2019_SLUB: SlubCosts = SlubCosts::from_catalogue(&super::catalogue::SKYLAKE_SP_2019);
+
+impl SlubCosts {
+    /// SLUB's costs from a catalogue entry: the fast path (`slub_fast_cycles`), the slow
+    /// path's extra work on fetched lines (`slub_slow_cycles`; the struct page and object
+    /// line transfers of a remote free are counted by distance on top), a partial-list
+    /// add/remove under `list_lock` as one `spin_lock_cycles` plus one list step
+    /// (`buddy_step_cycles`: the same list_del/list_add instructions), a new slab's per-object
+    /// setup as half a fast path (ASSUMPTION: one store and the loop; no figure found), and
+    /// the page allocator's `pcp_op_cycles` and `buddy_step_cycles`.
+    pub const fn from_catalogue(k: &super::catalogue::KernelCosts) -> SlubCosts {
+        SlubCosts {
+            fast_cycles: k.slub_fast_cycles.int(),
+            slow_cycles: k.slub_slow_cycles.int(),
+            list_cycles: k.spin_lock_cycles.int() + k.buddy_step_cycles.int(),
+            init_object_cycles: k.slub_fast_cycles.int() / 2,
+            page_op_cycles: k.pcp_op_cycles.int(),
+            buddy_cycles: k.buddy_step_cycles.int(),
+        }
+    }
+}
 
 /// What one operation cost: CPU cycles, ns of cache-line transfers, ns spinning on locks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -146,6 +166,10 @@ pub enum FreePath {
     Discard,
     /// `__slab_free` empties the slab, which stays on the partial list (min_partial).
     KeepEmpty,
+    /// `__slab_free` to a full slab with per-CPU partials (3.2+): the slab is frozen to the
+    /// freeing CPU and goes on its partial list (`CPU_PARTIAL_FREE`), no list_lock unless
+    /// that list overflows (`CPU_PARTIAL_DRAIN`).
+    CpuPartial,
 }
 
 impl FreePath {
@@ -162,6 +186,7 @@ impl FreePath {
             FreePath::AddPartial => "slow: add partial",
             FreePath::Discard => "slow: discard",
             FreePath::KeepEmpty => "slow: keep empty",
+            FreePath::CpuPartial => "slow: to cpu partial",
         }
     }
 }
@@ -216,6 +241,9 @@ impl Slab {
 struct CpuSlab {
     slab: Option<u32>,
     freelist: Vec<u16>,
+    /// Per-CPU partial slabs (`c->partial`, 3.2+), head last, each with `pobjects` as
+    /// `put_cpu_partial` counted it when the slab was added (free objects of the list then).
+    partial: Vec<(u32, u32)>,
 }
 
 /// What a cache is: a name and an object size.
@@ -236,6 +264,9 @@ pub struct KmemCache {
     pub objects_per_slab: u32,
     /// `s->min_partial`: empty slabs kept on the partial list.
     pub min_partial: usize,
+    /// `s->cpu_partial`: free objects a CPU's partial list may count before it is drained to
+    /// the node (0: no per-CPU partials, SLUB before 3.2; [`Slub::enable_cpu_partial`]).
+    pub cpu_partial: u32,
     cpu: Vec<CpuSlab>,
     partial: VecDeque<u32>,
     pub list_lock: QSpinLock,
@@ -318,6 +349,7 @@ impl Slub {
                     order,
                     objects_per_slab: ((PAGE_SIZE << order) / size).clamp(1, MAX_OBJECTS_PER_SLAB),
                     min_partial: min_partial(size),
+                    cpu_partial: 0,
                     cpu: vec![CpuSlab::default(); n_cpus],
                     partial: VecDeque::new(),
                     list_lock: QSpinLock::new("&n->list_lock"),

@@ -80,6 +80,13 @@ impl Slub {
             self.caches[ci].cpu[cpu as usize].slab = None;
             self.caches[ci].stats[cpu as usize].deactivate_full += 1;
         }
+        if self.caches[ci].cpu_partial > 0 {
+            // 3.2+: this CPU's partial slabs first, then a batch from the node (`partial`).
+            if self.take_cpu_partial(m, cpu, cache, cost) || self.get_partial_node(m, cpu, cache, now_ns, cost) {
+                return Ok(AllocPath::Partial);
+            }
+            return self.new_slab(m, cpu, cache, now_ns, cost);
+        }
         // get_partial_node() under list_lock.
         if !self.caches[ci].partial.is_empty() {
             cost.add(self.list_lock(m, cache, cpu, now_ns, k.list_cycles));
@@ -146,7 +153,7 @@ impl Slub {
     }
 
     /// The slab becomes `cpu`'s active slab; its page freelist becomes the CPU's freelist.
-    fn freeze(&mut self, cpu: CpuId, cache: u16, sid: u32) {
+    pub(super) fn freeze(&mut self, cpu: CpuId, cache: u16, sid: u32) {
         let slab = slab_in(&mut self.slabs, sid);
         slab.frozen = Some(cpu);
         let mut list = std::mem::take(&mut slab.freelist);
@@ -189,6 +196,10 @@ impl Slub {
         let path = if owner.is_some() {
             self.caches[ci].stats[cpu as usize].free_frozen += 1;
             FreePath::Frozen
+        } else if prior_empty && self.caches[ci].cpu_partial > 0 {
+            // 3.2+: the full slab is frozen to this CPU's partial list (`partial`).
+            cost.add(self.put_cpu_partial(m, cpu, obj.cache, obj.slab, now_ns));
+            FreePath::CpuPartial
         } else if inuse == 0 {
             cost.add(self.list_lock(m, obj.cache, cpu, now_ns, k.list_cycles));
             let c = &mut self.caches[ci];
@@ -222,7 +233,7 @@ impl Slub {
     }
 
     /// `discard_slab()`: the empty slab's pages go back to the page allocator.
-    fn discard(&mut self, m: &MachineProfile, cpu: CpuId, sid: u32, now_ns: u64) -> OpCost {
+    pub(super) fn discard(&mut self, m: &MachineProfile, cpu: CpuId, sid: u32, now_ns: u64) -> OpCost {
         let slab = self.slabs[sid as usize].take().expect("bug: discard of a freed slab");
         debug_assert_eq!(slab.inuse(), 0);
         self.free_slots.push(sid);

@@ -26,6 +26,11 @@ pub struct SlubStats {
     /// list_lock acquisitions and the ns spent waiting for it.
     pub list_lock: u64,
     pub list_lock_wait_ns: u64,
+    /// Per-CPU partial slabs (3.2+): allocations from one, frees that froze a full slab onto
+    /// one, drains of a CPU's list to the node.
+    pub cpu_partial_alloc: u64,
+    pub cpu_partial_free: u64,
+    pub cpu_partial_drain: u64,
 }
 
 impl SlubStats {
@@ -46,6 +51,9 @@ impl SlubStats {
         self.deactivate_partial += o.deactivate_partial;
         self.list_lock += o.list_lock;
         self.list_lock_wait_ns += o.list_lock_wait_ns;
+        self.cpu_partial_alloc += o.cpu_partial_alloc;
+        self.cpu_partial_free += o.cpu_partial_free;
+        self.cpu_partial_drain += o.cpu_partial_drain;
     }
 }
 

@@ -37,8 +37,17 @@ call_chains! {
         TcpRcvSockLines => rcv!(";tcp_rcv_established"),
         /// Enqueue on the target CPU's backlog and the RPS IPI.
         Rps => "net_rx_action;mlx5e_napi_poll;napi_gro_receive;netif_receive_skb_internal;enqueue_to_backlog",
+        /// The socket state only the softirq uses (the lookup, the receive-side fields).
+        RcvSockState => rcv!(";__inet_lookup_established"),
         Wakeup => rcv!(";tcp_rcv_established;tcp_data_ready;sock_def_readable;__wake_up_sync_key;try_to_wake_up"),
-        /// epoll_wait, the syscalls and the TCP send path of one transaction.
+        /// epoll_wait's syscall, once per batch of ready sockets.
+        EpollWait => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait",
+        /// The socket state only the process uses (the file, the epoll item, send-side fields).
+        AppSockState => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait;ep_poll;ep_send_events_proc;ep_item_poll;tcp_poll",
+        /// A switch to another thread of this CPU when the running one has nothing ready.
+        ContextSwitch => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait;ep_poll;schedule_hrtimeout_range;schedule;__schedule",
+        /// The recvmsg and sendmsg syscalls, tcp_recvmsg, the TCP send path and the NIC's
+        /// transmit, and one epoll event, of one transaction.
         Syscalls => "entry_SYSCALL_64;do_syscall_64",
         RecvSockLines => recv!(";lock_sock_nested"),
         /// Reading the skb pulls its lines from the CPU that built it.

@@ -30,18 +30,54 @@ impl Sim {
             self.driver(t, cpu, f)
         } else if let Some((f, skb)) = self.stack_q[c].pop_front() {
             self.stack(t, cpu, f, skb)
-        } else if let Some(f) = self.app_q[c].pop_front() {
-            self.app(t, cpu, f)
+        } else if let Some(ns) = self.app_step(t, cpu) {
+            ns
         } else {
             self.idle[c] = true;
+            self.running[c] = None;
             return;
         };
         self.q.schedule(t + ns.max(1), Ev::Cpu(cpu));
     }
 
+    /// The threads' side of `cpu`: the next flow of the running thread's epoll batch, or an
+    /// epoll_wait (a new batch, on another thread if this one has nothing ready: a context
+    /// switch). None when no thread of this CPU has a ready flow.
+    fn app_step(&mut self, t: u64, cpu: CpuId) -> Option<u64> {
+        let c = cpu as usize;
+        if self.batch_left[c] > 0 {
+            let th = self.running[c].expect("bug: a batch without a thread");
+            if let Some(f) = self.thread_q[th as usize].pop_front() {
+                self.batch_left[c] -= 1;
+                return Some(self.app(t, cpu, f));
+            }
+            self.batch_left[c] = 0;
+        }
+        let threads = &self.cpu_threads[c];
+        let start = self.running[c].and_then(|r| threads.iter().position(|&x| x == r)).unwrap_or(0);
+        let th = (0..threads.len())
+            .map(|i| threads[(start + i) % threads.len()])
+            .find(|&x| !self.thread_q[x as usize].is_empty())?;
+        let k = self.cfg.profile.kernel;
+        let switch = self.running[c].is_some_and(|r| r != th);
+        // The real epoll_wait returns the ready sockets of all the flows a simulated one
+        // stands for (up to maxevents): its fixed costs are shared by that many transactions.
+        let n = self.thread_q[th as usize].len() as u64;
+        let scale = u64::from(self.scale);
+        let real = (n * scale).min(self.cfg.profile.max_events).max(1);
+        let taken = real.div_ceil(scale).clamp(1, n);
+        let mut ns = self.work(cpu, Stack::EpollWait, k.syscall_cycles.int() * taken / real);
+        if switch {
+            ns += self.work(cpu, Stack::ContextSwitch, k.context_switch_cycles.int() * taken / real);
+        }
+        self.running[c] = Some(th);
+        self.batch_left[c] = taken;
+        Some(ns)
+    }
+
     fn driver(&mut self, t: u64, cpu: CpuId, f: u32) -> u64 {
         let p = self.cfg.profile;
-        let mut ns = self.work(cpu, Stack::Driver, p.bh_cycles * p.driver_pct / 100);
+        let mut ns = self.work(cpu, Stack::Driver, p.nic_rx_cycles());
         let node = self.node(cpu);
         let mut pages = Vec::new();
         for _ in 0..rx_frags(self.cfg.request_bytes) {
@@ -54,7 +90,7 @@ impl Sim {
         skb.pages = pages;
         if self.cfg.rps {
             let y = self.flows[f as usize].app_cpu;
-            ns += self.work(cpu, Stack::Rps, p.rps_cycles);
+            ns += self.work(cpu, Stack::Rps, p.kernel.rps_enqueue_cycles.int());
             self.stack_q[y as usize].push_back((f, skb));
             self.kick(y, t + ns);
             ns
@@ -66,7 +102,8 @@ impl Sim {
     /// tcp_v4_rcv and what it frees, on `cpu` (the IRQ CPU, or the RPS target).
     fn stack(&mut self, t: u64, cpu: CpuId, f: u32, skb: Skb) -> u64 {
         let p = self.cfg.profile;
-        let mut ns = self.work(cpu, Stack::TcpRcv, p.bh_cycles - p.bh_cycles * p.driver_pct / 100);
+        let mut ns = self.work(cpu, Stack::TcpRcv, p.tcp_rx_cycles());
+        ns += self.sock_private(cpu, f, true, Stack::RcvSockState);
         ns += self.sock_lines(t + ns, cpu, f, Stack::TcpRcvSockLines);
         // The previously parked rx skb: freed by this softirq (8b27dae5a2e8).
         if let Some(old) = self.flows[f as usize].rx_parked.take() {
@@ -82,8 +119,12 @@ impl Sim {
         }
         self.flows[f as usize].rx_queued = Some(skb);
         let y = self.flows[f as usize].app_cpu;
-        self.app_q[y as usize].push_back(f);
-        if self.idle[y as usize] && y != cpu {
+        let th = super::thread_of(f, self.cfg.threads);
+        // The thread sleeps in epoll_wait if it has nothing ready and is not in a batch.
+        let in_batch = self.running[y as usize] == Some(th) && self.batch_left[y as usize] > 0;
+        let asleep = self.thread_q[th as usize].is_empty() && !in_batch;
+        self.thread_q[th as usize].push_back(f);
+        if asleep {
             ns += self.work(cpu, Stack::Wakeup, self.m.wakeup_cycles);
         }
         self.kick(y, t + ns);
@@ -93,7 +134,8 @@ impl Sim {
     /// recvmsg + sendmsg of one transaction on the thread's CPU.
     fn app(&mut self, t: u64, cpu: CpuId, f: u32) -> u64 {
         let p = self.cfg.profile;
-        let mut ns = self.work(cpu, Stack::Syscalls, p.app_cycles);
+        let mut ns = self.work(cpu, Stack::Syscalls, p.app_cycles());
+        ns += self.sock_private(cpu, f, false, Stack::AppSockState);
         ns += self.sock_lines(t + ns, cpu, f, Stack::RecvSockLines);
         let Some(mut skb) = self.flows[f as usize].rx_queued.take() else { return ns };
         // Reading the skb pulls its lines from the CPU that built it.

@@ -43,7 +43,7 @@ pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
 
 use super::profile::RrProfile;
 use crate::rng::Rng;
-use crate::sim::cache::Caches;
+use crate::sim::cache::{Caches, PageData};
 use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
@@ -94,6 +94,11 @@ impl Config {
     pub fn sim_flows(&self) -> u32 {
         self.flows.min(MAX_SIM_FLOWS)
     }
+    /// Real sockets each simulated flow stands for (rounded; 1 up to [`MAX_SIM_FLOWS`]).
+    pub fn scale(&self) -> u32 {
+        let n = self.sim_flows().max(1);
+        ((self.flows + n / 2) / n).max(1)
+    }
 }
 
 /// An skb in flight: its objects, pages and frags, and where it was allocated.
@@ -120,6 +125,10 @@ struct Flow {
     tx_inflight: Option<Skb>,
     tx_parked: Option<Skb>,
     sock: CacheLine,
+    /// The socket state only the softirq uses, and only the process (sampled: one record for
+    /// [`Config::scale`] real sockets, [`Caches::access_sampled`]).
+    sock_rx: PageData,
+    sock_app: PageData,
     arrived_ns: u64,
 }
 
@@ -145,12 +154,19 @@ pub struct Sim {
     rng: Rng,
     slub: Vec<Slub>,
     flows: Vec<Flow>,
-    /// Per CPU: requests waiting for the driver (RSS queue), for the TCP receive path (RPS
-    /// backlog), and flows ready for this CPU's threads.
+    /// Per CPU: requests waiting for the driver (RSS queue) and for the TCP receive path (RPS
+    /// backlog); per thread, the flows ready for its epoll_wait.
     driver_q: Vec<VecDeque<u32>>,
     stack_q: Vec<VecDeque<(u32, Skb)>>,
-    app_q: Vec<VecDeque<u32>>,
+    thread_q: Vec<VecDeque<u32>>,
+    /// Per CPU: its threads, the one running (None after the CPU idled) and the flows left in
+    /// its current epoll batch.
+    cpu_threads: Vec<Vec<u32>>,
+    running: Vec<Option<u32>>,
+    batch_left: Vec<u64>,
     idle: Vec<bool>,
+    slub_costs: crate::sim::slub::SlubCosts,
+    scale: u32,
     /// The `struct page` line of each CPU's current tx page frag.
     frag_line: Vec<CacheLine>,
     rx_wire_free: u64,
@@ -200,9 +216,14 @@ impl World for Sim {
     }
 }
 
+/// The thread serving flow `f`: `f mod threads`.
+pub fn thread_of(f: u32, threads: u32) -> u32 {
+    f % threads.max(1)
+}
+
 /// The CPU of the thread serving flow `f`: thread `f mod threads`, pinned to CPU `t mod CPUs`.
 pub fn app_cpu(f: u32, threads: u32, n_cpus: u32) -> CpuId {
-    ((f % threads.max(1)) % n_cpus.max(1)) as CpuId
+    (thread_of(f, threads) % n_cpus.max(1)) as CpuId
 }
 
 /// Runs one configuration.

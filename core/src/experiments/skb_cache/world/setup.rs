@@ -9,7 +9,7 @@ use crate::rng::Rng;
 use crate::sim::cache::Caches;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
-use crate::sim::machine::CpuId;
+use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::skb::{
     kmalloc_name, kmalloc_size, skb_data_align, FCLONE_BYTES, MAX_TCP_HEADER, PAGE_SIZE, SHINFO_2019_BYTES,
     SKBUFF_HEAD_CACHE_BYTES, TCP_MSS,
@@ -71,9 +71,11 @@ impl Sim {
         let specs = cache_specs(&cfg);
         let sim_flows = cfg.sim_flows();
         let pages = zone_pages(&cfg, n);
-        let slub: Vec<Slub> = (0..cfg.sockets)
-            .map(|node| Slub::new(&m, &specs, n, Zone::new(node, pages, n, 186, 31, false), cfg.profile.slub))
-            .collect();
+        let slub_costs = cfg.profile.slub();
+        let slub = node_slubs(&cfg, &m, &specs, n, pages);
+        let threads = cfg.threads.max(1);
+        let cpu_threads: Vec<Vec<u32>> =
+            (0..n as u32).map(|c| (0..threads).filter(|t| t % n as u32 == c).collect()).collect();
         let mut rng = Rng::new(seed, 0x5cb0);
         let (flows, starts) = flows_and_starts(&cfg, n, &mut rng);
         let res = RunResult {
@@ -109,7 +111,12 @@ impl Sim {
             flows,
             driver_q: vec![VecDeque::new(); n],
             stack_q: vec![VecDeque::new(); n],
-            app_q: vec![VecDeque::new(); n],
+            thread_q: vec![VecDeque::new(); threads as usize],
+            cpu_threads,
+            running: vec![None; n],
+            batch_left: vec![0; n],
+            slub_costs,
+            scale: cfg.scale(),
             idle: vec![true; n],
             frag_line: vec![CacheLine::UNTOUCHED; n],
             rx_wire_free: 0,
@@ -125,6 +132,17 @@ impl Sim {
         }
         sim
     }
+}
+
+/// One SLUB per node, as a 5.2 distribution kernel builds it (CONFIG_SLUB_CPU_PARTIAL=y).
+fn node_slubs(cfg: &Config, m: &MachineProfile, specs: &[CacheSpec], n: usize, pages: u32) -> Vec<Slub> {
+    (0..cfg.sockets)
+        .map(|node| {
+            let mut s = Slub::new(m, specs, n, Zone::new(node, pages, n, 186, 31, false), cfg.profile.slub());
+            s.enable_cpu_partial();
+            s
+        })
+        .collect()
 }
 
 /// The four caches of a node: sk_buffs, fclones, and the kmalloc classes of the two heads.

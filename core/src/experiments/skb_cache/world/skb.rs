@@ -4,6 +4,7 @@
 //! `struct page` lines each step pulls from the CPU that last wrote them.
 
 use super::{Lane, Sim, Skb, Stack, MAX_LANES};
+use crate::sim::cache::PageData;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::slub::{AllocPath, Obj};
@@ -13,17 +14,44 @@ impl Sim {
         self.m.pos(cpu).socket
     }
 
+    /// `lines` lines came into `cpu`'s L2 from elsewhere: they count against its capacity
+    /// (and its socket's L3) in [`crate::sim::cache`], so that what this world touches ages out.
+    fn fill(&mut self, cpu: CpuId, lines: u64) {
+        let node = self.node(cpu);
+        self.caches.access(&mut PageData::default(), cpu, node, lines as u32, true);
+    }
+
     /// The socket lines `f`'s softirq or thread writes, charged to `stack`.
     pub(super) fn sock_lines(&mut self, _now: u64, cpu: CpuId, f: u32, stack: Stack) -> u64 {
         let lines = self.cfg.profile.sock_lines;
         let one = self.flows[f as usize].sock.touch(&self.m, &self.caches, cpu);
+        if one > 0 {
+            self.fill(cpu, lines);
+        }
         self.lines(stack, one * lines)
+    }
+
+    /// The socket state only this side of `f` uses (`rx`: the softirq's, else the process's):
+    /// its lines from wherever the capacity model says they are, a simulated flow standing for
+    /// [`super::Config::scale`] sockets (so that its lines age as a real socket's would).
+    pub(super) fn sock_private(&mut self, cpu: CpuId, f: u32, rx: bool, stack: Stack) -> u64 {
+        let lines = self.cfg.profile.sock_private_lines;
+        // The socket was allocated on the node of the thread that accepted it.
+        let home = self.node(self.flows[f as usize].app_cpu);
+        let fl = &mut self.flows[f as usize];
+        let d = if rx { &mut fl.sock_rx } else { &mut fl.sock_app };
+        let src = self.caches.access_sampled(d, cpu, home, lines as u32, true, self.scale);
+        let ns = self.m.source_ns(src) * lines;
+        self.lines(stack, ns)
     }
 
     /// The lines of `skb` a free, a read or a reuse writes, charged to `stack`.
     pub(super) fn skb_lines(&mut self, _now: u64, cpu: CpuId, skb: &mut Skb, stack: Stack) -> u64 {
         let lines = self.cfg.profile.skb_lines;
         let one = skb.line.touch(&self.m, &self.caches, cpu);
+        if one > 0 {
+            self.fill(cpu, lines);
+        }
         self.lines(stack, one * lines)
     }
 
@@ -31,7 +59,7 @@ impl Sim {
     /// `struct page` of `owner`'s current tx page frag.
     pub(super) fn frag_put(&mut self, _now: u64, cpu: CpuId, owner: CpuId, stack: Stack) -> u64 {
         let line = self.frag_line[owner as usize].touch(&self.m, &self.caches, cpu);
-        let w = cycles_to_ns(self.cfg.profile.slub.page_op_cycles, self.mhz[cpu as usize]);
+        let w = cycles_to_ns(self.slub_costs.page_op_cycles, self.mhz[cpu as usize]);
         self.add(stack, w);
         w + self.lines(stack, line)
     }
@@ -47,7 +75,6 @@ impl Sim {
             ns += self.charge(cpu, stack, d.cost);
             objs[i] = obj;
         }
-        ns += self.work(cpu, Stack::SkbAlloc, self.cfg.profile.skb_cycles / 2);
         let mut line = CacheLine::UNTOUCHED;
         line.touch(&self.m, &self.caches, cpu);
         let mut skb = Skb { alloc_cpu: cpu, node, objs, pages: Vec::new(), tx_frags: 0, line, lane: None };
@@ -67,7 +94,6 @@ impl Sim {
 
     pub(super) fn free_skb(&mut self, t: u64, cpu: CpuId, mut skb: Skb, where_freed: &'static str) -> u64 {
         let mut ns = self.skb_lines(t, cpu, &mut skb, Stack::SkbFreeLines);
-        ns += self.work(cpu, Stack::SkbFree, self.cfg.profile.skb_cycles / 2);
         for &(node, pfn) in &skb.pages {
             let c = self.slub[node as usize].free_pages(&self.m, cpu, t + ns, pfn, 0);
             ns += self.charge(cpu, Stack::PageFree, c);
