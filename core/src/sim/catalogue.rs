@@ -360,6 +360,26 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop"),
 };
 
+/// Kernel-path costs of 4.x kernels (2018, before the 5.0 page allocator changes) on Skylake-SP:
+/// seed 002's router (4.19). No Skylake-SP allocator timing was found: the page-allocator
+/// values are Broadwell-EP's time_bench figures (same core generation's allocator code, a
+/// proxy), the others as Skylake-SP 2019 without the 2019 syscall mitigations.
+pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
+    family: FamilyId::SkylakeSp,
+    era: Era::Linux2018,
+    pcp_op_cycles: q(104.0, 90.0, 136.0, "cycles", Measured, "Broadwell proxy: order-0 alloc+free through the PCP 207 cycles, E5-1650 v4 (prototype-kernel 4c41fe0); 231-272 on 4.6 (<20160415144402.5fbe7a1e@redhat.com): half a pair each"),
+    buddy_step_cycles: q(30.0, 15.0, 60.0, "cycles", Estimate, "as Skylake-SP 2019 (order-3 alloc+free 524 cycles on 1 CPU with ~8 list steps and the lock, <20160415144402.5fbe7a1e@redhat.com)"),
+    slub_fast_cycles: q(25.0, 21.0, 30.0, "cycles", Measured, "as Skylake-SP 2019 (<20150617142613.11791.76008.stgit@devil>, <20200618113121.78a6a2ca@carbon>)"),
+    slub_slow_cycles: q(45.0, 25.0, 60.0, "cycles", Measured, "as Skylake-SP 2019 (prototype-kernel 279020c)"),
+    spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "as Skylake-SP 2019: 37 cycles E5-1650 v4, 31 Gold 6140"),
+    syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "as Broadwell-EP 2018: syscall entry/exit ~100 ns plus fd lookup and socket locking"),
+    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (unused by seed 002)"),
+    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
+    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+};
+
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
 pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     family: FamilyId::BroadwellEp,
@@ -464,8 +484,8 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
 };
 
 /// Every kernel-cost entry.
-pub const KERNELS: [&KernelCosts; 5] =
-    [&SKYLAKE_SP_2019, &BROADWELL_EP_2018, &WESTMERE_XEN_2011, &CORTEX_A53_2018, &ZEN5_GUEST_2026];
+pub const KERNELS: [&KernelCosts; 6] =
+    [&SKYLAKE_SP_2019, &BROADWELL_EP_2018, &WESTMERE_XEN_2011, &CORTEX_A53_2018, &ZEN5_GUEST_2026, &SKYLAKE_SP_2018];
 
 /// The kernel costs of `family` in `era`, if the catalogue has them.
 pub fn kernel(family: FamilyId, era: Era) -> Option<&'static KernelCosts> {
