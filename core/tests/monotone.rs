@@ -96,17 +96,23 @@ fn values(
     let (pa, pb) = (e.points(p), e.points(q));
     let mut shared: Vec<Point> = pa.iter().copied().filter(|a| pb.contains(a)).collect();
     shared.sort_by_key(|pt| (e.point_cost(p, pt) != Cost::Light || e.point_cost(q, pt) != Cost::Light, pt.index));
-    shared.truncate(MAX_POINTS);
     let col = |params: &Params| {
         e.columns(params).iter().position(|c| c.name == column).ok_or(format!("{}: no column '{column}'", e.id()))
     };
     let (ia, ib) = (col(p)?, col(q)?);
-    let num =
-        |row: Row, i: usize| row.get(i).and_then(Cell::as_f64).ok_or(format!("{}: '{column}' is not a number", e.id()));
-    shared
-        .into_iter()
-        .map(|pt| Ok((pt, num(e.run_point(p, &pt, seed), ia)?, num(e.run_point(q, &pt, seed), ib)?)))
-        .collect()
+    // A point whose row leaves the column empty (e.g. a table of memory rows beside the
+    // measured one) is skipped; the first MAX_POINTS points that have it are compared.
+    let num = |row: Row, i: usize| row.get(i).and_then(Cell::as_f64);
+    let mut out = Vec::new();
+    for pt in shared {
+        if out.len() == MAX_POINTS {
+            break;
+        }
+        if let (Some(a), Some(b)) = (num(e.run_point(p, &pt, seed), ia), num(e.run_point(q, &pt, seed), ib)) {
+            out.push((pt, a, b));
+        }
+    }
+    Ok(out)
 }
 
 /// Checks one relation over `n` cases: (cases compared, violations one line each).

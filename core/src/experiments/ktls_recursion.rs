@@ -46,6 +46,7 @@ pub use graph::{build_scenario, Fix, SkbGraph, SkbKind, SkbRole, FIXES, NESTING_
 pub use stack::{FrameSizes, StackEntry, GUARD_PAGE_BYTES, THREAD_SIZE_BYTES_DEFAULT};
 pub use walk::{Overflow, TraceEvent, TraceFrame, WalkConfig, WalkResult, Walker, TRACE_FRAMES_MAX};
 
+use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::experiment::{Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::Choice;
@@ -473,6 +474,32 @@ impl Experiment for KtlsRecursion {
     fn reproduce(&self, _seed: u64) -> Option<Reproduction> {
         Some(reproduce())
     }
+
+    /// One number: the nesting levels of the seed's oops, which we count from its printk
+    /// timestamps. The model's figure is stack arithmetic (THREAD_SIZE, the close() path, one
+    /// level's frames, the leaf under the frag loop) on frame sizes that are the seed's own
+    /// (free_one_page's pushes, in its Code: line) or assumptions with ranges: nothing fitted.
+    fn tables(&self) -> Vec<TableSpec> {
+        vec![TableSpec {
+            experiment: ID,
+            table: "seed004-ktls",
+            title: "seed 004: nesting levels of the kTLS close() oops (our count from its timestamps)",
+            targets: 1,
+            arithmetic: true,
+            fitted: Vec::new(),
+        }]
+    }
+
+    fn check_table(&self, table: &str, _seeds: &[u64]) -> Option<TableCheck> {
+        (table == "seed004-ktls").then(|| {
+            let mut c = TableCheck::from_reproduction(&reproduce());
+            c.gaps.push(
+                "kfree_skb (24 B), skb_release_data (40 B) and __free_pages_ok (48 B) are assumed (ranges in docs/ktls-recursion.md); only free_one_page's 56 B is read off the seed's Code: line".to_string(),
+            );
+            c.gaps.push("the seed states no depth: 249 is our count (±2) from its printk timestamps".to_string());
+            c
+        })
+    }
 }
 
 /// Nesting levels the seed's oops reached, as we estimate them: the trace is elided
@@ -503,8 +530,8 @@ pub fn reproduce() -> Reproduction {
         notes: vec![
             "seed value is OUR ESTIMATE from the oops's printk timestamps (the trace is elided); the seed states no depth".to_string(),
             format!(
-                "the 64 B per level (kfree_skb 24 + skb_release_data 40) was chosen to fit that estimate: a consistency check, not a prediction; overflow: {}",
-                r.overflow.is_some()
+                "the 64 B per level (kfree_skb 24 + skb_release_data 40) are assumed frames (ret + saved registers), not read from a binary: a consistency check of the stack arithmetic; the fault: {} under __free_pages_ok, as in the seed",
+                r.overflow.as_ref().map_or("none", |o| o.function)
             ),
         ],
     }

@@ -434,6 +434,58 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "no figure found: the backlog's spin_lock (37 cycles) and the list add, plus a share of an IPI send (an APIC write, a few hundred cycles) per packet"),
 };
 
+/// Kernel-path costs of 4.x kernels (2018, before the 5.0 page allocator changes) on Skylake-SP:
+/// seed 002's router (4.19). No Skylake-SP allocator timing was found: the page-allocator
+/// values are Broadwell-EP's time_bench figures (same core generation's allocator code, a
+/// proxy), the others as Skylake-SP 2019 without the 2019 syscall mitigations.
+pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
+    family: FamilyId::SkylakeSp,
+    era: Era::Linux2018,
+    pcp_op_cycles: q(104.0, 90.0, 136.0, "cycles", Measured, "Broadwell proxy: order-0 alloc+free through the PCP 207 cycles, E5-1650 v4 (prototype-kernel 4c41fe0); 231-272 on 4.6 (<20160415144402.5fbe7a1e@redhat.com): half a pair each"),
+    buddy_step_cycles: q(30.0, 15.0, 60.0, "cycles", Estimate, "as Skylake-SP 2019 (order-3 alloc+free 524 cycles on 1 CPU with ~8 list steps and the lock, <20160415144402.5fbe7a1e@redhat.com)"),
+    slub_fast_cycles: q(25.0, 21.0, 30.0, "cycles", Measured, "as Skylake-SP 2019 (<20150617142613.11791.76008.stgit@devil>, <20200618113121.78a6a2ca@carbon>)"),
+    slub_slow_cycles: q(45.0, 25.0, 60.0, "cycles", Measured, "as Skylake-SP 2019 (prototype-kernel 279020c)"),
+    spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "as Skylake-SP 2019: 37 cycles E5-1650 v4, 31 Gold 6140"),
+    syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "as Broadwell-EP 2018: syscall entry/exit ~100 ns plus fd lookup and socket locking"),
+    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (unused by seed 002)"),
+    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
+    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
+    wake_latency_ns: q(
+        3000.0,
+        1000.0,
+        10000.0,
+        "ns",
+        Assumed,
+        "bare metal or HVM: the IPI and leaving a shallow idle state, a few us",
+    ),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    idle_exit_ns: q(
+        40000.0,
+        2000.0,
+        133000.0,
+        "ns",
+        Assumed,
+        "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)",
+    ),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+};
+
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
 pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     family: FamilyId::BroadwellEp,
@@ -631,8 +683,8 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
 };
 
 /// Every kernel-cost entry.
-pub const KERNELS: [&KernelCosts; 5] =
-    [&SKYLAKE_SP_2019, &BROADWELL_EP_2018, &WESTMERE_XEN_2011, &CORTEX_A53_2018, &ZEN5_GUEST_2026];
+pub const KERNELS: [&KernelCosts; 6] =
+    [&SKYLAKE_SP_2019, &BROADWELL_EP_2018, &WESTMERE_XEN_2011, &CORTEX_A53_2018, &ZEN5_GUEST_2026, &SKYLAKE_SP_2018];
 
 /// The kernel costs of `family` in `era`, if the catalogue has them.
 pub fn kernel(family: FamilyId, era: Era) -> Option<&'static KernelCosts> {

@@ -50,7 +50,7 @@ pub enum SkbRole {
     Tcp,
     /// strparser's clone of a TCP skb, chained on a message's frag_list.
     StrpClone,
-    /// An empty head strparser allocated to hold a message (`alloc_skb(0)`).
+    /// strparser's message head (an unclone'd copy of a TCP skb with its page frags).
     StrpHead,
     /// Built by a test.
     Other,
@@ -257,8 +257,11 @@ pub fn build_scenario(records: u32, fix: Fix, nr_frags: u32) -> SkbGraph {
             flat_clones.push(clone);
             continue;
         }
-        // __strp_recv: a head that already has a frag_list gets a new head above it.
-        let head = g.alloc_skb(0, SkbRole::StrpHead);
+        // __strp_recv: a head that already has a frag_list gets a new head above it. The
+        // head is strparser's skb_unclone()d copy of the record's first TCP skb: its own
+        // data with references on the same page frags (over loopback, the sender's order-3
+        // page_frag pages), so every level frees pages before it walks its frag_list.
+        let head = g.alloc_skb(nr_frags, SkbRole::StrpHead);
         if let Some(old) = message.filter(|_| fix.nests()) {
             g.frag_list_append(head, old);
         }
@@ -267,7 +270,7 @@ pub fn build_scenario(records: u32, fix: Fix, nr_frags: u32) -> SkbGraph {
     }
     if !flat_clones.is_empty() {
         // Flattening: one head, every clone appended to its frag_list in arrival order.
-        let head = g.alloc_skb(0, SkbRole::StrpHead);
+        let head = g.alloc_skb(nr_frags, SkbRole::StrpHead);
         for c in flat_clones {
             g.frag_list_append(head, c);
         }

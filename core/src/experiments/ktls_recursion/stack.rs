@@ -14,8 +14,10 @@
 //! taken through it; functions the compiler inlined cost 0 and do not appear in the oops
 //! (the seed's trace shows only `kfree_skb` and `skb_release_data` per nesting level, so
 //! `__kfree_skb`, `skb_release_all` and `kfree_skb_list` were inlined in that build).
-//! Every size here is an ESTIMATE (see docs/ktls-recursion.md, "Frame sizes"), except
-//! `PT_REGS_BYTES`.
+//! Every size here is an ESTIMATE (see docs/ktls-recursion.md, "Frame sizes": no vmlinux of
+//! that build, and no published -fstack-usage figures for these functions, were found; this
+//! machine's kernel has BTF, which has no frame sizes), except `PT_REGS_BYTES` and
+//! `free_one_page`'s 56 B, which the seed's own Code: line gives.
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -160,7 +162,10 @@ pub struct FrameSizes {
     pub root_kfree_skb_bytes: u64,
     /// `__free_pages_ok` at the end of `put_page` of the last frag reference.
     pub free_pages_ok_bytes: u64,
-    /// `free_one_page`, where the seed's oops faulted.
+    /// `free_one_page`, where the seed's oops faulted: its return address and the six
+    /// registers its prologue pushes before +0x2b (r15, r14, r13, r12, rbp, rbx: the `41 57`,
+    /// `41 56`, `41 55`, `41 54`, `55`, `53` bytes of the seed's Code: line), 56 B. The one
+    /// frame size read off the seed itself.
     pub free_one_page_bytes: u64,
     /// 0 = the [`SYSCALL_PATH`] table; otherwise one frame of this size stands for it.
     pub syscall_path_bytes: u64,

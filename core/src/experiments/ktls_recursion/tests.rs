@@ -34,11 +34,33 @@ fn default_scenario_is_the_seed_and_overflows() {
     assert_eq!(v["overflow"], true);
     assert_eq!(v["guard_page_hit"], true);
     assert_eq!(v["thread_size_bytes"], 16384);
-    assert_eq!(v["overflow_function"], "kfree_skb");
-    assert_eq!(v["depth_reached"], 248);
-    assert_eq!(v["stack_used_bytes_max"], 16400);
+    // The seed's oops: RIP free_one_page+0x2b, called from __free_pages_ok, called from the
+    // frag-unref loop of skb_release_data (+0x8e), one level below the last kfree_skb.
+    assert_eq!(v["overflow_function"], "free_one_page");
+    assert_eq!(v["depth_reached"], 247);
+    assert_eq!(v["stack_used_bytes_max"], 16416);
     assert_eq!(v["stack_base_bytes"], 512);
     assert_eq!(v["stack_per_level_bytes"], 64);
+}
+
+/// Issue 23 finding 8: each level frees its own page frags (`__free_pages_ok` →
+/// `free_one_page`) before it walks its frag_list, so the fault is in the leaf under the frag
+/// loop, not in the next level's `kfree_skb`.
+#[test]
+fn the_default_oops_faults_in_free_one_page_under_the_frag_loop() {
+    let input = KtlsInput::from_params(&params(&[]));
+    let (r, _, _) = run_input(&input);
+    let o = r.overflow.expect("the default overflows");
+    // The frames the oops shows (inlined ones take no stack and print no line).
+    let tail: Vec<&str> = o.stack.iter().rev().filter(|e| e.frame_bytes > 0).take(5).map(|e| e.function).collect();
+    assert_eq!(tail, ["free_one_page", "__free_pages_ok", "skb_release_data", "kfree_skb", "skb_release_data"]);
+    // Every level on the stack freed pages on the way down: the data blocks released before
+    // the fault are the levels' own (one per level entered, the deepest one's in progress).
+    assert!(r.data_freed.is_empty(), "nothing is released until the frag loop returns");
+    for fix in [Fix::IterativeFree, Fix::NoRxCache, Fix::StrparserFlatten] {
+        let (r, _, _) = run_input(&input.with_fix(fix));
+        assert!(r.overflow.is_none(), "{fix:?} must not overflow");
+    }
 }
 
 #[test]

@@ -1,36 +1,35 @@
 //! The three machines of seed 002 as data: one [`ForwardingBox`] value each, run by the same
-//! world. A box is a CPU ([`MachineProfile`]: topology, clock, cache-line costs, buddy and
-//! per-CPU-list work) plus the per-packet work of its network stack and driver.
+//! world. A box is a CPU ([`MachineProfile`], built by `MachineProfile::from_catalogue` from its
+//! core family and kernel era in [`crate::sim::catalogue`]: topology, clock, cache-line costs,
+//! buddy and per-CPU-list work) plus the workload: the per-packet work of its network stack
+//! and driver and the load it carries. No hardware or kernel-path constant lives here.
 //!
 //! What is known and what is assumed (docs/page-frag-free.md has the sources and ranges):
 //! - **router** — Paweł Staszewski's 2018 Linux router (reported by Aaron Lu and Jesper
 //!   Dangaard Brouer in seed 002): mlx5 100 Gbit NICs, RX page recycling ineffective, the perf
-//!   call graph of the seed. Assumed: two Skylake-SP sockets of 14 cores with Hyper-Threading
-//!   (56 logical CPUs, e.g. Xeon Gold 6132 at 2.6 GHz), one RX queue per logical CPU, and the
-//!   TX-completion interrupts of the egress NIC on the other socket (two NICs, each on its own
-//!   socket), so a page allocated on one socket is freed on the other.
-//! - **x86-bench** — Jesper's micro-benchmark (+7 %, "lock contention is gone"). Assumed: a
-//!   pktgen-style 64-byte forwarding test through a single-socket host of his testlab
-//!   (6 cores at 3.6 GHz, no Hyper-Threading, mlx5 100 Gbit, TX completion on the receiving
-//!   CPU). Why this and not a one-CPU alloc/free loop: contention can only go away if several
-//!   CPUs took the lock at once.
+//!   call graph of the seed, "the page allocator cannot keep up at these speeds". Assumed:
+//!   two Skylake-SP sockets of 14 cores with Hyper-Threading (56 logical CPUs), one RX queue
+//!   per logical CPU, TX completions on the other socket (two NICs, one per socket), a full
+//!   BGP table, 800-byte average packets. Its thread's traffic figures were not found in the
+//!   stored archives: the carried load is the one constant fitted to the seed ([`ROUTER_LOAD`]).
+//! - **x86-bench** — Jesper's micro-benchmark (+7 %, "lock contention is gone") on his testlab
+//!   host, the Xeon E5-1650 v4 (Broadwell-EP, 6 cores) with ConnectX-5 of the XDP paper. Assumed:
+//!   64-byte IP forwarding over 6 cores without Hyper-Threading, TX completion on the receiving
+//!   CPU, the generator flooding the link (his benchmarks measure the forwarded rate under a
+//!   flood: xdp-paper bench04_fwd.org offers 24.7 Mpps and forwards 3.8 Mpps on one core).
 //! - **cortex-a53** — Ilias Apalodimas's test (~+11 %, `__free_pages_ok` gone from perf top):
-//!   a 1 Gbit interface, 64-byte packets, Cortex-A53. Assumed: 4 in-order cores at 1.2 GHz, a
-//!   single-queue NIC (one CPU does RX and TX completion), no contention: the gain is the
+//!   a 1 Gbit interface (socionext netsec, single queue), 64-byte packets. Assumed: 4 cores of
+//!   the catalogue's A53, one CPU doing RX and TX completion, no contention: the gain is the
 //!   buddy free path's own cost.
 //!
-//! Caches: the world owns a [`crate::sim::cache::Caches`] sized from each box's L2 and L3 (spec
-//! sheets), as the SLUB worlds do. Forwarding streams no data through the cores' caches (the
-//! NIC writes packets by DMA, the stack reads a few header lines), so nothing advances the fill
-//! counts and a `struct page` line stays with its last writer: a CPU that touches it after
-//! another pays the transfer by distance (`line_same_socket_ns`, `line_cross_socket_ns`).
-//! Before the engine's capacity-based caches, a line aged out to the L3 after a fixed 60 µs
-//! (`l2_residency_ns`); a forwarded page is freed a few µs after its allocation, so that age
-//! rarely applied. Model assumption.
-//!
-//! Fitted constants (by `calibrate`, at most 8 per box) are marked "Fitted" below; the others
-//! say where their value comes from.
+//! Caches: the world owns a [`crate::sim::cache::Caches`] sized from each box's L2 and L3 (the
+//! catalogue), as the SLUB worlds do. Forwarding streams no data through the cores' caches (the
+//! NIC writes packets by DMA, the stack reads a few header lines), so a `struct page` line stays
+//! with its last writer: a CPU that touches it after another pays the transfer by distance.
 
+use crate::sim::catalogue::{
+    Basis, Quantity, BROADWELL_EP, BROADWELL_EP_2018, CORTEX_A53, CORTEX_A53_2018, SKYLAKE_SP, SKYLAKE_SP_2018,
+};
 use crate::sim::machine::MachineProfile;
 use serde::Serialize;
 
@@ -39,9 +38,9 @@ crate::choice_enum! {
     pub enum MachineKind {
         /// The 2018 x86 router of the report (2 sockets, mlx5 100 Gbit).
         Router = "router",
-        /// The x86 micro-benchmark host (assumed pktgen forwarding, 6 cores).
+        /// Jesper's testlab host (E5-1650 v4, 6 cores, ConnectX-5), 64-byte forwarding flood.
         X86Bench = "x86-bench",
-        /// Cortex-A53, 4 cores at 1.2 GHz, 1 Gbit.
+        /// Cortex-A53, single-queue 1 Gbit NIC.
         CortexA53 = "cortex-a53",
     }
 }
@@ -63,9 +62,8 @@ crate::choice_enum! {
 pub struct ForwardingBox {
     pub kind: MachineKind,
     pub name: &'static str,
-    /// Topology, clock, cache-line latencies, `buddy_step_cycles` (work per buddy block moved
-    /// under zone->lock) and `page_op_cycles` (one per-CPU list add or remove). Its TCP fields
-    /// are unused by this world (0).
+    /// Topology, clock, cache-line latencies, `buddy_step_cycles` and `page_op_cycles` (one
+    /// per-CPU list operation with its IRQ save/restore and migratetype lookup): the catalogue.
     pub cpu: MachineProfile,
     /// Defaults of the run's knobs on this box.
     pub cores: u32,
@@ -74,8 +72,10 @@ pub struct ForwardingBox {
     pub tx_irq: TxIrq,
     pub line_gbps: u32,
     pub packet_bytes: u32,
-    /// RX, routing and transmit of one packet (driver RX, GRO, ip_forward, neighbour,
-    /// qdisc, driver xmit), without the page allocation.
+    /// The offered load, kpps (0: line rate for the frame size, a generator's flood).
+    pub offered_kpps: u32,
+    /// RX, routing and transmit of one packet (driver RX, GRO, ip_forward, FIB lookup,
+    /// neighbour, qdisc, driver xmit), without the TX completion and page allocator work.
     pub rx_pkt_cycles: u64,
     /// Per-packet TX completion in the driver (`mlx5e_poll_tx_cq`: CQE, DMA unmap).
     pub tx_cq_cycles: u64,
@@ -86,70 +86,90 @@ pub struct ForwardingBox {
     /// `page_frag_free` itself (virt_to_head_page, the refcount atomic); the miss on a
     /// `struct page` another CPU wrote is added by the cache-line model.
     pub page_frag_free_cycles: u64,
-    /// `__free_pages_ok` outside the lock: free_pages_prepare, IRQ save/restore, the
-    /// pageblock's migrate type.
-    pub free_pages_ok_cycles: u64,
     /// Taking a page from the driver's own recycle cache (`mlx5e_rx_cache_get`).
     pub rx_cache_cycles: u64,
 }
 
-const fn cpu(name: &'static str, sockets: u32, cores: u32, threads: u32, mhz: u64) -> MachineProfile {
-    MachineProfile {
-        name,
-        // Placeholders until the boxes are built from the catalogue (issue #22).
-        family: crate::sim::catalogue::FamilyId::SkylakeSp,
-        era: crate::sim::catalogue::Era::Linux2018,
-        sockets,
-        cores_per_socket: cores,
-        threads_per_core: threads,
-        turbo_max_mhz: mhz,
-        turbo_all_core_mhz: mhz,
-        line_same_socket_ns: 0,
-        line_cross_socket_ns: 0,
-        line_same_core_ns: 0,
-        line_llc_ns: 0,
-        dram_ns: 0,
-        dram_remote_ns: 0,
-        l2_bytes: 0,
-        l3_bytes_per_core: 0,
-        copy_mlp: 1,
-        copy_bytes_per_kcycle: 0,
-        syscall_cycles: 0,
-        skb_tx_cycles: 0,
-        skb_rx_cycles: 0,
-        frag_cycles: 0,
-        page_op_cycles: 0,
-        buddy_step_cycles: 0,
-        wakeup_cycles: 0,
-        smt_slowdown_pct: 100,
+impl ForwardingBox {
+    /// `__free_pages_ok` outside the lock: free_pages_prepare, IRQ save/restore and the
+    /// pageblock's migratetype, the same work `free_unref_page` does around its list add, so
+    /// one per-CPU-list operation's cycles (the catalogue's `pcp_op_cycles`, no own constant).
+    pub fn free_pages_ok_cycles(&self) -> u64 {
+        self.cpu.page_op_cycles
     }
 }
+
+const fn w(value: f64, min: f64, max: f64, unit: &'static str, basis: Basis, source: &'static str) -> Quantity {
+    Quantity { value, min, max, unit, basis, source }
+}
+
+/// The modelled TX completion and allocator work of one packet on one CPU (tx_cq + napi
+/// consume + release_data + page_frag_free + one PCP alloc and one PCP free at 104 cycles):
+/// what the XDP paper's whole-path forwarding cost includes besides [`ForwardingBox::rx_pkt_cycles`].
+pub const TX_AND_ALLOC_CYCLES: f64 = 150.0 + 28.0 + 20.0 + 25.0 + 2.0 * 104.0;
+
+/// Linux IP forwarding, whole path, one core of an E5-1650 v4 at 3.6 GHz with ConnectX-5
+/// (xdp-paper benchmarks/bench04_fwd.org, 2018): 1,739,672 pps with one route (2,069 cycles per
+/// packet), 1,373,550 pps with a full BGP table (2,621 cycles).
+pub const FWD_SINGLE_ROUTE_CYCLES: f64 = 3600e6 / 1_739_672.0;
+pub const FWD_FULL_TABLE_CYCLES: f64 = 3600e6 / 1_373_550.0;
+
+/// The router's stack work per packet: the full-table cost less the modelled TX completion and
+/// allocator work; the range runs from the single-route cost to 20 % above the full table.
+pub const ROUTER_RX: Quantity = w(2190.0, 1640.0, 2630.0, "cycles", Basis::Estimate, "xdp-paper bench04_fwd.org: Linux forwarding 1.37 Mpps/core with a full BGP table at 3.6 GHz (2,621 cycles) less 431 cycles of modelled TX completion + PCP alloc/free");
+/// The x86 bench's: the single-route cost less the same work (a benchmark routes one prefix).
+pub const X86_RX: Quantity = w(1640.0, 1640.0, 2190.0, "cycles", Basis::Estimate, "xdp-paper bench04_fwd.org: 1.74 Mpps/core with one route at 3.6 GHz (2,069 cycles) less 431 modelled; up to the full-table cost");
+/// The A53's: no A53 forwarding figure was found; an in-order core at 1.5-3x the x86 cycles.
+pub const A53_RX: Quantity = w(
+    3300.0,
+    2460.0,
+    4920.0,
+    "cycles",
+    Basis::Assumed,
+    "no A53 per-packet figure found: 2x the x86 single-route stack cycles (in-order, narrower core), 1.5-3x",
+);
+/// mlx5e_poll_tx_cq per packet (CQE read, DMA unmap without IOMMU).
+pub const TX_CQ: Quantity = w(
+    150.0,
+    50.0,
+    400.0,
+    "cycles",
+    Basis::Assumed,
+    "no per-packet TX completion figure found: a CQE line and an unmap, 50-400 cycles",
+);
+/// napi_consume_skb + skb_release_data self: Brouer's whole kfree_skb path 18.3 ns at ~4 GHz
+/// (73 cycles) less page_frag_free's 6.2 ns (25 cycles): 48 cycles, split 28 / 20 (assumed).
+pub const NAPI_CONSUME: Quantity = w(28.0, 15.0, 60.0, "cycles", Basis::Estimate, "kfree_skb path 18.3 ns less page_frag_free 6.2 ns at 8.17 Mpps, i7-6700K, mlx5 (prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017): 48 cycles, 28 of them napi_consume_skb (split assumed)");
+pub const RELEASE_DATA: Quantity = w(
+    20.0,
+    10.0,
+    40.0,
+    "cycles",
+    Basis::Estimate,
+    "as napi_consume_skb: the other 20 of the 48 cycles (split assumed)",
+);
+/// page_frag_free self on a line the CPU owns: 6.2 ns in Brouer's profile at ~4 GHz.
+pub const PAGE_FRAG_FREE: Quantity = w(25.0, 20.0, 60.0, "cycles", Basis::Measured, "page_frag_free 6.2 ns per packet in a perf profile at 8.17 Mpps, i7-6700K 4.0-4.2 GHz, mlx5 (xdp25_eval_generic_xdp_tx.rst)");
+/// page_pool direct recycling: 19 cycles (E5-1650 v4), 17 (Gold 6140).
+pub const RX_CACHE: Quantity = w(
+    19.0,
+    17.0,
+    24.0,
+    "cycles",
+    Basis::Measured,
+    "page_pool direct recycle 19 cycles E5-1650 v4 (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), 17 Gold 6140",
+);
+/// The router's carried load, kpps: fitted to the seed's perf shares with no more than 1 %
+/// drop (the thread's own traffic figures were not found). Range: the 28 cores' forwarding
+/// capacity at the sourced per-packet cost bounds it from above; a loaded 100 Gbit router of
+/// 800-byte packets carries at least a few Mpps.
+pub const ROUTER_LOAD: Quantity = w(3040.0, 1500.0, 15_000.0, "kpps", Basis::Fitted(&["seed002-router"]), "fitted (seed002-router) with drop <= 1 %: Paweł Staszewski's thread (spinics netdev msg531362) was not in the stored archives");
 
 /// The 2018 router of the report.
 pub const ROUTER: ForwardingBox = ForwardingBox {
     kind: MachineKind::Router,
     name: "2018 x86 router: 2 x 14-core Skylake-SP, HT, mlx5 100 Gbit (assumed)",
-    cpu: MachineProfile {
-        // Fixed 2.6 GHz: routers commonly pin the base clock (assumption).
-        // Same-socket transfer: Fitted (mesh, 50..150 ns); cross-socket: UPI, literature.
-        line_same_socket_ns: 68,
-        line_cross_socket_ns: 180,
-        line_same_core_ns: 8,
-        line_llc_ns: 22,
-        // Skylake-SP spec sheet: 1 MiB L2 per core, 1.375 MiB L3 per core. Nothing in this
-        // world streams data through the cores (the NIC's DMA and the headers it reads are
-        // not counted as traffic), so a struct page line stays with its last writer: see the
-        // module doc.
-        l2_bytes: 1 << 20,
-        l3_bytes_per_core: 1408 << 10,
-        // Fitted: buddy work per block under zone->lock (list add/del, flags), 10..80 cycles.
-        buddy_step_cycles: 39,
-        // One per-CPU list op: the seed-000 server's value (same core family).
-        page_op_cycles: 105,
-        // Two hardware threads of a core: 1.6x slower each (the seed-000 server's value).
-        smt_slowdown_pct: 160,
-        ..cpu("2x14-core Skylake-SP router", 2, 14, 2, 2600)
-    },
+    cpu: MachineProfile::from_catalogue("2x14-core Skylake-SP router", &SKYLAKE_SP, &SKYLAKE_SP_2018, 2, 14, 2),
     cores: 28,
     smt: true,
     rx_queues: 56,
@@ -157,77 +177,53 @@ pub const ROUTER: ForwardingBox = ForwardingBox {
     line_gbps: 100,
     // "Normal users traffic": an Internet mix averages several hundred bytes (assumption).
     packet_bytes: 800,
-    rx_pkt_cycles: 23_268,
-    tx_cq_cycles: 447,
-    napi_consume_cycles: 595,
-    release_data_cycles: 432,
-    page_frag_free_cycles: 11,
-    free_pages_ok_cycles: 183,
-    rx_cache_cycles: 105,
+    offered_kpps: ROUTER_LOAD.int() as u32,
+    rx_pkt_cycles: ROUTER_RX.int(),
+    tx_cq_cycles: TX_CQ.int(),
+    napi_consume_cycles: NAPI_CONSUME.int(),
+    release_data_cycles: RELEASE_DATA.int(),
+    page_frag_free_cycles: PAGE_FRAG_FREE.int(),
+    rx_cache_cycles: RX_CACHE.int(),
 };
 
-/// Jesper Dangaard Brouer's micro-benchmark host (assumed, see the module doc).
+/// Jesper Dangaard Brouer's testlab host (see the module doc).
 pub const X86_BENCH: ForwardingBox = ForwardingBox {
     kind: MachineKind::X86Bench,
-    name: "x86 micro-benchmark host: 6-core Broadwell at 3.6 GHz, no HT, mlx5 100 Gbit (assumed)",
-    cpu: MachineProfile {
-        line_same_socket_ns: 42,
-        line_cross_socket_ns: 180,
-        line_same_core_ns: 8,
-        line_llc_ns: 18,
-        // Broadwell spec sheet: 256 KiB L2 per core, 2.5 MiB L3 per core.
-        l2_bytes: 256 << 10,
-        l3_bytes_per_core: 2560 << 10,
-        buddy_step_cycles: 30,
-        page_op_cycles: 105,
-        ..cpu("6-core Broadwell", 1, 6, 1, 3600)
-    },
+    name: "x86 micro-benchmark host: Xeon E5-1650 v4 (Broadwell-EP), 6 cores, no HT, mlx5 100 Gbit (assumed)",
+    cpu: MachineProfile::from_catalogue("6-core Broadwell-EP", &BROADWELL_EP, &BROADWELL_EP_2018, 1, 6, 1),
     cores: 6,
     smt: false,
     rx_queues: 6,
     tx_irq: TxIrq::Same,
     line_gbps: 100,
     packet_bytes: 64,
-    rx_pkt_cycles: 9677,
-    tx_cq_cycles: 300,
-    napi_consume_cycles: 200,
-    release_data_cycles: 150,
-    page_frag_free_cycles: 60,
-    free_pages_ok_cycles: 51,
-    rx_cache_cycles: 105,
+    offered_kpps: 0,
+    rx_pkt_cycles: X86_RX.int(),
+    tx_cq_cycles: TX_CQ.int(),
+    napi_consume_cycles: NAPI_CONSUME.int(),
+    release_data_cycles: RELEASE_DATA.int(),
+    page_frag_free_cycles: PAGE_FRAG_FREE.int(),
+    rx_cache_cycles: RX_CACHE.int(),
 };
 
-/// Ilias Apalodimas's Cortex-A53 box (assumed, see the module doc).
-pub const CORTEX_A53: ForwardingBox = ForwardingBox {
+/// Ilias Apalodimas's Cortex-A53 box (see the module doc).
+pub const CORTEX_A53_BOX: ForwardingBox = ForwardingBox {
     kind: MachineKind::CortexA53,
-    name: "Cortex-A53: 4 cores at 1.2 GHz, 1 Gbit, single-queue NIC (assumed)",
-    cpu: MachineProfile {
-        line_same_socket_ns: 60,
-        line_cross_socket_ns: 60,
-        line_same_core_ns: 8,
-        line_llc_ns: 30,
-        // Cortex-A53: the cluster's shared L2 (512 KiB assumed, 128 KiB..2 MiB by SoC), no
-        // L3; the model's per-core L2 only decides whether a line is still with its writer,
-        // which without streaming traffic it always is.
-        l2_bytes: 512 << 10,
-        l3_bytes_per_core: 0,
-        buddy_step_cycles: 40,
-        page_op_cycles: 60,
-        ..cpu("4-core Cortex-A53", 1, 4, 1, 1200)
-    },
+    name: "Cortex-A53: 4 cores, 1 Gbit, single-queue NIC (assumed)",
+    cpu: MachineProfile::from_catalogue("4-core Cortex-A53", &CORTEX_A53, &CORTEX_A53_2018, 1, 4, 1),
     cores: 4,
     smt: false,
     rx_queues: 1,
     tx_irq: TxIrq::Same,
     line_gbps: 1,
     packet_bytes: 64,
-    rx_pkt_cycles: 1460,
-    tx_cq_cycles: 150,
-    napi_consume_cycles: 120,
-    release_data_cycles: 80,
-    page_frag_free_cycles: 40,
-    free_pages_ok_cycles: 198,
-    rx_cache_cycles: 60,
+    offered_kpps: 0,
+    rx_pkt_cycles: A53_RX.int(),
+    tx_cq_cycles: TX_CQ.int(),
+    napi_consume_cycles: NAPI_CONSUME.int(),
+    release_data_cycles: RELEASE_DATA.int(),
+    page_frag_free_cycles: PAGE_FRAG_FREE.int(),
+    rx_cache_cycles: RX_CACHE.int(),
 };
 
 /// The box of `kind`.
@@ -235,6 +231,26 @@ pub fn machine(kind: MachineKind) -> &'static ForwardingBox {
     match kind {
         MachineKind::Router => &ROUTER,
         MachineKind::X86Bench => &X86_BENCH,
-        MachineKind::CortexA53 => &CORTEX_A53,
+        MachineKind::CortexA53 => &CORTEX_A53_BOX,
     }
+}
+
+/// The workload quantities of `kind`'s box, by field name (docs and the bands walk these).
+pub fn workload(kind: MachineKind) -> Vec<(&'static str, Quantity)> {
+    let rx = match kind {
+        MachineKind::Router => ROUTER_RX,
+        MachineKind::X86Bench => X86_RX,
+        MachineKind::CortexA53 => A53_RX,
+    };
+    let mut out = vec![
+        ("rx_pkt_cycles", rx),
+        ("tx_cq_cycles", TX_CQ),
+        ("napi_consume_cycles", NAPI_CONSUME),
+        ("release_data_cycles", RELEASE_DATA),
+        ("page_frag_free_cycles", PAGE_FRAG_FREE),
+    ];
+    if kind == MachineKind::Router {
+        out.push(("offered_kpps", ROUTER_LOAD));
+    }
+    out
 }

@@ -12,32 +12,39 @@
 //! both under the lock, but once per batch instead of once per page.
 //!
 //! The model is the forwarding world in [`world`] on the sim kernel ([`crate::sim`]); the
-//! three machines are data in [`machines`]; [`calibrate`] fits their constants. Every run
+//! three machines are data in [`machines`], built from the catalogue; [`calibrate`] fits the
+//! router's carried load, the only constant fitted to the seed. Every run
 //! simulates the setting before and after the fix, so the page can show both flame graphs
 //! and the gain. docs/page-frag-free.md has every mechanism, constant and source.
 //!
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
 //! `world.rs` (the forwarding world: RX refill, TX completion through `__free_pages_ok` or
 //! `free_unref_page`), `chains.rs` (its profile call chains), `machines.rs` (the three machines
-//! as data), `calibrate.rs` (their `Calibration`) and `seed.rs` (the seed's figures and the
-//! reproduce table).
+//! as data, from the catalogue), `calibrate.rs` (the router's one fitted constant), `seed.rs`
+//! (the seed's figures and the reproduce table) and `validate.rs` (tables, bands, knob
+//! relations).
 
 pub mod calibrate;
 pub mod chains;
 pub mod machines;
 mod seed;
+pub mod validate;
 pub mod world;
 
 pub use seed::{
-    machine_defaults, reproduce, reproduce_figures, A53_ROW, SEED_GAIN_A53_PCT, SEED_GAIN_X86_PCT,
-    SEED_PAGE_FRAG_FREE_SELF_PCT, SEED_SHARES, SEED_SKB_RELEASE_DATA_SELF_PCT, X86_ROW,
+    gain_target, machine_defaults, reproduce, reproduce_figures, A53_ROW, FIGURES, SEED_FRAMES, SEED_GAIN_A53_PCT,
+    SEED_GAIN_X86_PCT, SEED_PAGE_FRAG_FREE_SELF_PCT, SEED_RAW_SPIN_LOCK_PCT, SEED_SHARES,
+    SEED_SKB_RELEASE_DATA_SELF_PCT, X86_ROW,
 };
 use seed::{repro_row, reproduction, table};
 
+use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
-use crate::experiment::{Cost, Experiment, Point, ViewSpec};
+use crate::experiment::{Cost, Experiment, Monotone, Point, ViewSpec};
 use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamError, ParamSpec, Params, Value};
+use crate::sim::catalogue::Quantity;
+use crate::sim::machine::MachineProfile;
 use crate::sim::profile::FlameGraph;
 use crate::sim::qspinlock::{LockStats, LOCK_STAT_HEADER};
 use crate::sim::world::World as _;
@@ -118,7 +125,8 @@ impl Input {
 pub fn resolve(params: &Params) -> Params {
     let mut out = params.clone();
     let b = machine(Input::from(params).machine);
-    let defaults: [(&str, Value); 7] = [
+    let defaults: [(&str, Value); 8] = [
+        ("offered_kpps", Value::Int(i64::from(b.offered_kpps))),
         ("sockets", Value::Int(i64::from(b.cpu.sockets))),
         ("cpus", Value::Int(i64::from(b.cores))),
         ("smt", Value::Bool(b.smt)),
@@ -216,6 +224,8 @@ pub struct Shares {
     pub spin_free: f64,
     /// queued_spin_lock_slowpath anywhere (the free path and rmqueue_bulk).
     pub spin_all: f64,
+    /// _raw_spin_lock's own time under the free path (the uncontended acquire and its line).
+    pub raw_spin_lock_free: f64,
     pub page_frag_free_self: f64,
     pub skb_release_data_self: f64,
     pub free_pcppages_bulk: f64,
@@ -231,6 +241,9 @@ impl Shares {
             free_one_page_self: f.self_pct("free_one_page"),
             spin_free: f.share_under_pct(&["napi_consume_skb"], "queued_spin_lock_slowpath"),
             spin_all: f.share_pct("queued_spin_lock_slowpath"),
+            raw_spin_lock_free: (f.share_under_pct(&["napi_consume_skb"], "_raw_spin_lock")
+                - f.share_under_pct(&["napi_consume_skb"], "queued_spin_lock_slowpath"))
+            .max(0.0),
             page_frag_free_self: f.self_pct("page_frag_free"),
             skb_release_data_self: f.self_pct("skb_release_data"),
             free_pcppages_bulk: f.share_pct("free_pcppages_bulk"),
@@ -270,6 +283,12 @@ pub fn summary_on(b: &ForwardingBox, params: &Params, fix: Fix, seed: u64) -> Ru
         perf_text: report.text,
         zoneinfo: sim.zones.iter().map(|z| z.zoneinfo_pagesets(&shown)).collect(),
     }
+}
+
+/// Packets offered in the measured window but not forwarded, % (RX ring overflow).
+pub fn drop_pct(i: &Input, s: &RunSummary) -> f64 {
+    let offered = i.offered_pps() as f64 * (i.measure_us as f64 / 1e6);
+    (1.0 - s.stats.forwarded as f64 / offered.max(1.0)).max(0.0) * 100.0
 }
 
 fn fix_name(fix: Fix) -> &'static str {
@@ -335,7 +354,6 @@ fn row_of(i: &Input, p: &Pair) -> Row {
     let chosen = if i.fix == Fix::Before { &p.before } else { &p.after };
     let s = Shares::of(&chosen.flame);
     let pkts = chosen.stats.forwarded.max(1) as f64;
-    let offered = i.offered_pps() as f64 * (i.measure_us as f64 / 1e6);
     let wire_bits = (f64::from(i.packet_bytes) + WIRE_OVERHEAD_BYTES as f64) * 8.0;
     vec![
         Cell::Text(fix_name(i.fix).to_string()),
@@ -353,7 +371,7 @@ fn row_of(i: &Input, p: &Pair) -> Row {
         round2(s.free_pcppages_bulk),
         round2(s.rmqueue_bulk),
         round2(chosen.stats.zone_lock_calls() as f64 * 1000.0 / pkts),
-        round2((1.0 - chosen.stats.forwarded as f64 / offered.max(1.0)).max(0.0) * 100.0),
+        round2(drop_pct(i, chosen)),
     ]
 }
 
@@ -397,11 +415,7 @@ impl Experiment for PageFragFree {
     /// The row, the flame graphs before and after, and the text views (perf report, lock
     /// stats, pagesets) of the chosen fix. Simulates the pair once for all of them.
     fn run(&self, params: &Params, seed: u64) -> RunOutput {
-        let p = pair(params, seed);
-        let mut out = RunOutput::new(ID, seed, columns());
-        out.push_row(row_of(&Input::new(params), &p));
-        decorate(&mut out, params, &p);
-        out
+        run_on(machine(Input::new(params).machine), params, seed)
     }
 
     fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
@@ -460,15 +474,48 @@ impl Experiment for PageFragFree {
     fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
         let per_seed: Vec<Vec<f64>> = seeds.iter().map(|&s| reproduce_figures(s)).collect();
         let n = per_seed.len().max(1) as f64;
-        let mean: Vec<f64> = (0..6).map(|k| per_seed.iter().map(|f| f[k]).sum::<f64>() / n).collect();
+        let mean: Vec<f64> = (0..FIGURES).map(|k| per_seed.iter().map(|f| f[k]).sum::<f64>() / n).collect();
         let tables: Vec<Reproduction> = per_seed.iter().zip(seeds).map(|(f, &s)| table(f, s)).collect();
         Some(table(&mean, seeds.first().copied().unwrap_or(0)).with_spread(&tables, seeds))
     }
 
-    /// The router's constants (the two other machines: `examples/calibrate_pff.rs`).
+    /// The router's one fitted constant (the two other machines fit nothing).
     fn calibration(&self) -> Option<&'static dyn Calibration> {
         Some(&calibrate::ROUTER_CALIBRATION)
     }
+
+    fn tables(&self) -> Vec<TableSpec> {
+        validate::tables()
+    }
+
+    fn check_table(&self, table: &str, seeds: &[u64]) -> Option<TableCheck> {
+        validate::check_table(table, seeds)
+    }
+
+    fn machines(&self) -> Vec<MachineProfile> {
+        validate::machines()
+    }
+
+    fn uncertain(&self) -> Vec<(&'static str, Quantity)> {
+        validate::uncertain()
+    }
+
+    fn run_perturbed(&self, params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
+        Some(run_on(&validate::perturbed_box(params, values), params, seed))
+    }
+
+    fn monotone(&self) -> Vec<Monotone> {
+        validate::monotone()
+    }
+}
+
+/// A run on `b` (the machine of `params`, possibly with perturbed constants).
+pub fn run_on(b: &ForwardingBox, params: &Params, seed: u64) -> RunOutput {
+    let p = pair_on(b, params, seed);
+    let mut out = RunOutput::new(ID, seed, columns());
+    out.push_row(row_of(&Input::new(params), &p));
+    decorate(&mut out, params, &p);
+    out
 }
 
 fn decorate(out: &mut RunOutput, params: &Params, p: &Pair) {
@@ -537,8 +584,8 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("line_gbps", "Gbit/s", i64::from(r.line_gbps), (1, 400, 1))
             .help("Line rate of the ingress NIC (sets the offered load when offered_kpps is 0).")
             .kernel("ethtool speed"),
-        ParamSpec::int("offered_kpps", "kpps", 0, (0, 200_000, 10))
-            .help("Offered load in thousands of packets per second; 0 = line rate for the frame size.")
+        ParamSpec::int("offered_kpps", "kpps", i64::from(r.offered_kpps), (0, 200_000, 10))
+            .help("Offered load in thousands of packets per second; 0 = line rate for the frame size. Unset: the router's carried load (fitted to the seed, no drop); the two benchmarks flood the link (0).")
             .kernel("pktgen rate"),
         ParamSpec::int("recycle_pct", "%", 0, (0, 100, 1))
             .help("Share of RX pages the driver recycles itself (never reaching the page allocator); the report's was ineffective: 0.")

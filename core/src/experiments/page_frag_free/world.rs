@@ -15,7 +15,9 @@
 //! What we simplify: each CPU runs one NAPI loop (TX completions first, up to 128, then up to
 //! 64 received packets, as mlx5e_napi_poll does); a packet uses one page (no page splitting);
 //! packets arrive evenly at the offered rate on each RX queue (a 1024-slot ring; more are
-//! dropped); the NIC completes a packet as soon as it was queued for transmit; a recycled
+//! dropped); the NIC completes a packet as soon as it was queued for transmit; the freeing
+//! CPU pays one line transfer each for the sk_buff, the shinfo and the struct page the
+//! receiving CPU wrote (by distance: nothing when both are one CPU); a recycled
 //! page never reaches the allocator. Pages come from the zone of the receiving CPU's node
 //! and go back to the zone they came from. Per-packet work is jittered by ±10 % (not fitted)
 //! so CPUs do not run in lockstep. See docs/page-frag-free.md.
@@ -100,6 +102,8 @@ impl LockEvents for Event {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Pkt {
     page: Option<PageRef>,
+    /// The CPU that received it: it wrote the sk_buff and the shinfo lines last.
+    rx_cpu: CpuId,
 }
 
 /// Work under `zone->lock`.
@@ -501,12 +505,17 @@ impl ForwardSim {
             b.napi_consume_cycles,
             b.release_data_cycles,
             b.page_frag_free_cycles,
-            b.free_pages_ok_cycles,
+            b.free_pages_ok_cycles(),
             b.cpu.page_op_cycles,
         );
+        // The sk_buff (skb->users) and the shinfo (dataref) lines were last written by the
+        // receiving CPU (__build_skb): each costs a transfer by distance to the freeing CPU.
+        let line_ns = self.cfg.machine.cpu.transfer_ns(pkt.rx_cpu, self.cpus[i].id);
         self.work(i, cq, Stack::TxCq);
         self.work(i, napi, Stack::NapiConsume);
+        self.advance(i, line_ns, Stack::NapiConsume);
         self.work(i, rel, Stack::ReleaseData);
+        self.advance(i, line_ns, Stack::ReleaseData);
         self.work(i, pff, Stack::PageFragFree);
         if self.measuring(self.cpus[i].cursor_ns) {
             self.stats.forwarded += 1;
@@ -539,7 +548,7 @@ impl ForwardSim {
                 self.stats.recycled += 1;
             }
             self.work(i, self.cfg.machine.rx_cache_cycles, Stack::RxCache);
-            return self.rx_work(i, Pkt { page: None });
+            return self.rx_work(i, Pkt { page: None, rx_cpu: self.cpus[i].id });
         }
         self.rx_alloc(i);
     }
@@ -556,7 +565,7 @@ impl ForwardSim {
                 let cycles = m.page_op_cycles;
                 self.work(i, cycles, Stack::PcpAlloc);
                 self.advance(i, line_ns, Stack::PcpAlloc);
-                self.rx_work(i, Pkt { page: Some(PageRef { node, pfn, order: 0 }) });
+                self.rx_work(i, Pkt { page: Some(PageRef { node, pfn, order: 0 }), rx_cpu: cpu });
             }
             None if refilled => {
                 // The zone is empty: the packet is dropped (a model bound, never reached by

@@ -1,0 +1,197 @@
+//! What `skblab validate` and `reproduce --bands` read of page-frag-free: its three seed
+//! tables with their bookkeeping, the machine profiles, the catalogue and workload quantities
+//! the reproduction depends on, and knob relations the kernel fixes in sign.
+//!
+//! Tables: `seed002-router` (seven perf frames, one constant fitted: the carried load),
+//! `seed002-x86` and `seed002-a53` (one gain each, nothing fitted: predictions from the
+//! catalogue and the sourced per-packet costs of `machines.rs`).
+
+use super::machines::{machine, workload, ForwardingBox, MachineKind};
+use super::{gain_target, machine_defaults, pair, seed, Input, ID};
+use crate::calibrate::tables::{mape, TableCheck, TableSpec};
+use crate::experiment::Monotone;
+use crate::params::{Choice, Params};
+use crate::sim::catalogue::{family, kernel, Quantity};
+
+/// The three tables (short names as `skblab validate` prints them).
+pub fn tables() -> Vec<TableSpec> {
+    let t = |table, title, targets, fitted: Vec<&'static str>| TableSpec {
+        experiment: ID,
+        table,
+        title,
+        targets,
+        arithmetic: false,
+        fitted,
+    };
+    vec![
+        t(
+            "seed002-router",
+            "seed 002: the router's perf graph under mlx5e_poll_tx_cq (7 frames)",
+            7,
+            vec!["offered_kpps"],
+        ),
+        t("seed002-x86", "seed 002: Jesper Brouer's micro-benchmark gain (+7 %)", 1, Vec::new()),
+        t("seed002-a53", "seed 002: Ilias Apalodimas's Cortex-A53 gain (~+11 %, 64 B)", 1, Vec::new()),
+    ]
+}
+
+fn mean_figures(seeds: &[u64]) -> Vec<f64> {
+    let per: Vec<Vec<f64>> = seeds.iter().map(|&s| seed::reproduce_figures(s)).collect();
+    let n = per.len().max(1) as f64;
+    (0..seed::FIGURES).map(|k| per.iter().map(|f| f[k]).sum::<f64>() / n).collect()
+}
+
+/// `validate`'s figures of `table` on the mean over `seeds`.
+pub fn check_table(table: &str, seeds: &[u64]) -> Option<TableCheck> {
+    let f = mean_figures(seeds);
+    match table {
+        "seed002-router" => {
+            let pairs: Vec<(f64, f64)> = seed::SEED_FRAMES.iter().zip(&f).map(|((_, m), &s)| (s, *m)).collect();
+            let errors = seed::SEED_FRAMES
+                .iter()
+                .zip(&f)
+                .map(|((n, m), s)| format!("{n}: {s:.2} vs {m} % ({:+.2} points, in sample)", s - m))
+                .collect();
+            let gaps = vec![
+                "the carried load is fitted (the router thread's traffic figures were not in the stored archives)"
+                    .to_string(),
+            ];
+            Some(TableCheck { in_sample_mape: Some(mape(&pairs)), errors, gaps, ..TableCheck::default() })
+        }
+        "seed002-x86" | "seed002-a53" => {
+            let (kind, sim) =
+                if table == "seed002-x86" { (MachineKind::X86Bench, f[7]) } else { (MachineKind::CortexA53, f[8]) };
+            let want = gain_target(kind);
+            let err = mape(&[(sim, want)]);
+            Some(TableCheck {
+                in_sample_mape: Some(err),
+                out_of_sample_mape: Some(err),
+                curve_mape: None,
+                errors: vec![format!("gain {sim:.2} vs {want} % ({:+.2} points, prediction)", sim - want)],
+                gaps: vec![format!(
+                    "{}: the benchmark itself is not described in the seed (assumed)",
+                    machine(kind).name
+                )],
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Every machine profile the experiment runs (each from the catalogue).
+pub fn machines() -> Vec<crate::sim::machine::MachineProfile> {
+    MachineKind::ALL.iter().map(|&k| machine(k).cpu.clone()).collect()
+}
+
+const KINDS: [MachineKind; 3] = [MachineKind::Router, MachineKind::X86Bench, MachineKind::CortexA53];
+
+fn quantities_of(kind: MachineKind) -> Vec<(&'static str, Quantity)> {
+    let cpu = &machine(kind).cpu;
+    let fam = family(cpu.family);
+    let k = kernel(cpu.family, cpu.era).expect("every box's kernel is in the catalogue");
+    let mut out = vec![
+        ("line_same_socket_ns", fam.line_same_socket_ns),
+        ("line_cross_socket_ns", fam.line_cross_socket_ns),
+        ("line_llc_ns", fam.line_llc_ns),
+        ("pcp_op_cycles", k.pcp_op_cycles),
+        ("buddy_step_cycles", k.buddy_step_cycles),
+    ];
+    out.extend(workload(kind).into_iter().filter(|(n, _)| *n == "rx_pkt_cycles" || *n == "tx_cq_cycles"));
+    out
+}
+
+/// Names of [`uncertain`]: `<machine>.<field>`, rows in [`KINDS`] order, columns in the order
+/// of `quantities_of`.
+const NAMES: [[&str; 7]; 3] = [
+    [
+        "router.line_same_socket_ns",
+        "router.line_cross_socket_ns",
+        "router.line_llc_ns",
+        "router.pcp_op_cycles",
+        "router.buddy_step_cycles",
+        "router.rx_pkt_cycles",
+        "router.tx_cq_cycles",
+    ],
+    [
+        "x86-bench.line_same_socket_ns",
+        "x86-bench.line_cross_socket_ns",
+        "x86-bench.line_llc_ns",
+        "x86-bench.pcp_op_cycles",
+        "x86-bench.buddy_step_cycles",
+        "x86-bench.rx_pkt_cycles",
+        "x86-bench.tx_cq_cycles",
+    ],
+    [
+        "cortex-a53.line_same_socket_ns",
+        "cortex-a53.line_cross_socket_ns",
+        "cortex-a53.line_llc_ns",
+        "cortex-a53.pcp_op_cycles",
+        "cortex-a53.buddy_step_cycles",
+        "cortex-a53.rx_pkt_cycles",
+        "cortex-a53.tx_cq_cycles",
+    ],
+];
+
+/// The quantities a reproduction depends on, `<machine>.<field>`, for every box.
+pub fn uncertain() -> Vec<(&'static str, Quantity)> {
+    let mut out = Vec::new();
+    for (i, kind) in KINDS.into_iter().enumerate() {
+        for (j, (_, q)) in quantities_of(kind).into_iter().enumerate() {
+            out.push((NAMES[i][j], q));
+        }
+    }
+    out
+}
+
+fn set(b: &mut ForwardingBox, field: &str, v: f64) {
+    let v = v.max(0.0).round() as u64;
+    match field {
+        "line_same_socket_ns" => b.cpu.line_same_socket_ns = v,
+        "line_cross_socket_ns" => b.cpu.line_cross_socket_ns = v,
+        "line_llc_ns" => b.cpu.line_llc_ns = v,
+        "pcp_op_cycles" => b.cpu.page_op_cycles = v,
+        "buddy_step_cycles" => b.cpu.buddy_step_cycles = v,
+        "rx_pkt_cycles" => b.rx_pkt_cycles = v,
+        "tx_cq_cycles" => b.tx_cq_cycles = v,
+        other => panic!("bug: '{other}' is not a perturbable field"),
+    }
+}
+
+/// The box of `params`' machine with the values of [`uncertain`] (same order) that name it.
+pub fn perturbed_box(params: &Params, values: &[f64]) -> ForwardingBox {
+    let kind = Input::new(params).machine;
+    let mut b = machine(kind).clone();
+    for ((name, _), &v) in uncertain().iter().zip(values) {
+        if let Some(field) = name.strip_prefix(kind.name()).and_then(|r| r.strip_prefix('.')) {
+            set(&mut b, field, v);
+        }
+    }
+    b
+}
+
+/// Knob relations the kernel fixes in sign.
+pub fn monotone() -> Vec<Monotone> {
+    vec![
+        Monotone {
+            param: "recycle_pct",
+            column: "free_one_page_pct",
+            rises: false,
+            tolerance_pct: 5.0,
+            why: "a page the driver recycles (mlx5e_rx_cache_get) never reaches the page allocator",
+        },
+        Monotone {
+            param: "packet_bytes",
+            column: "mpps_after",
+            rises: false,
+            tolerance_pct: 3.0,
+            why: "bigger frames: never more packets per second at the same line rate and per-packet work",
+        },
+    ]
+}
+
+/// The gains of the two predictions with the router fitted, on `seeds` (x86, A53).
+pub fn predicted_gains(seeds: &[u64]) -> (f64, f64) {
+    let n = seeds.len().max(1) as f64;
+    let g = |k| seeds.iter().map(|&s| pair(&machine_defaults(k), s).gain_pct).sum::<f64>() / n;
+    (g(MachineKind::X86Bench), g(MachineKind::CortexA53))
+}
