@@ -162,15 +162,18 @@ pub struct KernelCosts {
     pub syscall_cycles: Quantity,
     /// try_to_wake_up + the wakee's schedule().
     pub wakeup_cycles: Quantity,
-    /// TCP work per skb on the path of a loopback TCP_STREAM: tcp_sendmsg's per-skb
-    /// bookkeeping, tcp_write_xmit, IP output, loopback_xmit and the softirq receive (ip_rcv,
-    /// tcp_v4_rcv, queueing). No published breakdown was found: fitted (seed 000).
+    /// TCP work per segment sent (on loopback one skb of at most the size goal is one
+    /// segment): tcp_write_xmit / __tcp_transmit_skb (the clone, headers), IP output,
+    /// loopback_xmit and the softirq receive (ip_rcv, tcp_v4_rcv, queueing, sk_data_ready),
+    /// all on the sender's CPU; whatever the segment's length (its bytes cost the copies).
+    /// No published breakdown was found: fitted (seed 000).
     pub tcp_skb_cycles: Quantity,
     /// Share of `tcp_skb_cycles` in the receive half (softirq ip_rcv .. tcp_queue_rcv and the
     /// ACK), percent; the rest is the transmit half.
     pub tcp_rx_share_pct: Quantity,
-    /// The receiving process's work per skb: tcp_recvmsg's unlink and free of the sk_buff,
-    /// tcp_cleanup_rbuf and the ACK it may send.
+    /// The receiving process's work per skb it consumes: tcp_recvmsg's unlink and free of
+    /// the sk_buff, tcp_rcv_space_adjust, tcp_cleanup_rbuf and the ACK (the syscall's own
+    /// entry/exit is `syscall_cycles`, once per recvmsg however many skbs it takes).
     pub tcp_recvmsg_skb_cycles: Quantity,
     /// Per frag on both sides: skb_fill_page_desc / the copy iterator stepping to a new frag.
     pub tcp_frag_cycles: Quantity,
@@ -354,9 +357,9 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), 31 (Gold 6140, <33216f8e-0b9c-c701-0cdf-e96229bc03d6@redhat.com>)"),
     syscall_cycles: q(1500.0, 700.0, 2000.0, "cycles", Estimate, "getpid round trip 191-217 ns on Skylake-X with audit rules (Oracle Linux blog, 2023-09-12) plus fd lookup and lock_sock/release_sock: 0.2-0.5 us at 3.8 GHz"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "try_to_wake_up + schedule(): 1-2 us of a cross-CPU wakeup"),
-    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000); several us per skb in loopback TCP perf traces"),
+    tcp_skb_cycles: q(13791.0, 3000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000, 16 KiB sends), per segment; no per-segment figure was found (CATALOGUE-SOURCES §8): 1-10 us of a loopback segment's round through the stack"),
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "loopback netperf: the softirq receive is about half the stack's time (ptesarik, SIGILLatum local-ip-performance, 2024-05-31: >3 s of 10 s in net_rx_action on each side)"),
-    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000)"),
+    tcp_recvmsg_skb_cycles: q(5229.0, 1000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000), per skb consumed, syscall excluded; no figure found"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop"),
 };
 
