@@ -62,15 +62,15 @@ pub struct MachineProfile {
     /// Copy bandwidth of one core for `copy_user_enhanced_fast_string` on data in its own L2,
     /// bytes per 1000 cycles. Fitted.
     pub copy_bytes_per_kcycle: u64,
-    /// Fixed cost of one `sendmsg()` call whatever its size: syscall entry and exit (with the
+    /// Fixed cost of one `sendmsg()` or `recvmsg()` call whatever its size: syscall entry and exit (with the
     /// 2019 Spectre/Meltdown mitigations), fd lookup, `lock_sock`/`release_sock`, iov setup.
     /// Sourced, not fitted: docs/calibration.md.
     pub syscall_cycles: u64,
-    /// Fixed sender work per skb: skb allocation and tcp_sendmsg bookkeeping, tcp_write_xmit,
-    /// IP, loopback_xmit and the softirq receive (netif_rx, ip_rcv, tcp_v4_rcv). Fitted.
+    /// Work per segment sent (catalogue `tcp_skb_cycles`): tcp_write_xmit, IP,
+    /// loopback_xmit and the softirq receive (netif_rx, ip_rcv, tcp_v4_rcv), whatever its length.
     pub skb_tx_cycles: u64,
-    /// Fixed receiver work per skb: syscall, tcp_recvmsg, the ACK it sends and processes
-    /// (tcp_cleanup_rbuf, tcp_ack), and freeing the sk_buff itself. Fitted.
+    /// Receiver work per skb consumed (catalogue `tcp_recvmsg_skb_cycles`): tcp_recvmsg's
+    /// per-skb work, the ACK it sends and processes; the syscall itself is `syscall_cycles`.
     pub skb_rx_cycles: u64,
     /// Per-frag work on both sides: skb_fill_page_desc / the copy iterator stepping to a new
     /// frag (kmap, bounds), excluding the copy itself. Fitted.
@@ -88,37 +88,18 @@ pub struct MachineProfile {
     pub smt_slowdown_pct: u64,
 }
 
-/// The 2019 server of seed 000: "56 x86 cores". Model assumption: two Skylake-SP class
-/// sockets of 28 cores with Hyper-Threading (112 logical CPUs), e.g. Xeon Platinum 8176:
-/// 3.8 GHz max turbo. The fitted values come from `skblab calibrate high-order-alloc`.
-pub const SERVER_2019: MachineProfile = MachineProfile {
-    name: "2x28-core x86 server (seed 000, 2019)",
-    family: FamilyId::SkylakeSp,
-    era: Era::Linux2019,
-    sockets: 2,
-    cores_per_socket: 28,
-    threads_per_core: 2,
-    turbo_max_mhz: 3800,
-    turbo_all_core_mhz: 3007,
-    line_same_socket_ns: 97,
-    line_cross_socket_ns: 190,
-    line_same_core_ns: 8,
-    line_llc_ns: 22,
-    dram_ns: 90,
-    dram_remote_ns: 140,
-    l2_bytes: 1 << 20,
-    l3_bytes_per_core: 1408 << 10,
-    copy_mlp: 11,
-    copy_bytes_per_kcycle: 14_983,
-    syscall_cycles: 1500,
-    skb_tx_cycles: 21_798,
-    skb_rx_cycles: 2000,
-    frag_cycles: 279,
-    page_op_cycles: 219,
-    buddy_step_cycles: 29,
-    wakeup_cycles: 4000,
-    smt_slowdown_pct: 160,
-};
+/// The 2019 server of seed 000: "56 x86 cores". Model assumption: two Skylake-SP sockets of
+/// 28 cores with Hyper-Threading (112 logical CPUs), e.g. Xeon Platinum 8176/8180. Every
+/// value is the catalogue's (`SKYLAKE_SP`, `SKYLAKE_SP_2019`); the ones fitted to seed 000
+/// are marked `Fitted(&["seed000"])` there (docs/calibration.md).
+pub const SERVER_2019: MachineProfile = MachineProfile::from_catalogue(
+    "2x28-core Skylake-SP server (seed 000, 2019)",
+    &super::catalogue::SKYLAKE_SP,
+    &super::catalogue::SKYLAKE_SP_2019,
+    2,
+    28,
+    2,
+);
 
 impl MachineProfile {
     /// A machine of `family`'s cores running `kernel`'s kernel, `sockets` × `cores` ×

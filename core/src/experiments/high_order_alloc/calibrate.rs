@@ -21,30 +21,28 @@ use crate::experiment::Experiment;
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 use crate::sim::world::World as _;
 
-const RANGES: &str = "docs/calibration.md";
+use crate::sim::catalogue::{Quantity, SKYLAKE_SP_2019};
 
-/// The fitted set (≤ 8) with the ranges of docs/calibration.md.
-pub static FITTED: [Constant; 8] = [
-    Constant { name: "turbo_all_core_mhz", unit: "MHz", min: 2400.0, max: 3300.0, source: RANGES },
-    Constant { name: "line_same_socket_ns", unit: "ns", min: 50.0, max: 200.0, source: RANGES },
-    Constant { name: "copy_bytes_per_kcycle", unit: "bytes/kcycle", min: 8000.0, max: 32000.0, source: RANGES },
-    Constant { name: "skb_tx_cycles", unit: "cycles", min: 3000.0, max: 40000.0, source: RANGES },
-    Constant { name: "skb_rx_cycles", unit: "cycles", min: 2000.0, max: 40000.0, source: RANGES },
-    Constant { name: "frag_cycles", unit: "cycles", min: 20.0, max: 600.0, source: RANGES },
-    Constant { name: "copy_mlp", unit: "lines in flight", min: 6.0, max: 24.0, source: RANGES },
-    Constant { name: "page_op_cycles", unit: "cycles", min: 10.0, max: 300.0, source: RANGES },
+const fn fitted(name: &'static str, q: Quantity) -> Constant {
+    Constant { name, unit: q.unit, min: q.min, max: q.max, source: q.source }
+}
+
+/// The fitted set (2 constants refitted on 60 independent numbers; `tcp_frag_cycles` keeps the earlier fit's value), each with its catalogue range
+/// (`crate::sim::catalogue`, basis `Fitted(&["seed000"])`): the profile field it sets is
+/// named first, the catalogue field in the comment.
+pub static FITTED: [Constant; 2] = [
+    // SKYLAKE_SP_2019.tcp_skb_cycles: per segment sent
+    fitted("skb_tx_cycles", SKYLAKE_SP_2019.tcp_skb_cycles),
+    // SKYLAKE_SP_2019.tcp_recvmsg_skb_cycles: per skb received
+    fitted("skb_rx_cycles", SKYLAKE_SP_2019.tcp_recvmsg_skb_cycles),
+    // SKYLAKE_SP_2019.tcp_frag_cycles: per frag, both sides. Not refitted in this pass
+    // (a descent with it took it to its bound, 600; docs/calibration.md): the earlier fit's 279.
 ];
 
 fn field<'a>(m: &'a mut MachineProfile, name: &str) -> &'a mut u64 {
     match name {
-        "turbo_all_core_mhz" => &mut m.turbo_all_core_mhz,
-        "line_same_socket_ns" => &mut m.line_same_socket_ns,
-        "copy_bytes_per_kcycle" => &mut m.copy_bytes_per_kcycle,
         "skb_tx_cycles" => &mut m.skb_tx_cycles,
         "skb_rx_cycles" => &mut m.skb_rx_cycles,
-        "frag_cycles" => &mut m.frag_cycles,
-        "copy_mlp" => &mut m.copy_mlp,
-        "page_op_cycles" => &mut m.page_op_cycles,
         other => panic!("bug: '{other}' is not a fitted constant"),
     }
 }

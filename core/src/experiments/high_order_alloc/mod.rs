@@ -24,7 +24,9 @@
 //!
 //! Files: `mod.rs` (here: the sweep, the `Experiment` impl and the views), `params.rs`
 //! (specs, `Input`, `FragOrder`, cross-parameter checks), `seed.rs` (seed 000's table),
-//! `calibrate.rs` (the 2019 server's `Calibration`), and the TCP_STREAM world on the sim
+//! `calibrate.rs` (the 2019 server's `Calibration`), `validate.rs` (the seed table's
+//! bookkeeping, cross-validation and curve baseline), `knobs.rs` (the uncertain catalogue
+//! quantities and the knob relations), and the TCP_STREAM world on the sim
 //! kernel: `world/mod.rs` + `world/ops.rs` (`StreamSim`, its `Event` enum and `step()`),
 //! `world/sched.rs` (a syscall's end, sleep, wake, which thread runs on a CPU),
 //! `world/placement.rs` (where netperf/netserver run), `world/chains.rs` (its profile call
@@ -32,8 +34,10 @@
 //! objects and the two per-socket skb caches of 5.2–5.15).
 
 mod calibrate;
+mod knobs;
 mod params;
 mod seed;
+pub mod validate;
 pub mod world;
 
 pub use calibrate::{profile_with, score_rows, sweep_on, HoaCalibration, FITTED};
@@ -58,8 +62,13 @@ pub struct HighOrderAlloc;
 
 /// The machine profile with the parameters that override its constants applied.
 pub fn machine(params: &Params) -> MachineProfile {
+    machine_from(SERVER_2019, params)
+}
+
+/// `base` with the parameters that override its constants applied.
+pub fn machine_from(base: MachineProfile, params: &Params) -> MachineProfile {
     let i = Input::from(params);
-    MachineProfile { line_same_socket_ns: i.line_transfer_ns, line_cross_socket_ns: i.cross_socket_ns, ..SERVER_2019 }
+    MachineProfile { line_same_socket_ns: i.line_transfer_ns, line_cross_socket_ns: i.cross_socket_ns, ..base }
 }
 
 /// The run configuration for `flows` flows at `order`.
@@ -138,7 +147,12 @@ fn summed_lock_stats(sim: &StreamSim) -> LockStats {
 
 /// Runs one configuration to its end.
 pub fn simulate(params: &Params, threads: u32, order: FragOrder, seed: u64) -> StreamSim {
-    let mut sim = StreamSim::new(config(params, threads, order), seed);
+    simulate_on(machine(params), params, threads, order, seed)
+}
+
+/// [`simulate`] on an explicit machine profile.
+pub fn simulate_on(m: MachineProfile, params: &Params, threads: u32, order: FragOrder, seed: u64) -> StreamSim {
+    let mut sim = StreamSim::new(config_on(m, params, threads, order), seed);
     sim.run();
     sim
 }
@@ -155,8 +169,13 @@ fn summarize(sim: &StreamSim) -> RunSummary {
 
 /// One chart point: both orders at `threads` flows (the unit of work of the Web Worker).
 pub fn sweep_point(params: &Params, threads: u32, seed: u64) -> SweepPoint {
-    let o3 = summarize(&simulate(params, threads, FragOrder::Order3, seed));
-    let o0 = summarize(&simulate(params, threads, FragOrder::Order0, seed));
+    sweep_point_on(&machine(params), params, threads, seed)
+}
+
+/// [`sweep_point`] on an explicit machine profile.
+pub fn sweep_point_on(m: &MachineProfile, params: &Params, threads: u32, seed: u64) -> SweepPoint {
+    let o3 = summarize(&simulate_on(m.clone(), params, threads, FragOrder::Order3, seed));
+    let o0 = summarize(&simulate_on(m.clone(), params, threads, FragOrder::Order0, seed));
     SweepPoint { threads, order3_mbps: o3.mbps, order0_mbps: o0.mbps, order3: o3, order0: o0 }
 }
 
@@ -286,7 +305,7 @@ fn rows_of_output(out: &RunOutput) -> Vec<(u32, f64, f64)> {
 /// The CLI contract (DESIGN.md): `threads,order3_mbps,order0_mbps`; with `seeds` > 1 the two
 /// throughputs are means over the seeds and four columns follow with each one's min and max
 /// (the chart draws them as a band: any `<column>_min` / `<column>_max` pair is one).
-fn columns_for(i: &Input) -> Vec<Column> {
+pub(crate) fn columns_for(i: &Input) -> Vec<Column> {
     let c = Column::new;
     let mut cols = vec![c("threads", "flows"), c("order3_mbps", "Mbit/s"), c("order0_mbps", "Mbit/s")];
     if i.seeds > 1 {
@@ -303,8 +322,14 @@ fn columns() -> Vec<Column> {
 
 /// One row: `seeds` runs of both orders at `threads` flows, from `seed` on.
 fn row_at(params: &Params, threads: u32, seed: u64) -> Row {
+    row_on(&machine(params), params, threads, seed)
+}
+
+/// [`row_at`] on an explicit machine profile.
+pub(crate) fn row_on(m: &MachineProfile, params: &Params, threads: u32, seed: u64) -> Row {
     let n = Input::from(params).seeds.max(1);
-    let runs: Vec<SweepPoint> = (0..u64::from(n)).map(|k| sweep_point(params, threads, seed.wrapping_add(k))).collect();
+    let runs: Vec<SweepPoint> =
+        (0..u64::from(n)).map(|k| sweep_point_on(m, params, threads, seed.wrapping_add(k))).collect();
     let stat = |f: fn(&SweepPoint) -> f64| {
         let v: Vec<f64> = runs.iter().map(f).collect();
         let mean = v.iter().sum::<f64>() / v.len() as f64;
@@ -429,6 +454,33 @@ impl Experiment for HighOrderAlloc {
 
     fn calibration(&self) -> Option<&'static dyn crate::calibrate::Calibration> {
         Some(&HoaCalibration)
+    }
+
+    /// One table of 60 independent numbers, fitted jointly (`validate.rs`).
+    fn tables(&self) -> Vec<crate::calibrate::tables::TableSpec> {
+        vec![crate::calibrate::tables::TableSpec {
+            experiment: ID,
+            table: validate::TABLE,
+            title: "seed 000: TCP_STREAM over lo, order-3 and order-0 Gbit/s at 1..30 flows",
+            targets: 2 * SEED_000_ROWS.len() as u32,
+            arithmetic: false,
+            fitted: validate::FITTED_NAMES.to_vec(),
+        }]
+    }
+    fn check_table(&self, table: &str, seeds: &[u64]) -> Option<crate::calibrate::tables::TableCheck> {
+        (table == validate::TABLE).then(|| validate::check(seeds))
+    }
+    fn machines(&self) -> Vec<MachineProfile> {
+        vec![SERVER_2019]
+    }
+    fn uncertain(&self) -> Vec<(&'static str, crate::sim::catalogue::Quantity)> {
+        knobs::uncertain()
+    }
+    fn run_perturbed(&self, params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
+        Some(knobs::run_perturbed(params, seed, values))
+    }
+    fn monotone(&self) -> Vec<crate::experiment::Monotone> {
+        knobs::monotone()
     }
 
     fn compare(&self, _params: &Params, output: &RunOutput) -> Option<Reproduction> {

@@ -124,8 +124,8 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::boolean("tcp_tx_skb_cache", false)
             .help("Linux 5.2-5.15: the acked skb is parked; the next sendmsg reuses it and drops its frags there.")
             .kernel("net.ipv4.tcp_tx_skb_cache"),
-        ParamSpec::int("msg_bytes", "bytes", 65536, (4096, 65536, 4096))
-            .help("Bytes per sendmsg(); one skb each (64 KiB = 2 order-3 frags or 16 order-0 frags).")
+        ParamSpec::int("msg_bytes", "bytes", 16384, (4096, 65536, 4096))
+            .help("Bytes per sendmsg(). 16 KiB is netperf's default (no -m: the send socket buffer it reads at start, tcp_wmem[1]); sends append to the tail skb up to the 64 KiB size goal while Nagle holds it.")
             .kernel("netperf -m / tcp size_goal"),
         ParamSpec::int("sndbuf_bytes", "bytes", 1 << 20, (1 << 17, 1 << 23, 1 << 16))
             .help("Bytes a flow may have in flight before netperf sleeps.")
@@ -139,7 +139,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("line_transfer_ns", "ns", m.line_same_socket_ns as i64, (10, 1000, 1))
             .help("Cost of pulling a cache line another core of the socket wrote: every zone->lock handoff pays it.")
             .kernel("cache-to-cache transfer (mesh)"),
-        ParamSpec::int("cross_socket_ns", "ns", m.line_cross_socket_ns as i64, (10, 2000, 10))
+        ParamSpec::int("cross_socket_ns", "ns", m.line_cross_socket_ns as i64, (10, 2000, 1))
             .help("Cost of pulling a line from the other socket.")
             .kernel("UPI snoop"),
         ParamSpec::int("warmup_us", "us", 300, (0, 10_000, 100))

@@ -152,18 +152,36 @@ enum ZoneOp {
 /// One step of a syscall, interpreted by [`StreamSim::interpret`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Action {
-    Work { cycles: u64, stack: Stack },
-    LineNs { ns: u64, stack: Stack },
+    Work {
+        cycles: u64,
+        stack: Stack,
+    },
+    LineNs {
+        ns: u64,
+        stack: Stack,
+    },
     BeginSend,
-    FillFrags { remaining_bytes: u32 },
-    AllocFrag { order: usize },
+    FillFrags {
+        remaining_bytes: u32,
+    },
+    AllocFrag {
+        order: usize,
+    },
     Locked(ZoneOp),
     TcpPush,
     Push,
     BeginRecv,
+    /// `tcp_recvmsg()`'s loop: the next queued skb, `copied_bytes` into this call.
+    RecvSkb {
+        copied_bytes: u32,
+    },
     ReleaseSkb,
-    FreePage { page: PageRef },
-    Consumed { bytes: u32 },
+    FreePage {
+        page: PageRef,
+    },
+    Consumed {
+        bytes: u32,
+    },
     EndOp,
 }
 
@@ -184,6 +202,7 @@ impl Action {
             self,
             Action::BeginSend
                 | Action::BeginRecv
+                | Action::RecvSkb { .. }
                 | Action::FillFrags { .. }
                 | Action::Locked(_)
                 | Action::TcpPush
@@ -225,6 +244,11 @@ struct Flow {
     backlog: Vec<Skb>,
     inflight_bytes: u64,
     measured_bytes: u64,
+    /// `snd_nxt`, `snd_una` and Minshall's `snd_sml` (the end of the last segment sent
+    /// shorter than the size goal), bytes since the start.
+    sent_bytes: u64,
+    acked_bytes: u64,
+    small_end_bytes: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -303,6 +327,12 @@ pub const LOCK_OPS: [&str; 5] =
 /// 64 KiB GSO maximum (lo's MTU is 64 KiB, so one MSS is nearly all of it). `tcp_sendmsg`
 /// appends to the tail skb until it holds this much.
 pub const SIZE_GOAL_BYTES: u32 = 65536;
+
+/// What netserver asks of each `recvmsg()`: netperf's default receive size is the receive
+/// socket buffer it reads at start (`nettest_bsd.c` `recv_tcp_stream`: `recv_size = lsr_size`),
+/// `tcp_rmem[1]` = 131072 on Linux (`tcp_init()`). `tcp_recvmsg()` copies queued skbs until it
+/// has this much or the queue is empty, so a lagging receiver takes several skbs per syscall.
+pub const RECV_BYTES: u32 = 131072;
 
 /// Each syscall's cycles are scaled by a uniform factor in 0.90..=1.10 (cache misses,
 /// interrupts, branch behaviour: a model assumption, not fitted), so threads never run in
@@ -565,6 +595,7 @@ impl StreamSim {
                 self.skb_softirq(t);
             }
             Action::BeginRecv => return self.begin_recv(t),
+            Action::RecvSkb { copied_bytes } => self.recv_skb(t, copied_bytes),
             Action::ReleaseSkb => self.release_skb(t),
             Action::FreePage { page } => self.free_page(t, page),
             Action::Consumed { bytes } => self.consumed(t, bytes),

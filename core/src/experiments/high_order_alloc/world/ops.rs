@@ -40,7 +40,9 @@ impl StreamSim {
             // sk_stream_wait_memory(): a held tail goes out first (tcp_push with
             // TCP_NAGLE_PUSH before sleeping), so the receiver always has something to ack.
             if self.threads[t as usize].skb.len_bytes > 0 {
-                self.push(t);
+                let [a, b, c] = self.xmit_actions();
+                self.run_next(t, &[a, b, c, Action::BeginSend]);
+                return true;
             }
             self.note(|| format!("netperf {f} sleeps: socket buffer full (sk_stream_wait_memory)"));
             self.block(t, Action::BeginSend);
@@ -56,28 +58,48 @@ impl StreamSim {
         true
     }
 
-    /// `tcp_push()` at the end of `tcp_sendmsg()`: a full skb goes out; a partial tail goes
-    /// out only if Nagle allows (nothing sent is still unacknowledged, i.e. unread by the
-    /// receiver on loopback), else it waits for the next `sendmsg` to fill it.
+    /// `tcp_push()` at the end of `tcp_sendmsg()` (and again after `release_sock` ran the
+    /// backlog's ACKs, `tcp_data_snd_check`): a full skb goes out; a partial tail goes out
+    /// unless Nagle holds it. netperf leaves Nagle on (no `-D`), and Linux's test is Minshall's
+    /// (`tcp_nagle_check` → `tcp_minshall_check`): a segment shorter than the size goal waits
+    /// while an earlier short one is unacknowledged (on loopback: not yet read by netserver),
+    /// and the next `sendmsg` appends to it (`tcp_sendmsg_locked` copies into the write
+    /// queue's tail skb up to the size goal).
     pub(super) fn tcp_push(&mut self, t: ThreadId) {
         let th = &self.threads[t as usize];
-        let len = u64::from(th.skb.len_bytes);
+        let len = th.skb.len_bytes;
         if len == 0 {
             return;
         }
-        let unacked = self.flows[th.flow as usize].inflight_bytes - len;
-        if len >= u64::from(SIZE_GOAL_BYTES) || unacked == 0 {
+        let flow = &self.flows[th.flow as usize];
+        let small_unacked = flow.small_end_bytes > flow.acked_bytes;
+        if len >= SIZE_GOAL_BYTES || !small_unacked {
             self.transmit(t);
         } else {
             let f = th.flow;
-            self.note(|| format!("netperf {f}: {len}-byte tail skb held (Nagle: {unacked} bytes unacked)"));
+            self.note(|| format!("netperf {f}: {len}-byte tail skb held (Nagle: a short segment is unacked)"));
         }
     }
 
-    /// Per-skb transmit work (`tcp_write_xmit` → loopback → softirq receive), then the push.
+    /// One segment's work (an skb of at most the size goal is one segment on loopback): the
+    /// transmit half (`tcp_write_xmit`, `__tcp_transmit_skb`, IP, `loopback_xmit`) and the
+    /// softirq receive half (`ip_rcv` .. `tcp_v4_rcv`, queueing, `sk_data_ready`), both on
+    /// the sender's CPU; `tcp_rx_share_pct` of the catalogue splits the profile between them.
+    fn xmit_actions(&self) -> [Action; 3] {
+        let m = &self.cfg.machine;
+        let share = crate::sim::catalogue::kernel(m.family, m.era).map_or(50, |k| k.tcp_rx_share_pct.int());
+        let rx = m.skb_tx_cycles * share / 100;
+        [
+            Action::Work { cycles: m.skb_tx_cycles - rx, stack: Stack::TcpXmit },
+            Action::Work { cycles: rx, stack: Stack::TcpTransmit },
+            Action::Push,
+        ]
+    }
+
+    /// The tail skb goes out now.
     fn transmit(&mut self, t: ThreadId) {
-        let tx = self.cfg.machine.skb_tx_cycles;
-        self.run_next(t, &[Action::Work { cycles: tx, stack: Stack::TcpTransmit }, Action::Push]);
+        let acts = self.xmit_actions();
+        self.run_next(t, &acts);
     }
 
     pub(super) fn fill_frags(&mut self, t: ThreadId, remaining_bytes: u32) {
@@ -85,10 +107,10 @@ impl StreamSim {
             return;
         }
         if self.threads[t as usize].skb.len_bytes >= SIZE_GOAL_BYTES {
-            // The tail skb reached the size goal: it goes out, the copy goes on into a new one.
-            let tx = self.cfg.machine.skb_tx_cycles;
-            let send = Action::Work { cycles: tx, stack: Stack::TcpTransmit };
-            self.run_next(t, &[send, Action::Push, Action::FillFrags { remaining_bytes }]);
+            // The tail skb reached the size goal: it goes out (`tcp_push_one`), the copy goes
+            // on into a new one.
+            let [a, b, c] = self.xmit_actions();
+            self.run_next(t, &[a, b, c, Action::FillFrags { remaining_bytes }]);
             return;
         }
         let skb = &self.threads[t as usize].skb;
@@ -266,7 +288,10 @@ impl StreamSim {
         let cpu = self.threads[t as usize].cpu;
         match op {
             ZoneOp::Rmqueue { node, order } => {
-                let (pfn, cost) = self.zones[node as usize].rmqueue_locked(m, &self.caches, cpu, order);
+                let (pfn, mut cost) = self.zones[node as usize].rmqueue_locked(m, &self.caches, cpu, order);
+                if let Some(pfn) = pfn {
+                    cost.line_ns += self.check_new_pages(cpu, PageRef { node, pfn, order });
+                }
                 match pfn {
                     Some(pfn) => self.installed(t, PageRef { node, pfn, order }, "buddy (zone->lock)"),
                     None => self.alloc_failed(t, order),
@@ -296,12 +321,36 @@ impl StreamSim {
         }
     }
 
+    /// `check_new_pages()`, still under zone->lock in `rmqueue()` (`while (page &&
+    /// check_new_pages(page, order))`, 4.x-5.x): `check_new_page()` reads every subpage's
+    /// struct page, last written by the CPU that freed the block (`free_pages_prepare`). The
+    /// loads are independent, so they overlap up to the core's misses in flight
+    /// (`copy_mlp`; model assumption): the cost is the slowest line or the sum ÷ `copy_mlp`,
+    /// whichever is more. The lines are then this CPU's: `prep_compound_page` after the
+    /// lock finds them in cache.
+    fn check_new_pages(&mut self, cpu: CpuId, page: PageRef) -> u64 {
+        let m = &self.cfg.machine;
+        let zone = &mut self.zones[page.node as usize];
+        let (mut sum, mut worst) = (0, 0);
+        for p in page.pfn..page.pfn + (1 << page.order) {
+            let ns = zone.touch_page(m, &self.caches, cpu, p);
+            sum += ns;
+            worst = worst.max(ns);
+        }
+        worst.max(sum / m.copy_mlp.max(1))
+    }
+
     pub(super) fn push(&mut self, t: ThreadId) {
         let spare = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
         let th = &mut self.threads[t as usize];
         let skb = std::mem::replace(&mut th.skb, Skb { frags: spare, len_bytes: 0, heads: None });
         let f = th.flow as usize;
-        self.flows[f].queue.push_back(skb);
+        let flow = &mut self.flows[f];
+        flow.sent_bytes += u64::from(skb.len_bytes);
+        if skb.len_bytes < SIZE_GOAL_BYTES {
+            flow.small_end_bytes = flow.sent_bytes;
+        }
+        flow.queue.push_back(skb);
         let r = self.flows[f].receiver;
         self.note(|| format!("netperf {f}: skb queued to netserver {f} (loopback, same-CPU softirq)"));
         if self.threads[r as usize].state == ThreadState::Blocked {
@@ -310,17 +359,35 @@ impl StreamSim {
         }
     }
 
+    /// `tcp_recvmsg()` entry: sleep if the queue is empty, else the syscall's fixed work and
+    /// the copy loop ([`Action::RecvSkb`]).
     pub(super) fn begin_recv(&mut self, t: ThreadId) -> bool {
         let f = self.threads[t as usize].flow as usize;
-        let Some(skb) = self.flows[f].queue.pop_front() else {
+        if self.flows[f].queue.is_empty() {
             self.note(|| format!("netserver {f} sleeps: receive queue empty"));
             self.block(t, Action::BeginRecv);
             return false;
-        };
+        }
+        let th = &mut self.threads[t as usize];
+        th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
+        self.work(t, self.cfg.machine.syscall_cycles, Stack::RecvSyscall);
+        self.run_next(t, &[Action::RecvSkb { copied_bytes: 0 }, Action::EndOp]);
+        true
+    }
+
+    /// One skb of `tcp_recvmsg()`'s loop, while the call has copied less than [`RECV_BYTES`]
+    /// and the queue holds one: the copy out (`skb_copy_datagram_iter`: the payload comes
+    /// from wherever the sender's copy left it), one frag step per frag, the per-skb work,
+    /// then the skb's release and its ACK.
+    pub(super) fn recv_skb(&mut self, t: ThreadId, copied_bytes: u32) {
+        let f = self.threads[t as usize].flow as usize;
+        if copied_bytes >= RECV_BYTES {
+            return;
+        }
+        let Some(skb) = self.flows[f].queue.pop_front() else { return };
         let m = &self.cfg.machine;
         let (rx, n_frags, len) = (m.skb_rx_cycles, skb.frags.len() as u64, skb.len_bytes);
         let (copy, frag) = (self.copy_cycles(len), n_frags * m.frag_cycles);
-        // skb_copy_datagram_iter(): the payload comes from wherever the sender's copy left it.
         let cpu = self.threads[t as usize].cpu;
         let mut by = [0u32; SOURCES];
         for fr in &skb.frags {
@@ -336,10 +403,8 @@ impl StreamSim {
             }
         }
         let stall_ns = self.stall_ns(&by, false, true);
-        let th = &mut self.threads[t as usize];
-        th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
-        th.skb = skb;
-        self.note(|| format!("netserver {f} enters tcp_recvmsg: {len} bytes in {n_frags} frags"));
+        self.threads[t as usize].skb = skb;
+        self.note(|| format!("netserver {f} tcp_recvmsg: {len} bytes in {n_frags} frags"));
         self.work(t, rx / 2, Stack::RecvSyscall);
         self.work(t, copy, Stack::CopyToUser);
         self.advance(t, stall_ns, Stack::CopyToUser);
@@ -350,10 +415,9 @@ impl StreamSim {
                 Action::ReleaseSkb,
                 Action::Consumed { bytes: len },
                 Action::Work { cycles: rx - rx / 2, stack: Stack::RecvSyscall },
-                Action::EndOp,
+                Action::RecvSkb { copied_bytes: copied_bytes + len },
             ],
         );
-        true
     }
 
     /// The receiver is done with its skb: `sk_eat_skb()` frees the clone (dataref 2 → 1), then
@@ -399,12 +463,13 @@ impl StreamSim {
             return false;
         }
         let mut backlog = std::mem::take(&mut self.flows[f].backlog);
-        let mut then = Some(Action::EndOp);
+        // After the ACKs, tcp_data_snd_check() may send a tail Nagle held; then the syscall ends.
+        self.run_next(t, &[Action::TcpPush, Action::EndOp]);
         for mut skb in backlog.drain(..) {
             if let Some(h) = skb.heads.take() {
                 self.free_heads(t, h);
             }
-            self.release_frags_on(t, skb, then.take());
+            self.release_frags_on(t, skb, None);
         }
         self.flows[f].backlog = backlog;
         true
@@ -466,6 +531,7 @@ impl StreamSim {
         let f = self.threads[t as usize].flow as usize;
         let flow = &mut self.flows[f];
         flow.inflight_bytes -= u64::from(bytes);
+        flow.acked_bytes += u64::from(bytes);
         if self.now_ns >= self.cfg.warmup_ns {
             flow.measured_bytes += u64::from(bytes);
         }

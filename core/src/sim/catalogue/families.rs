@@ -1,0 +1,161 @@
+//! The core families of the catalogue (see [`super`]): the hardware, one `Family` each.
+
+use super::{q, Basis, Family, FamilyId};
+
+use Basis::{Assumed, Estimate, Measured, Secondary};
+
+/// Intel Skylake-SP (Xeon Platinum 8176/8180, Gold 6132/6140 class), 2 sockets, mesh, UPI.
+pub const SKYLAKE_SP: Family = Family {
+    id: FamilyId::SkylakeSp,
+    name: "Intel Skylake-SP (Xeon Scalable 1st gen, 2 sockets, mesh, UPI)",
+    line_smt_ns: q(7.6, 7.3, 13.1, "ns", Measured, "c2c CAS, SMT sibling: nviennot/core-to-core-latency CSVs Platinum 8275CL (8dee07c) and Dual Gold 6242 (96a943a); Cascade Lake proxy"),
+    line_same_socket_ns: q(50.0, 41.2, 56.2, "ns", Measured, "Intel MLC L2->L2 HITM same socket 50.3 ns (Platinum 8180, FD.io CSIT test_environment_sut_calib_skx.rst @4f1ba73c), 49.7 (Gold 6132) and 49.9 (Gold 6140, KU Leuven VscDocumentation @f320f4f8); c2c CAS 41.2-56.2 ns (Cascade Lake proxies)"),
+    line_cross_socket_ns: q(134.0, 108.5, 178.1, "ns", Measured, "c2c CAS other socket 134.1 / 141.4 ns (8275CL, Gold 6242); MLC remote HITM 108.5 (line homed in the writer's socket) to 178.1 ns (homed in the reader's), 8180 and Gold 6132"),
+    line_llc_ns: q(26.0, 20.0, 30.0, "ns", Secondary, "L3 hit: 77 cycles Intel-stated, lmbench 54-56 cycles and 25-27 ns (Anandtech 11550 p4, 11544 p13, 2017)"),
+    dram_ns: q(81.0, 72.7, 91.0, "ns", Measured, "MLC idle latency 81.1 / 72.7 ns (8180, CSIT), 79.8 / 77.4 (Gold 6132), 90.2 (Gold 6140); lmbench 89-91 ns"),
+    dram_remote_ns: q(140.0, 130.6, 144.5, "ns", Measured, "MLC remote idle latency 144.5 / 139.6 ns (8180), 131.4 / 130.6 (Gold 6132), 144.3 (Gold 6140)"),
+    l2_bytes: q(1048576.0, 1048576.0, 1048576.0, "bytes", Secondary, "1 MB 16-way private L2 (Anandtech 11550 p4)"),
+    l3_bytes_per_core: q(1441792.0, 1441792.0, 1441792.0, "bytes", Secondary, "1.375 MB L3 per core, non-inclusive (Anandtech 11550 p4)"),
+    locked_rmw_ns: q(6.1, 6.0, 6.2, "ns", Measured, "atomic_inc loop 13-14 TSC cycles, 6.0-6.2 ns, 2x Gold 6140 (Damato's data in Brouer's reply <33216f8e-0b9c-c701-0cdf-e96229bc03d6@redhat.com>, netdev, 2022-02-02)"),
+    copy_bytes_per_kcycle: q(15000.0, 8000.0, 32000.0, "bytes/kcycle", Assumed, "no memcpy/copy_user figure for Skylake-SP was found; cached memset on Skylake client is 27.7 B/cycle at 4 KB (prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017): a copy moves 8-32 B/cycle"),
+    copy_mlp: q(10.0, 6.0, 16.0, "lines in flight", Secondary, "10-12 L1 fill buffers, 16 L2 superqueue entries per core (Intel optimization manual, Skylake-SP)"),
+    turbo_max_mhz: q(3800.0, 3700.0, 3800.0, "MHz", Secondary, "Platinum 8180/8176 max turbo 3.8 GHz (Anandtech 11544 p7); one busy thread measured 3779.5 MHz (LIKWID notes)"),
+    turbo_all_core_mhz: q(2900.0, 2600.0, 3300.0, "MHz", Assumed, "all-core turbo not found in the sources: between the 8176's 2.1 GHz base plus the usual 0.5-1.2 GHz all-core uplift"),
+    smt_slowdown_pct: q(160.0, 130.0, 200.0, "%", Assumed, "two busy hyperthreads give a core 1.0-1.5x the throughput of one: each runs 1.3-2x slower"),
+};
+
+/// Intel Broadwell-EP (Xeon E5-26xx v4 / E5-1650 v4), ring, QPI.
+pub const BROADWELL_EP: Family = Family {
+    id: FamilyId::BroadwellEp,
+    name: "Intel Broadwell-EP (Xeon E5 v4, ring, QPI)",
+    line_smt_ns: q(8.3, 7.5, 12.2, "ns", Measured, "c2c CAS SMT sibling 8.3 / 7.6 / 8.2 ns (nviennot CSVs Dual E5-2680 v4, E5-2695 v4, Dual E5-2630 v4)"),
+    line_same_socket_ns: q(43.5, 33.1, 55.1, "ns", Measured, "c2c CAS same socket 45.2 / 43.5 / 39.2 ns (nviennot CSVs, E5-2680 v4, E5-2695 v4, E5-2630 v4); MLC HITM 39.2 ns same cluster (KU Leuven breniac)"),
+    line_cross_socket_ns: q(118.1, 105.2, 145.0, "ns", Measured, "c2c CAS other socket 127.5 / 118.1 / 117.9 ns (nviennot CSVs); the README gives 118 ns for E5-2695 v4"),
+    line_llc_ns: q(18.0, 14.0, 21.0, "ns", Secondary, "L3 hit 38-51 cycles (lmbench on E5-2699 v4, Anandtech 11544 p13) at 2.4-3.6 GHz"),
+    dram_ns: q(75.0, 73.8, 95.0, "ns", Measured, "MLC 73.8-76.5 ns (E5-2680 v4, COD node, KU Leuven breniac); lmbench 95 ns"),
+    dram_remote_ns: q(190.0, 184.6, 196.0, "ns", Measured, "MLC other socket 184.6-196.0 ns (KU Leuven breniac)"),
+    l2_bytes: q(262144.0, 262144.0, 262144.0, "bytes", Secondary, "256 KB L2 per core (Anandtech 11544 p13)"),
+    l3_bytes_per_core: q(2621440.0, 2621440.0, 2621440.0, "bytes", Secondary, "2.5 MB L3 per core, inclusive (Glenn Berry, 2017)"),
+    locked_rmw_ns: q(4.8, 4.5, 6.0, "ns", Measured, "atomic_inc 17 cycles, 4.769 ns, E5-1650 v4 at 3.6 GHz (Brouer <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>, netdev, 2025-01-14)"),
+    copy_bytes_per_kcycle: q(15000.0, 8000.0, 32000.0, "bytes/kcycle", Assumed, "no copy figure found; as Skylake-SP (same 32 B/cycle L1 paths)"),
+    copy_mlp: q(10.0, 6.0, 16.0, "lines in flight", Secondary, "10 L1 fill buffers, 16 superqueue entries (Intel optimization manual, Haswell/Broadwell)"),
+    turbo_max_mhz: q(3300.0, 3300.0, 4000.0, "MHz", Secondary, "E5-2680 v4 3.3 GHz max turbo (Intel spec; brand string 2.40 GHz base); E5-1650 v4 3.6 GHz base, 4.0 turbo"),
+    turbo_all_core_mhz: q(2900.0, 2400.0, 3300.0, "MHz", Assumed, "all-core turbo not found: between the E5-2680 v4's 2.4 GHz base and its 3.3 GHz max"),
+    smt_slowdown_pct: q(160.0, 130.0, 200.0, "%", Assumed, "as Skylake-SP"),
+};
+
+/// Intel Westmere-EP (Xeon X5650/X5670) under Xen: seed 001's guest.
+pub const WESTMERE_XEN: Family = Family {
+    id: FamilyId::WestmereXen,
+    name: "Intel Westmere-EP (Xeon X56xx) under Xen",
+    line_smt_ns: q(
+        7.1,
+        7.1,
+        7.2,
+        "ns",
+        Measured,
+        "c2c CAS SMT sibling 7.1 ns (nviennot CSV Dual X5650, 47795f2); X5650 proxy for X5670",
+    ),
+    line_same_socket_ns: q(37.2, 36.1, 38.2, "ns", Measured, "c2c CAS same socket 37.2 ns (36.1-38.2), Dual X5650"),
+    line_cross_socket_ns: q(73.7, 68.4, 79.7, "ns", Measured, "c2c CAS other socket 73.7 ns (68.4-79.7), Dual X5650"),
+    line_llc_ns: q(14.0, 13.0, 16.0, "ns", Secondary, "L3 40-46 cycles at 2.67-3.06 GHz (7-cpu.com Westmere, X5650)"),
+    dram_ns: q(82.0, 75.0, 90.0, "ns", Estimate, "40 cycles + 67 ns at 2.67 GHz (7-cpu.com Westmere)"),
+    dram_remote_ns: q(120.0, 110.0, 130.0, "ns", Estimate, "40 cycles + 105 ns at 2.67 GHz (7-cpu.com Westmere)"),
+    l2_bytes: q(262144.0, 262144.0, 262144.0, "bytes", Secondary, "256 KB 8-way L2 (7-cpu.com)"),
+    l3_bytes_per_core: q(2097152.0, 2097152.0, 2097152.0, "bytes", Secondary, "12 MB L3 over 6 cores (7-cpu.com)"),
+    locked_rmw_ns: q(
+        7.0,
+        5.0,
+        10.0,
+        "ns",
+        Assumed,
+        "no Westmere figure found: ~20 cycles at 2.93 GHz, the Nehalem-era lock cost",
+    ),
+    copy_bytes_per_kcycle: q(
+        10000.0,
+        6000.0,
+        16000.0,
+        "bytes/kcycle",
+        Assumed,
+        "no copy figure found; 16 B/cycle L1 paths",
+    ),
+    copy_mlp: q(10.0, 6.0, 10.0, "lines in flight", Secondary, "10 line-fill buffers (7-cpu.com)"),
+    turbo_max_mhz: q(2930.0, 2930.0, 3330.0, "MHz", Secondary, "X5670 2.93 GHz base (brand string); turbo not found"),
+    turbo_all_core_mhz: q(2930.0, 2930.0, 3060.0, "MHz", Assumed, "a Xen guest of 2011: the base clock"),
+    smt_slowdown_pct: q(160.0, 130.0, 200.0, "%", Assumed, "as Skylake-SP"),
+};
+
+/// Arm Cortex-A53, one cluster of 4 in-order cores, no L3.
+pub const CORTEX_A53: Family = Family {
+    id: FamilyId::CortexA53,
+    name: "Arm Cortex-A53 (one cluster, in order)",
+    line_smt_ns: q(
+        36.7,
+        36.7,
+        53.3,
+        "ns",
+        Measured,
+        "no SMT: a second thread of the cluster is another core (c2c CAS below)",
+    ),
+    line_same_socket_ns: q(
+        36.7,
+        36.7,
+        53.3,
+        "ns",
+        Measured,
+        "c2c CAS median 36.7 ns (36.7-53.3), BCM2837 1.2 GHz (KCORES/core-to-core-latency-plus @456cc116)",
+    ),
+    line_cross_socket_ns: q(36.7, 36.7, 53.3, "ns", Measured, "one cluster: no other socket"),
+    line_llc_ns: q(30.0, 15.0, 40.0, "ns", Assumed, "no L3: the cluster's shared L2; load-to-use not found"),
+    dram_ns: q(150.0, 100.0, 200.0, "ns", Assumed, "no A53 board DRAM latency found"),
+    dram_remote_ns: q(150.0, 100.0, 200.0, "ns", Assumed, "one node: no remote DRAM"),
+    l2_bytes: q(
+        524288.0,
+        131072.0,
+        2097152.0,
+        "bytes",
+        Secondary,
+        "L2 128 KiB-2 MiB per cluster, configurable per SoC (WikiChip cortex-a53; AMD UG1085); 512 KiB assumed",
+    ),
+    l3_bytes_per_core: q(0.0, 0.0, 0.0, "bytes", Secondary, "no L3: the cluster L2 is the last level"),
+    locked_rmw_ns: q(
+        16.0,
+        8.0,
+        33.0,
+        "ns",
+        Assumed,
+        "no A53 figure found: an LDXR/STXR pair on an owned line, 10-40 cycles at 1.2 GHz",
+    ),
+    copy_bytes_per_kcycle: q(
+        1630.0,
+        1000.0,
+        3000.0,
+        "bytes/kcycle",
+        Secondary,
+        "bw_mem 8M bcopy 1956.71 MB/s, one thread (TI SPRADG0A, 2024) at 1.2 GHz",
+    ),
+    copy_mlp: q(3.0, 2.0, 4.0, "lines in flight", Assumed, "in-order core, a few outstanding misses"),
+    turbo_max_mhz: q(1200.0, 1200.0, 1200.0, "MHz", Secondary, "BCM2837 1.2 GHz (KCORES CSV name)"),
+    turbo_all_core_mhz: q(1200.0, 1200.0, 1200.0, "MHz", Secondary, "a fixed 1.2 GHz clock, no turbo"),
+    smt_slowdown_pct: q(100.0, 100.0, 100.0, "%", Secondary, "no SMT on the A53: one thread per core"),
+};
+
+/// AMD Zen 5 guest with 2 vCPUs (this project's build and test machines).
+pub const ZEN5_GUEST: Family = Family {
+    id: FamilyId::Zen5Guest,
+    name: "AMD Zen 5 (EPYC 9005) KVM guest, 2 vCPUs",
+    line_smt_ns: q(20.9, 17.0, 26.1, "ns", Measured, "the two vCPUs' placement on the host is not known: within one CCD 20.9 / 23.3 ns (KCORES CSVs, Ryzen 9 9950X proxy)"),
+    line_same_socket_ns: q(20.9, 17.0, 26.1, "ns", Measured, "c2c CAS within one CCD 20.9 ns (17.0-24.4) and 23.3 (17.5-26.1), Ryzen 9 9950X (KCORES)"),
+    line_cross_socket_ns: q(80.0, 75.2, 235.5, "ns", Measured, "across CCDs 79.5 ns (75.2-82.6) in one 9950X dataset, 207.9 (184.6-235.5) in the other"),
+    line_llc_ns: q(12.0, 8.0, 16.0, "ns", Assumed, "Zen 5 L3 load-to-use not found; ~50 cycles at 4 GHz"),
+    dram_ns: q(100.0, 80.0, 140.0, "ns", Assumed, "not found for EPYC 9005"),
+    dram_remote_ns: q(190.0, 180.0, 200.0, "ns", Measured, "other socket 191.6 ns, Dual EPYC 9654 (Zen 4 proxy, KCORES)"),
+    l2_bytes: q(1048576.0, 1048576.0, 1048576.0, "bytes", Secondary, "1 MB 16-way L2 (chipsandcheese, 2024-08-14)"),
+    l3_bytes_per_core: q(4194304.0, 4194304.0, 4194304.0, "bytes", Secondary, "32 MB per 8-core CCD (chipsandcheese)"),
+    locked_rmw_ns: q(2.0, 1.0, 5.0, "ns", Assumed, "not found; `skblab measure` (issue #24) will measure it here"),
+    copy_bytes_per_kcycle: q(32000.0, 16000.0, 64000.0, "bytes/kcycle", Assumed, "not found; 64 B/cycle L1 paths"),
+    copy_mlp: q(16.0, 10.0, 24.0, "lines in flight", Assumed, "Zen 5 fill buffers not found: 10-24 as Intel server cores"),
+    turbo_max_mhz: q(4100.0, 3000.0, 4100.0, "MHz", Secondary, "EPYC 9755 4.1 GHz peak (Tom's Hardware); the guest's clock is the host's"),
+    turbo_all_core_mhz: q(3500.0, 2500.0, 4100.0, "MHz", Assumed, "EPYC 9005 all-core clock not found"),
+    smt_slowdown_pct: q(160.0, 100.0, 200.0, "%", Assumed, "the vCPUs may or may not be SMT siblings"),
+};
