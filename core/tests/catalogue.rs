@@ -71,3 +71,51 @@ fn fitted_constants_are_off_their_range_bounds() {
         }
     }
 }
+
+#[test]
+fn the_catalogues_fitted_marks_and_the_tables_agree() {
+    // Every catalogue quantity marked Fitted names tables that exist and list it as fitted;
+    // every table's fitted name that is a quantity of one of its experiment's machines'
+    // catalogue entries is marked Fitted to that table there.
+    let tables: Vec<_> = declared().flat_map(|e| e.tables()).collect();
+    let mut bad = Vec::new();
+    let entries = FAMILIES
+        .iter()
+        .flat_map(|f| f.quantities())
+        .chain(KERNELS.iter().flat_map(|k| k.quantities()))
+        .filter(|(_, q)| q.is_fitted());
+    for (name, q) in entries {
+        for t in q.fitted_to() {
+            match tables.iter().find(|x| x.table == *t) {
+                None => bad.push(format!("{name} is fitted to '{t}', which no experiment declares")),
+                Some(x) if !x.fitted.contains(&name) => {
+                    bad.push(format!("{name} is fitted to '{t}', which does not list it"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    for e in declared() {
+        for m in e.machines() {
+            let fam = skblab_core::sim::catalogue::family(m.family).quantities();
+            let ker = skblab_core::sim::catalogue::kernel(m.family, m.era).map(|k| k.quantities()).unwrap_or_default();
+            for t in e.tables() {
+                for name in &t.fitted {
+                    if let Some((_, q)) = fam.iter().chain(ker.iter()).find(|(n, _)| n == name) {
+                        if !q.fitted_to().contains(&t.table) {
+                            bad.push(format!(
+                                "{}: table {} fits {name}, but the catalogue marks it {:?}",
+                                e.id(),
+                                t.table,
+                                q.basis
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    bad.sort();
+    bad.dedup();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

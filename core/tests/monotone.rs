@@ -7,18 +7,13 @@
 //! declared sign by more than `tolerance_pct` of the larger magnitude.
 //!
 //! Also: a stub experiment proving the checker catches a violation, and that every experiment
-//! with measured seed tables declares at least one relation (gated by [`PENDING`]).
+//! with measured seed tables declares at least one relation.
 //! Cases per relation: `SKBLAB_MONOTONE_CASES` (default [`DEFAULT_CASES`]), deterministic.
 
 use skblab_core::calibrate::tables::Verdict;
 use skblab_core::experiment::{Monotone, Point, ViewSpec};
 use skblab_core::rng::Rng;
 use skblab_core::{experiments, Cell, Column, Cost, Experiment, ParamKind, ParamSpec, Params, Row, Value};
-
-/// Experiments whose relations are not declared yet: each rework removes its entry (the
-/// integrator empties the list; the last test says which entries are already declared).
-const PENDING: &[&str] =
-    &["high-order-alloc", "page-frag-free", "cross-cpu-free", "skb-cache", "percpu-counter", "ktls-recursion"];
 
 /// Cases per relation in `make test`.
 const DEFAULT_CASES: u32 = 3;
@@ -170,14 +165,10 @@ fn every_declared_relation_holds_over_random_valid_settings() {
 
 #[test]
 fn every_experiment_with_measured_tables_declares_a_relation() {
-    for e in experiments().iter().filter(|e| !PENDING.contains(&e.id())) {
+    for e in experiments() {
         if e.tables().iter().any(|t| t.verdict() != Verdict::Arithmetic) {
             assert!(!e.monotone().is_empty(), "{}: measured seed tables but no Experiment::monotone relation", e.id());
         }
-    }
-    let ids: Vec<&str> = experiments().iter().map(|e| e.id()).collect();
-    for p in PENDING {
-        assert!(ids.contains(p), "PENDING names '{p}', which is not registered");
     }
 }
 

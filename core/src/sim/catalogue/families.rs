@@ -17,7 +17,7 @@ pub const SKYLAKE_SP: Family = Family {
     l2_bytes: q(1048576.0, 1048576.0, 1048576.0, "bytes", Secondary, "1 MB 16-way private L2 (Anandtech 11550 p4)"),
     l3_bytes_per_core: q(1441792.0, 1441792.0, 1441792.0, "bytes", Secondary, "1.375 MB L3 per core, non-inclusive (Anandtech 11550 p4)"),
     locked_rmw_ns: q(6.1, 6.0, 6.2, "ns", Measured, "atomic_inc loop 13-14 TSC cycles, 6.0-6.2 ns, 2x Gold 6140 (Damato's data in Brouer's reply <33216f8e-0b9c-c701-0cdf-e96229bc03d6@redhat.com>, netdev, 2022-02-02)"),
-    copy_bytes_per_kcycle: q(15000.0, 8000.0, 32000.0, "bytes/kcycle", Assumed, "no memcpy/copy_user figure for Skylake-SP was found; cached memset on Skylake client is 27.7 B/cycle at 4 KB (prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017): a copy moves 8-32 B/cycle"),
+    copy_bytes_per_kcycle: q(15000.0, 8000.0, 32000.0, "bytes/kcycle", Basis::Fitted(&["seed000"]), "an earlier fit to seed 000 (14,983, rounded), kept: no memcpy/copy_user figure for Skylake-SP was found; cached memset on Skylake client is 27.7 B/cycle at 4 KB (prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017): a copy moves 8-32 B/cycle"),
     copy_mlp: q(10.0, 6.0, 16.0, "lines in flight", Secondary, "10-12 L1 fill buffers, 16 L2 superqueue entries per core (Intel optimization manual, Skylake-SP)"),
     turbo_max_mhz: q(3800.0, 3700.0, 3800.0, "MHz", Secondary, "Platinum 8180/8176 max turbo 3.8 GHz (Anandtech 11544 p7); one busy thread measured 3779.5 MHz (LIKWID notes)"),
     turbo_all_core_mhz: q(2900.0, 2600.0, 3300.0, "MHz", Assumed, "all-core turbo not found in the sources: between the 8176's 2.1 GHz base plus the usual 0.5-1.2 GHz all-core uplift"),
