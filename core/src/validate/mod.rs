@@ -71,7 +71,11 @@ impl TableReport {
             fitted: spec.fitted.len() as u32,
             fitted_constants: spec.fitted.iter().map(|c| c.to_string()).collect(),
             in_sample_mape: check.in_sample_mape,
-            out_of_sample_mape: check.out_of_sample_mape,
+            // Nothing was fitted to a prediction: its error on its own numbers is out of sample.
+            out_of_sample_mape: match (spec.verdict(), check.out_of_sample_mape) {
+                (Verdict::Prediction, None) => check.in_sample_mape,
+                (_, oos) => oos,
+            },
             curve_mape: check.curve_mape,
             errors: check.errors,
             gaps,
