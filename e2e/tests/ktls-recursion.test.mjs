@@ -30,7 +30,7 @@ test('ktls-recursion: step to the overflow and see the trace', async () => {
 
   await page.click(tid('transport-end'));
   await page.waitForSelector(`${tid('stack-bar')}[data-overflow="true"]`);
-  assert.equal(await page.locator(tid('stack-bar')).getAttribute('data-used-bytes'), '16400');
+  assert.equal(await page.locator(tid('stack-bar')).getAttribute('data-used-bytes'), '16416');
   const trace = await page.locator(tid('call-trace')).innerText();
   assert.match(trace, /guard page hit/);
   assert.match(trace, /THREAD_SIZE 16384 B/);
