@@ -173,6 +173,9 @@ pub struct Sim {
     tx_wire_free: u64,
     lat_sum: u64,
     lat_n: u64,
+    /// When each response of the window left the server (counted at the end, up to where the
+    /// run got: [`RunResult::measure_ns`]).
+    sent_ns: Vec<u64>,
     res: RunResult,
 }
 

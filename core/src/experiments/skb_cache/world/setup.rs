@@ -123,6 +123,7 @@ impl Sim {
             tx_wire_free: 0,
             lat_sum: 0,
             lat_n: 0,
+            sent_ns: Vec::new(),
             res,
             cfg,
         };
