@@ -174,7 +174,7 @@ fn flows_and_starts(cfg: &Config, n_cpus: usize, rng: &mut Rng) -> (Vec<Flow>, V
     let threads = cfg.threads.max(1);
     let flows: Vec<Flow> = (0..cfg.sim_flows())
         .map(|f| Flow {
-            irq_cpu: rss.below(n_cpus as u32) as CpuId,
+            irq_cpu: super::queue_cpu(rss.below(cfg.queues()), cfg.queues(), n_cpus as u32),
             app_cpu: app_cpu(f, threads, n_cpus as u32),
             ..Flow::default()
         })
