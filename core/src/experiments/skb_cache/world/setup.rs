@@ -99,13 +99,12 @@ impl Sim {
             events: 0,
             capped: false,
         };
-        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
         let mut sim = Sim {
             caches: Caches::new(&m),
             m,
             mhz,
             q: EventQueue::default(),
-            run_state: RunState::new(window, MAX_EVENTS),
+            run_state: RunState::new(Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns }, MAX_EVENTS),
             rng,
             slub,
             flows,
