@@ -61,6 +61,7 @@ crate::params_input! {
         pub tcp_rx_skb_cache: bool,
         pub tcp_tx_skb_cache: bool,
         pub rps: bool,
+        pub rx_queues: u32,
         pub request_bytes: u32,
         pub response_bytes: u32,
         pub sockets: u32,
@@ -84,6 +85,7 @@ impl Input {
             rx_cache: self.tcp_rx_skb_cache,
             tx_cache: self.tcp_tx_skb_cache,
             rps: self.rps,
+            rx_queues: self.rx_queues,
             request_bytes: self.request_bytes,
             response_bytes: self.response_bytes,
             warmup_ns: self.warmup_us * 1000,
@@ -561,6 +563,9 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::boolean("rps", false)
             .help("RPS/RFS: the driver allocates on the IRQ CPU, then steers the packet to the application's CPU, which runs the TCP receive path and recvmsg.")
             .kernel("rps_cpus / rps_sock_flow_entries"),
+        ParamSpec::int("rx_queues", "queues", 112, (1, 256, 1))
+            .help("NIC receive queues (RSS channels), each with its interrupt on its own CPU, spread evenly over the CPUs; at most one per CPU. Default one per logical CPU (mlx5 opens one channel per completion vector, ASSUMPTION). Fewer queues than CPUs: a few CPUs allocate every rx skb while all of them free, so the freeing CPUs' partial lists overflow and SLUB's list_lock is taken.")
+            .kernel("ethtool -L eth0 combined N"),
         ParamSpec::int("request_bytes", "bytes", 1, (1, 65_536, 1))
             .help("Request size. Up to 256 bytes the driver copies it into the skb head; larger requests carry one page per 1448-byte frame (GRO merges up to 45).")
             .kernel("netperf -r REQ,RESP"),

@@ -121,6 +121,13 @@ pub fn monotone() -> Vec<Monotone> {
             why: "more sockets per core: their state falls out of L2, then L3 (capacity), and each request fetches it from further",
         },
         Monotone {
+            param: "rx_queues",
+            column: "mpps",
+            rises: true,
+            tolerance_pct: 3.0,
+            why: "more RX queues spread the driver and the TCP receive path over more CPUs: never fewer transactions",
+        },
+        Monotone {
             param: "request_bytes",
             column: "mpps",
             rises: false,

@@ -179,13 +179,17 @@ impl Sim {
         self.flows[f as usize].tx_inflight = Some(tx);
         let done = t + ns;
         if self.run_state.measuring() {
-            self.res.requests += 1;
-            self.res.responses += 1;
             self.lat_sum += done.saturating_sub(self.flows[f as usize].arrived_ns);
             self.lat_n += 1;
         }
-        // The response and the next request each take their turn on the NIC's link.
+        // The response and the next request each take their turn on the NIC's link. A
+        // transaction counts when its response has left the server inside the window (as the
+        // client counts it): completions of the CPUs alone could outrun a saturated link while
+        // its queue still fills, and a window would then measure the transient.
         let sent = self.wire(false, done, self.cfg.response_bytes);
+        if self.run_state.window().contains(sent) {
+            self.sent_ns.push(sent);
+        }
         let turn = p.client_turnaround_ns;
         let jitter = self.rng.range_u64(0, turn / 5 + 1);
         let at = self.wire(true, sent + turn - turn / 10 + jitter, self.cfg.request_bytes);

@@ -79,6 +79,8 @@ pub struct Config {
     pub rx_cache: bool,
     pub tx_cache: bool,
     pub rps: bool,
+    /// NIC receive queues (at most one per CPU: [`Config::queues`]).
+    pub rx_queues: u32,
     pub request_bytes: u32,
     pub response_bytes: u32,
     pub warmup_ns: u64,
@@ -89,6 +91,10 @@ impl Config {
     /// Logical CPUs.
     pub fn n_cpus(&self) -> u32 {
         self.sockets * self.cores * if self.smt { 2 } else { 1 }
+    }
+    /// RX queues in use: `rx_queues`, at most one per logical CPU.
+    pub fn queues(&self) -> u32 {
+        self.rx_queues.clamp(1, self.n_cpus())
     }
     /// Flows simulated.
     pub fn sim_flows(&self) -> u32 {
@@ -173,6 +179,9 @@ pub struct Sim {
     tx_wire_free: u64,
     lat_sum: u64,
     lat_n: u64,
+    /// When each response of the window left the server (counted at the end, up to where the
+    /// run got: [`RunResult::measure_ns`]).
+    sent_ns: Vec<u64>,
     res: RunResult,
 }
 
@@ -224,6 +233,12 @@ pub fn thread_of(f: u32, threads: u32) -> u32 {
 /// The CPU of the thread serving flow `f`: thread `f mod threads`, pinned to CPU `t mod CPUs`.
 pub fn app_cpu(f: u32, threads: u32, n_cpus: u32) -> CpuId {
     (thread_of(f, threads) % n_cpus.max(1)) as CpuId
+}
+
+/// The CPU that takes RX queue `q`'s interrupt: the queues spread evenly over the CPUs
+/// (ASSUMPTION: the driver's affinity hints, one queue per CPU at `queues == n_cpus`).
+pub fn queue_cpu(q: u32, queues: u32, n_cpus: u32) -> CpuId {
+    (u64::from(q) * u64::from(n_cpus) / u64::from(queues.max(1))) as CpuId
 }
 
 /// Runs one configuration.

@@ -25,6 +25,8 @@ pub struct Lane {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunResult {
     pub measure_ns: u64,
+    /// Transactions whose response left the server inside the window (a request and a
+    /// response each).
     pub requests: u64,
     pub responses: u64,
     pub skbs_freed: u64,
@@ -70,6 +72,10 @@ impl Sim {
             self.res.zone_lock_contended += s.zone.lock.stats.contentions;
             debug_assert_eq!(s.check_invariants(), Ok(()));
         }
+        let end = self.run_state.window().warmup_ns + self.res.measure_ns;
+        let done = self.sent_ns.iter().filter(|&&at| at < end).count() as u64;
+        self.res.requests = done;
+        self.res.responses = done;
         self.res.busy_ns = self.res.profile.total_ns();
         self.res.mean_latency_ns = self.lat_sum as f64 / self.lat_n.max(1) as f64;
         self.res

@@ -99,13 +99,12 @@ impl Sim {
             events: 0,
             capped: false,
         };
-        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
         let mut sim = Sim {
             caches: Caches::new(&m),
             m,
             mhz,
             q: EventQueue::default(),
-            run_state: RunState::new(window, MAX_EVENTS),
+            run_state: RunState::new(Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns }, MAX_EVENTS),
             rng,
             slub,
             flows,
@@ -123,6 +122,7 @@ impl Sim {
             tx_wire_free: 0,
             lat_sum: 0,
             lat_n: 0,
+            sent_ns: Vec::new(),
             res,
             cfg,
         };
@@ -173,7 +173,7 @@ fn flows_and_starts(cfg: &Config, n_cpus: usize, rng: &mut Rng) -> (Vec<Flow>, V
     let threads = cfg.threads.max(1);
     let flows: Vec<Flow> = (0..cfg.sim_flows())
         .map(|f| Flow {
-            irq_cpu: rss.below(n_cpus as u32) as CpuId,
+            irq_cpu: super::queue_cpu(rss.below(cfg.queues()), cfg.queues(), n_cpus as u32),
             app_cpu: app_cpu(f, threads, n_cpus as u32),
             ..Flow::default()
         })
