@@ -316,7 +316,7 @@ impl Sim {
         let k = p.kernel;
         let (syscalls, recvmsg) = match self.cfg.workload {
             Workload::UdpIperf => (p.iperf_syscalls, k.udp_recvmsg_cycles.int()),
-            Workload::Tcp100g => (1, 0),
+            Workload::Tcp100g => (1, k.tcp_recvmsg_skb_cycles.int()),
         };
         let mut ns = self.rx.work(&p, cpu, syscall, k.syscall_cycles.int() * syscalls + recvmsg);
         ns += self.rx.work(&p, cpu, copy, p.copy_cycles(payload));
@@ -324,7 +324,7 @@ impl Sim {
         ns += self.rx.raw(cpu, Stack::App, self.cfg.reader_work_ns);
         if self.cfg.defer_free && skb.alloc_cpu != cpu {
             // skb_attempt_defer_free(): onto the allocating CPU's list under its defer_lock.
-            let mut d = self.rx.work(&p, cpu, Stack::DeferHandoff, 150);
+            let mut d = self.rx.work(&p, cpu, Stack::DeferHandoff, k.percpu_fold_cycles.int());
             d += self.rx.raw(
                 cpu,
                 Stack::DeferHandoff,
