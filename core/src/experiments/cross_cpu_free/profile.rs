@@ -6,7 +6,9 @@
 //! at Citrix; the post runs iperf between two hosts of a lab network). The post does not say
 //! which CPU, how many vCPUs, or which link: the catalogue's Westmere/Xen entry (an X5670
 //! class core) is an ASSUMPTION about the CPU, 1 GbE one about the link; docs/cross-cpu-free.md
-//! lists them. Nothing here is fitted: seed 001's two numbers are a prediction.
+//! lists them. Nothing here is fitted to seed 001: its two numbers are a prediction. tcp-100g's
+//! host is the catalogue's Skylake-SP with its 2019 kernel entry, whose TCP per-skb costs were
+//! fitted to seed 000 (loopback) and are used here unchanged.
 
 use crate::sim::catalogue::{
     Basis, Family, KernelCosts, Quantity, SKYLAKE_SP, SKYLAKE_SP_2019, WESTMERE_XEN, WESTMERE_XEN_2011,
