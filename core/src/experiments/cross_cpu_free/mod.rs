@@ -492,8 +492,7 @@ impl Experiment for CrossCpuFree {
     }
 
     fn machines(&self) -> Vec<crate::sim::machine::MachineProfile> {
-        // tcp-100g's SERVER_100G is an assumed lesson machine, not a catalogue one.
-        vec![XEN_GUEST_2011.machine(2)]
+        vec![XEN_GUEST_2011.machine(2), SERVER_100G.machine(2)]
     }
 
     fn uncertain(&self) -> Vec<(&'static str, crate::sim::catalogue::Quantity)> {

@@ -6,8 +6,8 @@
 use super::report::alloc_path_name;
 use super::udp_wire_bytes;
 use super::{
-    Consumer, Ev, LaneEvent, Sim, Skb, Stack, Workload, DEFER_KICK, DRIVER_FRAME_CYCLES, GRO_FRAMES, IPI_CYCLES,
-    RX_RING, TCP_RX_SKB_CYCLES, TCP_WINDOW_SKBS, TX_IRQ_CPU, UDP_RCVBUF_BYTES,
+    Consumer, Ev, LaneEvent, Sim, Skb, Stack, Workload, DEFER_KICK, GRO_FRAMES, IPI_CYCLES, RX_RING, TCP_WINDOW_SKBS,
+    TX_IRQ_CPU, UDP_RCVBUF_BYTES,
 };
 use crate::sim::machine::CpuId;
 use crate::sim::skb::TCP_MSS;
@@ -316,7 +316,7 @@ impl Sim {
         let k = p.kernel;
         let (syscalls, recvmsg) = match self.cfg.workload {
             Workload::UdpIperf => (p.iperf_syscalls, k.udp_recvmsg_cycles.int()),
-            Workload::Tcp100g => (1, 0),
+            Workload::Tcp100g => (1, k.tcp_recvmsg_skb_cycles.int()),
         };
         let mut ns = self.rx.work(&p, cpu, syscall, k.syscall_cycles.int() * syscalls + recvmsg);
         ns += self.rx.work(&p, cpu, copy, p.copy_cycles(payload));
@@ -324,7 +324,7 @@ impl Sim {
         ns += self.rx.raw(cpu, Stack::App, self.cfg.reader_work_ns);
         if self.cfg.defer_free && skb.alloc_cpu != cpu {
             // skb_attempt_defer_free(): onto the allocating CPU's list under its defer_lock.
-            let mut d = self.rx.work(&p, cpu, Stack::DeferHandoff, 150);
+            let mut d = self.rx.work(&p, cpu, Stack::DeferHandoff, k.percpu_fold_cycles.int());
             d += self.rx.raw(
                 cpu,
                 Stack::DeferHandoff,
@@ -375,7 +375,7 @@ impl Sim {
         let mut ns = self.flush_defer(cpu, start);
         let first_page = self.pages.len();
         for _ in 0..GRO_FRAMES {
-            ns += self.rx.work(&p, cpu, Stack::Driver, DRIVER_FRAME_CYCLES);
+            ns += self.rx.work(&p, cpu, Stack::Driver, p.kernel.nic_rx_pkt_cycles.int());
             let (pfn, c) = self.rx.slub.alloc_pages(&self.rx.m, cpu, start + ns, 0);
             ns += self.rx.charge(&p, cpu, Stack::PageAlloc, c);
             self.pages.push(pfn.expect("zone sized for the window"));
@@ -384,7 +384,7 @@ impl Sim {
         skb.pages = GRO_FRAMES;
         skb.first_page = first_page;
         ns += a;
-        ns += self.rx.work(&p, cpu, Stack::TcpRcv, TCP_RX_SKB_CYCLES);
+        ns += self.rx.work(&p, cpu, Stack::TcpRcv, p.tcp_rx_skb_cycles());
         self.rx.free_at[0] = start + ns;
         if self.run_state.measuring() {
             self.res.sent += u64::from(GRO_FRAMES);

@@ -56,8 +56,6 @@ pub const NETFRONT_RX_HEAD_BYTES: u32 = 256 + 2 + 64;
 pub const GRO_FRAMES: u32 = 17;
 /// skbs the receiver's window lets be in flight (about 3 MB of tcp_rmem).
 pub const TCP_WINDOW_SKBS: usize = 128;
-/// Driver work per received frame (descriptor, DMA sync, napi_gro_receive). ASSUMPTION.
-pub const DRIVER_FRAME_CYCLES: u64 = 300;
 /// `skb_attempt_defer_free()` kicks the allocating CPU with an IPI at this list length (v5.19).
 pub const DEFER_KICK: u32 = 128;
 /// Cost of sending (on the sender) and taking (on the target) one IPI.
@@ -70,9 +68,6 @@ pub const UDP_RCVBUF_BYTES: u64 = 224 * 1024;
 /// Linux binds an event channel unless told otherwise): its `xennet_interrupt` runs
 /// `xennet_tx_buf_gc` and frees the transmitted skbs there.
 pub const TX_IRQ_CPU: CpuId = 0;
-/// tcp-100g: TCP receive work per GRO skb in softirq (tcp_v4_rcv, tcp_queue_rcv). ASSUMPTION
-/// of that lesson world (no seed table): 2,500 cycles.
-pub const TCP_RX_SKB_CYCLES: u64 = 2500;
 
 /// Bytes a UDP datagram of `payload` bytes occupies on Ethernet: UDP (8) + IPv4 (20) +
 /// Ethernet header (14) + FCS (4), padded to the 64-byte minimum frame, + preamble and SFD (8)
