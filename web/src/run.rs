@@ -11,9 +11,12 @@
 //!
 //! Custom views' own data (core's `Experiment::view_data`) lives here too, beside the runs:
 //! [`view_data`] computes light data on the spot and asks the same worker for heavy data.
+//! Uncertainty bands ([`bands`]) are always the worker's: asked for by a button, streamed
+//! sample by sample.
 
 use crate::store::{self, Topic};
 use crate::worker::{Reply, Request, RunRequest, WORKER_URL};
+pub use bands::{start_band, use_band, BandState, BAND_SAMPLES};
 use skblab_core::{Cost, Experiment, Params, Row, RunOutput};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -23,6 +26,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 use yew::prelude::*;
 
+mod bands;
 mod view_data;
 
 /// Finished heavy runs kept, so that going back to a step or a setting costs nothing.
@@ -151,6 +155,8 @@ struct Client {
     cache: Vec<Rc<RunState>>,
     /// Custom views' data, asked for and finished, oldest first.
     views: view_data::Views,
+    /// Uncertainty bands, one per experiment.
+    bands: bands::BandStore,
 }
 
 thread_local! {
@@ -174,6 +180,7 @@ fn spawn_worker() -> Result<Worker, String> {
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|_: web_sys::Event| {
         let message = format!("the sweep worker ({WORKER_URL}) failed to load or crashed");
         view_data::fail_pending(&message);
+        bands::fail_pending(&message);
         update_current(None, |s| s.error = Some(message));
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -187,13 +194,13 @@ fn post(worker: &Worker, request: &Request) -> Result<(), String> {
 }
 
 /// Posts `request` now, or keeps it until the worker is ready (a run request or cancel
-/// replaces an older one; view requests all wait).
+/// replaces an older one; view and band requests all wait).
 fn send(c: &mut Client, request: Request) -> Result<(), String> {
     match (&c.worker, c.ready) {
         (Some(w), true) => post(w, &request),
         (Some(_), false) => {
-            if !matches!(request, Request::View(_)) {
-                c.pending.retain(|r| matches!(r, Request::View(_)));
+            if !matches!(request, Request::View(_) | Request::Bands(_)) {
+                c.pending.retain(|r| matches!(r, Request::View(_) | Request::Bands(_)));
             }
             c.pending.push(request);
             Ok(())
@@ -388,6 +395,8 @@ fn on_reply(text: &str) {
         Reply::Failed { generation, message } => update_current(Some(generation), |s| s.error = Some(message)),
         Reply::View { id, data, .. } => view_data::arrived(id, Ok(data.get().to_string())),
         Reply::ViewFailed { id, message } => view_data::arrived(id, Err(message)),
+        Reply::Band { id, bands, done, .. } => bands::arrived(id, bands, done),
+        Reply::BandFailed { id, message } => bands::failed(id, message),
     }
 }
 

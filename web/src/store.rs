@@ -17,6 +17,8 @@ pub enum Topic {
     Walk,
     /// Custom views' data ([`crate::run::use_view_data`]).
     Views,
+    /// Uncertainty bands ([`crate::run::use_band`]).
+    Bands,
 }
 
 #[derive(Default)]

@@ -13,6 +13,11 @@
 //! in a queue beside the run and goes before the run's next point, without replacing the run;
 //! [`Reply::View`] carries the data as JSON (embedded raw, not as an escaped string).
 //!
+//! An uncertainty band (core's [`BandJob`]: Latin-hypercube samples of the catalogue constants,
+//! one `run_perturbed` of the reproduction's parameters each) is a [`BandsRequest`]: one
+//! sample per task, before the run's next point, each answered by a [`Reply::Band`] with the
+//! band so far (the page draws it as it widens); a newer band request replaces the running one.
+//!
 //! The worker computes one point per task (scheduled through a `MessageChannel`, which unlike
 //! `setTimeout` is not clamped), so a new request is read after at most one point.
 //! Messages are JSON text. [`RunJob`] is pure and unit-tested natively; [`serve`] is the
@@ -20,6 +25,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use skblab_core::validate::{BandJob, Bands};
 use skblab_core::{Experiment, Params, ParamsWire, Point, Row, RunOutput, ViewQuery};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -82,6 +88,25 @@ impl ViewRequest {
     }
 }
 
+/// Compute an uncertainty band of an experiment's reproduction (its `reproduce_params`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BandsRequest {
+    /// The page's number for it, echoed in every reply.
+    pub id: u64,
+    pub experiment: String,
+    pub seed: u64,
+    pub samples: u32,
+}
+
+impl BandsRequest {
+    /// The job, or why there is none.
+    pub fn job(&self) -> Result<BandJob<'static>, String> {
+        let e = skblab_core::find(&self.experiment).map_err(|e| e.to_string())?;
+        BandJob::new(e, &e.reproduce_params(), self.seed, self.samples)
+            .ok_or_else(|| format!("{} declares no uncertain quantities", self.experiment))
+    }
+}
+
 /// What the page posts to the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
@@ -91,6 +116,8 @@ pub enum Request {
     Cancel,
     /// Compute a view's data before the run's next point.
     View(ViewRequest),
+    /// Compute an uncertainty band, one sample per task before the run's next point.
+    Bands(BandsRequest),
 }
 
 /// What the worker posts back.
@@ -123,6 +150,17 @@ pub enum Reply {
         compute_ms: f64,
     },
     ViewFailed {
+        id: u64,
+        message: String,
+    },
+    /// The band of request `id` after another sample (`done` after the last).
+    Band {
+        id: u64,
+        bands: Bands,
+        done: bool,
+        compute_ms: f64,
+    },
+    BandFailed {
         id: u64,
         message: String,
     },
@@ -199,6 +237,8 @@ struct WorkerState {
     views: VecDeque<ViewRequest>,
     /// Compute time of the current job so far.
     compute_ms: f64,
+    /// The band in progress and its request's id.
+    band: Option<(u64, BandJob<'static>)>,
 }
 
 /// Installs the worker's message handler; called once by the worker binary's `main`.
@@ -223,6 +263,13 @@ pub fn serve() {
                     state.borrow_mut().views.push_back(request);
                     kick.queue();
                 }
+                Ok(Request::Bands(request)) => match request.job() {
+                    Ok(job) => {
+                        state.borrow_mut().band = Some((request.id, job));
+                        kick.queue();
+                    }
+                    Err(message) => post(&scope2, &Reply::BandFailed { id: request.id, message }),
+                },
                 Ok(Request::Run(request)) => match RunJob::new(&request) {
                     Ok(job) => {
                         let mut s = state.borrow_mut();
@@ -272,6 +319,11 @@ fn tick(scope: &DedicatedWorkerGlobalScope, state: &Rc<RefCell<WorkerState>>, ki
         kick.queue();
         return;
     }
+    if let Some(reply) = band_step(state, &now, t0) {
+        post(scope, &reply);
+        kick.queue();
+        return;
+    }
     let mut s = state.borrow_mut();
     let Some(job) = s.job.as_mut() else { return };
     let (generation, n_points) = (job.generation, job.n_points());
@@ -291,6 +343,18 @@ fn tick(scope: &DedicatedWorkerGlobalScope, state: &Rc<RefCell<WorkerState>>, ki
         }
         Step::Done(output) => post(scope, &Reply::Done { generation, output, compute_ms: total_ms }),
     }
+}
+
+/// One sample of the band in progress, if there is one: its reply (the band so far).
+fn band_step(state: &Rc<RefCell<WorkerState>>, now: &dyn Fn() -> f64, t0: f64) -> Option<Reply> {
+    let mut s = state.borrow_mut();
+    let (id, job) = s.band.as_mut()?;
+    job.step();
+    let (id, done, bands) = (*id, job.is_done(), job.bands().clone());
+    if done {
+        s.band = None;
+    }
+    Some(Reply::Band { id, bands, done, compute_ms: now() - t0 })
 }
 
 fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
@@ -371,6 +435,22 @@ mod tests {
         assert_eq!(serde_json::from_str::<Reply>(&text).unwrap(), reply);
         let bad = ViewRequest { query: skblab_core::ViewQuery::new("trace"), ..v };
         assert!(bad.compute().unwrap_err().contains("no view data"));
+    }
+
+    #[test]
+    fn a_band_request_is_core_band_job_and_its_reply_round_trips() {
+        let r = BandsRequest { id: 4, experiment: "cross-cpu-free".into(), seed: 1, samples: 3 };
+        let text = serde_json::to_string(&Request::Bands(r.clone())).unwrap();
+        assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), Request::Bands(r.clone()));
+        let mut job = r.job().unwrap();
+        while job.step() {}
+        let e = skblab_core::find("cross-cpu-free").unwrap();
+        let expected = skblab_core::validate::bands_with(e, &e.reproduce_params(), 1, 3, &mut |_| {}).unwrap();
+        assert_eq!(job.bands(), &expected);
+        let reply = Reply::Band { id: 4, bands: expected, done: true, compute_ms: 2.0 };
+        assert_eq!(serde_json::from_str::<Reply>(&serde_json::to_string(&reply).unwrap()).unwrap(), reply);
+        let none = BandsRequest { experiment: "skb-layout".into(), ..r };
+        assert!(none.job().err().unwrap().contains("no uncertain"));
     }
 
     #[test]

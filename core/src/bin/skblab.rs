@@ -301,6 +301,7 @@ fn reproduce(exp: &dyn Experiment, seeds: &[u64], format: Format, bands: Option<
             let mut s = r.to_table_banded(|label, metric| band.as_ref().and_then(|b| b.get(label, metric)));
             if let Some(b) = &band {
                 s.push_str(&(b.note() + "\n"));
+                s.extend(b.cannot_tell(&r).map(|line| line + "\n"));
             }
             s + &no_band + &validate::verdict_lines(exp)
         }
@@ -310,6 +311,7 @@ fn reproduce(exp: &dyn Experiment, seeds: &[u64], format: Format, bands: Option<
             v["tables"] = validate::verdict_json(exp);
             if let Some(b) = &band {
                 v["bands"] = serde_json::to_value(b).expect("bands serialize");
+                v["bands"]["cannot_tell"] = serde_json::to_value(b.cannot_tell(&r)).expect("a line serializes");
             }
             serde_json::to_string_pretty(&v).expect("json serializes") + "\n"
         }

@@ -6,34 +6,50 @@
 //! per slice, geometric cuts for positive ranges); each sample is one run of the
 //! reproduction's parameters through [`Experiment::run_perturbed`], compared with the seed
 //! table. A cell's band is the lowest and highest simulated value over the samples: a wide
-//! band means the model cannot tell from what is known. Work: `n` runs (one seed).
-
+//! band means the model cannot tell from what is known ([`Bands::cannot_tell`] says where, in
+//! one computed line). Work: `n` runs (one seed), one per [`BandJob::step`], so that the web
+//! app's worker can stream the band sample by sample.
 use crate::calibrate::{start_points, Constant, Progress};
 use crate::experiment::Experiment;
 use crate::output::Reproduction;
 use crate::params::Params;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The most samples of one band (bounds the work: one run each).
 pub const MAX_BANDS: u32 = 64;
 
+/// A band is wide (the model cannot tell) when it spans more than this share of the value on
+/// either side (±25 %: the success bound for a prediction).
+pub const WIDE_HALF_PCT: f64 = 25.0;
+
 /// One cell's band.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BandCell {
     pub label: String,
-    pub metric: &'static str,
+    pub metric: String,
     pub band: [f64; 2],
 }
 
-/// The bands of every compared cell of a reproduction.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One sampled quantity and its range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BandQuantity {
+    pub name: String,
+    pub min: f64,
+    pub max: f64,
+    pub unit: String,
+}
+
+/// The bands of every compared cell of a reproduction (so far, while a [`BandJob`] runs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bands {
-    /// Samples asked for and samples that ran.
+    pub experiment: String,
+    /// Samples asked for and samples that ran (a sample whose run or comparison fails adds
+    /// nothing).
     pub samples: u32,
     pub ran: u32,
     pub seed: u64,
-    /// The sampled quantities with their ranges (name, min, max, unit).
-    pub quantities: Vec<(&'static str, f64, f64, &'static str)>,
+    /// The sampled quantities with their ranges.
+    pub quantities: Vec<BandQuantity>,
     pub cells: Vec<BandCell>,
 }
 
@@ -44,7 +60,7 @@ impl Bands {
 
     /// What the band column means, one line.
     pub fn note(&self) -> String {
-        let names: Vec<&str> = self.quantities.iter().map(|q| q.0).collect();
+        let names: Vec<&str> = self.quantities.iter().map(|q| q.name.as_str()).collect();
         format!(
             "band: [lo-hi] over {} Latin-hypercube samples (seed {}) of {} inside their sourced ranges",
             self.ran,
@@ -52,46 +68,168 @@ impl Bands {
             names.join(", ")
         )
     }
+
+    /// The banded cells of `r` that are wide, widest first (see [`Wide`]).
+    pub fn wide(&self, r: &Reproduction) -> Vec<Wide> {
+        let mut out: Vec<Wide> = Vec::new();
+        for row in &r.rows {
+            for c in &row.cells {
+                let Some([lo, hi]) = self.get(&row.label, c.metric) else { continue };
+                let width = hi - lo;
+                let half_pct = (c.simulated != 0.0).then(|| width / 2.0 / c.simulated.abs() * 100.0);
+                let difference = table_difference(r, c.metric);
+                let over_value = half_pct.is_some_and(|p| p > WIDE_HALF_PCT);
+                let over_difference = difference.is_some_and(|d| width > d);
+                if over_value || over_difference {
+                    let (label, metric) = (row.label.clone(), c.metric.to_string());
+                    out.push(Wide { label, metric, band: [lo, hi], half_pct, difference });
+                }
+            }
+        }
+        let key = |w: &Wide| w.half_pct.unwrap_or(f64::INFINITY);
+        out.sort_by(|a, b| key(b).total_cmp(&key(a)));
+        out
+    }
+
+    /// One line where the band is wide ("the model cannot tell ..."), computed from
+    /// [`Bands::wide`]; `None` if every banded cell is narrow.
+    pub fn cannot_tell(&self, r: &Reproduction) -> Option<String> {
+        let wide = self.wide(r);
+        let w = wide.first()?;
+        let banded = r.rows.iter().flat_map(|row| row.cells.iter().map(move |c| (row, c)));
+        let banded = banded.filter(|(row, c)| self.get(&row.label, c.metric).is_some()).count();
+        let mut why = Vec::new();
+        if let Some(p) = w.half_pct.filter(|p| *p > WIDE_HALF_PCT) {
+            why.push(format!("±{p:.0} % of the simulated value (more than ±{WIDE_HALF_PCT:.0} %)"));
+        }
+        if let Some(d) = w.difference.filter(|d| w.band[1] - w.band[0] > *d) {
+            let times = (w.band[1] - w.band[0]) / d;
+            why.push(format!("{times:.1}× the seed table's own difference in {} ({})", w.metric, fmt(d)));
+        }
+        Some(format!(
+            "the model cannot tell: {} of {banded} banded cells are wide; widest {} {} [{}-{}] spans {}",
+            wide.len(),
+            w.label,
+            w.metric,
+            fmt(w.band[0]),
+            fmt(w.band[1]),
+            why.join(" and ")
+        ))
+    }
+}
+
+/// A wide band: its cell, its half-width in % of the simulated value (`None` at 0) and the
+/// seed table's difference in the metric it beat (`None` if the metric has one seed number).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wide {
+    pub label: String,
+    pub metric: String,
+    pub band: [f64; 2],
+    pub half_pct: Option<f64>,
+    pub difference: Option<f64>,
+}
+
+/// The difference the table is about in `metric`: the largest minus the smallest seed number of
+/// the metric's rows (before vs after, the two counters), if it has two or more and they differ.
+fn table_difference(r: &Reproduction, metric: &str) -> Option<f64> {
+    let measured: Vec<f64> =
+        r.rows.iter().flat_map(|row| row.cells.iter()).filter(|c| c.metric == metric).map(|c| c.measured).collect();
+    let lo = measured.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = measured.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (measured.len() >= 2 && hi > lo).then_some(hi - lo)
+}
+
+/// A number as the tables print it (3 significant digits, whole numbers as they are).
+fn fmt(v: f64) -> String {
+    if v.abs() >= 1000.0 || v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{}", (v * 1000.0).round() / 1000.0)
+    }
+}
+
+/// A band in progress: the samples, and the band of the samples run so far. One
+/// [`BandJob::step`] is one run: the worker calls it once per task.
+pub struct BandJob<'a> {
+    exp: &'a dyn Experiment,
+    params: Params,
+    samples: Vec<Vec<f64>>,
+    next: usize,
+    bands: Bands,
+}
+
+impl<'a> BandJob<'a> {
+    /// `n` samples (at most [`MAX_BANDS`]) of `exp`'s reproduction under `params` on `seed`;
+    /// `None` if the experiment declares no uncertain quantity.
+    pub fn new(exp: &'a dyn Experiment, params: &Params, seed: u64, n: u32) -> Option<BandJob<'a>> {
+        let uncertain = exp.uncertain();
+        if uncertain.is_empty() {
+            return None;
+        }
+        let n = n.min(MAX_BANDS);
+        let constants: Vec<Constant> = uncertain
+            .iter()
+            .map(|(name, q)| Constant { name, unit: q.unit, min: q.min, max: q.max, source: q.source })
+            .collect();
+        let quantities = uncertain
+            .iter()
+            .map(|(name, q)| BandQuantity { name: name.to_string(), min: q.min, max: q.max, unit: q.unit.to_string() })
+            .collect();
+        let bands = Bands { experiment: exp.id().to_string(), samples: n, ran: 0, seed, quantities, cells: Vec::new() };
+        Some(BandJob { exp, params: params.clone(), samples: start_points(&constants, n), next: 0, bands })
+    }
+
+    /// Samples run so far, and in all.
+    pub fn progress(&self) -> (u32, u32) {
+        (self.next as u32, self.samples.len() as u32)
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.next >= self.samples.len()
+    }
+
+    /// Runs the next sample and widens the band by its cells; false once every sample ran.
+    pub fn step(&mut self) -> bool {
+        let Some(values) = self.samples.get(self.next) else { return false };
+        self.next += 1;
+        let (exp, params, seed) = (self.exp, &self.params, self.bands.seed);
+        let Some(r) = exp.run_perturbed(params, seed, values).and_then(|out| exp.compare(params, &out)) else {
+            return true;
+        };
+        self.bands.ran += 1;
+        for row in &r.rows {
+            for c in &row.cells {
+                let cells = &mut self.bands.cells;
+                match cells.iter_mut().find(|b| b.label == row.label && b.metric == c.metric) {
+                    Some(b) => b.band = [b.band[0].min(c.simulated), b.band[1].max(c.simulated)],
+                    None => cells.push(BandCell {
+                        label: row.label.clone(),
+                        metric: c.metric.to_string(),
+                        band: [c.simulated; 2],
+                    }),
+                }
+            }
+        }
+        true
+    }
+
+    /// The band of the samples run so far.
+    pub fn bands(&self) -> &Bands {
+        &self.bands
+    }
 }
 
 /// The bands of `exp`'s reproduction under `params` from `n` samples (at most [`MAX_BANDS`])
 /// on `seed`, telling `progress` one line per sample; `None` if the experiment declares no
 /// uncertain quantity.
 pub fn bands_with(exp: &dyn Experiment, params: &Params, seed: u64, n: u32, progress: Progress<'_>) -> Option<Bands> {
-    let uncertain = exp.uncertain();
-    if uncertain.is_empty() {
-        return None;
-    }
-    let n = n.min(MAX_BANDS);
-    let constants: Vec<Constant> = uncertain
-        .iter()
-        .map(|(name, q)| Constant { name, unit: q.unit, min: q.min, max: q.max, source: q.source })
-        .collect();
-    let mut runs: Vec<Reproduction> = Vec::new();
-    for (i, values) in start_points(&constants, n).iter().enumerate() {
+    let mut job = BandJob::new(exp, params, seed, n)?;
+    while !job.is_done() {
+        let (i, n) = job.progress();
         progress(&format!("band sample {}/{n}", i + 1));
-        if let Some(r) = exp.run_perturbed(params, seed, values).and_then(|out| exp.compare(params, &out)) {
-            runs.push(r);
-        }
+        job.step();
     }
-    let mut cells: Vec<BandCell> = Vec::new();
-    for r in &runs {
-        for row in &r.rows {
-            for c in &row.cells {
-                match cells.iter_mut().find(|b| b.label == row.label && b.metric == c.metric) {
-                    Some(b) => b.band = [b.band[0].min(c.simulated), b.band[1].max(c.simulated)],
-                    None => cells.push(BandCell { label: row.label.clone(), metric: c.metric, band: [c.simulated; 2] }),
-                }
-            }
-        }
-    }
-    Some(Bands {
-        samples: n,
-        ran: runs.len() as u32,
-        seed,
-        quantities: uncertain.iter().map(|(name, q)| (*name, q.min, q.max, q.unit)).collect(),
-        cells,
-    })
+    Some(job.bands)
 }
 
 #[cfg(test)]
@@ -156,8 +294,63 @@ mod tests {
         assert!(b.note().contains("8 Latin-hypercube samples") && b.note().contains('k'));
         let table = Stub.reproduce(1).unwrap().to_table_banded(|l, m| b.get(l, m));
         assert!(table.lines().nth(1).unwrap().contains("band") && table.contains("[10.9-36.7]"), "{table}");
+        // [10.9-36.7] around 20 is ±64 %: wide.
+        let r = Stub.reproduce(1).unwrap();
+        let line = b.cannot_tell(&r).unwrap();
+        assert!(
+            line.starts_with("the model cannot tell: 1 of 1 banded cells are wide") && line.contains("±64 %"),
+            "{line}"
+        );
+        let narrow =
+            Bands { cells: vec![BandCell { label: "0".into(), metric: "y".into(), band: [19.0, 21.0] }], ..b.clone() };
+        assert!(narrow.cannot_tell(&r).is_none());
         let many = bands_with(&Stub, &Stub.defaults(), 1, 1000, &mut |_| {}).unwrap();
         assert_eq!(many.samples, MAX_BANDS);
+    }
+
+    #[test]
+    fn a_band_wider_than_the_tables_own_difference_cannot_tell() {
+        let cell = |metric: &'static str, measured: f64, simulated: f64| ReproCell {
+            metric,
+            measured,
+            simulated,
+            spread: None,
+        };
+        let citation = Citation { list: "", date: "", author: "", subject: "", message_id: "" };
+        let rows = vec![
+            ReproRow { label: "before".into(), cells: vec![cell("rate", 100.0, 101.0)] },
+            ReproRow { label: "after".into(), cells: vec![cell("rate", 110.0, 108.0)] },
+        ];
+        let r = Reproduction { experiment: "stub", citation, key_name: "run", rows, notes: Vec::new() };
+        let band = |lo: f64, hi: f64| BandCell { label: "before".into(), metric: "rate".into(), band: [lo, hi] };
+        let b = Bands {
+            experiment: "stub".into(),
+            samples: 8,
+            ran: 8,
+            seed: 1,
+            quantities: Vec::new(),
+            cells: vec![band(90.0, 115.0)],
+        };
+        // ±12 % of the value, but 25 wide against the table's 10 between before and after.
+        let line = b.cannot_tell(&r).unwrap();
+        assert!(
+            line.contains("2.5× the seed table's own difference in rate (10)") && !line.contains("more than"),
+            "{line}"
+        );
+        let b = Bands { cells: vec![band(97.0, 104.0)], ..b };
+        assert!(b.cannot_tell(&r).is_none(), "7 wide < 10 and ±3.5 %");
+    }
+
+    #[test]
+    fn a_job_streams_the_band_sample_by_sample() {
+        let mut job = BandJob::new(&Stub, &Stub.defaults(), 1, 4).unwrap();
+        assert_eq!(job.progress(), (0, 4));
+        assert!(job.step() && job.bands().ran == 1 && job.bands().get("0", "y").is_some());
+        while job.step() {}
+        assert!(job.is_done());
+        assert_eq!(job.bands(), &bands_with(&Stub, &Stub.defaults(), 1, 4, &mut |_| {}).unwrap());
+        let text = serde_json::to_string(job.bands()).unwrap();
+        assert_eq!(&serde_json::from_str::<Bands>(&text).unwrap(), job.bands(), "crosses the worker boundary");
     }
 
     #[test]

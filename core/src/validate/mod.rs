@@ -19,7 +19,7 @@
 
 mod bands;
 
-pub use bands::{bands_with, Bands, MAX_BANDS};
+pub use bands::{bands_with, BandCell, BandJob, BandQuantity, Bands, Wide, MAX_BANDS, WIDE_HALF_PCT};
 
 use crate::calibrate::tables::{budget_violations, TableCheck, TableSpec, Verdict};
 use crate::calibrate::Progress;

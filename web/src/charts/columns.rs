@@ -2,9 +2,11 @@
 //! the y columns (rows so far, so a sweep in progress fills the chart), with the seed post's
 //! table overlaid as markers, and a band for every y column the output also has as
 //! `<column>_min` and `<column>_max` (a spread over seeds). No experiment-specific code: everything comes from the spec
-//! and the [`RunOutput`].
+//! and the [`RunOutput`]. [`add_model_bands`] adds core's uncertainty band where the seed
+//! table's rows are the chart's x (a row label that reads as the x) and its metrics its columns.
 
 use super::sweep::{Band, Overlay, Series, Sweep};
+use skblab_core::validate::Bands;
 use skblab_core::{ChartSpec, RunOutput};
 
 /// The chart data of `spec` over `out` (rows so far) and, if the spec asks, `seed`'s points;
@@ -29,7 +31,7 @@ pub fn column_chart(spec: &ChartSpec, out: &RunOutput, seed: Option<&RunOutput>,
             })
         };
         if let (Some(lo), Some(hi)) = (bound("min"), bound("max")) {
-            chart.bands.push(Band { series: chart.series.len() - 1, lo, hi });
+            chart.bands.push(Band { series: chart.series.len() - 1, lo, hi, model: false });
         }
     }
     if let Some(seed) = seed.filter(|_| spec.seed_overlay) {
@@ -48,6 +50,26 @@ pub fn column_chart(spec: &ChartSpec, out: &RunOutput, seed: Option<&RunOutput>,
         }
     }
     chart
+}
+
+/// Adds `bands` to `chart` (of `spec`) for every y column that is a banded metric at some x
+/// (the band's row label read as a number); NaN at the other x. True if any was added.
+pub fn add_model_bands(chart: &mut Sweep, spec: &ChartSpec, bands: &Bands) -> bool {
+    let mut added = false;
+    for (i, (column, _)) in spec.ys.iter().enumerate() {
+        let at = |x: f64| {
+            let cell =
+                bands.cells.iter().find(|c| c.metric == *column && c.label.trim().parse::<f64>().ok() == Some(x));
+            cell.map_or([f64::NAN; 2], |c| c.band.map(|v| v / spec.y_divisor))
+        };
+        let edges: Vec<[f64; 2]> = chart.xs.iter().map(|&x| at(x)).collect();
+        if edges.iter().any(|e| e[0].is_finite()) {
+            let (lo, hi) = (edges.iter().map(|e| e[0]).collect(), edges.iter().map(|e| e[1]).collect());
+            chart.bands.push(Band { series: i, lo, hi, model: true });
+            added = true;
+        }
+    }
+    added
 }
 
 #[cfg(test)]
@@ -114,5 +136,27 @@ mod tests {
         assert_eq!(chart.bands[0].lo, vec![40.0, 80.0]);
         assert_eq!(chart.bands[1].hi, vec![36.0, 72.0]);
         assert!(chart.describe().contains("spread 68 to 72"), "{}", chart.describe());
+    }
+
+    #[test]
+    fn a_model_band_is_drawn_where_the_rows_are_the_x() {
+        use skblab_core::validate::{BandCell, Bands};
+        let e = &hoa::HighOrderAlloc;
+        let mut out = RunOutput::new(hoa::ID, 1, e.columns(&e.defaults()));
+        for n in 1..=3 {
+            out.push_row(vec![Cell::Int(n), Cell::Float(41_000.0 * n as f64), Cell::Float(35_000.0 * n as f64)]);
+        }
+        let mut chart = column_chart(&spec(), &out, None, None);
+        let cell = |label: &str, band| BandCell { label: label.into(), metric: "order3_mbps".into(), band };
+        let cells = vec![cell("2", [70_000.0, 90_000.0]), cell("3", [100_000.0, 140_000.0])];
+        let b = Bands { experiment: hoa::ID.into(), samples: 4, ran: 4, seed: 1, quantities: Vec::new(), cells };
+        assert!(add_model_bands(&mut chart, &spec(), &b));
+        assert_eq!(chart.bands.len(), 1, "order-0 has no band cell");
+        assert!(chart.bands[0].model && chart.bands[0].lo[0].is_nan() && chart.bands[0].hi[2] == 140.0);
+        assert!(chart.describe().contains("model band 100 to 140"), "{}", chart.describe());
+        let svg = crate::charts::render_svg((720, 400), |a, t| crate::charts::sweep::draw_sweep(a, &chart, t));
+        assert!(svg.contains("model band (catalogue constants"), "legend");
+        let csv = chart.table().to_csv();
+        assert!(csv.lines().next().unwrap().contains("order-3 frags (sim) band lo (Gbit/s)"), "{csv}");
     }
 }

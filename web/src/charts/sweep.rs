@@ -38,12 +38,15 @@ pub struct Sweep {
     pub bands: Vec<Band>,
 }
 
-/// The spread of series `series`: `lo` and `hi` at each of the chart's `xs`.
+/// The spread of series `series`: `lo` and `hi` at each of the chart's `xs` (NaN where there is
+/// none). `model`: the uncertainty band of the catalogue constants (core's bands), drawn
+/// outlined beside the seeds' spread; else the spread over seeds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Band {
     pub series: usize,
     pub lo: Vec<f64>,
     pub hi: Vec<f64>,
+    pub model: bool,
 }
 
 /// Measured points of one series, drawn as markers.
@@ -83,11 +86,11 @@ impl Sweep {
             }
         }
         for b in &self.bands {
-            if let (Some(name), Some(lo), Some(hi)) =
-                (self.series.get(b.series).map(|s| &s.name), b.lo.last(), b.hi.last())
-            {
+            let last = b.lo.iter().zip(&b.hi).rev().find(|(lo, hi)| lo.is_finite() && hi.is_finite());
+            if let (Some(name), Some((lo, hi))) = (self.series.get(b.series).map(|s| &s.name), last) {
                 let decimals = y_decimals(self.y_max());
-                parts.push(format!("{name} spread {lo:.decimals$} to {hi:.decimals$} at the last point"));
+                let what = if b.model { "model band" } else { "spread" };
+                parts.push(format!("{name} {what} {lo:.decimals$} to {hi:.decimals$} at the last banded point"));
             }
         }
         if !self.overlays.is_empty() {
@@ -108,7 +111,8 @@ impl Sweep {
         columns.extend(self.series.iter().map(|s| unit(&s.name)));
         let band_name = |b: &Band| self.series.get(b.series).map_or("series", |s| s.name.as_str()).to_string();
         for b in &self.bands {
-            columns.extend([unit(&format!("{} min", band_name(b))), unit(&format!("{} max", band_name(b)))]);
+            let (lo, hi) = if b.model { ("band lo", "band hi") } else { ("min", "max") };
+            columns.extend([unit(&format!("{} {lo}", band_name(b))), unit(&format!("{} {hi}", band_name(b)))]);
         }
         columns.extend(self.overlays.iter().map(|o| unit(&o.name)));
         columns.extend(self.hline.iter().map(|(name, _)| name.clone()));
@@ -149,7 +153,7 @@ impl Sweep {
     fn y_max(&self) -> f64 {
         let ys = self.series.iter().flat_map(|s| s.ys.iter().copied());
         let measured = self.overlays.iter().flat_map(|o| o.points.iter().map(|p| p.1));
-        let bands = self.bands.iter().flat_map(|b| b.hi.iter().copied());
+        let bands = self.bands.iter().flat_map(|b| b.hi.iter().copied().filter(|v| v.is_finite()));
         let top = ys.chain(measured).chain(bands).chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
         if top > 0.0 {
             top * 1.08
@@ -211,17 +215,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
     if let Some((label, y)) = &data.hline {
         super::draw_hline(&mut chart, (x_lo, x_hi), *y, label, theme.series[2], theme)?;
     }
-    for (k, band) in data.bands.iter().enumerate() {
-        let color = theme.line(band.series);
-        let lo = data.xs.iter().copied().zip(band.lo.iter().copied());
-        let hi = data.xs.iter().copied().zip(band.hi.iter().copied());
-        let outline: Vec<(f64, f64)> = hi.chain(lo.rev()).filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
-        if outline.len() >= 3 {
-            // One legend entry says what every band is.
-            let label = (k == 0).then_some("shaded: min-max over the seeds");
-            super::draw_band(&mut chart, outline, label, color, theme)?;
-        }
-    }
+    draw_bands(&mut chart, data, theme)?;
     for (i, series) in data.series.iter().enumerate() {
         let color = theme.line(i);
         let points: Vec<(f64, f64)> = data.xs.iter().copied().zip(series.ys.iter().copied()).collect();
@@ -242,6 +236,43 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .label_font(text(13))
         .draw()?;
     area.present()
+}
+
+/// The bands behind the series: the seeds' spread shaded, the model band (catalogue constants)
+/// shaded lighter with an outline; one legend entry says what every band of a kind is.
+fn draw_bands<DB: DrawingBackend>(
+    chart: &mut super::XyChart<'_, DB>,
+    data: &Sweep,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (mut seeds_labelled, mut model_labelled) = (false, false);
+    for band in &data.bands {
+        let color = theme.line(band.series);
+        let lo = data.xs.iter().copied().zip(band.lo.iter().copied());
+        let hi = data.xs.iter().copied().zip(band.hi.iter().copied());
+        let outline: Vec<(f64, f64)> = hi.chain(lo.rev()).filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
+        if outline.len() < 3 {
+            continue;
+        }
+        if band.model {
+            let label = (!model_labelled).then_some("outlined: model band (catalogue constants in their ranges)");
+            model_labelled = true;
+            let (fill, stroke) = (color.mix(0.1).filled(), color.stroke_width(theme.s(1)));
+            let mut closed = outline.clone();
+            closed.push(outline[0]);
+            chart.draw_series(std::iter::once(Polygon::new(outline, fill)))?;
+            let drawn = chart.draw_series(std::iter::once(PathElement::new(closed, stroke)))?;
+            if let Some(label) = label {
+                let (w, h) = (theme.si(18), theme.si(5));
+                drawn.label(label).legend(move |(x, y)| Rectangle::new([(x, y - h), (x + w, y + h)], stroke));
+            }
+        } else {
+            let label = (!seeds_labelled).then_some("shaded: min-max over the seeds");
+            seeds_labelled = true;
+            super::draw_band(chart, outline, label, color, theme)?;
+        }
+    }
+    Ok(())
 }
 
 /// The overlaid measured points (e.g. the seed's numbers), triangles and crosses in turn.
@@ -304,7 +335,7 @@ mod tests {
             overlays: vec![Overlay { name: "measured".into(), points: vec![(1.0, 2.5)] }],
             x_range: None,
             dots: true,
-            bands: vec![Band { series: 0, lo: vec![0.5, 1.5, 3.0], hi: vec![1.5, 2.5, 5.0] }],
+            bands: vec![Band { series: 0, lo: vec![0.5, 1.5, 3.0], hi: vec![1.5, 2.5, 5.0], model: false }],
         };
         let svg = render_svg(&data);
         assert!(svg.starts_with("<svg"), "{svg}");
@@ -327,7 +358,7 @@ mod tests {
             overlays: vec![Overlay { name: "seed".into(), points: vec![(2.0, 19.0), (3.0, 30.0)] }],
             x_range: None,
             dots: false,
-            bands: vec![Band { series: 0, lo: vec![9.0, 20.0], hi: vec![11.0, 21.0] }],
+            bands: vec![Band { series: 0, lo: vec![9.0, 20.0], hi: vec![11.0, 21.0], model: false }],
         };
         assert_eq!(
             data.table().to_csv(),

@@ -3,6 +3,7 @@
 
 pub mod about;
 pub mod app;
+pub mod bands;
 pub mod chart;
 pub mod export;
 pub mod frame;

@@ -4,8 +4,11 @@
 //!
 //! Light experiments reproduce on the main thread (microseconds); heavy ones (core's
 //! `Cost::Heavy`) run their default sweep in the Web Worker, and the table fills as rows
-//! arrive. [`ReproTable`] is also the generic `Compare` view.
+//! arrive. [`ReproTable`] is also the generic `Compare` view. With `bands`, a table offers the
+//! uncertainty band of its experiment ([`super::bands`]): a band column with a drawn bar per
+//! cell once the learner starts it, and the "cannot tell" line under the table.
 
+use super::bands::{band_bar, use_bands_of, BandPanel};
 use super::validation::VerdictStrip;
 use crate::browser;
 use crate::route::{self, Route};
@@ -35,20 +38,31 @@ pub struct ReproTableProps {
     /// Rows still to come (a sweep in progress): the summary says the numbers are partial.
     #[prop_or(false)]
     pub partial: bool,
+    /// Offer the experiment's uncertainty band (a button; the worker computes it).
+    #[prop_or(false)]
+    pub bands: bool,
+    /// The table is of the reproduction's parameters (the band is drawn only then).
+    #[prop_or(true)]
+    pub at_seed: bool,
 }
 
 /// The seed-vs-simulation table with error badges, MAPE per column and the notes.
 #[function_component(ReproTable)]
 pub fn repro_table(props: &ReproTableProps) -> Html {
     let r = &props.repro;
+    let e = skblab_core::find(r.experiment).unwrap_or(skblab_core::experiments()[0]);
+    let band = use_bands_of(e).filter(|_| props.bands && props.at_seed);
     let metrics = r.metrics();
+    let band_col = band.is_some();
     let head = metrics.iter().map(|m| {
         html! { <><th scope="col" class="num">{ format!("{m} seed") }</th><th scope="col" class="num">{ format!("{m} sim") }</th>
+        if band_col { <th scope="col">{"model band"}</th> }
         <th scope="col" class="num">{"error"}</th></> }
     });
+    let span = if band_col { "3" } else { "2" };
     let mape = metrics.iter().map(|m| {
         let v = r.mape_pct(m);
-        html! { <><td colspan="2" class="num">{"MAPE"}</td><td class="num">{ v.map_or(html! {"–"}, |v| badge(v, true)) }</td></> }
+        html! { <><td colspan={span} class="num">{"MAPE"}</td><td class="num">{ v.map_or(html! {"–"}, |v| badge(v, true)) }</td></> }
     });
     let on_csv = {
         let r = r.clone();
@@ -68,7 +82,7 @@ pub fn repro_table(props: &ReproTableProps) -> Html {
             <div class="table-scroll" tabindex="0" role="region" aria-label="seed vs simulation">
                 <table class="results grid repro-table">
                     <thead><tr><th scope="col">{ r.key_name }</th>{ for head }</tr></thead>
-                    <tbody>{ for r.rows.iter().map(|row| row_html(row, &metrics)) }</tbody>
+                    <tbody>{ for r.rows.iter().map(|row| row_html(row, &metrics, band.as_deref(), band_col)) }</tbody>
                     <tfoot><tr><th scope="row">{ format!("all{so_far}") }</th>{ for mape }</tr></tfoot>
                 </table>
             </div>
@@ -76,18 +90,39 @@ pub fn repro_table(props: &ReproTableProps) -> Html {
                 <li>{ format!("max |error|{so_far}: {:.1} %", r.max_abs_error_pct()) }</li>
                 { for r.notes.iter().map(|n| html! { <li>{ n }</li> }) }
             </ul>
+            if props.bands {
+                <BandPanel experiment={r.experiment} repro={r.clone()} at_seed={props.at_seed} />
+            }
         </figure>
     }
 }
 
-fn row_html(row: &skblab_core::output::ReproRow, metrics: &[&'static str]) -> Html {
+fn row_html(
+    row: &skblab_core::output::ReproRow,
+    metrics: &[&'static str],
+    band: Option<&skblab_core::validate::Bands>,
+    band_col: bool,
+) -> Html {
     let cells = metrics.iter().map(|m| match row.cells.iter().find(|c| c.metric == *m) {
-        Some(c) => html! { <>
-            <td class="num">{ fmt_num(c.measured) }</td>
-            <td class="num">{ fmt_num(c.simulated) }</td>
-            <td class="num">{ badge(c.error_pct(), false) }</td>
-        </> },
-        None => html! { <><td class="num">{"–"}</td><td class="num">{"–"}</td><td class="num">{"–"}</td></> },
+        Some(c) => {
+            let b = band.and_then(|b| b.get(&row.label, c.metric));
+            html! { <>
+                <td class="num">{ fmt_num(c.measured) }</td>
+                <td class="num">{ fmt_num(c.simulated) }</td>
+                if band_col {
+                    <td class="band-cell">{ match b {
+                        Some([lo, hi]) => html! { <>
+                            { band_bar([lo, hi], c.spread, c.measured, c.simulated) }
+                            <span class="band-range">{ format!("{}–{}", fmt_num(lo), fmt_num(hi)) }</span>
+                        </> },
+                        None => html! { <span class="muted">{"–"}</span> },
+                    } }</td>
+                }
+                <td class="num">{ badge(c.error_pct(), false) }</td>
+            </> }
+        }
+        None => html! { <><td class="num">{"–"}</td><td class="num">{"–"}</td>
+        if band_col { <td>{"–"}</td> }<td class="num">{"–"}</td></> },
     });
     html! { <tr><th scope="row">{ &row.label }</th>{ for cells }</tr> }
 }
@@ -149,7 +184,9 @@ fn experiment_repro(props: &ExperimentProps) -> Html {
     let repro = use_memo(e.id(), move |_| if heavy { None } else { e.reproduce(DEFAULT_SEED).map(Rc::new) });
     let body = match (&*repro, heavy) {
         (_, true) => html! { <HeavyRepro experiment={e} /> },
-        (Some(r), false) => html! { <ReproTable repro={r.clone()} testid={format!("repro-table-{}", e.id())} /> },
+        (Some(r), false) => {
+            html! { <ReproTable repro={r.clone()} testid={format!("repro-table-{}", e.id())} bands={true} /> }
+        }
         (None, false) => return html! {},
     };
     html! {
@@ -178,7 +215,8 @@ fn heavy_repro(props: &ExperimentProps) -> Html {
         <div>
             <RunProgress state={state.clone()} />
             if let Some(repro) = repro {
-                <ReproTable {repro} testid={format!("repro-table-{}", e.id())} partial={!state.is_done()} />
+                <ReproTable {repro} testid={format!("repro-table-{}", e.id())} partial={!state.is_done()}
+                    bands={state.is_done()} />
             }
         </div>
     }

@@ -4,7 +4,7 @@
 //! row by row as the worker's points arrive (progress bar on the chart and the comparison).
 
 use super::ViewCtx;
-use crate::charts::columns::column_chart;
+use crate::charts::columns::{add_model_bands, column_chart};
 use crate::components::chart::Chart;
 use crate::components::reproduce::ReproTable;
 use crate::components::results::Results;
@@ -40,13 +40,21 @@ pub fn column_chart_view(props: &ChartProps) -> Html {
     let ctx = &props.ctx;
     let e = ctx.experiment;
     let run = ctx.run.clone();
-    let data = use_memo((run.clone(), props.spec.clone()), move |(run, spec)| {
+    // The model band (the learner started it beside the seed table) is of the reproduction's
+    // parameters: drawn here only at those.
+    let at_seed = ctx.resolved == e.resolve(&e.reproduce_params());
+    let band = crate::components::bands::use_bands_of(e).filter(|_| at_seed);
+    let data = use_memo((run.clone(), props.spec.clone(), band), move |(run, spec, band)| {
         let points = e.points(&run.key.params);
         let x_range = match (points.first(), points.last()) {
             (Some(a), Some(b)) if points.len() > 1 => Some((a.x as f64, b.x as f64)),
             _ => None,
         };
-        Rc::new(column_chart(spec, &run.table(), e.seed_output().as_ref(), x_range))
+        let mut chart = column_chart(spec, &run.table(), e.seed_output().as_ref(), x_range);
+        if let Some(b) = band {
+            add_model_bands(&mut chart, spec, b);
+        }
+        Rc::new(chart)
     });
     html! {
         <Chart data={crate::components::chart::ChartData::from((*data).clone())} dark={ctx.dark}
@@ -77,13 +85,15 @@ pub fn compare_view(props: &CompareProps) -> Html {
         })
     });
     let run = &ctx.run;
+    // The band is of the reproduction's parameters: drawn on this table only at those.
+    let at_seed = ctx.resolved == e.resolve(&e.reproduce_params());
     html! {
         <section class="compare-view" aria-label="Simulation beside the seed">
             if run.in_worker && !run.is_done() {
                 <RunProgress state={run.clone()} />
             }
             if let Some(repro) = (*repro).clone() {
-                <ReproTable {repro} partial={!run.is_done()} />
+                <ReproTable {repro} partial={!run.is_done()} bands={run.is_done()} {at_seed} />
             } else {
                 <p class="muted">{ format!("(no seed table for {})", e.id()) }</p>
             }
