@@ -42,8 +42,9 @@ fn ktls_recursion_default_run_matches_native() {
     let json = &json["rows"][0];
     // The numbers of docs/ktls-recursion.md (native CLI output).
     assert_eq!(json["overflow"], true);
-    assert_eq!(json["depth_reached"], 248);
-    assert_eq!(json["stack_used_bytes_max"], 16400);
+    assert_eq!(json["depth_reached"], 247);
+    assert_eq!(json["stack_used_bytes_max"], 16416);
+    assert_eq!(json["overflow_function"], "free_one_page");
     assert_eq!(json["thread_size_bytes"], 16384);
 }
 
