@@ -31,7 +31,7 @@ test('percpu-counter: the line travels, and a prediction is graded by the model'
   console.info(`[percpu-counter] first view after ${Date.now() - t0} ms`);
   const line = await page.locator(tid('text-view-line')).innerText();
   assert.match(line, /other socket/);
-  assert.match(line, /reduce/);
+  assert.match(line, /raise|reduce/);
   await sweepDone(page);
   assert.equal(await page.locator(tid('veiled-cpu')).count(), 1, 'the CPU chart is veiled before answering');
   const answer = page.locator(`${tid('question')} input`).first();
@@ -43,7 +43,8 @@ test('percpu-counter: the line travels, and a prediction is graded by the model'
   await page.waitForFunction(() => /model says [\d.]+/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''),
     null, { timeout: 60000 });
   const expected = (await page.locator(tid('grade')).innerText()).match(/model says ([\d.]+)/i)[1];
-  assert.ok(Number(expected) > 0.5 && Number(expected) < 0.9, `atomic share ${expected} %`);
+  // A prediction now (issue #22): the model's share, not the seed's 0.70 %.
+  assert.ok(Number(expected) > 0 && Number(expected) < 5, `atomic share ${expected} %`);
   await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-cpu"]'));
   await shot(page, 'percpu-counter-step1');
   page.assertClean();
@@ -84,8 +85,9 @@ test('percpu-counter: the perf report and the seed table', async () => {
   await sweepDone(page);
   await page.waitForSelector(tid('text-view-profile'));
   const report = await page.locator(tid('text-view-profile')).innerText();
-  assert.match(report, /percpu_counter_add_batch/);
-  assert.match(report, /__percpu_counter_compare/);
+  // The predicted accounting is a few hundredths of a percent: below the report's
+  // per-symbol threshold, so the header carries it.
+  assert.match(report, /counter percpu_counter, [\d.]+ % of CPU in the accounting/);
   page.assertClean();
 });
 

@@ -66,7 +66,7 @@ fn staleness(v: &Validation) -> Option<String> {
             s.table == t.table
                 && s.verdict == t.verdict()
                 && s.targets == t.targets
-                && s.fitted as usize == t.fitted.len()
+                && s.fitted_constants.len() == t.fitted.len()
         });
     (!same).then(|| {
         format!(
