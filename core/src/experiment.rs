@@ -62,6 +62,28 @@ pub enum Cost {
     Heavy,
 }
 
+/// The work a run will take, known before it starts (issue #27: every run and sweep has a
+/// bounded, estimated amount of work): its points and an upper bound of its simulated events.
+/// Experiments override [`Experiment::estimate`]; the default assumes
+/// [`WorkEstimate::DEFAULT_EVENTS_PER_POINT`] per point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkEstimate {
+    pub points: u64,
+    pub events: u64,
+}
+
+impl WorkEstimate {
+    /// The default's events per point (an assumption until an experiment says better).
+    pub const DEFAULT_EVENTS_PER_POINT: u64 = 1_000_000;
+    /// The engine's speed on this project's reference machine, native, one core, in events
+    /// per second (measured by `make bench`; docs/performance.md).
+    pub const NATIVE_EVENTS_PER_S: f64 = 8.0e6;
+    /// Seconds of one core natively at [`Self::NATIVE_EVENTS_PER_S`].
+    pub fn native_seconds(&self) -> f64 {
+        self.events as f64 / Self::NATIVE_EVENTS_PER_S
+    }
+}
+
 /// A line chart of result columns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChartSpec {
@@ -268,6 +290,11 @@ pub trait Experiment: Sync {
     fn run(&self, params: &Params, seed: u64) -> RunOutput {
         let rows = self.points(params).iter().map(|p| self.run_point(params, p, seed)).collect();
         self.finish(params, seed, rows)
+    }
+    /// The work of `run(params, _)`, before it starts (see [`WorkEstimate`]).
+    fn estimate(&self, params: &Params) -> WorkEstimate {
+        let points = self.points(params).len() as u64;
+        WorkEstimate { points, events: points.saturating_mul(WorkEstimate::DEFAULT_EVENTS_PER_POINT) }
     }
     /// Where the page may run it (see [`Cost`]).
     fn cost(&self, _params: &Params) -> Cost {

@@ -113,6 +113,11 @@ pub struct RunOutput {
     /// [`crate::ViewSpec::Plot`] (empty for experiments without one; not in the CLI's JSON).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plots: Vec<Plot>,
+    /// One-line notes on the run, each naming the row or column it concerns: a measured
+    /// quantity that rests on too few events, a capped knob (issue #27's contract: the CLI's
+    /// JSON always carries `"notes"`, `[]` when none; the table and the page show them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl RunOutput {
@@ -125,6 +130,7 @@ impl RunOutput {
             views: Vec::new(),
             flames: Vec::new(),
             plots: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -143,6 +149,11 @@ impl RunOutput {
             return None;
         }
         let mut out = first.clone();
+        for note in runs.iter().flat_map(|r| &r.notes) {
+            if !out.notes.contains(note) {
+                out.notes.push(note.clone());
+            }
+        }
         for (ri, row) in out.rows.iter_mut().enumerate() {
             for (ci, cell) in row.iter_mut().enumerate() {
                 let cells = || runs.iter().map(|r| &r.rows[ri][ci]);
@@ -221,8 +232,9 @@ impl RunOutput {
 
     /// The CLI's `--format json`: always one object of the same shape, whatever the row count —
     /// `{"experiment", "seed", "model_version", "columns": [{"name", "unit"}], "rows": [{column
-    /// name: cell}]}` — so a run can be replayed (`seed`) and told apart from another model's
-    /// (`model_version`, the version of skblab-core). Text views are not part of it.
+    /// name: cell}], "notes": [one-line strings, `[]` when none]}` — so a run can be replayed
+    /// (`seed`) and told apart from another model's (`model_version`, the version of
+    /// skblab-core). Text views are not part of it.
     pub fn to_json(&self) -> String {
         #[derive(Serialize)]
         struct Json<'a> {
@@ -231,6 +243,7 @@ impl RunOutput {
             model_version: &'static str,
             columns: &'a [Column],
             rows: Vec<serde_json::Map<String, serde_json::Value>>,
+            notes: &'a [String],
         }
         let rows = self
             .rows
@@ -249,6 +262,7 @@ impl RunOutput {
             model_version: MODEL_VERSION,
             columns: &self.columns,
             rows,
+            notes: &self.notes,
         };
         serde_json::to_string_pretty(&json).expect("json serializes")
     }
@@ -269,6 +283,9 @@ impl RunOutput {
             }
         } else {
             out.push_str(&render_grid(&header, &body));
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "note: {note}");
         }
         for view in &self.views {
             let _ = write!(out, "\n## {}\n{}", view.title, view.text);
@@ -386,7 +403,7 @@ mod tests {
             }
         }
         let text = output(1).to_json();
-        let keys: Vec<usize> = ["experiment", "seed", "model_version", "columns", "rows"]
+        let keys: Vec<usize> = ["experiment", "seed", "model_version", "columns", "rows", "notes"]
             .iter()
             .map(|k| text.find(&format!("\"{k}\"")).unwrap())
             .collect();
