@@ -12,6 +12,17 @@
 //! [`Experiment::run`] is just that loop. `reproduce` is the same rows compared with the seed
 //! post's table by [`Experiment::compare`].
 //!
+//! No silent nonsense (issue #27): every experiment declares, per output column, when its
+//! value means something ([`Experiment::meanings`]: a [`Meaning`] per column, either
+//! [`Basis::Always`] or [`Basis::AtLeast`] so many events counted in the measured window).
+//! `run_point` marks a cell whose run counted fewer as [`crate::Cell::Missing`]
+//! ([`mark_row`]) and `finish` adds one note per such row ([`RunOutput::note_missing`]); the
+//! registry tests hold every experiment to it (`core/tests/meaningful.rs`).
+//!
+//! Bounded work: [`Experiment::estimate`] is an upper bound of a run's simulated events,
+//! computed from its real event budget before it starts; the CLI prints it and refuses a run
+//! above 60 s of one core without `--allow-long`.
+//!
 //! A custom view that needs more than the [`RunOutput`] (a lane diagram of a short run, the
 //! frames of a step-through player) asks for its own data: [`Experiment::view_data`] of a
 //! [`ViewQuery`], computed where its [`Experiment::view_cost`] says (the page's main thread or
@@ -81,6 +92,65 @@ impl WorkEstimate {
     /// Seconds of one core natively at [`Self::NATIVE_EVENTS_PER_S`].
     pub fn native_seconds(&self) -> f64 {
         self.events as f64 / Self::NATIVE_EVENTS_PER_S
+    }
+}
+
+/// What makes a column's value meaningful (see [`Meaning`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Basis {
+    /// Always meaningful: arithmetic on the parameters, a key or a label, a count itself or a
+    /// share of simulated time; the text says which.
+    Always(&'static str),
+    /// A rate, share or ratio over events counted in the measured window: meaningful only with
+    /// at least `min` of `what` (e.g. "packets forwarded in the measured window").
+    AtLeast { min: u64, what: &'static str },
+}
+
+impl Basis {
+    /// "100 packets forwarded in the measured window" (what a short run lacks).
+    pub fn need_text(&self) -> String {
+        match self {
+            Basis::AtLeast { min, what } => format!("{min} {what}"),
+            Basis::Always(why) => format!("what it needs ({why})"),
+        }
+    }
+}
+
+/// When one output column's value is meaningful. A column may have several (each must hold).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Meaning {
+    pub column: &'static str,
+    pub basis: Basis,
+}
+
+impl Meaning {
+    /// The default bar of a counted figure: with 100 events a count's Poisson error is 10 %,
+    /// the most a lesson's figure can carry (ASSUMPTION, a rule of thumb, not a fit).
+    pub const MIN_COUNTED: u64 = 100;
+
+    pub const fn always(column: &'static str, why: &'static str) -> Meaning {
+        Meaning { column, basis: Basis::Always(why) }
+    }
+
+    pub const fn at_least(column: &'static str, min: u64, what: &'static str) -> Meaning {
+        Meaning { column, basis: Basis::AtLeast { min, what } }
+    }
+}
+
+/// Marks as [`crate::Cell::Missing`] every numeric cell of `row` whose column has a
+/// [`Basis::AtLeast`] in `meanings` that `counts` (`what` → how many the run counted) falls
+/// short of. A `what` without a count is a bug (panics in debug builds; the cell is kept).
+pub fn mark_row(row: &mut Row, columns: &[Column], meanings: &[Meaning], counts: &[(&str, u64)]) {
+    for m in meanings {
+        let Basis::AtLeast { min, what } = m.basis else { continue };
+        let Some(&(_, n)) = counts.iter().find(|(w, _)| *w == what) else {
+            debug_assert!(false, "bug: no count of '{what}' for column {}", m.column);
+            continue;
+        };
+        let Some(c) = columns.iter().position(|col| col.name == m.column) else { continue };
+        if n < min && row[c].as_f64().is_some() {
+            row[c] = crate::output::Cell::Missing;
+        }
     }
 }
 
@@ -295,6 +365,12 @@ pub trait Experiment: Sync {
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let points = self.points(params).len() as u64;
         WorkEstimate { points, events: points.saturating_mul(WorkEstimate::DEFAULT_EVENTS_PER_POINT) }
+    }
+    /// Per output column, when its value is meaningful (every column has at least one; the
+    /// registry test checks it). Cells that fall short are [`crate::Cell::Missing`] with a
+    /// note ([`mark_row`], [`RunOutput::note_missing`]).
+    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
+        Vec::new()
     }
     /// Where the page may run it (see [`Cost`]).
     fn cost(&self, _params: &Params) -> Cost {

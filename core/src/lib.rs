@@ -31,7 +31,9 @@ pub mod sim;
 pub mod sources;
 pub mod validate;
 
-pub use experiment::{ChartSpec, Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate, DEFAULT_SEED};
+pub use experiment::{
+    Basis, ChartSpec, Cost, Experiment, Meaning, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate, DEFAULT_SEED,
+};
 pub use experiments::{experiments, find};
 pub use output::{Cell, Column, Plot, PlotBand, PlotLine, Reproduction, Row, RunOutput, TextView, MODEL_VERSION};
 pub use params::{ParamError, ParamKind, ParamSpec, Params, ParamsWire, Value};

@@ -25,7 +25,7 @@ pub enum ParamKind {
     Int { min: i64, max: i64, step: i64 },
     /// A power of two in `min..=max` (page sizes, cache lines).
     Pow2 { min: i64, max: i64 },
-    /// `true` / `false` (also `1` / `0`, `on` / `off`, `yes` / `no`).
+    /// `true` or `false`, exactly (no other spelling: what `skblab params` documents).
     Bool,
     /// One of a fixed list of names.
     Choice { options: &'static [&'static str] },
@@ -191,27 +191,36 @@ impl ParamSpec {
         }
     }
 
-    /// Parses and range-checks a textual value (from the CLI, a URL or a lesson file).
+    /// Parses and range-checks a textual value (from the CLI, a URL or a lesson file), exactly
+    /// as `skblab params` documents it: an integer in plain decimal ([`parse_decimal`]: no
+    /// whitespace of any kind, no `+`, no leading zeros), a boolean `true` or `false`, a
+    /// choice's exact name. Every caller (`--set`, the page's URL, lesson files) goes
+    /// through here, so they accept exactly the same texts.
     pub fn parse(&self, text: &str) -> Result<Value, ParamError> {
-        let text = text.trim();
-        let bad = || ParamError::BadValue {
-            name: self.name.to_string(),
-            value: text.to_string(),
-            allowed: self.range_text(),
-        };
+        let bad =
+            |allowed: String| ParamError::BadValue { name: self.name.to_string(), value: text.to_string(), allowed };
         match &self.kind {
             ParamKind::Int { .. } | ParamKind::Pow2 { .. } => {
-                let v: i64 = text.parse().map_err(|_| bad())?;
+                let v = match parse_decimal(text) {
+                    Ok(v) => v,
+                    Err(DecimalError::NotDecimal) => return Err(bad(self.range_text())),
+                    Err(DecimalError::NotCanonical) => {
+                        return Err(bad(format!("{}, {DECIMAL_FORM}", self.range_text())));
+                    }
+                };
+                let v = i64::try_from(v).map_err(|_| bad(self.range_text()))?;
                 self.check(&Value::Int(v)).map(|_| Value::Int(v))
             }
-            ParamKind::Bool => match text.to_ascii_lowercase().as_str() {
-                "true" | "1" | "on" | "yes" => Ok(Value::Bool(true)),
-                "false" | "0" | "off" | "no" => Ok(Value::Bool(false)),
-                _ => Err(bad()),
+            ParamKind::Bool => match text {
+                "true" => Ok(Value::Bool(true)),
+                "false" => Ok(Value::Bool(false)),
+                _ => Err(bad(self.range_text())),
             },
-            ParamKind::Choice { options } => {
-                options.iter().find(|o| **o == text).map(|o| Value::Choice(o.to_string())).ok_or_else(bad)
-            }
+            ParamKind::Choice { options } => options
+                .iter()
+                .find(|o| **o == text)
+                .map(|o| Value::Choice(o.to_string()))
+                .ok_or_else(|| bad(self.range_text())),
         }
     }
 
@@ -336,6 +345,51 @@ fn echo_line(text: &str) -> String {
 
 impl std::error::Error for ParamError {}
 
+/// How an integer must be written, as error messages say it.
+pub const DECIMAL_FORM: &str = "written in plain decimal (no spaces, no '+', no leading zeros)";
+
+/// Why a text is not an integer [`parse_decimal`] accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecimalError {
+    /// Not a number at all (letters, empty, a fraction...).
+    NotDecimal,
+    /// A number in another spelling: whitespace (ASCII or Unicode) around it, a `+`, leading
+    /// zeros or `-0`.
+    NotCanonical,
+}
+
+/// The one integer syntax of every input (parameters, CLI flags, URLs): `0` or an optional
+/// `-` then a non-zero digit then digits, nothing else (no whitespace of any kind, no `+`, no
+/// leading zeros, no `-0`). Values beyond `i128` are [`DecimalError::NotDecimal`]; callers
+/// range-check the result.
+pub fn parse_decimal(text: &str) -> Result<i128, DecimalError> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" && digits.len() == text.len() || !digits.starts_with('0'));
+    if canonical {
+        return text.parse::<i128>().map_err(|_| DecimalError::NotDecimal);
+    }
+    // Another spelling of a number is told apart from no number, to say what to drop.
+    let core = text.trim_matches(|c: char| c.is_whitespace()).trim_start_matches('+');
+    let core_digits = core.strip_prefix('-').unwrap_or(core);
+    if !core_digits.is_empty() && core_digits.bytes().all(|b| b.is_ascii_digit()) {
+        Err(DecimalError::NotCanonical)
+    } else {
+        Err(DecimalError::NotDecimal)
+    }
+}
+
+/// A whole number in `min..=max` written as [`parse_decimal`] accepts, or the one-line reason
+/// naming the form and the range (the CLI's numeric flags: `--seed`, `--seeds`, `--rounds`...).
+pub fn parse_whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let expected = || format!("expected a whole number in {min}..={max}, {DECIMAL_FORM}");
+    match parse_decimal(text) {
+        Ok(v) if (i128::from(min)..=i128::from(max)).contains(&v) => Ok(v as u64),
+        _ => Err(expected()),
+    }
+}
+
 /// The spec a [`Params`] is bound to: its experiment's id and parameter specs.
 #[derive(Debug)]
 struct Spec {
@@ -386,7 +440,7 @@ impl Params {
         for setting in settings {
             let text = setting.as_ref();
             let (name, value) = text.split_once('=').ok_or_else(|| ParamError::Malformed { text: text.to_string() })?;
-            params.set_text(name.trim(), value)?;
+            params.set_text(name, value)?;
         }
         Ok(params)
     }
@@ -540,7 +594,7 @@ mod tests {
 
     #[test]
     fn defaults_and_overrides() {
-        let p = Params::from_settings("x", specs(), &["mtu=9000", "pcp_high_order=on"]).unwrap();
+        let p = Params::from_settings("x", specs(), &["mtu=9000", "pcp_high_order=true"]).unwrap();
         assert_eq!(p.int("mtu"), 9000);
         assert!(p.bool("pcp_high_order"));
         assert_eq!(p.choice("preset"), "b");
@@ -590,6 +644,57 @@ mod tests {
         let e = Params::from_settings("x", specs(), &["a\u{202e}b\rc=1"]).unwrap_err().to_string();
         assert!(e.starts_with("unknown parameter 'a\\u{202e}b\\rc'"), "{e}");
         assert_eq!(echo("née ✓"), "née ✓", "printable text is kept as is");
+    }
+
+    /// Issue #27-5: exactly what `skblab params` documents, nothing else.
+    #[test]
+    fn parsing_is_strict_and_says_the_form() {
+        let p = |s: &str| Params::from_settings("x", specs(), &[s]);
+        for ok in ["mtu=9000", "mtu=68", "pcp_high_order=true", "pcp_high_order=false", "preset=a"] {
+            assert!(p(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "mtu=\t+0009000\r",
+            "mtu=9000\n",
+            "mtu= 9000",
+            "mtu=9000 ",
+            "mtu=\u{3000}9000",
+            "mtu=9000\u{2028}",
+            "mtu=\u{a0}9000",
+            "mtu=+9000",
+            "mtu=09000",
+            "mtu=-0",
+            "mtu=9e3",
+            " mtu=9000",
+            "mtu =9000",
+            "pcp_high_order=on",
+            "pcp_high_order=yes",
+            "pcp_high_order=1",
+            "pcp_high_order=0",
+            "pcp_high_order=TRUE",
+            "pcp_high_order=true\n",
+            "preset=a\n",
+            "preset= a",
+        ] {
+            assert!(p(bad).is_err(), "{bad:?} is accepted");
+        }
+        let e = p("mtu=+9000").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "bad value '+9000' for parameter 'mtu': expected an integer in 68..=9216, written in plain decimal (no spaces, no '+', no leading zeros)"
+        );
+        let e = p("mtu=9000\u{3000}").unwrap_err().to_string();
+        assert!(e.contains("plain decimal"), "{e}");
+        assert_eq!(parse_decimal("-12"), Ok(-12));
+        assert_eq!(parse_decimal("0"), Ok(0));
+        assert_eq!(parse_decimal("00"), Err(DecimalError::NotCanonical));
+        assert_eq!(parse_decimal("abc"), Err(DecimalError::NotDecimal));
+        assert_eq!(parse_decimal(""), Err(DecimalError::NotDecimal));
+        assert_eq!(parse_whole("50", 1, 50), Ok(50));
+        assert_eq!(parse_whole("51", 1, 50).unwrap_err(), format!("expected a whole number in 1..=50, {DECIMAL_FORM}"));
+        assert!(
+            parse_whole(" 1", 0, 9).is_err() && parse_whole("+1", 0, 9).is_err() && parse_whole("01", 0, 9).is_err()
+        );
     }
 
     #[test]

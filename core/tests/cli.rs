@@ -164,3 +164,107 @@ fn reproduce_prints_verdicts_and_says_when_there_is_no_band() {
     assert_eq!(v["tables"][0]["verdict"], "arithmetic");
     assert_eq!(v["tables"][0]["targets"], 4);
 }
+
+/// Issue #27-5/6: every number is plain decimal, every error names the form and the range.
+#[test]
+fn numbers_are_strict_and_errors_name_form_and_range() {
+    for (flag, range) in
+        [("--seeds", "1..=50"), ("--rounds", "0..=14"), ("--starts", "0..=64"), ("--coarse-seeds", "1..=50")]
+    {
+        for bad in ["abc", " 1", "1 ", "+1", "01", "1\n", "1\u{3000}", "\u{a0}1"] {
+            bad_input(&["calibrate", "high-order-alloc", flag, bad], &[flag, range, "whole number", "plain decimal"]);
+        }
+    }
+    for bad in ["abc", " 1", "+1", "01", "1\t"] {
+        bad_input(&["run", "skb-layout", "--seed", bad], &["--seed", "whole number", "plain decimal"]);
+        bad_input(&["reproduce", "skb-layout", "--bands", bad], &["--bands", "1..=64"]);
+    }
+    let e = bad_input(&["calibrate", "high-order-alloc", "--seeds", "abc"], &[]);
+    assert!(!e.contains("invalid digit"), "{e}");
+    for bad in ["mtu=\t+0009000\r", "mtu=9000\n", "mtu=+9000", "mtu=09000", "mtu=9000\u{2028}", "mtu=\u{3000}9000"] {
+        bad_input(&["run", "skb-layout", "--set", bad], &["'mtu'"]);
+    }
+    bad_input(&["run", "skb-layout", "--set", "preset=linux-6.4-x86_64\n"], &["'preset'"]);
+    bad_input(&["run", "high-order-alloc", "--set", "smt=yes"], &["'smt'", "true or false"]);
+    bad_input(&["run", "high-order-alloc", "--set", "smt=1"], &["'smt'", "true or false"]);
+    bad_input(&["run", "skb-layout", "--set"], &["missing value for --set", "name=value"]);
+    bad_input(&["calibrate", "high-order-alloc", "--seeds"], &["missing value for --seeds", "1..=50"]);
+    assert_eq!(skblab(&["run", "skb-layout", "--set", "mtu=9000", "--seed", "0"]).status.code(), Some(0));
+}
+
+#[test]
+fn invalid_utf8_names_the_argument_and_version_takes_no_arguments() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"mtu=\xff9000");
+    let out = Command::new(BIN).args(["run".as_ref(), "skb-layout".as_ref(), "--set".as_ref(), bad]).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_one_line(&stderr, &["non-UTF-8"]);
+    assert!(stderr.contains("argument 4") && stderr.contains("after '--set'") && stderr.contains("UTF-8"), "{stderr}");
+    bad_input(&["--version", "extra"], &["--version takes no other arguments", "extra"]);
+    bad_input(&["-V", "run"], &["--version takes no other arguments"]);
+}
+
+/// Issue #27-6: a closed stdout or one opened read-only is a write failure: exit 1, one line.
+#[test]
+fn a_closed_or_read_only_stdout_is_status_1() {
+    for script in ["exec \"$0\" list >&-", "exec \"$0\" list 1</dev/null", "exec \"$0\" run skb-layout >&-"] {
+        let out = Command::new("bash").args(["-c", script, BIN]).output().expect("bash runs");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{script}: {stderr}");
+        assert_one_line(&stderr, &[script]);
+        assert!(stderr.contains("cannot write the output"), "{script}: {stderr}");
+    }
+    // A redirection to /dev/null is a normal, successful write.
+    let out = Command::new("bash").args(["-c", "exec \"$0\" list >/dev/null", BIN]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Issue #27-4: the 196-second sweep is refused without --allow-long, in one line naming the
+/// estimate and the flag; calibrate prints its evaluation count and ETA first.
+#[test]
+fn long_sweeps_need_allow_long_and_calibrate_says_its_eta() {
+    let long = [
+        "run",
+        "high-order-alloc",
+        "--set",
+        "sockets=8",
+        "--set",
+        "cpus=512",
+        "--set",
+        "max_threads=256",
+        "--set",
+        "measure_us=20000",
+        "--set",
+        "warmup_us=10000",
+        "--set",
+        "msg_bytes=4096",
+    ];
+    bad_input(&long, &["256 points", "simulated events", "s of one core", "--allow-long"]);
+    // --allow-long is accepted (the run itself is not made here: a bad seed stops it first).
+    bad_input(&[&long[..], &["--allow-long", "--seed", "x"]].concat(), &["--seed"]);
+    let out = Command::new(BIN)
+        .args(["calibrate", "page-frag-free", "--rounds", "0", "--seeds", "1"])
+        .output()
+        .expect("skblab runs");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(first.contains("at most 1 evaluations") && first.contains("ETA"), "{stderr}");
+}
+
+/// Issue #27-1: a run without meaningful values shows `–` and says why, in every format.
+#[test]
+fn missing_values_are_marked_and_noted_in_every_format() {
+    let args = ["run", "page-frag-free", "--set", "warmup_us=0", "--set", "measure_us=100", "--set", "offered_kpps=10"];
+    let json = skblab(&[&args[..], &["--format", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(v["rows"][0]["gain_pct"].is_null() && v["rows"][0]["drop_pct"].is_null(), "{v}");
+    assert!(v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("gain_pct")), "{v}");
+    let table = String::from_utf8(skblab(&args).stdout).unwrap();
+    assert!(table.lines().any(|l| l.starts_with("gain_pct") && l.ends_with('–')), "{table}");
+    assert!(table.contains("note: row 1"), "{table}");
+    let default = skblab(&["run", "skb-layout", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&default.stdout).unwrap();
+    assert_eq!(v["notes"], serde_json::json!([]));
+}

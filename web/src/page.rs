@@ -216,7 +216,7 @@ impl Page {
                     ));
                 }
             } else if name == SEED_KEY {
-                match text.parse::<u64>() {
+                match skblab_core::params::parse_whole(text, 0, u64::MAX) {
                     Ok(seed) => {
                         page.seed = seed;
                         seen.1 += 1;

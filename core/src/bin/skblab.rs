@@ -2,19 +2,21 @@
 //! runs them and sets their results beside the seed posts' tables.
 //!
 //! Contract (DESIGN.md, README "The CLI"): `list`, `params <exp>`, `run <exp> [--set k=v]...
-//! [--seed N] [--format table|csv|json]`, `reproduce <exp> [--format ...] [--bands N]`,
-//! `validate [<exp>] [--seeds N] [--format ...]`. Exit status 0 when
+//! [--seed N] [--format table|csv|json] [--allow-long]`, `reproduce <exp> [--format ...]
+//! [--bands N]`, `validate [<exp>] [--seeds N] [--format ...]`. Exit status 0 when
 //! done — also when the reader closed the pipe early (`skblab run … | head`), as Unix tools do;
-//! 1 with one line on stderr when the output cannot be written (a full disk); 2 with one line
-//! saying what was wrong and what is allowed for bad input. Never a panic. User text in a
-//! message goes through [`echo`]: control characters escaped, at most 60 characters.
+//! 1 with one line on stderr when the output cannot be written (a full disk, a closed or
+//! read-only stdout); 2 with one line saying what was wrong and what is allowed for bad input
+//! (and for a run estimated above [`LONG_RUN_LIMIT_S`] without `--allow-long`). Never a panic.
+//! Every number is parsed as `params` documents it ([`parse_whole`]). User text in a message
+//! goes through [`echo`]: control characters escaped, at most 60 characters.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use skblab_core::calibrate::{self, DEFAULT_SEEDS, MAX_ROUNDS, MAX_SEEDS, MAX_STARTS};
-use skblab_core::params::{echo, echo_within};
+use skblab_core::params::{echo, echo_within, parse_whole};
 use skblab_core::validate::{self, MAX_BANDS};
-use skblab_core::{experiments, find, Experiment, ParamError, ParamKind, DEFAULT_SEED};
+use skblab_core::{experiments, find, Experiment, ParamError, ParamKind, WorkEstimate, DEFAULT_SEED};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -22,6 +24,12 @@ use std::process::ExitCode;
 const EXIT_OUTPUT_ERROR: u8 = 1;
 /// Exit status for bad input.
 const EXIT_BAD_INPUT: u8 = 2;
+
+/// A run whose estimate ([`Experiment::estimate`]) is above this many seconds of one core
+/// natively is refused without `--allow-long` (README "The CLI"; docs/performance.md).
+const LONG_RUN_LIMIT_S: f64 = 60.0;
+/// Estimates from this many seconds of one core on are printed (stderr) before the run.
+const SHOW_ESTIMATE_FROM_S: f64 = 10.0;
 
 #[derive(Parser)]
 #[command(name = "skblab", version, about = "Linux networking memory, simulated: run the skblab experiments")]
@@ -53,6 +61,9 @@ enum Command {
         seed: u64,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// Run even if the estimate is above 60 s of one core (the estimate is printed first).
+        #[arg(long)]
+        allow_long: bool,
     },
     /// Fit the machine profile's physical constants to the seed table on the mean over seeds
     /// and print them with the error (`--rounds 0` only scores the committed profile; more than
@@ -62,23 +73,23 @@ enum Command {
     Calibrate {
         experiment: String,
         #[arg(long, default_value_t = 4, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_ROUNDS)))]
+              value_parser = whole_in(0, MAX_ROUNDS))]
         rounds: u32,
         /// How many seeds (from --seed) each evaluation averages over.
         #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
+              value_parser = whole_in(1, MAX_SEEDS))]
         seeds: u32,
         #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
         /// Multi-start: this many start points inside the ranges besides the committed values
         /// (0: one descent from the committed values).
         #[arg(long, default_value_t = 0, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_STARTS)))]
+              value_parser = whole_in(0, MAX_STARTS))]
         starts: u32,
         /// Seeds the short descents of a multi-start fit average over (default: --seeds); the
         /// refined result is scored on --seeds.
         #[arg(long, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
+              value_parser = whole_in(1, MAX_SEEDS))]
         coarse_seeds: Option<u32>,
         /// Print the ±10 % sensitivity of every fitted constant (no fit).
         #[arg(long)]
@@ -93,14 +104,14 @@ enum Command {
         seed: u64,
         /// How many seeds (from --seed) the simulated values average over.
         #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
+              value_parser = whole_in(1, MAX_SEEDS))]
         seeds: u32,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
         /// Also run N Latin-hypercube samples of the experiment's uncertain catalogue constants
         /// inside their sourced ranges (one run each, on --seed) and print each cell's [lo-hi].
         #[arg(long, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BANDS)))]
+              value_parser = whole_in(1, MAX_BANDS))]
         bands: Option<u32>,
     },
     /// Every seed table's verdict (prediction / fit / arithmetic), degrees of freedom (targets,
@@ -114,20 +125,65 @@ enum Command {
         seed: u64,
         /// How many seeds (from --seed) the figures average over.
         #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEEDS)))]
+              value_parser = whole_in(1, MAX_SEEDS))]
         seeds: u32,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
 }
 
+/// Every number on the command line is written as `skblab params` documents `--set` values:
+/// plain decimal, no whitespace, `+` or leading zeros ([`parse_whole`]).
 fn parse_seed(text: &str) -> Result<u64, String> {
-    text.parse().map_err(|_| format!("expected a whole number in 0..={}", u64::MAX))
+    parse_whole(text, 0, u64::MAX)
+}
+
+/// A `u32` flag's parser: plain decimal in `min..=max`, the error naming form and range.
+fn whole_in(min: u32, max: u32) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync + 'static {
+    move |text| parse_whole(text, u64::from(min), u64::from(max)).map(|v| v as u32)
+}
+
+/// The allowed form of a flag's value, for "missing value" messages.
+fn flag_form(flag: &str) -> Option<String> {
+    let whole = |min: u32, max: u32| format!("a whole number in {min}..={max}");
+    Some(match flag {
+        "--set" => "name=value (skblab params <experiment> lists the names and ranges)".to_string(),
+        "--seed" => format!("a whole number in 0..={}", u64::MAX),
+        "--seeds" | "--coarse-seeds" => whole(1, MAX_SEEDS),
+        "--rounds" => whole(0, MAX_ROUNDS),
+        "--starts" => whole(0, MAX_STARTS),
+        "--bands" => whole(1, MAX_BANDS),
+        _ => return None,
+    })
+}
+
+/// The first argument that is not UTF-8, named by position, what it looks like and the
+/// argument before it (clap's own error names none).
+fn non_utf8_argument() -> Option<String> {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let (i, arg) = args.iter().enumerate().skip(1).find(|(_, a)| a.to_str().is_none())?;
+    let after = match args[i - 1].to_str() {
+        Some(prev) if i > 1 => format!(" (after '{}')", echo(prev)),
+        _ => String::new(),
+    };
+    Some(format!(
+        "argument {i} '{}' is not valid UTF-8{after}: every argument must be UTF-8 text",
+        echo(&arg.to_string_lossy())
+    ))
 }
 
 fn main() -> ExitCode {
+    if let Some(line) = non_utf8_argument() {
+        report(&line);
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
     let result = match Cli::try_parse() {
-        Ok(cli) => execute(cli.command).map_err(|e| e.to_string()),
+        Ok(cli) => execute(cli.command),
+        Err(e) if e.kind() == ErrorKind::DisplayVersion && std::env::args_os().len() > 2 => {
+            let extra: Vec<String> =
+                std::env::args().skip(1).filter(|a| a != "--version" && a != "-V").map(|a| echo(&a)).collect();
+            Err(format!("--version takes no other arguments (got '{}')", extra.join(" ")))
+        }
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => Ok(e.to_string()),
         Err(e) => Err(clap_error_line(&e)),
     };
@@ -141,10 +197,19 @@ fn main() -> ExitCode {
 }
 
 /// Writes the whole output; a reader that went away (EPIPE) is a normal end, any other write
-/// error is reported in one line.
+/// error (EBADF: stdout closed or opened read-only; ENOSPC...) is reported in one line, exit 1.
+///
+/// `io::stdout()` cannot tell: it treats EBADF as success, and the Rust runtime reopens a
+/// closed stdout on /dev/null before `main`. So the text goes through a duplicate of fd 1 as
+/// a plain file (EBADF is an error there), and a stdout that is /dev/null opened read-write
+/// (what the runtime opens; a shell's `>/dev/null` opens it write-only) counts as closed.
 fn write_stdout(text: &str) -> ExitCode {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    let written = match stdout_file() {
+        Ok(out) if stdout_was_closed(&out) => Err(io::Error::other("stdout is closed")),
+        Ok(mut out) => out.write_all(text.as_bytes()).and_then(|()| out.flush()),
+        Err(e) => Err(e),
+    };
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
@@ -152,6 +217,43 @@ fn write_stdout(text: &str) -> ExitCode {
             ExitCode::from(EXIT_OUTPUT_ERROR)
         }
     }
+}
+
+/// Fd 1 as a file of its own (see [`write_stdout`]).
+#[cfg(unix)]
+fn stdout_file() -> io::Result<std::fs::File> {
+    use std::os::fd::AsFd;
+    io::stdout().as_fd().try_clone_to_owned().map(std::fs::File::from)
+}
+
+#[cfg(not(unix))]
+fn stdout_file() -> io::Result<io::Stdout> {
+    Ok(io::stdout())
+}
+
+/// Stdout is the /dev/null the runtime put in place of a closed fd 1 (Linux: its access
+/// mode, from /proc/self/fdinfo, is read-write).
+#[cfg(unix)]
+fn stdout_was_closed(out: &std::fs::File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let same = |a: &std::fs::Metadata, b: &std::fs::Metadata| a.dev() == b.dev() && a.ino() == b.ino();
+    let (Ok(fd1), Ok(null)) = (out.metadata(), std::fs::metadata("/dev/null")) else {
+        return false;
+    };
+    if !same(&fd1, &null) {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
+        return false;
+    };
+    let flags = info.lines().find_map(|l| l.strip_prefix("flags:")).map(str::trim);
+    // O_ACCMODE = 3, O_RDWR = 2.
+    flags.and_then(|f| u32::from_str_radix(f, 8).ok()).is_some_and(|f| f & 3 == 2)
+}
+
+#[cfg(not(unix))]
+fn stdout_was_closed(_out: &io::Stdout) -> bool {
+    false
 }
 
 /// One line on stderr; if even stderr is gone there is no one left to tell.
@@ -184,6 +286,10 @@ fn clap_error_line(e: &clap::Error) -> String {
         ErrorKind::InvalidValue => {
             let valid = ctx(ContextKind::ValidValue);
             let expected = if valid.is_empty() { String::new() } else { format!(": expected one of {valid}") };
+            let expected = match flag_form(&arg()) {
+                Some(form) if expected.is_empty() => format!(": expected {form}"),
+                _ => expected,
+            };
             match ctx(ContextKind::InvalidValue) {
                 value if value.is_empty() => format!("missing value for {}{expected}", arg()),
                 value => format!("bad value '{}' for {}{expected}", echo(&value), arg()),
@@ -212,13 +318,59 @@ fn clap_error_line(e: &clap::Error) -> String {
     echo_within(&line, 400)
 }
 
-fn execute(command: Command) -> Result<String, ParamError> {
+/// The estimate of a run as one line (events, seconds of one core).
+fn estimate_text(id: &str, e: &WorkEstimate) -> String {
+    format!(
+        "run {id}: {} points, up to {} simulated events, about {:.0} s of one core at most ({:.0e} events/s)",
+        e.points,
+        e.events,
+        e.native_seconds(),
+        WorkEstimate::NATIVE_EVENTS_PER_S
+    )
+}
+
+fn execute(command: Command) -> Result<String, String> {
+    execute_checked(command).map_err(|e| e.to_string())
+}
+
+/// Why a command was refused: bad input, or a run above the work limit.
+enum Refused {
+    Input(ParamError),
+    TooLong(String),
+}
+
+impl From<ParamError> for Refused {
+    fn from(e: ParamError) -> Refused {
+        Refused::Input(e)
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Input(e) => e.fmt(f),
+            Refused::TooLong(line) => f.write_str(line),
+        }
+    }
+}
+
+fn execute_checked(command: Command) -> Result<String, Refused> {
     match command {
         Command::List => Ok(experiments().iter().map(|e| format!("{}\n", e.id())).collect()),
         Command::Params { experiment } => Ok(params_text(find(&experiment)?)),
-        Command::Run { experiment, settings, seed, format } => {
+        Command::Run { experiment, settings, seed, format, allow_long } => {
             let exp = find(&experiment)?;
             let params = exp.params_from(&settings)?;
+            let estimate = exp.estimate(&params);
+            if estimate.native_seconds() > LONG_RUN_LIMIT_S && !allow_long {
+                return Err(Refused::TooLong(format!(
+                    "{}, above the limit of {LONG_RUN_LIMIT_S:.0} s: pass --allow-long to run it anyway",
+                    estimate_text(exp.id(), &estimate)
+                )));
+            }
+            if estimate.native_seconds() >= SHOW_ESTIMATE_FROM_S {
+                report(&estimate_text(exp.id(), &estimate));
+            }
             let out = exp.run(&params, seed);
             Ok(match format {
                 Format::Table => out.to_table(),
@@ -232,6 +384,10 @@ fn execute(command: Command) -> Result<String, ParamError> {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
             };
             let seeds = calibrate::seeds(seed, n_seeds);
+            let n_coarse = if starts > 0 { coarse_seeds.unwrap_or(n_seeds) } else { 0 };
+            if !sensitivity {
+                report(&calibrate_eta(exp, cal, rounds, starts, n_coarse, n_seeds));
+            }
             let mut progress = progress_printer();
             Ok(if sensitivity {
                 calibrate::sensitivity(cal, &seeds).to_text()
@@ -261,6 +417,41 @@ fn execute(command: Command) -> Result<String, ParamError> {
     }
 }
 
+/// `calibrate`'s bound of evaluations and its ETA, before it starts: each evaluation scores
+/// the model on the seed table over its seeds, estimated as that many runs of the
+/// experiment's reproduction parameters ([`Experiment::estimate`]).
+fn calibrate_eta(
+    exp: &dyn Experiment,
+    cal: &dyn calibrate::Calibration,
+    rounds: u32,
+    starts: u32,
+    coarse_seeds: u32,
+    seeds: u32,
+) -> String {
+    let (coarse, full) = calibrate::max_evaluations(cal, rounds, starts);
+    let per_seed = exp.estimate(&exp.reproduce_params());
+    let events = (coarse * u64::from(coarse_seeds) + full * u64::from(seeds)).saturating_mul(per_seed.events);
+    let eta = WorkEstimate { points: 0, events }.native_seconds();
+    let coarse_text = if coarse > 0 { format!("{coarse} on {coarse_seeds} coarse seeds and ") } else { String::new() };
+    format!(
+        "calibrate {}: at most {} evaluations ({coarse_text}{full} on {seeds} seeds), up to {events} simulated events: ETA at most {} of one core",
+        exp.id(),
+        coarse + full,
+        duration_text(eta)
+    )
+}
+
+/// Seconds as "42 s", "12 min" or "3.5 h".
+fn duration_text(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 7200.0 {
+        format!("{:.0} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
 /// Progress of long work (fits, validation, bands) on stderr, with the wall time spent.
 fn progress_printer() -> impl FnMut(&str) {
     #[expect(
@@ -274,7 +465,7 @@ fn progress_printer() -> impl FnMut(&str) {
 
 /// `reproduce`: the mean over `seeds` beside the seed table, each table's verdict and degrees
 /// of freedom, and with `bands` the [lo-hi] over that many samples of the uncertain constants.
-fn reproduce(exp: &dyn Experiment, seeds: &[u64], format: Format, bands: Option<u32>) -> Result<String, ParamError> {
+fn reproduce(exp: &dyn Experiment, seeds: &[u64], format: Format, bands: Option<u32>) -> Result<String, Refused> {
     let params = exp.reproduce_params();
     let band = match bands {
         Some(n) if !exp.uncertain().is_empty() => {

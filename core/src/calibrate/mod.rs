@@ -153,6 +153,25 @@ pub fn calibrate_with(cal: &dyn Calibration, rounds: u32, seeds: &[u64], progres
 /// The first round's step of the descent (× (1 ± 0.16)), halved every round.
 const FIRST_STEP: f64 = 0.16;
 
+/// At most this many scores a descent of `rounds` rounds over `constants` constants computes:
+/// per round and constant, one stride that fails in the first direction and
+/// [`MAX_STRIDES`] in the other.
+pub fn max_descent_evaluations(constants: usize, rounds: u32) -> u64 {
+    u64::from(rounds.min(MAX_ROUNDS)) * constants as u64 * (1 + u64::from(MAX_STRIDES))
+}
+
+/// An upper bound of the scores `skblab calibrate` computes, each on `(coarse seeds, seeds)`:
+/// `calibrate_with` (`starts` = 0) or `calibrate_multistart_with`. The CLI prints it, with an
+/// ETA, before it starts (issue #27).
+pub fn max_evaluations(cal: &dyn Calibration, rounds: u32, starts: u32) -> (u64, u64) {
+    let k = cal.constants().len();
+    if starts == 0 {
+        return (0, 1 + max_descent_evaluations(k, rounds));
+    }
+    let coarse = (u64::from(starts.min(MAX_STARTS)) + 1) * (1 + max_descent_evaluations(k, COARSE_ROUNDS));
+    (coarse, multistart::RESCORED as u64 + max_descent_evaluations(k, rounds) + 1)
+}
+
 /// Where a descent ended.
 struct Descent {
     values: Vec<f64>,

@@ -128,7 +128,7 @@ pub fn calibrate_multistart_with(
 }
 
 /// How many of a multi-start fit's best coarse ends are scored again on all seeds.
-const RESCORED: usize = 3;
+pub(crate) const RESCORED: usize = 3;
 
 /// One start of a multi-start fit. Start 0 is the committed profile.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -47,7 +47,7 @@ pub use stack::{FrameSizes, StackEntry, GUARD_PAGE_BYTES, THREAD_SIZE_BYTES_DEFA
 pub use walk::{Overflow, TraceEvent, TraceFrame, WalkConfig, WalkResult, Walker, TRACE_FRAMES_MAX};
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec};
+use crate::experiment::{mark_row, Cost, Experiment, Meaning, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::Choice;
 use crate::params::{ParamSpec, Params};
@@ -358,6 +358,55 @@ fn columns() -> Vec<Column> {
     ]
 }
 
+/// What the basis of [`meanings`] counts.
+const OVERFLOWS: &str = "stack overflow in the walk (without one there is no overflow level)";
+
+/// When each column means something: the walk is deterministic arithmetic on the graph and
+/// the frame sizes, so every value is exact; only the overflow's level needs an overflow
+/// (else its 0 would read as a level).
+fn meanings() -> Vec<Meaning> {
+    columns()
+        .iter()
+        .map(|c| {
+            let name: &'static str = COLUMN_NAMES.iter().find(|n| **n == c.name).expect("every column is named");
+            match name {
+                "overflow_level" => Meaning::at_least(name, 1, OVERFLOWS),
+                _ => Meaning::always(name, "exact: a deterministic walk, or arithmetic on the parameters"),
+            }
+        })
+        .collect()
+}
+
+const COLUMN_NAMES: [&str; 19] = [
+    "fix",
+    "records",
+    "records_capped",
+    "graph_levels",
+    "skbs_total",
+    "thread_size_bytes",
+    "stack_base_bytes",
+    "stack_per_level_bytes",
+    "levels_fit",
+    "overflow",
+    "guard_page_hit",
+    "overflow_function",
+    "overflow_level",
+    "depth_reached",
+    "stack_used_bytes_max",
+    "stack_left_bytes",
+    "skbs_freed",
+    "skbs_left",
+    "calls",
+];
+
+/// Calls one walk of `input` makes at most: per skb of the graph its free path
+/// (kfree_skb, skb_release_data, the inlined frames: 8 calls is a margin over them) and one
+/// per frag, plus the syscall path; the walk counts them in [`WalkResult::calls`].
+pub fn max_calls(input: &KtlsInput) -> u64 {
+    let skbs = input.graph().live_skbs() as u64;
+    (skbs + 1) * (u64::from(input.nr_frags) + 8) + stack::SYSCALL_PATH.len() as u64
+}
+
 /// Runs the scenario of `input` without a trace.
 pub fn run_input(input: &KtlsInput) -> (WalkResult, SkbGraph, SkbGraph) {
     let before = input.graph();
@@ -396,7 +445,8 @@ impl Experiment for KtlsRecursion {
         let thread = input.walk.thread_size_bytes;
         let o = r.overflow.as_ref();
         let int = |v: u64| Cell::Int(v as i64);
-        vec![
+        let overflows = u64::from(o.is_some());
+        let mut row = vec![
             Cell::Text(input.fix.name().to_string()),
             int(input.records as u64),
             Cell::Bool(input.records_capped),
@@ -416,7 +466,18 @@ impl Experiment for KtlsRecursion {
             int(r.skbs_freed.len() as u64),
             int(after.live_skbs() as u64),
             int(r.calls),
-        ]
+        ];
+        mark_row(&mut row, &columns(), &meanings(), &[(OVERFLOWS, overflows)]);
+        row
+    }
+
+    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
+        meanings()
+    }
+
+    /// Two walks (the row's and `finish`'s), each at most [`max_calls`] calls.
+    fn estimate(&self, params: &Params) -> WorkEstimate {
+        WorkEstimate { points: 1, events: 2 * max_calls(&KtlsInput::from_params(params)) }
     }
 
     /// The table, the oops and the stack table (the walk again: a few ms, deterministic).
@@ -441,6 +502,12 @@ impl Experiment for KtlsRecursion {
             "stack",
             render::render_stack_table(&r, thread, sizes.base_bytes()),
         ));
+        out.note_missing(&meanings());
+        if input.records_capped {
+            out.notes.push(format!(
+                "records: the transfer's records are capped at {NESTING_DEPTH_MAX} nesting levels (records_capped): a larger transfer_bytes or nesting_depth adds nothing"
+            ));
+        }
         out
     }
 
@@ -545,7 +612,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("none = 5.1-rc with the rx cache; no-rx-cache frees each message at once; iterative-free does not recurse; strparser-flatten never nests; bigger-stack doubles THREAD_SIZE.")
             .kernel("sysctl net.ipv4.tcp_rx_skb_cache (June 2019)"),
         ParamSpec::int("transfer_bytes", "bytes", SEED_TRANSFER_BYTES, (0, 1_000_000_000, 1_000_000))
-            .help("Bytes received over the kTLS socket before close (the seed: a 100 MB GET)."),
+            .help("Bytes received over the kTLS socket before close (the seed: a 100 MB GET). One record per tls_record_bytes, capped at 8192 records (NESTING_DEPTH_MAX): beyond it records_capped is true and a note says so."),
         ParamSpec::int("tls_record_bytes", "bytes", TLS_RECORD_BYTES_MAX, (1024, TLS_RECORD_BYTES_MAX, 1024))
             .help("Plaintext bytes per TLS record; each record is one strparser message.")
             .kernel("TLS_MAX_PAYLOAD_SIZE"),

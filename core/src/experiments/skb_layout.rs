@@ -30,7 +30,7 @@
 //! `skb_layout/tests.rs` (its unit, snapshot and property tests).
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{Experiment, Point, ViewSpec};
+use crate::experiment::{Experiment, Meaning, Point, ViewSpec, WorkEstimate};
 use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamSpec, Params, Value};
 use crate::sim::skb::kmalloc_suffix;
@@ -424,6 +424,33 @@ impl Experiment for SkbLayout {
 
     fn columns(&self, _params: &Params) -> Vec<Column> {
         columns()
+    }
+
+    /// Arithmetic on the layout: every value is exact.
+    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
+        const NAMES: [&str; 15] = [
+            "preset",
+            "page_size_bytes",
+            "max_skb_frags",
+            "shinfo_bytes",
+            "shinfo_aligned_bytes",
+            "frame_bytes",
+            "head_unaligned_bytes",
+            "head_bytes",
+            "kmalloc_bucket_bytes",
+            "from_page_allocator",
+            "truesize_bytes",
+            "waste_bytes",
+            "tailroom_bytes",
+            "heads_per_page",
+            "fits_half_page",
+        ];
+        NAMES.iter().map(|n| Meaning::always(n, "arithmetic on the layout: exact")).collect()
+    }
+
+    /// Arithmetic, no simulation: no events.
+    fn estimate(&self, _params: &Params) -> WorkEstimate {
+        WorkEstimate { points: 1, events: 0 }
     }
 
     fn run_point(&self, params: &Params, _point: &Point, _seed: u64) -> Row {

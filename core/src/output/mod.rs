@@ -3,6 +3,12 @@
 //!
 //! One shape for every experiment so that the CLI (table / CSV / JSON), the lessons checker
 //! (claims name a metric) and the web app (tables, badges) need no per-experiment code.
+//!
+//! A value that would be nonsense — a rate, share or ratio over fewer events than its column
+//! needs ([`crate::experiment::Meaning`]) — is not printed as 0 or ±100 %: its cell is
+//! [`Cell::Missing`], rendered `–` in the table and the CSV and `null` in the JSON, and
+//! [`RunOutput::notes`] carries one line naming the row, the columns and what they lacked
+//! ([`RunOutput::note_missing`]).
 
 mod plot;
 mod repro;
@@ -25,7 +31,13 @@ pub enum Cell {
     Float(f64),
     Bool(bool),
     Text(String),
+    /// No meaningful value: the run has fewer events than the column needs (see
+    /// [`crate::experiment::Meaning`]); a note says which. `–` in tables and CSV, `null` in JSON.
+    Missing,
 }
+
+/// How tables and the CSV show a [`Cell::Missing`] (an en dash).
+pub const MISSING: &str = "–";
 
 impl Cell {
     /// The cell as a number (bools are 0/1), for claims and charts.
@@ -34,7 +46,7 @@ impl Cell {
             Cell::Int(v) => Some(*v as f64),
             Cell::Float(v) => Some(*v),
             Cell::Bool(v) => Some(if *v { 1.0 } else { 0.0 }),
-            Cell::Text(_) => None,
+            Cell::Text(_) | Cell::Missing => None,
         }
     }
 
@@ -47,6 +59,7 @@ impl Cell {
             Cell::Float(v) => format!("{v:.1}"),
             Cell::Bool(v) => v.to_string(),
             Cell::Text(v) => v.clone(),
+            Cell::Missing => MISSING.to_string(),
         }
     }
 }
@@ -157,7 +170,9 @@ impl RunOutput {
         for (ri, row) in out.rows.iter_mut().enumerate() {
             for (ci, cell) in row.iter_mut().enumerate() {
                 let cells = || runs.iter().map(|r| &r.rows[ri][ci]);
+                // A mean over seeds of which one has no meaningful value has none either.
                 let mean = match &*cell {
+                    _ if cells().any(|c| c == &Cell::Missing) => Some(Cell::Missing),
                     Cell::Int(v) if cells().all(|c| c == &Cell::Int(*v)) => None,
                     Cell::Int(_) | Cell::Float(_) => {
                         let vals: Vec<f64> = cells().filter_map(Cell::as_f64).collect();
@@ -171,6 +186,49 @@ impl RunOutput {
             }
         }
         Some(out)
+    }
+
+    /// One note per row with [`Cell::Missing`] cells, naming the row (by its first cell when
+    /// that is a key, else its number), the columns and what each lacked, from `meanings`
+    /// (the experiment's [`crate::Experiment::meanings`]). Every `finish` calls it; a note
+    /// already there is not repeated.
+    pub fn note_missing(&mut self, meanings: &[crate::experiment::Meaning]) {
+        let mut notes = Vec::new();
+        for (r, row) in self.rows.iter().enumerate() {
+            // Columns grouped by what they need, in column order.
+            let mut needs: Vec<(String, Vec<&str>)> = Vec::new();
+            for (c, cell) in row.iter().enumerate() {
+                if cell != &Cell::Missing {
+                    continue;
+                }
+                let name = self.columns[c].name.as_str();
+                let need = meanings
+                    .iter()
+                    .find(|m| m.column == name)
+                    .map_or_else(|| "a meaningful value".to_string(), |m| m.basis.need_text());
+                match needs.iter_mut().find(|(n, _)| *n == need) {
+                    Some((_, cols)) => cols.push(name),
+                    None => needs.push((need, vec![name])),
+                }
+            }
+            let label = match (self.columns.first(), row.first()) {
+                (Some(col), Some(cell @ (Cell::Int(_) | Cell::Text(_))))
+                    if self.rows.len() > 1 || col.name == "fix" =>
+                {
+                    format!("row {} ({} {})", r + 1, col.name, cell.render())
+                }
+                _ => format!("row {}", r + 1),
+            };
+            for (need, cols) in needs {
+                notes
+                    .push(format!("{label}: {} not shown ({MISSING}): the run has fewer than {need}", cols.join(", ")));
+            }
+        }
+        for note in notes {
+            if !self.notes.contains(&note) {
+                self.notes.push(note);
+            }
+        }
     }
 
     /// The text view with id `id`.

@@ -16,6 +16,7 @@ fn cell_text(cell: &Cell) -> String {
         Cell::Float(v) => format!("{v:.1}"),
         Cell::Bool(v) => if *v { "yes" } else { "no" }.to_string(),
         Cell::Text(v) => v.clone(),
+        Cell::Missing => skblab_core::output::MISSING.to_string(),
     }
 }
 

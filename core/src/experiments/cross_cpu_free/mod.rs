@@ -31,7 +31,7 @@ pub mod seed;
 pub mod tables;
 pub mod world;
 
-use crate::experiment::{Cost, Experiment, ViewData, ViewQuery, ViewSpec};
+use crate::experiment::{mark_row, Cost, Experiment, Meaning, ViewData, ViewQuery, ViewSpec, WorkEstimate};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamSpec, Params};
 use crate::sim::profile::FlameGraph;
@@ -194,6 +194,71 @@ fn columns() -> Vec<Column> {
         c("free_cpu_busy_pct", "%"),
         c("free_work_on_alloc_cpu_pct", "%"),
     ]
+}
+
+/// What the bases of [`meanings`] count.
+const RECEIVED: &str = "datagrams or frames received in the measured window";
+const RECEIVED_BOTH: &str = "datagrams or frames received in the measured window by this run and its baseline";
+const OFFERED: &str = "datagrams offered (received or dropped) in the measured window";
+const SENT: &str = "skbs sent in the measured window";
+const FREED: &str = "receiver skbs freed in the measured window";
+const UNCAPPED: &str = "runs (this one and its baseline) that reached the end of their window (event cap: MAX_EVENTS)";
+
+/// When each column means something: rates, shares and per-skb figures need what they are
+/// over counted in the window; counts per ms and busy shares are measured in simulated time.
+fn meanings() -> Vec<Meaning> {
+    let n = Meaning::MIN_COUNTED;
+    let mut m = vec![
+        Meaning::at_least("datagrams", n, RECEIVED),
+        Meaning::at_least("mbps", n, RECEIVED),
+        Meaning::at_least("slowpath_frees_per_skb", n, FREED),
+        Meaning::at_least("tx_slowpath_frees_per_skb", n, SENT),
+        Meaning::at_least("change_pct", n, RECEIVED_BOTH),
+        Meaning::at_least("lost_pct", n, OFFERED),
+        Meaning::always("slowpath_frees_per_ms", "a count over the simulated window"),
+        Meaning::always("list_lock_per_ms", "a count over the simulated window"),
+        // 0 without any acquisition reads right: no acquisition waited.
+        Meaning::always(
+            "list_lock_contended_pct",
+            "a share of list_lock acquisitions: 0 when none waited or none was taken",
+        ),
+        Meaning::always("alloc_cpu_busy_pct", "a share of the window's simulated CPU time"),
+        Meaning::always("free_cpu_busy_pct", "a share of the window's simulated CPU time"),
+        Meaning::at_least("free_work_on_alloc_cpu_pct", 1, FREED),
+    ];
+    for c in columns() {
+        let name: &'static str = m.iter().find(|x| x.column == c.name).map(|x| x.column).expect("every column");
+        m.push(Meaning::at_least(name, 2, UNCAPPED));
+    }
+    m
+}
+
+/// The row of `input`, marked where its runs counted too few ([`meanings`]).
+fn measured_row(input: &Input, seed: u64) -> Row {
+    let (_, r, s) = run_input(input, XEN_GUEST_2011, seed, false);
+    let base = baseline(input).map(|b| run_input(&b, XEN_GUEST_2011, seed, false));
+    // change_pct's arithmetic, on the baseline run kept for its counts.
+    let change = base.as_ref().map_or(0.0, |(_, _, bs)| {
+        let (x, y) = match input.workload {
+            Workload::UdpIperf => (s.datagrams, bs.datagrams),
+            Workload::Tcp100g => (s.mbps, bs.mbps),
+        };
+        (x - y) / y.max(1e-9) * 100.0
+    });
+    let both = base.as_ref().map_or(r.received, |(_, br, _)| r.received.min(br.received));
+    let uncapped = u64::from(!r.capped) + base.as_ref().map_or(1, |(_, br, _)| u64::from(!br.capped));
+    let offered = if r.workload == Workload::Tcp100g { r.received } else { r.received + r.dropped };
+    let counts = [
+        (RECEIVED, r.received),
+        (RECEIVED_BOTH, both),
+        (OFFERED, offered),
+        (SENT, r.sent),
+        (FREED, r.rx_skbs_freed),
+        (UNCAPPED, uncapped),
+    ];
+    let mut row = row(&s, change);
+    mark_row(&mut row, &columns(), &meanings(), &counts);
+    row
 }
 
 fn round(x: f64, digits: i32) -> f64 {
@@ -368,10 +433,18 @@ impl Experiment for CrossCpuFree {
     }
 
     fn run_point(&self, params: &Params, _point: &crate::experiment::Point, seed: u64) -> Row {
-        let input = Input::from(params);
-        let (_, _, s) = run_input(&input, XEN_GUEST_2011, seed, false);
-        let change = change_pct(&input, &s, XEN_GUEST_2011, seed);
-        row(&s, change)
+        measured_row(&Input::from(params), seed)
+    }
+
+    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
+        meanings()
+    }
+
+    /// The run, its baseline (for a split or deferral run), and the lanes run of `finish`:
+    /// each at most [`MAX_EVENTS`] events.
+    fn estimate(&self, params: &Params) -> WorkEstimate {
+        let runs = if baseline(&Input::from(params)).is_some() { 3 } else { 2 };
+        WorkEstimate { points: 1, events: runs * MAX_EVENTS }
     }
 
     fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
@@ -399,6 +472,7 @@ impl Experiment for CrossCpuFree {
             TextView::new("counters", "SLUB slow-path counters per CPU", counters_text(&r)),
         ];
         out.flames = vec![flame(&r, &title)];
+        out.note_missing(&meanings());
         out
     }
 

@@ -44,7 +44,9 @@ pub use calibrate::{profile_with, score_rows, sweep_on, HoaCalibration, FITTED};
 pub use params::{specs, validate, FragOrder, Input};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
-use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec};
+use crate::experiment::{
+    mark_row, ChartSpec, Cost, Experiment, Meaning, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate,
+};
 use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::{MachineProfile, SERVER_2019};
@@ -340,7 +342,60 @@ pub(crate) fn row_on(m: &MachineProfile, params: &Params, threads: u32, seed: u6
     if n > 1 {
         row.extend([o3.1, o3.2, o0.1, o0.2].map(|v| Cell::Float(v.round())));
     }
+    // What every seed's run of each order counted: received bytes (the least over the seeds)
+    // and runs the event cap did not stop.
+    let measure_ns = Input::from(params).measure_us * 1000;
+    let bytes = |f: fn(&SweepPoint) -> &RunSummary| {
+        runs.iter().map(|p| (f(p).mbps * measure_ns as f64 / 8000.0) as u64).min().unwrap_or(0)
+    };
+    let uncapped = |f: fn(&SweepPoint) -> &RunSummary| runs.iter().filter(|p| !f(p).outcome.truncated).count() as u64;
+    let counts = [
+        (RECEIVED3, bytes(|p| &p.order3)),
+        (RECEIVED0, bytes(|p| &p.order0)),
+        (UNCAPPED3, uncapped(|p| &p.order3)),
+        (UNCAPPED0, uncapped(|p| &p.order0)),
+    ];
+    mark_row(&mut row, &columns_for(&Input::from(params)), &meanings(params), &counts);
     row
+}
+
+/// What the bases of [`meanings`] count.
+const RECEIVED3: &str = "byte received in the measured window by every seed's order-3 run";
+const RECEIVED0: &str = "byte received in the measured window by every seed's order-0 run";
+const UNCAPPED3: &str =
+    "order-3 runs (one per seed) that reached the end of their window (event cap: MAX_EVENTS_PER_RUN)";
+const UNCAPPED0: &str =
+    "order-0 runs (one per seed) that reached the end of their window (event cap: MAX_EVENTS_PER_RUN)";
+
+/// When each column means something: a throughput needs bytes received in the window in
+/// every seed's run, and every run to reach the end of its window (a run the event cap
+/// stopped counted only part of it); the flow count is the sweep's key.
+fn meanings(params: &Params) -> Vec<Meaning> {
+    let seeds = u64::from(Input::from(params).seeds.max(1));
+    let mut m = vec![Meaning::always("threads", "the sweep's key")];
+    for col in columns_for(&Input::from(params)).iter().skip(1) {
+        let (received, uncapped) =
+            if col.name.starts_with("order3") { (RECEIVED3, UNCAPPED3) } else { (RECEIVED0, UNCAPPED0) };
+        let name: &'static str = match col.name.as_str() {
+            "order3_mbps" => "order3_mbps",
+            "order0_mbps" => "order0_mbps",
+            "order3_mbps_min" => "order3_mbps_min",
+            "order3_mbps_max" => "order3_mbps_max",
+            "order0_mbps_min" => "order0_mbps_min",
+            _ => "order0_mbps_max",
+        };
+        m.push(Meaning::at_least(name, 1, received));
+        m.push(Meaning::at_least(name, seeds, uncapped));
+    }
+    m
+}
+
+/// Events one run of `flows` flows may handle: [`world::EVENTS_PER_THREAD_US`] per thread
+/// (two per flow) per simulated µs of warm-up and window, at most [`MAX_EVENTS_PER_RUN`].
+pub fn max_events_per_run(params: &Params, flows: u32) -> u64 {
+    let i = Input::from(params);
+    let end_us = i.warmup_us + i.measure_us + 1;
+    (world::EVENTS_PER_THREAD_US * 2 * u64::from(flows) * end_us).min(MAX_EVENTS_PER_RUN)
 }
 
 impl Experiment for HighOrderAlloc {
@@ -389,10 +444,26 @@ impl Experiment for HighOrderAlloc {
         for row in rows {
             out.push_row(row);
         }
-        let (views, flame) = views(params, &rows_of_output(&out), seed);
+        let missing = missing_cells(&out);
+        let (views, flame, notes) = views(params, &rows_of_output(&out), &missing, seed);
         out.views = views;
         out.flames = vec![flame];
+        out.note_missing(&self.meanings(params));
+        out.notes.extend(notes);
         out
+    }
+
+    fn meanings(&self, params: &Params) -> Vec<Meaning> {
+        meanings(params)
+    }
+
+    /// Both orders at every flow count on every seed, then the profiled run of `finish`:
+    /// each run at most [`max_events_per_run`].
+    fn estimate(&self, params: &Params) -> WorkEstimate {
+        let i = Input::from(params);
+        let per_point: u64 = (i.min_threads..=i.max_threads).map(|n| 2 * max_events_per_run(params, n)).sum();
+        let events = per_point * u64::from(i.seeds.max(1)) + max_events_per_run(params, i.profile_threads);
+        WorkEstimate { points: self.points(params).len() as u64, events }
     }
 
     /// Up to 256 flow counts of two simulated runs each: seconds in wasm.
@@ -489,7 +560,7 @@ impl Experiment for HighOrderAlloc {
             Reproduction::keyed(ID, sources::SEED_000, "threads", &["order3_mbps", "order0_mbps"], &seed, output);
         let seed_rows = rows_of_output(&seed);
         let sim_rows = rows_of_output(output);
-        let fmt_x = |r: &[(u32, f64, f64)]| crossover(r).map_or("none".to_string(), |n| format!("{n} flows"));
+        let fmt_x = |r: &[(u32, f64, f64)]| crossover_text(r);
         let fmt_p = |r: &[(u32, f64, f64)]| {
             plateau(r).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows"))
         };
@@ -503,17 +574,60 @@ impl Experiment for HighOrderAlloc {
 }
 
 /// The text views and the flame graph of the profiled run.
-fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> (Vec<TextView>, crate::sim::profile::FlameGraph) {
+/// Below this lead of order 0 over order 3 (at its largest, from the crossover on) a
+/// crossover is within the seed-to-seed spread of a cell (up to ~3 % at windows of
+/// [`MIN_STEADY_MEASURE_US`] and more; docs/high-order-alloc.md, "Measurement").
+pub const CROSSOVER_MIN_LEAD_PCT: f64 = 3.0;
+
+/// The crossover as the summary and the comparison say it, or why it is not meaningful (a
+/// sweep of one flow count; a lead within the seed-to-seed spread).
+pub fn crossover_text(rows: &[(u32, f64, f64)]) -> String {
+    if rows.len() < 2 {
+        return "not meaningful (a crossover needs a sweep over at least two flow counts)".to_string();
+    }
+    let Some(n) = crossover(rows) else { return "none".to_string() };
+    let lead =
+        rows.iter().filter(|r| r.0 >= n).map(|r| (r.2 / r.1.max(1e-9) - 1.0) * 100.0).fold(f64::NEG_INFINITY, f64::max);
+    if lead < CROSSOVER_MIN_LEAD_PCT {
+        format!(
+            "{n} flows, not meaningful: order-0 leads by at most {lead:.2} % from there on, within the seed-to-seed spread (~{CROSSOVER_MIN_LEAD_PCT:.0} %)"
+        )
+    } else {
+        format!("{n} flows")
+    }
+}
+
+/// `(threads, order-3 cell missing, order-0 cell missing)` of every row of a run's table.
+fn missing_cells(out: &RunOutput) -> Vec<(u32, bool, bool)> {
+    let col = |name| out.column_index(name);
+    let (Some(t), Some(o3), Some(o0)) = (col("threads"), col("order3_mbps"), col("order0_mbps")) else {
+        return Vec::new();
+    };
+    out.rows
+        .iter()
+        .filter_map(|r| Some((r[t].as_f64()? as u32, r[o3] == Cell::Missing, r[o0] == Cell::Missing)))
+        .collect()
+}
+
+/// The text views, the flame graph of the profiled run, and the notes the output carries
+/// (a short window; why a row has no throughput).
+fn views(
+    params: &Params,
+    rows: &[(u32, f64, f64)],
+    missing: &[(u32, bool, bool)],
+    seed: u64,
+) -> (Vec<TextView>, crate::sim::profile::FlameGraph, Vec<String>) {
     let i = Input::from(params);
     let (n, order) = (i.profile_threads, i.profile_order);
     let d = profile(params, n, order, seed);
     let summary = format!(
         "crossover (order-0 ahead from here on): {}\norder-3 peak over 20..30 flows: {}\n",
-        crossover(rows).map_or("none".to_string(), |n| format!("{n} flows")),
+        crossover_text(rows),
         plateau(rows).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows")),
     );
     let mut summary = summary;
-    for note in run_notes(params, rows, seed, &d.summary, n, order) {
+    let (notes, out_notes) = run_notes(params, rows, missing, seed, &d.summary, n, order);
+    for note in notes {
         summary.push_str(&format!("note: {note}\n"));
     }
     let o = if order == FragOrder::Order3 { 3 } else { 0 };
@@ -540,7 +654,7 @@ fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> (Vec<TextView>
             d.profile.text,
         ),
     ];
-    (texts, flame)
+    (texts, flame, out_notes)
 }
 
 /// Shortest measurement window whose cells are steady: below it a cell's seed-to-seed spread
@@ -548,29 +662,45 @@ fn views(params: &Params, rows: &[(u32, f64, f64)], seed: u64) -> (Vec<TextView>
 pub const MIN_STEADY_MEASURE_US: u64 = 1000;
 
 /// What a reader must know about a run besides its numbers: allocations that failed, a window
-/// too short to measure, runs cut short by the event bound. Rows at 0 Mbit/s are re-run to
-/// say why (they are rare, so this costs little).
+/// too short to measure, runs cut short by the event bound. Rows at 0 Mbit/s or without a
+/// meaningful throughput are re-run to say why (they are rare, so this costs little). The
+/// summary shows the first list; the second (the short window, the rows without throughput)
+/// also goes to the output's notes.
 fn run_notes(
     params: &Params,
     rows: &[(u32, f64, f64)],
+    missing: &[(u32, bool, bool)],
     seed: u64,
     profiled: &RunSummary,
     n: u32,
     order: FragOrder,
-) -> Vec<String> {
+) -> (Vec<String>, Vec<String>) {
     let i = Input::from(params);
     let mut notes = Vec::new();
+    let mut out_notes = Vec::new();
     if i.measure_us < MIN_STEADY_MEASURE_US {
-        notes.push(format!(
+        let note = format!(
             "measure_us = {} is below {MIN_STEADY_MEASURE_US} us: each cell counts a few dozen skbs, so it moves by several % with the seed",
             i.measure_us
-        ));
+        );
+        notes.push(note.clone());
+        out_notes.push(note);
     }
     let o = if order == FragOrder::Order3 { 3 } else { 0 };
     if let Some(s) = alloc_note(&profiled.stats) {
         notes.push(format!("{n} flows, order {o}: {s}"));
     }
-    for &(t, o3, o0) in rows {
+    // Every flow count with a zero or missing cell, in row order.
+    let mut empty: Vec<(u32, f64, f64)> = rows.to_vec();
+    for &(t, m3, m0) in missing {
+        if m3 || m0 {
+            empty.retain(|r| r.0 != t);
+            // -1: not shown (a short count or a capped run), 0: measured as 0.
+            empty.push((t, if m3 { -1.0 } else { 1.0 }, if m0 { -1.0 } else { 1.0 }));
+        }
+    }
+    empty.sort_by_key(|r| r.0);
+    for &(t, o3, o0) in &empty {
         for (mbps, ord, label) in [(o3, FragOrder::Order3, 3), (o0, FragOrder::Order0, 0)] {
             if mbps > 0.0 {
                 continue;
@@ -583,10 +713,13 @@ fn run_notes(
                     "no receiver finished a recvmsg inside the measurement window (window too short?)".to_string()
                 }
             });
-            notes.push(format!("{t} flows, order {label}: 0 Mbit/s: {why}"));
+            let shown = if mbps < 0.0 { "no throughput shown" } else { "0 Mbit/s" };
+            let note = format!("{t} flows, order {label}: {shown}: {why}");
+            notes.push(note.clone());
+            out_notes.push(note);
         }
     }
-    notes
+    (notes, out_notes)
 }
 
 /// A one-line account of failed or drained allocations, if any.

@@ -40,7 +40,7 @@ use seed::{repro_row, reproduction, table};
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
-use crate::experiment::{Cost, Experiment, Monotone, Point, ViewSpec};
+use crate::experiment::{mark_row, Cost, Experiment, Meaning, Monotone, Point, ViewSpec, WorkEstimate};
 use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamError, ParamSpec, Params, Value};
 use crate::sim::catalogue::Quantity;
@@ -210,6 +210,8 @@ pub struct RunSummary {
     pub flame: FlameGraph,
     pub perf_text: String,
     pub zoneinfo: String,
+    /// Events handled and whether the event cap stopped the run.
+    pub outcome: crate::sim::world::Outcome,
 }
 
 /// Shares (in % of all CPU time) the seed reports, from a run's profile.
@@ -282,6 +284,7 @@ pub fn summary_on(b: &ForwardingBox, params: &Params, fix: Fix, seed: u64) -> Ru
         flame: report.flame(fix_name(fix), title),
         perf_text: report.text,
         zoneinfo: sim.zones.iter().map(|z| z.zoneinfo_pagesets(&shown)).collect(),
+        outcome: sim.outcome(),
     }
 }
 
@@ -350,7 +353,59 @@ fn round2(v: f64) -> Cell {
     Cell::Float((v * 100.0).round() / 100.0)
 }
 
+/// What the bases of [`meanings`] count.
+const FORWARDED: &str = "packets forwarded in the measured window";
+const FORWARDED_BOTH: &str = "packets forwarded in the measured window by each kernel (before and after the fix)";
+const OFFERED: &str = "packets offered in the measured window";
+const STEADY: &str =
+    "pages freed per freeing CPU since the start (a per-CPU list reaches its steady state after pcp_high frees)";
+const UNCAPPED: &str =
+    "runs (before and after the fix) that reached the end of their window (each is capped at 20,000,000 events)";
+
+/// When each column means something: throughput and shares need packets counted, the
+/// before/after columns in both runs, the drop share offered packets; all of them the
+/// per-CPU lists in their steady state and runs the event cap did not stop.
+fn meanings(i: &Input) -> Vec<Meaning> {
+    let n = Meaning::MIN_COUNTED;
+    let mut m = vec![Meaning::always("fix", "a parameter")];
+    for (name, _) in COLUMNS {
+        let what = match name {
+            "mpps_before" | "mpps_after" | "gain_pct" => FORWARDED_BOTH,
+            "drop_pct" => OFFERED,
+            _ => FORWARDED,
+        };
+        m.push(Meaning::at_least(name, n, what));
+        m.push(Meaning::at_least(name, u64::from(i.pcp_high), STEADY));
+        m.push(Meaning::at_least(name, 2, UNCAPPED));
+    }
+    m
+}
+
+/// What one pair counted, for [`meanings`].
+fn counts(i: &Input, p: &Pair) -> [(&'static str, u64); 5] {
+    let chosen = if i.fix == Fix::Before { &p.before } else { &p.after };
+    let both = p.before.stats.forwarded.min(p.after.stats.forwarded);
+    let offered = (i.offered_pps() as f64 * i.measure_us as f64 / 1e6) as u64;
+    // Pages each TX-completing CPU freed since the start: the window's rate over the whole run.
+    let freeing_cpus = u64::from(i.rx_queues.min(i.logical_cpus()).max(1));
+    let steady = both.saturating_mul(i.warmup_us + i.measure_us) / i.measure_us.max(1) / freeing_cpus;
+    let uncapped = [&p.before, &p.after].iter().filter(|r| !r.outcome.truncated).count() as u64;
+    [
+        (FORWARDED, chosen.stats.forwarded),
+        (FORWARDED_BOTH, both),
+        (OFFERED, offered),
+        (STEADY, steady),
+        (UNCAPPED, uncapped),
+    ]
+}
+
 fn row_of(i: &Input, p: &Pair) -> Row {
+    let mut row = row_values(i, p);
+    mark_row(&mut row, &columns(), &meanings(i), &counts(i, p));
+    row
+}
+
+fn row_values(i: &Input, p: &Pair) -> Row {
     let chosen = if i.fix == Fix::Before { &p.before } else { &p.after };
     let s = Shares::of(&chosen.flame);
     let pkts = chosen.stats.forwarded.max(1) as f64;
@@ -426,6 +481,17 @@ impl Experiment for PageFragFree {
         }
         decorate(&mut out, params, &p);
         out
+    }
+
+    fn meanings(&self, params: &Params) -> Vec<Meaning> {
+        meanings(&Input::new(params))
+    }
+
+    /// `run` simulates two runs (before and after the fix), each at most
+    /// [`world::MAX_EVENTS_PER_RUN`] events: the world has no tighter per-time bound. (The
+    /// page's `run_point` + `finish` simulate the pair twice.)
+    fn estimate(&self, _params: &Params) -> WorkEstimate {
+        WorkEstimate { points: 1, events: 2 * world::MAX_EVENTS_PER_RUN }
     }
 
     /// Two simulated runs (the before/after pair, shared by the row and the views: the worker
@@ -553,6 +619,7 @@ fn decorate(out: &mut RunOutput, params: &Params, p: &Pair) {
     // The chosen kernel's profile again, as the one graph that follows the `fix` knob.
     out.flames[2].id = "current".to_string();
     out.flames[2].title = format!("{fx} the fix: {:.2} Mpps", chosen.mpps);
+    out.note_missing(&meanings(&i));
 }
 
 /// The parameter spec (defaults: the router; unset topology knobs follow the machine).

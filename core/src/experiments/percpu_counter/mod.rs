@@ -41,11 +41,12 @@ pub use seed::{reproduce, SEED_ATOMIC_PCT, SEED_PERCPU_PCT};
 pub use sweep::{config_on, core_ladder, outcome, point_outcomes, point_outcomes_on, simulate, Outcome};
 pub use views::{render_bounds, render_hops};
 pub use world::{
-    error_bound_pages, CounterCosts, Crossing, Hop, Ramp, Sample, World, WorldConfig, WorldStats, MAX_UPDATES_PER_RUN,
+    error_bound_pages, CounterCosts, Crossing, Hop, Ramp, Sample, World, WorldConfig, WorldStats, MAX_EVENTS_PER_RUN,
+    MAX_UPDATES_PER_RUN,
 };
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{ChartSpec, Cost, Experiment, Monotone, Point, ViewSpec};
+use crate::experiment::{mark_row, ChartSpec, Cost, Experiment, Meaning, Monotone, Point, ViewSpec, WorkEstimate};
 use crate::output::{Cell, Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::MachineProfile;
@@ -105,7 +106,15 @@ pub fn row_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32, se
     let sel = &o[i.counter as usize];
     let ramp = simulate(ramp_config(m, costs, i, cores, i.counter), seed);
     let (overshoot, late_ms) = ramp_outcome(&ramp);
-    vec![
+    let updates = |o: &Outcome| o.stats.raises + o.stats.reduces;
+    let counts = [
+        (UPDATES_SEL, updates(sel)),
+        (UPDATES[0], updates(&o[0])),
+        (UPDATES[1], updates(&o[1])),
+        (UPDATES[2], updates(&o[2])),
+        (CROSSED, u64::from(ramp.crossing.true_at_ns.is_some())),
+    ];
+    let mut row = vec![
         Cell::Int(i64::from(nr)),
         Cell::Int(i64::from(cores)),
         Cell::Float(round3(sel.cpu_pct)),
@@ -118,6 +127,39 @@ pub fn row_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32, se
         Cell::Int(i.batch_at(nr)),
         Cell::Int(overshoot),
         Cell::Float(round3(late_ms)),
+    ];
+    mark_row(&mut row, &columns(), &meanings(), &counts);
+    row
+}
+
+/// What the bases of [`meanings`] count.
+const UPDATES_SEL: &str = "counter updates (raises and reduces) by the selected counter's run";
+const UPDATES: [&str; 3] = [
+    "counter updates (raises and reduces) by the atomic's run",
+    "counter updates (raises and reduces) by the percpu_counter's run",
+    "counter updates (raises and reduces) by the per-CPU reserve's run",
+];
+const CROSSED: &str = "ramps in which the true value crossed tcp_mem[2] (the ramp's end is capped)";
+
+/// When each column means something: a CPU share or the reduce share over updates counted
+/// in the run; the overshoot and the delay only if the ramp's true value crossed the limit
+/// (else 0 would read as "no overshoot"); the bounds and batch are arithmetic, the largest
+/// error seen is a count itself.
+fn meanings() -> Vec<Meaning> {
+    let n = Meaning::MIN_COUNTED;
+    vec![
+        Meaning::always("nr_cpus", "the sweep's key"),
+        Meaning::always("cpus", "the sweep's key"),
+        Meaning::at_least("cpu_pct", n, UPDATES_SEL),
+        Meaning::at_least("atomic_cpu_pct", n, UPDATES[0]),
+        Meaning::at_least("percpu_counter_cpu_pct", n, UPDATES[1]),
+        Meaning::at_least("pcpu_reserve_cpu_pct", n, UPDATES[2]),
+        Meaning::at_least("reduce_share_pct", n, UPDATES_SEL),
+        Meaning::always("max_error_pages", "the largest error seen: a count itself"),
+        Meaning::always("error_bound_pages", "arithmetic on the parameters"),
+        Meaning::always("batch_pages", "arithmetic on the parameters"),
+        Meaning::at_least("limit_overshoot_pages", 1, CROSSED),
+        Meaning::at_least("late_ms", 1, CROSSED),
     ]
 }
 
@@ -179,7 +221,19 @@ impl Experiment for PercpuCounter {
         let (views, flame) = text_views(&i, sel, &ramp, seed);
         out.views = views;
         out.flames = vec![flame];
+        out.note_missing(&meanings());
         out
+    }
+
+    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
+        meanings()
+    }
+
+    /// Per point the three counters and the ramp, then two runs for the views: each at most
+    /// [`MAX_EVENTS_PER_RUN`] events.
+    fn estimate(&self, params: &Params) -> WorkEstimate {
+        let points = self.points(params).len() as u64;
+        WorkEstimate { points, events: (4 * points + 2) * MAX_EVENTS_PER_RUN }
     }
 
     /// Up to 20 simulated runs (5 CPU counts × 3 counters + a ramp) of at most

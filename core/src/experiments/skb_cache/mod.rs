@@ -30,7 +30,9 @@ pub mod seed;
 pub mod validate;
 pub mod world;
 
-use crate::experiment::{ChartSpec, Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec};
+use crate::experiment::{
+    mark_row, ChartSpec, Cost, Experiment, Meaning, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate,
+};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::profile::{FlameGraph, SPIN_SYMBOL};
@@ -221,6 +223,50 @@ fn memory_row(input: &Input, sockets: i64) -> Row {
     row
 }
 
+/// What the bases of [`meanings`] count.
+const REQUESTS: &str = "requests completed in the measured window";
+const REQUESTS_BOTH: &str = "requests completed in the measured window by this run and its caches-off baseline";
+const FREED: &str = "skbs freed in the measured window";
+const UNCAPPED: &str = "runs (this one and its caches-off baseline) that reached the end of their window (event cap)";
+
+/// When each column means something: every per-request figure, rate and share of busy time
+/// needs requests counted in the window (the gain in both runs), the same-CPU share skbs
+/// freed; the busy share is a share of simulated time, the memory columns arithmetic.
+fn meanings() -> Vec<Meaning> {
+    let n = Meaning::MIN_COUNTED;
+    let mut m = Vec::new();
+    for col in
+        ["mpps", "slowpath_frees_per_request", "spin_pct", "slab_ns_per_request", "line_ns_per_request", "latency_us"]
+    {
+        m.push(Meaning::at_least(col, n, REQUESTS));
+        m.push(Meaning::at_least(col, 2, UNCAPPED));
+    }
+    m.push(Meaning::at_least("gain_pct", n, REQUESTS_BOTH));
+    m.push(Meaning::at_least("gain_pct", 2, UNCAPPED));
+    m.push(Meaning::at_least("freed_on_alloc_cpu_pct", n, FREED));
+    m.push(Meaning::at_least("freed_on_alloc_cpu_pct", 2, UNCAPPED));
+    m.push(Meaning::always("busy_pct", "a share of the window's simulated CPU time"));
+    for col in ["cache_bytes_per_socket", "sockets", "mem_off_gib", "mem_on_gib"] {
+        m.push(Meaning::always(col, "arithmetic on the parameters"));
+    }
+    m
+}
+
+/// The simulated row of `input`, marked where its runs counted too few ([`meanings`]).
+fn measured_row(input: &Input, seed: u64) -> Row {
+    let (r, s) = run_input(input, SERVER_2019_RR, seed);
+    let base = baseline(input).map(|b| run_input(&b, SERVER_2019_RR, seed));
+    // The same arithmetic as gain_pct, on the baseline run kept for its counts.
+    let gain = base.as_ref().map_or(0.0, |(_, bs)| (s.mpps / bs.mpps.max(1e-9) - 1.0) * 100.0);
+    let both = base.as_ref().map_or(r.requests, |(br, _)| r.requests.min(br.requests));
+    let uncapped = [Some(&r), base.as_ref().map(|(br, _)| br)].iter().flatten().filter(|x| !x.capped).count() as u64
+        + u64::from(base.is_none());
+    let mut row = sim_row(input, &s, gain);
+    let counts = [(REQUESTS, r.requests), (REQUESTS_BOTH, both), (FREED, r.skbs_freed), (UNCAPPED, uncapped)];
+    mark_row(&mut row, &columns(), &meanings(), &counts);
+    row
+}
+
 /// Gain in Mpps of `s` over the caches-off run of the same configuration, in %.
 pub fn gain_pct(input: &Input, s: &Summary, profile: RrProfile, seed: u64) -> f64 {
     let Some(b) = baseline(input) else { return 0.0 };
@@ -255,11 +301,20 @@ pub fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
     let mut out = format!("all CPUs {:.1} % busy; the report is in % of busy time\n\n", s.busy_pct);
     out.push_str(&r.profile.report(profile_title(input, r, s)).text);
     let tr = r.requests.max(1) as f64;
-    let _ = writeln!(
-        out,
-        "\nper request: {:.2} slab frees on the slow path,\n  {:.0} ns in the slow path and spinning,\n  {:.0} ns of line transfers",
-        s.slowpath_frees_per_request, s.slab_ns_per_request, s.line_ns_per_request
-    );
+    if r.requests < Meaning::MIN_COUNTED {
+        let _ = writeln!(
+            out,
+            "\nper request: not shown: {} requests completed in the window (a per-request cost needs {})",
+            r.requests,
+            Meaning::MIN_COUNTED
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\nper request: {:.2} slab frees on the slow path,\n  {:.0} ns in the slow path and spinning,\n  {:.0} ns of line transfers",
+            s.slowpath_frees_per_request, s.slab_ns_per_request, s.line_ns_per_request
+        );
+    }
     let _ = writeln!(
         out,
         "SLUB in the window: {} fast frees, {} slow frees,\n  {} list_lock ({} contended), zone->lock contended {},\n  tx skbs reused {}",
@@ -363,9 +418,7 @@ impl Experiment for SkbCache {
     fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
         let input = Input::from(params);
         if point.index == 0 {
-            let (_, s) = run_input(&input, SERVER_2019_RR, seed);
-            let gain = gain_pct(&input, &s, SERVER_2019_RR, seed);
-            sim_row(&input, &s, gain)
+            measured_row(&input, seed)
         } else {
             memory_row(&input, point.x)
         }
@@ -383,7 +436,19 @@ impl Experiment for SkbCache {
             TextView::new("profile", "where the time goes (perf-style, all CPUs)", profile_text(&input, &r, &s)),
         ];
         out.flames = vec![flame(&input, &r, &s)];
+        out.note_missing(&meanings());
         out
+    }
+
+    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
+        meanings()
+    }
+
+    /// The simulated row runs the server once, twice with a cache on (its baseline), and
+    /// `finish` once more for the views: each run at most [`world::MAX_EVENTS`] events.
+    fn estimate(&self, params: &Params) -> WorkEstimate {
+        let runs = if baseline(&Input::from(params)).is_some() { 3 } else { 2 };
+        WorkEstimate { points: self.points(params).len() as u64, events: runs * world::MAX_EVENTS }
     }
 
     /// The simulated row runs the server twice (with the caches and without): tens of ms
