@@ -33,6 +33,7 @@ use crate::calibrate::Calibration;
 use crate::output::{Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::MachineProfile;
+use crate::sim::world::Checked;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
@@ -355,6 +356,20 @@ pub trait Experiment: Sync {
             out.push_row(row);
         }
         out
+    }
+    /// The simulated worlds [`Experiment::run_point`] runs for `point`, each with its
+    /// invariants checked before the first event and after every event, over at most
+    /// `max_events` events per world ([`crate::sim::world::World::run_checked`]; `make
+    /// fuzz-sim`); the row is not computed. The first broken invariant is the error, one line.
+    /// The default is for experiments that run no world (closed-form models): nothing to check.
+    fn run_point_checked(
+        &self,
+        _params: &Params,
+        _point: &Point,
+        _seed: u64,
+        _max_events: u64,
+    ) -> Result<Checked, String> {
+        Ok(Checked::default())
     }
     /// The whole run: every point, then [`Experiment::finish`].
     fn run(&self, params: &Params, seed: u64) -> RunOutput {

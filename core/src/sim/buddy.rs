@@ -255,6 +255,11 @@ impl FreeArea {
         BuddyWork { steps }
     }
 
+    /// Whether a free block starts at `pfn` (for the checkers of what sits on top).
+    pub fn is_free_block(&self, pfn: Pfn) -> bool {
+        self.free_order.get(pfn as usize).is_some_and(|&o| o != NOT_FREE)
+    }
+
     /// Walks every list: orders match, blocks aligned and in range, no overlap, no two free
     /// buddies left unmerged, counts match the lists. Returns the free pages counted.
     pub fn check_invariants(&self) -> Result<u64, String> {

@@ -109,6 +109,11 @@ impl QSpinLock {
         self.queue.iter().map(|w| w.cpu).collect()
     }
 
+    /// The waiters, head first (for the worlds' invariant checkers).
+    pub fn waiters(&self) -> impl Iterator<Item = &Waiter> + '_ {
+        self.queue.iter()
+    }
+
     pub fn queue_len(&self) -> usize {
         self.queue.len()
     }
@@ -189,7 +194,8 @@ impl QSpinLock {
         }
     }
 
-    /// Queue FIFO (arrival times never decrease), holder not queued, no thread twice.
+    /// Queue FIFO (arrival times never decrease), holder not queued, no thread twice, the
+    /// holder asked before every waiter, and the statistics within their bounds.
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut last = 0;
         for (i, w) in self.queue.iter().enumerate() {
@@ -206,6 +212,24 @@ impl QSpinLock {
         }
         if self.holder.is_none() && !self.queue.is_empty() {
             return Err(format!("{}: waiters but no holder", self.name));
+        }
+        if let Some(h) = self.holder {
+            if self.acquired_ns < h.since_ns || self.queue.front().is_some_and(|w| w.since_ns < h.since_ns) {
+                return Err(format!(
+                    "{}: thread {} granted before it asked, or after a later waiter",
+                    self.name, h.thread
+                ));
+            }
+        }
+        // Counters within bounds (also after a world resets them at the window's start):
+        // every contention is a waiter that is still queued or has been granted since.
+        let s = &self.stats;
+        if s.contentions > s.acquisitions + self.queue.len() as u64
+            || s.wait_ns_max > s.wait_ns_total
+            || s.hold_ns_max > s.hold_ns_total
+            || s.acq_bounces > s.acquisitions
+        {
+            return Err(format!("{}: lock statistics out of bounds: {s:?}", self.name));
         }
         Ok(())
     }

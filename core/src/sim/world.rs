@@ -23,6 +23,16 @@
 //!   the statistics it counted during the warm-up there).
 //! - The event's time is handed to `handle`; a world that needs "now" in its handlers keeps
 //!   it (the loop never moves time backwards: the queue pops in `(time, sequence)` order).
+//!
+//! Invariants (issue #27, the simulator fuzzed the way TigerBeetle's VOPR fuzzes a storage
+//! engine): a world may implement [`World::check`] (its buddy lists, pagesets, zone totals,
+//! slabs, lock queues, conservation of pages and objects, counters within bounds; each
+//! experiment keeps them in its `world/invariants.rs`, apart from the model).
+//! [`World::run_checked`] is the same loop as [`World::run`] with `check` before the first
+//! event and after every one; [`World::run`] and [`World::step`] never call it, so normal
+//! runs pay nothing and their bits do not depend on it (checks only read). `make fuzz-sim`
+//! (core/tests/fuzz_sim.rs) runs every experiment's worlds so, through
+//! [`crate::Experiment::run_point_checked`].
 
 use super::engine::EventQueue;
 use serde::Serialize;
@@ -120,6 +130,28 @@ pub struct Outcome {
     pub measured_ns: u64,
 }
 
+/// What checked runs covered ([`World::run_checked`], [`crate::Experiment::run_point_checked`]):
+/// how many worlds ran and how many events they handled, every one followed by a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Checked {
+    pub worlds: u64,
+    pub events: u64,
+}
+
+impl Checked {
+    /// Adds one world's run.
+    pub fn add(&mut self, o: Outcome) {
+        self.worlds += 1;
+        self.events += o.events;
+    }
+
+    /// Adds the runs of `other`.
+    pub fn merge(&mut self, other: Checked) {
+        self.worlds += other.worlds;
+        self.events += other.events;
+    }
+}
+
 /// A world of the sim kernel, run by the one loop of its provided methods.
 pub trait World {
     /// The world's closed event enum.
@@ -174,6 +206,30 @@ pub trait World {
     fn outcome(&self) -> Outcome {
         self.run_state().outcome()
     }
+
+    /// The world's invariants, in one line each when broken (see the module doc). Only
+    /// [`World::run_checked`] calls it; it must only read. Default: none.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// [`World::run`] with [`World::check`] before the first event and after every event, for
+    /// at most `max_events` events (the fuzzer's bound on one case; `u64::MAX`: the whole
+    /// run): the same events in the same order as [`World::run`], so the same states. The
+    /// first broken invariant ends the run with it, prefixed by the event's number and time.
+    fn run_checked(&mut self, max_events: u64) -> Result<Outcome, String> {
+        self.check().map_err(|e| format!("before the first event: {e}"))?;
+        let start = self.run_state().events;
+        while self.run_state().events - start < max_events {
+            let at_ns = self.queue().peek_time_ns();
+            if !self.step() {
+                break;
+            }
+            let n = self.run_state().events;
+            self.check().map_err(|e| format!("after event {n} (at {} ns): {e}", at_ns.unwrap_or(0)))?;
+        }
+        Ok(self.outcome())
+    }
 }
 
 #[cfg(test)]
@@ -187,6 +243,8 @@ mod tests {
         gap_ns: u64,
         seen: Vec<(u64, u32, bool)>,
         measure_started: u32,
+        /// `check` fails once this many events were handled.
+        broken_at: usize,
     }
 
     impl World for Ticker {
@@ -207,13 +265,19 @@ mod tests {
         fn on_measure_start(&mut self) {
             self.measure_started += 1;
         }
+        fn check(&self) -> Result<(), String> {
+            if self.seen.len() >= self.broken_at {
+                return Err(format!("{} events seen", self.seen.len()));
+            }
+            Ok(())
+        }
     }
 
     fn ticker(warmup_ns: u64, measure_ns: u64, max_events: u64) -> Ticker {
         let mut q = EventQueue::default();
         q.schedule(0, 0);
         let rs = RunState::new(Window { warmup_ns, measure_ns }, max_events);
-        Ticker { q, rs, gap_ns: 10, seen: Vec::new(), measure_started: 0 }
+        Ticker { q, rs, gap_ns: 10, seen: Vec::new(), measure_started: 0, broken_at: usize::MAX }
     }
 
     #[test]
@@ -247,5 +311,21 @@ mod tests {
         assert!(!w.run_for(10));
         assert_eq!(w.outcome(), Outcome { events: 6, truncated: false, measured_ns: 55 });
         assert_eq!(w.measure_started, 1);
+    }
+
+    #[test]
+    fn run_checked_runs_the_same_events_and_stops_at_the_first_broken_invariant() {
+        let mut plain = ticker(25, 50, 1000);
+        let mut checked = ticker(25, 50, 1000);
+        assert_eq!(checked.run_checked(u64::MAX), Ok(plain.run()));
+        assert_eq!(checked.seen, plain.seen);
+        let mut w = ticker(25, 50, 1000);
+        assert_eq!(w.run_checked(3).map(|o| o.events), Ok(3), "a bounded checked run stops early");
+        let mut w = ticker(25, 50, 1000);
+        w.broken_at = 3;
+        assert_eq!(w.run_checked(u64::MAX), Err("after event 3 (at 20 ns): 3 events seen".to_string()));
+        let mut w = ticker(25, 50, 1000);
+        w.broken_at = 0;
+        assert_eq!(w.run_checked(u64::MAX), Err("before the first event: 0 events seen".to_string()));
     }
 }

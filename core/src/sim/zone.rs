@@ -343,8 +343,22 @@ impl Zone {
     }
 
     /// Page conservation (buddy + pagesets + in use = zone), the buddy's own invariants, every
-    /// pageset's invariants, no block both in a pageset and in use, and the lock's queue.
+    /// pageset's invariants, no block both in a pageset and in use, no referenced block free
+    /// in the buddy, the referenced blocks' pages within the pages in use, and the lock's queue.
     pub fn check_invariants(&self) -> Result<(), String> {
+        let mut referenced = 0u64;
+        for (pfn, &r) in self.page_ref.iter().enumerate() {
+            if r == 0 {
+                continue;
+            }
+            if self.free_area.is_free_block(pfn as Pfn) {
+                return Err(format!("node {}: page {pfn} has {r} references but is free in the buddy", self.node));
+            }
+            referenced += 1 << self.page_order[pfn];
+        }
+        if referenced > self.in_use_pages {
+            return Err(format!("node {}: {referenced} pages referenced but {} in use", self.node, self.in_use_pages));
+        }
         let free = self.free_area.check_invariants().map_err(|e| format!("node {} buddy: {e}", self.node))?;
         let total = free + self.pcp_pages() + self.in_use_pages + self.other_pages;
         if total != u64::from(self.free_area.n_pages()) {

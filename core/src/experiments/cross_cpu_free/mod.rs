@@ -22,7 +22,8 @@
 //! `skblab validate`, the band quantities, the knob relations),
 //! `seed.rs` (seed 001's runs and the comparison), and the worlds on `sim::slub`:
 //! `world/mod.rs` (constants, config, state, the event loop), `world/setup.rs` (cache sizes,
-//! hosts, CPU roles), `world/handlers.rs` (one handler per event, skb alloc and free), `world/chains.rs` (the
+//! hosts, CPU roles), `world/handlers.rs` (one handler per event, skb alloc and free),
+//! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `world/chains.rs` (the
 //! call chains every CPU's time is charged to, for `sim::profile`) and `world/report.rs` (perf
 //! reports and flame graphs per CPU, lane events, `RunResult`).
 
@@ -445,6 +446,16 @@ impl Experiment for CrossCpuFree {
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let runs = if baseline(&Input::from(params)).is_some() { 3 } else { 2 };
         WorkEstimate { points: 1, events: runs * MAX_EVENTS }
+    }
+
+    fn run_point_checked(
+        &self,
+        params: &Params,
+        point: &crate::experiment::Point,
+        seed: u64,
+        max_events: u64,
+    ) -> Result<crate::sim::world::Checked, String> {
+        world::invariants::check_point(params, point, seed, max_events)
     }
 
     fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {

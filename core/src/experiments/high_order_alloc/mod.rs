@@ -29,7 +29,8 @@
 //! quantities and the knob relations), and the TCP_STREAM world on the sim
 //! kernel: `world/mod.rs` + `world/ops.rs` (`StreamSim`, its `Event` enum and `step()`),
 //! `world/sched.rs` (a syscall's end, sleep, wake, which thread runs on a CPU),
-//! `world/placement.rs` (where netperf/netserver run), `world/chains.rs` (its profile call
+//! `world/placement.rs` (where netperf/netserver run), `world/invariants.rs` (what
+//! `make fuzz-sim` checks after every event), `world/chains.rs` (its profile call
 //! chains), `world/trace.rs` (its trace frame) and `world/skb_cache.rs` (the tx skbs' slab
 //! objects and the two per-socket skb caches of 5.2–5.15).
 
@@ -435,6 +436,16 @@ impl Experiment for HighOrderAlloc {
     /// Both frag orders at `point.x` flows.
     fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
         row_at(params, point.x as u32, seed)
+    }
+
+    fn run_point_checked(
+        &self,
+        params: &Params,
+        point: &Point,
+        seed: u64,
+        max_events: u64,
+    ) -> Result<crate::sim::world::Checked, String> {
+        world::invariants::check_point(params, point, seed, max_events)
     }
 
     /// The table, then the summary and the perf report, lock stats and /proc views of one more

@@ -19,7 +19,8 @@
 //!
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
 //! `world.rs` (the forwarding world: RX refill, TX completion through `__free_pages_ok` or
-//! `free_unref_page`), `chains.rs` (its profile call chains), `machines.rs` (the three machines
+//! `free_unref_page`), `world/invariants.rs` (what `make fuzz-sim` checks after every event,
+//! and the worlds of a point), `chains.rs` (its profile call chains), `machines.rs` (the three machines
 //! as data, from the catalogue), `calibrate.rs` (the router's one fitted constant), `seed.rs`
 //! (the seed's figures and the reproduce table) and `validate.rs` (tables, bands, knob
 //! relations).
@@ -465,6 +466,16 @@ impl Experiment for PageFragFree {
     /// One row: the chosen fix's throughput and profile, both fixes' throughput and the gain.
     fn run_point(&self, params: &Params, _point: &Point, seed: u64) -> Row {
         row_of(&Input::new(params), &pair(params, seed))
+    }
+
+    fn run_point_checked(
+        &self,
+        params: &Params,
+        point: &Point,
+        seed: u64,
+        max_events: u64,
+    ) -> Result<crate::sim::world::Checked, String> {
+        world::invariants::check_point(params, point, seed, max_events)
     }
 
     /// The row, the flame graphs before and after, and the text views (perf report, lock

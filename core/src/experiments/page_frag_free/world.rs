@@ -20,7 +20,8 @@
 //! receiving CPU wrote (by distance: nothing when both are one CPU); a recycled
 //! page never reaches the allocator. Pages come from the zone of the receiving CPU's node
 //! and go back to the zone they came from. Per-packet work is jittered by ±10 % (not fitted)
-//! so CPUs do not run in lockstep. See docs/page-frag-free.md.
+//! so CPUs do not run in lockstep. See docs/page-frag-free.md. Its invariants, checked after
+//! every event by `make fuzz-sim`, are in `world/invariants.rs`.
 
 use super::chains::Stack;
 use super::machines::{ForwardingBox, TxIrq};
@@ -35,6 +36,8 @@ use crate::sim::world::{RunState, Window, World};
 use crate::sim::zone::{Cost, Zone};
 use serde::Serialize;
 use std::collections::VecDeque;
+
+pub(crate) mod invariants;
 
 /// Slots of an RX ring (mlx5's default ring size).
 pub const RX_RING: u64 = 1024;
@@ -288,6 +291,10 @@ impl World for ForwardSim {
 
     fn queue(&mut self) -> &mut EventQueue<Event> {
         &mut self.queue
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.invariants()
     }
 
     fn handle(&mut self, at_ns: u64, event: Event) {

@@ -22,7 +22,8 @@
 //! the knob relations), and the world: `world/mod.rs` (state, config,
 //! `step()`), `world/load.rs` (connections, tick bursts of write timers, raises),
 //! `world/counter.rs` (the three counters' update paths), `world/ramp.rs` (the ramp mode and
-//! its samples) and `world/check.rs` (invariants).
+//! its samples), `world/check.rs` (invariants) and `world/invariants.rs` (what `make fuzz-sim`
+//! checks after every event).
 
 pub mod chains;
 mod params;
@@ -50,6 +51,7 @@ use crate::experiment::{mark_row, ChartSpec, Cost, Experiment, Meaning, Monotone
 use crate::output::{Cell, Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::MachineProfile;
+use crate::sim::world::Checked;
 use ramp::crossing_plot;
 use views::{error_plot, text_views};
 
@@ -205,6 +207,10 @@ impl Experiment for PercpuCounter {
     fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
         let i = Input::from(params);
         row_on(&DUAL_XEON_2018, COSTS_2018, &i, point.x as u32 / i.threads(), seed)
+    }
+
+    fn run_point_checked(&self, params: &Params, point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
+        world::invariants::check_point(params, point, seed, max_events)
     }
 
     fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {

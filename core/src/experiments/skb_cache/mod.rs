@@ -20,7 +20,8 @@
 //! `profile.rs` (the constants), `validate.rs` (the seed table, bands and knob relations),
 //! `seed.rs` (the patch's figures and the comparison), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
 //! (constants, config, state, the event loop), `world/setup.rs` (head and frag sizes, nodes,
-//! flows), `world/handlers.rs` (a CPU's softirq and thread work, the link), `world/skb.rs` (an
+//! flows), `world/handlers.rs` (a CPU's softirq and thread work, the link),
+//! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `world/skb.rs` (an
 //! skb's alloc and free and the lines it pulls), `world/chains.rs` (the call chains CPU time
 //! is charged to, for `sim::profile`) and `world/report.rs` (the perf report and flame graph,
 //! lanes, `RunResult`).
@@ -422,6 +423,16 @@ impl Experiment for SkbCache {
         } else {
             memory_row(&input, point.x)
         }
+    }
+
+    fn run_point_checked(
+        &self,
+        params: &Params,
+        point: &Point,
+        seed: u64,
+        max_events: u64,
+    ) -> Result<crate::sim::world::Checked, String> {
+        world::invariants::check_point(params, point, seed, max_events)
     }
 
     fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {

@@ -1,6 +1,7 @@
 //! [`Slub::check_invariants`]: the checker of the SLUB model, kept apart from the model (as
 //! TigerBeetle keeps its invariant checkers apart): every object on exactly one freelist or
-//! allocated, per-slab counts, partial-list membership and frozen slabs. Its property test
+//! allocated, per-slab counts, partial-list membership and frozen slabs, the CPUs' slabs,
+//! `list_lock`'s queue and the slab pages' conservation in the zone. Its property test
 //! drives random allocations and frees through the paths and checks after every step.
 
 use super::{KmemCache, ObjState, Slab, Slub};
@@ -29,10 +30,100 @@ impl Slub {
                 if cs.slab.is_none() && !cs.freelist.is_empty() {
                     return Err(format!("{}: cpu {cpu} has a freelist but no slab", c.name));
                 }
+                check_cpu_slabs(self, c, cpu, cs)?;
+            }
+            // list_lock is taken through a SerialLock: nobody is ever left queued on it.
+            c.list_lock.check_invariants()?;
+            if c.list_lock.queue_len() != 0 {
+                return Err(format!("{}: {} waiters left on list_lock", c.name, c.list_lock.queue_len()));
             }
         }
+        self.check_pages()?;
         self.zone.check_invariants()
     }
+
+    /// Object conservation against what a world holds: every object of `held` is allocated
+    /// (on a live slab of its cache) and held once; with `all`, the world holds every
+    /// allocated object (pass `all = false` when some sit where the world cannot list them,
+    /// e.g. inside pending events). Sorts `held`.
+    pub fn check_held(&self, held: &mut [super::Obj], all: bool) -> Result<(), String> {
+        held.sort_unstable();
+        if let Some(w) = held.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("object {:?} held twice", w[0]));
+        }
+        for o in held.iter() {
+            let live = self.slabs.get(o.slab as usize).and_then(Option::as_ref);
+            let ok =
+                live.is_some_and(|s| s.cache == o.cache && s.state.get(o.idx as usize) == Some(&ObjState::Allocated));
+            if !ok {
+                return Err(format!("held object {o:?} is not allocated"));
+            }
+        }
+        if all {
+            for cache in 0..self.caches.len() as u16 {
+                let n = held.iter().filter(|o| o.cache == cache).count() as u64;
+                if n != self.allocated(cache) {
+                    return Err(format!(
+                        "{}: {} allocated but {n} held",
+                        self.caches[cache as usize].name,
+                        self.allocated(cache)
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Slab pages are conserved: every slab's first page is referenced in the zone, no two
+    /// slabs share one, free slots are empty, and the slabs' pages fit in the zone's in-use
+    /// pages (which may also hold the world's other pages).
+    fn check_pages(&self) -> Result<(), String> {
+        let mut pages = 0u64;
+        let mut pfns: Vec<u32> = Vec::new();
+        for (sid, s) in self.slabs.iter().enumerate() {
+            let Some(s) = s else { continue };
+            let c = &self.caches[s.cache as usize];
+            if s.objects() != c.objects_per_slab {
+                return Err(format!("{}: slab {sid} has {} objects, not {}", c.name, s.objects(), c.objects_per_slab));
+            }
+            if self.zone.page_ref(s.pfn) == 0 {
+                return Err(format!("{}: slab {sid}'s page {} is free in the zone", c.name, s.pfn));
+            }
+            pfns.push(s.pfn);
+            pages += 1 << c.order;
+        }
+        pfns.sort_unstable();
+        if let Some(w) = pfns.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("two slabs on page {}", w[0]));
+        }
+        if let Some(&f) = self.free_slots.iter().find(|&&f| self.slabs.get(f as usize).is_none_or(Option::is_some)) {
+            return Err(format!("free slab slot {f} is in use or out of range"));
+        }
+        if pages > self.zone.in_use_pages {
+            return Err(format!("{pages} slab pages but the zone has {} in use", self.zone.in_use_pages));
+        }
+        Ok(())
+    }
+}
+
+/// CPU `cpu`'s active slab and its partial slabs (3.2+) exist, belong to cache `c` and are
+/// frozen to `cpu`; its freelist holds no object twice.
+fn check_cpu_slabs(slub: &Slub, c: &KmemCache, cpu: usize, cs: &super::CpuSlab) -> Result<(), String> {
+    let ids = cs.slab.into_iter().chain(cs.partial.iter().map(|&(p, _)| p));
+    for id in ids {
+        let Some(Some(s)) = slub.slabs.get(id as usize) else {
+            return Err(format!("{}: cpu {cpu} holds slab {id}, which does not exist", c.name));
+        };
+        if !std::ptr::eq(&slub.caches[s.cache as usize], c) || s.frozen != Some(cpu as CpuId) {
+            return Err(format!("{}: cpu {cpu} holds slab {id} of another cache or not frozen to it", c.name));
+        }
+    }
+    let mut f = cs.freelist.clone();
+    f.sort_unstable();
+    if let Some(w) = f.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("{}: cpu {cpu}'s freelist holds object {} twice", c.name, w[0]));
+    }
+    Ok(())
 }
 
 /// Slab `sid` of cache `c`: its page freelist holds only page-free objects, it is frozen to a

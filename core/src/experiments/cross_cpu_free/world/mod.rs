@@ -24,10 +24,12 @@
 //! `setup` sizes the caches from the configuration and builds the hosts and roles;
 //! `handlers` holds one handler per event (udp-iperf, tcp-100g and the shared receive side)
 //! and the skb's allocation and free through SLUB; `chains` names the call chains CPU time is charged to;
-//! `report` holds what a run reports (time per chain and CPU, lane events, the `RunResult`) and the measurement window's start and end.
+//! `report` holds what a run reports (time per chain and CPU, lane events, the `RunResult`) and the measurement window's start and end;
+//! `invariants` holds what `make fuzz-sim` checks after every event, and the worlds of a point.
 
 mod chains;
 mod handlers;
+pub(crate) mod invariants;
 mod report;
 mod setup;
 
@@ -270,6 +272,10 @@ impl World for Sim {
 
     fn on_measure_start(&mut self) {
         self.start_measuring();
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.invariants()
     }
 
     fn handle(&mut self, t: u64, ev: Ev) {

@@ -30,8 +30,10 @@
 //! A thread interprets its syscall as a list of `Action`s; private work only advances its
 //! own clock, while actions on shared state (locks, page refcounts, the socket queue) wait
 //! for the global clock, so every lock request and every `put_page` happens in time order. See docs/high-order-alloc.md.
+//! Its invariants, checked after every event by `make fuzz-sim`, are in `invariants`.
 
 mod chains;
+pub(crate) mod invariants;
 mod ops;
 mod placement;
 mod sched;
@@ -412,6 +414,10 @@ impl World for StreamSim {
 
     fn queue(&mut self) -> &mut EventQueue<Event> {
         &mut self.queue
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.invariants()
     }
 
     fn handle(&mut self, at_ns: u64, event: Event) {

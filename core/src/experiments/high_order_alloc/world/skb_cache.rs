@@ -292,3 +292,22 @@ impl StreamSim {
         }
     }
 }
+
+/// What the world's invariant checker (`invariants`) reads of the skb side.
+impl SkbSide {
+    pub(super) fn slubs(&self) -> &[Slub] {
+        &self.slub
+    }
+
+    /// The skbs parked in the rx and tx caches.
+    pub(super) fn parked(&self) -> impl Iterator<Item = &Skb> + '_ {
+        self.rx_parked.iter().chain(&self.tx_parked).flatten()
+    }
+}
+
+impl Heads {
+    /// The node and the two slab objects (sk_buff pair, head).
+    pub(super) fn objects(&self) -> (u32, [Obj; 2]) {
+        (self.node, [self.fclone, self.head])
+    }
+}

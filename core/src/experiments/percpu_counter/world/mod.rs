@@ -41,10 +41,12 @@
 //! (ticks, write-timer bursts, raises, each connection's forward alloc); `counter` is the
 //! three counters' update paths (the shared line's RMWs, the per-CPU parts, the fold under
 //! `fbc->lock`), the time they charge and the other work's cache traffic; `ramp` is the ramp mode (its start, the limit
-//! check, the crossing) and the samples over time; `check` holds the invariant checker.
+//! check, the crossing) and the samples over time; `check` holds the invariant checker;
+//! `invariants` is what `make fuzz-sim` checks after every event, and the worlds of a point.
 
 mod check;
 mod counter;
+pub(crate) mod invariants;
 mod load;
 mod ramp;
 
@@ -346,6 +348,10 @@ impl skeleton::World for World {
 
     fn queue(&mut self) -> &mut EventQueue<Event> {
         &mut self.q
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.invariants()
     }
 
     /// The samples due before `at_ns` first (they record the state after the last event

@@ -29,10 +29,12 @@
 //! `handlers` is the work of a CPU (driver, TCP receive, the application's recvmsg and
 //! sendmsg) and the link; `skb` is an skb's allocation and free on its node's SLUB and the
 //! lines it pulls; `chains` names the call chains CPU time is charged to; `report` is what a run reports
-//! (the profile, lanes, `RunResult`).
+//! (the profile, lanes, `RunResult`); `invariants` is what `make fuzz-sim` checks after every
+//! event, and the worlds of a point.
 
 mod chains;
 mod handlers;
+pub(crate) mod invariants;
 mod report;
 mod setup;
 mod skb;
@@ -215,6 +217,10 @@ impl World for Sim {
 
     fn on_measure_start(&mut self) {
         self.start_measuring();
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.invariants()
     }
 
     fn handle(&mut self, t: u64, ev: Ev) {

@@ -1,0 +1,65 @@
+//! The forwarding world's invariants after every event (`make fuzz-sim`, issue #27), apart
+//! from the model: every zone (`Zone::check_invariants`: buddy lists, pagesets, pages
+//! conserved, zone->lock's queue), the pages of packets in flight still referenced, a page
+//! being freed under the lock unreferenced, and every `zone->lock` holder and
+//! waiter a CPU with an operation on that zone (and every such CPU on the lock); and
+//! [`check_point`], the worlds `run_point` runs.
+
+use super::super::machines::machine;
+use super::super::{config_on, Fix, Input};
+use super::{ForwardSim, ZoneOp};
+use crate::experiment::Point;
+use crate::params::Params;
+use crate::sim::world::{Checked, World as _};
+
+impl ForwardSim {
+    /// What [`crate::sim::world::World::check`] checks for this world.
+    pub(super) fn invariants(&self) -> Result<(), String> {
+        self.check_invariants()?;
+        for (i, c) in self.cpus.iter().enumerate() {
+            for p in c.tx_pending.iter().chain(&c.outbox) {
+                if let Some(pg) = p.page {
+                    if self.zones[pg.node as usize].page_ref(pg.pfn) == 0 {
+                        return Err(format!("cpu {i}: a packet in flight holds freed page {}", pg.pfn));
+                    }
+                }
+            }
+            // Before the grant the page waits for the lock, after it the page is free: never
+            // referenced.
+            if let Some(ZoneOp::FreeOne { page }) = c.op {
+                if self.zones[page.node as usize].page_ref(page.pfn) != 0 {
+                    return Err(format!("cpu {i} frees page {} that is still referenced", page.pfn));
+                }
+            }
+            if let Some(op) = c.op {
+                let lock = &self.zones[op.node() as usize].lock;
+                let on = lock.holder().is_some_and(|h| h.thread as usize == i)
+                    || lock.waiters().any(|w| w.thread as usize == i);
+                if !on {
+                    return Err(format!("cpu {i} has {op:?} but is not on node {}'s zone->lock", op.node()));
+                }
+            }
+        }
+        for (n, z) in self.zones.iter().enumerate() {
+            for w in z.lock.waiters().chain(z.lock.holder().as_ref()) {
+                let op = self.cpus.get(w.thread as usize).and_then(|c| c.op);
+                if op.is_none_or(|op| op.node() as usize != n) {
+                    return Err(format!("cpu {} on node {n}'s zone->lock without an operation there", w.thread));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The worlds `run_point` runs: the setting before and after the fix, each checked after
+/// every event.
+pub fn check_point(params: &Params, _point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
+    let b = machine(Input::new(params).machine);
+    let mut done = Checked::default();
+    for fix in [Fix::Before, Fix::After] {
+        let mut sim = ForwardSim::new(config_on(b, params, fix), seed);
+        done.add(sim.run_checked(max_events).map_err(|e| format!("{fix:?}: {e}"))?);
+    }
+    Ok(done)
+}

@@ -1,0 +1,62 @@
+//! The invariants of `skb-cache`'s world after every event (`make fuzz-sim`, issue #27), apart
+//! from the model: every node's SLUB (`Slub::check_invariants`: objects, slabs, lists, zone,
+//! locks), object conservation (the skbs the flows and backlogs hold are exactly the objects
+//! SLUB counts allocated), the rx frames' pages referenced, and the queues naming real flows
+//! and threads; and [`check_point`], the worlds `run_point` runs.
+
+use super::super::profile::SERVER_2019_RR;
+use super::super::{baseline, Input};
+use super::{Sim, Skb};
+use crate::experiment::Point;
+use crate::params::Params;
+use crate::sim::world::{Checked, World as _};
+
+impl Sim {
+    /// Every skb the world holds (flows' slots, the RPS backlogs).
+    fn held_skbs(&self) -> impl Iterator<Item = &Skb> + '_ {
+        let slots = self.flows.iter().flat_map(|f| [&f.rx_queued, &f.rx_parked, &f.tx_inflight, &f.tx_parked]);
+        slots.flatten().chain(self.stack_q.iter().flatten().map(|(_, s)| s))
+    }
+
+    /// What [`crate::sim::world::World::check`] checks for this world.
+    pub(super) fn invariants(&self) -> Result<(), String> {
+        for (node, s) in self.slub.iter().enumerate() {
+            s.check_invariants().map_err(|e| format!("node {node}: {e}"))?;
+            let mut held: Vec<_> = self.held_skbs().filter(|k| k.node as usize == node).flat_map(|k| k.objs).collect();
+            s.check_held(&mut held, true).map_err(|e| format!("node {node}: {e}"))?;
+        }
+        for k in self.held_skbs() {
+            if let Some(&(node, pfn)) = k.pages.iter().find(|&&(n, p)| self.slub[n as usize].zone.page_ref(p) == 0) {
+                return Err(format!("an skb's frame page {pfn} on node {node} is not referenced"));
+            }
+        }
+        let flows = self.flows.len() as u32;
+        let bad_flow = self.driver_q.iter().flatten().chain(self.thread_q.iter().flatten()).any(|&f| f >= flows)
+            || self.stack_q.iter().flatten().any(|&(f, _)| f >= flows);
+        if bad_flow {
+            return Err(format!("a queue names a flow beyond the {flows} simulated"));
+        }
+        for (c, r) in self.running.iter().enumerate() {
+            if r.is_some_and(|t| !self.cpu_threads[c].contains(&t)) {
+                return Err(format!("cpu {c} runs thread {r:?}, not one of its own"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The worlds `run_point` runs: the simulated row (point 0) runs the configuration and its
+/// baseline, each checked after every event; the memory rows are arithmetic.
+pub fn check_point(params: &Params, point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
+    let mut done = Checked::default();
+    if point.index != 0 {
+        return Ok(done);
+    }
+    let input = Input::from(params);
+    for (what, i) in [("run", Some(input)), ("baseline", baseline(&input))] {
+        let Some(i) = i else { continue };
+        let mut sim = Sim::new(i.config(SERVER_2019_RR), seed);
+        done.add(sim.run_checked(max_events).map_err(|e| format!("{what}: {e}"))?);
+    }
+    Ok(done)
+}

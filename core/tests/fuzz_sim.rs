@@ -1,0 +1,224 @@
+//! The simulator fuzzed like a storage engine (issue #27, after TigerBeetle's VOPR and
+//! FoundationDB's simulation tests): every registered experiment's worlds run with random
+//! valid parameters and random seeds, with every world's invariants checked before the first
+//! event and after every event (`Experiment::run_point_checked` → `World::run_checked` →
+//! each experiment's `world/invariants.rs`: buddy lists, pagesets, zone totals, SLUB objects
+//! and slabs, lock queues FIFO with one holder, page and object conservation, counters within
+//! bounds). A broken invariant fails with a one-line reproduction (`skblab run <id> --set …
+//! --seed N`, and the replay line for this checker), shrunk by proptest.
+//!
+//! Budget, by environment variable:
+//! - `SKBLAB_FUZZ_SIM_SECONDS`: wall-time budget of the whole run (default 30: `make test`);
+//!   no new case starts in an experiment after its share of it (shrinking is not cut short).
+//! - `SKBLAB_FUZZ_SIM_CASES`: most cases per experiment (default 64).
+//! - `SKBLAB_FUZZ_SIM_EVENTS`: most events checked per world (default 1000; `make fuzz-sim` 20000): a world is
+//!   checked from its first event over this many (the whole run at the smallest windows of
+//!   small machines; the start of it for big ones), which bounds one case's time.
+//! - `SKBLAB_FUZZ_SIM_SEED`: the generator's seed (default 27; `make fuzz-sim` draws one and
+//!   prints it), so a run is a reproducible sequence of cases.
+//! - `SKBLAB_FUZZ_SIM_SHRINK_SECONDS`: most time spent shrinking a failure (default 120).
+//! - `SKBLAB_FUZZ_SIM_REPLAY="<id> <seed> <point> k=v ..."`: runs that one case (the
+//!   `replay` test), as a failure prints it.
+//!
+//! Values: every `Int` from its edges, its default and a log-uniform draw over its grid (so
+//! small machines are common and the largest come up too); simulated durations (`*_us`) from
+//! their first two grid steps only, which bounds each world's events.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use skblab_core::sim::world::Checked;
+use skblab_core::{experiments, find, Experiment, ParamKind, ParamSpec, Value};
+use std::cell::Cell;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Grid steps a simulated duration (`*_us`) may take above its minimum.
+const DURATION_STEPS: i64 = 1;
+
+/// A valid value of `spec`, as text.
+fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
+    match spec.kind.clone() {
+        ParamKind::Int { min, max, step } => {
+            let step = step.max(1);
+            let mut top = (max - min) / step;
+            if spec.name.ends_with("_us") {
+                top = top.min(DURATION_STEPS);
+            }
+            let default = match spec.default {
+                Value::Int(v) => v.clamp(min, min + top * step),
+                _ => min,
+            };
+            // Log-uniform over the grid: k + 1 = (top + 1)^u.
+            let log = (0u32..=1000).prop_map(move |u| {
+                let k = ((top as f64 + 1.0).powf(f64::from(u) / 1000.0) - 1.0).floor() as i64;
+                min + k.clamp(0, top) * step
+            });
+            prop_oneof![3 => log, 1 => Just(min), 1 => Just(min + top * step), 1 => Just(default)]
+                .prop_map(|v| v.to_string())
+                .boxed()
+        }
+        ParamKind::Pow2 { min, max } => {
+            let exps: Vec<u32> = (0..63).filter(|s| (min..=max).contains(&(1i64 << s))).collect();
+            proptest::sample::select(exps).prop_map(|s| (1i64 << s).to_string()).boxed()
+        }
+        ParamKind::Bool => proptest::sample::select(vec!["false", "true"]).prop_map(str::to_string).boxed(),
+        ParamKind::Choice { options } => proptest::sample::select(options.to_vec()).prop_map(str::to_string).boxed(),
+    }
+}
+
+/// One case: settings (`k=v`), the run's seed, which point of the sweep.
+type Case = (Vec<String>, u64, usize);
+
+fn strategy(e: &dyn Experiment) -> impl Strategy<Value = Case> {
+    let specs = e.specs();
+    let names: Vec<&'static str> = specs.iter().map(|s| s.name).collect();
+    let values: Vec<_> = specs.iter().map(valid_value).collect();
+    (values, 0u64..1 << 32, 0usize..1 << 16)
+        .prop_map(move |(v, seed, pick)| (names.iter().zip(v).map(|(n, v)| format!("{n}={v}")).collect(), seed, pick))
+}
+
+/// The one-line reproductions of a case: the CLI run, and the replay of this checker.
+fn repro(id: &str, (settings, seed, _): &Case, point: usize) -> String {
+    let sets: String = settings.iter().map(|s| format!(" --set {s}")).collect();
+    format!(
+        "skblab run {id}{sets} --seed {seed}  (point {point}; check again: SKBLAB_FUZZ_SIM_EVENTS={} SKBLAB_FUZZ_SIM_REPLAY=\"{id} {seed} {point} {}\" cargo test -p skblab-core --release --test fuzz_sim replay)",
+        env_u64("SKBLAB_FUZZ_SIM_EVENTS", 1_000),
+        settings.join(" ")
+    )
+}
+
+/// Runs one case with checks: `Ok(None)` if `validate` rejects the set, else what it covered;
+/// a broken invariant is the error, with its reproduction.
+fn run_case(e: &dyn Experiment, case: &Case) -> Result<Option<Checked>, String> {
+    let max_events = env_u64("SKBLAB_FUZZ_SIM_EVENTS", 1_000);
+    let (settings, seed, pick) = case;
+    let Ok(params) = e.params_from(settings) else { return Ok(None) };
+    let points = e.points(&params);
+    if points.is_empty() {
+        return Ok(Some(Checked::default()));
+    }
+    let i = pick % points.len();
+    match e.run_point_checked(&params, &points[i], *seed, max_events) {
+        Ok(c) => Ok(Some(c)),
+        Err(err) => Err(format!("{}: invariant broken: {err}\n  reproduce: {}", e.id(), repro(e.id(), case, i))),
+    }
+}
+
+#[test]
+fn every_world_keeps_its_invariants_after_every_event() {
+    let seconds = env_u64("SKBLAB_FUZZ_SIM_SECONDS", 30) as f64;
+    let cases = env_u64("SKBLAB_FUZZ_SIM_CASES", 64) as u32;
+    let gen_seed = env_u64("SKBLAB_FUZZ_SIM_SEED", 27);
+    let shrink_ms = env_u64("SKBLAB_FUZZ_SIM_SHRINK_SECONDS", 120) * 1000;
+    let all = experiments();
+    let share = seconds / all.len() as f64;
+    let mut total = Checked::default();
+    let mut total_cases = 0u64;
+    let mut failures = Vec::new();
+    eprintln!("fuzz-sim: generator seed {gen_seed}, {seconds:.0} s budget, at most {cases} cases per experiment");
+    for (k, e) in all.iter().enumerate() {
+        #[expect(
+            clippy::disallowed_types,
+            clippy::disallowed_methods,
+            reason = "the budget is wall time, outside the model"
+        )]
+        let start = std::time::Instant::now();
+        let (ran, rejected, skipped, failed) = (Cell::new(0u64), Cell::new(0u64), Cell::new(0u64), Cell::new(false));
+        let covered = Cell::new(Checked::default());
+        let config = Config {
+            cases,
+            failure_persistence: None,
+            max_shrink_time: shrink_ms.min(u64::from(u32::MAX)) as u32,
+            max_shrink_iters: 4096,
+            ..Config::default()
+        };
+        let mut seed_bytes = [0u8; 32];
+        seed_bytes[..8].copy_from_slice(&gen_seed.to_le_bytes());
+        seed_bytes[8..16].copy_from_slice(&(k as u64).to_le_bytes());
+        let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes));
+        let result = runner.run(&strategy(*e), |case| {
+            // Past its share of the budget an experiment starts no new case (but a failure
+            // found before keeps shrinking: its smaller cases must really run).
+            if !failed.get() && start.elapsed().as_secs_f64() > share {
+                skipped.set(skipped.get() + 1);
+                return Ok(());
+            }
+            match run_case(*e, &case) {
+                Ok(None) => rejected.set(rejected.get() + 1),
+                Ok(Some(c)) => {
+                    ran.set(ran.get() + 1);
+                    let mut t = covered.get();
+                    t.merge(c);
+                    covered.set(t);
+                }
+                Err(msg) => {
+                    failed.set(true);
+                    return Err(TestCaseError::fail(msg));
+                }
+            }
+            Ok(())
+        });
+        let c = covered.get();
+        eprintln!(
+            "fuzz-sim: {}: {} cases ran ({} rejected by validate, {} over budget), {} worlds, {} events checked, {:.1} s",
+            e.id(),
+            ran.get(),
+            rejected.get(),
+            skipped.get(),
+            c.worlds,
+            c.events,
+            start.elapsed().as_secs_f64()
+        );
+        total.merge(c);
+        total_cases += ran.get();
+        match result {
+            Ok(()) => {}
+            Err(TestError::Fail(_, case)) => {
+                // Run the shrunk case once more for its message.
+                let msg = run_case(*e, &case).err().unwrap_or_else(|| format!("{}: flaky failure {case:?}", e.id()));
+                eprintln!("fuzz-sim: FAILED (shrunk): {msg}");
+                failures.push(msg);
+            }
+            Err(other) => failures.push(format!("{}: {other}", e.id())),
+        }
+    }
+    eprintln!(
+        "fuzz-sim: total {total_cases} cases, {} worlds, {} events, each followed by every invariant check",
+        total.worlds, total.events
+    );
+    assert!(failures.is_empty(), "broken invariants:\n{}", failures.join("\n"));
+}
+
+/// `SKBLAB_FUZZ_SIM_REPLAY="<id> <seed> <point> k=v ..."`: that one case, checked (nothing
+/// when unset).
+#[test]
+fn replay() {
+    let Ok(line) = std::env::var("SKBLAB_FUZZ_SIM_REPLAY") else { return };
+    let mut words = line.split_whitespace();
+    let (Some(id), Some(seed), Some(point)) = (words.next(), words.next(), words.next()) else {
+        panic!("SKBLAB_FUZZ_SIM_REPLAY: want \"<id> <seed> <point> k=v ...\", got {line:?}");
+    };
+    let e = find(id).unwrap_or_else(|err| panic!("{err}"));
+    let seed: u64 = seed.parse().expect("seed");
+    let point: usize = point.parse().expect("point");
+    let case = (words.map(String::from).collect(), seed, point);
+    match run_case(e, &case) {
+        Ok(c) => eprintln!("replay: invariants hold ({c:?})"),
+        Err(msg) => panic!("{msg}"),
+    }
+}
+
+/// Every experiment that simulates runs its worlds under the checker (default settings,
+/// first point, 300 events each); the closed-form ones have none.
+#[test]
+fn checked_runs_cover_the_worlds_of_every_simulated_experiment() {
+    for e in experiments() {
+        let params = e.params_from(&[]).expect("defaults are valid");
+        let points = e.points(&params);
+        let c = e.run_point_checked(&params, &points[0], 1, 300).unwrap_or_else(|err| panic!("{}: {err}", e.id()));
+        let simulated = !matches!(e.id(), "skb-layout" | "ktls-recursion");
+        assert_eq!(c.worlds > 0, simulated, "{}: {c:?}", e.id());
+    }
+}
