@@ -82,7 +82,18 @@ test('lesson: steps, keyboard and predict-then-check', async () => {
   await page.click(tid('next-step'));
   await page.waitForFunction((t) => document.querySelector('[data-testid="step-title"]').innerText !== t, title2);
   assert.match(page.url(), /skb-layout\/3/);
+  // ← / → change the step only with focus on the step list or the step's buttons.
   await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForTimeout(300);
+  assert.match(page.url(), /skb-layout\/3/, 'an arrow key on the page scrolls, it does not change the step');
+  await page.locator(tid('step-3')).focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => /skb-layout\/2/.test(location.hash));
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'step-2');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /skb-layout\/3/.test(location.hash));
+  await page.locator(tid('prev-step')).focus();
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => /skb-layout\/2/.test(location.hash));
   page.assertClean();

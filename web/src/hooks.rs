@@ -45,6 +45,8 @@ pub struct ProgressCtx {
     pub mark_correct: Callback<(String, usize)>,
     /// Hides the notice.
     pub dismiss_notice: Callback<()>,
+    /// Forgets every visited step and right answer (the home page's "Reset my progress").
+    pub reset: Callback<()>,
 }
 
 /// Reads progress from localStorage once, and saves it on every change made through the
@@ -54,10 +56,10 @@ pub fn use_progress() -> ProgressCtx {
     // A dismissed notice stays dismissed for the tab's session, across the home page's handover
     // to the full app (which starts with fresh state).
     const DISMISSED: &str = "skblab-progress-notice-dismissed";
-    let loaded = use_state(|| match Progress::parse(browser::storage_get(STORAGE_KEY).as_deref()) {
-        Ok(p) => (Rc::new(p), None),
-        Err(_) if browser::session_get(DISMISSED).is_some() => (Rc::new(Progress::default()), None),
-        Err(e) => (Rc::new(Progress::default()), Some(e)),
+    // Unreadable entries are dropped one by one (progress.rs): the rest is kept, with a notice.
+    let loaded = use_state(|| match Progress::load(browser::storage_get(STORAGE_KEY).as_deref()) {
+        (p, Some(_)) if browser::session_get(DISMISSED).is_some() => (Rc::new(p), None),
+        (p, notice) => (Rc::new(p), notice),
     });
     let update = |change: fn(&Progress, &str, usize) -> Progress| {
         let loaded = loaded.clone();
@@ -77,7 +79,16 @@ pub fn use_progress() -> ProgressCtx {
             loaded.set((loaded.0.clone(), None))
         })
     };
+    let reset = {
+        let loaded = loaded.clone();
+        Callback::from(move |()| {
+            let empty = Progress::default();
+            browser::storage_set(STORAGE_KEY, &empty.to_json());
+            loaded.set((Rc::new(empty), None));
+        })
+    };
     ProgressCtx {
+        reset,
         progress: loaded.0.clone(),
         notice: loaded.1.clone(),
         mark_visited: update(Progress::with_visited),

@@ -2,9 +2,11 @@
 //! steps' questions were answered right (two counts: reading is not answering).
 //!
 //! Stored as JSON under [`STORAGE_KEY`] in localStorage by the `use_progress` hook; this
-//! module only converts. Corrupt or foreign JSON yields an error the page shows as a notice,
-//! and the app starts from empty progress instead of failing. The first format (`{"done":…}`,
-//! steps answered or read) is read as visited steps.
+//! module only converts. Reading is forgiving, entry by entry ([`Progress::load`]): an entry
+//! that is not a lesson with a list of step numbers is dropped, the rest is kept, and a
+//! plain-language notice says how many were dropped (no parser jargon); text that is not a
+//! progress record at all (not JSON, `[]`, a number) starts from empty progress, with a notice
+//! too. The first format (`{"done":…}`, steps answered or read) is read as visited steps.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -38,21 +40,81 @@ pub struct Tally {
     pub questions: usize,
 }
 
+/// The largest step index kept from storage (no lesson has nearly so many steps; a larger
+/// number is corrupt, not progress).
+const MAX_STEP: u64 = 999;
+
 impl Progress {
-    /// Parses stored JSON; `None` (nothing stored) is empty progress.
-    pub fn parse(stored: Option<&str>) -> Result<Progress, String> {
-        match stored {
-            None => Ok(Progress::default()),
-            Some(text) => {
-                let mut p: Progress = serde_json::from_str(text).map_err(|e| {
-                    format!("saved progress ({STORAGE_KEY}) could not be read ({e}); starting with no progress")
-                })?;
-                for (slug, steps) in std::mem::take(&mut p.done) {
-                    p.visited.entry(slug).or_default().extend(steps);
+    /// Reads stored JSON, keeping every readable entry: the progress, and a notice if anything
+    /// was dropped. `None` (nothing stored) and `{}` are empty progress without a notice.
+    pub fn load(stored: Option<&str>) -> (Progress, Option<String>) {
+        let Some(text) = stored else { return (Progress::default(), None) };
+        let value: serde_json::Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(_) => return (Progress::default(), Some(unreadable("it is not readable text"))),
+        };
+        let Some(fields) = value.as_object() else {
+            return (Progress::default(), Some(unreadable("it is not a record of lessons and steps")));
+        };
+        let mut p = Progress::default();
+        let mut dropped = 0usize;
+        for (field, lessons) in fields {
+            let into = match field.as_str() {
+                "visited" | "done" => &mut p.visited,
+                "correct" => &mut p.correct,
+                _ => {
+                    dropped += 1;
+                    continue;
                 }
-                Ok(p)
+            };
+            let Some(lessons) = lessons.as_object() else {
+                dropped += 1;
+                continue;
+            };
+            for (slug, steps) in lessons {
+                let Some(steps) = steps.as_array() else {
+                    dropped += 1;
+                    continue;
+                };
+                let mut kept = BTreeSet::new();
+                for step in steps {
+                    match step.as_u64().filter(|&i| i <= MAX_STEP) {
+                        Some(i) => {
+                            kept.insert(i as usize);
+                        }
+                        None => dropped += 1,
+                    }
+                }
+                if !kept.is_empty() {
+                    into.entry(slug.clone()).or_default().extend(kept);
+                }
             }
         }
+        // A right answer means the step was visited too.
+        for (slug, steps) in &p.correct {
+            p.visited.entry(slug.clone()).or_default().extend(steps.iter().copied());
+        }
+        let notice = (dropped > 0).then(|| {
+            let entries = if dropped == 1 { "1 entry".to_string() } else { format!("{dropped} entries") };
+            format!(
+                "{entries} of your saved progress could not be read and {} dropped; the rest is kept",
+                if dropped == 1 { "was" } else { "were" }
+            )
+        });
+        (p, notice)
+    }
+
+    /// [`Progress::load`], as a result: the progress if nothing was dropped, else the notice.
+    pub fn parse(stored: Option<&str>) -> Result<Progress, String> {
+        match Progress::load(stored) {
+            (p, None) => Ok(p),
+            (_, Some(notice)) => Err(notice),
+        }
+    }
+
+    /// Whether nothing is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.visited.values().all(BTreeSet::is_empty) && self.correct.values().all(BTreeSet::is_empty)
     }
 
     pub fn to_json(&self) -> String {
@@ -97,6 +159,11 @@ impl Progress {
     }
 }
 
+/// The notice for stored text that holds no progress at all.
+fn unreadable(why: &str) -> String {
+    format!("your saved progress could not be read ({why}); starting with no progress")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,11 +191,39 @@ mod tests {
     }
 
     #[test]
-    fn missing_is_empty_and_corrupt_is_an_error() {
-        assert_eq!(Progress::parse(None), Ok(Progress::default()));
-        let e = Progress::parse(Some("{not json")).unwrap_err();
-        assert!(e.contains(STORAGE_KEY), "{e}");
-        assert!(Progress::parse(Some("[1,2]")).is_err());
+    fn missing_is_empty_and_corrupt_is_a_notice() {
+        assert_eq!(Progress::load(None), (Progress::default(), None));
+        assert_eq!(Progress::load(Some("{}")), (Progress::default(), None));
+        for text in ["{not json", "[1,2]", "[]", "42", "null", "\"x\""] {
+            let (p, notice) = Progress::load(Some(text));
+            assert!(p.is_empty(), "{text}");
+            let notice = notice.unwrap_or_else(|| panic!("{text}: no notice"));
+            assert!(notice.contains("starting with no progress"), "{text}: {notice}");
+        }
         assert!(Progress::parse(Some(r#"{"visited":{"x":["a"]}}"#)).is_err());
+    }
+
+    #[test]
+    fn corrupt_entries_are_dropped_one_by_one_with_a_plain_notice() {
+        let text = r#"{"visited":{"skb-layout":[0,-1,2,"x",1e3,5],"ktls-recursion":"all","page-frag-free":[1]},
+                       "correct":{"skb-layout":[2,3.5]},"extra":1}"#;
+        let (p, notice) = Progress::load(Some(text));
+        assert!(p.is_visited("skb-layout", 0) && p.is_visited("skb-layout", 2) && p.is_visited("skb-layout", 5));
+        assert!(p.is_visited("page-frag-free", 1), "other lessons are kept");
+        assert!(p.is_correct("skb-layout", 2) && !p.is_correct("skb-layout", 3));
+        assert!(!p.visited.contains_key("ktls-recursion"));
+        let notice = notice.expect("a notice");
+        assert_eq!(notice, "6 entries of your saved progress could not be read and were dropped; the rest is kept");
+        for jargon in ["invalid", "expected", "usize", "column", "line"] {
+            assert!(!notice.contains(jargon), "{notice}");
+        }
+        let (_, one) = Progress::load(Some(r#"{"visited":{"skb-layout":[-1,0]}}"#));
+        assert_eq!(
+            one.as_deref(),
+            Some("1 entry of your saved progress could not be read and was dropped; the rest is kept")
+        );
+        // Saved again, only what was kept remains.
+        let again = Progress::load(Some(&p.to_json()));
+        assert_eq!(again, (p, None));
     }
 }

@@ -13,11 +13,13 @@
 //! | `#/play/<experiment>?name=value&seed=N`        | [`Route::Play`]                |
 //!
 //! Parsing never fails: whatever cannot be understood becomes a [`Route::NotFound`] or a
-//! problem string in [`Location::problems`], which the page shows as a notice. Whether a
+//! problem string in [`Location::problems`], which the page shows as a notice (a query on a
+//! page that takes none is one too: it is dropped, and the notice says so). Path segments are
+//! percent-decoded only (`+` is a plus there; in the query it is a space, as in forms). Whether a
 //! lesson, parameter or value exists is decided later by [`crate::page`], which knows the
 //! lessons and the experiments.
 
-use skblab_core::params::echo;
+use skblab_core::params::{echo, echo_within};
 
 /// One page of the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +65,7 @@ pub fn parse(hash: &str) -> Location {
     let mut problems = Vec::new();
     let query = parse_query(query_text, &mut problems);
     let segments: Vec<String> =
-        path.split('/').filter(|s| !s.is_empty()).map(|s| decode(s).unwrap_or_else(|| s.to_string())).collect();
+        path.split('/').filter(|s| !s.is_empty()).map(|s| decode_path(s).unwrap_or_else(|| s.to_string())).collect();
     let parts: Vec<&str> = segments.iter().map(String::as_str).collect();
     let route = match parts.as_slice() {
         [] => Route::Home,
@@ -74,9 +76,9 @@ pub fn parse(hash: &str) -> Location {
         ["play", id] => Route::Play { experiment: Some(id.to_string()) },
         ["lesson", slug] => Route::Lesson { slug: slug.to_string(), step: 1 },
         ["lesson", slug, step] => {
-            let step = match step.parse::<usize>() {
-                Ok(n) if n >= 1 => n,
-                _ => {
+            let step = match parse_step(step) {
+                Some(n) => n,
+                None => {
                     problems.push(format!(
                         "bad step '{}' in the URL: expected a step number from 1; showing step 1",
                         echo(step)
@@ -88,7 +90,31 @@ pub fn parse(hash: &str) -> Location {
         }
         _ => Route::NotFound { path: format!("/{}", parts.join("/")) },
     };
+    if takes_no_query(&route) && !query.is_empty() {
+        let names: Vec<String> = query.iter().map(|(k, _)| format!("'{}'", echo(k))).collect();
+        problems.push(echo_within(
+            &format!("this page takes no URL parameters; ignored {}", names.join(", ")),
+            MAX_PROBLEM_CHARS,
+        ));
+    }
     Location { route, query, problems }
+}
+
+/// The longest "ignored …" problem, in characters (many names are cut with `…`).
+const MAX_PROBLEM_CHARS: usize = 200;
+
+/// Pages whose URL carries no parameters: a query there is dropped with a notice.
+fn takes_no_query(route: &Route) -> bool {
+    matches!(
+        route,
+        Route::Home | Route::About | Route::Reproduce | Route::Validation | Route::Play { experiment: None }
+    )
+}
+
+/// A step number as the URL writes it: decimal digits, from 1, no sign and no leading zero.
+fn parse_step(text: &str) -> Option<usize> {
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && !text.starts_with('0');
+    digits.then(|| text.parse::<usize>().ok()).flatten()
 }
 
 /// The hash for a location (problems are not part of a URL).
@@ -144,8 +170,18 @@ pub fn encode(text: &str) -> String {
     out
 }
 
-/// Decodes `%XX` escapes (and `+` as space); `None` for broken escapes or invalid UTF-8.
+/// Decodes `%XX` escapes (and `+` as space, as a query writes it); `None` for broken escapes or
+/// invalid UTF-8.
 pub fn decode(text: &str) -> Option<String> {
+    decode_with(text, true)
+}
+
+/// Decodes `%XX` escapes of a path segment (`+` stays `+`); `None` as for [`decode`].
+pub fn decode_path(text: &str) -> Option<String> {
+    decode_with(text, false)
+}
+
+fn decode_with(text: &str, plus_is_space: bool) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -156,7 +192,7 @@ pub fn decode(text: &str) -> Option<String> {
                 out.push(u8::from_str_radix(hex, 16).ok()?);
                 i += 3;
             }
-            b'+' => {
+            b'+' if plus_is_space => {
                 out.push(b' ');
                 i += 1;
             }
@@ -203,6 +239,44 @@ mod tests {
         assert!(loc.problems[0].contains("'mtu'"));
         assert!(loc.problems[2].contains("bad step 'zero'"));
         assert!(parse("#/lesson/skb-layout/0").problems[0].contains("bad step '0'"));
+    }
+
+    #[test]
+    fn a_step_is_plain_digits_and_shown_as_written() {
+        for (text, shown) in
+            [("+2", "'+2'"), ("%2B2", "'+2'"), ("02", "'02'"), ("-1", "'-1'"), ("%202", "' 2'"), ("2a", "'2a'")]
+        {
+            let loc = parse(&format!("#/lesson/skb-layout/{text}"));
+            assert_eq!(loc.route, Route::Lesson { slug: "skb-layout".into(), step: 1 }, "{text}");
+            assert_eq!(loc.problems.len(), 1, "{text}: {:?}", loc.problems);
+            assert!(loc.problems[0].starts_with(&format!("bad step {shown} in the URL")), "{text}: {:?}", loc.problems);
+        }
+        assert_eq!(parse("#/lesson/skb-layout/12").route, Route::Lesson { slug: "skb-layout".into(), step: 12 });
+        assert_eq!(
+            parse("#/play/a+b").route,
+            Route::Play { experiment: Some("a+b".into()) },
+            "'+' in a path is a plus"
+        );
+        assert_eq!(decode_path("a+b%20c").as_deref(), Some("a+b c"));
+    }
+
+    #[test]
+    fn a_query_on_a_page_without_parameters_is_a_notice() {
+        for hash in ["#/about?x=1", "#/?step=2", "#/reproduce?a=1&b=2", "#/validation?x=", "#/play?mtu=9000"] {
+            let loc = parse(hash);
+            assert!(
+                loc.problems.iter().any(|p| p.starts_with("this page takes no URL parameters; ignored")),
+                "{hash}: {:?}",
+                loc.problems
+            );
+        }
+        assert!(parse("#/about?x=%E2%80%A6&y=2").problems[0].ends_with("ignored 'x', 'y'"));
+        let many: Vec<String> = (0..500).map(|i| format!("k{i}=1")).collect();
+        let loc = parse(&format!("#/about?{}", many.join("&")));
+        assert!(loc.problems[0].chars().count() <= MAX_PROBLEM_CHARS + 1, "{}", loc.problems[0]);
+        for hash in ["#/about", "#/", "#/play/skb-layout?mtu=9000", "#/lesson/skb-layout/2?mtu=9000"] {
+            assert!(parse(hash).problems.is_empty(), "{hash}");
+        }
     }
 
     #[test]

@@ -483,8 +483,10 @@ pub fn run_progress(props: &ProgressProps) -> Html {
             if let Some(t) = timing {
                 <span class="run-time" data-testid="sweep-time">{ t }</span>
             }
+            // Not an alert: the page announces a failed or refused run once (the player's run
+            // error, the panel's refusal), not once per view.
             if let Some(e) = &s.error {
-                <span class="run-error" role="alert">{ e }</span>
+                <span class="run-error">{ e }</span>
             }
         </div>
     }

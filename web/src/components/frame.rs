@@ -1,11 +1,56 @@
 //! The frame every page sits in: skip link, header with the site navigation, the notice box,
 //! `<main>` and the footer. Both binaries draw it: the full app ([`super::app::App`]) and the
 //! home page's small first wasm ([`super::shell::HomeShell`]).
+//!
+//! When a new version of skblab took over this tab (index.html's loader saw the service
+//! worker change: `window.skblabUpdateReady`, event `skblab-update`), the frame says so above
+//! the page: the tab reloads into the new version on its next navigation, or now by the button.
 
 use super::notices::Notices;
 use crate::hooks::ProgressCtx;
 use crate::route::{self, Route};
+use gloo_events::EventListener;
 use yew::prelude::*;
+
+/// Whether index.html's loader has seen a new version take over this tab (see the module doc).
+#[hook]
+fn use_update_ready() -> bool {
+    let flag = || {
+        web_sys::window()
+            .and_then(|w| js_sys::Reflect::get(&w, &"skblabUpdateReady".into()).ok())
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
+    };
+    let ready = use_state_eq(flag);
+    {
+        let ready = ready.clone();
+        use_effect_with((), move |_| {
+            // The event may have fired between the first render and this effect.
+            ready.set(flag());
+            let listener = web_sys::window().map(|w| {
+                let ready = ready.clone();
+                EventListener::new(&w, "skblab-update", move |_| ready.set(true))
+            });
+            move || drop(listener)
+        });
+    }
+    *ready
+}
+
+/// "A new version is ready": the next navigation loads it; the button reloads now.
+fn update_banner() -> Html {
+    let reload = Callback::from(|_: MouseEvent| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().reload();
+        }
+    });
+    html! {
+        <div class="update-ready" data-testid="update-ready">
+            <p>{"A new version of skblab is ready: the next page you open loads it."}</p>
+            <button class="btn btn-small" type="button" onclick={reload} data-testid="update-reload">{"Reload now"}</button>
+        </div>
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct FrameProps {
@@ -18,6 +63,7 @@ pub struct FrameProps {
 
 #[function_component(Frame)]
 pub fn frame(props: &FrameProps) -> Html {
+    let update_ready = use_update_ready();
     html! {
         <ContextProvider<ProgressCtx> context={props.progress.clone()}>
             <a class="skip-link" href="#main" onclick={skip_to_main()}>{"Skip to content"}</a>
@@ -33,6 +79,8 @@ pub fn frame(props: &FrameProps) -> Html {
                 </nav>
             </header>
             <main id="main" tabindex="-1">
+                // A live region that is always there, so the banner is announced when it appears.
+                <div role="status" class="update-status">{ if update_ready { update_banner() } else { html! {} } }</div>
                 <Notices notices={props.notices.clone()} on_dismiss={Some(props.on_dismiss.clone())} />
                 { props.children.clone() }
             </main>

@@ -10,6 +10,8 @@ pub fn home() -> Html {
     let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
     let index = skblab_lessons::index();
     let ready = index.iter().filter(|e| e.status == Status::Written).count();
+    // The primary action is the course's first lesson (the playground is for later).
+    let first = index.iter().find(|e| e.status == Status::Written);
     // Playable lessons are numbered in course order; coming ones carry no number.
     let mut number = 0;
     let numbers: Vec<Option<usize>> = index
@@ -30,7 +32,12 @@ pub fn home() -> Html {
                       developers posted to netdev or linux-mm, with a model you can poke at: predict, then check."}
                 </p>
                 <p class="hero-links">
-                    <a class="btn btn-primary" href={route::href(Route::Play { experiment: None })}>{"Open the playground"}</a>
+                    if let Some(first) = first {
+                        <a class="btn btn-primary" data-testid="start-first-lesson"
+                            href={route::href(Route::Lesson { slug: first.slug.clone(), step: 1 })}>
+                            { format!("Start with lesson 1: {}", first.title) }</a>
+                    }
+                    <a class="btn" href={route::href(Route::Play { experiment: None })}>{"Open the playground"}</a>
                     <a class="btn" href={route::href(Route::About)}>{"Sources and model assumptions"}</a>
                 </p>
             </section>
@@ -49,7 +56,49 @@ pub fn home() -> Html {
             <ol class="cards">
                 { for index.iter().zip(numbers).map(|(e, n)| card(n, e, &progress)) }
             </ol>
+            <ResetProgress />
         </div>
+    }
+}
+
+/// "Reset my progress": asks once more, then forgets every visited step and right answer.
+#[function_component(ResetProgress)]
+fn reset_progress() -> Html {
+    let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
+    // None: the button; Some(false): asking; Some(true): done.
+    let stage = use_state_eq(|| None::<bool>);
+    let set = |to: Option<bool>| {
+        let stage = stage.clone();
+        Callback::from(move |_: MouseEvent| stage.set(to))
+    };
+    let confirm = {
+        let (stage, reset) = (stage.clone(), progress.reset.clone());
+        Callback::from(move |_: MouseEvent| {
+            reset.emit(());
+            stage.set(Some(true));
+        })
+    };
+    let empty = progress.progress.is_empty();
+    html! {
+        <section class="reset-progress" aria-labelledby="reset-progress-title">
+            <h2 id="reset-progress-title" class="visually-hidden">{"Your progress"}</h2>
+            <p class="muted">{"Your progress stays in this browser only (localStorage); nothing leaves this page."}</p>
+            <div role="status">
+                { match *stage {
+                    Some(false) => html! {
+                        <p>{"Forget every visited step and right answer of every lesson? "}
+                            <button class="btn btn-small" type="button" data-testid="reset-progress-confirm" onclick={confirm}>{"Yes, reset my progress"}</button>{" "}
+                            <button class="btn btn-small" type="button" data-testid="reset-progress-cancel" onclick={set(None)}>{"Keep it"}</button></p>
+                    },
+                    Some(true) => html! { <p data-testid="reset-progress-done">{"Your progress is reset."}</p> },
+                    None => html! {},
+                } }
+            </div>
+            if stage.is_none() {
+                <button class="btn btn-small" type="button" data-testid="reset-progress" disabled={empty}
+                    onclick={set(Some(false))}>{"Reset my progress"}</button>
+            }
+        </section>
     }
 }
 

@@ -7,8 +7,8 @@
 use super::notices::Notices;
 use super::panel::ParamPanel;
 use super::question::QuestionBox;
-use super::results::Results;
-use crate::hooks::{use_arrow_keys, use_dark_mode, Nav, ProgressCtx};
+use super::results::{Results, RunNotes};
+use crate::hooks::{use_dark_mode, Nav, ProgressCtx};
 use crate::page::{apply, Action, Page};
 use crate::route::{self, Route};
 use crate::run::use_run;
@@ -42,12 +42,17 @@ pub fn player(props: &PlayerProps) -> Html {
     });
     let page = &state.0;
     use_url_sync(page, &props.nav, state.dispatcher());
-    use_focus_on_new_step(page.step);
+    // ← / → change the step only while focus is on the step list or the step's buttons (not
+    // on the window: a reader who meant to scroll must not lose the step); then focus stays
+    // there, on the new step's pill, so the keys can be pressed again.
+    let arrow_focus = use_mut_ref(|| None::<String>);
+    use_focus_on_new_step(page.step, arrow_focus.clone());
     let dark = use_dark_mode();
     let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
-    use_arrow_keys(send(&state, |d: i32| if d < 0 { Action::Prev } else { Action::Next }));
+    let on_arrows = arrow_keys(&state, arrow_focus);
     let resolved = page.resolved();
     let invalid = page.experiment.validate(&resolved).err().map(|e| e.to_string());
+    let refused = invalid.is_some();
     let run = use_run(page.experiment, &resolved, page.seed);
     let ctx = views::ViewCtx {
         experiment: page.experiment,
@@ -81,16 +86,25 @@ pub fn player(props: &PlayerProps) -> Html {
     html! {
         <div class="player">
             <Notices notices={page.notices.clone()} on_dismiss={Some(on_dismiss)} />
-            { player_head(page, &progress, &state) }
+            { player_head(page, &progress, &state, &on_arrows) }
             { skip_to_views() }
             <div class="player-grid">
                 <div class="col-text">
-                    { step_body(page, &progress, &state, &settled, answered_before) }
+                    { step_body(page, &progress, &state, &settled, answered_before, &on_arrows) }
                     <ParamPanel specs={page.experiment.specs()} params={page.params.clone()}
                         resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
                         {invalid} {on_set} {on_seed} />
                 </div>
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
+                    // One alert per problem: settings the experiment refuses are the panel's
+                    // alert (every view's progress line repeats them quietly); a run that failed
+                    // otherwise (the worker did not load) is this one.
+                    if let Some(e) = run.error.as_ref().filter(|_| !refused) {
+                        <p class="run-error" role="alert" data-testid="run-error">{ format!("The run failed: {e}") }</p>
+                    }
+                    if let Some(output) = run.output.clone() {
+                        <RunNotes {output} />
+                    }
                     { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
@@ -99,6 +113,48 @@ pub fn player(props: &PlayerProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// The key handler of the step list and the step's buttons: ← / → (no modifier) go to the
+/// previous / next step and keep focus in the same place (`arrow_focus`: the element id to
+/// focus on the new step: the current step's pill, or the button pressed).
+fn arrow_keys(
+    state: &UseReducerHandle<PageState>,
+    arrow_focus: Rc<std::cell::RefCell<Option<String>>>,
+) -> Callback<KeyboardEvent> {
+    let dispatch = state.dispatcher();
+    let (step, n) = (state.0.step, state.0.n_steps());
+    Callback::from(move |e: KeyboardEvent| {
+        if e.alt_key() || e.ctrl_key() || e.meta_key() || e.shift_key() {
+            return;
+        }
+        let (action, next) = match e.key().as_str() {
+            "ArrowLeft" if step > 0 => (Action::Prev, step - 1),
+            "ArrowRight" if step + 1 < n => (Action::Next, step + 1),
+            "ArrowLeft" | "ArrowRight" => return e.prevent_default(),
+            _ => return,
+        };
+        e.prevent_default();
+        let in_list = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|el| el.closest(".steps").ok().flatten().is_some());
+        // On the step's buttons, focus stays on the one that still does something.
+        let button = match () {
+            _ if next == 0 => "next-step",
+            _ if next + 1 == n => "prev-step",
+            _ if next > step => "next-step",
+            _ => "prev-step",
+        };
+        let target = if in_list { step_pill_id(next) } else { button.to_string() };
+        *arrow_focus.borrow_mut() = Some(target);
+        dispatch.dispatch(action);
+    })
+}
+
+/// The element id of step `i`'s pill in the step list (from 0).
+fn step_pill_id(i: usize) -> String {
+    format!("step-pill-{}", i + 1)
 }
 
 /// A callback that dispatches the action `make` builds from its argument.
@@ -119,7 +175,12 @@ fn results_under_views(page: &Page, resolved: &skblab_core::Params, view_names: 
 }
 
 /// The title block: lesson or playground, title, summary, the copy-link button and the steps.
-fn player_head(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageState>) -> Html {
+fn player_head(
+    page: &Page,
+    progress: &ProgressCtx,
+    state: &UseReducerHandle<PageState>,
+    on_arrows: &Callback<KeyboardEvent>,
+) -> Html {
     let title = page.lesson.map_or(page.experiment.title(), |l| l.title.as_str());
     let summary = page.lesson.map_or(page.experiment.summary(), |l| l.summary.as_str());
     html! {
@@ -129,7 +190,7 @@ fn player_head(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<Pag
             <h1>{ title }</h1>
             <p class="lead">{ summary }</p>
             <CopyLink />
-            { step_list(page, progress, state) }
+            { step_list(page, progress, state, on_arrows) }
         </header>
     }
 }
@@ -181,13 +242,15 @@ fn veil(name: &str, hidden: bool, view: Html) -> Html {
     }
 }
 
-/// A new step (not the first render) moves focus to its title, scrolled into view.
+/// A new step (not the first render) moves focus to its title, scrolled into view — or, when
+/// ← / → changed it, back to where the key was pressed (`arrow_focus`, taken once).
 #[hook]
-fn use_focus_on_new_step(step: usize) {
+fn use_focus_on_new_step(step: usize, arrow_focus: Rc<std::cell::RefCell<Option<String>>>) {
     let first = use_mut_ref(|| true);
     use_effect_with(step, move |_| {
+        let by_key = arrow_focus.borrow_mut().take();
         if !std::mem::replace(&mut *first.borrow_mut(), false) {
-            browser::focus_element("step-title");
+            browser::focus_element(by_key.as_deref().unwrap_or("step-title"));
         }
     });
 }
@@ -220,10 +283,15 @@ fn use_url_sync(page: &Page, nav: &Nav, dispatch: UseReducerDispatcher<PageState
     });
 }
 
-fn step_list(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageState>) -> Html {
+fn step_list(
+    page: &Page,
+    progress: &ProgressCtx,
+    state: &UseReducerHandle<PageState>,
+    on_arrows: &Callback<KeyboardEvent>,
+) -> Html {
     let Some(lesson) = page.lesson else { return html! {} };
     html! {
-        <nav class="steps" aria-label="Steps">
+        <nav class="steps" aria-label="Steps" onkeydown={on_arrows.clone()}>
             <ol>
                 { for lesson.steps.iter().enumerate().map(|(i, s)| {
                     let dispatch = state.dispatcher();
@@ -233,7 +301,7 @@ fn step_list(page: &Page, progress: &ProgressCtx, state: &UseReducerHandle<PageS
                     html! {
                         <li>
                             <button type="button" class={classes!("step-pill", current.then_some("current"), done.then_some("done"))}
-                                aria-current={current.then_some("step")} data-testid={format!("step-{}", i + 1)}
+                                id={step_pill_id(i)} aria-current={current.then_some("step")} data-testid={format!("step-{}", i + 1)}
                                 onclick={move |_| dispatch.dispatch(Action::GoStep(i))} title={s.title.clone()}>
                                 <span class="step-num">{ if done { "✓".to_string() } else { (i + 1).to_string() } }</span>
                                 <span class="step-name">{ &s.title }</span>
@@ -252,6 +320,7 @@ fn step_body(
     state: &UseReducerHandle<PageState>,
     settled: &UseStateHandle<bool>,
     answered_before: bool,
+    on_arrows: &Callback<KeyboardEvent>,
 ) -> Html {
     let dispatcher = state.dispatcher();
     let send = move |action: Action| {
@@ -284,16 +353,17 @@ fn step_body(
             <h2 id="step-title" data-testid="step-title" tabindex="-1">{ &step.title }</h2>
             <div class="prose">{ body }</div>
             if let Some(q) = &step.question {
+                // Graded at the step's own parameters, not the learner's knobs (question.rs).
                 <QuestionBox key={page.step} question={q} experiment={page.experiment}
-                    params={page.params.clone()} seed={page.seed} on_correct={mark_correct} {on_settled}
+                    params={super::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
                     {answered_before} />
             }
-            <div class="step-actions">
+            <div class="step-actions" onkeydown={on_arrows.clone()}>
                 <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}
-                    data-testid="prev-step" aria-keyshortcuts="ArrowLeft">{"← Previous"}</button>
+                    id="prev-step" data-testid="prev-step" aria-keyshortcuts="ArrowLeft">{"← Previous"}</button>
                 <button class="btn" type="button" onclick={send(Action::ResetStep)} data-testid="reset-step">{"Reset step"}</button>
                 <button class="btn btn-primary" type="button" onclick={next} disabled={page.step + 1 >= n}
-                    data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
+                    id="next-step" data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
             </div>
             if page.step + 1 == n {
                 { lesson_end(lesson, progress) }

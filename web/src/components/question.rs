@@ -1,9 +1,16 @@
 //! "Predict, then check": a step's question, graded by running the model.
+//!
+//! A question is graded at the step's own parameters ([`step_params`]: the experiment's
+//! defaults with the step's settings, then the question's), the values its prompt and
+//! explanation speak of — never at the learner's current knobs, which may have moved since (issue
+//! #26: "set frag_bytes back to 16" must not turn 488 into 344). The grading run is the page's
+//! visible run while the knobs are untouched; otherwise it is asked for in the background
+//! ([`run::want`]: the worker runs a heavy one), and the answer is graded when it arrives.
 
 use crate::run::{self, RunKey};
 use crate::store::{self, Topic};
 use skblab_core::{Experiment, Params, RunOutput, DEFAULT_SEED};
-use skblab_lessons::{Grade, Question, QuestionKind};
+use skblab_lessons::{apply_settings, Grade, Question, QuestionKind, Step};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -11,7 +18,8 @@ use yew::prelude::*;
 pub struct QuestionProps {
     pub question: &'static Question,
     pub experiment: &'static dyn Experiment,
-    /// The page's current parameters (the question's own params override them when grading).
+    /// The step's own parameters ([`step_params`]), not the learner's current ones: the question
+    /// is graded at them (with the question's own params on top).
     pub params: Params,
     pub seed: u64,
     /// Called when the answer is right (progress counts it).
@@ -39,7 +47,15 @@ impl PartialEq for QuestionProps {
 /// Tries before the answer is shown without asking.
 pub const MAX_TRIES: u32 = 3;
 
-/// The run a question is graded from: the page's parameters with the question's on top, at
+/// The parameters of `step` as the lesson sets them: the experiment's defaults with the step's
+/// settings (a setting the model refuses is left at its default; the lessons checker fails on
+/// it). What [`QuestionProps::params`] must be.
+pub fn step_params(experiment: &dyn Experiment, step: &Step) -> Params {
+    let defaults = experiment.defaults();
+    apply_settings(experiment, &defaults, &step.params).unwrap_or(defaults)
+}
+
+/// The run a question is graded from: the step's parameters with the question's on top, at
 /// the default seed (as the lessons checker grades it). `None` if the question's settings do
 /// not apply (a bug in the lesson, caught by the checker).
 fn grading_key(props: &QuestionProps) -> Option<RunKey> {
@@ -331,5 +347,88 @@ pub fn question_box(props: &QuestionProps) -> Html {
                 }
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::{apply, resolve, Action, View};
+    use crate::route;
+    use skblab_core::{Cost, ParamKind};
+    use skblab_lessons::{index, lesson, Runs, Status};
+
+    /// Another valid text for `name` than its current value (None if it has only one).
+    fn moved(params: &Params, name: &str) -> Option<String> {
+        let spec = params.specs().into_iter().find(|s| s.name == name)?;
+        let now = params.value(name).to_string();
+        let candidates: Vec<String> = match &spec.kind {
+            ParamKind::Choice { options } => options.iter().map(|c| c.to_string()).collect(),
+            ParamKind::Bool => vec!["true".into(), "false".into()],
+            ParamKind::Int { min, max, .. } | ParamKind::Pow2 { min, max } => vec![min.to_string(), max.to_string()],
+        };
+        candidates.into_iter().find(|c| *c != now && params.clone().set_text(name, c).is_ok())
+    }
+
+    /// Every question of every lesson: moving any knob (the step's own ones, the asked one, or an
+    /// unrelated one) changes the page's parameters but not the grading run, and grading the
+    /// lessons checker's value at it is right (light experiments are run here; heavy ones are
+    /// the worker's, checked by key).
+    #[test]
+    fn questions_are_graded_at_the_steps_parameters_whatever_the_knobs() {
+        let mut runs = Runs::new();
+        for entry in index().iter().filter(|e| e.status == Status::Written) {
+            let l = lesson(&entry.slug).unwrap();
+            for (i, step) in l.steps.iter().enumerate() {
+                let Some(q) = &step.question else { continue };
+                let View::Player(page) = resolve(&route::parse(&format!("#/lesson/{}/{}", l.slug, i + 1))).0 else {
+                    panic!("{} step {}", l.slug, i + 1)
+                };
+                let e = page.experiment;
+                let base = step_params(e, step);
+                assert!(
+                    base == page.params,
+                    "{} step {}: the step's parameters are the page's on entry",
+                    l.slug,
+                    i + 1
+                );
+                let key = |params: Params| {
+                    let props = QuestionProps {
+                        question: q,
+                        experiment: e,
+                        params,
+                        seed: 7,
+                        on_correct: Callback::noop(),
+                        on_settled: Callback::noop(),
+                        answered_before: false,
+                    };
+                    grading_key(&props).map(|k| (k.params, grading_unit(&props)))
+                };
+                let fresh = key(base.clone()).expect("the question's settings apply");
+                let names: Vec<&str> = e.specs().iter().map(|s| s.name).collect();
+                for name in names {
+                    let Some(text) = moved(&page.params, name) else { continue };
+                    let after = apply(&page, Action::SetParam { name: name.to_string(), text });
+                    if after.params == page.params {
+                        continue;
+                    }
+                    // The player hands the step's parameters, computed from the step alone.
+                    let again = key(step_params(after.experiment, &after.lesson.unwrap().steps[after.step])).unwrap();
+                    assert!(
+                        again.0.iter().eq(fresh.0.iter()),
+                        "{} step {}: moving {name} moved the grading run",
+                        l.slug,
+                        i + 1
+                    );
+                    assert_eq!(again.1, fresh.1, "{} step {}: moving {name} changed the unit", l.slug, i + 1);
+                }
+                if e.cost(&fresh.0) == Cost::Light && matches!(q.kind, QuestionKind::Number { .. }) {
+                    let checker = q.grade_in(&mut runs, e, &base, "-123456789");
+                    let out = runs.output(e, &fresh.0, DEFAULT_SEED).clone();
+                    let g = q.grade_value(value_in(q, &out), &fresh.1, &checker.expected);
+                    assert!(g.correct, "{} step {}: the checker's {} is graded wrong", l.slug, i + 1, checker.expected);
+                }
+            }
+        }
     }
 }

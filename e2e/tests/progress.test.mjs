@@ -1,0 +1,77 @@
+//! The home page and saved progress (issue #26, item 7): the primary action is the first
+//! lesson; "Reset my progress" asks once more, then forgets everything; saved progress with a
+//! corrupt entry keeps the rest and says in plain words how many entries it dropped (no parser
+//! jargon), and `[]` is not taken silently for empty progress.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, openPage, appReady } from './harness.mjs';
+
+const tid = (id) => `[data-testid="${id}"]`;
+const KEY = 'skblab.progress.v1';
+let browser;
+let srv;
+test.before(async () => {
+  srv = await startServer();
+  browser = await launch();
+});
+test.after(async () => {
+  await browser?.close();
+  srv?.server.close();
+});
+
+/** A page whose localStorage holds `stored` under the progress key before the app starts. */
+async function withStored(stored) {
+  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+  await page.context().addInitScript(([k, v]) => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem(k, v);
+      sessionStorage.setItem('seeded', '1');
+    }
+  }, [KEY, stored]);
+  return page;
+}
+
+test('the home page leads with the first lesson', async () => {
+  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  const primary = page.locator('.hero .btn-primary');
+  assert.equal(await primary.count(), 1);
+  assert.match(await primary.getAttribute('href'), /^#\/lesson\/[a-z0-9-]+\/1$/);
+  assert.match(await primary.innerText(), /lesson 1/i);
+  const cards = await page.$$eval('.cards a[href^="#/lesson/"]', (as) => as.map((a) => a.getAttribute('href')));
+  assert.equal(await primary.getAttribute('href'), cards[0], 'the first card of the course');
+  page.assertClean();
+});
+
+test('a corrupt entry of saved progress is dropped alone, with a plain notice; reset forgets all', async () => {
+  const page = await withStored(JSON.stringify({ visited: { 'skb-layout': [0, -1, 1] }, correct: { 'skb-layout': ['x'] } }));
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  await page.waitForSelector(tid('notice'));
+  const notice = await page.locator(tid('notice')).innerText();
+  assert.match(notice, /2 entries of your saved progress could not be read and were dropped; the rest is kept/);
+  assert.doesNotMatch(notice, /invalid|expected|usize|column|line \d/, 'no parser jargon');
+  assert.match(await page.locator(tid('progress-skb-layout')).innerText(), /\b2 \/ \d+ steps visited/);
+
+  await page.click(tid('reset-progress'));
+  await page.click(tid('reset-progress-confirm'));
+  await page.waitForSelector(tid('reset-progress-done'));
+  assert.match(await page.locator(tid('progress-skb-layout')).innerText(), /\b0 \/ \d+ steps visited/);
+  const stored = JSON.parse(await page.evaluate((k) => localStorage.getItem(k), KEY));
+  assert.deepEqual(stored, { visited: {}, correct: {} });
+  await page.reload();
+  await appReady(page);
+  assert.match(await page.locator(tid('progress-skb-layout')).innerText(), /\b0 \/ \d+ steps visited/);
+  assert.ok(await page.locator(tid('reset-progress')).isDisabled(), 'nothing left to reset');
+  page.assertClean();
+});
+
+test('"[]" as saved progress is named, not taken silently', async () => {
+  const page = await withStored('[]');
+  await page.goto(`${srv.base}/#/`);
+  await appReady(page);
+  await page.waitForSelector(tid('notice'));
+  assert.match(await page.locator(tid('notice')).innerText(), /saved progress could not be read.*starting with no progress/);
+  page.assertClean();
+});

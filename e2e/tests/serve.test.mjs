@@ -1,0 +1,132 @@
+//! scripts/serve.mjs over raw sockets (node:net, so no client library tidies the request): a
+//! malformed path (`/%`, `/%E0%A4%A`) is a 400 and the server keeps answering; every answer
+//! carries the security headers, the CSP being the built index.html's meta policy plus
+//! `frame-ancestors 'none'`; a missing .js/.wasm/.css (or any asset) is a 404, never
+//! index.html, while a navigation to an unknown path gets index.html; only content-hashed
+//! names may be cached. Runs against a small fixture build, and checks the real build's CSP too.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createStaticServer, metaCsp } from '../../scripts/serve.mjs';
+import { DIST } from './harness.mjs';
+
+const POLICY = "default-src 'none'; script-src 'self' 'sha256-abc+/='; style-src 'self'";
+const fixture = fs.mkdtempSync(path.join(os.tmpdir(), 'skblab-serve-'));
+fs.writeFileSync(path.join(fixture, 'index.html'),
+  `<!doctype html><html><head><meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy"\n content="${POLICY.replaceAll("'", '&#39;')}" />` +
+  '<title>fixture</title></head><body>app</body></html>');
+fs.writeFileSync(path.join(fixture, 'app-0123456789abcdef.js'), 'export default 1;\n');
+fs.writeFileSync(path.join(fixture, 'sweep-worker.js'), 'self.x = 1;\n');
+fs.mkdirSync(path.join(fixture, 'snippets'));
+
+let srv;
+let port;
+test.before(async () => {
+  srv = createStaticServer(fixture).server;
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  port = srv.address().port;
+});
+test.after(() => {
+  srv.close();
+  fs.rmSync(fixture, { recursive: true, force: true });
+});
+
+/** Sends `head` (request line and headers, no blank line) on a fresh socket; the parsed answer. */
+function raw(head) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const [headText, ...body] = text.split('\r\n\r\n');
+      const [statusLine, ...lines] = headText.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => {
+        const i = l.indexOf(':');
+        return [l.slice(0, i).toLowerCase(), l.slice(i + 1).trim()];
+      }));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body.join('\r\n\r\n') });
+    });
+    socket.write(`${head}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  });
+}
+const get = (p, extra = '') => raw(`GET ${p} HTTP/1.1${extra ? `\r\n${extra}` : ''}`);
+
+test('malformed paths are 400 and the server keeps running', async () => {
+  for (const p of ['/%', '/%E0%A4%A', '/%ZZ', '/a%', '/%C0%AF', '/lesson/%FF%FE']) {
+    const r = await get(p);
+    assert.equal(r.status, 400, `${p}: ${r.status}`);
+    assert.match(r.body, /malformed path/);
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', p);
+    const after = await get('/');
+    assert.equal(after.status, 200, `the server still answers after ${p}`);
+    assert.match(after.body, /fixture/);
+  }
+  // Not HTTP at all: Node's parser refuses it, the connection gets a 400, the server stays.
+  const garbage = await raw('\x00\x01 nonsense');
+  assert.equal(garbage.status, 400);
+  assert.equal((await get('/')).status, 200);
+  assert.equal((await raw('DELETE / HTTP/1.1')).status, 405);
+  assert.equal((await get('/%00')).status, 404, 'a NUL byte names no file');
+  assert.doesNotMatch((await get('/..%2f..%2fetc%2fpasswd', 'Accept: text/html')).body, /root:/, 'no way out of the build');
+});
+
+test('every answer carries the CSP of index.html plus frame-ancestors, nosniff and a referrer policy', async () => {
+  for (const p of ['/', '/app-0123456789abcdef.js', '/missing.js', '/%']) {
+    const r = await get(p);
+    assert.equal(r.headers['content-security-policy'], `${POLICY}; frame-ancestors 'none'`, p);
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', p);
+    assert.equal(r.headers['referrer-policy'], 'no-referrer', p);
+    assert.equal(r.headers['x-frame-options'], 'DENY', p);
+  }
+});
+
+test('a missing asset is 404, never index.html; only navigations get the page', async () => {
+  for (const p of ['/skblab-web-ffffffffffffffff.js', '/skblab-web-ffffffffffffffff_bg.wasm', '/app-ffffffffffffffff.css', '/x.png', '/worker.js']) {
+    for (const extra of ['', 'Accept: */*', 'Sec-Fetch-Mode: no-cors\r\nSec-Fetch-Dest: script', 'Sec-Fetch-Mode: navigate\r\nAccept: text/html']) {
+      const r = await get(p, extra);
+      assert.equal(r.status, 404, `${p} [${extra}]: ${r.status}`);
+      assert.doesNotMatch(r.headers['content-type'], /html/, p);
+    }
+  }
+  const nav = await get('/some/page', 'Sec-Fetch-Mode: navigate\r\nSec-Fetch-Dest: document\r\nAccept: text/html');
+  assert.equal(nav.status, 200);
+  assert.match(nav.headers['content-type'], /text\/html/);
+  assert.equal((await get('/some/page', 'Accept: text/html')).status, 200, 'an old client without fetch metadata');
+  assert.equal((await get('/some/page', 'Sec-Fetch-Mode: cors\r\nAccept: text/html')).status, 404, 'a fetch is no navigation');
+  assert.equal((await get('/snippets/', 'Sec-Fetch-Mode: no-cors')).status, 404, 'a directory is no file');
+  const js = await get('/app-0123456789abcdef.js');
+  assert.equal(js.status, 200);
+  assert.equal(js.headers['content-type'], 'text/javascript');
+});
+
+test('only content-hashed names may be cached; index.html and unhashed files are revalidated', async () => {
+  assert.equal((await get('/app-0123456789abcdef.js')).headers['cache-control'], 'public, max-age=3600');
+  assert.equal((await get('/sweep-worker.js')).headers['cache-control'], 'no-cache');
+  assert.equal((await get('/')).headers['cache-control'], 'no-cache');
+  assert.equal((await get('/index.html')).headers['cache-control'], 'no-cache');
+  const first = await get('/sweep-worker.js');
+  assert.ok(first.headers.etag, 'an ETag to revalidate by');
+  const again = await get('/sweep-worker.js', `If-None-Match: ${first.headers.etag}`);
+  assert.equal(again.status, 304);
+  assert.equal(again.body, '');
+});
+
+test('the real build: the header CSP is the meta tag policy of its index.html', { skip: !fs.existsSync(path.join(DIST, 'index.html')) && 'no build' }, async () => {
+  const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const policy = metaCsp(html);
+  assert.ok(policy && /script-src 'self'/.test(policy) && /'sha256-/.test(policy), policy);
+  assert.doesNotMatch(policy, /INLINE_SCRIPT_HASHES/);
+  const { server } = createStaticServer(DIST);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const r = await fetch(`http://127.0.0.1:${server.address().port}/`);
+    assert.equal(r.headers.get('content-security-policy'), `${policy.replace(/;\s*$/, '')}; frame-ancestors 'none'`);
+  } finally {
+    server.close();
+  }
+});
