@@ -28,7 +28,14 @@ const EXIT_BAD_INPUT: u8 = 2;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Simulations run at once by reproduce, validate, calibrate and bands (default: the
+    /// available parallelism); the output is the same whatever the number.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_JOBS)))]
+    jobs: Option<u32>,
 }
+
+/// The most threads `--jobs` may ask for.
+const MAX_JOBS: u32 = 256;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -127,7 +134,7 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 
 fn main() -> ExitCode {
     let result = match Cli::try_parse() {
-        Ok(cli) => execute(cli.command).map_err(|e| e.to_string()),
+        Ok(cli) => set_jobs(cli.jobs).and_then(|()| execute(cli.command).map_err(|e| e.to_string())),
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => Ok(e.to_string()),
         Err(e) => Err(clap_error_line(&e)),
     };
@@ -138,6 +145,16 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }
+}
+
+/// Sizes the pool every parallel map of core runs on (`--jobs`; rayon's default otherwise:
+/// the available parallelism).
+fn set_jobs(jobs: Option<u32>) -> Result<(), String> {
+    let Some(n) = jobs else { return Ok(()) };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n as usize)
+        .build_global()
+        .map_err(|e| format!("cannot start {n} threads for --jobs: {e}"))
 }
 
 /// Writes the whole output; a reader that went away (EPIPE) is a normal end, any other write
