@@ -1,32 +1,78 @@
 #!/usr/bin/env bash
-# Performance benchmarks (numbers to read, not pass/fail tests):
-#   1. native: the full high-order-alloc sweep, events/s, peak RSS (core/examples/bench_sim.rs)
-#   2. wasm:   the same sweep under wasm32 in headless Chromium (web/tests/bench.rs)
-#   3. size:   a release build of the app with Trunk: the wasm files raw and gzip, and the
-#              first-load weight of the home page (scripts/first-load.sh)
-# Each part runs on its own (a failed part does not stop the others; the exit status reports
-# it). `bench.sh size` (or native, wasm) runs only the parts named.
+# Performance benchmarks (numbers to read, not pass/fail tests). Automated checks read the
+# lines of this exact form (issue #25):
+#   native: <float> M events/s        the high-order-alloc sweep natively (core/examples/bench_sim.rs)
+#   wasm: <float> M events/s          the same sweep under wasm32 in headless Chromium (web/tests/bench.rs)
+#   wasm/native: <float>              their ratio, measured in the same minute
+#   first-load: <int> bytes gzip, <int> bytes brotli   the home page's weight (scripts/first-load.sh)
+# and, from scripts/bench-web.sh where it exists (the browser side: worker pool, deep links,
+# bands), `sweep:`, `deep-link:` and `band:` lines.
+# Parts: `engine` (native and wasm, built first, then timed back to back), `size` (a release
+# build with Trunk), `web` (scripts/bench-web.sh). Each part runs on its own (a failed part
+# does not stop the others; the exit status reports it). `bench.sh size` (or engine, web,
+# native, wasm) runs only the parts named.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 bash scripts/setup.sh test >/dev/null || exit 1
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 TARGET=${CARGO_TARGET_DIR:-target}
+WASM_LOG="$TARGET/bench-wasm.log"
+
+wasm_cargo() {
+    (
+        cd web
+        CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+            cargo test -q --release -p skblab-web --features bench --target wasm32-unknown-unknown --test bench "$@"
+    )
+}
+
+build_native() { cargo build -q --release -p skblab-core --example bench_sim; }
+
+# Prints the sweep lines and `native: <float> M events/s`.
+run_native() { /usr/bin/time -f "peak RSS %M KiB" "$TARGET/release/examples/bench_sim"; }
+
+# Prints the sweep lines and `wasm: <float> M events/s` (from the test's "wasm best sweep" line).
+run_wasm() {
+    wasm_cargo -- --nocapture >"$WASM_LOG" 2>&1
+    grep -E "wasm (sweep|best)" "$WASM_LOG" || { tail -20 "$WASM_LOG"; return 1; }
+    local rate
+    rate=$(sed -nE 's/.*wasm best sweep .* ([0-9.]+) M events\/s.*/\1/p' "$WASM_LOG" | tail -1)
+    [ -n "$rate" ] && echo "wasm: $rate M events/s"
+}
 
 native() {
     echo "== native (release)"
-    cargo build -q --release -p skblab-core --example bench_sim &&
-        /usr/bin/time -f "peak RSS %M KiB" "$TARGET/release/examples/bench_sim"
+    build_native && run_native
 }
 
 wasm() {
     echo "== wasm32 in headless Chromium (release)"
-    (
-        cd web
-        CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-            cargo test --release -p skblab-web --features bench --target wasm32-unknown-unknown --test bench -- --nocapture 2>&1 |
-            grep -E "wasm (sweep|best)"
-    )
+    wasm_cargo --no-run && run_wasm
+}
+
+# Both builds first, then native, wasm and native again back to back, so the ratio compares
+# two runs of the same minute on the same (shared, noisy) machine: wasm against the faster of
+# the two native runs around it.
+engine() {
+    echo "== engine: native and wasm32, the seed-000 sweep"
+    build_native || return 1
+    wasm_cargo --no-run >/dev/null 2>&1 || { echo "wasm build failed"; return 1; }
+    local n1 wout n2 rate1 rate2 w best
+    n1=$(run_native 2>&1) || { echo "$n1"; return 1; }
+    wout=$(run_wasm)
+    n2=$(run_native 2>&1)
+    rate1=$(sed -nE 's/^native: ([0-9.]+) M events\/s/\1/p' <<<"$n1")
+    rate2=$(sed -nE 's/^native: ([0-9.]+) M events\/s/\1/p' <<<"$n2")
+    w=$(sed -nE 's/^wasm: ([0-9.]+) M events\/s/\1/p' <<<"$wout")
+    grep -v '^native:' <<<"$n1"
+    grep -v '^wasm:' <<<"$wout"
+    best=$(awk -v a="${rate1:-0}" -v b="${rate2:-0}" 'BEGIN { print (b > a ? b : a) }')
+    echo "native runs: ${rate1:-none}, ${rate2:-none} M events/s (before and after the wasm run)"
+    echo "native: $best M events/s"
+    [ -n "$w" ] || { echo "wasm: no result"; return 1; }
+    echo "wasm: $w M events/s"
+    awk -v w="$w" -v n="$best" 'BEGIN { printf "wasm/native: %.2f\n", w / n }'
 }
 
 size() {
@@ -39,13 +85,26 @@ size() {
     bash scripts/first-load.sh "$dist"
 }
 
+# HOOK for the browser side (issue #25, targets 1, 2 and 5): scripts/bench-web.sh, when it
+# exists, prints `sweep: <int> ms with <k> workers, <int> ms with 1 worker`, `deep-link:
+# <int> bytes brotli` and `band: <int> ms for <n> profiles`. It gets the dist directory that
+# `size` built (or builds its own when it is missing) as its first argument.
+web() {
+    if [ ! -f scripts/bench-web.sh ]; then
+        echo "== web: scripts/bench-web.sh not present (sweep:, deep-link:, band: not measured)"
+        return 0
+    fi
+    echo "== web (scripts/bench-web.sh)"
+    bash scripts/bench-web.sh "$ROOT/target/bench-dist"
+}
+
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(native wasm size)
+[ ${#parts[@]} -gt 0 ] || parts=(engine size web)
 failed=()
 for part in "${parts[@]}"; do
     case $part in
-    native | wasm | size) "$part" || failed+=("$part") ;;
-    *) echo "unknown part '$part' (native, wasm, size)" >&2; exit 2 ;;
+    engine | native | wasm | size | web) "$part" || failed+=("$part") ;;
+    *) echo "unknown part '$part' (engine, native, wasm, size, web)" >&2; exit 2 ;;
     esac
 done
 [ ${#failed[@]} -eq 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

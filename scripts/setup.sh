@@ -14,6 +14,22 @@ TOOLCHAIN=$(sed -n 's/^channel = "\(.*\)"/\1/p' "$ROOT/rust-toolchain.toml")
 
 log() { printf '[setup] %s\n' "$*"; }
 
+# The three cargo-installed tools (trunk, wasm-bindgen-cli, cargo-deny) are most of a fresh
+# machine's setup time. Two measures, neither changing what the tools do:
+# - their own release profiles ask for `lto = "fat"` and `codegen-units = 1` (trunk's does),
+#   which makes the last step, the binary crate with the whole dependency graph, one
+#   single-threaded job of several minutes on this 2-core machine: the environment overrides
+#   them (cargo's config takes precedence over a package's profile) with a plain release build,
+#   every crate still at opt-level 3;
+# - one shared target directory for the three installs, so a crate that two of them use at
+#   the same version and features is compiled once (the installs run one after another:
+#   parallel cargo builds on 2 cores only compete).
+TOOL_TARGET=${SKBLAB_TOOL_TARGET:-$ROOT/target/tool-build}
+tool_install() {
+    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=false \
+        CARGO_TARGET_DIR="$TOOL_TARGET" cargo install "$@"
+}
+
 # Cargo-installed tools land in ~/.cargo/bin; make sure it is on PATH for the checks below.
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -47,9 +63,12 @@ ensure_trunk() {
     if [ "$(trunk --version 2>/dev/null || true)" = "trunk $TRUNK_VERSION" ]; then
         log "trunk $TRUNK_VERSION: present"
     else
-        log "installing trunk $TRUNK_VERSION (about 5 minutes on 2 cores)"
+        log "installing trunk $TRUNK_VERSION (a few minutes on 2 cores)"
         # --locked: trunk 0.22 needs a newer rustc; 0.21.14 with its lock file builds here.
-        cargo install --locked "trunk@$TRUNK_VERSION"
+        # No default features: they are TLS for `trunk serve --tls` and for downloading tools,
+        # and the crates.io update check; this project serves with scripts/serve.mjs, runs trunk
+        # offline (TRUNK_OFFLINE, tools from PATH) and pins the version here.
+        tool_install --locked --no-default-features "trunk@$TRUNK_VERSION"
     fi
 }
 
@@ -59,8 +78,10 @@ ensure_wasm_bindgen() {
         log "wasm-bindgen-cli $WASM_BINDGEN_VERSION: present"
     else
         log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes)"
-        # Without --locked: the registry mirror lacks one locked transitive version.
-        cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+        # Without --locked: the registry mirror lacks one locked transitive version. No default
+        # features: they are rustls for ureq's https, and the test runner only speaks plain
+        # http to the local chromedriver.
+        tool_install --no-default-features wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
     fi
 }
 
@@ -69,7 +90,7 @@ ensure_cargo_deny() {
         log "cargo-deny $CARGO_DENY_VERSION: present"
     else
         log "installing cargo-deny $CARGO_DENY_VERSION (about 4 minutes of CPU: 2-3 minutes on 2 idle cores)"
-        cargo install --locked "cargo-deny@$CARGO_DENY_VERSION"
+        tool_install --locked "cargo-deny@$CARGO_DENY_VERSION"
     fi
 }
 
@@ -102,18 +123,33 @@ ensure_apt() {
     fi
 }
 
+# The downloads (npm, apt) wait on the network and the disk, the cargo installs on the CPU:
+# the first run in the background while the second compile, instead of one after the other.
+downloads() {
+    ensure_npm "$ROOT/tools"
+    if [ "$MODE" = test ]; then
+        ensure_apt
+        ensure_npm "$ROOT/e2e"
+    fi
+}
+
 ensure_toolchain
 if [ "$MODE" = check ]; then
     log "done ($MODE)"
     exit 0
 fi
 ensure_wasm_target
+downloads &
+downloads_pid=$!
+# A failed install below stops the script: the downloads stop with it.
+trap '[ -z "${downloads_pid:-}" ] || kill "$downloads_pid" 2>/dev/null || true' EXIT
 ensure_trunk
 ensure_wasm_bindgen
-ensure_npm "$ROOT/tools"
 if [ "$MODE" = test ]; then
-    ensure_apt
-    ensure_npm "$ROOT/e2e"
     ensure_cargo_deny
 fi
+wait "$downloads_pid" || { downloads_pid=; echo "[setup] npm or apt install failed (see above)" >&2; exit 1; }
+downloads_pid=
+# The shared build directory of the installs is scratch once they are done.
+[ -n "${SKBLAB_TOOL_TARGET:-}" ] || rm -rf "$ROOT/target/tool-build"
 log "done ($MODE)"

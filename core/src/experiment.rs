@@ -373,7 +373,7 @@ pub trait Experiment: Sync {
     }
     /// The whole run: every point, then [`Experiment::finish`].
     fn run(&self, params: &Params, seed: u64) -> RunOutput {
-        let rows = self.points(params).iter().map(|p| self.run_point(params, p, seed)).collect();
+        let rows = crate::calibrate::par_map(&self.points(params), |p| self.run_point(params, p, seed));
         self.finish(params, seed, rows)
     }
     /// The work of `run(params, _)`, before it starts (see [`WorkEstimate`]).
@@ -438,7 +438,7 @@ pub trait Experiment: Sync {
     /// one lucky seed. Notes (crossover, plateau...) are computed on the mean run.
     fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
         let params = self.reproduce_params();
-        let runs: Vec<RunOutput> = seeds.iter().map(|&s| self.run(&params, s)).collect();
+        let runs: Vec<RunOutput> = crate::calibrate::par_map(seeds, |&s| self.run(&params, s));
         let mean = RunOutput::mean_of(&runs)?;
         let per_seed: Vec<Reproduction> = runs.iter().filter_map(|r| self.compare(&params, r)).collect();
         Some(self.compare(&params, &mean)?.with_spread(&per_seed, seeds))

@@ -36,7 +36,14 @@ const SHOW_ESTIMATE_FROM_S: f64 = 10.0;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Simulations run at once by reproduce, validate, calibrate and bands (default: the
+    /// available parallelism); the output is the same whatever the number.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_JOBS)))]
+    jobs: Option<u32>,
 }
+
+/// The most threads `--jobs` may ask for.
+const MAX_JOBS: u32 = 256;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -178,7 +185,7 @@ fn main() -> ExitCode {
         return ExitCode::from(EXIT_BAD_INPUT);
     }
     let result = match Cli::try_parse() {
-        Ok(cli) => execute(cli.command),
+        Ok(cli) => set_jobs(cli.jobs).and_then(|()| execute(cli.command)),
         Err(e) if e.kind() == ErrorKind::DisplayVersion && std::env::args_os().len() > 2 => {
             let extra: Vec<String> =
                 std::env::args().skip(1).filter(|a| a != "--version" && a != "-V").map(|a| echo(&a)).collect();
@@ -194,6 +201,16 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }
+}
+
+/// Sizes the pool every parallel map of core runs on (`--jobs`; rayon's default otherwise:
+/// the available parallelism).
+fn set_jobs(jobs: Option<u32>) -> Result<(), String> {
+    let Some(n) = jobs else { return Ok(()) };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n as usize)
+        .build_global()
+        .map_err(|e| format!("cannot start {n} threads for --jobs: {e}"))
 }
 
 /// Writes the whole output; a reader that went away (EPIPE) is a normal end, any other write

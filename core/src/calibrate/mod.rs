@@ -20,7 +20,10 @@
 //! values are then copied into the experiment's machine profile by hand (core does no I/O).
 
 mod multistart;
+mod par;
 pub mod tables;
+
+pub use par::{jobs, par_map};
 
 pub use multistart::{
     calibrate_multistart, calibrate_multistart_with, start_points, MultiReport, StartEnd, COARSE_ROUNDS, MAX_STARTS,
@@ -130,8 +133,10 @@ pub fn calibrate(cal: &dyn Calibration, rounds: u32, seeds: &[u64]) -> Report {
     calibrate_with(cal, rounds, seeds, &mut |_| {})
 }
 
-/// Where a long fit is, one line at a time (the CLI prints them to stderr as they come).
-pub type Progress<'a> = &'a mut dyn FnMut(&str);
+/// Where a long fit is, one line at a time (the CLI prints them to stderr as they come). `Send`,
+/// so work that runs in parallel ([`par_map`]) can report from its threads (lines then come in
+/// the order the work finishes; the results do not depend on it).
+pub type Progress<'a> = &'a mut (dyn FnMut(&str) + Send);
 
 /// [`calibrate`], telling `progress` the objective after every round.
 pub fn calibrate_with(cal: &dyn Calibration, rounds: u32, seeds: &[u64], progress: Progress<'_>) -> Report {
@@ -276,22 +281,31 @@ impl Sensitivity {
 
 /// Scores the committed values and each constant at ±10 % (outside its range if need be: the
 /// question is how much the result leans on it, not whether the move is a valid fit).
+/// The committed values and the 2 × constants moved ones are scored side by side ([`par_map`]).
 pub fn sensitivity(cal: &dyn Calibration, seeds: &[u64]) -> Sensitivity {
     let base_v = cal.committed();
+    // The committed values, then each constant at -10 % and at +10 %.
+    let mut points = vec![base_v.clone()];
+    for i in 0..cal.constants().len() {
+        for f in [0.9, 1.1] {
+            let mut v = base_v.clone();
+            v[i] *= f;
+            points.push(v);
+        }
+    }
+    let mut scores = par_map(&points, |v| cal.score(v, seeds)).into_iter();
+    let base = scores.next().expect("bug: the committed values were scored");
     let rows = cal
         .constants()
         .iter()
         .enumerate()
         .map(|(i, &c)| {
-            let at = |f: f64| {
-                let mut v = base_v.clone();
-                v[i] *= f;
-                cal.score(&v, seeds)
-            };
-            SensitivityRow { constant: c, value: base_v[i], minus: at(0.9), plus: at(1.1) }
+            let (minus, plus) = (scores.next(), scores.next());
+            let (Some(minus), Some(plus)) = (minus, plus) else { panic!("bug: a sensitivity score is missing") };
+            SensitivityRow { constant: c, value: base_v[i], minus, plus }
         })
         .collect();
-    Sensitivity { title: cal.title(), seeds: seeds.to_vec(), base: cal.score(&base_v, seeds), rows }
+    Sensitivity { title: cal.title(), seeds: seeds.to_vec(), base, rows }
 }
 
 fn seed_list(seeds: &[u64]) -> String {

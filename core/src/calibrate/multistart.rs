@@ -71,35 +71,37 @@ pub fn calibrate_multistart_with(
     let mut candidates = vec![cal.committed()];
     candidates.extend(start_points(constants, starts.min(MAX_STARTS)));
     let n = candidates.len();
-    let mut ends: Vec<StartEnd> = candidates
-        .into_iter()
-        .enumerate()
-        .map(|(j, start)| {
-            let s0 = cal.score(&start, coarse_seeds);
-            let d = descend(cal, start.clone(), s0.clone(), FIRST_STEP, COARSE_ROUNDS, coarse_seeds, &mut |_| {});
-            evaluations += d.evaluations + 1;
-            progress(&format!(
-                "start {j}/{} ({}): objective {:.3} -> {:.3} on the coarse seeds ({evaluations} evaluations so far)",
-                n - 1,
-                if j == 0 { "committed values" } else { "start point" },
-                s0.objective,
-                d.score.objective
-            ));
-            StartEnd {
-                start,
-                start_objective: s0.objective,
-                end: d.values,
-                coarse_objective: d.score.objective,
-                objective: None,
-            }
-        })
-        .collect();
+    // The short descents are independent: side by side ([`par_map`]), reported in start order.
+    let descents = par_map(&candidates, |start| {
+        let s0 = cal.score(start, coarse_seeds);
+        let d = descend(cal, start.clone(), s0.clone(), FIRST_STEP, COARSE_ROUNDS, coarse_seeds, &mut |_| {});
+        (s0, d)
+    });
+    let mut ends: Vec<StartEnd> = Vec::with_capacity(n);
+    for (j, (start, (s0, d))) in candidates.into_iter().zip(descents).enumerate() {
+        evaluations += d.evaluations + 1;
+        progress(&format!(
+            "start {j}/{} ({}): objective {:.3} -> {:.3} on the coarse seeds ({evaluations} evaluations so far)",
+            n - 1,
+            if j == 0 { "committed values" } else { "start point" },
+            s0.objective,
+            d.score.objective
+        ));
+        ends.push(StartEnd {
+            start,
+            start_objective: s0.objective,
+            end: d.values,
+            coarse_objective: d.score.objective,
+            objective: None,
+        });
+    }
     // The coarse objective is on fewer seeds: rescore the best few ends on all of them.
     let mut by_coarse: Vec<usize> = (0..ends.len()).collect();
     by_coarse.sort_by(|&a, &b| ends[a].coarse_objective.total_cmp(&ends[b].coarse_objective).then(a.cmp(&b)));
+    let rescored: Vec<usize> = by_coarse.iter().take(RESCORED).copied().collect();
+    let scores = par_map(&rescored, |&k| cal.score(&ends[k].end, seeds));
     let mut best: Option<(usize, Score)> = None;
-    for &k in by_coarse.iter().take(RESCORED) {
-        let s = cal.score(&ends[k].end, seeds);
+    for (&k, s) in rescored.iter().zip(scores) {
         evaluations += 1;
         ends[k].objective = Some(s.objective);
         if best.as_ref().is_none_or(|(_, b)| s.objective < b.objective) {

@@ -49,16 +49,73 @@ pub struct Zone {
     pub other_pages: u64,
     /// Which orders the pagesets cache (true = Linux ≥ 5.14).
     pub pcp_high_order: bool,
-    page_ref: Vec<u32>,
-    page_order: Vec<u8>,
-    /// The `struct page` line of every frame.
-    page_line: Vec<CacheLine>,
+    /// Every frame's `struct page` (refcount, order, its line) and who last used its data.
+    pages: Pages,
     /// `free_area[order]` of `struct zone`: list head and `nr_free`, one line per order
     /// (104 bytes each in 5.2; the model gives each order its own line).
     area_line: [CacheLine; MAX_ORDER],
-    /// Who last wrote and read each page's data (the frag copies), for [`Caches::access`].
-    data: Vec<PageData>,
 }
+
+/// What the model keeps of one frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct PageMeta {
+    /// The `struct page` line.
+    line: CacheLine,
+    /// Who last wrote and read the page's data (the frag copies), for [`Caches::access`].
+    data: PageData,
+    refcount: u32,
+    order: u8,
+}
+
+/// Frames per chunk of [`Pages`].
+const CHUNK_PAGES: usize = 512;
+
+/// The frames' [`PageMeta`], in chunks of [`CHUNK_PAGES`] made on the first write to one of
+/// their frames; a frame of a chunk never written is all defaults (refcount 0, line untouched,
+/// data never used). A zone has 2^17 frames and a run writes a few thousand of them, so a run
+/// no longer starts by writing ~4 MB of defaults per zone (performance only: every frame
+/// reads the same as with one flat array).
+#[derive(Debug, Clone)]
+struct Pages {
+    chunks: Vec<Option<Box<[PageMeta]>>>,
+}
+
+impl Pages {
+    fn new(n_pages: usize) -> Pages {
+        Pages { chunks: vec![None; n_pages.div_ceil(CHUNK_PAGES)] }
+    }
+
+    #[inline]
+    fn get(&self, pfn: Pfn) -> PageMeta {
+        let i = pfn as usize;
+        match &self.chunks[i / CHUNK_PAGES] {
+            Some(chunk) => chunk[i % CHUNK_PAGES],
+            None => PageMeta::default(),
+        }
+    }
+
+    #[inline]
+    fn get_mut(&mut self, pfn: Pfn) -> &mut PageMeta {
+        let i = pfn as usize;
+        let chunk = self.chunks[i / CHUNK_PAGES]
+            .get_or_insert_with(|| vec![PageMeta::default(); CHUNK_PAGES].into_boxed_slice());
+        &mut chunk[i % CHUNK_PAGES]
+    }
+}
+
+/// Equal when every frame reads the same (whether its chunk was made or not).
+impl PartialEq for Pages {
+    fn eq(&self, other: &Pages) -> bool {
+        self.chunks.len() == other.chunks.len()
+            && self.chunks.iter().zip(&other.chunks).all(|(a, b)| match (a, b) {
+                (Some(a), Some(b)) => a == b,
+                (Some(c), None) | (None, Some(c)) => c.iter().all(|p| *p == PageMeta::default()),
+                (None, None) => true,
+            })
+    }
+}
+
+impl Eq for Pages {}
 
 impl Zone {
     pub fn new(node: u32, n_pages: u32, n_cpus: usize, pcp_high: u32, pcp_batch: u32, pcp_high_order: bool) -> Self {
@@ -96,11 +153,8 @@ impl Zone {
             in_use_pages: 0,
             other_pages,
             pcp_high_order,
-            page_ref: vec![0; n],
-            page_order: vec![0; n],
-            page_line: vec![CacheLine::UNTOUCHED; n],
+            pages: Pages::new(n),
             area_line: [CacheLine::UNTOUCHED; MAX_ORDER],
-            data: vec![PageData::default(); n],
         }
     }
 
@@ -117,7 +171,7 @@ impl Zone {
     /// Like [`Zone::touch_page`], but a bulk list walk (`rmqueue_bulk`, `free_pcppages_bulk`)
     /// overlaps its misses: model assumption, each block costs at most an L3 hit.
     fn touch_page_capped(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn, cap_ns: u64) -> u64 {
-        self.page_line[pfn as usize].touch(m, caches, cpu).min(cap_ns)
+        self.pages.get_mut(pfn).line.touch(m, caches, cpu).min(cap_ns)
     }
 
     /// `cpu` copies bytes `start_bytes..end_bytes` of the block at `pfn` in (`write`, the
@@ -135,10 +189,10 @@ impl Zone {
         let mut by = [0u32; SOURCES];
         let mut at = start_bytes;
         while at < end_bytes {
-            let i = (pfn + at / page_bytes) as usize;
+            let page = self.pages.get_mut(pfn + at / page_bytes);
             let upto = ((at / page_bytes + 1) * page_bytes).min(end_bytes);
             let lines = (upto - at).div_ceil(LINE_BYTES);
-            let src: Source = caches.access(&mut self.data[i], cpu, self.node, lines, write);
+            let src: Source = caches.access(&mut page.data, cpu, self.node, lines, write);
             by[src as usize] += lines;
             at = upto;
         }
@@ -146,22 +200,23 @@ impl Zone {
     }
 
     pub fn page_ref(&self, pfn: Pfn) -> u32 {
-        self.page_ref[pfn as usize]
+        self.pages.get(pfn).refcount
     }
 
     pub fn page_order(&self, pfn: Pfn) -> usize {
-        usize::from(self.page_order[pfn as usize])
+        usize::from(self.pages.get(pfn).order)
     }
 
     /// `page_ref_inc()`.
     pub fn get_page(&mut self, pfn: Pfn) {
-        assert!(self.page_ref[pfn as usize] > 0, "bug: get_page on a free page {pfn}");
-        self.page_ref[pfn as usize] += 1;
+        let r = &mut self.pages.get_mut(pfn).refcount;
+        assert!(*r > 0, "bug: get_page on a free page {pfn}");
+        *r += 1;
     }
 
     /// `put_page()` without the free: true if this was the last reference.
     pub fn put_page_testzero(&mut self, pfn: Pfn) -> bool {
-        let r = &mut self.page_ref[pfn as usize];
+        let r = &mut self.pages.get_mut(pfn).refcount;
         assert!(*r > 0, "bug: put_page on a free page {pfn}");
         *r -= 1;
         *r == 0
@@ -169,14 +224,15 @@ impl Zone {
 
     /// Hands a block to a caller: refcount 1, compound order recorded (prep_new_page).
     fn prep_new_page(&mut self, pfn: Pfn, order: usize) {
-        self.page_ref[pfn as usize] = 1;
-        self.page_order[pfn as usize] = order as u8;
+        let page = self.pages.get_mut(pfn);
+        page.refcount = 1;
+        page.order = order as u8;
         self.in_use_pages += 1 << order;
     }
 
     /// A freed block leaves the caller.
     fn unprep(&mut self, pfn: Pfn, order: usize) {
-        assert_eq!(self.page_ref[pfn as usize], 0, "bug: freeing pfn {pfn} with references");
+        assert_eq!(self.page_ref(pfn), 0, "bug: freeing pfn {pfn} with references");
         self.in_use_pages -= 1 << order;
     }
 
@@ -347,14 +403,15 @@ impl Zone {
     /// in the buddy, the referenced blocks' pages within the pages in use, and the lock's queue.
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut referenced = 0u64;
-        for (pfn, &r) in self.page_ref.iter().enumerate() {
+        for pfn in 0..self.free_area.n_pages() {
+            let r = self.page_ref(pfn);
             if r == 0 {
                 continue;
             }
-            if self.free_area.is_free_block(pfn as Pfn) {
+            if self.free_area.is_free_block(pfn) {
                 return Err(format!("node {}: page {pfn} has {r} references but is free in the buddy", self.node));
             }
-            referenced += 1 << self.page_order[pfn];
+            referenced += 1 << self.page_order(pfn);
         }
         if referenced > self.in_use_pages {
             return Err(format!("node {}: {referenced} pages referenced but {} in use", self.node, self.in_use_pages));
@@ -373,7 +430,7 @@ impl Zone {
         }
         for (cpu, p) in self.pcp.iter().enumerate() {
             p.check_invariants().map_err(|e| format!("node {} cpu {cpu}: {e}", self.node))?;
-            if let Some((pfn, _)) = p.blocks().find(|&(pfn, _)| self.page_ref[pfn as usize] != 0) {
+            if let Some((pfn, _)) = p.blocks().find(|&(pfn, _)| self.page_ref(pfn) != 0) {
                 return Err(format!("node {} cpu {cpu}: pcp page {pfn} still referenced", self.node));
             }
         }

@@ -9,7 +9,7 @@
 //! band means the model cannot tell from what is known ([`Bands::cannot_tell`] says where, in
 //! one computed line). Work: `n` runs (one seed), one per [`BandJob::step`], so that the web
 //! app's worker can stream the band sample by sample.
-use crate::calibrate::{start_points, Constant, Progress};
+use crate::calibrate::{par_map, start_points, Constant, Progress};
 use crate::experiment::Experiment;
 use crate::output::Reproduction;
 use crate::params::Params;
@@ -190,12 +190,30 @@ impl<'a> BandJob<'a> {
 
     /// Runs the next sample and widens the band by its cells; false once every sample ran.
     pub fn step(&mut self) -> bool {
-        let Some(values) = self.samples.get(self.next) else { return false };
-        self.next += 1;
+        if self.is_done() {
+            return false;
+        }
+        let r = self.sample(self.next);
+        self.absorb(r);
+        true
+    }
+
+    /// The reproduction of sample `i` (`None` past the last, or if the experiment cannot run
+    /// it): pure, so samples can run anywhere, in any order, and be [`BandJob::absorb`]ed in
+    /// sample order afterwards.
+    pub fn sample(&self, i: usize) -> Option<Reproduction> {
+        let values = self.samples.get(i)?;
         let (exp, params, seed) = (self.exp, &self.params, self.bands.seed);
-        let Some(r) = exp.run_perturbed(params, seed, values).and_then(|out| exp.compare(params, &out)) else {
-            return true;
-        };
+        exp.run_perturbed(params, seed, values).and_then(|out| exp.compare(params, &out))
+    }
+
+    /// Widens the band by the next sample's result (from [`BandJob::sample`] of that index).
+    pub fn absorb(&mut self, r: Option<Reproduction>) {
+        if self.is_done() {
+            return;
+        }
+        self.next += 1;
+        let Some(r) = r else { return };
         self.bands.ran += 1;
         for row in &r.rows {
             for c in &row.cells {
@@ -210,7 +228,6 @@ impl<'a> BandJob<'a> {
                 }
             }
         }
-        true
     }
 
     /// The band of the samples run so far.
@@ -220,14 +237,22 @@ impl<'a> BandJob<'a> {
 }
 
 /// The bands of `exp`'s reproduction under `params` from `n` samples (at most [`MAX_BANDS`])
-/// on `seed`, telling `progress` one line per sample; `None` if the experiment declares no
-/// uncertain quantity.
+/// on `seed`, telling `progress` one line per sample as it starts; `None` if the experiment
+/// declares no uncertain quantity. The samples run side by side ([`par_map`]) and widen the
+/// band in sample order.
 pub fn bands_with(exp: &dyn Experiment, params: &Params, seed: u64, n: u32, progress: Progress<'_>) -> Option<Bands> {
     let mut job = BandJob::new(exp, params, seed, n)?;
-    while !job.is_done() {
-        let (i, n) = job.progress();
-        progress(&format!("band sample {}/{n}", i + 1));
-        job.step();
+    let (_, total) = job.progress();
+    let progress = std::sync::Mutex::new(progress);
+    let indices: Vec<usize> = (0..total as usize).collect();
+    let results = par_map(&indices, |&i| {
+        if let Ok(mut p) = progress.lock() {
+            p(&format!("band sample {}/{total}", i + 1));
+        }
+        job.sample(i)
+    });
+    for r in results {
+        job.absorb(r);
     }
     Some(job.bands)
 }

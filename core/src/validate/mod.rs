@@ -24,7 +24,7 @@ pub mod sensitivity;
 pub use bands::{bands_with, BandCell, BandJob, BandQuantity, Bands, Wide, MAX_BANDS, WIDE_HALF_PCT};
 
 use crate::calibrate::tables::{budget_violations, TableCheck, TableSpec, Verdict};
-use crate::calibrate::Progress;
+use crate::calibrate::{par_map, Progress};
 use crate::experiment::Experiment;
 use crate::output::{render_grid, MODEL_VERSION};
 use serde::{Deserialize, Serialize};
@@ -139,27 +139,46 @@ pub fn registry_tables() -> Vec<TableSpec> {
 }
 
 /// The report over the tables of `exps`, each measured on the mean over `seeds`; `progress`
-/// hears one line before each table (the work is what each `check_table` does).
+/// hears one line as each table starts (the work is what each `check_table` does). The
+/// tables, and the sensitivity of each experiment with a fitted table, are measured side by
+/// side ([`par_map`]); the report is assembled in table order, the same whatever the threads.
 pub fn validate_with(exps: &[&dyn Experiment], seeds: &[u64], progress: Progress<'_>) -> Validation {
     let specs: Vec<(&dyn Experiment, TableSpec)> =
         exps.iter().flat_map(|e| e.tables().into_iter().map(|t| (*e, t))).collect();
     let n = specs.len();
-    let mut counted: Vec<(&str, Vec<String>)> = Vec::new();
+    let progress = std::sync::Mutex::new(progress);
+    let say = |line: String| {
+        if let Ok(mut p) = progress.lock() {
+            p(&line);
+        }
+    };
+    // Each experiment with a fitted table, once, in table order: its hand-set constants' ±10 %.
+    let mut fit_exps: Vec<&dyn Experiment> = Vec::new();
+    for (e, spec) in &specs {
+        if spec.verdict() == Verdict::Fit && !fit_exps.iter().any(|f| f.id() == e.id()) {
+            fit_exps.push(*e);
+        }
+    }
+    let indexed: Vec<usize> = (0..n).collect();
+    let checks = par_map(&indexed, |&i| {
+        let (e, spec) = &specs[i];
+        say(format!("table {}/{n}: {} {} ({})", i + 1, e.id(), spec.table, spec.verdict().name()));
+        e.check_table(spec.table, seeds)
+    });
+    let counted: Vec<(&str, Vec<String>)> = par_map(&fit_exps, |e| {
+        say(format!("  ±10 % of each of {} constants of {} (2 runs each)", e.uncertain().len(), e.id()));
+        let fitted: Vec<&str> = e.tables().iter().flat_map(|t| t.fitted.clone()).collect();
+        let seed = seeds.first().copied().unwrap_or(1);
+        let names = sensitivity::influences(*e, &fitted, seed)
+            .map(|inf| sensitivity::counted_as_fitted(&inf))
+            .unwrap_or_default();
+        (e.id(), names)
+    });
     let mut tables: Vec<TableReport> = Vec::new();
-    for (i, (e, spec)) in specs.iter().enumerate() {
-        progress(&format!("table {}/{n}: {} {} ({})", i + 1, e.id(), spec.table, spec.verdict().name()));
-        let mut report = TableReport::new(spec, e.check_table(spec.table, seeds));
+    for ((e, spec), check) in specs.iter().zip(checks) {
+        let mut report = TableReport::new(spec, check);
         if spec.verdict() == Verdict::Fit {
-            if !counted.iter().any(|(id, _)| *id == e.id()) {
-                progress(&format!("  ±10 % of each of {} constants of {} (2 runs each)", e.uncertain().len(), e.id()));
-                let fitted: Vec<&str> = e.tables().iter().flat_map(|t| t.fitted.clone()).collect();
-                let seed = seeds.first().copied().unwrap_or(1);
-                let names = sensitivity::influences(*e, &fitted, seed)
-                    .map(|inf| sensitivity::counted_as_fitted(&inf))
-                    .unwrap_or_default();
-                counted.push((e.id(), names));
-            }
-            let names = &counted.iter().find(|(id, _)| *id == e.id()).expect("just pushed").1;
+            let names = &counted.iter().find(|(id, _)| *id == e.id()).expect("bug: a fit experiment unmeasured").1;
             report.count_as_fitted(names);
         }
         tables.push(report);

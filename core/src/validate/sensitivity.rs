@@ -35,14 +35,22 @@ pub fn influences(exp: &dyn Experiment, fitted: &[&str], seed: u64) -> Option<Ve
         return None;
     }
     let base: Vec<f64> = uncertain.iter().map(|(_, q)| q.value).collect();
-    let at_base = numbers(exp, &base, seed)?;
-    let mut out = Vec::new();
-    for (i, (name, _)) in uncertain.iter().enumerate() {
-        let mut worst = 0.0_f64;
+    // The base run, then every quantity at -10 % and +10 %: independent runs, side by side.
+    let mut points = vec![base.clone()];
+    for i in 0..uncertain.len() {
         for factor in [0.9, 1.1] {
             let mut v = base.clone();
             v[i] *= factor;
-            let Some(moved) = numbers(exp, &v, seed) else { continue };
+            points.push(v);
+        }
+    }
+    let mut runs = crate::calibrate::par_map(&points, |v| numbers(exp, v, seed)).into_iter();
+    let at_base = runs.next().flatten()?;
+    let mut out = Vec::new();
+    for (name, _) in &uncertain {
+        let mut worst = 0.0_f64;
+        for _factor in [0.9, 1.1] {
+            let Some(moved) = runs.next().flatten() else { continue };
             for (a, b) in at_base.iter().zip(&moved) {
                 if a.abs() > 1e-12 {
                     worst = worst.max(((b - a) / a).abs() * 100.0);

@@ -555,7 +555,7 @@ impl Experiment for CrossCpuFree {
     /// The three rows of [`reproduce_on`], each simulated cell the mean over `seeds` with its
     /// [min, max].
     fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
-        let per_seed: Vec<Reproduction> = seeds.iter().map(|&s| reproduce_on(XEN_GUEST_2011, s)).collect();
+        let per_seed: Vec<Reproduction> = crate::calibrate::par_map(seeds, |&s| reproduce_on(XEN_GUEST_2011, s));
         let mut mean = per_seed.first()?.clone();
         for (ri, row) in mean.rows.iter_mut().enumerate() {
             for (ci, cell) in row.cells.iter_mut().enumerate() {

@@ -56,8 +56,10 @@ fn check_defer(seeds: &[u64]) -> TableCheck {
     let mbps = |defer: &str| {
         let settings = ["workload=tcp-100g".to_string(), format!("defer_free={defer}")];
         let params = super::CrossCpuFree.params_from(&settings).expect("valid tcp-100g settings");
-        let sum: f64 =
-            seeds.iter().map(|&s| super::CrossCpuFree.run(&params, s).column_f64("mbps")[0].unwrap_or(0.0)).sum();
+        let per_seed = crate::calibrate::par_map(seeds, |&s| {
+            super::CrossCpuFree.run(&params, s).column_f64("mbps")[0].unwrap_or(0.0)
+        });
+        let sum: f64 = per_seed.iter().sum();
         sum / seeds.len().max(1) as f64
     };
     let (b, a) = (mbps("false"), mbps("true"));
@@ -90,7 +92,7 @@ pub fn check_table(table: &str, seeds: &[u64]) -> Option<TableCheck> {
     if table != TABLE {
         return None;
     }
-    let runs: Vec<_> = seeds.iter().map(|&s| reproduce_on(XEN_GUEST_2011, s)).collect();
+    let runs: Vec<_> = crate::calibrate::par_map(seeds, |&s| reproduce_on(XEN_GUEST_2011, s));
     let n = runs.len().max(1) as f64;
     let mean = |row: usize| runs.iter().map(|r| r.rows[row].cells[0].simulated).sum::<f64>() / n;
     let (b, a) = (mean(0), mean(1));

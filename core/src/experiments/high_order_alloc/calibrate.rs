@@ -59,16 +59,15 @@ pub fn profile_with(values: &[f64]) -> MachineProfile {
 /// Sweeps 1..=30 flows on `m` with default parameters and `seed`; (threads, order3, order0) Mbit/s.
 pub fn sweep_on(m: &MachineProfile, seed: u64) -> Vec<(u32, f64, f64)> {
     let params = HighOrderAlloc.defaults();
-    (1..=30)
-        .map(|n| {
-            let run = |o| {
-                let mut sim = StreamSim::new(config_on(m.clone(), &params, n, o), seed);
-                sim.run();
-                sim.throughput_mbps()
-            };
-            (n, run(FragOrder::Order3), run(FragOrder::Order0))
-        })
-        .collect()
+    let flows: Vec<u32> = (1..=30).collect();
+    crate::calibrate::par_map(&flows, |&n| {
+        let run = |o| {
+            let mut sim = StreamSim::new(config_on(m.clone(), &params, n, o), seed);
+            sim.run();
+            sim.throughput_mbps()
+        };
+        (n, run(FragOrder::Order3), run(FragOrder::Order0))
+    })
 }
 
 /// Scores cell-by-cell mean rows against the seed table.
@@ -115,7 +114,7 @@ impl Calibration for HoaCalibration {
     }
     fn score(&self, values: &[f64], seeds: &[u64]) -> Score {
         let m = profile_with(values);
-        let runs: Vec<Vec<(u32, f64, f64)>> = seeds.iter().map(|&s| sweep_on(&m, s)).collect();
+        let runs: Vec<Vec<(u32, f64, f64)>> = crate::calibrate::par_map(seeds, |&s| sweep_on(&m, s));
         let n = runs.len().max(1) as f64;
         let mean: Vec<(u32, f64, f64)> = (0..30)
             .map(|i| {

@@ -51,18 +51,17 @@ fn seed_rows() -> Rows {
 fn rows_on(m: &MachineProfile, seeds: &[u64], flows: (u32, u32), order3: bool) -> Rows {
     let params = HighOrderAlloc.defaults();
     let k = seeds.len().max(1) as f64;
-    (flows.0..=flows.1)
-        .map(|n| {
-            let run = |o, s| {
-                let mut sim = StreamSim::new(config_on(m.clone(), &params, n, o), s);
-                sim.run();
-                sim.throughput_mbps()
-            };
-            let o3: f64 = if order3 { seeds.iter().map(|&s| run(FragOrder::Order3, s)).sum::<f64>() / k } else { 0.0 };
-            let o0: f64 = seeds.iter().map(|&s| run(FragOrder::Order0, s)).sum::<f64>() / k;
-            (n, o3, o0)
-        })
-        .collect()
+    let points: Vec<u32> = (flows.0..=flows.1).collect();
+    crate::calibrate::par_map(&points, |&n| {
+        let run = |o, s| {
+            let mut sim = StreamSim::new(config_on(m.clone(), &params, n, o), s);
+            sim.run();
+            sim.throughput_mbps()
+        };
+        let o3: f64 = if order3 { seeds.iter().map(|&s| run(FragOrder::Order3, s)).sum::<f64>() / k } else { 0.0 };
+        let o0: f64 = seeds.iter().map(|&s| run(FragOrder::Order0, s)).sum::<f64>() / k;
+        (n, o3, o0)
+    })
 }
 
 /// The cells of `rows` in `flows` as (simulated, measured) pairs, per column.
@@ -226,7 +225,7 @@ pub fn check(seeds: &[u64]) -> TableCheck {
 
 /// The sweep 1..=30 on `m`, cell by cell the mean over `seeds`.
 pub fn mean_rows(m: &MachineProfile, seeds: &[u64]) -> Rows {
-    let runs: Vec<Rows> = seeds.iter().map(|&s| sweep_on(m, s)).collect();
+    let runs: Vec<Rows> = crate::calibrate::par_map(seeds, |&s| sweep_on(m, s));
     let k = runs.len().max(1) as f64;
     (0..30)
         .map(|i| {

@@ -75,9 +75,12 @@ pub fn score(kind: MachineKind, values: &[f64], seeds: &[u64]) -> Score {
     let n = seeds.len().max(1) as f64;
     let mut sum = [0.0; 7];
     let (mut spin_after, mut drop) = (0.0, 0.0);
-    for &seed in seeds {
-        spin_after += Shares::of(&summary_on(&b, &params, Fix::After, seed).flame).spin_free / n;
-        let before = summary_on(&b, &params, Fix::Before, seed);
+    let per_seed = crate::calibrate::par_map(seeds, |&seed| {
+        let after = Shares::of(&summary_on(&b, &params, Fix::After, seed).flame).spin_free;
+        (after, summary_on(&b, &params, Fix::Before, seed))
+    });
+    for (after, before) in per_seed {
+        spin_after += after / n;
         drop += super::drop_pct(&super::Input::new(&params), &before) / n;
         for (a, v) in sum.iter_mut().zip(frames(&Shares::of(&before.flame))) {
             *a += v / n;
@@ -128,7 +131,7 @@ impl Calibration for MachineCalibration {
         }
         let params = machine_defaults(self.0);
         let n = seeds.len().max(1) as f64;
-        let gain = seeds.iter().map(|&s| super::pair(&params, s).gain_pct).sum::<f64>() / n;
+        let gain = crate::calibrate::par_map(seeds, |&s| super::pair(&params, s).gain_pct).iter().sum::<f64>() / n;
         let target = super::seed::gain_target(self.0);
         Score { objective: (gain - target).abs(), figures: vec![("gain_pct".to_string(), gain)] }
     }

@@ -549,7 +549,7 @@ impl Experiment for PageFragFree {
 
     /// The full table on the mean over `seeds`, each cell with its [min, max].
     fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
-        let per_seed: Vec<Vec<f64>> = seeds.iter().map(|&s| reproduce_figures(s)).collect();
+        let per_seed: Vec<Vec<f64>> = crate::calibrate::par_map(seeds, |&s| reproduce_figures(s));
         let n = per_seed.len().max(1) as f64;
         let mean: Vec<f64> = (0..FIGURES).map(|k| per_seed.iter().map(|f| f[k]).sum::<f64>() / n).collect();
         let tables: Vec<Reproduction> = per_seed.iter().zip(seeds).map(|(f, &s)| table(f, s)).collect();

@@ -36,7 +36,7 @@ pub fn tables() -> Vec<TableSpec> {
 }
 
 fn mean_figures(seeds: &[u64]) -> Vec<f64> {
-    let per: Vec<Vec<f64>> = seeds.iter().map(|&s| seed::reproduce_figures(s)).collect();
+    let per: Vec<Vec<f64>> = crate::calibrate::par_map(seeds, |&s| seed::reproduce_figures(s));
     let n = per.len().max(1) as f64;
     (0..seed::FIGURES).map(|k| per.iter().map(|f| f[k]).sum::<f64>() / n).collect()
 }
@@ -192,6 +192,6 @@ pub fn monotone() -> Vec<Monotone> {
 /// The gains of the two predictions with the router fitted, on `seeds` (x86, A53).
 pub fn predicted_gains(seeds: &[u64]) -> (f64, f64) {
     let n = seeds.len().max(1) as f64;
-    let g = |k| seeds.iter().map(|&s| pair(&machine_defaults(k), s).gain_pct).sum::<f64>() / n;
+    let g = |k| crate::calibrate::par_map(seeds, |&s| pair(&machine_defaults(k), s).gain_pct).iter().sum::<f64>() / n;
     (g(MachineKind::X86Bench), g(MachineKind::CortexA53))
 }

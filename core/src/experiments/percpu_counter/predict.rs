@@ -107,10 +107,8 @@ pub fn run_perturbed(params: &Params, seed: u64, values: &[f64]) -> Option<RunOu
 pub fn figures(i: &Input, seeds: &[u64]) -> (f64, f64) {
     let (m, c) = (super::DUAL_XEON_2018, super::COSTS_2018);
     let n = seeds.len().max(1) as f64;
-    seeds.iter().fold((0.0, 0.0), |(a, p), &s| {
-        let o = point_outcomes_on(&m, c, i, i.cpus, s);
-        (a + o[0].cpu_pct / n, p + o[1].cpu_pct / n)
-    })
+    let per_seed = crate::calibrate::par_map(seeds, |&s| point_outcomes_on(&m, c, i, i.cpus, s));
+    per_seed.iter().fold((0.0, 0.0), |(a, p), o| (a + o[0].cpu_pct / n, p + o[1].cpu_pct / n))
 }
 
 /// Knob relations the real system fixes in sign.

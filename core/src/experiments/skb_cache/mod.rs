@@ -541,7 +541,7 @@ impl Experiment for SkbCache {
     }
 
     fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
-        let per_seed: Vec<Reproduction> = seeds.iter().map(|&s| reproduce_on(SERVER_2019_RR, s)).collect();
+        let per_seed: Vec<Reproduction> = crate::calibrate::par_map(seeds, |&s| reproduce_on(SERVER_2019_RR, s));
         let mut mean = per_seed.first()?.clone();
         for (ri, row) in mean.rows.iter_mut().enumerate() {
             for (ci, cell) in row.cells.iter_mut().enumerate() {
