@@ -360,7 +360,7 @@ mod tests {
 
     /// Another valid text for `name` than its current value (None if it has only one).
     fn moved(params: &Params, name: &str) -> Option<String> {
-        let spec = params.specs().into_iter().find(|s| s.name == name)?;
+        let spec = params.specs().iter().find(|s| s.name == name)?;
         let now = params.value(name).to_string();
         let candidates: Vec<String> = match &spec.kind {
             ParamKind::Choice { options } => options.iter().map(|c| c.to_string()).collect(),
