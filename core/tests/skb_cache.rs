@@ -49,7 +49,9 @@ fn caches_move_every_free_home() {
     // Without the caches both objects of both skbs are freed on a CPU that did not allocate them.
     assert!(metric(&off, "slowpath_frees_per_request") > 3.5, "{}", metric(&off, "slowpath_frees_per_request"));
     assert!(metric(&off, "freed_on_alloc_cpu_pct") < 5.0);
-    assert!(metric(&on, "slowpath_frees_per_request") < 0.2);
+    // With 10,000 flows the parked rx skb's slab is no longer its CPU's active slab when the
+    // next request frees it: a slow-path free, but on the allocating CPU (its own lines).
+    assert!(metric(&on, "slowpath_frees_per_request") < 1.2, "{}", metric(&on, "slowpath_frees_per_request"));
     assert!(metric(&on, "freed_on_alloc_cpu_pct") > 95.0);
     assert!(metric(&on, "gain_pct") > 8.0);
     assert_eq!(metric(&off, "gain_pct"), 0.0);
@@ -173,15 +175,21 @@ fn flows_scale_socket_state_misses() {
 }
 
 /// Finding 5: 112, 224 and 448 threads on 112 CPUs differ: several threads share a CPU, so
-/// each epoll batch is smaller and a CPU switches threads (context switches). Today's model
-/// mapped them all to the same CPUs with the same cost.
+/// each epoll batch is smaller, and a thread that runs out of ready sockets sleeps and the CPU
+/// switches (context switches). With 1,024 flows threads run dry; with the seed's 10,000
+/// (22 sockets per thread at 448) every thread always has work, never sleeps, and CFS shares
+/// the CPU among them: the cost is within 1 %.
 #[test]
 fn more_threads_than_cpus_cost_context_switches() {
-    let m: Vec<f64> =
-        ["threads=112", "threads=224", "threads=448"].iter().map(|t| metric(&run(&[t]), "mpps")).collect();
+    let m: Vec<f64> = ["threads=112", "threads=224", "threads=448"]
+        .iter()
+        .map(|t| metric(&run(&[t, "flows=1024"]), "mpps"))
+        .collect();
     assert!(m[0] > m[1] && m[1] > m[2], "{m:?}");
-    let prof = run(&["threads=448"]).view("profile").unwrap().text.clone();
+    let prof = run(&["threads=448", "flows=1024"]).view("profile").unwrap().text.clone();
     assert!(prof.contains("__schedule"), "context switches in the profile");
+    let (a, b) = (metric(&run(&["threads=112"]), "mpps"), metric(&run(&["threads=448"]), "mpps"));
+    assert!((a - b).abs() < 0.01 * a, "10,000 flows: {a} vs {b}");
 }
 
 /// Finding 5: the gain grows with the core count (more CPUs: nearly every free is remote, and
@@ -195,11 +203,9 @@ fn gain_grows_with_cores() {
 
 /// Finding 5, `rx_queues`: fewer RX queues than CPUs put every driver allocation and TCP
 /// receive on a few CPUs while all CPUs free: the IRQ CPUs saturate (Mpps falls with the
-/// queues, the other CPUs idle) and every rx free is remote. The slab list_lock contention
-/// this imbalance causes in Linux needs the freeing CPUs' partial lists to overflow, which
-/// takes each of them being the first remote freer of more than `cpu_partial` full slabs
-/// (~50,000 rx allocations per cache at 112 CPUs): longer than the longest window (30 ms),
-/// so the model still shows none (docs/skb-cache.md, "list_lock").
+/// queues, the other CPUs idle) and nearly every rx free is remote (the exceptions: the flows
+/// whose thread runs on an IRQ CPU, which ksoftirqd now lets run). The freeing CPUs' partial
+/// lists overflow and drain under list_lock (docs/skb-cache.md, "list_lock").
 #[test]
 fn fewer_rx_queues_saturate_the_irq_cpus() {
     let at = |q: &'static str| run(&[q]);
@@ -213,5 +219,5 @@ fn fewer_rx_queues_saturate_the_irq_cpus() {
         mpps(&few)
     );
     assert!(metric(&few, "busy_pct") < 25.0, "8 IRQ CPUs saturate, the rest idle: {}", metric(&few, "busy_pct"));
-    assert!(metric(&few, "freed_on_alloc_cpu_pct") < 1.0);
+    assert!(metric(&few, "freed_on_alloc_cpu_pct") < 10.0, "{}", metric(&few, "freed_on_alloc_cpu_pct"));
 }

@@ -41,7 +41,7 @@ pub fn check(seeds: &[u64]) -> TableCheck {
     c.gaps = vec![
         "the NIC's transmit per packet, epoll's per-event cost and the context switch are assumptions (no figure found)".into(),
         "tcp_skb_cycles is seed 000's loopback fit (64 KiB skbs), applied to one-segment tcp_rr skbs".into(),
-        "10,000 flows are sampled: 1,024 simulated, each standing for ~10 sockets in the cache model".into(),
+        "SLUB's partial lists start at a long-run occupancy derived from the flows' alloc/free traffic (docs/skb-cache.md)".into(),
     ];
     c
 }

@@ -42,6 +42,9 @@
 //! - `partial`: per-CPU partial slabs (3.2+): `put_cpu_partial`, `unfreeze_partials`, the
 //!   CPU-partial allocation and `get_partial_node`'s batch, with `list_lock` held over the
 //!   page lines they touch.
+//! - `steady`: the steady-state start (opt-in per world): per-CPU and node partial lists
+//!   filled to their long-run occupancy before the first event, from the workload's remote
+//!   alloc/free traffic ([`RemoteTraffic`], [`cpu_partial_occupancy`]).
 //! - `pages`: the slab pages' side of the page allocator (PCP lists and the buddy under
 //!   zone->lock).
 //! - `stats`: `CONFIG_SLUB_STATS` counters, their sums and the `/sys/kernel/slab` text.
@@ -53,10 +56,12 @@ mod pages;
 mod partial;
 mod paths;
 mod stats;
+mod steady;
 
 pub use lock::SerialLock;
 pub use partial::cpu_partial_objects;
 pub use stats::SlubStats;
+pub use steady::{cpu_partial_occupancy, RemoteTraffic};
 
 use super::buddy::Pfn;
 use super::cache::Caches;

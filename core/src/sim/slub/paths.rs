@@ -139,7 +139,7 @@ impl Slub {
     }
 
     /// Stores `slab` in a free slot (or a new one) and returns its id.
-    fn insert_slab(&mut self, slab: Slab) -> u32 {
+    pub(super) fn insert_slab(&mut self, slab: Slab) -> u32 {
         match self.free_slots.pop() {
             Some(s) => {
                 self.slabs[s as usize] = Some(slab);

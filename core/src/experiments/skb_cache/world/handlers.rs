@@ -4,7 +4,7 @@
 //! the NIC; and the link each message crosses.
 
 use super::setup::{rx_frags, tx_frags};
-use super::{Ev, Sim, Skb, Stack, WIRE_OVERHEAD};
+use super::{Ev, Sim, Skb, Stack, MAX_SOFTIRQ_NS, WARM_ROUND_TRIPS, WIRE_OVERHEAD};
 use crate::sim::machine::CpuId;
 use crate::sim::skb::TCP_MSS;
 
@@ -17,32 +17,66 @@ impl Sim {
     }
 
     pub(super) fn request(&mut self, t: u64, f: u32) {
-        self.flows[f as usize].arrived_ns = t;
         let x = self.flows[f as usize].irq_cpu;
         self.driver_q[x as usize].push_back(f);
         self.kick(x, t);
     }
 
-    /// One piece of work on `cpu`: softirq first (driver, then RPS backlog), then threads.
+    /// One piece of work on `cpu`: softirq first (driver, then RPS backlog), then threads;
+    /// but once softirq work has run [`MAX_SOFTIRQ_NS`] without a break while a thread of
+    /// this CPU waits, it runs in ksoftirqd, which CFS runs alongside the threads: the CPU
+    /// then gives the next piece to whichever of the two has had less CPU time since (CFS's
+    /// fair share of two nice-0 tasks, at the granularity of one piece; a real CFS slice is
+    /// milliseconds, so the switches' cost is not charged), until the softirq work runs out.
     pub(super) fn cpu(&mut self, t: u64, cpu: CpuId) {
         let c = cpu as usize;
-        let ns = if let Some(f) = self.driver_q[c].pop_front() {
-            self.driver(t, cpu, f)
-        } else if let Some((f, skb)) = self.stack_q[c].pop_front() {
-            self.stack(t, cpu, f, skb)
+        let soft = !self.driver_q[c].is_empty() || !self.stack_q[c].is_empty();
+        let thread = self.cpu_threads[c].iter().any(|&th| !self.thread_q[th as usize].is_empty());
+        if !soft {
+            self.ksoftirqd[c] = None;
+        } else if thread
+            && self.ksoftirqd[c].is_none()
+            && self.softirq_since[c].is_some_and(|s| t.saturating_sub(s) >= MAX_SOFTIRQ_NS)
+        {
+            self.ksoftirqd[c] = Some((0, 0));
+        }
+        let run_soft = soft && (!thread || self.ksoftirqd[c].is_none_or(|(k, th)| k <= th));
+        let ns = if run_soft {
+            self.softirq_since[c].get_or_insert(t);
+            let ns = if let Some(f) = self.driver_q[c].pop_front() {
+                self.driver(t, cpu, f)
+            } else {
+                let (f, skb) = self.stack_q[c].pop_front().expect("checked: softirq work pending");
+                self.stack(t, cpu, f, skb)
+            };
+            if let Some((k, _)) = &mut self.ksoftirqd[c] {
+                *k += ns;
+            }
+            ns
         } else if let Some(ns) = self.app_step(t, cpu) {
+            self.softirq_since[c] = None;
+            if let Some((_, th)) = &mut self.ksoftirqd[c] {
+                *th += ns;
+            }
+            if let Some(th) = self.running[c] {
+                self.vruntime[th as usize] += ns;
+            }
             ns
         } else {
             self.idle[c] = true;
             self.running[c] = None;
+            self.softirq_since[c] = None;
             return;
         };
         self.q.schedule(t + ns.max(1), Ev::Cpu(cpu));
     }
 
     /// The threads' side of `cpu`: the next flow of the running thread's epoll batch, or an
-    /// epoll_wait (a new batch, on another thread if this one has nothing ready: a context
-    /// switch). None when no thread of this CPU has a ready flow.
+    /// epoll_wait (a new batch). The batch goes to the ready thread of this CPU that has had
+    /// the least CPU time (CFS's fair share among runnable nice-0 threads, at the granularity
+    /// of one batch); a context switch is charged when the running thread has nothing ready
+    /// (it sleeps in epoll_wait), not for CFS's own preemptions, which come once per slice of
+    /// milliseconds. None when no thread of this CPU has a ready flow.
     fn app_step(&mut self, t: u64, cpu: CpuId) -> Option<u64> {
         let c = cpu as usize;
         if self.batch_left[c] > 0 {
@@ -57,9 +91,10 @@ impl Sim {
         let start = self.running[c].and_then(|r| threads.iter().position(|&x| x == r)).unwrap_or(0);
         let th = (0..threads.len())
             .map(|i| threads[(start + i) % threads.len()])
-            .find(|&x| !self.thread_q[x as usize].is_empty())?;
+            .filter(|&x| !self.thread_q[x as usize].is_empty())
+            .min_by_key(|&x| self.vruntime[x as usize])?;
         let k = self.cfg.profile.kernel;
-        let switch = self.running[c].is_some_and(|r| r != th);
+        let switch = self.running[c].is_some_and(|r| r != th && self.thread_q[r as usize].is_empty());
         // The real epoll_wait returns the ready sockets of all the flows a simulated one
         // stands for (up to maxevents): its fixed costs are shared by that many transactions.
         let n = self.thread_q[th as usize].len() as u64;
@@ -125,6 +160,13 @@ impl Sim {
         let asleep = self.thread_q[th as usize].is_empty() && !in_batch;
         self.thread_q[th as usize].push_back(f);
         if asleep {
+            // CFS places a woken thread at the running one's vruntime (no credit for sleeping
+            // beyond that here), so that it shares the CPU rather than monopolising it.
+            if let Some(r) = self.running[y as usize] {
+                let v = self.vruntime[r as usize];
+                let w = &mut self.vruntime[th as usize];
+                *w = (*w).max(v);
+            }
             ns += self.work(cpu, Stack::Wakeup, self.m.wakeup_cycles);
         }
         self.kick(y, t + ns);
@@ -178,21 +220,30 @@ impl Sim {
         ns += self.work(cpu, Stack::CopyFromUser, copy);
         self.flows[f as usize].tx_inflight = Some(tx);
         let done = t + ns;
-        if self.run_state.measuring() {
-            self.lat_sum += done.saturating_sub(self.flows[f as usize].arrived_ns);
-            self.lat_n += 1;
-        }
         // The response and the next request each take their turn on the NIC's link. A
-        // transaction counts when its response has left the server inside the window (as the
+        // transaction counts when its response has crossed the link inside the window (as the
         // client counts it): completions of the CPUs alone could outrun a saturated link while
-        // its queue still fills, and a window would then measure the transient.
+        // its queue still fills, and a window would then measure the transient. Its round trip
+        // runs from the request's send (handed to the link) to that moment: both links' queues
+        // and serialisation, the server's queues and work (the turnaround's propagation and
+        // client stack are outside it).
         let sent = self.wire(false, done, self.cfg.response_bytes);
+        let fl = &mut self.flows[f as usize];
+        let rtt = sent.saturating_sub(fl.req_sent_ns);
+        if fl.done < WARM_ROUND_TRIPS {
+            fl.done += 1;
+            if fl.done == WARM_ROUND_TRIPS {
+                self.warm_flows += 1;
+            }
+        }
         if self.run_state.window().contains(sent) {
-            self.sent_ns.push(sent);
+            self.sent_ns.push((sent, rtt));
         }
         let turn = p.client_turnaround_ns;
         let jitter = self.rng.range_u64(0, turn / 5 + 1);
-        let at = self.wire(true, sent + turn - turn / 10 + jitter, self.cfg.request_bytes);
+        let send = sent + turn - turn / 10 + jitter;
+        self.flows[f as usize].req_sent_ns = send;
+        let at = self.wire(true, send, self.cfg.request_bytes);
         self.q.schedule(at, Ev::Request(f));
         ns
     }

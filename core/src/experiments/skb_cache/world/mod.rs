@@ -50,7 +50,7 @@ use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::slub::{Obj, Slub};
-use crate::sim::world::{RunState, World};
+use crate::sim::world::{RunState, Window, World};
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -58,7 +58,7 @@ use std::collections::VecDeque;
 /// the part of the window it covered).
 pub const MAX_EVENTS: u64 = 3_000_000;
 /// Flows a run simulates at most (the rest are not simulated; see the module doc).
-pub const MAX_SIM_FLOWS: u32 = 1024;
+pub const MAX_SIM_FLOWS: u32 = 16_384;
 /// Requests up to this size are copied into the skb head by the driver (rx copybreak).
 pub const RX_COPYBREAK: u32 = 256;
 /// sendmsg copies payload into the task's page frag: order-3 (32 KB) pages (SKB_FRAG_PAGE_ORDER).
@@ -68,6 +68,20 @@ pub const TX_FRAG_BYTES: u32 = 32_768;
 pub const WIRE_OVERHEAD: u64 = 52 + 38;
 /// Most lane rows recorded.
 pub const MAX_LANES: usize = 16;
+/// `MAX_SOFTIRQ_TIME` (kernel/softirq.c, 2.6–6.x: `msecs_to_jiffies(2)`): once softirq work
+/// has run this long with work still pending, `__do_softirq` hands it to ksoftirqd, a normal
+/// task that CFS runs alongside the CPU's threads (and, since 4cd13c21b207 "softirq: Let
+/// ksoftirqd do its job", v4.9, Eric Dumazet, 2016-08-31, interrupts no longer run softirqs
+/// inline while it is runnable).
+pub const MAX_SOFTIRQ_NS: u64 = 2_000_000;
+/// The warm-up lasts at least `warmup_ns` and until every simulated flow has completed this
+/// many round trips: a closed loop whose cycle is longer than the warm-up (one thread for
+/// every flow, a saturated link) is then past its first cycle, in which the requests sent
+/// together at time 0 wait less than they do later (ASSUMPTION: the second cycle is steady).
+pub const WARM_ROUND_TRIPS: u32 = 2;
+/// The warm-up stops waiting for [`WARM_ROUND_TRIPS`] after this much simulated time or half
+/// of [`MAX_EVENTS`], whichever comes first.
+pub const MAX_WARMUP_NS: u64 = 1_000_000_000;
 
 /// One run's configuration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -87,6 +101,10 @@ pub struct Config {
     pub response_bytes: u32,
     pub warmup_ns: u64,
     pub measure_ns: u64,
+    /// SLUB's steady-state start ([`crate::sim::slub::RemoteTraffic`]): the partial lists filled
+    /// to their long-run occupancy before the first event (false: a cold start, every list
+    /// empty, as before issue #23's finding 5 was closed).
+    pub steady_slub: bool,
 }
 
 impl Config {
@@ -137,7 +155,10 @@ struct Flow {
     /// [`Config::scale`] real sockets, [`Caches::access_sampled`]).
     sock_rx: PageData,
     sock_app: PageData,
-    arrived_ns: u64,
+    /// When the client handed the request now in flight to the link.
+    req_sent_ns: u64,
+    /// Round trips completed (up to [`WARM_ROUND_TRIPS`]; the warm-up waits for them).
+    done: u32,
 }
 
 /// Everything that can happen in this world.
@@ -179,19 +200,48 @@ pub struct Sim {
     frag_line: Vec<CacheLine>,
     rx_wire_free: u64,
     tx_wire_free: u64,
-    lat_sum: u64,
-    lat_n: u64,
-    /// When each response of the window left the server (counted at the end, up to where the
-    /// run got: [`RunResult::measure_ns`]).
-    sent_ns: Vec<u64>,
+    /// Flows that have completed [`WARM_ROUND_TRIPS`] round trips.
+    warm_flows: u32,
+    /// Per CPU: when its current run of softirq work began (None: it last ran a thread or
+    /// idled), and, once that run passed [`MAX_SOFTIRQ_NS`] with a thread waiting, the CPU
+    /// time ksoftirqd and the threads have had since (CFS shares the CPU between them).
+    softirq_since: Vec<Option<u64>>,
+    /// Per thread: CPU time it has had (CFS's vruntime at nice 0).
+    vruntime: Vec<u64>,
+    ksoftirqd: Vec<Option<(u64, u64)>>,
+    /// Each response of the window: when it had crossed the link (received by the client) and
+    /// its round trip from the request's send (counted at the end, up to where the run got:
+    /// [`RunResult::measure_ns`]).
+    sent_ns: Vec<(u64, u64)>,
     res: RunResult,
 }
 
 impl Sim {
-    /// Runs the warm-up and the window ([`World::run`]); returns the result.
+    /// Runs the warm-up (at least `warmup_ns`, and until every flow has completed
+    /// [`WARM_ROUND_TRIPS`] round trips) and then the window ([`World::run`]); returns the result.
     pub fn run(mut self) -> RunResult {
+        let warmup = self.cfg.warmup_ns;
+        let warm_cap = MAX_EVENTS / 2;
+        self.run_state = RunState::new(Window { warmup_ns: MAX_WARMUP_NS, measure_ns: 0 }, warm_cap);
+        let mut warmed_at = None;
+        loop {
+            let Some(next) = self.q.peek_time_ns() else { break };
+            if warmed_at.is_none() && self.warm_flows >= self.cfg.sim_flows() {
+                warmed_at = Some(next);
+            }
+            if next >= warmup && warmed_at.is_some() {
+                break;
+            }
+            if !self.step() {
+                break;
+            }
+        }
+        let start = warmup.max(warmed_at.unwrap_or_else(|| self.q.peek_time_ns().unwrap_or(warmup)));
+        let used = self.run_state.events();
+        self.res.warmup_ns = start;
+        self.run_state = RunState::new(Window { warmup_ns: start, measure_ns: self.cfg.measure_ns }, MAX_EVENTS - used);
         let outcome = World::run(&mut self);
-        self.res.events = outcome.events;
+        self.res.events = used + outcome.events;
         self.res.capped = outcome.truncated;
         if outcome.truncated {
             self.res.measure_ns = outcome.measured_ns.max(1);

@@ -44,8 +44,12 @@ pub struct RunResult {
     pub busy_ns: u64,
     pub n_cpus: u32,
     pub sim_flows: u32,
-    /// Mean request → response latency seen by the server (arrival to send), ns.
+    /// Mean round trip of the window's transactions, ns: from the request's send (handed to
+    /// the link by the client) to its response's receive (across the link); 0 without one.
     pub mean_latency_ns: f64,
+    /// When the window began: `warmup_ns`, or later if the flows needed longer to complete
+    /// [`super::WARM_ROUND_TRIPS`] round trips.
+    pub warmup_ns: u64,
     pub lanes: Vec<Lane>,
     pub events: u64,
     pub capped: bool,
@@ -73,11 +77,17 @@ impl Sim {
             debug_assert_eq!(s.check_invariants(), Ok(()));
         }
         let end = self.run_state.window().warmup_ns + self.res.measure_ns;
-        let done = self.sent_ns.iter().filter(|&&at| at < end).count() as u64;
+        let (mut done, mut rtt_sum) = (0u64, 0u64);
+        for &(at, rtt) in &self.sent_ns {
+            if at < end {
+                done += 1;
+                rtt_sum += rtt;
+            }
+        }
         self.res.requests = done;
         self.res.responses = done;
         self.res.busy_ns = self.res.profile.total_ns();
-        self.res.mean_latency_ns = self.lat_sum as f64 / self.lat_n.max(1) as f64;
+        self.res.mean_latency_ns = rtt_sum as f64 / done.max(1) as f64;
         self.res
     }
 

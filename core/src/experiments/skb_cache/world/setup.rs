@@ -14,7 +14,7 @@ use crate::sim::skb::{
     kmalloc_name, kmalloc_size, skb_data_align, FCLONE_BYTES, MAX_TCP_HEADER, PAGE_SIZE, SHINFO_2019_BYTES,
     SKBUFF_HEAD_CACHE_BYTES, TCP_MSS,
 };
-use crate::sim::slub::{CacheSpec, Slub, SlubStats};
+use crate::sim::slub::{calculate_order, cpu_partial_objects, min_partial, CacheSpec, RemoteTraffic, Slub, SlubStats};
 use crate::sim::world::{RunState, Window};
 use crate::sim::zone::Zone;
 use std::collections::VecDeque;
@@ -70,14 +70,23 @@ impl Sim {
         let mhz = m.thread_mhz(&all);
         let specs = cache_specs(&cfg);
         let sim_flows = cfg.sim_flows();
-        let pages = zone_pages(&cfg, n);
+        let pages = zone_pages(&cfg, &specs, n);
         let slub_costs = cfg.profile.slub();
-        let slub = node_slubs(&cfg, &m, &specs, n, pages);
         let threads = cfg.threads.max(1);
         let cpu_threads: Vec<Vec<u32>> =
             (0..n as u32).map(|c| (0..threads).filter(|t| t % n as u32 == c).collect()).collect();
         let mut rng = Rng::new(seed, 0x5cb0);
         let (flows, starts) = flows_and_starts(&cfg, n, &mut rng);
+        let mut slub = node_slubs(&cfg, &m, &specs, n, pages);
+        if cfg.steady_slub {
+            // SLUB's steady-state start (sim::slub::steady), from the flows' long-run traffic.
+            let mut srng = Rng::new(seed, 0x5cb5);
+            for (node, traffic) in remote_traffic(&cfg, &m, &flows).iter().enumerate() {
+                for (cache, t) in traffic.iter().enumerate() {
+                    slub[node].fill_steady_state(&m, cache as u16, t, &mut srng).expect("zone sized for the start");
+                }
+            }
+        }
         let res = RunResult {
             measure_ns: cfg.measure_ns,
             requests: 0,
@@ -95,6 +104,7 @@ impl Sim {
             n_cpus: n as u32,
             sim_flows,
             mean_latency_ns: 0.0,
+            warmup_ns: cfg.warmup_ns,
             lanes: Vec::new(),
             events: 0,
             capped: false,
@@ -120,13 +130,16 @@ impl Sim {
             frag_line: vec![CacheLine::UNTOUCHED; n],
             rx_wire_free: 0,
             tx_wire_free: 0,
-            lat_sum: 0,
-            lat_n: 0,
+            warm_flows: 0,
+            softirq_since: vec![None; n],
+            vruntime: vec![0; threads as usize],
+            ksoftirqd: vec![None; n],
             sent_ns: Vec::new(),
             res,
             cfg,
         };
         for (t, f) in starts {
+            sim.flows[f as usize].req_sent_ns = t;
             let at = sim.wire(true, t, sim.cfg.request_bytes);
             sim.q.schedule(at, Ev::Request(f));
         }
@@ -157,13 +170,56 @@ fn cache_specs(cfg: &Config) -> [CacheSpec; 4] {
     ]
 }
 
-/// Pages per node: every flow may hold a queued and a parked rx skb with its frames, plus slabs.
-fn zone_pages(cfg: &Config, n_cpus: usize) -> u32 {
+/// Pages per node: every flow may hold a queued and a parked rx skb with its frames, plus
+/// slabs, plus the most the steady-state start can put on the partial lists (every CPU's list
+/// full, `cpu_partial + 1` slabs, and `min_partial` on the node's, per cache).
+fn zone_pages(cfg: &Config, specs: &[CacheSpec], n_cpus: usize) -> u32 {
+    let steady: u64 = if cfg.steady_slub {
+        specs
+            .iter()
+            .map(|s| {
+                let slabs = n_cpus as u64 * u64::from(cpu_partial_objects(s.size) + 1) + min_partial(s.size) as u64;
+                slabs << calculate_order(s.size, n_cpus as u32)
+            })
+            .sum()
+    } else {
+        0
+    };
     let per_node = u64::from(cfg.sim_flows()) * (2 * u64::from(rx_frags(cfg.request_bytes)) + 4)
         / u64::from(cfg.sockets)
         + 4 * n_cpus as u64 * 64
-        + 16_384;
+        + 16_384
+        + steady;
     (per_node.div_ceil(1024) * 1024).min(1 << 20) as u32
+}
+
+/// Per node, per cache (the order of [`cache_specs`]): which CPU allocates the objects of
+/// each flow and which frees them in the long run, for SLUB's steady-state start
+/// ([`RemoteTraffic`]; every flow counted at the same transaction rate, ASSUMPTION: the server
+/// is saturated and each flow has one request in flight). The rx skb (sk_buff and head) is
+/// allocated by the driver on the IRQ CPU X, on X's node, and freed by recvmsg on the thread's
+/// CPU Y, or with the rx cache by the next softirq (X, or Y with RPS); the tx skb (fclone and
+/// head) is allocated by sendmsg on Y, on Y's node, and freed by tcp_ack in the softirq (X,
+/// or Y with RPS) unless the tx cache reuses it (then it is never freed).
+pub(super) fn remote_traffic(cfg: &Config, m: &MachineProfile, flows: &[Flow]) -> Vec<[RemoteTraffic; 4]> {
+    let n = m.n_cpus() as usize;
+    let mut out: Vec<[RemoteTraffic; 4]> =
+        (0..cfg.sockets).map(|_| std::array::from_fn(|_| RemoteTraffic::new(n))).collect();
+    let node = |c: CpuId| m.pos(c).socket as usize;
+    for fl in flows {
+        let (x, y) = (fl.irq_cpu, fl.app_cpu);
+        let softirq = if cfg.rps { y } else { x };
+        let rx_freer = if cfg.rx_cache { softirq } else { y };
+        for c in [0, 2] {
+            out[node(x)][c].add(x, rx_freer);
+        }
+        if !cfg.tx_cache {
+            for c in [1, 3] {
+                out[node(y)][c].add(y, softirq);
+            }
+        }
+    }
+    out
 }
 
 /// The flows (RSS picks each one's IRQ CPU from `rng`'s fork 1) and their clients' first
