@@ -91,6 +91,7 @@ pub fn player(props: &PlayerProps) -> Html {
                         {invalid} {on_set} {on_seed} />
                 </div>
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
+                    <crate::run::RunControl state={run.clone()} />
                     { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
