@@ -21,11 +21,11 @@ async function bandOn(options, name) {
   const panel = page.locator(tid('band-panel'));
   await panel.waitFor({ timeout: 20000 });
   assert.equal(await page.locator(tid('band-bar')).count(), 0, 'no band before the learner asks');
-  assert.match(await panel.innerText(), /\b12 runs of the reproduction in the background worker/);
+  assert.match(await panel.innerText(), /\b32 runs of the reproduction in the background workers \(estimated /);
   await page.click(tid('band-start'));
   await page.waitForSelector(`${tid('band-panel')}[data-done="true"]`, { timeout: 60000 });
   const label = await page.locator(tid('band-label')).innerText();
-  assert.match(label, /^band: 12 samples of the catalogue constants inside their sourced ranges/);
+  assert.match(label, /^band: 32 samples of the catalogue constants inside their sourced ranges/);
   const bars = page.locator(tid('band-bar'));
   assert.ok(await bars.count() >= 1, 'a band bar is drawn');
   assert.ok(await bars.first().locator('rect.band-model').count() === 1, 'the model band is a shaded rect');
@@ -51,5 +51,28 @@ test('the uncertainty band at 360 px: no horizontal page scroll', async () => {
   const page = await bandOn({ viewport: { width: 360, height: 800 }, isMobile: true, hasTouch: true }, 'bands-phone');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow} px`);
+  await page.close();
+});
+
+// Issue #25: high-order-alloc's default view with its band (32 sampled profiles of the 30-point
+// sweep) streams from the worker pool: the band is drawn before the last sample, the count
+// grows, and Stop is offered while it runs. The time is printed (make bench's `band:` line).
+test('high-order-alloc\'s band streams from the pool sample by sample', async () => {
+  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+  const t0 = Date.now();
+  await page.goto(`${srv.base}/#/play/high-order-alloc`);
+  await page.locator(tid('band-start')).first().waitFor({ timeout: 60000 });
+  await page.locator(tid('band-start')).first().click();
+  await page.locator(tid('band-stop')).first().waitFor({ timeout: 10000 });
+  await page.waitForFunction(() => /\(so far\)/.test(document.querySelector('[data-testid="band-label"]')?.textContent || ''), null, { timeout: 60000 });
+  const partial = await page.locator(tid('band-label')).first().innerText();
+  const m = partial.match(/^band: (\d+) samples/);
+  assert.ok(m && Number(m[1]) < 32, `a partial band is drawn: ${partial}`);
+  await page.waitForSelector(`${tid('band-panel')}[data-done="true"]`, { timeout: 300000 });
+  const total = Date.now() - t0;
+  assert.match(await page.locator(tid('band-label')).first().innerText(), /^band: 32 samples/);
+  assert.ok(await page.locator(tid('band-bar')).count() >= 1, 'the band is drawn beside the seed table');
+  console.info(`[band] high-order-alloc default view + 32-sample band: ${total} ms (${await page.locator(tid('band-time')).first().innerText()})`);
+  page.assertClean();
   await page.close();
 });

@@ -1,36 +1,51 @@
 //! Runs of any experiment as the page sees them: light runs computed right here, heavy ones
-//! (core's [`Cost::Heavy`]) streamed from the one sweep worker ([`crate::worker`]), finished
-//! runs cached, and the hook [`use_run`] through which every view shares them.
+//! (core's [`Cost::Heavy`]) spread point by point over the worker pool ([`pool`], the
+//! protocol in [`crate::worker`]), finished runs cached, and the hook [`use_run`] through
+//! which every view shares them.
 //!
 //! A run is identified by its [`RunKey`] (experiment, parameters, seed). The page shows one run
-//! at a time ([`use_run`] makes it the *visible* run: a new key bumps the generation and
-//! posts a request; the worker drops the old job, and replies of older generations are
-//! ignored here). Other components may ask for runs in the *background* ([`want`]: a question
-//! graded under other parameters); those wait in a queue until the worker is free.
-//! Subscribers of [`Topic::Runs`] redraw when a row arrives.
+//! at a time ([`use_run`] makes it the *visible* run; the previous one, unfinished, is dropped
+//! and the replies of its tasks ignored). Other components may ask for runs in the
+//! *background* ([`want`]: a question graded under other parameters, the Reproduce page's
+//! tables); they share the pool after the visible run. Each run's points are independent: idle
+//! workers take the next point ([`plan::Sweep`]), and once every row is in, one worker runs
+//! core's `finish()`; the rows are put back in point order, so the output is core's `run` bit
+//! for bit whatever the number of workers.
+//!
+//! Before a heavy run starts, the page has its estimate (core's `Experiment::estimate`, scaled
+//! to wasm and the pool, [`plan::estimate_ms`]); the visible run waits for the learner's
+//! go-ahead when it is estimated above [`plan::CONFIRM_MS`]. A long run shows its ETA and a
+//! Stop button ([`RunControl`]); [`stop`] terminates the workers of its tasks at once.
 //!
 //! Custom views' own data (core's `Experiment::view_data`) lives here too, beside the runs:
-//! [`view_data`] computes light data on the spot and asks the same worker for heavy data.
-//! Uncertainty bands ([`bands`]) are always the worker's: asked for by a button, streamed
-//! sample by sample.
+//! [`view_data`] computes light data on the spot and asks the pool for heavy data, before any
+//! run's next point. Uncertainty bands ([`bands`]) are always the pool's: asked for by a
+//! button, streamed sample by sample.
 
 use crate::store::{self, Topic};
-use crate::worker::{Reply, Request, RunRequest, WORKER_URL};
-pub use bands::{start_band, use_band, BandState, BAND_SAMPLES};
+use crate::worker::{Request, RunSpec};
+pub use bands::{start_band, stop_band, use_band, BandState, BAND_SAMPLES};
+use plan::{Sweep, Task};
+use pool::{Owner, Pool};
 use skblab_core::{Cost, Experiment, Params, Row, RunOutput};
 use std::cell::RefCell;
 use std::rc::Rc;
 pub use view_data::{use_view_data, ViewLoad};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker};
-use yew::prelude::*;
 
 mod bands;
+pub mod plan;
+mod pool;
+mod replies;
+mod ui;
 mod view_data;
+pub use ui::{use_background_run, use_run, use_ticker, waiting_note, RunControl, RunProgress};
 
 /// Finished heavy runs kept, so that going back to a step or a setting costs nothing.
 const CACHE_LEN: usize = 8;
+/// Stopped and unconfirmed runs kept (their state, for the page to show).
+const IDLE_LEN: usize = 8;
 
 /// What identifies a run.
 #[derive(Clone)]
@@ -68,13 +83,22 @@ pub struct RunState {
     /// Wall time from the request to the first row and to the output, on the main thread.
     pub first_row_ms: Option<f64>,
     pub total_ms: Option<f64>,
-    /// Time the worker spent computing (sum over points).
+    /// Time the workers spent computing (sum over tasks).
     pub compute_ms: Option<f64>,
-    /// True if this run also waited for the worker to load.
+    /// True if this run also waited for workers to load.
     pub cold_start: bool,
-    /// True if the run went to the worker.
+    /// True if the run went to the worker pool.
     pub in_worker: bool,
     pub error: Option<String>,
+    /// The estimate before it started, in ms of wall time on `workers` workers.
+    pub estimate_ms: f64,
+    pub workers: u32,
+    /// The page clock when it started (for the ETA).
+    pub started_ms: f64,
+    /// Estimated above [`plan::CONFIRM_MS`]: waits for the learner's go-ahead ([`confirm`]).
+    pub awaiting: bool,
+    /// Stopped by the learner ([`stop`]); [`restart`] runs it again.
+    pub stopped: bool,
 }
 
 impl RunState {
@@ -91,6 +115,11 @@ impl RunState {
             cold_start: false,
             in_worker: false,
             error: None,
+            estimate_ms: 0.0,
+            workers: 1,
+            started_ms: 0.0,
+            awaiting: false,
+            stopped: false,
         }
     }
 
@@ -111,6 +140,11 @@ impl RunState {
 
     pub fn is_done(&self) -> bool {
         self.output.is_some()
+    }
+
+    /// Running (not done, failed, stopped or waiting for a go-ahead).
+    pub fn is_running(&self) -> bool {
+        !self.is_done() && self.error.is_none() && !self.stopped && !self.awaiting
     }
 
     /// Progress in percent (0..=100).
@@ -137,20 +171,28 @@ impl RunState {
     }
 }
 
-/// The one worker and what it is doing.
+/// A run in the pool.
+struct Active {
+    id: u64,
+    state: Rc<RunState>,
+    sweep: Sweep,
+    background: bool,
+    compute_ms: f64,
+}
+
+/// The pool and what it is doing.
 #[derive(Default)]
 struct Client {
-    worker: Option<Worker>,
-    /// The worker said [`Reply::Ready`]; until then requests wait in `pending` (the latest run
-    /// request only, every view request).
-    ready: bool,
-    pending: Vec<Request>,
-    generation: u64,
-    started_ms: f64,
-    /// The run in the worker (or shown from the cache).
-    current: Option<Rc<RunState>>,
-    /// Runs asked for in the background, oldest first.
-    queue: Vec<RunKey>,
+    pool: Pool,
+    next_run: u64,
+    /// Runs in the pool, in the order they started.
+    runs: Vec<Active>,
+    /// The key of the visible run.
+    visible: Option<RunKey>,
+    /// Stopped runs and runs waiting for a go-ahead, oldest first.
+    idle: Vec<Rc<RunState>>,
+    /// Keys the learner agreed to run despite their estimate.
+    confirmed: Vec<RunKey>,
     /// Finished runs, oldest first.
     cache: Vec<Rc<RunState>>,
     /// Custom views' data, asked for and finished, oldest first.
@@ -163,333 +205,317 @@ thread_local! {
     static CLIENT: RefCell<Client> = RefCell::default();
 }
 
+/// Which shared states changed (notified once the client is no longer borrowed).
+#[derive(Default, Clone, Copy)]
+struct Changed {
+    runs: bool,
+    views: bool,
+    bands: bool,
+}
+
+impl Changed {
+    fn notify(self) {
+        for (changed, topic) in [(self.runs, Topic::Runs), (self.views, Topic::Views), (self.bands, Topic::Bands)] {
+            if changed {
+                store::notify(topic);
+            }
+        }
+    }
+}
+
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-/// Spawns the worker (classic script: see TOOLCHAIN.md, the worker trap) with its handlers.
-fn spawn_worker() -> Result<Worker, String> {
-    let worker = Worker::new(WORKER_URL).map_err(|e| format!("cannot start the sweep worker: {e:?}"))?;
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| {
-        if let Some(text) = e.data().as_string() {
-            on_reply(&text);
-        }
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    on_message.forget();
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|_: web_sys::Event| {
-        let message = format!("the sweep worker ({WORKER_URL}) failed to load or crashed");
-        view_data::fail_pending(&message);
-        bands::fail_pending(&message);
-        update_current(None, |s| s.error = Some(message));
-    });
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    on_error.forget();
-    Ok(worker)
+/// The page clock (`performance.now()`, ms), the one run states' times are on.
+pub fn page_ms() -> f64 {
+    now_ms()
 }
 
-fn post(worker: &Worker, request: &Request) -> Result<(), String> {
-    let text = serde_json::to_string(request).expect("requests serialize");
-    worker.post_message(&JsValue::from_str(&text)).map_err(|e| format!("cannot post to the sweep worker: {e:?}"))
+/// The pool's size (for estimates shown before anything runs).
+pub fn pool_size() -> u32 {
+    CLIENT.with(|c| c.borrow_mut().pool.size())
 }
 
-/// Posts `request` now, or keeps it until the worker is ready (a run request or cancel
-/// replaces an older one; view and band requests all wait).
-fn send(c: &mut Client, request: Request) -> Result<(), String> {
-    match (&c.worker, c.ready) {
-        (Some(w), true) => post(w, &request),
-        (Some(_), false) => {
-            if !matches!(request, Request::View(_) | Request::Bands(_)) {
-                c.pending.retain(|r| matches!(r, Request::View(_) | Request::Bands(_)));
-            }
-            c.pending.push(request);
-            Ok(())
-        }
-        (None, _) => Err("the sweep worker is not running".to_string()),
+/// The next task for an idle worker: views first, then the visible run, bands, background runs.
+fn next_task(c: &mut Client) -> Option<(Request, Owner)> {
+    let task = c.pool.task_id();
+    if let Some(t) = c.views.next_task(task) {
+        return Some(t);
     }
-}
-
-fn on_ready() {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        c.ready = true;
-        let pending = std::mem::take(&mut c.pending);
-        if let Some(w) = &c.worker {
-            for request in &pending {
-                let _ = post(w, request);
+    let visible = c.visible.clone();
+    let order: Vec<usize> = {
+        let is_visible = |a: &Active| !a.background && visible.as_ref() == Some(&a.state.key);
+        let first = c.runs.iter().position(is_visible);
+        first.into_iter().chain((0..c.runs.len()).filter(move |i| Some(*i) != first)).collect()
+    };
+    let mut bands_tried = false;
+    for i in order {
+        if c.runs[i].background && !bands_tried {
+            bands_tried = true;
+            if let Some(t) = c.bands.next_task(task) {
+                return Some(t);
             }
         }
-    });
+        let a = &mut c.runs[i];
+        if let Some(t) = a.sweep.next_task() {
+            let key = &a.state.key;
+            let run = RunSpec::new(key.experiment, &key.params, key.seed);
+            let (request, position) = match t {
+                Task::Point(position) => (Request::Point { task, run, position }, Some(position)),
+                Task::Finish(rows) => (Request::Finish { task, run, rows }, None),
+                Task::Whole => (Request::Whole { task, run }, None),
+            };
+            return Some((request, Owner::Run { run: a.id, position }));
+        }
+    }
+    if !bands_tried {
+        return c.bands.next_task(task);
+    }
+    None
+}
+
+/// Tasks that could start now.
+fn work_count(c: &Client) -> usize {
+    c.views.available() + c.bands.available() + c.runs.iter().map(|a| a.sweep.available()).sum::<usize>()
+}
+
+/// Gives idle workers tasks, and starts workers for the work left (up to the pool's size).
+fn pump(c: &mut Client) -> Changed {
+    if let Some(message) = c.pool.broken.clone() {
+        return fail_all(c, &message);
+    }
+    while c.pool.has_idle() {
+        let Some((request, owner)) = next_task(c) else { break };
+        if let Err(e) = c.pool.dispatch(request, owner) {
+            return fail_all(c, &e);
+        }
+    }
+    let size = c.pool.size() as usize;
+    let mut wanted = work_count(c).saturating_sub(c.pool.starting());
+    while wanted > 0 && c.pool.len() < size {
+        if let Err(e) = c.pool.spawn() {
+            c.pool.broken = Some(e.clone());
+            return fail_all(c, &e);
+        }
+        wanted -= 1;
+    }
+    Changed::default()
+}
+
+/// No worker can run: every run, view and band in flight fails with `message`.
+fn fail_all(c: &mut Client, message: &str) -> Changed {
+    for a in std::mem::take(&mut c.runs) {
+        let mut s = (*a.state).clone();
+        s.error = Some(message.to_string());
+        keep_idle(c, Rc::new(s));
+    }
+    c.views.fail_pending(message);
+    c.bands.fail_pending(message);
+    Changed { runs: true, views: true, bands: true }
+}
+
+fn keep_idle(c: &mut Client, state: Rc<RunState>) {
+    c.idle.retain(|s| s.key != state.key);
+    c.idle.push(state);
+    if c.idle.len() > IDLE_LEN {
+        c.idle.remove(0);
+    }
 }
 
 fn cached(c: &Client, key: &RunKey) -> Option<Rc<RunState>> {
     c.cache.iter().find(|s| s.key == *key).cloned()
 }
 
-/// Starts `key` in the worker (or shows it from the cache), replacing the run in flight.
-fn start(c: &mut Client, key: &RunKey) {
-    // Replies of the run in flight are stale from here on.
-    c.generation += 1;
-    c.queue.retain(|k| k != key);
-    if let Some(hit) = cached(c, key) {
-        if c.current.as_ref().is_some_and(|s| !s.is_done() && s.error.is_none()) {
-            let _ = send(c, Request::Cancel);
-        }
-        c.current = Some(hit);
+fn find_state(c: &Client, key: &RunKey) -> Option<Rc<RunState>> {
+    let active = c.runs.iter().find(|a| a.state.key == *key).map(|a| a.state.clone());
+    active.or_else(|| cached(c, key)).or_else(|| c.idle.iter().find(|s| s.key == *key).cloned())
+}
+
+/// Starts `key` in the pool (unless cached): validated, estimated, its first point computed
+/// here if core says it is light; a visible run estimated too long waits for a go-ahead.
+fn start(c: &mut Client, key: &RunKey, background: bool) {
+    let stopped = c.idle.iter().any(|s| s.key == *key && s.stopped);
+    if stopped || cached(c, key).is_some() || c.runs.iter().any(|a| a.state.key == *key) {
         return;
     }
+    c.idle.retain(|s| s.key != *key);
     let mut state = RunState::new(key.clone());
-    state.in_worker = true;
-    state.cold_start = c.worker.is_none();
-    c.started_ms = now_ms();
-    if let Err(e) = key.experiment.validate(&key.params) {
-        state.error = Some(e.to_string());
-        c.current = Some(Rc::new(state));
-        return;
-    }
-    if let Err(e) = ensure_worker(c) {
-        state.error = Some(e);
-    }
-    // A light first point (core says which) is computed right here, so the first view does
-    // not wait for the worker to load; it goes to the worker with the request, which starts
-    // at the second point (a one-point run is the worker's whole `run`: computed there only).
-    let mut request = RunRequest::new(c.generation, key.experiment, &key.params, key.seed);
     let e = key.experiment;
+    state.in_worker = true;
+    state.cold_start = c.pool.len() == 0;
+    state.started_ms = now_ms();
+    state.workers = c.pool.size().min(state.n_points.max(1));
+    state.estimate_ms = plan::run_estimate_ms(e, &key.params, state.workers);
+    if let Err(err) = e.validate(&key.params) {
+        state.error = Some(err.to_string());
+        return keep_idle(c, Rc::new(state));
+    }
+    if !background && state.estimate_ms > plan::CONFIRM_MS && !c.confirmed.contains(key) {
+        state.awaiting = true;
+        return keep_idle(c, Rc::new(state));
+    }
     let points = e.points(&key.params);
+    let mut sweep = Sweep::new(points.len());
+    // A light first point (core says which) is computed right here, so the first view does
+    // not wait for the workers to load (a one-point run is the worker's whole `run`).
     if let Some(first) = points.first().filter(|p| points.len() > 1 && e.point_cost(&key.params, p) == Cost::Light) {
         let row = e.run_point(&key.params, first, key.seed);
         state.rows.push((first.index, row.clone()));
-        state.first_row_ms = Some(now_ms() - c.started_ms);
-        request.first_row = Some(row);
+        state.first_row_ms = Some(now_ms() - state.started_ms);
+        sweep.arrived(0, row);
     }
-    if let Err(e) = send(c, Request::Run(request)) {
-        state.error = Some(e);
-    }
-    c.current = Some(Rc::new(state));
+    c.next_run += 1;
+    c.runs.push(Active { id: c.next_run, state: Rc::new(state), sweep, background, compute_ms: 0.0 });
 }
 
-/// Starts the worker unless it runs.
-fn ensure_worker(c: &mut Client) -> Result<(), String> {
-    if c.worker.is_none() {
-        c.worker = Some(spawn_worker()?);
-    }
-    Ok(())
-}
-
-/// Makes `key` the visible run.
+/// Makes `key` the visible run (the previous one, unfinished, is dropped).
 fn ensure_visible(key: &RunKey) {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
-        if c.current.as_ref().is_some_and(|s| s.key == *key) {
-            return false;
+        if c.visible.as_ref() == Some(key) {
+            return None;
         }
-        start(&mut c, key);
-        true
+        let old = c.visible.replace(key.clone());
+        c.runs.retain(|a| a.background || Some(&a.state.key) != old.as_ref());
+        // A background run of this key becomes the visible one.
+        if let Some(a) = c.runs.iter_mut().find(|a| a.state.key == *key) {
+            a.background = false;
+        }
+        start(&mut c, key, false);
+        // Cold, with a first row computed here: the workers start after the first view is
+        // painted, so a shared link's first view downloads no worker (issue #25).
+        let first_here = c.runs.iter().any(|a| a.state.key == *key && !a.state.rows.is_empty());
+        if c.pool.len() == 0 && first_here {
+            pump_after_paint();
+            return Some(Changed { runs: true, ..Changed::default() });
+        }
+        let mut changed = pump(&mut c);
+        changed.runs = true;
+        Some(changed)
     });
-    if changed {
-        store::notify(Topic::Runs);
+    if let Some(changed) = changed {
+        changed.notify();
     }
 }
 
-/// Asks for `key` in the background: started when the worker is free, unless it is running,
-/// queued or cached already. Light runs need no worker: use [`finished`] right away.
+/// Pumps once the next frame is painted (a timeout after the animation frame), or after
+/// 100 ms if no frame comes (a hidden tab paints none).
+fn pump_after_paint() {
+    let later = || {
+        yew::platform::spawn_local(async {
+            yew::platform::time::sleep(std::time::Duration::ZERO).await;
+            pump_now();
+        })
+    };
+    let frame = Closure::once_into_js(later);
+    if web_sys::window()
+        .and_then(|w| w.request_animation_frame(frame.unchecked_ref::<js_sys::Function>()).ok())
+        .is_none()
+    {
+        later();
+    }
+    yew::platform::spawn_local(async {
+        yew::platform::time::sleep(std::time::Duration::from_millis(100)).await;
+        pump_now();
+    });
+}
+
+fn pump_now() {
+    CLIENT.with(|c| pump(&mut c.borrow_mut())).notify();
+}
+
+/// Asks for `key` in the background: started in the pool after the visible run, unless it is
+/// running, cached, stopped or waiting already. Light runs need no worker: use [`finished`].
 pub fn want(key: RunKey) {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
-        if cached(&c, &key).is_some() || c.current.as_ref().is_some_and(|s| s.key == key) || c.queue.contains(&key) {
-            return false;
+        if find_state(&c, &key).is_some() {
+            return None;
         }
-        c.queue.push(key);
-        let idle = c.current.as_ref().is_none_or(|s| s.is_done() || s.error.is_some());
-        if idle {
-            let next = c.queue.remove(0);
-            start(&mut c, &next);
-        }
-        true
+        start(&mut c, &key, true);
+        let mut changed = pump(&mut c);
+        changed.runs = true;
+        Some(changed)
     });
-    if changed {
-        store::notify(Topic::Runs);
+    if let Some(changed) = changed {
+        changed.notify();
     }
 }
 
-/// The finished output of `key`: computed here for a light run, from the worker's cache for a
-/// heavy one (`None` until it is done).
+/// The learner agreed to `key` despite its estimate: it starts.
+pub fn confirm(key: &RunKey) {
+    let changed = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if !c.confirmed.contains(key) {
+            c.confirmed.push(key.clone());
+        }
+        restart_in(&mut c, key)
+    });
+    changed.notify();
+}
+
+/// Runs a stopped (or failed) `key` again.
+pub fn restart(key: &RunKey) {
+    let changed = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if !c.confirmed.contains(key) {
+            c.confirmed.push(key.clone());
+        }
+        restart_in(&mut c, key)
+    });
+    changed.notify();
+}
+
+fn restart_in(c: &mut Client, key: &RunKey) -> Changed {
+    let background = c.visible.as_ref() != Some(key);
+    c.idle.retain(|s| s.key != *key);
+    start(c, key, background);
+    let mut changed = pump(c);
+    changed.runs = true;
+    changed
+}
+
+/// Stops `key`: its workers are terminated at once (the page starts fresh ones for what is
+/// left to do), and its state says where it stopped.
+pub fn stop(key: &RunKey) {
+    let changed = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let i = c.runs.iter().position(|a| a.state.key == *key)?;
+        let a = c.runs.remove(i);
+        let id = a.id;
+        c.pool.terminate(|o| matches!(o, Owner::Run { run, .. } if *run == id));
+        let mut s = (*a.state).clone();
+        s.stopped = true;
+        s.total_ms = Some(now_ms() - s.started_ms);
+        keep_idle(&mut c, Rc::new(s));
+        let mut changed = pump(&mut c);
+        changed.runs = true;
+        Some(changed)
+    });
+    if let Some(changed) = changed {
+        changed.notify();
+    }
+}
+
+/// The finished output of `key`: computed here for a light run, from the cache for a heavy one
+/// (`None` until it is done).
 pub fn finished(key: &RunKey) -> Option<Rc<RunOutput>> {
     if key.experiment.cost(&key.params) == Cost::Light {
         return RunState::computed(key.clone()).output;
     }
-    CLIENT.with(|c| {
-        let c = c.borrow();
-        c.current.iter().chain(c.cache.iter()).find(|s| s.key == *key).and_then(|s| s.output.clone())
-    })
+    CLIENT.with(|c| cached(&c.borrow(), key).and_then(|s| s.output.clone()))
 }
 
-/// The state of `key` if it is running, cached or queued (for progress lines).
+/// The state of `key` if it is running, cached, stopped or waiting (for progress lines).
 pub fn state_of(key: &RunKey) -> Option<Rc<RunState>> {
-    CLIENT.with(|c| {
-        let c = c.borrow();
-        c.current.iter().chain(c.cache.iter()).find(|s| s.key == *key).cloned()
-    })
+    CLIENT.with(|c| find_state(&c.borrow(), key))
 }
 
-/// Applies `change` to the run in flight if it is of `generation` (any generation if `None`);
-/// a finished run goes to the cache and the next queued run starts.
-fn update_current(generation: Option<u64>, change: impl FnOnce(&mut RunState)) {
-    let updated = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if generation.is_some_and(|g| g != c.generation) {
-            return false;
-        }
-        let Some(current) = c.current.as_ref() else { return false };
-        let mut next = (**current).clone();
-        change(&mut next);
-        let next = Rc::new(next);
-        let finished = next.is_done() || next.error.is_some();
-        if next.is_done() {
-            c.cache.retain(|s| s.key != next.key);
-            c.cache.push(next.clone());
-            if c.cache.len() > CACHE_LEN {
-                c.cache.remove(0);
-            }
-        }
-        c.current = Some(next);
-        if finished && !c.queue.is_empty() {
-            let key = c.queue.remove(0);
-            start(&mut c, &key);
-        }
-        true
-    });
-    if updated {
-        store::notify(Topic::Runs);
-    }
-}
-
-fn on_reply(text: &str) {
-    let reply = match serde_json::from_str::<Reply>(text) {
-        Ok(r) => r,
-        Err(e) => return update_current(None, |s| s.error = Some(format!("unreadable reply from the worker: {e}"))),
-    };
-    let elapsed = now_ms() - CLIENT.with(|c| c.borrow().started_ms);
-    match reply {
-        Reply::Ready => on_ready(),
-        Reply::Row { generation, index, n_points, row, .. } => update_current(Some(generation), |s| {
-            s.n_points = n_points;
-            s.first_row_ms.get_or_insert(elapsed);
-            s.rows.retain(|(i, _)| *i != index);
-            s.rows.push((index, row));
-            s.rows.sort_by_key(|(i, _)| *i);
-        }),
-        Reply::Done { generation, output, compute_ms } => update_current(Some(generation), |s| {
-            s.total_ms = Some(elapsed);
-            s.compute_ms = Some(compute_ms);
-            s.output = Some(Rc::new(output));
-            let msg = format!(
-                "skblab: ran {} points of {} in {elapsed:.0} ms (first point {:.0} ms, worker compute {compute_ms:.0} ms{})",
-                s.rows.len(),
-                s.key.experiment.id(),
-                s.first_row_ms.unwrap_or(0.0),
-                if s.cold_start { ", including worker start" } else { "" }
-            );
-            web_sys::console::info_1(&JsValue::from_str(&msg));
-        }),
-        Reply::Failed { generation, message } => update_current(Some(generation), |s| s.error = Some(message)),
-        Reply::View { id, data, .. } => view_data::arrived(id, Ok(data.get().to_string())),
-        Reply::ViewFailed { id, message } => view_data::arrived(id, Err(message)),
-        Reply::Band { id, bands, done, .. } => bands::arrived(id, bands, done),
-        Reply::BandFailed { id, message } => bands::failed(id, message),
-    }
-}
-
-/// The run of `experiment` under `params` and `seed`, made the visible one: a light run is
-/// computed here once per key; a heavy one starts in the worker unless it is running or
-/// cached, and the caller re-renders as rows arrive.
-#[hook]
-pub fn use_run(experiment: &'static dyn Experiment, params: &Params, seed: u64) -> Rc<RunState> {
-    store::use_topic(Topic::Runs, None);
-    let key = RunKey { experiment, params: params.clone(), seed };
-    let heavy = experiment.cost(params) == Cost::Heavy;
-    let light = use_memo(key.clone(), move |key| (!heavy).then(|| Rc::new(RunState::computed(key.clone()))));
-    {
-        let key = key.clone();
-        use_effect_with(key, move |key| {
-            if heavy {
-                ensure_visible(key)
-            }
-        });
-    }
-    if let Some(state) = (*light).clone() {
-        return state;
-    }
-    state_of(&key).unwrap_or_else(|| Rc::new(RunState::new(key)))
-}
-
-/// The run of `key` asked for in the background ([`want`]): it waits for the worker to be
-/// free, so several components can each ask for one (the reproduce page). `None` until it
-/// starts.
-#[hook]
-pub fn use_background_run(key: RunKey) -> Option<Rc<RunState>> {
-    store::use_topic(Topic::Runs, None);
-    let heavy = key.experiment.cost(&key.params) == Cost::Heavy;
-    // A light run is computed here, once per key; only heavy ones go to the worker.
-    let light = use_memo(key.clone(), move |key| (!heavy).then(|| Rc::new(RunState::computed(key.clone()))));
-    {
-        let key = key.clone();
-        // Every render: a no-op once the run is running, queued or cached.
-        use_effect(move || {
-            if heavy {
-                want(key)
-            }
-        });
-    }
-    (*light).clone().or_else(|| state_of(&key))
-}
-
-/// What a view shows until its run is done: how far it is, or why it failed (a failed run never
-/// finishes, so "waiting" would be a promise the page cannot keep).
-pub fn waiting_note(s: &RunState) -> Html {
-    match &s.error {
-        // Not an alert: the panel announces the refusal once (one line per view would repeat it).
-        Some(e) => html! { <p class="run-error">{ format!("No run: {e}") }</p> },
-        None => html! { <p class="muted">{ format!("waiting for the run ({} %)…", s.percent()) }</p> },
-    }
-}
-
-/// The progress bar of a run, with the "ran N points in X ms" line once it is done.
-#[derive(Properties, PartialEq)]
-pub struct ProgressProps {
-    pub state: Rc<RunState>,
-}
-
-#[function_component(RunProgress)]
-pub fn run_progress(props: &ProgressProps) -> Html {
-    let s = &props.state;
-    if !s.in_worker && s.error.is_none() {
-        return html! {};
-    }
-    let pct = s.percent();
-    let label = format!("{} of {} points simulated", s.rows.len(), s.n_points);
-    let timing = s.total_ms.map(|total| {
-        let first = s.first_row_ms.unwrap_or(0.0);
-        let cold = if s.cold_start { " (including the worker's start)" } else { "" };
-        format!("ran {} points in {total:.0} ms; first point after {first:.0} ms{cold}", s.rows.len())
-    });
-    html! {
-        <div class="run-progress">
-            <div class="run-bar" role="progressbar" aria-label="Run progress" aria-valuemin="0" aria-valuemax="100"
-                aria-valuenow={pct.to_string()} aria-valuetext={label.clone()} data-testid="sweep-progress">
-                <div class="run-bar-fill" style={format!("width: {pct}%")}></div>
-            </div>
-            <span class="run-progress-text">{ if s.is_done() { "done".to_string() } else { label } }</span>
-            if let Some(t) = timing {
-                <span class="run-time" data-testid="sweep-time">{ t }</span>
-            }
-            // Not an alert: the page announces a failed or refused run once (the player's run
-            // error, the panel's refusal), not once per view.
-            if let Some(e) = &s.error {
-                <span class="run-error">{ e }</span>
-            }
-        </div>
-    }
+/// FNV-1a 64 of a text (as core/tests/registry.rs hashes outputs: the console line lets the
+/// e2e tests compare a run in the pool with core's pinned default run).
+pub fn fnv64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 #[cfg(test)]
@@ -514,6 +540,9 @@ mod tests {
         let t = s.table();
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.column_f64("threads"), vec![Some(1.0), Some(2.0)]);
+        assert!(s.is_running());
+        s.stopped = true;
+        assert!(!s.is_running());
         s.output = Some(t);
         assert_eq!(s.percent(), 100);
     }

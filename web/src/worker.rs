@@ -1,167 +1,112 @@
-//! The Web Worker that runs any experiment's sweep off the main thread, and its protocol.
+//! The Web Workers that run experiments off the main thread, and their protocol.
 //!
-//! A heavy run (core's [`Cost::Heavy`](skblab_core::Cost)) would block the page, so the main
-//! thread posts a [`RunRequest`] (experiment id, typed parameters, seed, a generation number);
-//! the worker computes core's points one by one and answers with one [`Reply::Row`] per point
-//! (core's own row type) as soon as it is computed, then [`Reply::Done`] with core's
-//! `finish()` of all rows. A newer request replaces the running one between two points, and
-//! every reply carries its request's generation so the page can drop stale ones. A light
-//! first point the page computed itself comes with the request ([`RunRequest::first_row`]) and
-//! is not computed again.
+//! The page keeps a pool of identical workers (`min(navigator.hardwareConcurrency, 8)`,
+//! [`crate::run`]) and hands each one **task** at a time: a [`Request`] carrying its task
+//! number, answered by exactly one [`Reply`] with the same number. A task is small and
+//! independent of every other one, so the page can spread a run over the pool and put the
+//! answers together in order:
 //!
-//! A custom view's heavy data (core's `Experiment::view_data`) is a [`ViewRequest`]: it waits
-//! in a queue beside the run and goes before the run's next point, without replacing the run;
-//! [`Reply::View`] carries the data as JSON (embedded raw, not as an escaped string).
+//! - [`Request::Point`]: one point of a run (core's `run_point`), answered by [`Reply::Row`];
+//! - [`Request::Finish`]: core's `finish()` of a run's rows (the text views, a profiled run),
+//!   answered by [`Reply::Done`]; a one-point run is [`Request::Whole`], the experiment's whole
+//!   `run` in one task (an experiment may share work between its row and its views there);
+//! - [`Request::View`]: a custom view's heavy data (`Experiment::view_data`), [`Reply::View`]
+//!   carrying it as JSON (embedded raw, not as an escaped string);
+//! - [`Request::BandSample`]: one sample of an uncertainty band (core's Latin hypercube over
+//!   `Experiment::uncertain`, one `run_perturbed` of the reproduction's parameters), answered by
+//!   [`Reply::Band`] with that sample's band; the page folds the samples in index order
+//!   ([`fold_bands`]), which gives core's `bands_with` bit for bit.
 //!
-//! An uncertainty band (core's [`BandJob`]: Latin-hypercube samples of the catalogue constants,
-//! one `run_perturbed` of the reproduction's parameters each) is a [`BandsRequest`]: one
-//! sample per task, before the run's next point, each answered by a [`Reply::Band`] with the
-//! band so far (the page draws it as it widens); a newer band request replaces the running one.
-//!
-//! The worker computes one point per task (scheduled through a `MessageChannel`, which unlike
-//! `setTimeout` is not clamped), so a new request is read after at most one point.
-//! Messages are JSON text. [`RunJob`] is pure and unit-tested natively; [`serve`] is the
-//! browser glue, called by the `worker` binary (`src/bin/worker.rs`).
+//! Points are independent and deterministic, so the rows are the same whichever worker
+//! computes them, and the run the page assembles is core's `run` bit for bit (rows and outputs
+//! cross the boundary as JSON with `float_roundtrip`). A worker computes its task inside the
+//! message handler: the page stops a task by terminating its worker. [`Request::compute`] is
+//! pure and unit-tested natively; [`serve`] is the browser glue, called by the `worker` binary
+//! (`src/bin/worker.rs`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use skblab_core::validate::{BandJob, Bands};
-use skblab_core::{Experiment, Params, ParamsWire, Point, Row, RunOutput, ViewQuery};
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
-use std::rc::Rc;
+use skblab_core::calibrate::{start_points, Constant};
+use skblab_core::output::Reproduction;
+use skblab_core::validate::{BandCell, BandQuantity, Bands, MAX_BANDS};
+use skblab_core::{Experiment, Params, ParamsWire, Row, RunOutput, ViewQuery};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessagePort};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-/// The worker's entry script (`static/sweep-worker.js`, copied by Trunk). Trunk builds the
+/// The workers' entry script (`static/sweep-worker.js`, copied by Trunk). Trunk builds the
 /// `worker` binary as a classic script (`worker.js`, name without hash) that only defines
 /// `wasm_bindgen`; the entry script imports it and starts the wasm. Spawn it as a classic
 /// worker (the default of `new Worker`), never as a module worker.
 pub const WORKER_URL: &str = "./sweep-worker.js";
 
-/// Start (or restart) a run.
+/// Which run a task belongs to: experiment, typed parameters (validated again by the worker
+/// against the spec) and seed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunRequest {
-    pub generation: u64,
-    pub experiment: String,
-    /// Every parameter, typed (validated again by the worker against the spec).
-    pub params: ParamsWire,
-    pub seed: u64,
-    /// The row of the first point, if the page computed it (a light first point): the worker
-    /// starts with it instead of computing it again.
-    #[serde(default)]
-    pub first_row: Option<Row>,
-}
-
-impl RunRequest {
-    pub fn new(generation: u64, experiment: &dyn Experiment, params: &Params, seed: u64) -> RunRequest {
-        RunRequest {
-            generation,
-            experiment: experiment.id().to_string(),
-            params: params.to_wire(),
-            seed,
-            first_row: None,
-        }
-    }
-}
-
-/// Compute a custom view's data (core's `Experiment::view_data`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ViewRequest {
-    /// The page's number for it, echoed in the reply.
-    pub id: u64,
+pub struct RunSpec {
     pub experiment: String,
     pub params: ParamsWire,
     pub seed: u64,
-    pub query: ViewQuery,
 }
 
-impl ViewRequest {
-    /// The data's JSON text, or why there is none.
-    pub fn compute(&self) -> Result<String, String> {
-        let experiment = skblab_core::find(&self.experiment).map_err(|e| e.to_string())?;
-        let params = experiment.params_from_wire(&self.params).map_err(|e| e.to_string())?;
-        let data = experiment.view_data(&params, self.seed, &self.query);
-        let data = data.ok_or_else(|| format!("{} has no view data {:?}", self.experiment, self.query))?;
-        Ok(data.to_json())
+impl RunSpec {
+    pub fn new(experiment: &dyn Experiment, params: &Params, seed: u64) -> RunSpec {
+        RunSpec { experiment: experiment.id().to_string(), params: params.to_wire(), seed }
     }
-}
 
-/// Compute an uncertainty band of an experiment's reproduction (its `reproduce_params`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BandsRequest {
-    /// The page's number for it, echoed in every reply.
-    pub id: u64,
-    pub experiment: String,
-    pub seed: u64,
-    pub samples: u32,
-}
-
-impl BandsRequest {
-    /// The job, or why there is none.
-    pub fn job(&self) -> Result<BandJob<'static>, String> {
+    /// The experiment and its parameters, checked.
+    fn resolve(&self) -> Result<(&'static dyn Experiment, Params), String> {
         let e = skblab_core::find(&self.experiment).map_err(|e| e.to_string())?;
-        BandJob::new(e, &e.reproduce_params(), self.seed, self.samples)
-            .ok_or_else(|| format!("{} declares no uncertain quantities", self.experiment))
+        let params = e.params_from_wire(&self.params).map_err(|e| e.to_string())?;
+        Ok((e, params))
     }
 }
 
-/// What the page posts to the worker.
+/// A task for one worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
-    /// Start a run, replacing the running one.
-    Run(RunRequest),
-    /// Stop the running run (the page showed a cached one instead); queued views stay.
-    Cancel,
-    /// Compute a view's data before the run's next point.
-    View(ViewRequest),
-    /// Compute an uncertainty band, one sample per task before the run's next point.
-    Bands(BandsRequest),
+    /// The row of the point at `position` in `points()` of the run.
+    Point { task: u64, run: RunSpec, position: u32 },
+    /// `finish()` of the run's rows, in point order.
+    Finish { task: u64, run: RunSpec, rows: Vec<Row> },
+    /// The whole `run()` (a run of one point).
+    Whole { task: u64, run: RunSpec },
+    /// A custom view's data.
+    View { task: u64, run: RunSpec, query: ViewQuery },
+    /// Sample `index` of `samples` of `experiment`'s uncertainty band on `seed`.
+    BandSample { task: u64, experiment: String, seed: u64, samples: u32, index: u32 },
 }
 
-/// What the worker posts back.
+/// What a worker posts back: one reply per task (and [`Reply::Ready`] once).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Reply {
     /// The worker's handler is installed: messages posted before this are lost (the wasm loads
-    /// asynchronously after the worker starts), so the page holds its request until then.
+    /// asynchronously after the worker starts), so the page gives it a task only then.
     Ready,
     Row {
-        generation: u64,
-        /// Index of the point ([`Point::index`]) and how many points the run has.
-        index: u32,
-        n_points: u32,
+        task: u64,
         row: Row,
         compute_ms: f64,
     },
     Done {
-        generation: u64,
+        task: u64,
         output: RunOutput,
         compute_ms: f64,
     },
-    Failed {
-        generation: u64,
-        message: String,
-    },
     /// A view's data, as JSON.
     View {
-        id: u64,
+        task: u64,
         data: Box<RawValue>,
         compute_ms: f64,
     },
-    ViewFailed {
-        id: u64,
-        message: String,
-    },
-    /// The band of request `id` after another sample (`done` after the last).
+    /// The band of one sample (`None`: its run or comparison failed, it adds nothing).
     Band {
-        id: u64,
-        bands: Bands,
-        done: bool,
+        task: u64,
+        bands: Option<Bands>,
         compute_ms: f64,
     },
-    BandFailed {
-        id: u64,
+    Failed {
+        task: u64,
         message: String,
     },
 }
@@ -173,188 +118,161 @@ impl PartialEq for Reply {
     }
 }
 
-/// A run in progress: its points, the rows so far, then `finish`.
-pub struct RunJob {
-    pub generation: u64,
-    experiment: &'static dyn Experiment,
-    params: Params,
-    seed: u64,
-    points: Vec<Point>,
-    rows: Vec<Row>,
-}
+impl Request {
+    pub fn task(&self) -> u64 {
+        match self {
+            Request::Point { task, .. }
+            | Request::Finish { task, .. }
+            | Request::Whole { task, .. }
+            | Request::View { task, .. }
+            | Request::BandSample { task, .. } => *task,
+        }
+    }
 
-/// What one step of a job produced.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Step {
-    Row { index: u32, row: Row },
-    Done(RunOutput),
-}
-
-impl RunJob {
-    /// Validates the request: a known experiment and parameters inside its spec.
-    pub fn new(request: &RunRequest) -> Result<RunJob, String> {
-        let experiment = skblab_core::find(&request.experiment).map_err(|e| e.to_string())?;
-        let params = experiment.params_from_wire(&request.params).map_err(|e| e.to_string())?;
-        let points = experiment.points(&params);
-        let mut rows = Vec::new();
-        if let Some(row) = &request.first_row {
-            if points.len() < 2 || row.len() != experiment.columns(&params).len() {
-                return Err("the page's first row does not fit the run".to_string());
+    /// Computes the task: its reply, with `compute_ms` set to 0 (the glue times it).
+    pub fn compute(&self) -> Reply {
+        let task = self.task();
+        let failed = |message: String| Reply::Failed { task, message };
+        match self {
+            Request::Point { run, position, .. } => match run.resolve() {
+                Ok((e, params)) => match e.points(&params).get(*position as usize) {
+                    Some(point) => Reply::Row { task, row: e.run_point(&params, point, run.seed), compute_ms: 0.0 },
+                    None => failed(format!("{} has no point {position}", run.experiment)),
+                },
+                Err(m) => failed(m),
+            },
+            Request::Finish { run, rows, .. } => match run.resolve() {
+                Ok((e, params)) if rows.len() == e.points(&params).len() => {
+                    Reply::Done { task, output: e.finish(&params, run.seed, rows.clone()), compute_ms: 0.0 }
+                }
+                Ok(_) => failed("the rows do not fit the run".to_string()),
+                Err(m) => failed(m),
+            },
+            Request::Whole { run, .. } => match run.resolve() {
+                Ok((e, params)) => Reply::Done { task, output: e.run(&params, run.seed), compute_ms: 0.0 },
+                Err(m) => failed(m),
+            },
+            Request::View { run, query, .. } => match view_json(run, query) {
+                Ok(data) => Reply::View { task, data, compute_ms: 0.0 },
+                Err(m) => failed(m),
+            },
+            Request::BandSample { experiment, seed, samples, index, .. } => {
+                match band_sample(experiment, *seed, *samples, *index) {
+                    Ok(bands) => Reply::Band { task, bands, compute_ms: 0.0 },
+                    Err(m) => failed(m),
+                }
             }
-            rows.push(row.clone());
-        }
-        Ok(RunJob { generation: request.generation, experiment, params, seed: request.seed, points, rows })
-    }
-
-    pub fn n_points(&self) -> u32 {
-        self.points.len() as u32
-    }
-
-    /// Computes the next point, or finishes the run once every point is done. A run of one
-    /// point is the experiment's whole `run` in one step: an experiment may share work between
-    /// its row and its views there (page-frag-free simulates its before/after pair once).
-    pub fn step(&mut self) -> Step {
-        if self.points.len() == 1 && self.rows.is_empty() {
-            self.points.clear();
-            return Step::Done(self.experiment.run(&self.params, self.seed));
-        }
-        match self.points.get(self.rows.len()) {
-            Some(point) => {
-                let row = self.experiment.run_point(&self.params, point, self.seed);
-                self.rows.push(row.clone());
-                Step::Row { index: point.index, row }
-            }
-            None => Step::Done(self.experiment.finish(&self.params, self.seed, std::mem::take(&mut self.rows))),
         }
     }
 }
 
-/// The worker's state between tasks.
-#[derive(Default)]
-struct WorkerState {
-    job: Option<RunJob>,
-    /// View requests, oldest first: each goes before the job's next point.
-    views: VecDeque<ViewRequest>,
-    /// Compute time of the current job so far.
-    compute_ms: f64,
-    /// The band in progress and its request's id.
-    band: Option<(u64, BandJob<'static>)>,
+fn view_json(run: &RunSpec, query: &ViewQuery) -> Result<Box<RawValue>, String> {
+    let (e, params) = run.resolve()?;
+    let data = e.view_data(&params, run.seed, query);
+    let data = data.ok_or_else(|| format!("{} has no view data {:?}", run.experiment, query))?;
+    RawValue::from_string(data.to_json()).map_err(|e| e.to_string())
 }
 
-/// Installs the worker's message handler; called once by the worker binary's `main`.
+/// The band of `e`'s reproduction before any sample: what core's `BandJob` starts from.
+pub fn empty_bands(e: &dyn Experiment, seed: u64, samples: u32) -> Bands {
+    let quantities = e
+        .uncertain()
+        .iter()
+        .map(|(name, q)| BandQuantity { name: name.to_string(), min: q.min, max: q.max, unit: q.unit.to_string() })
+        .collect();
+    Bands {
+        experiment: e.id().to_string(),
+        samples: samples.min(MAX_BANDS),
+        ran: 0,
+        seed,
+        quantities,
+        cells: Vec::new(),
+    }
+}
+
+/// Sample `index` of `samples` of the band of `experiment` on `seed`: the same Latin-hypercube
+/// point core's `BandJob` runs at that index (`start_points` over the uncertain quantities),
+/// one `run_perturbed` of the reproduction's parameters, as a band of that sample alone.
+pub fn band_sample(experiment: &str, seed: u64, samples: u32, index: u32) -> Result<Option<Bands>, String> {
+    let e = skblab_core::find(experiment).map_err(|e| e.to_string())?;
+    let uncertain = e.uncertain();
+    if uncertain.is_empty() {
+        return Err(format!("{experiment} declares no uncertain quantities"));
+    }
+    let n = samples.min(MAX_BANDS);
+    let constants: Vec<Constant> = uncertain
+        .iter()
+        .map(|(name, q)| Constant { name, unit: q.unit, min: q.min, max: q.max, source: q.source })
+        .collect();
+    let points = start_points(&constants, n);
+    let values = points.get(index as usize).ok_or_else(|| format!("a band of {n} samples has no sample {index}"))?;
+    let params = e.reproduce_params();
+    let Some(r) = e.run_perturbed(&params, seed, values).and_then(|out| e.compare(&params, &out)) else {
+        return Ok(None);
+    };
+    let mut bands = empty_bands(e, seed, samples);
+    absorb(&mut bands, &r);
+    Ok(Some(bands))
+}
+
+/// Widens `bands` by the simulated cells of `r` (one more sample that ran).
+fn absorb(bands: &mut Bands, r: &Reproduction) {
+    bands.ran += 1;
+    for row in &r.rows {
+        for c in &row.cells {
+            widen(&mut bands.cells, &row.label, c.metric, [c.simulated; 2]);
+        }
+    }
+}
+
+fn widen(cells: &mut Vec<BandCell>, label: &str, metric: &str, band: [f64; 2]) {
+    match cells.iter_mut().find(|b| b.label == label && b.metric == metric) {
+        Some(b) => b.band = [b.band[0].min(band[0]), b.band[1].max(band[1])],
+        None => cells.push(BandCell { label: label.to_string(), metric: metric.to_string(), band }),
+    }
+}
+
+/// The band of the samples so far, folded in sample order onto `empty` (each `None` a sample
+/// that ran and added nothing): core's band of those samples, whatever order they arrived in.
+pub fn fold_bands<'a>(empty: &Bands, samples: impl IntoIterator<Item = Option<&'a Bands>>) -> Bands {
+    let mut out = empty.clone();
+    for b in samples.into_iter().flatten() {
+        out.ran += b.ran;
+        for c in &b.cells {
+            widen(&mut out.cells, &c.label, &c.metric, c.band);
+        }
+    }
+    out
+}
+
+/// Installs the worker's message handler; called once by the worker binary's `main`. Each
+/// message is one task, computed at once; its reply carries the compute time.
 pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let channel = MessageChannel::new().expect("MessageChannel exists in workers");
-    let state = Rc::new(RefCell::new(WorkerState::default()));
-    let kick = Rc::new(KickPort { port: channel.port2(), busy: Cell::new(false) });
-    let on_tick = {
-        let (scope, state, kick) = (scope.clone(), state.clone(), kick.clone());
-        Closure::<dyn FnMut(MessageEvent)>::new(move |_: MessageEvent| tick(&scope, &state, &kick))
-    };
-    channel.port1().set_onmessage(Some(on_tick.as_ref().unchecked_ref()));
-    on_tick.forget();
     let on_request = {
-        let scope2 = scope.clone();
+        let scope = scope.clone();
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
-            match serde_json::from_str::<Request>(&text) {
-                Ok(Request::Cancel) => state.borrow_mut().job = None,
-                Ok(Request::View(request)) => {
-                    state.borrow_mut().views.push_back(request);
-                    kick.queue();
-                }
-                Ok(Request::Bands(request)) => match request.job() {
-                    Ok(job) => {
-                        state.borrow_mut().band = Some((request.id, job));
-                        kick.queue();
-                    }
-                    Err(message) => post(&scope2, &Reply::BandFailed { id: request.id, message }),
-                },
-                Ok(Request::Run(request)) => match RunJob::new(&request) {
-                    Ok(job) => {
-                        let mut s = state.borrow_mut();
-                        (s.job, s.compute_ms) = (Some(job), 0.0);
-                        drop(s);
-                        kick.queue();
-                    }
-                    Err(message) => post(&scope2, &Reply::Failed { generation: request.generation, message }),
-                },
-                Err(e) => post(&scope2, &Reply::Failed { generation: 0, message: format!("bad request: {e}") }),
+            let now = || scope.performance().map_or(0.0, |p| p.now());
+            let t0 = now();
+            let mut reply = match serde_json::from_str::<Request>(&text) {
+                Ok(request) => request.compute(),
+                Err(e) => Reply::Failed { task: 0, message: format!("bad request: {e}") },
+            };
+            let ms = now() - t0;
+            match &mut reply {
+                Reply::Row { compute_ms, .. }
+                | Reply::Done { compute_ms, .. }
+                | Reply::View { compute_ms, .. }
+                | Reply::Band { compute_ms, .. } => *compute_ms = ms,
+                Reply::Ready | Reply::Failed { .. } => {}
             }
+            post(&scope, &reply);
         })
     };
     scope.set_onmessage(Some(on_request.as_ref().unchecked_ref()));
     on_request.forget();
     post(&scope, &Reply::Ready);
-}
-
-/// The port that queues the next tick, with a flag so that at most one tick is queued (two
-/// queued ticks would each queue another, and the worker would compute two jobs' worth).
-struct KickPort {
-    port: MessagePort,
-    busy: Cell<bool>,
-}
-
-impl KickPort {
-    fn queue(&self) {
-        if !self.busy.replace(true) {
-            let _ = self.port.post_message(&JsValue::NULL);
-        }
-    }
-}
-
-/// One task: computes the oldest view request, or one point (or the finish) of the current
-/// job, and queues the next task.
-fn tick(scope: &DedicatedWorkerGlobalScope, state: &Rc<RefCell<WorkerState>>, kick: &KickPort) {
-    kick.busy.set(false);
-    let now = || scope.performance().map_or(0.0, |p| p.now());
-    let t0 = now();
-    let view = state.borrow_mut().views.pop_front();
-    if let Some(request) = view {
-        let reply = match request.compute().and_then(|json| RawValue::from_string(json).map_err(|e| e.to_string())) {
-            Ok(data) => Reply::View { id: request.id, data, compute_ms: now() - t0 },
-            Err(message) => Reply::ViewFailed { id: request.id, message },
-        };
-        post(scope, &reply);
-        kick.queue();
-        return;
-    }
-    if let Some(reply) = band_step(state, &now, t0) {
-        post(scope, &reply);
-        kick.queue();
-        return;
-    }
-    let mut s = state.borrow_mut();
-    let Some(job) = s.job.as_mut() else { return };
-    let (generation, n_points) = (job.generation, job.n_points());
-    let step = job.step();
-    let compute_ms = now() - t0;
-    s.compute_ms += compute_ms;
-    let total_ms = s.compute_ms;
-    let done = matches!(step, Step::Done(_));
-    if done {
-        s.job = None;
-    }
-    drop(s);
-    match step {
-        Step::Row { index, row } => {
-            post(scope, &Reply::Row { generation, index, n_points, row, compute_ms });
-            kick.queue();
-        }
-        Step::Done(output) => post(scope, &Reply::Done { generation, output, compute_ms: total_ms }),
-    }
-}
-
-/// One sample of the band in progress, if there is one: its reply (the band so far).
-fn band_step(state: &Rc<RefCell<WorkerState>>, now: &dyn Fn() -> f64, t0: f64) -> Option<Reply> {
-    let mut s = state.borrow_mut();
-    let (id, job) = s.band.as_mut()?;
-    job.step();
-    let (id, done, bands) = (*id, job.is_done(), job.bands().clone());
-    if done {
-        s.band = None;
-    }
-    Some(Reply::Band { id, bands, done, compute_ms: now() - t0 })
 }
 
 fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
@@ -367,125 +285,94 @@ mod tests {
     use super::*;
     use skblab_core::experiments::high_order_alloc as hoa;
 
-    fn request(settings: &[&str]) -> RunRequest {
+    fn spec(settings: &[&str]) -> RunSpec {
         let e = skblab_core::find(hoa::ID).unwrap();
         let settings: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-        RunRequest::new(7, e, &e.params_from(&settings).unwrap(), 1)
+        RunSpec::new(e, &e.params_from(&settings).unwrap(), 1)
+    }
+
+    fn round_trip(reply: &Reply) -> Reply {
+        serde_json::from_str::<Reply>(&serde_json::to_string(reply).unwrap()).unwrap()
     }
 
     #[test]
-    fn request_round_trips_as_json() {
-        let r = request(&["max_threads=3"]);
-        let text = serde_json::to_string(&Request::Run(r.clone())).unwrap();
-        assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), Request::Run(r));
+    fn requests_round_trip_as_json() {
+        let r = Request::Point { task: 7, run: spec(&["max_threads=3"]), position: 2 };
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), r);
+        assert_eq!(r.task(), 7);
     }
 
+    /// Points computed in any order by separate tasks, then finished: core's `run`, bit for
+    /// bit, after every row and the output crossed the boundary as JSON.
     #[test]
-    fn job_gives_the_rows_and_output_of_core_run() {
-        let r = request(&["max_threads=2", "measure_us=200", "warmup_us=100", "profile_threads=2"]);
-        let mut job = RunJob::new(&r).unwrap();
+    fn points_in_any_order_then_finish_give_core_run() {
+        let run = spec(&["max_threads=3", "measure_us=200", "warmup_us=100", "profile_threads=2"]);
         let e = skblab_core::find(hoa::ID).unwrap();
-        let params = e.params_from_wire(&r.params).unwrap();
-        let expected = e.run(&params, 1);
-        let mut rows = Vec::new();
-        let output = loop {
-            match job.step() {
-                Step::Row { index, row } => rows.push((index, row)),
-                Step::Done(out) => break out,
-            }
-        };
-        assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), vec![0, 1]);
-        assert_eq!(rows.into_iter().map(|r| r.1).collect::<Vec<_>>(), expected.rows);
-        assert_eq!(output, expected);
-        // Rows and outputs cross the boundary as JSON, bit for bit.
-        let reply = Reply::Done { generation: 7, output: output.clone(), compute_ms: 1.5 };
-        assert_eq!(serde_json::from_str::<Reply>(&serde_json::to_string(&reply).unwrap()).unwrap(), reply);
-    }
-
-    #[test]
-    fn a_first_row_from_the_page_is_not_computed_again() {
-        let r = request(&["max_threads=3", "measure_us=200", "warmup_us=100", "profile_threads=2"]);
-        let e = skblab_core::find(hoa::ID).unwrap();
-        let params = e.params_from_wire(&r.params).unwrap();
-        let first = e.run_point(&params, &e.points(&params)[0], 1);
-        let mut job = RunJob::new(&RunRequest { first_row: Some(first), ..r.clone() }).unwrap();
-        let mut indexes = Vec::new();
-        let output = loop {
-            match job.step() {
-                Step::Row { index, .. } => indexes.push(index),
-                Step::Done(out) => break out,
-            }
-        };
-        assert_eq!(indexes, vec![1, 2], "point 0 came with the request");
+        let params = e.params_from_wire(&run.params).unwrap();
+        let mut rows: Vec<Option<Row>> = vec![None; 3];
+        for position in [2u32, 0, 1] {
+            let reply = round_trip(&Request::Point { task: 1, run: run.clone(), position }.compute());
+            let Reply::Row { row, .. } = reply else { panic!("not a row: {reply:?}") };
+            rows[position as usize] = Some(row);
+        }
+        let rows: Vec<Row> = rows.into_iter().map(Option::unwrap).collect();
+        let done = round_trip(&Request::Finish { task: 2, run: run.clone(), rows }.compute());
+        let Reply::Done { output, .. } = done else { panic!("not done: {done:?}") };
         assert_eq!(output, e.run(&params, 1));
-        let bad = RunRequest { first_row: Some(vec![skblab_core::Cell::Int(1)]), ..r };
-        assert!(RunJob::new(&bad).is_err());
+        let bad = Request::Point { task: 3, run, position: 3 }.compute();
+        assert!(matches!(bad, Reply::Failed { task: 3, message } if message.contains("no point 3")));
+    }
+
+    #[test]
+    fn a_whole_run_is_core_run() {
+        let e = skblab_core::find("page-frag-free").unwrap();
+        let mut p = e.defaults();
+        p.set("machine", skblab_core::Value::Choice("cortex-a53".into())).unwrap();
+        let reply = Request::Whole { task: 1, run: RunSpec::new(e, &p, 3) }.compute();
+        assert_eq!(reply, Reply::Done { task: 1, output: e.run(&p, 3), compute_ms: 0.0 });
     }
 
     #[test]
     fn a_view_request_gives_core_view_data_as_json() {
         let e = skblab_core::find(hoa::ID).unwrap();
         let p = e.defaults();
-        let query = skblab_core::ViewQuery::new("trace").with("flows", 1).with("order", 0);
-        let v = ViewRequest { id: 3, experiment: hoa::ID.into(), params: p.to_wire(), seed: 1, query: query.clone() };
-        let json = v.compute().unwrap();
-        assert_eq!(json, e.view_data(&p, 1, &query).unwrap().to_json());
-        let reply = Reply::View { id: 3, data: RawValue::from_string(json).unwrap(), compute_ms: 1.0 };
-        let text = serde_json::to_string(&reply).unwrap();
-        assert_eq!(serde_json::from_str::<Reply>(&text).unwrap(), reply);
-        let bad = ViewRequest { query: skblab_core::ViewQuery::new("trace"), ..v };
-        assert!(bad.compute().unwrap_err().contains("no view data"));
+        let query = ViewQuery::new("trace").with("flows", 1).with("order", 0);
+        let v = Request::View { task: 3, run: RunSpec::new(e, &p, 1), query: query.clone() };
+        let Reply::View { data, .. } = round_trip(&v.compute()) else { panic!("no view") };
+        assert_eq!(data.get(), e.view_data(&p, 1, &query).unwrap().to_json());
+        let bad = Request::View { task: 3, run: RunSpec::new(e, &p, 1), query: ViewQuery::new("trace") };
+        assert!(matches!(bad.compute(), Reply::Failed { message, .. } if message.contains("no view data")));
     }
 
+    /// Band samples computed apart and folded in order (or out of order): core's band.
     #[test]
-    fn a_band_request_is_core_band_job_and_its_reply_round_trips() {
-        let r = BandsRequest { id: 4, experiment: "cross-cpu-free".into(), seed: 1, samples: 3 };
-        let text = serde_json::to_string(&Request::Bands(r.clone())).unwrap();
-        assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), Request::Bands(r.clone()));
-        let mut job = r.job().unwrap();
-        while job.step() {}
+    fn band_samples_fold_to_core_bands() {
         let e = skblab_core::find("cross-cpu-free").unwrap();
-        let expected = skblab_core::validate::bands_with(e, &e.reproduce_params(), 1, 3, &mut |_| {}).unwrap();
-        assert_eq!(job.bands(), &expected);
-        let reply = Reply::Band { id: 4, bands: expected, done: true, compute_ms: 2.0 };
-        assert_eq!(serde_json::from_str::<Reply>(&serde_json::to_string(&reply).unwrap()).unwrap(), reply);
-        let none = BandsRequest { experiment: "skb-layout".into(), ..r };
-        assert!(none.job().err().unwrap().contains("no uncertain"));
+        let n = 4;
+        let expected = skblab_core::validate::bands_with(e, &e.reproduce_params(), 1, n, &mut |_| {}).unwrap();
+        let samples: Vec<Option<Bands>> = (0..n).map(|i| band_sample(e.id(), 1, n, i).unwrap()).collect();
+        let empty = empty_bands(e, 1, n);
+        assert_eq!(fold_bands(&empty, samples.iter().map(Option::as_ref)), expected);
+        // The page folds by sample index, whatever the order replies arrive in.
+        let reply = Reply::Band { task: 9, bands: samples[2].clone(), compute_ms: 1.0 };
+        assert_eq!(round_trip(&reply), reply);
+        assert!(band_sample("skb-layout", 1, 3, 0).unwrap_err().contains("no uncertain"));
+        assert!(band_sample(e.id(), 1, 3, 3).unwrap_err().contains("no sample 3"));
     }
 
     #[test]
     fn bad_requests_are_errors_with_a_reason() {
-        let mut r = request(&[]);
-        r.experiment = "nope".into();
-        assert!(RunJob::new(&r).err().unwrap().contains("nope"));
-        let mut r = request(&[]);
-        r.params.values.insert("max_threads".into(), skblab_core::Value::Int(999));
-        assert!(RunJob::new(&r).err().unwrap().contains("max_threads"));
-    }
-
-    #[test]
-    fn every_experiment_runs_in_the_job() {
-        for e in skblab_core::experiments() {
-            let p = e.defaults();
-            if e.cost(&p) == skblab_core::Cost::Light {
-                let mut job = RunJob::new(&RunRequest::new(1, *e, &p, 1)).unwrap();
-                let out = loop {
-                    if let Step::Done(out) = job.step() {
-                        break out;
-                    }
-                };
-                assert_eq!(out, e.run(&p, 1), "{}", e.id());
-            }
-        }
-    }
-
-    #[test]
-    fn a_one_point_run_is_the_whole_run_in_one_step() {
-        let e = skblab_core::find("page-frag-free").unwrap();
-        let mut p = e.defaults();
-        p.set("machine", skblab_core::Value::Choice("cortex-a53".into())).unwrap();
-        assert_eq!(e.points(&p).len(), 1);
-        let mut job = RunJob::new(&RunRequest::new(1, e, &p, 3)).unwrap();
-        assert_eq!(job.step(), Step::Done(e.run(&p, 3)));
+        let mut run = spec(&[]);
+        run.experiment = "nope".into();
+        assert!(
+            matches!(Request::Whole { task: 1, run }.compute(), Reply::Failed { message, .. } if message.contains("nope"))
+        );
+        let mut run = spec(&[]);
+        run.params.values.insert("max_threads".into(), skblab_core::Value::Int(999));
+        let r = Request::Point { task: 1, run, position: 0 }.compute();
+        assert!(matches!(r, Reply::Failed { message, .. } if message.contains("max_threads")));
+        let r = Request::Finish { task: 1, run: spec(&["max_threads=2"]), rows: vec![] }.compute();
+        assert!(matches!(r, Reply::Failed { message, .. } if message.contains("do not fit")));
     }
 }

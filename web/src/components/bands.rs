@@ -1,11 +1,12 @@
-//! The uncertainty band of a seed table: a button that starts it in the worker (the number of
-//! runs said before it starts: nothing heavy happens on page load), its progress as samples
-//! arrive, what it is ("band: N samples of the catalogue constants inside their sourced
+//! The uncertainty band of a seed table: a button that starts it in the worker pool (the number
+//! of runs and their estimated time said before it starts: nothing heavy happens on page load),
+//! its progress, ETA and Stop as samples arrive (the band drawn so far widens with each), what it is ("band: N samples of the catalogue constants inside their sourced
 //! ranges"), a drawn bar per cell (the model band beside the seeds' spread and the seed's
 //! number, [`band_bar`]) and, where the band is wide, core's computed "the model cannot tell"
 //! line.
 
-use crate::run::{start_band, use_band, BAND_SAMPLES};
+use crate::run::plan::{self, duration_text, eta_text};
+use crate::run::{pool_size, start_band, stop_band, use_band, use_ticker, BAND_SAMPLES};
 use skblab_core::validate::Bands;
 use skblab_core::{Experiment, Reproduction};
 use std::rc::Rc;
@@ -82,33 +83,52 @@ pub struct BandPanelProps {
 pub fn band_panel(props: &BandPanelProps) -> Html {
     let Ok(e) = skblab_core::find(props.experiment) else { return html! {} };
     let state = use_band(e);
+    use_ticker(state.as_ref().is_some_and(|s| s.is_running()));
     if e.uncertain().is_empty() {
         return html! {};
     }
     let n_quantities = e.uncertain().len();
     let Some(s) = state else {
         let onclick = Callback::from(move |_| start_band(e, BAND_SAMPLES));
+        let workers = pool_size().min(BAND_SAMPLES);
+        let estimate =
+            plan::run_estimate_ms(e, &e.reproduce_params(), 1) * f64::from(BAND_SAMPLES) / f64::from(workers);
+        let on = if workers == 1 { "1 worker".to_string() } else { format!("{workers} workers") };
         return html! {
             <div class="band-panel" data-testid="band-panel">
                 <button class="btn btn-small" type="button" {onclick} data-testid="band-start">{"Show uncertainty band"}</button>
                 <span class="muted">{ format!(
-                    " {BAND_SAMPLES} runs of the reproduction in the background worker, each with the {n_quantities} catalogue \
-                    constants it rests on drawn inside their sourced ranges" ) }</span>
+                    " {BAND_SAMPLES} runs of the reproduction in the background workers, each with the {n_quantities} catalogue \
+                    constants it rests on drawn inside their sourced ranges (estimated {} on {on})", duration_text(estimate) ) }</span>
             </div>
         };
     };
     let label = format!("{} of {} samples", s.answered, s.samples);
     let cannot = s.bands.as_ref().filter(|_| s.done && props.at_seed).and_then(|b| b.cannot_tell(&props.repro));
+    let elapsed = crate::run::page_ms() - s.started_ms;
+    let eta = eta_text(plan::eta_ms(s.estimate_ms, elapsed, s.answered, s.samples));
+    let on_stop = Callback::from(move |_: MouseEvent| stop_band(e));
+    let on_again = Callback::from(move |_: MouseEvent| start_band(e, BAND_SAMPLES));
     html! {
         <div class="band-panel" data-testid="band-panel" data-done={s.done.to_string()}>
-            if !s.done && s.error.is_none() {
+            if s.is_running() {
                 <div class="run-progress">
                     <div class="run-bar" role="progressbar" aria-label="Band progress" aria-valuemin="0" aria-valuemax="100"
                         aria-valuenow={s.percent().to_string()} aria-valuetext={label.clone()} data-testid="band-progress">
                         <div class="run-bar-fill" style={format!("width: {}%", s.percent())}></div>
                     </div>
                     <span class="run-progress-text">{ label }</span>
+                    <span class="run-eta" data-testid="band-eta">{ format!(" {eta}") }</span>
+                    <button class="btn btn-small" type="button" onclick={on_stop} data-testid="band-stop"
+                        aria-label="Stop the band">{"Stop"}</button>
                 </div>
+            }
+            if s.stopped {
+                <p class="run-control" data-testid="band-stopped">{ format!("Stopped after {} of {} samples. ", s.answered, s.samples) }
+                    <button class="btn btn-small" type="button" onclick={on_again} data-testid="band-restart">{"Run again"}</button></p>
+            }
+            if let (true, Some(t)) = (s.done, s.total_ms) {
+                <p class="muted" data-testid="band-time">{ format!("{} samples in {t:.0} ms on {} workers", s.samples, s.workers) }</p>
             }
             if let Some(b) = &s.bands {
                 <p class="band-label" data-testid="band-label">{ band_label(b) }{ if s.done { "" } else { " (so far)" } }</p>

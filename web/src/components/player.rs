@@ -105,6 +105,7 @@ pub fn player(props: &PlayerProps) -> Html {
                     if let Some(output) = run.output.clone() {
                         <RunNotes {output} />
                     }
+                    <crate::run::RunControl state={run.clone()} />
                     { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }

@@ -3,8 +3,8 @@
 //! the browser's `skblab reproduce <id>`.
 //!
 //! Light experiments reproduce on the main thread (microseconds); heavy ones (core's
-//! `Cost::Heavy`) run their default sweep in the Web Worker, and the table fills as rows
-//! arrive. [`ReproTable`] is also the generic `Compare` view. With `bands`, a table offers the
+//! `Cost::Heavy`) run their default sweep in the worker pool (all tables share it, their points
+//! spread over the workers), and each table fills as rows arrive, with its ETA and Stop. [`ReproTable`] is also the generic `Compare` view. With `bands`, a table offers the
 //! uncertainty band of its experiment ([`super::bands`]): a band column with a drawn bar per
 //! cell once the learner starts it, and the "cannot tell" line under the table.
 
@@ -12,7 +12,7 @@ use super::bands::{band_bar, use_bands_of, BandPanel};
 use super::validation::VerdictStrip;
 use crate::browser;
 use crate::route::{self, Route};
-use crate::run::{use_background_run, RunKey, RunProgress};
+use crate::run::{use_background_run, RunControl, RunKey, RunProgress};
 use skblab_core::{Cost, Experiment, Reproduction, DEFAULT_SEED};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -214,6 +214,7 @@ fn heavy_repro(props: &ExperimentProps) -> Html {
     html! {
         <div>
             <RunProgress state={state.clone()} />
+            <RunControl state={state.clone()} />
             if let Some(repro) = repro {
                 <ReproTable {repro} testid={format!("repro-table-{}", e.id())} partial={!state.is_done()}
                     bands={state.is_done()} />

@@ -1,25 +1,30 @@
 //! Uncertainty bands in the run store: core's band of an experiment's reproduction (its
-//! `reproduce_params`, the default seed), computed in the sweep worker only — `n` runs, one per
-//! worker task, never on the main thread — and only when the learner asks ([`start_band`]).
-//! Each sample's reply widens the band the views draw ([`use_band`]); finished bands stay, one
-//! per experiment (asking again with another number of samples replaces it).
+//! `reproduce_params`, the default seed), computed in the worker pool only — `n` samples, one
+//! task each, spread over the workers, never on the main thread — and only when the learner
+//! asks ([`start_band`]). The samples are folded in sample order as they arrive
+//! ([`crate::worker::fold_bands`]: the band so far, which widens as samples come in; once all
+//! are in, core's `bands_with` bit for bit). Finished bands stay, one per experiment (asking
+//! again with another number of samples replaces it); [`stop_band`] terminates its workers.
 
-use super::{ensure_worker, send, CLIENT};
+use super::plan;
+use super::pool::Owner;
+use super::{now_ms, pump, Changed, CLIENT};
 use crate::store::{self, Topic};
-use crate::worker::{BandsRequest, Request};
+use crate::worker::{empty_bands, fold_bands, Request};
 use skblab_core::validate::Bands;
 use skblab_core::{Experiment, DEFAULT_SEED};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Samples of a band the page runs (bounded work: one run of the reproduction each).
-pub const BAND_SAMPLES: u32 = 12;
+/// Samples of a band the page runs (bounded work: one run of the reproduction each; issue
+/// #25: 32 sampled profiles of high-order-alloc's 30 points in a few seconds on two cores).
+pub const BAND_SAMPLES: u32 = 32;
 
 /// A band as far as it has come.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BandState {
     pub experiment: &'static str,
-    /// The number the worker echoes.
+    /// The store's number for it.
     pub id: u64,
     pub samples: u32,
     /// Samples answered so far (a failed sample counts: it adds nothing to the band).
@@ -28,6 +33,13 @@ pub struct BandState {
     pub bands: Option<Rc<Bands>>,
     pub done: bool,
     pub error: Option<String>,
+    pub stopped: bool,
+    /// The page clock when it started, and its estimate (ms on `workers` workers).
+    pub started_ms: f64,
+    pub estimate_ms: f64,
+    pub workers: u32,
+    /// Wall time to the last sample.
+    pub total_ms: Option<f64>,
 }
 
 impl BandState {
@@ -38,72 +50,178 @@ impl BandState {
         }
         (self.answered * 100).checked_div(self.samples).unwrap_or(0).min(99)
     }
+
+    pub fn is_running(&self) -> bool {
+        !self.done && self.error.is_none() && !self.stopped
+    }
+}
+
+/// The samples of a band in flight.
+struct Work {
+    id: u64,
+    e: &'static dyn Experiment,
+    /// Samples handed out.
+    next: u32,
+    /// Each sample's band once answered (`Some(None)`: it ran and added nothing).
+    results: Vec<Option<Option<Bands>>>,
+    empty: Bands,
 }
 
 /// Every band asked for, one per experiment.
 #[derive(Default)]
 pub(super) struct BandStore {
     entries: Vec<Rc<BandState>>,
+    work: Vec<Work>,
     next_id: u64,
 }
 
-/// Starts a band of `samples` samples of `e`'s reproduction in the worker (replacing one of
-/// another size; a running or finished band of this size is kept).
-pub fn start_band(e: &'static dyn Experiment, samples: u32) {
-    let changed = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.bands.entries.iter().any(|s| s.experiment == e.id() && s.samples == samples && s.error.is_none()) {
-            return false;
-        }
-        c.bands.next_id += 1;
-        let id = c.bands.next_id;
-        let mut state =
-            BandState { experiment: e.id(), id, samples, answered: 0, bands: None, done: false, error: None };
-        let request = BandsRequest { id, experiment: e.id().to_string(), seed: DEFAULT_SEED, samples };
-        if let Err(err) = ensure_worker(&mut c).and_then(|()| send(&mut c, Request::Bands(request))) {
-            state.error = Some(err);
-        }
-        c.bands.entries.retain(|s| s.experiment != e.id());
-        c.bands.entries.push(Rc::new(state));
-        true
-    });
-    if changed {
-        store::notify(Topic::Bands);
+impl BandStore {
+    /// Samples waiting for a worker.
+    pub(super) fn available(&self) -> usize {
+        self.work.iter().map(|w| w.results.len().saturating_sub(w.next as usize)).sum()
     }
-}
 
-/// Applies `change` to the band of request `id`.
-fn update(id: u64, change: impl FnOnce(&mut BandState)) {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if let Some(entry) = c.bands.entries.iter_mut().find(|s| s.id == id) {
+    /// The next sample of the oldest band in flight, as task `task`.
+    pub(super) fn next_task(&mut self, task: u64) -> Option<(Request, Owner)> {
+        let w = self.work.iter_mut().find(|w| (w.next as usize) < w.results.len())?;
+        let index = w.next;
+        w.next += 1;
+        let request = Request::BandSample {
+            task,
+            experiment: w.e.id().to_string(),
+            seed: w.empty.seed,
+            samples: w.results.len() as u32,
+            index,
+        };
+        Some((request, Owner::Band { id: w.id, index }))
+    }
+
+    fn update(&mut self, id: u64, change: impl FnOnce(&mut BandState)) -> Changed {
+        if let Some(entry) = self.entries.iter_mut().find(|s| s.id == id) {
             let mut next = (**entry).clone();
             change(&mut next);
             *entry = Rc::new(next);
         }
+        Changed { bands: true, ..Changed::default() }
+    }
+
+    /// Sample `index` of band `id` answered: the band so far, folded in sample order.
+    pub(super) fn arrived(&mut self, id: u64, index: u32, sample: Result<Option<Bands>, String>) -> Changed {
+        let Some(wi) = self.work.iter().position(|w| w.id == id) else { return Changed::default() };
+        let sample = match sample {
+            Ok(b) => b,
+            Err(message) => return self.failed(id, message),
+        };
+        let w = &mut self.work[wi];
+        if let Some(slot) = w.results.get_mut(index as usize) {
+            *slot = Some(sample);
+        }
+        let answered = w.results.iter().filter(|r| r.is_some()).count() as u32;
+        let done = answered as usize == w.results.len();
+        let folded = fold_bands(&w.empty, w.results.iter().map(|r| r.as_ref().and_then(Option::as_ref)));
+        if done {
+            self.work.remove(wi);
+        }
+        let now = now_ms();
+        self.update(id, |s| {
+            s.answered = answered;
+            s.bands = Some(Rc::new(folded));
+            s.done = done;
+            if done {
+                s.total_ms = Some(now - s.started_ms);
+                let msg = format!(
+                    "skblab: band of {} samples of {} in {:.0} ms on {} workers",
+                    s.samples,
+                    s.experiment,
+                    now - s.started_ms,
+                    s.workers
+                );
+                web_sys::console::info_1(&msg.into());
+            }
+        })
+    }
+
+    /// Band `id` failed: its other samples are not wanted.
+    pub(super) fn failed(&mut self, id: u64, message: String) -> Changed {
+        self.work.retain(|w| w.id != id);
+        self.update(id, |s| s.error = Some(message))
+    }
+
+    /// No worker can run: no pending band will come.
+    pub(super) fn fail_pending(&mut self, message: &str) {
+        for id in self.work.iter().map(|w| w.id).collect::<Vec<_>>() {
+            self.failed(id, message.to_string());
+        }
+    }
+}
+
+/// Starts a band of `samples` samples of `e`'s reproduction in the pool (replacing one of
+/// another size, or a stopped one; a running or finished band of this size is kept).
+pub fn start_band(e: &'static dyn Experiment, samples: u32) {
+    let changed = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let keep = |s: &BandState| s.experiment == e.id() && s.samples == samples && s.error.is_none() && !s.stopped;
+        if c.bands.entries.iter().any(|s| keep(s)) {
+            return None;
+        }
+        c.bands.next_id += 1;
+        let id = c.bands.next_id;
+        let workers = c.pool.size().min(samples.max(1));
+        let one = plan::run_estimate_ms(e, &e.reproduce_params(), 1);
+        let state = BandState {
+            experiment: e.id(),
+            id,
+            samples,
+            answered: 0,
+            bands: None,
+            done: false,
+            error: None,
+            stopped: false,
+            started_ms: now_ms(),
+            estimate_ms: one * f64::from(samples) / f64::from(workers),
+            workers,
+            total_ms: None,
+        };
+        let old: Vec<u64> = c.bands.entries.iter().filter(|s| s.experiment == e.id()).map(|s| s.id).collect();
+        c.pool.terminate(|o| matches!(o, Owner::Band { id, .. } if old.contains(id)));
+        c.bands.work.retain(|w| !old.contains(&w.id));
+        c.bands.entries.retain(|s| s.experiment != e.id());
+        c.bands.entries.push(Rc::new(state));
+        c.bands.work.push(Work {
+            id,
+            e,
+            next: 0,
+            results: vec![None; samples as usize],
+            empty: empty_bands(e, DEFAULT_SEED, samples),
+        });
+        let mut changed = pump(&mut c);
+        changed.bands = true;
+        Some(changed)
     });
-    store::notify(Topic::Bands);
+    if let Some(changed) = changed {
+        changed.notify();
+    }
 }
 
-/// The worker's reply for band request `id`: the band after one more sample.
-pub(super) fn arrived(id: u64, bands: Bands, done: bool) {
-    update(id, |s| {
-        s.answered = (s.answered + 1).min(s.samples);
-        s.bands = Some(Rc::new(bands));
-        s.done = done;
+/// Stops the band of `e`: its workers are terminated at once; the band so far stays.
+pub fn stop_band(e: &'static dyn Experiment) {
+    let changed = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let id = c.bands.entries.iter().find(|s| s.experiment == e.id() && s.is_running()).map(|s| s.id)?;
+        c.pool.terminate(|o| matches!(o, Owner::Band { id: b, .. } if *b == id));
+        c.bands.work.retain(|w| w.id != id);
+        let now = now_ms();
+        let mut changed = c.bands.update(id, |s| {
+            s.stopped = true;
+            s.total_ms = Some(now - s.started_ms);
+        });
+        let more = pump(&mut c);
+        changed.runs |= more.runs;
+        changed.views |= more.views;
+        Some(changed)
     });
-}
-
-/// The worker refused band request `id`, or failed.
-pub(super) fn failed(id: u64, message: String) {
-    update(id, |s| s.error = Some(message));
-}
-
-/// The worker crashed: no pending band will come.
-pub(super) fn fail_pending(message: &str) {
-    let ids: Vec<u64> = CLIENT.with(|c| c.borrow().bands.entries.iter().filter(|s| !s.done).map(|s| s.id).collect());
-    for id in ids {
-        failed(id, message.to_string());
+    if let Some(changed) = changed {
+        changed.notify();
     }
 }
 

@@ -1,15 +1,16 @@
 //! Custom views' data in the run store: core's `Experiment::view_data` of a run's key and a
 //! [`ViewQuery`], computed where core's `view_cost` says — light data right here, the first
-//! time a view asks; heavy data in the sweep worker (queued before the run's next point) —
+//! time a view asks; heavy data in the worker pool (before any run's next point) —
 //! and kept like finished runs, so that going back to a step costs nothing.
 //!
 //! Views only read it through [`use_view_data`], as their own type: core's value itself when
 //! the view reads core's type, else the view's struct read from the data's JSON (once: the
 //! entry then keeps the view's value).
 
-use super::{ensure_worker, send, Client, RunKey, CLIENT};
+use super::pool::Owner;
+use super::{pump, Changed, RunKey, CLIENT};
 use crate::store::{self, Topic};
-use crate::worker::{Request, ViewRequest};
+use crate::worker::{Request, RunSpec};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use skblab_core::{Cost, ViewData, ViewQuery};
@@ -32,6 +33,8 @@ struct Entry {
     id: u64,
     /// `None` while the worker computes it.
     data: Option<Result<ViewData, String>>,
+    /// Given to a worker.
+    sent: bool,
 }
 
 /// Every entry, oldest first.
@@ -49,7 +52,7 @@ impl Views {
     /// Adds an entry, dropping the oldest finished ones beyond [`CACHE_LEN`].
     fn push(&mut self, key: ViewKey, data: Option<Result<ViewData, String>>) -> u64 {
         self.next_id += 1;
-        self.entries.push(Entry { key, id: self.next_id, data });
+        self.entries.push(Entry { key, id: self.next_id, data, sent: false });
         while self.entries.iter().filter(|e| e.data.is_some()).count() > CACHE_LEN {
             let Some(oldest) = self.entries.iter().position(|e| e.data.is_some()) else { break };
             self.entries.remove(oldest);
@@ -86,59 +89,55 @@ fn compute(key: &ViewKey) -> Result<ViewData, String> {
     e.view_data(params, key.run.seed, &key.query).ok_or_else(|| format!("{} has no data {:?}", e.id(), key.query.name))
 }
 
-/// Asks the worker for heavy data, unless it was asked for already.
+impl Views {
+    /// Requests waiting for a worker.
+    pub(super) fn available(&self) -> usize {
+        self.entries.iter().filter(|e| e.data.is_none() && !e.sent).count()
+    }
+
+    /// The oldest request waiting for a worker, as task `task`.
+    pub(super) fn next_task(&mut self, task: u64) -> Option<(Request, Owner)> {
+        let e = self.entries.iter_mut().find(|e| e.data.is_none() && !e.sent)?;
+        e.sent = true;
+        let run = RunSpec::new(e.key.run.experiment, &e.key.run.params, e.key.run.seed);
+        Some((Request::View { task, run, query: e.key.query.clone() }, Owner::View { id: e.id }))
+    }
+
+    /// The data of request `id` arrived (or why not).
+    pub(super) fn arrived(&mut self, id: u64, result: Result<String, String>) -> Changed {
+        if let Some(e) = self.entries.iter_mut().find(|e| e.id == id) {
+            e.data = Some(result.map(ViewData::from_json));
+        }
+        Changed { views: true, ..Changed::default() }
+    }
+
+    /// No worker can run: no pending data will come.
+    pub(super) fn fail_pending(&mut self, message: &str) {
+        for e in self.entries.iter_mut().filter(|e| e.data.is_none()) {
+            e.data = Some(Err(message.to_string()));
+        }
+    }
+}
+
+/// Asks the pool for heavy data, unless it was asked for already.
 fn request(key: &ViewKey) {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         if c.views.find(key).is_some() {
-            return false;
+            return None;
         }
         if let Err(e) = key.run.experiment.validate(&key.run.params) {
             c.views.push(key.clone(), Some(Err(e.to_string())));
-            return true;
+            return Some(Changed { views: true, ..Changed::default() });
         }
-        let id = c.views.push(key.clone(), None);
-        let sent = ensure_worker(&mut c).and_then(|()| send(&mut c, Request::View(view_request(key, id))));
-        if let Err(e) = sent {
-            arrived_in(&mut c, id, Err(e));
-        }
-        true
+        c.views.push(key.clone(), None);
+        let mut changed = pump(&mut c);
+        changed.views = true;
+        Some(changed)
     });
-    if changed {
-        store::notify(Topic::Views);
+    if let Some(changed) = changed {
+        changed.notify();
     }
-}
-
-fn view_request(key: &ViewKey, id: u64) -> ViewRequest {
-    ViewRequest {
-        id,
-        experiment: key.run.experiment.id().to_string(),
-        params: key.run.params.to_wire(),
-        seed: key.run.seed,
-        query: key.query.clone(),
-    }
-}
-
-fn arrived_in(c: &mut Client, id: u64, result: Result<String, String>) {
-    if let Some(e) = c.views.entries.iter_mut().find(|e| e.id == id) {
-        e.data = Some(result.map(ViewData::from_json));
-    }
-}
-
-/// The worker's reply for view request `id`.
-pub(super) fn arrived(id: u64, result: Result<String, String>) {
-    CLIENT.with(|c| arrived_in(&mut c.borrow_mut(), id, result));
-    store::notify(Topic::Views);
-}
-
-/// The worker failed: no pending data will come.
-pub(super) fn fail_pending(message: &str) {
-    CLIENT.with(|c| {
-        for e in c.borrow_mut().views.entries.iter_mut().filter(|e| e.data.is_none()) {
-            e.data = Some(Err(message.to_string()));
-        }
-    });
-    store::notify(Topic::Views);
 }
 
 /// The data of `key` as `T`, computing light data now; `None` while heavy data is pending or

@@ -1,0 +1,136 @@
+// The browser lines of `make bench` (issue #25), against a release build in headless
+// Chromium, served as `make serve` serves it (brotli). Prints exactly:
+//   deep-link: <int> bytes brotli          the heaviest lesson step, bytes requested before its first view
+//   sweep: <int> ms with <k> workers, <int> ms with 1 worker   the seed-000 sweep, warm
+//   band: <int> ms for <n> profiles        high-order-alloc's default view, then its band
+// and, on stderr, each step's bytes and first-view time. Usage (scripts/bench-web.sh):
+//   SKBLAB_DIST=/path/to/dist node e2e/bench-web.mjs [deep-link] [sweep] [band]
+import { startServer, launch, openPage, playableLessons } from './tests/harness.mjs';
+
+const parts = process.argv.slice(2);
+const want = (p) => parts.length === 0 || parts.includes(p);
+
+const srv = await startServer();
+// When each path was first asked for (the server's stats count bytes per path).
+const firstAsked = new Map();
+srv.server.prependListener('request', (req) => {
+  const p = decodeURIComponentSafe(req.url.split('?')[0]);
+  if (!firstAsked.has(p)) firstAsked.set(p, Date.now());
+});
+const browser = await launch();
+
+function decodeURIComponentSafe(s) {
+  try { return decodeURIComponent(s); } catch { return s; }
+}
+
+/** Waits until the step's views are drawn (as e2e/tests/first-view.test.mjs) and returns the wall clock then. */
+async function firstView(page) {
+  await page.waitForFunction(() => {
+    const col = document.querySelector('.col-views');
+    if (!col || !col.querySelector('canvas, svg, pre')) return false;
+    const bar = col.querySelector('[data-testid="sweep-progress"]');
+    const chart = col.querySelector('canvas[data-points]');
+    return !bar || !chart || Number(chart.dataset.points) >= 1;
+  }, null, { timeout: 30000, polling: 'raf' });
+  return Date.now();
+}
+
+/** Every step of every playable lesson: its first-view time and the bytes asked for before. */
+async function deepLink() {
+  const slugs = await playableLessons(browser, srv.base);
+  let heaviest = { bytes: 0, url: '' };
+  for (const slug of slugs) {
+    for (let step = 1; ; step++) {
+      const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+      srv.stats.bytes.clear();
+      firstAsked.clear();
+      const t0 = Date.now();
+      await page.goto(`${srv.base}/#/lesson/${slug}/${step}`);
+      // A step past the last is refused by the app (a notice, no views).
+      const ok = await firstView(page).catch(() => null);
+      if (!ok) { await page.close(); break; }
+      const bytes = [...srv.stats.bytes.entries()]
+        .filter(([p]) => (firstAsked.get(p) ?? Infinity) <= ok)
+        .reduce((a, [, b]) => a + b, 0);
+      const last = await page.evaluate(() => document.querySelectorAll('nav.steps li').length);
+      console.error(`  ${slug}/${step}: first view ${ok - t0} ms, ${bytes} bytes brotli before it`);
+      if (bytes > heaviest.bytes) heaviest = { bytes, url: `${slug}/${step}` };
+      await page.close();
+      if (last && step >= last) break;
+      if (step >= 40) break;
+    }
+  }
+  console.error(`  heaviest: ${heaviest.url}`);
+  console.log(`deep-link: ${heaviest.bytes} bytes brotli`);
+}
+
+/** A page with `workers` workers (undefined: the browser's count), logging finished runs. */
+async function poolPage(workers) {
+  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+  if (workers) await page.context().addInitScript((n) => localStorage.setItem('skblab-workers', String(n)), workers);
+  page.lines = [];
+  page.on('console', (m) => { if (m.text().startsWith('skblab: ')) page.lines.push(m.text()); });
+  return page;
+}
+
+async function nextLine(page, re, timeout = 120000) {
+  const seen = page.lines.length;
+  const t0 = Date.now();
+  for (;;) {
+    const hit = page.lines.slice(seen).map((l) => l.match(re)).find(Boolean);
+    if (hit) return hit;
+    if (Date.now() - t0 > timeout) throw new Error(`no line ${re} in ${timeout} ms`);
+    await page.waitForTimeout(20);
+  }
+}
+
+const SWEEP = / points of high-order-alloc in (\d+) ms on (\d+) workers/;
+
+/** The seed-000 sweep, warm (workers started by a first run), best of three seeds. */
+async function sweepOn(workers) {
+  const page = await poolPage(workers);
+  const cold = nextLine(page, SWEEP);
+  await page.goto(`${srv.base}/#/play/high-order-alloc`);
+  await cold;
+  let best = Infinity; let k = 0;
+  for (const seed of [2, 3, 4]) {
+    const run = nextLine(page, SWEEP);
+    await page.goto(`${srv.base}/#/play/high-order-alloc?seed=${seed}`);
+    const m = await run;
+    best = Math.min(best, Number(m[1]));
+    k = Number(m[2]);
+  }
+  await page.close();
+  return { ms: best, workers: k };
+}
+
+async function sweep() {
+  const one = await sweepOn(1);
+  const pool = await sweepOn(undefined);
+  console.log(`sweep: ${pool.ms} ms with ${pool.workers} workers, ${one.ms} ms with 1 worker`);
+}
+
+/** high-order-alloc's playground (its default view) and then its uncertainty band, from the navigation to the last sample. */
+async function band() {
+  const page = await poolPage(undefined);
+  const t0 = Date.now();
+  const run = nextLine(page, SWEEP);
+  await page.goto(`${srv.base}/#/play/high-order-alloc`);
+  await run;
+  const done = nextLine(page, /band of (\d+) samples of high-order-alloc in (\d+) ms/, 600000);
+  await page.click('[data-testid="band-start"]');
+  const m = await done;
+  const ms = Date.now() - t0;
+  console.error(`  band alone: ${m[2]} ms`);
+  console.log(`band: ${ms} ms for ${m[1]} profiles`);
+  await page.close();
+}
+
+try {
+  if (want('deep-link')) await deepLink();
+  if (want('sweep')) await sweep();
+  if (want('band')) await band();
+} finally {
+  await browser.close();
+  srv.server.close();
+}

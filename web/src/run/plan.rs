@@ -1,0 +1,231 @@
+//! The plan of one run spread over the worker pool (pure, no browser): which task comes next
+//! — a point nobody computes yet, then `finish()` once every row is in, or the whole run if it
+//! has one point — and the rows put back in point order whatever order they arrive in, so the
+//! run the page assembles is core's `run` bit for bit (tests below, and the pool's e2e test).
+//!
+//! Also the page's estimate of a run ([`estimate_ms`]): core's [`WorkEstimate`] in seconds of
+//! one native core, scaled to wasm and spread over the workers.
+
+use skblab_core::{Experiment, Params, Row, WorkEstimate};
+
+/// Wasm's speed as a share of native on the same machine (measured: 0.49–0.9 depending on
+/// load, docs/performance.md; the lower middle, so that estimates err long).
+pub const WASM_SPEED: f64 = 0.6;
+
+/// Runs estimated above this many milliseconds wait for the learner's go-ahead (issue #27).
+pub const CONFIRM_MS: f64 = 30_000.0;
+
+/// Runs estimated (or running) above this many milliseconds show an ETA and a Stop button.
+pub const LONG_MS: f64 = 1_000.0;
+
+/// The wall time of `estimate` in the page: its native seconds at wasm's speed, on `workers`
+/// workers (at most one per point).
+pub fn estimate_ms(estimate: &WorkEstimate, workers: u32) -> f64 {
+    let parallel = u64::from(workers.max(1)).min(estimate.points.max(1)) as f64;
+    estimate.native_seconds() / WASM_SPEED / parallel * 1000.0
+}
+
+/// The wall time of `e`'s run under `params` (see [`estimate_ms`]).
+pub fn run_estimate_ms(e: &dyn Experiment, params: &Params, workers: u32) -> f64 {
+    estimate_ms(&e.estimate(params), workers)
+}
+
+/// Time left, from how far the run has come: the rate so far once a point is in, else what is
+/// left of the estimate.
+pub fn eta_ms(estimate_ms: f64, elapsed_ms: f64, done: u32, total: u32) -> f64 {
+    if done == 0 || total == 0 {
+        return (estimate_ms - elapsed_ms).max(0.0);
+    }
+    elapsed_ms / f64::from(done) * f64::from(total.saturating_sub(done))
+}
+
+/// "about 4 s left", "about 2 min left".
+pub fn eta_text(ms: f64) -> String {
+    let s = (ms / 1000.0).ceil().max(1.0);
+    if s < 90.0 {
+        format!("about {s:.0} s left")
+    } else {
+        format!("about {:.0} min left", (s / 60.0).ceil())
+    }
+}
+
+/// "3 s", "2 min", "1.5 h".
+pub fn duration_text(ms: f64) -> String {
+    let s = ms / 1000.0;
+    if s < 1.0 {
+        "under 1 s".to_string()
+    } else if s < 90.0 {
+        format!("{s:.0} s")
+    } else if s < 5400.0 {
+        format!("{:.0} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
+/// A task of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Task {
+    /// The point at this position of `points()`.
+    Point(u32),
+    /// `finish()` of these rows (every point, in order).
+    Finish(Vec<Row>),
+    /// The whole `run()`: a run of one point.
+    Whole,
+}
+
+/// A run's tasks and the rows so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    rows: Vec<Option<Row>>,
+    /// Positions below this were handed out (or arrived with the request).
+    next: usize,
+    /// `Finish` or `Whole` handed out.
+    closing: bool,
+}
+
+impl Sweep {
+    pub fn new(n_points: usize) -> Sweep {
+        Sweep { rows: vec![None; n_points], next: 0, closing: false }
+    }
+
+    fn whole(&self) -> bool {
+        self.rows.len() == 1 && self.rows[0].is_none()
+    }
+
+    /// Tasks that could start now (for spawning workers).
+    pub fn available(&self) -> usize {
+        if self.closing {
+            return 0;
+        }
+        if self.whole() {
+            return 1;
+        }
+        let left = self.rows.iter().skip(self.next).filter(|r| r.is_none()).count();
+        if left > 0 {
+            left
+        } else {
+            usize::from(self.rows.iter().all(Option::is_some))
+        }
+    }
+
+    /// The next task, if one can start now.
+    pub fn next_task(&mut self) -> Option<Task> {
+        if self.closing {
+            return None;
+        }
+        if self.whole() {
+            self.closing = true;
+            return Some(Task::Whole);
+        }
+        while self.next < self.rows.len() && self.rows[self.next].is_some() {
+            self.next += 1;
+        }
+        if self.next < self.rows.len() {
+            self.next += 1;
+            return Some(Task::Point(self.next as u32 - 1));
+        }
+        let rows: Option<Vec<Row>> = self.rows.iter().cloned().collect();
+        let rows = rows?;
+        self.closing = true;
+        Some(Task::Finish(rows))
+    }
+
+    /// The row of the point at `position` arrived; false if it is not one the run waits for.
+    pub fn arrived(&mut self, position: u32, row: Row) -> bool {
+        match self.rows.get_mut(position as usize) {
+            Some(slot @ None) => {
+                *slot = Some(row);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Rows in so far.
+    pub fn done(&self) -> u32 {
+        self.rows.iter().filter(|r| r.is_some()).count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skblab_core::experiments::high_order_alloc as hoa;
+    use skblab_core::Cell;
+
+    /// Runs `sweep` with `k` workers that finish their tasks in a scrambled order; returns the
+    /// finished rows as the page assembles them.
+    fn drive(mut sweep: Sweep, k: usize, compute: impl Fn(u32) -> Row) -> Vec<Row> {
+        let mut busy: Vec<Task> = Vec::new();
+        let mut turn = 0usize;
+        loop {
+            while busy.len() < k {
+                match sweep.next_task() {
+                    Some(t) => busy.push(t),
+                    None => break,
+                }
+            }
+            assert!(!busy.is_empty(), "stuck: nothing runs and nothing can start");
+            turn += 1;
+            let task = busy.remove((turn * 7) % busy.len());
+            match task {
+                Task::Point(p) => assert!(sweep.arrived(p, compute(p)), "point {p} computed twice"),
+                Task::Finish(rows) => return rows,
+                Task::Whole => panic!("not a one-point run"),
+            }
+        }
+    }
+
+    #[test]
+    fn any_worker_count_gives_the_rows_in_order() {
+        let row = |p: u32| vec![Cell::Int(i64::from(p))];
+        for k in 1..=8 {
+            let rows = drive(Sweep::new(30), k, row);
+            assert_eq!(rows, (0..30).map(row).collect::<Vec<_>>(), "{k} workers");
+        }
+        // A first row that came with the request is not handed out again.
+        let mut s = Sweep::new(3);
+        assert!(s.arrived(0, row(0)));
+        assert!(!s.arrived(0, row(0)), "a row arrives once");
+        assert_eq!(s.available(), 2);
+        assert_eq!(drive(s, 2, row), (0..3).map(row).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_one_point_run_is_one_whole_task() {
+        let mut s = Sweep::new(1);
+        assert_eq!(s.available(), 1);
+        assert_eq!(s.next_task(), Some(Task::Whole));
+        assert_eq!((s.next_task(), s.available()), (None, 0));
+    }
+
+    /// The pool's plan with real points: core's run, bit for bit, on 1, 2 and 5 workers.
+    #[test]
+    fn the_pool_plan_gives_core_run_on_any_worker_count() {
+        let e = skblab_core::find(hoa::ID).unwrap();
+        let settings: Vec<String> =
+            ["max_threads=4", "measure_us=200", "warmup_us=100", "profile_threads=2"].map(String::from).to_vec();
+        let params = e.params_from(&settings).unwrap();
+        let points = e.points(&params);
+        let expected = e.run(&params, 3);
+        for k in [1, 2, 5] {
+            let rows = drive(Sweep::new(points.len()), k, |p| e.run_point(&params, &points[p as usize], 3));
+            assert_eq!(e.finish(&params, 3, rows), expected, "{k} workers");
+        }
+    }
+
+    #[test]
+    fn estimates_and_etas() {
+        let w = WorkEstimate { points: 30, events: 30_000_000 };
+        // 3.75 s native, 6.25 s in wasm, over 2 workers.
+        assert!((estimate_ms(&w, 2) - 3125.0).abs() < 1e-6);
+        assert!((estimate_ms(&w, 64) - 6250.0 / 30.0).abs() < 1e-6, "at most one worker per point");
+        assert_eq!(eta_ms(1000.0, 400.0, 0, 10), 600.0);
+        assert_eq!(eta_ms(1000.0, 400.0, 2, 10), 1600.0);
+        assert_eq!(eta_text(1600.0), "about 2 s left");
+        assert_eq!(eta_text(200_000.0), "about 4 min left");
+        assert_eq!(duration_text(45_000.0), "45 s");
+        assert_eq!(duration_text(600_000.0), "10 min");
+    }
+}

@@ -1,0 +1,188 @@
+//! The run store's hooks and its two components: [`RunProgress`] (the bar every view of a
+//! heavy run shows) and [`RunControl`] (once per page: the estimate, the go-ahead for a run
+//! estimated above half a minute, the ETA and Stop of a long run, "Run again" after Stop).
+
+use super::plan::{self, duration_text, eta_text};
+use super::{confirm, ensure_visible, now_ms, restart, state_of, stop, want, RunKey, RunState};
+use crate::store::{self, Topic};
+use skblab_core::{Cost, Experiment, Params};
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+use yew::platform::{spawn_local, time::sleep};
+use yew::prelude::*;
+
+/// The run of `experiment` under `params` and `seed`, made the visible one: a light run is
+/// computed here once per key; a heavy one starts in the pool unless it is running or
+/// cached, and the caller re-renders as rows arrive.
+#[hook]
+pub fn use_run(experiment: &'static dyn Experiment, params: &Params, seed: u64) -> Rc<RunState> {
+    store::use_topic(Topic::Runs, None);
+    let key = RunKey { experiment, params: params.clone(), seed };
+    let heavy = experiment.cost(params) == Cost::Heavy;
+    let light = use_memo(key.clone(), move |key| (!heavy).then(|| Rc::new(RunState::computed(key.clone()))));
+    {
+        let key = key.clone();
+        use_effect_with(key, move |key| {
+            if heavy {
+                ensure_visible(key)
+            }
+        });
+    }
+    if let Some(state) = (*light).clone() {
+        return state;
+    }
+    state_of(&key).unwrap_or_else(|| Rc::new(RunState::new(key)))
+}
+
+/// The run of `key` asked for in the background ([`want`]): it shares the pool after the
+/// visible run, so several components can each ask for one (the reproduce page). `None` until
+/// it starts.
+#[hook]
+pub fn use_background_run(key: RunKey) -> Option<Rc<RunState>> {
+    store::use_topic(Topic::Runs, None);
+    let heavy = key.experiment.cost(&key.params) == Cost::Heavy;
+    // A light run is computed here, once per key; only heavy ones go to the pool.
+    let light = use_memo(key.clone(), move |key| (!heavy).then(|| Rc::new(RunState::computed(key.clone()))));
+    {
+        let key = key.clone();
+        // Every render: a no-op once the run is running, queued or cached.
+        use_effect(move || {
+            if heavy {
+                want(key)
+            }
+        });
+    }
+    (*light).clone().or_else(|| state_of(&key))
+}
+
+/// What a view shows until its run is done: how far it is, or why it failed (a failed run never
+/// finishes, so "waiting" would be a promise the page cannot keep).
+pub fn waiting_note(s: &RunState) -> Html {
+    match &s.error {
+        // Not an alert: the panel announces the refusal once (one line per view would repeat it).
+        Some(e) => html! { <p class="run-error">{ format!("No run: {e}") }</p> },
+        None if s.awaiting => html! { <p class="muted">{"not started: the run waits for your go-ahead (above)"}</p> },
+        None if s.stopped => html! { <p class="muted">{ format!("stopped at {} %", s.percent()) }</p> },
+        None => html! { <p class="muted">{ format!("waiting for the run ({} %)…", s.percent()) }</p> },
+    }
+}
+
+/// The progress bar of a run, with the "ran N points in X ms" line once it is done.
+#[derive(Properties, PartialEq)]
+pub struct ProgressProps {
+    pub state: Rc<RunState>,
+}
+
+#[function_component(RunProgress)]
+pub fn run_progress(props: &ProgressProps) -> Html {
+    let s = &props.state;
+    if !s.in_worker && s.error.is_none() {
+        return html! {};
+    }
+    let pct = s.percent();
+    let label = format!("{} of {} points simulated", s.rows.len(), s.n_points);
+    let timing = s.total_ms.filter(|_| s.is_done()).map(|total| {
+        let first = s.first_row_ms.unwrap_or(0.0);
+        let cold = if s.cold_start { " (including the workers' start)" } else { "" };
+        let on = if s.workers > 1 { format!(" on {} workers", s.workers) } else { String::new() };
+        format!("ran {} points in {total:.0} ms{on}; first point after {first:.0} ms{cold}", s.rows.len())
+    });
+    html! {
+        <div class="run-progress">
+            <div class="run-bar" role="progressbar" aria-label="Run progress" aria-valuemin="0" aria-valuemax="100"
+                aria-valuenow={pct.to_string()} aria-valuetext={label.clone()} data-testid="sweep-progress">
+                <div class="run-bar-fill" style={format!("width: {pct}%")}></div>
+            </div>
+            <span class="run-progress-text">{ if s.is_done() { "done".to_string() } else { label } }</span>
+            if let Some(t) = timing {
+                <span class="run-time" data-testid="sweep-time">{ t }</span>
+            }
+            if let Some(e) = &s.error {
+                // Not an alert: the page announces a failed or refused run once (the player's run
+                // error, the panel's refusal), not once per view.
+                <span class="run-error">{ e }</span>
+            }
+        </div>
+    }
+}
+
+/// Redraws every half second while `active` (an ETA counts down between rows).
+#[hook]
+pub fn use_ticker(active: bool) {
+    let update = use_force_update();
+    use_effect_with(active, move |&active| {
+        let cancelled = Rc::new(Cell::new(false));
+        if active {
+            let cancelled = cancelled.clone();
+            spawn_local(async move {
+                while !cancelled.get() {
+                    sleep(Duration::from_millis(500)).await;
+                    if !cancelled.get() {
+                        update.force_update();
+                    }
+                }
+            });
+        }
+        move || cancelled.set(true)
+    });
+}
+
+/// "about 3 s on 2 workers (30 points, up to 3.7 M simulated events)".
+fn estimate_line(s: &RunState) -> String {
+    let w = s.key.experiment.estimate(&s.key.params);
+    let workers = if s.workers == 1 { "1 worker".to_string() } else { format!("{} workers", s.workers) };
+    format!(
+        "about {} on {workers} ({} points, up to {:.1} M simulated events)",
+        duration_text(s.estimate_ms),
+        w.points,
+        w.events as f64 / 1e6
+    )
+}
+
+/// The run's estimate and what the learner can do about it: the go-ahead of a run estimated
+/// above [`plan::CONFIRM_MS`], the ETA and Stop of a long run, "Run again" once stopped. Shown
+/// once per page (the player's views column, each table of the Reproduce page).
+#[function_component(RunControl)]
+pub fn run_control(props: &ProgressProps) -> Html {
+    let s = &props.state;
+    use_ticker(s.is_running());
+    if !s.in_worker {
+        return html! {};
+    }
+    let key = s.key.clone();
+    if s.awaiting {
+        let onclick = Callback::from(move |_: MouseEvent| confirm(&key));
+        return html! {
+            <div class="run-control run-confirm" data-testid="run-confirm" role="group" aria-label="Long run">
+                <p>{ format!("This run is estimated at {}. It starts when you ask; Stop ends it at any time.", estimate_line(s)) }</p>
+                <button class="btn btn-small btn-primary" type="button" {onclick} data-testid="run-confirm-start">{"Run it"}</button>
+            </div>
+        };
+    }
+    if s.stopped {
+        let onclick = Callback::from(move |_: MouseEvent| restart(&key));
+        return html! {
+            <div class="run-control" data-testid="run-stopped">
+                <span>{ format!("Stopped after {} of {} points.", s.rows.len(), s.n_points) }</span>
+                <button class="btn btn-small" type="button" {onclick} data-testid="run-restart">{"Run again"}</button>
+            </div>
+        };
+    }
+    if !s.is_running() {
+        return html! {};
+    }
+    let elapsed = now_ms() - s.started_ms;
+    let long = s.estimate_ms >= plan::LONG_MS || elapsed >= plan::LONG_MS;
+    let eta = plan::eta_ms(s.estimate_ms, elapsed, s.rows.len() as u32, s.n_points);
+    let onclick = Callback::from(move |_: MouseEvent| stop(&key));
+    html! {
+        <div class="run-control" data-testid="run-control">
+            <span class="muted" data-testid="run-estimate">{ format!("Estimated {}.", estimate_line(s)) }</span>
+            if long {
+                <span class="run-eta" data-testid="run-eta">{ format!(" {} of {} points, {}.", s.rows.len(), s.n_points, eta_text(eta)) }</span>
+                <button class="btn btn-small" type="button" {onclick} data-testid="run-stop" aria-label="Stop the run">{"Stop"}</button>
+            }
+        </div>
+    }
+}
