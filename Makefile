@@ -2,7 +2,7 @@
 # `make check` is the fast tier of `make test`: fmt, clippy and the native tests (no rustdoc,
 # cargo-deny, wasm, Trunk or e2e). `make fuzz` (long property runs, 10^5 cases per
 # experiment) is not part of `make test`.
-.PHONY: serve test check bench fuzz fuzz-sim validate
+.PHONY: serve test check bench fuzz fuzz-sim validate measure machine-table
 serve:
 	bash scripts/serve.sh
 test:
@@ -23,3 +23,16 @@ fuzz-sim:
 validate:
 	cargo run --release -q -p skblab-core --features cli --bin skblab -- validate --format json > core/src/validate/snapshot.json.new
 	mv core/src/validate/snapshot.json.new core/src/validate/snapshot.json
+# Measures this machine (`skblab measure all`: layout, stream, udp, rr, state) into the
+# reference file the "Your machine" page shows, then regenerates docs/validation.md's
+# predicted-vs-measured table from it. Linux, root (one sysctl is switched and restored), iperf3,
+# sockperf, pahole and perf; about 6 minutes on a quiet machine (longer when runs are repeated
+# for foreign CPU). Not part of `make test`. MEASURE_OUT=FILE writes elsewhere.
+MEASURE_OUT ?= data/measurements/reference.json
+measure:
+	cargo run --release -q -p skblab-core --features cli --bin skblab -- measure all --out $(MEASURE_OUT).new
+	mv $(MEASURE_OUT).new $(MEASURE_OUT)
+	bash scripts/machine-table.sh $(MEASURE_OUT)
+# Only the table of docs/validation.md, from the committed file (seconds).
+machine-table:
+	bash scripts/machine-table.sh $(MEASURE_OUT)

@@ -3,7 +3,9 @@
 //!
 //! Contract (DESIGN.md, README "The CLI"): `list`, `params <exp>`, `run <exp> [--set k=v]...
 //! [--seed N] [--format table|csv|json] [--allow-long]`, `reproduce <exp> [--format ...]
-//! [--bands N]`, `validate [<exp>] [--seeds N] [--format ...]`. Exit status 0 when
+//! [--bands N]`, `validate [<exp>] [--seeds N] [--format ...]`, `measure --list | <suite>
+//! [--dry-run] [--out FILE]` (`skblab/measure.rs`: this machine measured), `calibrate
+//! high-order-alloc --machine FILE [--format json]`. Exit status 0 when
 //! done — also when the reader closed the pipe early (`skblab run … | head`), as Unix tools do;
 //! 1 with one line on stderr when the output cannot be written (a full disk, a closed or
 //! read-only stdout); 2 with one line saying what was wrong and what is allowed for bad input
@@ -19,6 +21,10 @@ use skblab_core::validate::{self, MAX_BANDS};
 use skblab_core::{experiments, find, Experiment, ParamError, ParamKind, WorkEstimate, DEFAULT_SEED};
 use std::io::{self, Write};
 use std::process::ExitCode;
+
+// The `measure` subcommand lives beside this file, in `skblab/measure.rs`.
+#[path = "skblab/measure.rs"]
+mod measure;
 
 /// Exit status when stdout cannot be written (not a closed pipe).
 const EXIT_OUTPUT_ERROR: u8 = 1;
@@ -101,7 +107,17 @@ enum Command {
         /// Print the ±10 % sensitivity of every fitted constant (no fit).
         #[arg(long)]
         sensitivity: bool,
+        /// Hold the model against this machine's measurement file (`skblab measure`): the
+        /// catalogue's prediction, a fit on one part (1-flow 64 KiB), the rest predicted.
+        #[arg(long, value_name = "FILE")]
+        machine: Option<std::path::PathBuf>,
+        /// Output of `--machine` (the other modes print tables).
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
     },
+    /// Measure this Linux machine (iperf3, sockperf, pahole, /proc; root for the sysctl it
+    /// switches and restores) into one measurement file: `--list`, `<suite> --dry-run`.
+    Measure(measure::MeasureArgs),
     /// The seed post's measured table beside the simulation (the mean over --seeds runs, each
     /// cell with its spread), with per-cell error.
     Reproduce {
@@ -395,7 +411,12 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
                 Format::Json => out.to_json() + "\n",
             })
         }
-        Command::Calibrate { experiment, rounds, seeds: n_seeds, seed, starts, coarse_seeds, sensitivity } => {
+        Command::Measure(args) => measure::command(args).map_err(|message| Refused::Input(ParamError::Invalid { message })),
+        Command::Calibrate { machine: Some(path), experiment, format, .. } => {
+            measure::calibrate(&experiment, &path, matches!(format, Format::Json))
+                .map_err(|message| Refused::Input(ParamError::Invalid { message }))
+        }
+        Command::Calibrate { experiment, rounds, seeds: n_seeds, seed, starts, coarse_seeds, sensitivity, .. } => {
             let exp = find(&experiment)?;
             let Some(cal) = exp.calibration() else {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));

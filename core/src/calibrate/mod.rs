@@ -16,9 +16,14 @@
 //! - [`sensitivity`]: every constant moved by −10 % and +10 % alone, with the figures the score
 //!   reports — how much each fitted constant leans on the result.
 //!
+//! [`machine`] holds the model against a real machine's measurement file
+//! (`skblab calibrate high-order-alloc --machine FILE`): catalogue prediction, a one-constant
+//! fit on one part, the rest predicted.
+//!
 //! `skblab calibrate <id> [--rounds N] [--seeds N] [--sensitivity]` prints both; the committed
 //! values are then copied into the experiment's machine profile by hand (core does no I/O).
 
+pub mod machine;
 mod multistart;
 mod par;
 pub mod tables;

@@ -1,0 +1,430 @@
+//! `skblab calibrate high-order-alloc --machine FILE`: the model held against a real machine
+//! (issue #24). From a measurement file ([`crate::measure`]) it builds the machine's profile
+//! from the catalogue (the family the file names; `zen5-guest` for this project's 2-vCPU
+//! guests), predicts every cell the experiments can simulate for it from the catalogue alone,
+//! then fits [`FIT`] — one constant, inside its sourced range — on one part of the measurement
+//! (the 1-flow 64 KiB stream cells, both orders) and predicts the rest again.
+//!
+//! What is predicted: `stream` (the TCP_STREAM world of high-order-alloc on one socket of
+//! `machine.cpus` cores, the measured per-CPU list `high`/`batch` when the state suite has
+//! them, order-3 vs order-0 from the cell's sysctl) and `layout` (skb-layout's 6.x preset).
+//! What is not, and why, is [`MachineReport::not_predicted`]: UDP (cross-cpu-free models two
+//! hosts over a wire, not loopback inside one guest), request/response (skb-cache models a
+//! NIC with RFS, not loopback) and the state texts (kept for reading, no model number).
+//!
+//! The work is a list of simulator runs done one per [`MachineFit::step`], so the page can run
+//! it in slices with progress; [`fit`] runs them all.
+
+use crate::experiments::high_order_alloc::{config_on, FragOrder, HighOrderAlloc, StreamSim};
+use crate::experiments::skb_layout::preset;
+use crate::measure::{Cell, Measurement};
+use crate::sim::catalogue::{Quantity, ZEN5_GUEST, ZEN5_GUEST_2026};
+use crate::sim::machine::MachineProfile;
+use crate::sim::world::World as _;
+use crate::{Experiment, Params};
+use serde::Serialize;
+
+/// The constant fitted, with its catalogue entry (`ZEN5_GUEST_2026.tcp_skb_cycles`): the TCP
+/// work per segment has no published figure for this family (basis Assumed), and at 64 KiB
+/// sends it is most of a segment's cost, so the 1-flow 64 KiB cells pin it.
+pub const FIT: (&str, Quantity) = ("tcp_skb_cycles", ZEN5_GUEST_2026.tcp_skb_cycles);
+/// The cells the fit sees (`used_for_fit`): one flow, 64 KiB sends.
+pub fn used_for_fit(c: &Cell) -> bool {
+    c.get("flows") == Some(1.0) && c.get("msg_bytes") == Some(65536.0)
+}
+/// Golden-section steps of the fit (the bracket shrinks 0.618× per step).
+pub const FIT_STEPS: usize = 14;
+/// The seed of every simulated run (one seed: a cell's seed-to-seed spread is ~1–7 %,
+/// docs/high-order-alloc.md, below the machine's own run-to-run spread).
+pub const SEED: u64 = 1;
+
+/// One fitted constant.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fitted {
+    pub name: &'static str,
+    pub value: f64,
+    pub range: [f64; 2],
+    pub unit: &'static str,
+    pub catalogue: f64,
+}
+
+/// One measured number beside the model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MachinePoint {
+    pub suite: String,
+    pub cell: String,
+    pub unit: String,
+    pub measured: f64,
+    pub measured_min: f64,
+    pub measured_max: f64,
+    /// After the fit (for `layout`: the preset, nothing is fitted).
+    pub predicted: f64,
+    pub error_pct: f64,
+    /// From the catalogue alone, before any fit.
+    pub predicted_catalogue: f64,
+    pub error_catalogue_pct: f64,
+    pub used_for_fit: bool,
+    /// Every sample of the cell was contaminated (a busy machine).
+    pub contaminated: bool,
+    /// `within spread` (the prediction lies in the measured min–max), `agrees` (|error| ≤
+    /// 10 %), `close` (≤ 25 %) or `misses`.
+    pub verdict: &'static str,
+    /// The setting (flows, msg_bytes, order, ...), for charts.
+    pub setting: std::collections::BTreeMap<String, f64>,
+}
+
+/// The whole comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MachineReport {
+    pub machine: String,
+    pub kernel: String,
+    pub profile: String,
+    pub fitted: Vec<Fitted>,
+    pub points: Vec<MachinePoint>,
+    /// Measured cells with no prediction, each `suite: why`.
+    pub not_predicted: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// A fit in progress: the runs still to do, done one per [`MachineFit::step`].
+pub struct MachineFit {
+    m: Measurement,
+    params: Params,
+    cells: Vec<Cell>,
+    catalogue: Vec<f64>,
+    fitted: Vec<f64>,
+    /// Golden-section bracket in ln(value), and the two inner points' objective.
+    bracket: (f64, f64),
+    inner: [Option<f64>; 2],
+    fit_step: usize,
+    best: f64,
+    done: usize,
+    notes: Vec<String>,
+}
+
+const PHI: f64 = 0.618_033_988_749_895;
+
+impl MachineFit {
+    /// Checks that the file has something to predict and sets up the runs.
+    pub fn new(m: &Measurement) -> Result<MachineFit, String> {
+        if !m.machine.family.is_empty() && m.machine.family != "zen5-guest" {
+            return Err(format!(
+                "machine family '{}' has no profile here yet: only zen5-guest (this project's guests) is built",
+                crate::params::echo(&m.machine.family)
+            ));
+        }
+        let cells: Vec<Cell> = m.cells("stream").to_vec();
+        let mut notes = Vec::new();
+        if m.machine.family.is_empty() {
+            notes.push(format!(
+                "the CPU ({}) is none of the catalogue's families: predicted with zen5-guest, the catalogue's profile of this project's 2-vCPU guests; its hardware constants are then another CPU's",
+                if m.machine.cpu.is_empty() { m.machine.model.as_str() } else { m.machine.cpu.as_str() }
+            ));
+        }
+        let params = stream_params(m, &mut notes)?;
+        let (lo, hi) = (FIT.1.min.ln(), FIT.1.max.ln());
+        Ok(MachineFit {
+            m: m.clone(),
+            params,
+            cells,
+            catalogue: Vec::new(),
+            fitted: Vec::new(),
+            bracket: (lo, hi),
+            inner: [None, None],
+            fit_step: 0,
+            best: FIT.1.value,
+            done: 0,
+            notes,
+        })
+    }
+
+    /// Simulator runs in all (progress is [`MachineFit::done`] of this).
+    pub fn total(&self) -> usize {
+        let fit_cells = self.cells.iter().filter(|c| used_for_fit(c)).count();
+        let fit_runs = if fit_cells == 0 { 0 } else { (FIT_STEPS + 1) * fit_cells };
+        2 * self.cells.len() + fit_runs
+    }
+    pub fn done(&self) -> usize {
+        self.done
+    }
+    pub fn finished(&self) -> bool {
+        self.fitted.len() == self.cells.len() && self.catalogue.len() == self.cells.len() && self.fit_done()
+    }
+    fn fit_done(&self) -> bool {
+        self.fit_step > FIT_STEPS || !self.cells.iter().any(used_for_fit)
+    }
+
+    /// One slice of work (a few simulator runs); call until [`MachineFit::finished`].
+    pub fn step(&mut self) {
+        if self.catalogue.len() < self.cells.len() {
+            let v = self.predict(self.catalogue.len(), FIT.1.value);
+            self.catalogue.push(v);
+        } else if !self.fit_done() {
+            self.fit_one();
+        } else if self.fitted.len() < self.cells.len() {
+            let v = self.predict(self.fitted.len(), self.best);
+            self.fitted.push(v);
+        }
+    }
+
+    fn predict(&mut self, k: usize, tcp_skb_cycles: f64) -> f64 {
+        self.done += 1;
+        simulate(&self.params, &self.cells[k], self.m.machine.cpus, tcp_skb_cycles)
+    }
+
+    /// Sum of squared log errors over the fit cells at ln(value) = `x`.
+    fn objective(&mut self, x: f64) -> f64 {
+        let fit: Vec<Cell> = self.cells.iter().filter(|c| used_for_fit(c)).cloned().collect();
+        fit.iter()
+            .map(|c| {
+                self.done += 1;
+                let p = simulate(&self.params, c, self.m.machine.cpus, x.exp()).max(1e-9);
+                (p / c.median.max(1e-9)).ln().powi(2)
+            })
+            .sum()
+    }
+
+    /// One golden-section step (the first evaluates both inner points).
+    fn fit_one(&mut self) {
+        let (a, b) = self.bracket;
+        let c = b - PHI * (b - a);
+        let d = a + PHI * (b - a);
+        let fc = match self.inner[0] {
+            Some(f) => f,
+            None => self.objective(c),
+        };
+        let fd = match self.inner[1] {
+            Some(f) => f,
+            None => self.objective(d),
+        };
+        if fc <= fd {
+            self.bracket = (a, d);
+            self.inner = [None, Some(fc)];
+        } else {
+            self.bracket = (c, b);
+            self.inner = [Some(fd), None];
+        }
+        self.fit_step += if self.fit_step == 0 { 2 } else { 1 };
+        let (a, b) = self.bracket;
+        self.best = ((a + b) / 2.0).exp().clamp(FIT.1.min, FIT.1.max).round();
+    }
+
+    /// The comparison (call when finished; cells not yet run count as 0).
+    pub fn report(&self) -> MachineReport {
+        let mut points: Vec<MachinePoint> = layout_points(&self.m);
+        for (k, c) in self.cells.iter().enumerate() {
+            let cat = self.catalogue.get(k).copied().unwrap_or(0.0);
+            let fit = self.fitted.get(k).copied().unwrap_or(0.0);
+            points.push(point("stream", c, fit, cat, used_for_fit(c)));
+        }
+        let fitted = if self.cells.iter().any(used_for_fit) {
+            vec![Fitted {
+                name: FIT.0,
+                value: self.best,
+                range: [FIT.1.min, FIT.1.max],
+                unit: FIT.1.unit,
+                catalogue: FIT.1.value,
+            }]
+        } else {
+            vec![]
+        };
+        let mut notes = self.notes.clone();
+        if fitted.is_empty() {
+            notes.push("no 1-flow 64 KiB stream cell: nothing fitted, every prediction is the catalogue's".to_string());
+        }
+        MachineReport {
+            machine: format!("{} ({} CPUs{})", self.m.machine.model, self.m.machine.cpus, hv(&self.m)),
+            kernel: self.m.kernel.release.clone(),
+            profile: format!(
+                "{} with {}'s kernel costs, 1 socket × {} cores",
+                ZEN5_GUEST.name, "Linux 6.x", self.m.machine.cpus
+            ),
+            fitted,
+            points,
+            not_predicted: not_predicted(&self.m),
+            notes,
+        }
+    }
+}
+
+fn hv(m: &Measurement) -> String {
+    if m.machine.hypervisor.is_empty() {
+        String::new()
+    } else {
+        format!(", {} guest", m.machine.hypervisor)
+    }
+}
+
+/// Fits and predicts in one go (the CLI).
+pub fn fit(m: &Measurement, progress: &mut dyn FnMut(usize, usize)) -> Result<MachineReport, String> {
+    let mut f = MachineFit::new(m)?;
+    while !f.finished() {
+        f.step();
+        progress(f.done(), f.total());
+    }
+    Ok(f.report())
+}
+
+/// high-order-alloc's parameters for this machine: one socket of `cpus` cores, no SMT,
+/// high-order per-CPU lists (5.14+), the measured pageset when the state suite has it.
+fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, String> {
+    let cpus = m.machine.cpus.min(crate::experiments::high_order_alloc::MAX_CPUS);
+    let major: u32 = m.kernel.release.split('.').next().and_then(|s| s.parse().ok()).unwrap_or(6);
+    let mut set = vec![format!("sockets=1"), format!("cpus={cpus}"), "smt=false".to_string()];
+    set.push(format!("pcp_high_order={}", major >= 6));
+    let state = m.cells("state");
+    let get = |id: &str| state.iter().find(|c| c.id == id).map(|c| c.median.round() as i64);
+    match (get("pcp-high"), get("pcp-batch")) {
+        (Some(h), Some(b)) => {
+            let h = h.clamp(8, 8192);
+            set.push(format!("pcp_high={h}"));
+            set.push(format!("pcp_batch={}", b.clamp(1, 512.min(h))));
+        }
+        _ => notes.push("no state suite: the per-CPU lists use the 2019 server's high/batch".to_string()),
+    }
+    HighOrderAlloc.params_from(&set).map_err(|e| format!("cannot build this machine's run: {e}"))
+}
+
+/// The machine profile of `cpus` Zen 5 guest cores with `tcp_skb_cycles` per segment.
+pub fn profile(cpus: u32, tcp_skb_cycles: f64) -> MachineProfile {
+    let mut p =
+        MachineProfile::from_catalogue("Zen 5 guest (measured machine)", &ZEN5_GUEST, &ZEN5_GUEST_2026, 1, cpus, 1);
+    p.skb_tx_cycles = tcp_skb_cycles.max(0.0).round() as u64;
+    p
+}
+
+/// One stream cell simulated: Mbit/s.
+fn simulate(params: &Params, c: &Cell, cpus: u32, tcp_skb_cycles: f64) -> f64 {
+    let mut p = params.clone();
+    let bytes = c.get("msg_bytes").unwrap_or(16384.0).round().clamp(4096.0, 65536.0) as i64;
+    if p.set("msg_bytes", crate::Value::Int(bytes / 4096 * 4096)).is_err() {
+        return 0.0;
+    }
+    let flows = c.get("flows").unwrap_or(1.0).round().clamp(1.0, 16.0) as u32;
+    let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
+    let cpus = cpus.min(crate::experiments::high_order_alloc::MAX_CPUS).max(1);
+    let mut sim = StreamSim::new(config_on(profile(cpus, tcp_skb_cycles), &p, flows, order), SEED);
+    sim.run();
+    sim.throughput_mbps()
+}
+
+fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used: bool) -> MachinePoint {
+    let err = |p: f64| if c.median > 0.0 { (p - c.median) / c.median * 100.0 } else { 0.0 };
+    let verdict = if (c.min..=c.max).contains(&predicted) {
+        "within spread"
+    } else if err(predicted).abs() <= 10.0 {
+        "agrees"
+    } else if err(predicted).abs() <= 25.0 {
+        "close"
+    } else {
+        "misses"
+    };
+    MachinePoint {
+        suite: suite.to_string(),
+        cell: c.id.clone(),
+        unit: c.unit.clone(),
+        measured: c.median,
+        measured_min: c.min,
+        measured_max: c.max,
+        predicted,
+        error_pct: err(predicted),
+        predicted_catalogue: catalogue,
+        error_catalogue_pct: err(catalogue),
+        used_for_fit: used,
+        contaminated: c.contaminated(),
+        verdict,
+        setting: c.setting.clone(),
+    }
+}
+
+/// skb-layout's 6.x x86_64 preset against pahole's sizes.
+fn layout_points(m: &Measurement) -> Vec<MachinePoint> {
+    let input = preset("linux-6.4-x86_64").input.clone();
+    let l = input.layout();
+    m.cells("layout")
+        .iter()
+        .filter_map(|c| {
+            let model = match c.id.as_str() {
+                "sk_buff" => input.sk_buff_bytes,
+                "skb_shared_info" => l.shinfo_bytes,
+                "max_skb_frags" => l.max_skb_frags,
+                "page_size" => input.page_size_bytes,
+                _ => return None,
+            } as f64;
+            Some(point("layout", c, model, model, false))
+        })
+        .collect()
+}
+
+fn not_predicted(m: &Measurement) -> Vec<String> {
+    let why = |s: &str| {
+        match s {
+        "udp" => "cross-cpu-free's worlds are two hosts over a wire (Xen netfront, a NIC); loopback inside one guest, where the sender's CPU also runs the receive softirq, is not one of them",
+        "rr" => "skb-cache's tcp_rr runs over a NIC with RFS on a 2019 server; no world models loopback request/response on this profile",
+        "state" => "kept as measured (buddyinfo, zoneinfo, slabinfo, perf stacks); only its pageset high/batch feed the stream prediction",
+        _ => "no model",
+    }
+    };
+    m.suites.keys().filter(|s| !matches!(s.as_str(), "stream" | "layout")).map(|s| format!("{s}: {}", why(s))).collect()
+}
+
+impl MachineReport {
+    /// The validate-style table: per point measured [min–max], catalogue prediction and
+    /// error, fitted prediction and error, whether the fit saw it.
+    pub fn to_table(&self) -> String {
+        let mut s = format!("# {} — kernel {}\n# profile: {}\n", self.machine, self.kernel, self.profile);
+        for f in &self.fitted {
+            s += &format!(
+                "fitted {} = {} {} (catalogue {}, range {}..={})\n",
+                f.name, f.value, f.unit, f.catalogue, f.range[0], f.range[1]
+            );
+        }
+        s += &format!(
+            "{:<8} {:<24} {:>12} {:>23} {:>12} {:>8} {:>12} {:>8}  {}\n",
+            "suite", "cell", "measured", "[min-max]", "catalogue", "err %", "fitted", "err %", "verdict"
+        );
+        for p in &self.points {
+            let tag = if p.used_for_fit { " (fit)" } else { "" };
+            let dirty = if p.contaminated { " contaminated" } else { "" };
+            s += &format!(
+                "{:<8} {:<24} {:>12.1} {:>23} {:>12.1} {:>+8.1} {:>12.1} {:>+8.1}  {}{tag}{dirty}\n",
+                p.suite,
+                p.cell,
+                p.measured,
+                format!("[{:.1}-{:.1}]", p.measured_min, p.measured_max),
+                p.predicted_catalogue,
+                p.error_catalogue_pct,
+                p.predicted,
+                p.error_pct,
+                p.verdict
+            );
+        }
+        s += &self.summary_line();
+        s.extend(self.not_predicted.iter().map(|l| format!("not predicted: {l}\n")));
+        s.extend(self.notes.iter().map(|l| format!("note: {l}\n")));
+        s
+    }
+    /// Mean |error| of the stream cells: from the catalogue alone, and after the fit on the
+    /// cells it did not see (out of sample) and on those it did (in sample).
+    pub fn summary_line(&self) -> String {
+        let stream: Vec<&MachinePoint> = self.points.iter().filter(|p| p.suite == "stream").collect();
+        let mape =
+            |v: &[f64]| if v.is_empty() { f64::NAN } else { v.iter().map(|e| e.abs()).sum::<f64>() / v.len() as f64 };
+        let cat: Vec<f64> = stream.iter().map(|p| p.error_catalogue_pct).collect();
+        let out: Vec<f64> = stream.iter().filter(|p| !p.used_for_fit).map(|p| p.error_pct).collect();
+        let inn: Vec<f64> = stream.iter().filter(|p| p.used_for_fit).map(|p| p.error_pct).collect();
+        format!(
+            "summary: stream MAPE from the catalogue alone {:.1} % ({} cells); after fitting {} on {}: out of sample {:.1} % ({} cells), in sample {:.1} %\n",
+            mape(&cat),
+            cat.len(),
+            self.fitted.iter().map(|f| f.name).collect::<Vec<_>>().join(", "),
+            inn.len(),
+            mape(&out),
+            out.len(),
+            mape(&inn)
+        )
+    }
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report serializes") + "\n"
+    }
+}

@@ -1,0 +1,280 @@
+//! Measurements of a real Linux machine (issue #24): the versioned file `skblab measure`
+//! writes, its parser and validation (text → [`Measurement`], or one line saying what is
+//! wrong), the suites' plans (which cells, which commands) and the parsers of the tools'
+//! outputs. No I/O here: the CLI binary runs the commands (`core/src/bin/skblab/measure.rs`)
+//! and the web page reads a file the reader picks; both hand the text to [`parse`].
+//!
+//! Files: `mod.rs` (here: the schema, [`parse`], summaries), `plan.rs` (the suites, their
+//! cells and command lines), `tools.rs` (parsers of iperf3's JSON, sockperf's summary,
+//! `/proc/stat`, `/proc/zoneinfo`, pahole and `/proc/self/stat`).
+
+pub mod plan;
+pub mod tools;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The version of the file format [`parse`] reads; a file of another version is refused.
+pub const SCHEMA_VERSION: u32 = 1;
+/// The largest file accepted, bytes (a full run with perf stacks is a few hundred KB).
+pub const MAX_FILE_BYTES: usize = 4 << 20;
+/// The longest text kept in a suite (a /proc file, folded stacks), bytes.
+pub const MAX_TEXT_BYTES: usize = 512 << 10;
+/// Most cells of a suite, and samples of a cell.
+pub const MAX_CELLS: usize = 256;
+pub const MAX_SAMPLES: usize = 64;
+
+/// One measurement file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Measurement {
+    pub schema_version: u32,
+    /// What wrote it (`skblab measure` and its version).
+    pub tool: String,
+    /// A free note: `smoke` files say so here (a run on a busy machine is not a reference).
+    #[serde(default)]
+    pub note: String,
+    /// When it was taken (UTC, RFC 3339), as the CLI read the clock.
+    pub taken: String,
+    pub kernel: Kernel,
+    pub machine: Machine,
+    /// Suite name → its results (`layout`, `stream`, `udp`, `rr`, `state`).
+    pub suites: BTreeMap<String, Suite>,
+}
+
+/// The running kernel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kernel {
+    /// `uname -r`.
+    pub release: String,
+    /// `uname -v`.
+    #[serde(default)]
+    pub version: String,
+    /// Sysctls read at the start (name → value), e.g. `net.core.high_order_alloc_disable`.
+    #[serde(default)]
+    pub sysctls: BTreeMap<String, String>,
+}
+
+/// The machine's facts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    /// Online CPUs.
+    pub cpus: u32,
+    /// `/proc/cpuinfo`'s model name.
+    pub model: String,
+    /// Vendor, family and model numbers (`GenuineIntel family 6 model 207`): a guest's model
+    /// name may hide the CPU, these do not.
+    #[serde(default)]
+    pub cpu: String,
+    /// The catalogue family the CLI recognised (`zen5-guest`: AMD family 26 under a
+    /// hypervisor; empty: none of the catalogue's families).
+    #[serde(default)]
+    pub family: String,
+    /// The hypervisor flag and vendor if any (`KVM`, ...; empty on bare metal).
+    #[serde(default)]
+    pub hypervisor: String,
+    /// Whether `perf` found hardware counters (a guest often has none).
+    #[serde(default)]
+    pub pmu: bool,
+}
+
+/// One suite's results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Suite {
+    /// The exact commands run, in order, as a shell would read them.
+    pub commands: Vec<String>,
+    pub cells: Vec<Cell>,
+    /// Raw texts kept as measured (name → text): /proc files before and after, folded stacks.
+    #[serde(default)]
+    pub texts: BTreeMap<String, String>,
+}
+
+/// One measured quantity at one setting, its samples and their summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cell {
+    /// Unique within its suite, e.g. `tcp-1flow-64k-order3`.
+    pub id: String,
+    /// What is measured (`throughput`, `datagrams`, `latency`, `size`).
+    pub metric: String,
+    pub unit: String,
+    /// The setting, name → value (`flows`, `msg_bytes`, `order`, `same_cpu`, ...).
+    #[serde(default)]
+    pub setting: BTreeMap<String, f64>,
+    pub samples: Vec<Sample>,
+    /// Median, min and max over the clean samples (all samples when none is clean).
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// One run of a cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sample {
+    pub value: f64,
+    /// CPU time of processes other than the measurement's own during the run, percent of all
+    /// CPUs' time (from /proc/stat).
+    #[serde(default)]
+    pub foreign_cpu_pct: f64,
+    /// Over the limit: the run was repeated and this is the last attempt, kept and marked.
+    #[serde(default)]
+    pub contaminated: bool,
+    /// Attempts it took (1: clean the first time).
+    #[serde(default = "one")]
+    pub attempts: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Median, min and max of `values` (the mean of the two middle ones for an even count);
+/// `None` when empty.
+pub fn summary(values: &[f64]) -> Option<(f64, f64, f64)> {
+    let mut v: Vec<f64> = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let median = match n {
+        0 => return None,
+        _ if n % 2 == 1 => v[n / 2],
+        _ => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    };
+    Some((median, v[0], v[n - 1]))
+}
+
+impl Cell {
+    /// A cell with its summary computed from `samples` (clean ones when any).
+    pub fn new(id: &str, metric: &str, unit: &str, setting: &[(&str, f64)], samples: Vec<Sample>) -> Cell {
+        let mut c = Cell {
+            id: id.to_string(),
+            metric: metric.to_string(),
+            unit: unit.to_string(),
+            setting: setting.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+            samples,
+            median: 0.0,
+            min: 0.0,
+            max: 0.0,
+        };
+        (c.median, c.min, c.max) = c.recomputed().unwrap_or((0.0, 0.0, 0.0));
+        c
+    }
+    fn recomputed(&self) -> Option<(f64, f64, f64)> {
+        let clean: Vec<f64> = self.samples.iter().filter(|s| !s.contaminated).map(|s| s.value).collect();
+        let all: Vec<f64> = self.samples.iter().map(|s| s.value).collect();
+        summary(if clean.is_empty() { &all } else { &clean })
+    }
+    /// Whether every sample was contaminated.
+    pub fn contaminated(&self) -> bool {
+        !self.samples.is_empty() && self.samples.iter().all(|s| s.contaminated)
+    }
+    /// A setting's value.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.setting.get(name).copied()
+    }
+}
+
+impl Measurement {
+    /// The file as pretty JSON (what `skblab measure` writes).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a measurement serializes") + "\n"
+    }
+    /// The cells of `suite` (empty when the file has no such suite).
+    pub fn cells(&self, suite: &str) -> &[Cell] {
+        self.suites.get(suite).map_or(&[], |s| s.cells.as_slice())
+    }
+}
+
+/// Parses and validates a measurement file: the one way in, for the CLI and the page. The
+/// error is one line naming what is wrong (where in the file, which cell, what is allowed).
+pub fn parse(text: &str) -> Result<Measurement, String> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(format!("the file is {} bytes, more than the {MAX_FILE_BYTES} a measurement may have", text.len()));
+    }
+    if text.trim().is_empty() {
+        return Err("the file is empty: expected the JSON that `skblab measure` writes".to_string());
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| one_line(&format!("not valid JSON: {e}")))?;
+    let Some(obj) = value.as_object() else {
+        return Err("not a measurement: the file is JSON but not an object with schema_version".to_string());
+    };
+    match obj.get("schema_version").and_then(serde_json::Value::as_u64) {
+        None => return Err("not a measurement: no schema_version (expected the file `skblab measure` writes)".into()),
+        Some(v) if v != u64::from(SCHEMA_VERSION) => {
+            return Err(format!("schema_version {v} is not supported: this skblab reads version {SCHEMA_VERSION}"))
+        }
+        Some(_) => {}
+    }
+    let m: Measurement =
+        serde_json::from_value(value).map_err(|e| one_line(&format!("not a valid measurement: {e}")))?;
+    check(&m)?;
+    Ok(m)
+}
+
+/// The checks the types cannot say: bounded sizes, finite non-negative numbers, unique ids,
+/// summaries that match their samples.
+fn check(m: &Measurement) -> Result<(), String> {
+    if m.machine.cpus == 0 || m.machine.cpus > 4096 {
+        return Err(format!("machine.cpus {} is not a CPU count (1..=4096)", m.machine.cpus));
+    }
+    if m.kernel.release.trim().is_empty() {
+        return Err("kernel.release is empty: expected `uname -r`".to_string());
+    }
+    if m.suites.is_empty() {
+        return Err("no suites: the file measured nothing".to_string());
+    }
+    for (name, s) in &m.suites {
+        if !plan::SUITES.contains(&name.as_str()) {
+            return Err(format!("unknown suite '{}': expected one of {}", short(name), plan::SUITES.join(", ")));
+        }
+        check_suite(name, s)?;
+    }
+    Ok(())
+}
+
+fn check_suite(name: &str, s: &Suite) -> Result<(), String> {
+    if s.cells.len() > MAX_CELLS {
+        return Err(format!("suite {name}: {} cells, more than {MAX_CELLS}", s.cells.len()));
+    }
+    if let Some((k, _)) = s.texts.iter().find(|(_, t)| t.len() > MAX_TEXT_BYTES) {
+        return Err(format!("suite {name}: text '{}' longer than {MAX_TEXT_BYTES} bytes", short(k)));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for c in &s.cells {
+        let at = format!("suite {name}, cell '{}'", short(&c.id));
+        if c.id.is_empty() || !seen.insert(c.id.as_str()) {
+            return Err(format!("{at}: the id is empty or not unique"));
+        }
+        if c.samples.is_empty() || c.samples.len() > MAX_SAMPLES {
+            return Err(format!("{at}: {} samples, expected 1..={MAX_SAMPLES}", c.samples.len()));
+        }
+        let numbers = c.samples.iter().flat_map(|x| [x.value, x.foreign_cpu_pct]).chain(c.setting.values().copied());
+        if let Some(bad) = numbers.chain([c.median, c.min, c.max]).find(|x| !x.is_finite() || *x < 0.0) {
+            return Err(format!("{at}: {bad} is not a finite non-negative number"));
+        }
+        let (median, min, max) = c.recomputed().unwrap_or_default();
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+        if !(close(median, c.median) && close(min, c.min) && close(max, c.max)) {
+            return Err(format!(
+                "{at}: median/min/max {}/{}/{} do not match its samples ({median}/{min}/{max})",
+                c.median, c.min, c.max
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// User text as an error may echo it (bounded, no control characters).
+fn short(s: &str) -> String {
+    crate::params::echo(s)
+}
+
+fn one_line(s: &str) -> String {
+    crate::params::echo_within(s, 300)
+}
+
+#[cfg(test)]
+mod tests;

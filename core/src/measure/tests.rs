@@ -1,0 +1,135 @@
+//! The measurement file's schema and parser: round trip, version, hostile and truncated files
+//! rejected with one line each; the tools' parsers on real-looking outputs.
+
+use super::plan::{self, Options, Reading};
+use super::tools;
+use super::*;
+
+fn sample(v: f64) -> Sample {
+    Sample { value: v, foreign_cpu_pct: 1.0, contaminated: false, attempts: 1 }
+}
+
+pub(crate) fn example() -> Measurement {
+    let stream = Suite {
+        commands: vec!["iperf3 -c 127.0.0.1 -t 5 -l 64K -P 1 -J".into()],
+        cells: vec![Cell::new(
+            "tcp-1flow-64k-order3",
+            "throughput",
+            "Mbit/s",
+            &[("flows", 1.0), ("msg_bytes", 65536.0), ("order", 3.0)],
+            vec![sample(30_000.0), sample(32_000.0), sample(31_000.0)],
+        )],
+        texts: BTreeMap::new(),
+    };
+    Measurement {
+        schema_version: SCHEMA_VERSION,
+        tool: "skblab measure test".into(),
+        note: String::new(),
+        taken: "2026-12-02T00:00:00Z".into(),
+        kernel: Kernel { release: "6.18.0".into(), version: "#1".into(), sysctls: BTreeMap::new() },
+        machine: Machine {
+            cpus: 2,
+            model: "AMD EPYC".into(),
+            cpu: "AuthenticAMD family 26 model 2".into(),
+            family: "zen5-guest".into(),
+            hypervisor: "KVM".into(),
+            pmu: false,
+        },
+        suites: [("stream".to_string(), stream)].into_iter().collect(),
+    }
+}
+
+#[test]
+fn round_trip_and_summary() {
+    let m = example();
+    let c = &m.suites["stream"].cells[0];
+    assert_eq!((c.median, c.min, c.max), (31_000.0, 30_000.0, 32_000.0));
+    assert_eq!(parse(&m.to_json()), Ok(m));
+}
+
+#[test]
+fn contaminated_samples_are_left_out_of_the_summary_unless_all_are() {
+    let mut s = vec![sample(10.0), sample(20.0)];
+    s[1].contaminated = true;
+    let c = Cell::new("x", "m", "u", &[], s.clone());
+    assert_eq!((c.median, c.contaminated()), (10.0, false));
+    s[0].contaminated = true;
+    let c = Cell::new("x", "m", "u", &[], s);
+    assert_eq!((c.median, c.contaminated()), (15.0, true));
+}
+
+fn rejects(text: &str, needle: &str) {
+    let e = parse(text).expect_err(text.get(..text.len().min(80)).unwrap_or(""));
+    assert!(!e.contains('\n') && e.len() < 400, "not one line: {e}");
+    assert!(e.contains(needle), "'{e}' does not say '{needle}'");
+}
+
+#[test]
+fn version_truncation_and_hostile_files_are_one_line_errors() {
+    let good = example().to_json();
+    rejects("", "empty");
+    rejects(&good[..good.len() / 2], "not valid JSON");
+    rejects("[1,2]", "not an object");
+    rejects("{\"a\":1}", "no schema_version");
+    rejects(&good.replace("\"schema_version\": 1", "\"schema_version\": 99"), "schema_version 99");
+    rejects(&good.replace("\"cpus\": 2", "\"cpus\": 0"), "machine.cpus");
+    rejects(&good.replace("\"median\": 31000.0", "\"median\": 99.0"), "do not match");
+    rejects(&good.replace("\"value\": 30000.0", "\"value\": -1.0"), "non-negative");
+    rejects(&good.replace("\"stream\": {", "\"bogus\\u001b[31m\": {"), "unknown suite");
+    rejects(&good.replace("\"tool\"", "\"extra\": 1, \"tool\""), "unknown field");
+    rejects(&"[".repeat(100_000), "not valid JSON");
+    rejects(&format!("{{\"schema_version\":1,\"x\":\"{}\"}}", "a".repeat(MAX_FILE_BYTES)), "more than");
+    rejects(&good.replace("\"tool\": \"skblab measure test\"", "\"tool\": 7"), "invalid type");
+}
+
+#[test]
+fn plans_name_their_suites_and_dry_run_restores_the_sysctl() {
+    let o = Options::default();
+    for s in plan::SUITES {
+        let p = plan::plan(s, &o).expect(s);
+        assert!(!p.cells.is_empty(), "{s}");
+    }
+    assert!(plan::plan("nope", &o).unwrap_err().contains("expected one of layout"));
+    let p = plan::plan("stream", &o).unwrap();
+    assert_eq!(p.cells.len(), 12);
+    let cmds = plan::commands(&p, Some("0"));
+    assert!(cmds.last().unwrap().starts_with("sysctl -w net.core.high_order_alloc_disable=0"));
+    assert!(cmds.iter().any(|c| c.contains("iperf3 -c 127.0.0.1") && c.contains("-l 64K")));
+}
+
+#[test]
+fn tool_outputs_parse() {
+    let tcp = r#"{"start":{},"end":{"sum_received":{"bits_per_second":2.5e10}}}"#;
+    assert_eq!(tools::read(Reading::Iperf3Mbps, &[tcp.into()]), Ok(25_000.0));
+    let udp = r#"{"end":{"sum":{"packets":1000,"lost_packets":100,"seconds":2.0}}}"#;
+    assert_eq!(tools::iperf3_pps(udp), Ok(450.0));
+    assert!(tools::iperf3_mbps(r#"{"error":"unable to connect"}"#).unwrap_err().contains("unable to connect"));
+    let sp = "sockperf: Summary: Latency is 12.5 usec\nsockperf: ====> avg-lat= 12.345 (std-dev=1.2)\n";
+    assert_eq!(tools::sockperf_latency_us(sp), Ok(12.345));
+    assert_eq!(tools::pahole_size("struct x {\n\t/* size: 232, cachelines: 4, members: 28 */\n};"), Ok(232.0));
+    let stat = "cpu  100 0 50 800 10 0 5 0 0 0\ncpu0 1 2 3\n";
+    let t = tools::proc_stat(stat).unwrap();
+    assert_eq!((t.busy, t.softirq, t.total), (155, 5, 965));
+    let after = tools::CpuTimes { busy: 255, softirq: 15, total: 1165 };
+    assert!((tools::foreign_pct(t, after, 40) - 25.0).abs() < 1e-9);
+    // Fields 14-17 (utime, stime, cutime, cstime) after the name: 11, 7, 3, 2.
+    assert_eq!(tools::self_ticks("42 (a b) c) S 1 2 3 4 5 6 7 8 9 10 11 7 3 2 1 0 0"), Ok(23));
+    let zi = "Node 0, zone    DMA32\n  pages free 5\n        managed  100\n  pagesets\n    cpu: 0\n              count: 3\n              high:  42\n              batch: 7\nNode 0, zone   Normal\n        managed  5000\n  pagesets\n    cpu: 0\n              count: 9\n              high:  1234\n              batch: 63\n    cpu: 1\n              high:  1\n              batch: 1\n";
+    assert_eq!(tools::zoneinfo_pcp(zi), Ok((1234.0, 63.0)));
+    let perf = "iperf3 123 [000] 1.0: cpu-clock:\n\tffff copy_user+0x10 (k)\n\tffff tcp_sendmsg+0x20 (k)\n\niperf3 123 [000] 1.1: cpu-clock:\n\tffff copy_user+0x10 (k)\n\tffff tcp_sendmsg+0x20 (k)\n";
+    assert_eq!(tools::fold_perf_script(perf, 1000), "iperf3;tcp_sendmsg;copy_user 2\n");
+    assert_eq!(tools::fold_perf_script(perf, 10), "");
+    for junk in ["", "}", "cpu", "\u{0}\u{1b}", "Node", "avg-lat="] {
+        for r in [
+            Reading::Iperf3Mbps,
+            Reading::Iperf3Pps,
+            Reading::SockperfLatencyUs,
+            Reading::PaholeSize,
+            Reading::Number,
+            Reading::PcpHigh,
+        ] {
+            assert!(tools::read(r, &[junk.into()]).is_err(), "{r:?} on {junk:?}");
+        }
+        assert!(tools::proc_stat(junk).is_err() && tools::self_ticks(junk).is_err());
+    }
+}

@@ -1,0 +1,71 @@
+//! The committed measurement files (`data/measurements/*.json`): each parses, has the
+//! contract's top-level keys, round-trips, and `calibrate::machine::fit` fits within the
+//! sourced range and predicts every stream cell (`used_for_fit` on the 1-flow 64 KiB ones).
+
+use skblab_core::calibrate::machine::{self, FIT};
+use skblab_core::measure;
+use std::path::PathBuf;
+
+fn files() -> Vec<(PathBuf, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/measurements");
+    let mut v: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
+        .expect("data/measurements exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            (p, text)
+        })
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no measurement file under data/measurements");
+    v
+}
+
+#[test]
+fn every_committed_file_parses_round_trips_and_has_the_contract_keys() {
+    for (path, text) in files() {
+        let m = measure::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for key in ["schema_version", "kernel", "machine", "suites"] {
+            assert!(v.get(key).is_some(), "{}: no {key}", path.display());
+        }
+        assert_eq!(measure::parse(&m.to_json()).as_ref(), Ok(&m), "{}", path.display());
+        // Truncated anywhere: one line, never a panic.
+        for cut in [1, text.len() / 3, text.len() / 2, text.len() - 2] {
+            let e = measure::parse(&text[..cut]).expect_err("truncated");
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+}
+
+#[test]
+fn the_fit_stays_in_its_range_and_predicts_every_stream_cell() {
+    for (path, text) in files() {
+        let m = measure::parse(&text).unwrap();
+        let r = machine::fit(&m, &mut |_, _| {}).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let stream: Vec<_> = r.points.iter().filter(|p| p.suite == "stream").collect();
+        assert_eq!(stream.len(), m.cells("stream").len());
+        for p in &stream {
+            assert!(
+                p.predicted.is_finite() && p.predicted > 0.0,
+                "{}: {} predicted {}",
+                path.display(),
+                p.cell,
+                p.predicted
+            );
+            assert_eq!(
+                p.used_for_fit,
+                p.setting.get("flows") == Some(&1.0) && p.setting.get("msg_bytes") == Some(&65536.0)
+            );
+        }
+        for f in &r.fitted {
+            assert_eq!(f.name, FIT.0);
+            assert!(f.range[0] <= f.value && f.value <= f.range[1], "{f:?}");
+        }
+        assert!(r.to_table().contains("summary: stream MAPE"));
+        let json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert!(json["fitted"].is_array() && json["points"].is_array());
+    }
+}
