@@ -224,8 +224,7 @@ impl Sim {
         let warm_cap = MAX_EVENTS / 2;
         self.run_state = RunState::new(Window { warmup_ns: MAX_WARMUP_NS, measure_ns: 0 }, warm_cap);
         let mut warmed_at = None;
-        loop {
-            let Some(next) = self.q.peek_time_ns() else { break };
+        while let Some(next) = self.q.peek_time_ns() {
             if warmed_at.is_none() && self.warm_flows >= self.cfg.sim_flows() {
                 warmed_at = Some(next);
             }
