@@ -5,7 +5,7 @@
 // (fast settings) and kept in memory.
 //
 // What it answers:
-// - a file of the build: 200 with its type; content-hashed names (`name-<16 hex>.ext`) may be
+// - a file of the build: 200 with its type; content-hashed names (`name-<hex>.ext`: Trunk writes 16 digits, fewer when the hash starts with zeros) may be
 //   kept by caches for an hour, everything else (index.html, sw.js, the sweep worker's unhashed
 //   files) is revalidated on every use (`no-cache`; an unchanged file is a 304 by its ETag), so
 //   a new build is never mixed with an old one;
@@ -33,7 +33,7 @@ const TYPES = {
 };
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.wasm', '.css', '.svg', '.json']);
 /** Trunk's content-hashed file names: `skblab-web-0123456789abcdef.js`, `…_bg.wasm`. */
-const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z0-9]+$/;
+const HASHED = /-[0-9a-f]{10,16}(_bg)?\.[a-z0-9]+$/;
 
 /**
  * The Content-Security-Policy of the `<meta http-equiv="Content-Security-Policy">` tag of

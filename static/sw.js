@@ -7,7 +7,7 @@
 // if its type is the one its name calls for (see `cacheable`): if one is not, the install fails
 // and the previous version's worker stays in charge. Pages (navigations) go to the network
 // first and fall back to the cached index.html. A file whose name carries a content hash
-// (`skblab-web-<16 hex>.js`) is served from the cache first — this version's cache, then an
+// (`skblab-web-<10 to 16 hex>.js`) is served from the cache first — this version's cache, then an
 // older version's (an old hashed name is only ever asked for by a tab of that version). A file
 // whose name stays the same from build to build (the home app's and the sweep worker's files)
 // goes to the network first (the server revalidates it cheaply) and falls back to the cache
@@ -98,7 +98,7 @@ self.addEventListener('message', (event) => {
 });
 
 /** Trunk's content-hashed file names: `skblab-web-0123456789abcdef.js`, `…_bg.wasm`. */
-const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z0-9]+$/;
+const HASHED = /-[0-9a-f]{10,16}(_bg)?\.[a-z0-9]+$/;
 
 /** The network's answer, kept in this version's cache if `cacheable`; null offline. */
 async function fromNetwork(event) {

@@ -20,6 +20,7 @@ fs.writeFileSync(path.join(fixture, 'index.html'),
   '<title>fixture</title></head><body>app</body></html>');
 fs.writeFileSync(path.join(fixture, 'app-0123456789abcdef.js'), 'export default 1;\n');
 fs.writeFileSync(path.join(fixture, 'sweep-worker.js'), 'self.x = 1;\n');
+fs.writeFileSync(path.join(fixture, 'app-e167294f887eae5_bg.wasm'), '\0asm');
 fs.mkdirSync(path.join(fixture, 'snippets'));
 
 let srv;
@@ -106,6 +107,7 @@ test('a missing asset is 404, never index.html; only navigations get the page', 
 
 test('only content-hashed names may be cached; index.html and unhashed files are revalidated', async () => {
   assert.equal((await get('/app-0123456789abcdef.js')).headers['cache-control'], 'public, max-age=3600');
+  assert.equal((await get('/app-e167294f887eae5_bg.wasm')).headers['cache-control'], 'public, max-age=3600', 'a 15-digit hash is a hash');
   assert.equal((await get('/sweep-worker.js')).headers['cache-control'], 'no-cache');
   assert.equal((await get('/')).headers['cache-control'], 'no-cache');
   assert.equal((await get('/index.html')).headers['cache-control'], 'no-cache');

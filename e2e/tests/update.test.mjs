@@ -35,9 +35,9 @@ const inlineHashes = (html) => [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/
 function makeV2() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skblab-v2-'));
   const files = fs.readdirSync(DIST);
-  const js = files.find((f) => /^skblab-web-[0-9a-f]{16}\.js$/.test(f));
+  const js = files.find((f) => /^skblab-web-[0-9a-f]{10,16}\.js$/.test(f));
   assert.ok(js, `no skblab-web-<hash>.js in ${DIST}`);
-  const oldHash = js.match(/([0-9a-f]{16})/)[1];
+  const oldHash = js.match(/^skblab-web-([0-9a-f]{10,16})\.js$/)[1];
   const newHash = [...oldHash].map((c) => ((parseInt(c, 16) + 1) % 16).toString(16)).join('');
   const sw = fs.readFileSync(path.join(DIST, 'sw.js'), 'utf8');
   const oldCache = sw.match(/const CACHE = '(skblab-[0-9a-f]{16})';/)[1];
@@ -56,7 +56,7 @@ function makeV2() {
   const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
   let next = edit(html).replace('<head>', '<head><meta name="skblab-test-version" content="v2">');
   const [before, after] = [inlineHashes(html), inlineHashes(next)];
-  before.forEach((h, i) => { next = next.replace(h, after[i]); });
+  before.forEach((h, i) => { next = next.replaceAll(h, after[i]); });
   fs.writeFileSync(path.join(dir, 'index.html'), next);
   return { dir, v1js: `/${js}`, v2js: `/skblab-web-${newHash}.js`, oldCache, newCache };
 }
@@ -118,7 +118,7 @@ test('an open tab of v1 survives the deployment of v2 and opens a lesson in v2',
   assert.equal(gone.status, 404, 'the server answers 404 for v1 files, not index.html');
   const b = await tab(context, 'tab B', problems);
   await b.goto(`${base}/#/`);
-  await appReady(b);
+  await appReady(b).catch((e) => { throw new Error(`${e.message}\n${problems.join('\n')}`); });
   assert.equal(await b.evaluate(() => document.querySelector('meta[name="skblab-test-version"]')?.content), 'v2');
   for (let i = 0; i < 200 && (await controlledBy(b)) !== names.newCache; i++) await b.waitForTimeout(100);
   assert.equal(await controlledBy(b), names.newCache, 'v2 service worker controls tab B');
