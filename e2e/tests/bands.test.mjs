@@ -21,7 +21,7 @@ async function bandOn(options, name) {
   const panel = page.locator(tid('band-panel'));
   await panel.waitFor({ timeout: 20000 });
   assert.equal(await page.locator(tid('band-bar')).count(), 0, 'no band before the learner asks');
-  assert.match(await panel.innerText(), /\b32 runs of the reproduction in the background workers \(estimated /);
+  assert.match(await panel.innerText(), /\b32 runs of the reproduction in the background workers, .*\(estimated [^)]* on \d+ workers?\)/);
   await page.click(tid('band-start'));
   await page.waitForSelector(`${tid('band-panel')}[data-done="true"]`, { timeout: 60000 });
   const label = await page.locator(tid('band-label')).innerText();
