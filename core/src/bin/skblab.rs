@@ -44,7 +44,8 @@ struct Cli {
     command: Command,
     /// Simulations run at once by reproduce, validate, calibrate and bands (default: the
     /// available parallelism); the output is the same whatever the number.
-    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_JOBS)))]
+    #[arg(long, global = true, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_JOBS)))]
     jobs: Option<u32>,
 }
 

@@ -70,31 +70,7 @@ pub fn calibrate_multistart_with(
     let mut evaluations = 0;
     let mut candidates = vec![cal.committed()];
     candidates.extend(start_points(constants, starts.min(MAX_STARTS)));
-    let n = candidates.len();
-    // The short descents are independent: side by side ([`par_map`]), reported in start order.
-    let descents = par_map(&candidates, |start| {
-        let s0 = cal.score(start, coarse_seeds);
-        let d = descend(cal, start.clone(), s0.clone(), FIRST_STEP, COARSE_ROUNDS, coarse_seeds, &mut |_| {});
-        (s0, d)
-    });
-    let mut ends: Vec<StartEnd> = Vec::with_capacity(n);
-    for (j, (start, (s0, d))) in candidates.into_iter().zip(descents).enumerate() {
-        evaluations += d.evaluations + 1;
-        progress(&format!(
-            "start {j}/{} ({}): objective {:.3} -> {:.3} on the coarse seeds ({evaluations} evaluations so far)",
-            n - 1,
-            if j == 0 { "committed values" } else { "start point" },
-            s0.objective,
-            d.score.objective
-        ));
-        ends.push(StartEnd {
-            start,
-            start_objective: s0.objective,
-            end: d.values,
-            coarse_objective: d.score.objective,
-            objective: None,
-        });
-    }
+    let mut ends = coarse_ends(cal, candidates, coarse_seeds, &mut evaluations, progress);
     // The coarse objective is on fewer seeds: rescore the best few ends on all of them.
     let mut by_coarse: Vec<usize> = (0..ends.len()).collect();
     by_coarse.sort_by(|&a, &b| ends[a].coarse_objective.total_cmp(&ends[b].coarse_objective).then(a.cmp(&b)));
@@ -127,6 +103,43 @@ pub fn calibrate_multistart_with(
         starts: ends,
         refined_from: k,
     }
+}
+
+/// The short descent from each of `candidates` on `coarse_seeds`: independent, so side by side
+/// ([`par_map`]), reported and counted in start order.
+fn coarse_ends(
+    cal: &dyn Calibration,
+    candidates: Vec<Vec<f64>>,
+    coarse_seeds: &[u64],
+    evaluations: &mut u32,
+    progress: Progress<'_>,
+) -> Vec<StartEnd> {
+    let n = candidates.len();
+    let descents = par_map(&candidates, |start| {
+        let s0 = cal.score(start, coarse_seeds);
+        let d = descend(cal, start.clone(), s0.clone(), FIRST_STEP, COARSE_ROUNDS, coarse_seeds, &mut |_| {});
+        (s0, d)
+    });
+    let mut ends: Vec<StartEnd> = Vec::with_capacity(n);
+    for (j, (start, (s0, d))) in candidates.into_iter().zip(descents).enumerate() {
+        *evaluations += d.evaluations + 1;
+        progress(&format!(
+            "start {j}/{} ({}): objective {:.3} -> {:.3} on the coarse seeds ({} evaluations so far)",
+            n - 1,
+            if j == 0 { "committed values" } else { "start point" },
+            s0.objective,
+            d.score.objective,
+            *evaluations
+        ));
+        ends.push(StartEnd {
+            start,
+            start_objective: s0.objective,
+            end: d.values,
+            coarse_objective: d.score.objective,
+            objective: None,
+        });
+    }
+    ends
 }
 
 /// How many of a multi-start fit's best coarse ends are scored again on all seeds.
