@@ -24,6 +24,16 @@ use crate::sim::world::World as _;
 use crate::{Experiment, Params};
 use serde::Serialize;
 
+/// The commands that measure a machine and compare it, as the "Your machine" page shows and
+/// copies them.
+pub const COMMANDS: &str = "git clone <this repository> skblab && cd skblab\n\
+# every suite, about 6 minutes on a quiet machine (root: one sysctl is switched and restored)\n\
+cargo run --release -q -p skblab-core --features cli --bin skblab -- measure all --out my-machine.json\n\
+# see first what it would run, touching nothing\n\
+cargo run --release -q -p skblab-core --features cli --bin skblab -- measure all --dry-run\n\
+# the same comparison in the terminal\n\
+cargo run --release -q -p skblab-core --features cli --bin skblab -- calibrate high-order-alloc --machine my-machine.json";
+
 /// The constant fitted, with its catalogue entry (`ZEN5_GUEST_2026.tcp_skb_cycles`): the TCP
 /// work per segment has no published figure for this family (basis Assumed), and at 64 KiB
 /// sends it is most of a segment's cost, so the 1-flow 64 KiB cells pin it.
@@ -229,6 +239,12 @@ impl MachineFit {
             vec![]
         };
         let mut notes = self.notes.clone();
+        if fitted.iter().any(|f| f.value <= f.range[0] * 1.02 || f.value >= f.range[1] * 0.98) {
+            notes.push(format!(
+                "{} ended at its range's bound: inside its sourced range the model cannot reach the fit cells (a busy machine, or a mechanism the model lacks)",
+                FIT.0
+            ));
+        }
         if fitted.is_empty() {
             notes.push("no 1-flow 64 KiB stream cell: nothing fitted, every prediction is the catalogue's".to_string());
         }
