@@ -202,10 +202,17 @@ impl RunOutput {
                     continue;
                 }
                 let name = self.columns[c].name.as_str();
-                let need = meanings
+                // A cell does not say which of its column's bases it fell short of: name them all.
+                let bases: Vec<String> = meanings
                     .iter()
-                    .find(|m| m.column == name)
-                    .map_or_else(|| "a meaningful value".to_string(), |m| m.basis.need_text());
+                    .filter(|m| m.column == name && matches!(m.basis, crate::experiment::Basis::AtLeast { .. }))
+                    .map(|m| m.basis.need_text())
+                    .collect();
+                let need = match bases.len() {
+                    0 => "fewer events than it needs".to_string(),
+                    1 => format!("fewer than {}", bases[0]),
+                    _ => format!("fewer than one of: {}", bases.join("; ")),
+                };
                 match needs.iter_mut().find(|(n, _)| *n == need) {
                     Some((_, cols)) => cols.push(name),
                     None => needs.push((need, vec![name])),
@@ -220,8 +227,7 @@ impl RunOutput {
                 _ => format!("row {}", r + 1),
             };
             for (need, cols) in needs {
-                notes
-                    .push(format!("{label}: {} not shown ({MISSING}): the run has fewer than {need}", cols.join(", ")));
+                notes.push(format!("{label}: {} not shown ({MISSING}): the run has {need}", cols.join(", ")));
             }
         }
         for note in notes {

@@ -356,12 +356,10 @@ fn round2(v: f64) -> Cell {
 
 /// What the bases of [`meanings`] count.
 const FORWARDED: &str = "packets forwarded in the measured window";
-const FORWARDED_BOTH: &str = "packets forwarded in the measured window by each kernel (before and after the fix)";
-const OFFERED: &str = "packets offered in the measured window";
-const STEADY: &str =
-    "pages freed per freeing CPU since the start (a per-CPU list reaches its steady state after pcp_high frees)";
-const UNCAPPED: &str =
-    "runs (before and after the fix) that reached the end of their window (each is capped at 20,000,000 events)";
+const FORWARDED_BOTH: &str = "packets forwarded in the window by each kernel (before and after the fix)";
+const OFFERED: &str = "packets offered in the window";
+const STEADY: &str = "pages freed per freeing CPU since the start (pcp_high: a per-CPU list's steady state)";
+const UNCAPPED: &str = "runs, before and after, that reached the end of their window (a cap of 20,000,000 events)";
 
 /// When each column means something: throughput and shares need packets counted, the
 /// before/after columns in both runs, the drop share offered packets; all of them the
