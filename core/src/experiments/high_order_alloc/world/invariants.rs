@@ -30,7 +30,7 @@ impl StreamSim {
     /// Every skb the world holds where it can list it.
     fn held_skbs(&self) -> impl Iterator<Item = &Skb> + '_ {
         let threads = self.threads.iter().map(|t| &t.skb);
-        let flows = self.flows.iter().flat_map(|f| f.queue.iter().chain(&f.backlog));
+        let flows = self.flows.iter().flat_map(|f| f.queue.iter().chain(&f.rtx));
         threads.chain(flows).chain(self.skbs.parked())
     }
 
