@@ -9,26 +9,28 @@
 //!
 //! Budget, by environment variable:
 //! - `SKBLAB_FUZZ_SIM_SECONDS`: wall-time budget of the whole run (default 30: `make test`);
-//!   no new case starts in an experiment after its share of it (shrinking is not cut short).
+//!   no new case starts in an experiment after its share of it (shrinking is not cut short);
+//!   an experiment whose first 200 cases ran no world (closed form) stops there.
 //! - `SKBLAB_FUZZ_SIM_CASES`: most cases per experiment (default 64).
 //! - `SKBLAB_FUZZ_SIM_EVENTS`: most events checked per world (default 1000; `make fuzz-sim` 20000): a world is
 //!   checked from its first event over this many (the whole run at the smallest windows of
 //!   small machines; the start of it for big ones), which bounds one case's time.
 //! - `SKBLAB_FUZZ_SIM_SEED`: the generator's seed (default 27; `make fuzz-sim` draws one and
 //!   prints it), so a run is a reproducible sequence of cases.
-//! - `SKBLAB_FUZZ_SIM_SHRINK_SECONDS`: most time spent shrinking a failure (default 120).
+//! - `SKBLAB_FUZZ_SIM_SHRINK_RUNS`: most runs spent shrinking a failure (default 500).
 //! - `SKBLAB_FUZZ_SIM_REPLAY="<id> <seed> <point> k=v ..."`: runs that one case (the
 //!   `replay` test), as a failure prints it.
 //!
 //! Values: every `Int` from its edges, its default and a log-uniform draw over its grid (so
 //! small machines are common and the largest come up too); simulated durations (`*_us`) from
-//! their first two grid steps only, which bounds each world's events.
+//! their first two grid steps only, which bounds each world's events; a repeat count
+//! (`seeds`) at its minimum (the fuzzer draws the seeds).
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use skblab_core::sim::world::Checked;
 use skblab_core::{experiments, find, Experiment, ParamKind, ParamSpec, Value};
-use std::cell::Cell;
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -39,6 +41,11 @@ const DURATION_STEPS: i64 = 1;
 
 /// A valid value of `spec`, as text.
 fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
+    // A repeat count (`seeds`) only reruns the same worlds with the next seeds: the fuzzer
+    // draws seeds itself, so it keeps the minimum.
+    if let (ParamKind::Int { min, .. }, "seeds") = (&spec.kind, spec.name) {
+        return Just(min.to_string()).boxed();
+    }
     match spec.kind.clone() {
         ParamKind::Int { min, max, step } => {
             let step = step.max(1);
@@ -106,12 +113,35 @@ fn run_case(e: &dyn Experiment, case: &Case) -> Result<Option<Checked>, String> 
     }
 }
 
+/// Shrinks the failing case of `tree` as proptest's runner does (simplify while it still
+/// fails, complicate when it passes), for at most `max_iters` runs; the smallest failure.
+fn shrink(e: &dyn Experiment, tree: &mut impl ValueTree<Value = Case>, mut msg: String, max_iters: u32) -> String {
+    let mut iters = 0;
+    if !tree.simplify() {
+        return msg;
+    }
+    while iters < max_iters {
+        iters += 1;
+        let more = match run_case(e, &tree.current()) {
+            Err(m) => {
+                msg = m;
+                tree.simplify()
+            }
+            Ok(_) => tree.complicate(),
+        };
+        if !more {
+            break;
+        }
+    }
+    msg
+}
+
 #[test]
 fn every_world_keeps_its_invariants_after_every_event() {
     let seconds = env_u64("SKBLAB_FUZZ_SIM_SECONDS", 30) as f64;
-    let cases = env_u64("SKBLAB_FUZZ_SIM_CASES", 64) as u32;
+    let cases = env_u64("SKBLAB_FUZZ_SIM_CASES", 64);
     let gen_seed = env_u64("SKBLAB_FUZZ_SIM_SEED", 27);
-    let shrink_ms = env_u64("SKBLAB_FUZZ_SIM_SHRINK_SECONDS", 120) * 1000;
+    let shrink_iters = env_u64("SKBLAB_FUZZ_SIM_SHRINK_RUNS", 500) as u32;
     let all = experiments();
     let share = seconds / all.len() as f64;
     let mut total = Checked::default();
@@ -125,64 +155,39 @@ fn every_world_keeps_its_invariants_after_every_event() {
             reason = "the budget is wall time, outside the model"
         )]
         let start = std::time::Instant::now();
-        let (ran, rejected, skipped, failed) = (Cell::new(0u64), Cell::new(0u64), Cell::new(0u64), Cell::new(false));
-        let covered = Cell::new(Checked::default());
-        let config = Config {
-            cases,
-            failure_persistence: None,
-            max_shrink_time: shrink_ms.min(u64::from(u32::MAX)) as u32,
-            max_shrink_iters: 4096,
-            ..Config::default()
-        };
         let mut seed_bytes = [0u8; 32];
         seed_bytes[..8].copy_from_slice(&gen_seed.to_le_bytes());
         seed_bytes[8..16].copy_from_slice(&(k as u64).to_le_bytes());
+        let config = Config { failure_persistence: None, ..Config::default() };
         let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes));
-        let result = runner.run(&strategy(*e), |case| {
-            // Past its share of the budget an experiment starts no new case (but a failure
-            // found before keeps shrinking: its smaller cases must really run).
-            if !failed.get() && start.elapsed().as_secs_f64() > share {
-                skipped.set(skipped.get() + 1);
-                return Ok(());
-            }
-            match run_case(*e, &case) {
-                Ok(None) => rejected.set(rejected.get() + 1),
+        let strategy = strategy(*e);
+        let (mut ran, mut rejected, mut covered) = (0u64, 0u64, Checked::default());
+        // An experiment whose cases run no world (closed form) has nothing to check.
+        while ran + rejected < cases && start.elapsed().as_secs_f64() < share && (ran < 200 || covered.worlds > 0) {
+            let mut tree = strategy.new_tree(&mut runner).expect("the strategy always generates");
+            match run_case(*e, &tree.current()) {
+                Ok(None) => rejected += 1,
                 Ok(Some(c)) => {
-                    ran.set(ran.get() + 1);
-                    let mut t = covered.get();
-                    t.merge(c);
-                    covered.set(t);
+                    ran += 1;
+                    covered.merge(c);
                 }
                 Err(msg) => {
-                    failed.set(true);
-                    return Err(TestCaseError::fail(msg));
+                    let msg = shrink(*e, &mut tree, msg, shrink_iters);
+                    eprintln!("fuzz-sim: FAILED (shrunk): {msg}");
+                    failures.push(msg);
+                    break;
                 }
             }
-            Ok(())
-        });
-        let c = covered.get();
+        }
         eprintln!(
-            "fuzz-sim: {}: {} cases ran ({} rejected by validate, {} over budget), {} worlds, {} events checked, {:.1} s",
+            "fuzz-sim: {}: {ran} cases ran ({rejected} rejected by validate), {} worlds, {} events checked, {:.1} s",
             e.id(),
-            ran.get(),
-            rejected.get(),
-            skipped.get(),
-            c.worlds,
-            c.events,
+            covered.worlds,
+            covered.events,
             start.elapsed().as_secs_f64()
         );
-        total.merge(c);
-        total_cases += ran.get();
-        match result {
-            Ok(()) => {}
-            Err(TestError::Fail(_, case)) => {
-                // Run the shrunk case once more for its message.
-                let msg = run_case(*e, &case).err().unwrap_or_else(|| format!("{}: flaky failure {case:?}", e.id()));
-                eprintln!("fuzz-sim: FAILED (shrunk): {msg}");
-                failures.push(msg);
-            }
-            Err(other) => failures.push(format!("{}: {other}", e.id())),
-        }
+        total.merge(covered);
+        total_cases += ran;
     }
     eprintln!(
         "fuzz-sim: total {total_cases} cases, {} worlds, {} events, each followed by every invariant check",
