@@ -65,10 +65,9 @@ ensure_trunk() {
     else
         log "installing trunk $TRUNK_VERSION (a few minutes on 2 cores)"
         # --locked: trunk 0.22 needs a newer rustc; 0.21.14 with its lock file builds here.
-        # No default features: they are TLS for `trunk serve --tls` and for downloading tools,
-        # and the crates.io update check; this project serves with scripts/serve.mjs, runs trunk
-        # offline (TRUNK_OFFLINE, tools from PATH) and pins the version here.
-        tool_install --locked --no-default-features "trunk@$TRUNK_VERSION"
+        # Default features kept: a --no-default-features build (TLS and the update check are not
+        # needed here) would compile less, but it has not been built on a fresh machine yet.
+        tool_install --locked "trunk@$TRUNK_VERSION"
     fi
 }
 
@@ -78,10 +77,9 @@ ensure_wasm_bindgen() {
         log "wasm-bindgen-cli $WASM_BINDGEN_VERSION: present"
     else
         log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes)"
-        # Without --locked: the registry mirror lacks one locked transitive version. No default
-        # features: they are rustls for ureq's https, and the test runner only speaks plain
-        # http to the local chromedriver.
-        tool_install --no-default-features wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+        # Without --locked: the registry mirror lacks one locked transitive version. Default
+        # features kept (see ensure_trunk).
+        tool_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
     fi
 }
 

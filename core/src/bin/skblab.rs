@@ -412,7 +412,9 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
                 Format::Json => out.to_json() + "\n",
             })
         }
-        Command::Measure(args) => measure::command(args).map_err(|message| Refused::Input(ParamError::Invalid { message })),
+        Command::Measure(args) => {
+            measure::command(args).map_err(|message| Refused::Input(ParamError::Invalid { message }))
+        }
         Command::Calibrate { machine: Some(path), experiment, format, .. } => {
             measure::calibrate(&experiment, &path, matches!(format, Format::Json))
                 .map_err(|message| Refused::Input(ParamError::Invalid { message }))
