@@ -318,7 +318,7 @@ fn simulate(params: &Params, c: &Cell, cpus: u32, tcp_skb_cycles: f64) -> f64 {
     }
     let flows = c.get("flows").unwrap_or(1.0).round().clamp(1.0, 16.0) as u32;
     let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
-    let cpus = cpus.min(crate::experiments::high_order_alloc::MAX_CPUS).max(1);
+    let cpus = cpus.clamp(1, crate::experiments::high_order_alloc::MAX_CPUS);
     let mut sim = StreamSim::new(config_on(profile(cpus, tcp_skb_cycles), &p, flows, order), SEED);
     sim.run();
     sim.throughput_mbps()

@@ -151,9 +151,8 @@ pub fn zoneinfo_pcp(text: &str) -> Result<(f64, f64), String> {
     let mut best: Option<(u64, f64, f64)> = None;
     for zone in text.split("\nNode ").map(|z| z.trim_start_matches("Node ")) {
         let field = |name: &str| -> Option<f64> {
-            zone.lines().find_map(|l| {
-                l.trim().strip_prefix(name).and_then(|r| r.trim().split_whitespace().next()?.parse().ok())
-            })
+            zone.lines()
+                .find_map(|l| l.trim().strip_prefix(name).and_then(|r| r.split_whitespace().next()?.parse().ok()))
         };
         let managed = field("managed").unwrap_or(0.0) as u64;
         let Some(cpu0) = zone.split("cpu: 0").nth(1) else { continue };

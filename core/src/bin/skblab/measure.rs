@@ -356,7 +356,7 @@ pub struct RealRunner {
 }
 
 impl RealRunner {
-    #[expect(clippy::disallowed_methods, reason = "the CLI is the edge: wall time")]
+    #[expect(clippy::disallowed_methods, clippy::disallowed_types, reason = "the CLI is the edge: wall time")]
     pub fn new() -> RealRunner {
         RealRunner { servers: Vec::new(), t0: std::time::Instant::now() }
     }
