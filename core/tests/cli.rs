@@ -47,7 +47,7 @@ fn good_commands_exit_0() {
 
 #[test]
 fn missing_or_unknown_commands_say_what_is_allowed() {
-    let commands = "list, params, run, calibrate, reproduce, validate";
+    let commands = "list, params, run, calibrate, measure, reproduce, validate";
     bad_input(&[], &["missing command", commands]);
     bad_input(&["frobnicate"], &["unknown command 'frobnicate'", commands]);
     let ids = skblab_core::experiments().iter().map(|e| e.id()).collect::<Vec<_>>().join(", ");

@@ -188,7 +188,8 @@ fn defer_free_moves_the_free_work_to_the_allocating_cpu() {
 /// tcp-100g on the catalogue's Skylake-SP with its 2019 kernel costs: CPU A (driver and GRO
 /// per frame, a page per frame from the page allocator, the skb, `tcp_v4_rcv` at the receive
 /// half of the era's per-segment TCP cost, and the reader's wakeup) is the CPU that sets the
-/// rate, saturated, while the reader's CPU B idles a third of the time. Deferral moves B's
+/// rate, saturated, while the reader's CPU B has headroom (86 % busy since issue #23's ACK refit
+/// raised `tcp_recvmsg_skb_cycles` to 8,815; a third idle before). Deferral moves B's
 /// page and slab frees onto A, the bottleneck (A's page allocations get cheaper, but B, now
 /// faster, sleeps after nearly every skb and A pays a wakeup for each), so the flow gets
 /// *slower*: the opposite of Eric
@@ -199,7 +200,7 @@ fn defer_free_moves_the_free_work_to_the_allocating_cpu() {
 fn tcp_100g_deferral_loads_the_saturated_allocating_cpu_and_loses() {
     let (off, on) = (run(&["workload=tcp-100g"]), run(&["workload=tcp-100g", "defer_free=true"]));
     assert!(metric(&off, "alloc_cpu_busy_pct") > 99.0, "A saturated: {}", metric(&off, "alloc_cpu_busy_pct"));
-    assert!(metric(&off, "free_cpu_busy_pct") < 80.0, "B has headroom: {}", metric(&off, "free_cpu_busy_pct"));
+    assert!(metric(&off, "free_cpu_busy_pct") < 95.0, "B has headroom: {}", metric(&off, "free_cpu_busy_pct"));
     assert!(metric(&on, "mbps") < metric(&off, "mbps"), "deferral loads the bottleneck CPU");
     assert!(metric(&on, "change_pct") < 0.0 && metric(&on, "change_pct") > -10.0, "{}", metric(&on, "change_pct"));
 }

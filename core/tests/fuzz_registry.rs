@@ -63,9 +63,7 @@ fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
             let exps: Vec<u32> = (0..63).filter(|s| (min..=max).contains(&(1i64 << s))).collect();
             proptest::sample::select(exps).prop_map(|s| (1i64 << s).to_string()).boxed()
         }
-        ParamKind::Bool => proptest::sample::select(vec!["true", "false", "1", "0", "on", "off", "yes", "no"])
-            .prop_map(str::to_string)
-            .boxed(),
+        ParamKind::Bool => proptest::sample::select(vec!["true", "false"]).prop_map(str::to_string).boxed(),
         ParamKind::Choice { options } => proptest::sample::select(options.to_vec()).prop_map(str::to_string).boxed(),
     }
 }
@@ -95,11 +93,13 @@ fn invalid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
             (max.saturating_add(1)..=i64::MAX).prop_map(|v| v.to_string()),
         ]
         .boxed(),
-        ParamKind::Bool => junk
-            .prop_filter("not a bool word", |s| {
-                !["true", "false", "1", "0", "on", "off", "yes", "no"].contains(&s.trim().to_ascii_lowercase().as_str())
-            })
-            .boxed(),
+        // Booleans are exactly `true|false` (issue #27): "1", "yes", "on", " true" are junk too.
+        ParamKind::Bool => prop_oneof![
+            junk.prop_filter("not a bool word", |s| s != "true" && s != "false"),
+            proptest::sample::select(vec!["1", "0", "on", "off", "yes", "no", "TRUE", " true", "false\n"])
+                .prop_map(str::to_string),
+        ]
+        .boxed(),
         ParamKind::Choice { options } => {
             junk.prop_filter("not an option", move |s| !options.contains(&s.trim())).boxed()
         }

@@ -56,7 +56,7 @@ fn rx_cache_cannot_help_a_starved_sender() {
     // packet goes to its backlog, the slot stays full and every later skb is freed as without
     // the cache: on the receiver.
     let off = run(&STARVED, 4, FragOrder::Order0, 1);
-    let on = run(&[STARVED[0], STARVED[1], STARVED[2], "tcp_rx_skb_cache=on"], 4, FragOrder::Order0, 1);
+    let on = run(&[STARVED[0], STARVED[1], STARVED[2], "tcp_rx_skb_cache=true"], 4, FragOrder::Order0, 1);
     let s = &on.stats.skb;
     assert!(s.rx_owned_by_user * 10 > s.skb_allocs * 9, "{s:?}");
     assert_eq!(s.rx_freed_by_softirq, 0);
@@ -76,7 +76,7 @@ fn a_busy_sender_frees_its_slab_objects_locally_without_the_cache() {
     assert!(slow > 0.8, "starved: {slow:.2} slow frees per skb");
     // Busy: netperf frees them at release_sock into its own active slab: the fast path, as the
     // rx cache's softirq free would.
-    for settings in [&[][..], &["tcp_rx_skb_cache=on"][..]] {
+    for settings in [&[][..], &["tcp_rx_skb_cache=true"][..]] {
         let busy = run(settings, 2, FragOrder::Order3, 1);
         let s = &busy.stats.skb;
         // FIXME(model): since issue #23's ACK rules an ACK sent on arrival often reaches
@@ -95,7 +95,7 @@ fn rx_cache_changes_little_for_a_busy_sender() {
     // backlog), so parking the clone moves only the moment of the free.
     for order in [FragOrder::Order3, FragOrder::Order0] {
         let off = run(&[], 1, order, 2);
-        let on = run(&["tcp_rx_skb_cache=on"], 1, order, 2);
+        let on = run(&["tcp_rx_skb_cache=true"], 1, order, 2);
         let gain = on.throughput_mbps() / off.throughput_mbps() - 1.0;
         assert!(gain.abs() < 0.03, "{order:?}: {} vs {}", on.throughput_mbps(), off.throughput_mbps());
     }
@@ -105,7 +105,7 @@ fn rx_cache_changes_little_for_a_busy_sender() {
 fn tx_cache_reuses_the_acked_skb_unless_the_rx_cache_holds_its_clone() {
     // 64 KiB sends: one skb per sendmsg. With 16 KiB sends several skbs are acked between two
     // sends and the one-slot cache reuses about half of them (129 reused, 117 allocated).
-    let tx = run(&["tcp_tx_skb_cache=on", "msg_bytes=65536"], 2, FragOrder::Order0, 1);
+    let tx = run(&["tcp_tx_skb_cache=true", "msg_bytes=65536"], 2, FragOrder::Order0, 1);
     let s = &tx.stats.skb;
     // Most skbs after the first come from the cache. Not all: with Linux's ACK rules (issue
     // #23) netserver acks every second full segment on arrival, so one ACK often frees two
@@ -117,7 +117,7 @@ fn tx_cache_reuses_the_acked_skb_unless_the_rx_cache_holds_its_clone() {
     assert!(sender_put_share(&tx) > 0.9);
     // With the rx cache too, the clone is parked when the ACK comes: skb_cloned(), so the
     // acked skb is freed and the tx cache stays empty (as in the kernel).
-    let both = run(&["tcp_tx_skb_cache=on", "tcp_rx_skb_cache=on", "msg_bytes=65536"], 2, FragOrder::Order0, 1);
+    let both = run(&["tcp_tx_skb_cache=true", "tcp_rx_skb_cache=true", "msg_bytes=65536"], 2, FragOrder::Order0, 1);
     // FIXME(model): since recvmsg takes every queued skb (issue #23), only the first of a
     // call is parked in the one-slot rx cache; the others' clones are freed and their acked
     // skbs reach the tx cache (214 reuses with both on, 210 with tx alone). Pinned.
@@ -131,7 +131,7 @@ fn caches_off_is_the_default_and_changes_nothing() {
     let d = Params::from_settings(hoa::ID, hoa::specs(), &[] as &[&str]).unwrap();
     assert!(!d.bool("tcp_rx_skb_cache") && !d.bool("tcp_tx_skb_cache"));
     let a = run(&[], 2, FragOrder::Order3, 3);
-    let b = run(&["tcp_rx_skb_cache=off", "tcp_tx_skb_cache=off"], 2, FragOrder::Order3, 3);
+    let b = run(&["tcp_rx_skb_cache=false", "tcp_tx_skb_cache=false"], 2, FragOrder::Order3, 3);
     assert_eq!(a.throughput_mbps(), b.throughput_mbps());
     assert_eq!(a.stats, b.stats);
 }

@@ -41,6 +41,10 @@ pub const MAX_TCP_HEADER: u32 = 320;
 /// TCP payload per 1500-byte Ethernet frame with timestamps (1500 − 20 IP − 32 TCP).
 pub const TCP_MSS: u32 = 1448;
 
+/// `TCP_MSS_DEFAULT`: `tcp_initialize_rcv_mss()` starts a receiver's `rcv_mss` at most here;
+/// the first full segment raises it.
+pub const TCP_MSS_DEFAULT: u32 = 536;
+
 /// The kmalloc caches of x86_64 with 4 KiB pages, with the names kernels before 4.20 gave
 /// them (since cb5d9fb38c34 the large ones are `kmalloc-1k`, ... ; see [`kmalloc_suffix`]).
 pub const KMALLOC_CACHES: [(u32, &str); 13] = [

@@ -170,6 +170,12 @@ pub trait World {
     /// Handles the next event. False once the run is over: no event before the end is left,
     /// or the cap is reached (then the run is truncated).
     #[inline]
+    /// When the next event is due (`None`: nothing queued): for a world whose warm-up ends on a
+    /// condition of its own (skb-cache: every flow has completed its round trips) and steps
+    /// until then with [`World::step`].
+    fn next_event_ns(&mut self) -> Option<u64> {
+        self.queue().peek_time_ns()
+    }
     fn step(&mut self) -> bool {
         let Some(at_ns) = self.queue().peek_time_ns() else { return false };
         let rs = self.run_state_mut();

@@ -457,6 +457,12 @@ impl Experiment for SkbCache {
         ];
         out.flames = vec![flame(&input, &r, &s)];
         out.note_missing(&meanings());
+        if r.rx_alloc_failed > 0 {
+            out.notes.push(format!(
+                "the driver dropped {} requests because the zone had no free page for their frags",
+                r.rx_alloc_failed
+            ));
+        }
         out
     }
 

@@ -414,9 +414,7 @@ pub const SIZE_GOAL_BYTES: u32 = 65536;
 /// has this much or the queue is empty, so a lagging receiver takes several skbs per syscall.
 pub const RECV_BYTES: u32 = 131072;
 
-/// `TCP_MSS_DEFAULT`: `tcp_initialize_rcv_mss()` starts `rcv_mss` at most here; the first
-/// full segment raises it.
-pub const TCP_MSS_DEFAULT: u32 = 536;
+pub use crate::sim::skb::TCP_MSS_DEFAULT;
 
 /// `tcp_measure_rcv_mss()` counts a short segment's length only from `TCP_MSS_DEFAULT` plus
 /// the 20-byte base header, its length including its header (32 bytes with timestamps, as on

@@ -118,7 +118,18 @@ impl Sim {
         for _ in 0..rx_frags(self.cfg.request_bytes) {
             let (pfn, c) = self.slub[node as usize].alloc_pages(&self.m, cpu, t + ns, 0);
             ns += self.charge(cpu, Stack::PageAlloc, c);
-            pages.push((node, pfn.expect("zone sized for the flows")));
+            let Some(pfn) = pfn else {
+                // The driver cannot refill its ring: it drops the frame (as a NIC driver does
+                // on a failed page allocation) and gives back what it took. The flow's request
+                // is lost; the run counts it, and its `notes` say so.
+                for (n, pfn) in pages {
+                    let c = self.slub[n as usize].free_pages(&self.m, cpu, t + ns, pfn, 0);
+                    ns += self.charge(cpu, Stack::PageAlloc, c);
+                }
+                self.res.rx_alloc_failed += 1;
+                return ns;
+            };
+            pages.push((node, pfn));
         }
         let (mut skb, a) = self.alloc_skb(t + ns, cpu, true, f);
         ns += a;

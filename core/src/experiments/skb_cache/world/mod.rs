@@ -224,7 +224,7 @@ impl Sim {
         let warm_cap = MAX_EVENTS / 2;
         self.run_state = RunState::new(Window { warmup_ns: MAX_WARMUP_NS, measure_ns: 0 }, warm_cap);
         let mut warmed_at = None;
-        while let Some(next) = self.q.peek_time_ns() {
+        while let Some(next) = self.next_event_ns() {
             if warmed_at.is_none() && self.warm_flows >= self.cfg.sim_flows() {
                 warmed_at = Some(next);
             }
@@ -235,7 +235,7 @@ impl Sim {
                 break;
             }
         }
-        let start = warmup.max(warmed_at.unwrap_or_else(|| self.q.peek_time_ns().unwrap_or(warmup)));
+        let start = warmup.max(warmed_at.unwrap_or_else(|| self.next_event_ns().unwrap_or(warmup)));
         let used = self.run_state.events();
         self.res.warmup_ns = start;
         self.run_state = RunState::new(Window { warmup_ns: start, measure_ns: self.cfg.measure_ns }, MAX_EVENTS - used);
