@@ -459,8 +459,14 @@ impl Experiment for SkbCache {
         out.note_missing(&meanings());
         if r.rx_alloc_failed > 0 {
             out.notes.push(format!(
-                "the driver dropped {} requests because the zone had no free page for their frags",
+                "the driver dropped {} requests because the zone had no free page or slab for their skb",
                 r.rx_alloc_failed
+            ));
+        }
+        if r.tx_alloc_failed > 0 {
+            out.notes.push(format!(
+                "{} responses were not sent because the zone had no free slab for their skb",
+                r.tx_alloc_failed
             ));
         }
         out

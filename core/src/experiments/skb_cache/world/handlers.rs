@@ -119,20 +119,15 @@ impl Sim {
             let (pfn, c) = self.slub[node as usize].alloc_pages(&self.m, cpu, t + ns, 0);
             ns += self.charge(cpu, Stack::PageAlloc, c);
             let Some(pfn) = pfn else {
-                // The driver cannot refill its ring: it drops the frame (as a NIC driver does
-                // on a failed page allocation) and gives back what it took. The flow's request
-                // is lost; the run counts it, and its `notes` say so.
-                for (n, pfn) in pages {
-                    let c = self.slub[n as usize].free_pages(&self.m, cpu, t + ns, pfn, 0);
-                    ns += self.charge(cpu, Stack::PageAlloc, c);
-                }
-                self.res.rx_alloc_failed += 1;
-                return ns;
+                return ns + self.drop_request(t + ns, cpu, pages);
             };
             pages.push((node, pfn));
         }
-        let (mut skb, a) = self.alloc_skb(t + ns, cpu, true, f);
+        let (skb, a) = self.alloc_skb(t + ns, cpu, true, f);
         ns += a;
+        let Some(mut skb) = skb else {
+            return ns + self.drop_request(t + ns, cpu, pages);
+        };
         skb.pages = pages;
         if self.cfg.rps {
             let y = self.flows[f as usize].app_cpu;
@@ -143,6 +138,20 @@ impl Sim {
         } else {
             ns + self.stack(t + ns, cpu, f, skb)
         }
+    }
+
+    /// The driver cannot build the request's skb (no page for a frag, or no slab for the
+    /// sk_buff or its head): it drops the frame, as a NIC driver does on a failed refill, and
+    /// gives back the pages it took. The flow's request is lost; the run counts it, and its
+    /// `notes` say so.
+    fn drop_request(&mut self, t: u64, cpu: CpuId, pages: Vec<(u32, u32)>) -> u64 {
+        let mut ns = 0;
+        for (n, pfn) in pages {
+            let c = self.slub[n as usize].free_pages(&self.m, cpu, t + ns, pfn, 0);
+            ns += self.charge(cpu, Stack::PageFree, c);
+        }
+        self.res.rx_alloc_failed += 1;
+        ns
     }
 
     /// tcp_v4_rcv and what it frees, on `cpu` (the IRQ CPU, or the RPS target).
@@ -220,6 +229,12 @@ impl Sim {
         } else {
             let (s, a) = self.alloc_skb(t + ns, cpu, false, f);
             ns += a;
+            let Some(s) = s else {
+                // sk_stream_alloc_skb failed: the response is not sent and the flow's
+                // transaction is lost (the run counts it, its `notes` say so).
+                self.res.tx_alloc_failed += 1;
+                return ns;
+            };
             s
         };
         tx.tx_frags = tx_frags(self.cfg.response_bytes);

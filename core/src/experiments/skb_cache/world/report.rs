@@ -30,8 +30,11 @@ pub struct RunResult {
     pub requests: u64,
     pub responses: u64,
     pub skbs_freed: u64,
-    /// Requests the driver dropped because the zone had no page for their frags.
+    /// Requests the driver dropped because the zone had no page for their frags or no slab
+    /// for their sk_buff or head.
     pub rx_alloc_failed: u64,
+    /// Responses not sent because the zone had no slab for their sk_buff or head.
+    pub tx_alloc_failed: u64,
     /// skbs freed on the CPU that allocated them.
     pub freed_on_alloc_cpu: u64,
     pub tx_reused: u64,

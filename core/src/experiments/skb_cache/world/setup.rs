@@ -93,6 +93,7 @@ impl Sim {
             responses: 0,
             skbs_freed: 0,
             rx_alloc_failed: 0,
+            tx_alloc_failed: 0,
             freed_on_alloc_cpu: 0,
             tx_reused: 0,
             slub: SlubStats::default(),

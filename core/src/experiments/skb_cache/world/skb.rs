@@ -64,13 +64,22 @@ impl Sim {
         w + self.lines(stack, line)
     }
 
-    pub(super) fn alloc_skb(&mut self, t: u64, cpu: CpuId, rx: bool, f: u32) -> (Skb, u64) {
+    /// The sk_buff and its head from `cpu`'s node, with the time taken; `None` (everything
+    /// taken given back) when the zone has no slab left for one of them, as
+    /// `__alloc_skb` returns NULL on a failed `kmem_cache_alloc_node`.
+    pub(super) fn alloc_skb(&mut self, t: u64, cpu: CpuId, rx: bool, f: u32) -> (Option<Skb>, u64) {
         let node = self.node(cpu);
         let caches: [u16; 2] = if rx { [0, 2] } else { [1, 3] };
         let mut ns = 0;
         let mut objs = [Obj { cache: 0, slab: 0, idx: 0 }; 2];
         for (i, &c) in caches.iter().enumerate() {
-            let (obj, d) = self.slub[node as usize].alloc(&self.m, cpu, c, t + ns).expect("zone sized for the flows");
+            let Ok((obj, d)) = self.slub[node as usize].alloc(&self.m, cpu, c, t + ns) else {
+                for obj in &objs[..i] {
+                    let d = self.slub[node as usize].free(&self.m, cpu, *obj, t + ns);
+                    ns += self.charge(cpu, Stack::SlabFree, d.cost);
+                }
+                return (None, ns);
+            };
             let stack = if d.path == AllocPath::Fast { Stack::SlabAlloc } else { Stack::SlabAllocSlow };
             ns += self.charge(cpu, stack, d.cost);
             objs[i] = obj;
@@ -89,7 +98,7 @@ impl Sim {
                 path: "",
             });
         }
-        (skb, ns)
+        (Some(skb), ns)
     }
 
     pub(super) fn free_skb(&mut self, t: u64, cpu: CpuId, mut skb: Skb, where_freed: &'static str) -> u64 {
