@@ -629,6 +629,26 @@ fn decorate(out: &mut RunOutput, params: &Params, p: &Pair) {
     out.flames[2].id = "current".to_string();
     out.flames[2].title = format!("{fx} the fix: {:.2} Mpps", chosen.mpps);
     out.note_missing(&meanings(&i));
+    if let Some(note) = overload_note(&i, chosen) {
+        out.notes.push(note);
+    }
+}
+
+/// Drops above this share of the offered load are said in a note: the box carries a small
+/// fraction of what the link offers (a valid setting, but one a reader should not take for a
+/// forwarding measurement).
+pub const OVERLOAD_DROP_PCT: f64 = 90.0;
+
+/// The note of a run that drops most of its offered load, if it does.
+fn overload_note(i: &Input, s: &RunSummary) -> Option<String> {
+    let drop = drop_pct(i, s);
+    (drop >= OVERLOAD_DROP_PCT && s.stats.forwarded > 0).then(|| {
+        format!(
+            "drop_pct = {drop:.1} %: the box forwards {:.3} Mpps of the {:.3} Mpps offered (the RX rings overflow; the offered load is far above what it can carry)",
+            s.mpps,
+            i.offered_pps() as f64 / 1e6
+        )
+    })
 }
 
 /// The parameter spec (defaults: the router; unset topology knobs follow the machine).
