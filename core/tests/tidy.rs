@@ -247,14 +247,9 @@ const SIZED: [&str; 6] = ["core/src", "core/tests", "lessons/src", "lessons/test
 
 #[test]
 fn no_file_over_700_lines() {
-    // STYLE.md: files split around 600 lines. ALLOWLIST: (file, "") of today's offenders:
-    // three files that grew past 700 in the merge of 2026-12-02 (issue #23's ACK model, #27's
-    // meanings and estimates, the fuzzer's hooks); to be split.
-    const ALLOWLIST: [(&str, &str); 3] = [
-        ("core/src/experiments/cross_cpu_free/mod.rs", ""),
-        ("core/src/experiments/high_order_alloc/mod.rs", ""),
-        ("core/src/experiments/high_order_alloc/world/mod.rs", ""),
-    ];
+    // STYLE.md: files split around 600 lines. ALLOWLIST: (file, "") of today's offenders; empty
+    // since the three files of the merge of 2026-12-02 were split.
+    const ALLOWLIST: [(&str, &str); 0] = [];
     let mut offences = Vec::new();
     for sub in SIZED {
         for (path, text) in files(sub) {
@@ -335,14 +330,8 @@ fn functions_counts_from_fn_line_to_closing_brace() {
 #[test]
 fn no_function_over_70_lines() {
     // STYLE.md: functions mostly under 40 lines, none over 70. ALLOWLIST: (file, fn name) of
-    // today's offenders; empty since issue 21 split the last ones.
-    // Today's offenders (the merge of 2026-12-02: skb-cache's ksoftirqd and steady SLUB start,
-    // the player's run control and notes); to be split.
-    const ALLOWLIST: [(&str, &str); 3] = [
-        ("core/src/experiments/skb_cache/world/handlers.rs", "app"),
-        ("core/src/experiments/skb_cache/world/setup.rs", "new"),
-        ("web/src/components/player.rs", "player"),
-    ];
+    // today's offenders; empty since the merge of 2026-12-02's three were split.
+    const ALLOWLIST: [(&str, &str); 0] = [];
     let mut offences = Vec::new();
     for sub in ["core/src", "lessons/src", "web/src"] {
         for (path, text) in files(sub) {

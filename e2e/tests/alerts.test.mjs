@@ -4,27 +4,17 @@
 //! takes none (`#/about?x=…`) is dropped with a notice, like a bad parameter elsewhere.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, appReady } from './harness.mjs';
+import { openPage, appReady, serverAndBrowser, tid } from './harness.mjs';
 
-const tid = (id) => `[data-testid="${id}"]`;
-let browser;
-let srv;
-test.before(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-  srv?.server.close();
-});
+const ctx = serverAndBrowser();
 
 /** The texts of every role="alert" region on the page. */
 const alerts = (page) => page.$$eval('[role="alert"]', (els) => els.map((e) => e.innerText.trim()));
 
 for (const url of ['#/play/high-order-alloc?cpus=57', '#/play/percpu-counter?cpus=27']) {
   test(`${url}: one alert region for one problem`, async () => {
-    const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
-    await page.goto(`${srv.base}/${url}`);
+    const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+    await page.goto(`${ctx.srv.base}/${url}`);
     await appReady(page);
     await page.waitForSelector('[role="alert"]');
     // Every view has drawn its progress line (a refused run is refused at once).
@@ -37,8 +27,8 @@ for (const url of ['#/play/high-order-alloc?cpus=57', '#/play/percpu-counter?cpu
 }
 
 test('a step written "+2" is named as written, and not taken for step 2', async () => {
-  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
-  await page.goto(`${srv.base}/#/lesson/skb-layout/+2`);
+  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+  await page.goto(`${ctx.srv.base}/#/lesson/skb-layout/+2`);
   await page.waitForSelector(tid('notice'));
   const notice = await page.locator(tid('notice')).innerText();
   assert.match(notice, /bad step '\+2'/, notice);
@@ -48,12 +38,12 @@ test('a step written "+2" is named as written, and not taken for step 2', async 
 });
 
 test('a query on a page that takes none is dropped with a notice', async () => {
-  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
   for (const [hash, canonical, ready] of [
     ['#/about?x=%E2%80%A6', '#/about', tid('seed-sources')],
     ['#/?step=2', '#/', 'a[href^="#/lesson/"]'],
   ]) {
-    await page.goto(`${srv.base}/${hash}`);
+    await page.goto(`${ctx.srv.base}/${hash}`);
     await page.waitForSelector(ready);
     await page.waitForSelector(tid('notice'));
     assert.match(await page.locator(tid('notice')).innerText(), /takes no URL parameters; ignored '(x|step)'/);

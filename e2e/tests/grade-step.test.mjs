@@ -4,44 +4,26 @@
 //! unrelated one — and the answer the page reveals is the same either way.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, appReady } from './harness.mjs';
+import { openPage, appReady, serverAndBrowser, tid, answer } from './harness.mjs';
 
-const tid = (id) => `[data-testid="${id}"]`;
-let browser;
-let srv;
-test.before(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-  srv?.server.close();
-});
-
-async function check(page, text) {
-  await page.locator(`${tid('question')} input[type="text"]`).fill(text);
-  const before = await page.locator(tid('verdict')).innerText();
-  await page.click(tid('check'));
-  await page.waitForFunction((b) => document.querySelector('[data-testid="verdict"]').innerText !== b, before);
-  return page.locator(tid('grade')).innerText();
-}
+const ctx = serverAndBrowser();
 
 test('skb-layout/2 is graded at its own 24-byte frags after frag_bytes is set back to 16', async () => {
   // A fresh context each time: a right answer is remembered (progress in localStorage).
   for (const moved of ['frag_bytes=16', 'mtu=9000', 'frag_bytes=16&mtu=700']) {
-    const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
-    await page.goto(`${srv.base}/#/lesson/skb-layout/2?${moved}`);
+    const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+    await page.goto(`${ctx.srv.base}/#/lesson/skb-layout/2?${moved}`);
     await appReady(page);
     await page.waitForSelector(tid('question'));
-    const g = await check(page, '488');
+    const g = await answer(page, '488');
     assert.match(g, /right.*model says 488 bytes/is, `${moved}: ${g}`);
     assert.match(g, /56 \+ 18 × 24 = 488/, 'the explanation and the grade agree');
     page.assertClean();
     await page.context().close();
   }
   // And the answer it reveals is the step's, with the knob moved.
-  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
-  await page.goto(`${srv.base}/#/lesson/skb-layout/2?frag_bytes=16`);
+  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+  await page.goto(`${ctx.srv.base}/#/lesson/skb-layout/2?frag_bytes=16`);
   await appReady(page);
   await page.click(tid('show-answer'));
   await page.waitForFunction(() => /model says/.test(document.querySelector('[data-testid="grade"]')?.innerText || ''));

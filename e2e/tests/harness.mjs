@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import test from 'node:test';
 import { chromium } from 'playwright-core';
 import { createStaticServer } from '../../scripts/serve.mjs';
 
@@ -30,6 +31,26 @@ export async function launch() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** The selector of the element whose `data-testid` is `id`. */
+export const tid = (id) => `[data-testid="${id}"]`;
+
+/**
+ * Starts the server and a browser before the calling file's tests and stops both after them.
+ * The returned object's `browser` and `srv` are set once the tests run.
+ */
+export function serverAndBrowser() {
+  const ctx = { browser: undefined, srv: undefined };
+  test.before(async () => {
+    ctx.srv = await startServer();
+    ctx.browser = await launch();
+  });
+  test.after(async () => {
+    await ctx.browser?.close();
+    ctx.srv?.server.close();
+  });
+  return ctx;
 }
 
 /**
@@ -86,4 +107,13 @@ export async function playableLessons(browser, base) {
 export async function appReady(page) {
   await page.waitForSelector('main', { timeout: 20000 });
   await page.waitForFunction(() => document.querySelector('main')?.innerText.trim().length > 40, null, { timeout: 20000 });
+}
+
+/** Types `text` into the step's question, checks it, and returns the grade's text once the verdict changed. */
+export async function answer(page, text) {
+  await page.locator(`${tid('question')} input[type="text"]`).fill(text);
+  const before = await page.locator(tid('verdict')).innerText();
+  await page.click(tid('check'));
+  await page.waitForFunction((b) => document.querySelector('[data-testid="verdict"]').innerText !== b, before);
+  return page.locator(tid('grade')).innerText();
 }

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
+import { startServer, launch, openPage, shot, appReady, answer } from './harness.mjs';
 
 let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
@@ -21,34 +21,26 @@ const WRITTEN = INDEX.split('[[lesson]]').slice(1)
     return { slug, steps: (text.match(/^\[\[steps\]\]/gm) || []).length };
   });
 
-async function check(page, text) {
-  await page.locator(`${tid('question')} input[type="text"]`).fill(text);
-  const before = await page.locator(tid('verdict')).innerText();
-  await page.click(tid('check'));
-  await page.waitForFunction((b) => document.querySelector('[data-testid="verdict"]').innerText !== b, before);
-  return page.locator(tid('grade')).innerText();
-}
-
 test('three misses show the answer; a hint after the first; units and separators are read', async () => {
   const page = await openPage(browser, srv.base);
   await page.goto(`${srv.base}/#/lesson/skb-layout/5`);
   await appReady(page);
   assert.equal(await page.locator(tid('veiled-diagram')).count(), 1);
-  let g = await check(page, '100');
+  let g = await answer(page, '100');
   assert.match(g, /not quite.*2 tries left/is);
   assert.equal(await page.locator(tid('hint')).count(), 1);
-  g = await check(page, 'NaN');
+  g = await answer(page, 'NaN');
   assert.match(g, /not graded/i, 'a non-number is no try');
-  g = await check(page, '1,000');
+  g = await answer(page, '1,000');
   assert.match(g, /1 try left/);
-  g = await check(page, '0.5 KiB');
+  g = await answer(page, '0.5 KiB');
   assert.match(g, /model says 320 bytes/, 'the third miss shows the answer');
   await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-diagram"]'));
   assert.ok(await page.locator(tid('check')).isDisabled(), 'a settled question takes no more answers');
 
   await page.goto(`${srv.base}/#/lesson/skb-layout/2`);
   await page.waitForFunction(() => /destructor/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
-  g = await check(page, '488 B');
+  g = await answer(page, '488 B');
   assert.match(g, /right/i, 'an answer with a unit of the same kind');
   page.assertClean();
 });
@@ -59,7 +51,7 @@ test('progress counts visited steps and right answers apart; a lesson ends with 
   await appReady(page);
   await page.click(tid('next-step'));
   await page.waitForFunction(() => /skb-layout\/2/.test(location.hash));
-  assert.match(await check(page, '488'), /right/i);
+  assert.match(await answer(page, '488'), /right/i);
   await page.click(tid('next-step'));
   await page.waitForFunction(() => /skb-layout\/3/.test(location.hash));
   await page.click(tid('show-answer'));

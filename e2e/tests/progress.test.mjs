@@ -4,24 +4,14 @@
 //! jargon), and `[]` is not taken silently for empty progress.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, appReady } from './harness.mjs';
+import { openPage, appReady, serverAndBrowser, tid } from './harness.mjs';
 
-const tid = (id) => `[data-testid="${id}"]`;
 const KEY = 'skblab.progress.v1';
-let browser;
-let srv;
-test.before(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-  srv?.server.close();
-});
+const ctx = serverAndBrowser();
 
 /** A page whose localStorage holds `stored` under the progress key before the app starts. */
 async function withStored(stored) {
-  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
   await page.context().addInitScript(([k, v]) => {
     if (!sessionStorage.getItem('seeded')) {
       localStorage.setItem(k, v);
@@ -32,8 +22,8 @@ async function withStored(stored) {
 }
 
 test('the home page leads with the first lesson', async () => {
-  const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
-  await page.goto(`${srv.base}/#/`);
+  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+  await page.goto(`${ctx.srv.base}/#/`);
   await appReady(page);
   const primary = page.locator('.hero .btn-primary');
   assert.equal(await primary.count(), 1);
@@ -46,7 +36,7 @@ test('the home page leads with the first lesson', async () => {
 
 test('a corrupt entry of saved progress is dropped alone, with a plain notice; reset forgets all', async () => {
   const page = await withStored(JSON.stringify({ visited: { 'skb-layout': [0, -1, 1] }, correct: { 'skb-layout': ['x'] } }));
-  await page.goto(`${srv.base}/#/`);
+  await page.goto(`${ctx.srv.base}/#/`);
   await appReady(page);
   await page.waitForSelector(tid('notice'));
   const notice = await page.locator(tid('notice')).innerText();
@@ -69,7 +59,7 @@ test('a corrupt entry of saved progress is dropped alone, with a plain notice; r
 
 test('"[]" as saved progress is named, not taken silently', async () => {
   const page = await withStored('[]');
-  await page.goto(`${srv.base}/#/`);
+  await page.goto(`${ctx.srv.base}/#/`);
   await appReady(page);
   await page.waitForSelector(tid('notice'));
   assert.match(await page.locator(tid('notice')).innerText(), /saved progress could not be read.*starting with no progress/);

@@ -213,6 +213,15 @@ struct Changed {
     bands: bool,
 }
 
+impl std::ops::BitOrAssign for Changed {
+    /// What either changed.
+    fn bitor_assign(&mut self, more: Changed) {
+        self.runs |= more.runs;
+        self.views |= more.views;
+        self.bands |= more.bands;
+    }
+}
+
 impl Changed {
     fn notify(self) {
         for (changed, topic) in [(self.runs, Topic::Runs), (self.views, Topic::Views), (self.bands, Topic::Bands)] {
@@ -443,19 +452,12 @@ pub fn want(key: RunKey) {
     }
 }
 
-/// The learner agreed to `key` despite its estimate: it starts.
+/// The learner agreed to `key` despite its estimate: it starts (as a restart does).
 pub fn confirm(key: &RunKey) {
-    let changed = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if !c.confirmed.contains(key) {
-            c.confirmed.push(key.clone());
-        }
-        restart_in(&mut c, key)
-    });
-    changed.notify();
+    restart(key);
 }
 
-/// Runs a stopped (or failed) `key` again.
+/// Runs a stopped (or failed) `key` again; its estimate counts as agreed to.
 pub fn restart(key: &RunKey) {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();

@@ -68,18 +68,12 @@ pub fn player(props: &PlayerProps) -> Html {
     let settled = use_unsettled_on_new_step(page.step);
     let question = step.and_then(|s| s.question.as_ref());
     let answered_before = page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
-    let veiled: Vec<&str> = match question {
-        Some(q) if !*settled && !answered_before => q.hides.iter().map(String::as_str).collect(),
-        _ => Vec::new(),
-    };
+    let (veiled, veil_results) = veiled_views(question, !*settled && !answered_before);
     let view_names: Vec<String> = match step {
         Some(s) => s.views.clone(),
         None => views::names(page.experiment).iter().map(|s| s.to_string()).collect(),
     };
     let light = results_under_views(page, &resolved, &view_names);
-    // The result table under a light run shows every column: veiled with the question's views.
-    let veil_results =
-        question.is_some_and(|q| !veiled.is_empty() || (!*settled && !answered_before && !q.metric.is_empty()));
     let on_set = send(&state, |(name, text)| Action::SetParam { name, text });
     let on_seed = send(&state, Action::SetSeed);
     let on_dismiss = send(&state, |_| Action::DismissNotices);
@@ -227,6 +221,20 @@ fn use_unsettled_on_new_step(step: usize) -> UseStateHandle<bool> {
         use_effect_with(step, move |_| settled.set(false));
     }
     settled
+}
+
+/// The views veiled while `question` is `open` (neither answered right nor revealed), and
+/// whether the result table under a light run is: it shows every column, so it is veiled with
+/// the question's views, or when the question asks a metric.
+fn veiled_views(question: Option<&skblab_lessons::Question>, open: bool) -> (Vec<&str>, bool) {
+    match question {
+        Some(q) if open => {
+            let views: Vec<&str> = q.hides.iter().map(String::as_str).collect();
+            let results = !views.is_empty() || !q.metric.is_empty();
+            (views, results)
+        }
+        _ => (Vec::new(), false),
+    }
 }
 
 /// A view that would show the answer of an open question: drawn, but blurred and out of reach

@@ -215,9 +215,7 @@ pub fn stop_band(e: &'static dyn Experiment) {
             s.stopped = true;
             s.total_ms = Some(now - s.started_ms);
         });
-        let more = pump(&mut c);
-        changed.runs |= more.runs;
-        changed.views |= more.views;
+        changed |= pump(&mut c);
         Some(changed)
     });
     if let Some(changed) = changed {

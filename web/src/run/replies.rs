@@ -19,8 +19,7 @@ pub(super) fn on_reply(slot: u64, text: &str) {
             Err(e) => {
                 let (owner, _) = c.pool.failed(slot);
                 let mut changed = fail_owner(&mut c, owner, &format!("unreadable reply from the worker: {e}"));
-                let more = pump(&mut c);
-                changed.runs |= more.runs;
+                changed |= pump(&mut c);
                 return changed;
             }
         };
@@ -50,10 +49,7 @@ pub(super) fn on_reply(slot: u64, text: &str) {
                 fail_owner(&mut c, owner, &message)
             }
         };
-        let more = pump(&mut c);
-        changed.runs |= more.runs;
-        changed.views |= more.views;
-        changed.bands |= more.bands;
+        changed |= pump(&mut c);
         changed
     });
     changed.notify();
@@ -69,10 +65,7 @@ pub(super) fn on_worker_error(slot: u64) {
             c.pool.broken = Some(message.clone());
         }
         let mut changed = fail_owner(&mut c, owner, &message);
-        let more = pump(&mut c);
-        changed.runs |= more.runs;
-        changed.views |= more.views;
-        changed.bands |= more.bands;
+        changed |= pump(&mut c);
         changed
     });
     changed.notify();

@@ -18,7 +18,7 @@
 //! docs/cross-cpu-free.md has the mechanisms, constants, sources, error and sensitivity.
 //!
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
-//! `profile.rs` (the 2011 and 100G machine profiles), `tables.rs` (seed 001's table for
+//! `lanes.rs` (the lane view's short run), `profile.rs` (the 2011 and 100G machine profiles), `tables.rs` (seed 001's table for
 //! `skblab validate`, the band quantities, the knob relations),
 //! `seed.rs` (seed 001's runs and the comparison), and the worlds on `sim::slub`:
 //! `world/mod.rs` (constants, config, state, the event loop), `world/setup.rs` (cache sizes,
@@ -27,6 +27,7 @@
 //! call chains every CPU's time is charged to, for `sim::profile`) and `world/report.rs` (perf
 //! reports and flame graphs per CPU, lane events, `RunResult`).
 
+mod lanes;
 pub mod profile;
 pub mod seed;
 pub mod tables;
@@ -37,6 +38,7 @@ use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOut
 use crate::params::{ParamSpec, Params};
 use crate::sim::profile::FlameGraph;
 use crate::sources;
+pub use lanes::{lanes, Lanes, LANES_MEASURE_US, LANES_WARMUP_US};
 use profile::{HostProfile, SERVER_100G, XEN_GUEST_2011};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -638,48 +640,6 @@ pub fn reproduce_on(profile: HostProfile, seed: u64) -> Reproduction {
             ),
             format!("machine: {}", profile.name),
         ],
-    }
-}
-
-/// The lane view's data: the first alloc/free events after the warm-up, the CPU roles, the
-/// caches and the per-CPU counters of one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Lanes {
-    pub cpus: Vec<(u16, &'static str)>,
-    pub caches: Vec<(&'static str, u32, u32)>,
-    pub events: Vec<LaneEvent>,
-    pub slowpath_frees_per_skb: f64,
-    /// Per CPU: (free fast, free slow, list_lock) in the window.
-    pub counters: Vec<(u64, u64, u64)>,
-    /// skbs freed in the window.
-    pub skbs: u64,
-}
-
-/// Simulated window of the lane view: enough for its [`world::MAX_LANE_EVENTS`] events and
-/// per-skb counters, short enough for the page's main thread (a few ms in wasm).
-pub const LANES_WARMUP_US: u64 = 3000;
-pub const LANES_MEASURE_US: u64 = 1000;
-
-/// The data of the lane view for `params` (a short window of the same configuration).
-pub fn lanes(params: &Params, seed: u64) -> Lanes {
-    let mut input = Input::from(params);
-    input.warmup_us = input.warmup_us.min(LANES_WARMUP_US);
-    input.measure_us = LANES_MEASURE_US;
-    let (_, r, s) = run_input(&input, XEN_GUEST_2011, seed, true);
-    Lanes {
-        counters: r
-            .rx_cpus
-            .iter()
-            .map(|(c, _)| {
-                let x = &r.rx_slub[*c as usize];
-                (x.free_fastpath, x.free_slowpath, x.list_lock)
-            })
-            .collect(),
-        skbs: r.rx_skbs_freed,
-        cpus: r.rx_cpus,
-        caches: r.caches,
-        events: r.lanes,
-        slowpath_frees_per_skb: s.slowpath_frees_per_skb,
     }
 }
 

@@ -24,10 +24,12 @@
 //!
 //! Files: `mod.rs` (here: the sweep, the `Experiment` impl and the views), `params.rs`
 //! (specs, `Input`, `FragOrder`, cross-parameter checks), `seed.rs` (seed 000's table),
+//! `report.rs` (the text views, the crossover's wording and the run's notes),
 //! `calibrate.rs` (the 2019 server's `Calibration`), `validate.rs` (the seed table's
 //! bookkeeping, cross-validation and curve baseline), `knobs.rs` (the uncertain catalogue
 //! quantities and the knob relations), and the TCP_STREAM world on the sim
 //! kernel: `world/mod.rs` + `world/ops.rs` (`StreamSim`, its `Event` enum and `step()`),
+//! `world/constants.rs` (its kernel sizes, socket lines, jitter and work bounds),
 //! `world/sched.rs` (a syscall's end, sleep, wake, which thread runs on a CPU),
 //! `world/placement.rs` (where netperf/netserver run), `world/invariants.rs` (what
 //! `make fuzz-sim` checks after every event), `world/chains.rs` (its profile call
@@ -37,12 +39,15 @@
 mod calibrate;
 mod knobs;
 mod params;
+mod report;
 mod seed;
 pub mod validate;
 pub mod world;
 
 pub use calibrate::{profile_with, score_rows, sweep_on, HoaCalibration, FITTED};
 pub use params::{specs, validate, FragOrder, Input};
+pub use report::{crossover_text, CROSSOVER_MIN_LEAD_PCT, MIN_STEADY_MEASURE_US};
+use report::{missing_cells, views};
 pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS};
 
 use crate::experiment::{
@@ -594,172 +599,6 @@ impl Experiment for HighOrderAlloc {
             format!("machine: {}", SERVER_2019.name),
         ];
         Some(r)
-    }
-}
-
-/// The text views and the flame graph of the profiled run.
-/// Below this lead of order 0 over order 3 (at its largest, from the crossover on) a
-/// crossover is within the seed-to-seed spread of a cell (up to ~3 % at windows of
-/// [`MIN_STEADY_MEASURE_US`] and more; docs/high-order-alloc.md, "Measurement").
-pub const CROSSOVER_MIN_LEAD_PCT: f64 = 3.0;
-
-/// The crossover as the summary and the comparison say it, or why it is not meaningful (a
-/// sweep of one flow count; a lead within the seed-to-seed spread).
-pub fn crossover_text(rows: &[(u32, f64, f64)]) -> String {
-    if rows.len() < 2 {
-        return "not meaningful (a crossover needs a sweep over at least two flow counts)".to_string();
-    }
-    let Some(n) = crossover(rows) else { return "none".to_string() };
-    let lead =
-        rows.iter().filter(|r| r.0 >= n).map(|r| (r.2 / r.1.max(1e-9) - 1.0) * 100.0).fold(f64::NEG_INFINITY, f64::max);
-    if lead < CROSSOVER_MIN_LEAD_PCT {
-        format!(
-            "{n} flows, not meaningful: order-0 leads by at most {lead:.2} % from there on, within the seed-to-seed spread (~{CROSSOVER_MIN_LEAD_PCT:.0} %)"
-        )
-    } else {
-        format!("{n} flows")
-    }
-}
-
-/// `(threads, order-3 cell missing, order-0 cell missing)` of every row of a run's table.
-fn missing_cells(out: &RunOutput) -> Vec<(u32, bool, bool)> {
-    let col = |name| out.column_index(name);
-    let (Some(t), Some(o3), Some(o0)) = (col("threads"), col("order3_mbps"), col("order0_mbps")) else {
-        return Vec::new();
-    };
-    out.rows
-        .iter()
-        .filter_map(|r| Some((r[t].as_f64()? as u32, r[o3] == Cell::Missing, r[o0] == Cell::Missing)))
-        .collect()
-}
-
-/// The text views, the flame graph of the profiled run, and the notes the output carries
-/// (a short window; why a row has no throughput).
-fn views(
-    params: &Params,
-    rows: &[(u32, f64, f64)],
-    missing: &[(u32, bool, bool)],
-    seed: u64,
-) -> (Vec<TextView>, crate::sim::profile::FlameGraph, Vec<String>) {
-    let i = Input::from(params);
-    let (n, order) = (i.profile_threads, i.profile_order);
-    let d = profile(params, n, order, seed);
-    let summary = format!(
-        "crossover (order-0 ahead from here on): {}\norder-3 peak over 20..30 flows: {}\n",
-        crossover_text(rows),
-        plateau(rows).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows")),
-    );
-    let mut summary = summary;
-    let (notes, out_notes) = run_notes(params, rows, missing, seed, &d.summary, n, order);
-    for note in notes {
-        summary.push_str(&format!("note: {note}\n"));
-    }
-    let o = if order == FragOrder::Order3 { 3 } else { 0 };
-    let flame = d.profile.flame("profile", format!("{n} flows, order-{o} frags: {:.0} Mbit/s", d.summary.mbps));
-    let texts = vec![
-        TextView::new("summary", "summary", summary),
-        TextView::new("buddyinfo", format!("/proc/buddyinfo after {n} flows, order {o}"), d.buddyinfo),
-        TextView::new(
-            "zoneinfo",
-            format!("/proc/zoneinfo pagesets (first CPUs), {n} flows, order {o}"),
-            d.zoneinfo_pagesets,
-        ),
-        TextView::new(
-            "lock_stat",
-            format!("/proc/lock_stat zone->lock, {n} flows, order {o} (times in us)"),
-            d.lock_stat,
-        ),
-        TextView::new(
-            "profile",
-            format!(
-                "perf report, {n} flows, order {o}: {:.0} Mbit/s, {:.1} % spinning on zone->lock",
-                d.summary.mbps, d.summary.spin_pct
-            ),
-            d.profile.text,
-        ),
-    ];
-    (texts, flame, out_notes)
-}
-
-/// Shortest measurement window whose cells are steady: below it a cell's seed-to-seed spread
-/// (min–max over 5 seeds) exceeds ~3 % at one flow (6.7 % at 200 us, 5.3 % at 500 us, 3.9 % at 1000 us, 1.9 % at 2000 us; ≤ 2.4 % at 30 flows) (docs/high-order-alloc.md, "Measurement").
-pub const MIN_STEADY_MEASURE_US: u64 = 1000;
-
-/// What a reader must know about a run besides its numbers: allocations that failed, a window
-/// too short to measure, runs cut short by the event bound. Rows at 0 Mbit/s or without a
-/// meaningful throughput are re-run to say why (they are rare, so this costs little). The
-/// summary shows the first list; the second (the short window, the rows without throughput)
-/// also goes to the output's notes.
-fn run_notes(
-    params: &Params,
-    rows: &[(u32, f64, f64)],
-    missing: &[(u32, bool, bool)],
-    seed: u64,
-    profiled: &RunSummary,
-    n: u32,
-    order: FragOrder,
-) -> (Vec<String>, Vec<String>) {
-    let i = Input::from(params);
-    let mut notes = Vec::new();
-    let mut out_notes = Vec::new();
-    if i.measure_us < MIN_STEADY_MEASURE_US {
-        let note = format!(
-            "measure_us = {} is below {MIN_STEADY_MEASURE_US} us: each cell counts a few dozen skbs, so it moves by several % with the seed",
-            i.measure_us
-        );
-        notes.push(note.clone());
-        out_notes.push(note);
-    }
-    let o = if order == FragOrder::Order3 { 3 } else { 0 };
-    if let Some(s) = alloc_note(&profiled.stats) {
-        notes.push(format!("{n} flows, order {o}: {s}"));
-    }
-    // Every flow count with a zero or missing cell, in row order.
-    let mut empty: Vec<(u32, f64, f64)> = rows.to_vec();
-    for &(t, m3, m0) in missing {
-        if m3 || m0 {
-            empty.retain(|r| r.0 != t);
-            // -1: not shown (a short count or a capped run), 0: measured as 0.
-            empty.push((t, if m3 { -1.0 } else { 1.0 }, if m0 { -1.0 } else { 1.0 }));
-        }
-    }
-    empty.sort_by_key(|r| r.0);
-    for &(t, o3, o0) in &empty {
-        for (mbps, ord, label) in [(o3, FragOrder::Order3, 3), (o0, FragOrder::Order0, 0)] {
-            if mbps > 0.0 {
-                continue;
-            }
-            let sim = simulate(params, t, ord, seed);
-            let why = alloc_note(&sim.stats).unwrap_or_else(|| {
-                if sim.outcome().truncated {
-                    "the run hit its event bound before the window ended".to_string()
-                } else {
-                    "no receiver finished a recvmsg inside the measurement window (window too short?)".to_string()
-                }
-            });
-            let shown = if mbps < 0.0 { "no throughput shown" } else { "0 Mbit/s" };
-            let note = format!("{t} flows, order {label}: {shown}: {why}");
-            notes.push(note.clone());
-            out_notes.push(note);
-        }
-    }
-    (notes, out_notes)
-}
-
-/// A one-line account of failed or drained allocations, if any.
-fn alloc_note(s: &StreamStats) -> Option<String> {
-    if s.alloc_failures > 0 {
-        Some(format!(
-            "{} order-0 allocations failed (the zone was empty even after draining the per-CPU lists {} times): senders backed off, throughput is memory-bound",
-            s.alloc_failures, s.pcp_drains
-        ))
-    } else if s.pcp_drains > 0 {
-        Some(format!(
-            "the buddy ran empty {} times; draining the per-CPU lists let the allocations go on",
-            s.pcp_drains
-        ))
-    } else {
-        None
     }
 }
 

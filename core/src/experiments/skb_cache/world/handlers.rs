@@ -210,7 +210,27 @@ impl Sim {
             ns += self.free_skb(t + ns, cpu, skb, "recvmsg");
         }
         // sendmsg: reuse the parked tx skb (472c2e07eef0) or allocate one.
-        let mut tx = if let Some(mut old) = self.flows[f as usize].tx_parked.take() {
+        let (tx, a) = self.sendmsg_skb(t + ns, cpu, f);
+        ns += a;
+        let Some(mut tx) = tx else { return ns };
+        tx.tx_frags = tx_frags(self.cfg.response_bytes);
+        tx.alloc_cpu = cpu;
+        for _ in 0..tx.tx_frags {
+            ns += self.frag_put(t + ns, cpu, cpu, Stack::FragGet);
+        }
+        let copy = u64::from(self.cfg.response_bytes) * 1000 / self.m.copy_bytes_per_kcycle.max(1);
+        ns += self.work(cpu, Stack::CopyFromUser, copy);
+        self.flows[f as usize].tx_inflight = Some(tx);
+        self.respond(t + ns, f);
+        ns
+    }
+
+    /// The tx skb of `f`'s response on `cpu`: the parked one reused (472c2e07eef0), or a
+    /// new one; `None` when sk_stream_alloc_skb fails (the response is not sent and the
+    /// flow's transaction is lost; the run counts it, its `notes` say so).
+    fn sendmsg_skb(&mut self, t: u64, cpu: CpuId, f: u32) -> (Option<Skb>, u64) {
+        let mut ns = 0;
+        if let Some(mut old) = self.flows[f as usize].tx_parked.take() {
             ns += self.skb_lines(t + ns, cpu, &mut old, Stack::ReuseSkbLines);
             // pskb_trim drops the old payload's frag references (on this CPU's page frag).
             for _ in 0..old.tx_frags {
@@ -225,27 +245,18 @@ impl Sim {
                 self.lane_reuse(f, old.alloc_cpu, cpu);
             }
             old.lane = None;
-            old
-        } else {
-            let (s, a) = self.alloc_skb(t + ns, cpu, false, f);
-            ns += a;
-            let Some(s) = s else {
-                // sk_stream_alloc_skb failed: the response is not sent and the flow's
-                // transaction is lost (the run counts it, its `notes` say so).
-                self.res.tx_alloc_failed += 1;
-                return ns;
-            };
-            s
-        };
-        tx.tx_frags = tx_frags(self.cfg.response_bytes);
-        tx.alloc_cpu = cpu;
-        for _ in 0..tx.tx_frags {
-            ns += self.frag_put(t + ns, cpu, cpu, Stack::FragGet);
+            return (Some(old), ns);
         }
-        let copy = u64::from(self.cfg.response_bytes) * 1000 / self.m.copy_bytes_per_kcycle.max(1);
-        ns += self.work(cpu, Stack::CopyFromUser, copy);
-        self.flows[f as usize].tx_inflight = Some(tx);
-        let done = t + ns;
+        let (s, a) = self.alloc_skb(t, cpu, false, f);
+        if s.is_none() {
+            self.res.tx_alloc_failed += 1;
+        }
+        (s, a)
+    }
+
+    /// `f`'s response, ready at `done`, on the link; the client's next request after it.
+    fn respond(&mut self, done: u64, f: u32) {
+        let p = self.cfg.profile;
         // The response and the next request each take their turn on the NIC's link. A
         // transaction counts when its response has crossed the link inside the window (as the
         // client counts it): completions of the CPUs alone could outrun a saturated link while
@@ -271,7 +282,6 @@ impl Sim {
         self.flows[f as usize].req_sent_ns = send;
         let at = self.wire(true, send, self.cfg.request_bytes);
         self.q.schedule(at, Ev::Request(f));
-        ns
     }
 
     /// When a message of `bytes` ready at `t` has crossed the link (rx or tx direction).

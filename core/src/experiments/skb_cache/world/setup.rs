@@ -79,38 +79,9 @@ impl Sim {
         let (flows, starts) = flows_and_starts(&cfg, n, &mut rng);
         let mut slub = node_slubs(&cfg, &m, &specs, n, pages);
         if cfg.steady_slub {
-            // SLUB's steady-state start (sim::slub::steady), from the flows' long-run traffic.
-            let mut srng = Rng::new(seed, 0x5cb5);
-            for (node, traffic) in remote_traffic(&cfg, &m, &flows).iter().enumerate() {
-                for (cache, t) in traffic.iter().enumerate() {
-                    slub[node].fill_steady_state(&m, cache as u16, t, &mut srng).expect("zone sized for the start");
-                }
-            }
+            steady_start(&cfg, &m, &flows, &mut slub, seed);
         }
-        let res = RunResult {
-            measure_ns: cfg.measure_ns,
-            requests: 0,
-            responses: 0,
-            skbs_freed: 0,
-            rx_alloc_failed: 0,
-            tx_alloc_failed: 0,
-            freed_on_alloc_cpu: 0,
-            tx_reused: 0,
-            slub: SlubStats::default(),
-            list_lock: 0,
-            list_lock_contended: 0,
-            zone_lock_contended: 0,
-            profile: Default::default(),
-            line_ns: 0,
-            busy_ns: 0,
-            n_cpus: n as u32,
-            sim_flows,
-            mean_latency_ns: 0.0,
-            warmup_ns: cfg.warmup_ns,
-            lanes: Vec::new(),
-            events: 0,
-            capped: false,
-        };
+        let res = empty_result(&cfg, n as u32, sim_flows);
         let mut sim = Sim {
             caches: Caches::new(&m),
             m,
@@ -146,6 +117,44 @@ impl Sim {
             sim.q.schedule(at, Ev::Request(f));
         }
         sim
+    }
+}
+
+/// SLUB's steady-state start (sim::slub::steady), from the flows' long-run traffic.
+fn steady_start(cfg: &Config, m: &MachineProfile, flows: &[Flow], slub: &mut [Slub], seed: u64) {
+    let mut srng = Rng::new(seed, 0x5cb5);
+    for (node, traffic) in remote_traffic(cfg, m, flows).iter().enumerate() {
+        for (cache, t) in traffic.iter().enumerate() {
+            slub[node].fill_steady_state(m, cache as u16, t, &mut srng).expect("zone sized for the start");
+        }
+    }
+}
+
+/// The counters of a run before its first event.
+fn empty_result(cfg: &Config, n_cpus: u32, sim_flows: u32) -> RunResult {
+    RunResult {
+        measure_ns: cfg.measure_ns,
+        requests: 0,
+        responses: 0,
+        skbs_freed: 0,
+        rx_alloc_failed: 0,
+        tx_alloc_failed: 0,
+        freed_on_alloc_cpu: 0,
+        tx_reused: 0,
+        slub: SlubStats::default(),
+        list_lock: 0,
+        list_lock_contended: 0,
+        zone_lock_contended: 0,
+        profile: Default::default(),
+        line_ns: 0,
+        busy_ns: 0,
+        n_cpus,
+        sim_flows,
+        mean_latency_ns: 0.0,
+        warmup_ns: cfg.warmup_ns,
+        lanes: Vec::new(),
+        events: 0,
+        capped: false,
     }
 }
 
