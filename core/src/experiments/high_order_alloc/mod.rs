@@ -53,7 +53,7 @@ pub use seed::{crossover, plateau, seed_table, SeedRow, SeedTable, SEED_000_ROWS
 use crate::experiment::{
     mark_row, ChartSpec, Cost, Experiment, Meaning, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate,
 };
-use crate::output::{Cell, Column, Reproduction, Row, RunOutput, TextView};
+use crate::output::{Cell, Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 use crate::sim::profile::ProfileReport;
