@@ -61,8 +61,10 @@ fn reproduces_seed_000_on_the_mean_of_five_seeds() {
         assert!(r[0].1 > 1.05 * r[0].2, "one flow: {:.0} vs {:.0}", r[0].1, r[0].2);
         // FIXME(model): order-3 still climbs ~13 % from 24 to 30 flows (638 -> 722 Gbit/s on
         // seed 1, after issue #23's ACK rules and refit; 551 -> 658 before): the two
-        // zone->locks are not saturated, and the SMT siblings taken from 28 flows on hand the
-        // lock over cheaply.
+        // zone->locks are not saturated (busy 54 / 62 / 64 % at 24 / 28 / 30 flows, seeds 1–3,
+        // `examples/one_lock.rs 24 28 30 sockets=2`). Not the SMT siblings: they are taken
+        // only from 29 flows, and 0–0.5 % of the handoffs go to one (docs/high-order-alloc.md,
+        // "One socket, one lock").
         assert!(r[29].1 <= r[23].1 * 1.25, "order-3 keeps scaling: {:.0} -> {:.0}", r[23].1, r[29].1);
     }
 }

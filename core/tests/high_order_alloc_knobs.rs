@@ -81,19 +81,51 @@ fn finding2_one_flow_never_speeds_up_when_the_mesh_slows_down() {
 fn finding3_one_socket_saturates_its_one_lock() {
     // main: the order-3 plateau rose from 296 (11–15 flows) to 391 Gbit/s (25–29 flows) on a
     // saturated lock; two locks → one gave −34 %.
-    let one = |n| point(&["sockets=1", "cpus=28"], n).0;
-    let mid = (one(13) + one(15)) / 2.0;
-    let late = (one(25) + one(29)) / 2.0;
-    // FIXME(model): after issue #23's ACK rules and refit the one-socket plateau climbs again:
-    // 349 Gbit/s at 13–15 flows, 442 at 25–29 (+27 %; it was flat, 310 / 323, before). From
-    // 14 flows on one 28-core socket the SMT siblings are taken, and a zone->lock handoff
-    // between siblings costs `line_smt_ns` (8 ns) instead of a mesh transfer: the same climb
-    // as the two-socket order-3 column after 28 flows (high_order_alloc_fidelity.rs). Not yet
-    // measured which share of the passes are sibling handoffs. Pinned.
+    //
+    // Measured (`cargo run --release -p skblab-core --example one_lock`, seeds 1–3;
+    // docs/high-order-alloc.md, "One socket, one lock"): at the catalogue's 50 ns mesh the one
+    // zone->lock is *not* saturated on one 28-core socket. It is busy 58 / 64 / 82 / 85 % of
+    // the window at 13 / 15 / 25 / 29 flows (acquisitions × (hold + handoff): 2.6–3.4 per µs
+    // × 226–251 ns), while its ceiling is ~3.85 passes/µs ≈ 510 Gbit/s (reached with 56
+    // cores on the socket). Only 0–3.7 % of the handoffs go to an SMT sibling (the mean
+    // handoff grows, 74 → 89 ns), and no flow has both threads on one core. Order-3 is
+    // CPU-bound like order-0 and climbs with the CPU: from 15 flows the SMT siblings add
+    // capacity (two threads at 1/1.6 speed = 1.25× a core, `smt_slowdown_pct`), and the
+    // copy's line stalls (ns, uncore) are not slowed by the sibling. Order-0, whose lock is
+    // 5–6 % busy, climbs as much (+24 %). The flat top and the −50 % need a lock that binds
+    // below the socket's CPU: at the pre-catalogue mesh of 97 ns it does (below).
+    let cat = |n| point(&["sockets=1", "cpus=28"], n);
+    let (m13, m15, l25, l29) = (cat(13), cat(15), cat(25), cat(29));
+    let (mid, late) = ((m13.0 + m15.0) / 2.0, (l25.0 + l29.0) / 2.0);
+    let (mid0, late0) = ((m13.1 + m15.1) / 2.0, (l25.1 + l29.1) / 2.0);
+    println!("one socket, 50 ns: order-3 {mid:.0} -> {late:.0}, order-0 {mid0:.0} -> {late0:.0}");
+    // The climb is the CPU's: order-3 climbs within 6 points of order-0 and stays within 8 %
+    // of it (seeds 1–2: +27 % against +24 %, 4 % below order-0).
+    assert!(
+        (late / mid - late0 / mid0).abs() <= 0.06,
+        "order-3 {mid:.0} -> {late:.0}, order-0 {mid0:.0} -> {late0:.0}"
+    );
+    assert!(l25.0 >= 0.92 * l25.1 && l29.0 >= 0.92 * l29.1, "25 flows {l25:?}, 29 flows {l29:?}");
+    // FIXME(model): the issue's flat plateau at the catalogue's mesh needs a zone->lock pass
+    // of ≥ ~430 ns (the seed's two-socket top, ~604 Gbit/s), the model's is ~260 (hold ~160,
+    // handoff two 50 ns transfers): the known gap "No flat order-3 top". Pinned at +27 %.
     assert!(late <= mid * 1.30, "one socket: {mid:.0} at 13–15 flows, {late:.0} at 25–29");
     let two = (point(&[], 25).0 + point(&[], 29).0) / 2.0;
     let ratio = late / two;
+    // 0.645 here: the ratio of the two machines' CPU (35 core-equivalents against 50–56 cores).
     assert!((0.4..=0.65).contains(&ratio), "one socket / two sockets at 25–29 flows: {ratio:.2}");
+    // Where the lock binds (mesh 97 ns: a pass ~480 ns, ceiling ~270 Gbit/s) the one socket
+    // saturates it: flat from 13 flows (seeds 1–3: 251, 260, 273, 272 Gbit/s at 13, 15, 25,
+    // 29, the lock 91–100 % busy) and about half of two sockets (0.54).
+    let slow = |s: &[&str], n| point(s, n).0;
+    let one97 = ["sockets=1", "cpus=28", "line_transfer_ns=97"];
+    let mid97 = (slow(&one97, 13) + slow(&one97, 15)) / 2.0;
+    let late97 = (slow(&one97, 25) + slow(&one97, 29)) / 2.0;
+    let two97 = (slow(&["line_transfer_ns=97"], 25) + slow(&["line_transfer_ns=97"], 29)) / 2.0;
+    println!("mesh 97 ns: one socket {mid97:.0} -> {late97:.0}, two sockets {two97:.0} at 25–29");
+    assert!(late97 <= mid97 * 1.10, "one socket, 97 ns: {mid97:.0} at 13–15 flows, {late97:.0} at 25–29");
+    let r97 = late97 / two97;
+    assert!((0.45..=0.6).contains(&r97), "one socket / two sockets at 25–29 flows, 97 ns: {r97:.2}");
 }
 
 #[test]
