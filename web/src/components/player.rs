@@ -90,16 +90,7 @@ pub fn player(props: &PlayerProps) -> Html {
                         {invalid} {on_set} {on_seed} />
                 </div>
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
-                    // One alert per problem: settings the experiment refuses are the panel's
-                    // alert (every view's progress line repeats them quietly); a run that failed
-                    // otherwise (the worker did not load) is this one.
-                    if let Some(e) = run.error.as_ref().filter(|_| !refused) {
-                        <p class="run-error" role="alert" data-testid="run-error">{ format!("The run failed: {e}") }</p>
-                    }
-                    if let Some(output) = run.output.clone() {
-                        <RunNotes {output} />
-                    }
-                    <crate::run::RunControl state={run.clone()} />
+                    { run_status(&run, refused) }
                     { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
@@ -107,6 +98,23 @@ pub fn player(props: &PlayerProps) -> Html {
                 </div>
             </div>
         </div>
+    }
+}
+
+/// Above the views: why the run failed, its notes, and its progress, ETA and Stop. One alert
+/// per problem: settings the experiment refuses are the panel's alert (every view's progress
+/// line repeats them quietly); a run that failed otherwise (the worker did not load) is this one.
+fn run_status(run: &Rc<crate::run::RunState>, refused: bool) -> Html {
+    html! {
+        <>
+            if let Some(e) = run.error.as_ref().filter(|_| !refused) {
+                <p class="run-error" role="alert" data-testid="run-error">{ format!("The run failed: {e}") }</p>
+            }
+            if let Some(output) = run.output.clone() {
+                <RunNotes {output} />
+            }
+            <crate::run::RunControl state={run.clone()} />
+        </>
     }
 }
 

@@ -29,6 +29,7 @@
 //! bookkeeping, cross-validation and curve baseline), `knobs.rs` (the uncertain catalogue
 //! quantities and the knob relations), and the TCP_STREAM world on the sim
 //! kernel: `world/mod.rs` + `world/ops.rs` (`StreamSim`, its `Event` enum and `step()`),
+//! `world/ack.rs` (the receiver's ACKs and the sender's processing of them),
 //! `world/constants.rs` (its kernel sizes, socket lines, jitter and work bounds),
 //! `world/sched.rs` (a syscall's end, sleep, wake, which thread runs on a CPU),
 //! `world/placement.rs` (where netperf/netserver run), `world/invariants.rs` (what

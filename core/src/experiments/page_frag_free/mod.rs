@@ -17,7 +17,8 @@
 //! simulates the setting before and after the fix, so the page can show both flame graphs
 //! and the gain. docs/page-frag-free.md has every mechanism, constant and source.
 //!
-//! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
+//! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views), `specs.rs`
+//! (the parameter specs),
 //! `world.rs` (the forwarding world: RX refill, TX completion through `__free_pages_ok` or
 //! `free_unref_page`), `world/invariants.rs` (what `make fuzz-sim` checks after every event,
 //! and the worlds of a point), `chains.rs` (its profile call chains), `machines.rs` (the three machines
@@ -29,6 +30,8 @@ pub mod calibrate;
 pub mod chains;
 pub mod machines;
 mod seed;
+mod specs;
+pub use specs::specs;
 pub mod validate;
 pub mod world;
 
@@ -649,54 +652,4 @@ fn overload_note(i: &Input, s: &RunSummary) -> Option<String> {
             i.offered_pps() as f64 / 1e6
         )
     })
-}
-
-/// The parameter spec (defaults: the router; unset topology knobs follow the machine).
-pub fn specs() -> Vec<ParamSpec> {
-    let r = &machines::ROUTER;
-    vec![
-        ParamSpec::choice_of("machine", MachineKind::Router)
-            .help("router: the 2018 2-socket box of the report; x86-bench: the micro-benchmark host; cortex-a53: 4 cores, 1 Gbit. Unset knobs take the machine's values.")
-            .kernel(""),
-        ParamSpec::choice_of("fix", Fix::Before)
-            .help("before: Linux < 5.0, page_frag_free frees to the buddy under zone->lock; after: through the per-CPU lists (65895b67ad27).")
-            .kernel("page_frag_free()"),
-        ParamSpec::int("sockets", "sockets", i64::from(r.cpu.sockets), (1, MAX_BOX_SOCKETS, 1))
-            .help("CPU packages, each a NUMA node with its own zone and zone->lock.")
-            .kernel("/sys/devices/system/node"),
-        ParamSpec::int("cpus", "cores", i64::from(r.cores), (1, 64, 1))
-            .help("Physical cores online, split evenly over the sockets.")
-            .kernel("/sys/devices/system/cpu/online"),
-        ParamSpec::boolean("smt", r.smt).help("Use both hardware threads of every core.").kernel("CONFIG_SCHED_SMT"),
-        ParamSpec::int("rx_queues", "queues", i64::from(r.rx_queues), (1, 128, 1))
-            .help("RX queues (RSS), queue q polled by logical CPU q (mod the CPUs online: more queues than CPUs share them).")
-            .kernel("ethtool -L combined"),
-        ParamSpec::choice_of("tx_irq", r.tx_irq)
-            .help("same: TX completions polled on the receiving CPU; remote: on a CPU of the other socket (or half the cores away), so pages are allocated and freed on different CPUs.")
-            .kernel("/proc/irq/*/smp_affinity"),
-        ParamSpec::int("packet_bytes", "bytes", i64::from(r.packet_bytes), (64, 1500, 1))
-            .help("Frame size; one page per packet, so bigger frames mean fewer pages per second at line rate.")
-            .kernel("pktgen pkt_size"),
-        ParamSpec::int("line_gbps", "Gbit/s", i64::from(r.line_gbps), (1, 400, 1))
-            .help("Line rate of the ingress NIC (sets the offered load when offered_kpps is 0).")
-            .kernel("ethtool speed"),
-        ParamSpec::int("offered_kpps", "kpps", i64::from(r.offered_kpps), (0, 200_000, 10))
-            .help("Offered load in thousands of packets per second; 0 = line rate for the frame size. Unset: the router's carried load (fitted to the seed, no drop); the two benchmarks flood the link (0).")
-            .kernel("pktgen rate"),
-        ParamSpec::int("recycle_pct", "%", 0, (0, 100, 1))
-            .help("Share of RX pages the driver recycles itself (never reaching the page allocator); the report's was ineffective: 0.")
-            .kernel("mlx5e_rx_cache_get()"),
-        ParamSpec::int("pcp_batch", "pages", 63, (1, 512, 1))
-            .help("Pages moved per refill or drain of a per-CPU list (63 since 4.19); at most pcp_high.")
-            .kernel("pcp->batch"),
-        ParamSpec::int("pcp_high", "pages", 378, (8, 8192, 1))
-            .help("A per-CPU list is drained once it holds this many pages (6 x batch before 5.14).")
-            .kernel("pcp->high"),
-        ParamSpec::int("warmup_us", "us", 10_000, (0, 20_000, 100))
-            .help("Simulated time before measuring: a per-CPU list needs pcp_high frees to reach its steady state.")
-            .kernel(""),
-        ParamSpec::int("measure_us", "us", 5000, (100, 20_000, 100))
-            .help("Simulated time measured (each run is capped at 20 million events).")
-            .kernel(""),
-    ]
 }

@@ -17,7 +17,7 @@
 //! docs/skb-cache.md has the mechanisms, constants, sources, error and sensitivity.
 //!
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
-//! `profile.rs` (the constants), `validate.rs` (the seed table, bands and knob relations),
+//! `specs.rs` (the parameter specs), `profile.rs` (the constants), `validate.rs` (the seed table, bands and knob relations),
 //! `seed.rs` (the patch's figures and the comparison), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
 //! (constants, config, state, the event loop), `world/setup.rs` (head and frag sizes, nodes,
 //! flows), `world/handlers.rs` (a CPU's softirq and thread work, the link),
@@ -28,6 +28,8 @@
 
 pub mod profile;
 pub mod seed;
+mod specs;
+pub use specs::specs;
 pub mod validate;
 pub mod world;
 
@@ -640,45 +642,6 @@ pub fn reproduce_on(profile: RrProfile, seed: u64) -> Reproduction {
             "a prediction: no constant is fitted to these two numbers".into(),
         ],
     }
-}
-
-/// The parameter spec.
-pub fn specs() -> Vec<ParamSpec> {
-    vec![
-        ParamSpec::int("flows", "flows", i64::from(seed::FLOWS), (1, 1_000_000, 1))
-            .help("TCP connections, one request in flight each (tcp_rr). At most 16,384 are simulated (the seed's 10,000 all are: SLUB's slab turnover depends on the skbs in flight per CPU); beyond that each simulated flow stands for flows/16,384 sockets, whose state ages out of L2 and L3 as theirs would: more sockets, more cache misses per request.")
-            .kernel("netperf -t TCP_RR, many instances"),
-        ParamSpec::int("threads", "threads", i64::from(seed::THREADS), (1, 2048, 1))
-            .help("Server threads (epoll loops), thread t pinned to CPU t mod CPUs; at most 4 per logical CPU. Several threads on a CPU share it: smaller epoll batches and a context switch when the running one has nothing ready.")
-            .kernel(""),
-        ParamSpec::boolean("tcp_rx_skb_cache", false)
-            .help("8b27dae5a2e8 (v5.2): recvmsg parks the consumed skb in the socket; the next softirq of that socket frees it, on the CPU that took the interrupt. A sysctl since June 2019 (default off); removed in 5.16.")
-            .kernel("net.ipv4.tcp_rx_skb_cache"),
-        ParamSpec::boolean("tcp_tx_skb_cache", false)
-            .help("472c2e07eef0 (v5.2): tcp_ack parks the acked skb in the socket and the next sendmsg reuses it: no free, no allocation. A sysctl since June 2019 (default off); removed in 5.16.")
-            .kernel("net.ipv4.tcp_tx_skb_cache"),
-        ParamSpec::boolean("rps", false)
-            .help("RPS/RFS: the driver allocates on the IRQ CPU, then steers the packet to the application's CPU, which runs the TCP receive path and recvmsg.")
-            .kernel("rps_cpus / rps_sock_flow_entries"),
-        ParamSpec::int("rx_queues", "queues", 112, (1, 256, 1))
-            .help("NIC receive queues (RSS channels), each with its interrupt on its own CPU, spread evenly over the CPUs; at most one per CPU. Default one per logical CPU (mlx5 opens one channel per completion vector, ASSUMPTION). Fewer queues than CPUs: a few CPUs allocate every rx skb while all of them free, so the freeing CPUs' partial lists overflow and SLUB's list_lock is taken.")
-            .kernel("ethtool -L eth0 combined N"),
-        ParamSpec::int("request_bytes", "bytes", 1, (1, 65_536, 1))
-            .help("Request size. Up to 256 bytes the driver copies it into the skb head; larger requests carry one page per 1448-byte frame (GRO merges up to 45).")
-            .kernel("netperf -r REQ,RESP"),
-        ParamSpec::int("response_bytes", "bytes", 1, (1, 65_536, 1))
-            .help("Response size: copied into the sending thread's 32 KB page frag; the tx skb holds a reference per frag.")
-            .kernel("netperf -r REQ,RESP"),
-        ParamSpec::int("sockets", "sockets", 2, (1, 4, 1)).help("CPU packages (NUMA nodes; SLUB per node).").kernel(""),
-        ParamSpec::int("cpus", "cores", 28, (1, 64, 1)).help("Physical cores per socket.").kernel(""),
-        ParamSpec::boolean("smt", true).help("Two hardware threads per core (Hyper-Threading).").kernel(""),
-        ParamSpec::int("warmup_us", "us", 2000, (0, 10_000, 100))
-            .help("Simulated time before measuring, at least; the warm-up goes on until every simulated flow has completed two round trips (a closed loop slower than the warm-up is then past its first cycle). SLUB's partial lists start in their long-run state.")
-            .kernel(""),
-        ParamSpec::int("measure_us", "us", 2000, (200, 20_000, 100))
-            .help("Simulated time measured. Work per run is bounded by the window and a cap of 3,000,000 events.")
-            .kernel(""),
-    ]
 }
 
 /// Flows of the short runs behind the lane diagram: at most this many (one per thread is

@@ -38,6 +38,7 @@
 //! for the global clock, so every lock request and every `put_page` happens in time order. See docs/high-order-alloc.md.
 //! Its invariants, checked after every event by `make fuzz-sim`, are in `invariants`.
 
+mod ack;
 mod chains;
 mod constants;
 pub(crate) mod invariants;
