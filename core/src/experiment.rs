@@ -75,7 +75,8 @@ pub enum Cost {
 }
 
 /// The work a run will take, known before it starts (issue #27: every run and sweep has a
-/// bounded, estimated amount of work): its points and an upper bound of its simulated events.
+/// bounded, estimated amount of work): its points and the simulated events it is expected to
+/// take (each world also caps every run, which bounds the work if the estimate misjudges it).
 /// Experiments override [`Experiment::estimate`]; the default assumes
 /// [`WorkEstimate::DEFAULT_EVENTS_PER_POINT`] per point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

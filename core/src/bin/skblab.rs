@@ -355,7 +355,7 @@ fn clap_error_line(e: &clap::Error) -> String {
 /// The estimate of a run as one line (events, seconds of one core).
 fn estimate_text(id: &str, e: &WorkEstimate) -> String {
     format!(
-        "run {id}: {} points, up to {} simulated events, about {:.0} s of one core at most ({:.0e} events/s)",
+        "run {id}: {} points, about {} simulated events, about {:.0} s of one core ({:.0e} events/s)",
         e.points,
         e.events,
         e.native_seconds(),

@@ -128,12 +128,12 @@ pub fn use_ticker(active: bool) {
     });
 }
 
-/// "about 3 s on 2 workers (30 points, up to 3.7 M simulated events)".
+/// "about 3 s on 2 workers (30 points, about 3.7 M simulated events)".
 fn estimate_line(s: &RunState) -> String {
     let w = s.key.experiment.estimate(&s.key.params);
     let workers = if s.workers == 1 { "1 worker".to_string() } else { format!("{} workers", s.workers) };
     format!(
-        "about {} on {workers} ({} points, up to {:.1} M simulated events)",
+        "about {} on {workers} ({} points, about {:.1} M simulated events)",
         duration_text(s.estimate_ms),
         w.points,
         w.events as f64 / 1e6

@@ -410,12 +410,13 @@ fn meanings(params: &Params) -> Vec<Meaning> {
     m
 }
 
-/// Events one run of `flows` flows may handle: [`world::EVENTS_PER_THREAD_US`] per thread
-/// (two per flow) per simulated µs of warm-up and window, at most [`MAX_EVENTS_PER_RUN`].
-pub fn max_events_per_run(params: &Params, flows: u32) -> u64 {
+/// Events one run of `flows` flows is expected to handle: [`world::EXPECTED_EVENTS_PER_THREAD_US`]
+/// per thread (two per flow) per simulated µs of warm-up and window, at most
+/// [`MAX_EVENTS_PER_RUN`] (the world's own cap, [`world::EVENTS_PER_THREAD_US`], is ten times more).
+pub fn expected_events_per_run(params: &Params, flows: u32) -> u64 {
     let i = Input::from(params);
     let end_us = i.warmup_us + i.measure_us + 1;
-    (world::EVENTS_PER_THREAD_US * 2 * u64::from(flows) * end_us).min(MAX_EVENTS_PER_RUN)
+    (world::EXPECTED_EVENTS_PER_THREAD_US * 2 * u64::from(flows) * end_us).min(MAX_EVENTS_PER_RUN)
 }
 
 impl Experiment for HighOrderAlloc {
@@ -488,11 +489,11 @@ impl Experiment for HighOrderAlloc {
     }
 
     /// Both orders at every flow count on every seed, then the profiled run of `finish`:
-    /// each run at most [`max_events_per_run`].
+    /// each run about [`expected_events_per_run`].
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let i = Input::from(params);
-        let per_point: u64 = (i.min_threads..=i.max_threads).map(|n| 2 * max_events_per_run(params, n)).sum();
-        let events = per_point * u64::from(i.seeds.max(1)) + max_events_per_run(params, i.profile_threads);
+        let per_point: u64 = (i.min_threads..=i.max_threads).map(|n| 2 * expected_events_per_run(params, n)).sum();
+        let events = per_point * u64::from(i.seeds.max(1)) + expected_events_per_run(params, i.profile_threads);
         WorkEstimate { points: self.points(params).len() as u64, events }
     }
 
