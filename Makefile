@@ -23,16 +23,18 @@ fuzz-sim:
 validate:
 	cargo run --release -q -p skblab-core --features cli --bin skblab -- validate --format json > core/src/validate/snapshot.json.new
 	mv core/src/validate/snapshot.json.new core/src/validate/snapshot.json
-# Measures this machine (`skblab measure all`: layout, stream, udp, rr, state) into the
-# reference file the "Your machine" page shows, then regenerates docs/validation.md's
-# predicted-vs-measured table from it. Linux, root (one sysctl is switched and restored), iperf3,
+# Measures this machine (`skblab measure all`: layout, stream, udp, rr, state) into
+# data/measurements/<date>-<machine>.json (scripts/machine-slug.sh names the CPU), the files the
+# "Your machine" page offers, then regenerates docs/validation.md's predicted-vs-measured
+# tables from every committed file. Linux, root (one sysctl is switched and restored), iperf3,
 # sockperf, pahole and perf; about 6 minutes on a quiet machine (longer when runs are repeated
 # for foreign CPU). Not part of `make test`. MEASURE_OUT=FILE writes elsewhere.
-MEASURE_OUT ?= data/measurements/reference.json
+MEASURE_OUT ?= data/measurements/$(shell date -u +%F)-$(shell bash scripts/machine-slug.sh).json
 measure:
+	bash scripts/setup.sh measure
 	cargo run --release -q -p skblab-core --features cli --bin skblab -- measure all --out $(MEASURE_OUT).new
 	mv $(MEASURE_OUT).new $(MEASURE_OUT)
-	bash scripts/machine-table.sh $(MEASURE_OUT)
-# Only the table of docs/validation.md, from the committed file (seconds).
+	bash scripts/machine-table.sh
+# Only the tables of docs/validation.md, from the committed files (seconds).
 machine-table:
-	bash scripts/machine-table.sh $(MEASURE_OUT)
+	bash scripts/machine-table.sh

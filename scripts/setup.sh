@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, idempotently and pinned, what serving (`setup.sh serve`), testing (`setup.sh test`)
-# or the fast checks (`setup.sh check`: the toolchain only) need. Every step checks the installed *version* first, so a second run
+# or the fast checks (`setup.sh check`: the toolchain only) need, and what `make measure` runs
+# (`setup.sh measure`: iperf3, sockperf, pahole, perf from Debian). Every step checks the installed *version* first, so a second run
 # on a warm machine installs nothing and takes seconds. Only package registries are used
 # (crates.io, npm, Debian); nothing is downloaded from elsewhere.
 set -euo pipefail
@@ -131,7 +132,31 @@ downloads() {
     fi
 }
 
+# `make measure` (setup.sh measure): the tools `skblab measure` runs on the real machine.
+ensure_measure_tools() {
+    local missing=()
+    command -v iperf3 >/dev/null || missing+=(iperf3)
+    command -v sockperf >/dev/null || missing+=(sockperf)
+    command -v pahole >/dev/null || missing+=(dwarves)
+    command -v perf >/dev/null || missing+=(linux-perf)
+    if [ ${#missing[@]} -eq 0 ]; then
+        log "iperf3, sockperf, pahole, perf: present"
+    elif [ "$(id -u)" -eq 0 ]; then
+        log "apt-get install ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "[setup] missing ${missing[*]}: run as root, or: sudo apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+}
+
 ensure_toolchain
+if [ "$MODE" = measure ]; then
+    ensure_measure_tools
+    log "done ($MODE)"
+    exit 0
+fi
 if [ "$MODE" = check ]; then
     log "done ($MODE)"
     exit 0

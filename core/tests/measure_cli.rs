@@ -13,8 +13,17 @@ fn skblab(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// The first committed measurement file (`data/measurements/<date>-<machine>.json`).
 fn reference() -> String {
-    format!("{}/../data/measurements/reference.json", env!("CARGO_MANIFEST_DIR"))
+    let dir = format!("{}/../data/measurements", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("data/measurements exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".json"))
+        .collect();
+    files.sort();
+    files.into_iter().next().expect("a measurement file")
 }
 
 #[test]

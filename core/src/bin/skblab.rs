@@ -109,7 +109,7 @@ enum Command {
         #[arg(long)]
         sensitivity: bool,
         /// Hold the model against this machine's measurement file (`skblab measure`): the
-        /// catalogue's prediction, a fit on one part (1-flow 64 KiB), the rest predicted.
+        /// catalogue's prediction, a fit on one part (the 64 KiB sends), the rest predicted.
         #[arg(long, value_name = "FILE")]
         machine: Option<std::path::PathBuf>,
         /// Output of `--machine` (the other modes print tables).

@@ -3,7 +3,9 @@
 //! from the catalogue (the family the file names; `zen5-guest` for this project's 2-vCPU
 //! guests), predicts every cell the experiments can simulate for it from the catalogue alone,
 //! then fits [`FIT`] — one constant, inside its sourced range — on one part of the measurement
-//! (the 1-flow 64 KiB stream cells, both orders) and predicts the rest again.
+//! (the 64 KiB stream cells: both orders, every flow count measured, at least
+//! [`MIN_FIT_CELLS`] of them, the fitting budget of one constant per three independent numbers)
+//! and predicts the rest again.
 //!
 //! What is predicted: `stream` (the TCP_STREAM world of high-order-alloc on one socket of
 //! `machine.cpus` cores, the measured per-CPU list `high`/`batch` when the state suite has
@@ -36,12 +38,15 @@ cargo run --release -q -p skblab-core --features cli --bin skblab -- calibrate h
 
 /// The constant fitted, with its catalogue entry (`ZEN5_GUEST_2026.tcp_skb_cycles`): the TCP
 /// work per segment has no published figure for this family (basis Assumed), and at 64 KiB
-/// sends it is most of a segment's cost, so the 1-flow 64 KiB cells pin it.
+/// sends it is most of a segment's cost, so the 64 KiB cells pin it.
 pub const FIT: (&str, Quantity) = ("tcp_skb_cycles", ZEN5_GUEST_2026.tcp_skb_cycles);
-/// The cells the fit sees (`used_for_fit`): one flow, 64 KiB sends.
+/// The cells the fit may see (`used_for_fit`): 64 KiB sends, any flow count, both orders.
 pub fn used_for_fit(c: &Cell) -> bool {
-    c.get("flows") == Some(1.0) && c.get("msg_bytes") == Some(65536.0)
+    c.get("msg_bytes") == Some(65536.0)
 }
+/// The fitting budget: one constant needs at least three independent measured numbers; with
+/// fewer 64 KiB cells nothing is fitted and every prediction stays the catalogue's.
+pub const MIN_FIT_CELLS: usize = 3;
 /// Golden-section steps of the fit (the bracket shrinks 0.618× per step).
 pub const FIT_STEPS: usize = 14;
 /// The seed of every simulated run (one seed: a cell's seed-to-seed spread is ~1–7 %,
@@ -150,9 +155,15 @@ impl MachineFit {
 
     /// Simulator runs in all (progress is [`MachineFit::done`] of this).
     pub fn total(&self) -> usize {
-        let fit_cells = self.cells.iter().filter(|c| used_for_fit(c)).count();
-        let fit_runs = if fit_cells == 0 { 0 } else { (FIT_STEPS + 1) * fit_cells };
+        let fit_runs = if self.fitting() { (FIT_STEPS + 1) * self.fit_cells() } else { 0 };
         2 * self.cells.len() + fit_runs
+    }
+    fn fit_cells(&self) -> usize {
+        self.cells.iter().filter(|c| used_for_fit(c)).count()
+    }
+    /// Whether the fit runs: enough 64 KiB cells for the budget ([`MIN_FIT_CELLS`]).
+    fn fitting(&self) -> bool {
+        self.fit_cells() >= MIN_FIT_CELLS
     }
     pub fn done(&self) -> usize {
         self.done
@@ -161,7 +172,7 @@ impl MachineFit {
         self.fitted.len() == self.cells.len() && self.catalogue.len() == self.cells.len() && self.fit_done()
     }
     fn fit_done(&self) -> bool {
-        self.fit_step > FIT_STEPS || !self.cells.iter().any(used_for_fit)
+        self.fit_step > FIT_STEPS || !self.fitting()
     }
 
     /// One slice of work (a few simulator runs); call until [`MachineFit::finished`].
@@ -225,9 +236,9 @@ impl MachineFit {
         for (k, c) in self.cells.iter().enumerate() {
             let cat = self.catalogue.get(k).copied().unwrap_or(0.0);
             let fit = self.fitted.get(k).copied().unwrap_or(0.0);
-            points.push(point("stream", c, fit, cat, used_for_fit(c)));
+            points.push(point("stream", c, fit, cat, self.fitting() && used_for_fit(c)));
         }
-        let fitted = if self.cells.iter().any(used_for_fit) {
+        let fitted = if self.fitting() {
             vec![Fitted {
                 name: FIT.0,
                 value: self.best,
@@ -246,7 +257,10 @@ impl MachineFit {
             ));
         }
         if fitted.is_empty() {
-            notes.push("no 1-flow 64 KiB stream cell: nothing fitted, every prediction is the catalogue's".to_string());
+            notes.push(format!(
+                "{} 64 KiB stream cells, fewer than the {MIN_FIT_CELLS} one fitted constant needs: nothing fitted, every prediction is the catalogue's",
+                self.fit_cells()
+            ));
         }
         MachineReport {
             machine: format!("{} ({} CPUs{})", self.m.machine.model, self.m.machine.cpus, hv(&self.m)),
