@@ -110,14 +110,21 @@ ensure_apt() {
     command -v chromium >/dev/null || missing+=(chromium)
     command -v chromedriver >/dev/null || missing+=(chromium-driver)
     command -v pahole >/dev/null || missing+=(dwarves)
-    if [ ${#missing[@]} -eq 0 ]; then
-        log "chromium, chromium-driver, pahole: present"
+    apt_install "chromium, chromium-driver, pahole" "${missing[@]}"
+}
+
+# apt_install WHAT PACKAGE...: installs the missing Debian packages (none: WHAT is present).
+apt_install() {
+    local what=$1
+    shift
+    if [ $# -eq 0 ]; then
+        log "$what: present"
     elif [ "$(id -u)" -eq 0 ]; then
-        log "apt-get install ${missing[*]}"
+        log "apt-get install $*"
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
     else
-        echo "[setup] missing ${missing[*]}: run as root, or: sudo apt-get install ${missing[*]}" >&2
+        echo "[setup] missing $*: run as root, or: sudo apt-get install $*" >&2
         exit 1
     fi
 }
@@ -139,16 +146,7 @@ ensure_measure_tools() {
     command -v sockperf >/dev/null || missing+=(sockperf)
     command -v pahole >/dev/null || missing+=(dwarves)
     command -v perf >/dev/null || missing+=(linux-perf)
-    if [ ${#missing[@]} -eq 0 ]; then
-        log "iperf3, sockperf, pahole, perf: present"
-    elif [ "$(id -u)" -eq 0 ]; then
-        log "apt-get install ${missing[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-        echo "[setup] missing ${missing[*]}: run as root, or: sudo apt-get install ${missing[*]}" >&2
-        exit 1
-    fi
+    apt_install "iperf3, sockperf, pahole, perf" "${missing[@]}"
 }
 
 ensure_toolchain
