@@ -69,6 +69,7 @@ test('the reference is fetched, fitted in the worker, and its numbers are the CL
   const progress = page.locator(tid('machine-progress'));
   if (await progress.count()) assert.ok(Number(await progress.getAttribute('data-total')) > 0);
   await fitted(page);
+  assert.match(await page.locator(tid('machine-time')).innerText(), /^Fitted the reference measurement in [\d.]+ s in the worker \(54 simulator runs/);
   const rows = await tableRows(page);
   assert.equal(rows.length, CLI.points.length);
   const fields = ['suite', 'cell', 'measured', 'measured_min', 'measured_max', 'predicted_catalogue',
@@ -174,9 +175,23 @@ test('a corrupt or old kept entry is dropped with a plain notice and the referen
   await page.close();
 });
 
+/** A file whose fit takes many seconds (the reference's takes a fraction of one): 256 cells of 16 flows. */
+function heavy() {
+  const m = JSON.parse(REFERENCE);
+  const base = m.suites.stream.cells[0];
+  m.suites.stream.cells = Array.from({ length: 256 }, (_, k) => ({
+    ...base, id: `tcp-16flow-64k-${k}`, setting: { flows: 16, msg_bytes: 65536, order: k % 2 ? 0 : 3 },
+  }));
+  return JSON.stringify(m);
+}
+
 test('Stop ends the fit at once, Fit again restarts it', async () => {
   const page = await openMachine();
+  await fitted(page);
+  await page.setInputFiles(tid('machine-file'), { name: 'heavy.json', mimeType: 'application/json', buffer: Buffer.from(heavy()) });
   await page.locator(tid('machine-stop')).waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="machine-progress"]')?.dataset.done) > 0, null, { timeout: 60000 });
+  assert.match(await page.locator(tid('machine-eta')).innerText(), /about \d+ (s|min) left/);
   await page.locator(tid('machine-eta')).waitFor();
   const t0 = Date.now();
   await page.click(tid('machine-stop'));
