@@ -40,6 +40,42 @@ pub fn storage_set(key: &str, value: &str) {
     }
 }
 
+/// [`storage_set`] that says whether the browser kept it (no storage, or over its quota: no).
+pub fn storage_try_set(key: &str, value: &str) -> bool {
+    storage().is_some_and(|s| s.set_item(key, value).is_ok())
+}
+
+pub fn storage_remove(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// A JavaScript error as one line of text.
+fn js_error(e: &wasm_bindgen::JsValue) -> String {
+    let message = js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string());
+    message.or_else(|| e.as_string()).unwrap_or_else(|| "the browser refused".to_string())
+}
+
+/// The text at `url` (same origin: the CSP's connect-src 'self'), or why not.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let w = window().ok_or("no window")?;
+    let response = JsFuture::from(w.fetch_with_str(url)).await.map_err(|e| js_error(&e))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "no response".to_string())?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(|e| js_error(&e))?).await.map_err(|e| js_error(&e))?;
+    text.as_string().ok_or_else(|| "not text".to_string())
+}
+
+/// The text of a file the reader picked (read here, in the page: nothing is uploaded).
+pub async fn blob_text(blob: &web_sys::Blob) -> Result<String, String> {
+    let text = wasm_bindgen_futures::JsFuture::from(blob.text()).await.map_err(|e| js_error(&e))?;
+    text.as_string().ok_or_else(|| "not text".to_string())
+}
+
 /// This tab's session storage: what should last until the tab closes, across the home page's
 /// handover to the full app (components/shell.rs), but not beyond.
 fn session() -> Option<web_sys::Storage> {

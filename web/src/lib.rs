@@ -7,6 +7,7 @@
 //!   - [`route`]: the URL hash ⇄ [`route::Route`] + query;
 //!   - [`page`]: the player's state and its reducer `apply(page, action)`, URL ⇄ state;
 //!   - [`progress`]: steps done per lesson, as stored in localStorage;
+//!   - [`saved`]: the measurement file of the "Your machine" page, as stored in localStorage;
 //!   - [`charts`]: drawing functions generic over the plotters backend, and their data;
 //!   - [`svg`](mod@svg): markup written as escaped text, inserted as one raw node (the large SVG views).
 //! - browser side:
@@ -27,6 +28,7 @@ pub mod page;
 pub mod progress;
 pub mod route;
 pub mod run;
+pub mod saved;
 pub mod store;
 pub mod svg;
 pub mod views;

@@ -37,6 +37,7 @@ pub enum View {
     About,
     Reproduce,
     Validation,
+    Machine,
     PlayIndex,
     Player(Page),
 }
@@ -96,6 +97,7 @@ pub fn resolve(location: &Location) -> (View, Vec<String>) {
         Route::About => View::About,
         Route::Reproduce => View::Reproduce,
         Route::Validation => View::Validation,
+        Route::Machine => View::Machine,
         Route::Play { experiment: None } => View::PlayIndex,
         Route::NotFound { path } => {
             notices.push(format!("no page at '{}'; showing the home page", echo(path)));

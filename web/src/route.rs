@@ -9,6 +9,7 @@
 //! | `#/about`                                      | [`Route::About`]               |
 //! | `#/reproduce`                                  | [`Route::Reproduce`]           |
 //! | `#/validation`                                 | [`Route::Validation`]          |
+//! | `#/machine`                                    | [`Route::Machine`]             |
 //! | `#/lesson/<slug>/<step>?name=value&seed=N`     | [`Route::Lesson`] (step from 1)|
 //! | `#/play/<experiment>?name=value&seed=N`        | [`Route::Play`]                |
 //!
@@ -30,6 +31,8 @@ pub enum Route {
     Reproduce,
     /// Every seed table's verdict, degrees of freedom and in-/out-of-sample errors.
     Validation,
+    /// "Your machine": a measurement of a real Linux box held against the model.
+    Machine,
     /// A lesson at a step, counted from 1 as in the URL.
     Lesson {
         slug: String,
@@ -72,6 +75,7 @@ pub fn parse(hash: &str) -> Location {
         ["about"] => Route::About,
         ["reproduce"] => Route::Reproduce,
         ["validation"] => Route::Validation,
+        ["machine"] => Route::Machine,
         ["play"] => Route::Play { experiment: None },
         ["play", id] => Route::Play { experiment: Some(id.to_string()) },
         ["lesson", slug] => Route::Lesson { slug: slug.to_string(), step: 1 },
@@ -107,7 +111,12 @@ const MAX_PROBLEM_CHARS: usize = 200;
 fn takes_no_query(route: &Route) -> bool {
     matches!(
         route,
-        Route::Home | Route::About | Route::Reproduce | Route::Validation | Route::Play { experiment: None }
+        Route::Home
+            | Route::About
+            | Route::Reproduce
+            | Route::Validation
+            | Route::Machine
+            | Route::Play { experiment: None }
     )
 }
 
@@ -124,6 +133,7 @@ pub fn format(location: &Location) -> String {
         Route::About => "/about".to_string(),
         Route::Reproduce => "/reproduce".to_string(),
         Route::Validation => "/validation".to_string(),
+        Route::Machine => "/machine".to_string(),
         Route::Play { experiment: None } => "/play".to_string(),
         Route::Play { experiment: Some(id) } => format!("/play/{}", encode(id)),
         Route::Lesson { slug, step } => format!("/lesson/{}/{step}", encode(slug)),
@@ -220,6 +230,9 @@ mod tests {
         assert_eq!(parse("#/about").route, Route::About);
         assert_eq!(parse("#/reproduce").route, Route::Reproduce);
         assert_eq!(parse("#/validation").route, Route::Validation);
+        assert_eq!(parse("#/machine").route, Route::Machine);
+        assert_eq!(parse("#/machine/").route, Route::Machine);
+        assert_eq!(parse("#/machine/x").route, Route::NotFound { path: "/machine/x".into() });
         assert_eq!(parse("#/play").route, Route::Play { experiment: None });
         assert_eq!(parse("#/play/skb-layout").route, Route::Play { experiment: Some("skb-layout".into()) });
         assert_eq!(parse("#/lesson/skb-layout").route, Route::Lesson { slug: "skb-layout".into(), step: 1 });
@@ -262,7 +275,14 @@ mod tests {
 
     #[test]
     fn a_query_on_a_page_without_parameters_is_a_notice() {
-        for hash in ["#/about?x=1", "#/?step=2", "#/reproduce?a=1&b=2", "#/validation?x=", "#/play?mtu=9000"] {
+        for hash in [
+            "#/about?x=1",
+            "#/?step=2",
+            "#/reproduce?a=1&b=2",
+            "#/validation?x=",
+            "#/machine?file=a",
+            "#/play?mtu=9000",
+        ] {
             let loc = parse(hash);
             assert!(
                 loc.problems.iter().any(|p| p.starts_with("this page takes no URL parameters; ignored")),
@@ -286,6 +306,7 @@ mod tests {
             Location::new(Route::About, vec![]),
             Location::new(Route::Reproduce, vec![]),
             Location::new(Route::Validation, vec![]),
+            Location::new(Route::Machine, vec![]),
             Location::new(Route::Play { experiment: None }, vec![]),
             Location::new(
                 Route::Play { experiment: Some("skb-layout".into()) },
@@ -301,6 +322,7 @@ mod tests {
             assert_eq!(parse(&text), loc, "{text}");
         }
         assert_eq!(href(Route::Lesson { slug: "skb-layout".into(), step: 2 }), "#/lesson/skb-layout/2");
+        assert_eq!(href(Route::Machine), "#/machine");
     }
 
     #[test]

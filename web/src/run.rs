@@ -20,11 +20,13 @@
 //! Custom views' own data (core's `Experiment::view_data`) lives here too, beside the runs:
 //! [`view_data`] computes light data on the spot and asks the pool for heavy data, before any
 //! run's next point. Uncertainty bands ([`bands`]) are always the pool's: asked for by a
-//! button, streamed sample by sample.
+//! button, streamed sample by sample. Measurement files of the "Your machine" page are
+//! fitted here too ([`machine`]: one task per file, progress after every simulator run).
 
 use crate::store::{self, Topic};
 use crate::worker::{Request, RunSpec};
 pub use bands::{start_band, stop_band, use_band, BandState, BAND_SAMPLES};
+pub use machine::{current_fit, restart_fit, start_fit, stop_fit, use_fit, FitState};
 use plan::{Sweep, Task};
 use pool::{Owner, Pool};
 use skblab_core::{Cost, Experiment, Params, Row, RunOutput};
@@ -35,6 +37,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod bands;
+mod machine;
 pub mod plan;
 mod pool;
 mod replies;
@@ -199,6 +202,8 @@ struct Client {
     views: view_data::Views,
     /// Uncertainty bands, one per experiment.
     bands: bands::BandStore,
+    /// Fits of measurement files (the "Your machine" page).
+    machine: machine::MachineStore,
 }
 
 thread_local! {
@@ -211,6 +216,7 @@ struct Changed {
     runs: bool,
     views: bool,
     bands: bool,
+    machine: bool,
 }
 
 impl std::ops::BitOrAssign for Changed {
@@ -219,12 +225,19 @@ impl std::ops::BitOrAssign for Changed {
         self.runs |= more.runs;
         self.views |= more.views;
         self.bands |= more.bands;
+        self.machine |= more.machine;
     }
 }
 
 impl Changed {
     fn notify(self) {
-        for (changed, topic) in [(self.runs, Topic::Runs), (self.views, Topic::Views), (self.bands, Topic::Bands)] {
+        let topics = [
+            (self.runs, Topic::Runs),
+            (self.views, Topic::Views),
+            (self.bands, Topic::Bands),
+            (self.machine, Topic::Machine),
+        ];
+        for (changed, topic) in topics {
             if changed {
                 store::notify(topic);
             }
@@ -246,10 +259,14 @@ pub fn pool_size() -> u32 {
     CLIENT.with(|c| c.borrow_mut().pool.size())
 }
 
-/// The next task for an idle worker: views first, then the visible run, bands, background runs.
+/// The next task for an idle worker: views first, then a machine fit (the page's only work when
+/// there is one), the visible run, bands, background runs.
 fn next_task(c: &mut Client) -> Option<(Request, Owner)> {
     let task = c.pool.task_id();
     if let Some(t) = c.views.next_task(task) {
+        return Some(t);
+    }
+    if let Some(t) = c.machine.next_task(task) {
         return Some(t);
     }
     let visible = c.visible.clone();
@@ -286,7 +303,10 @@ fn next_task(c: &mut Client) -> Option<(Request, Owner)> {
 
 /// Tasks that could start now.
 fn work_count(c: &Client) -> usize {
-    c.views.available() + c.bands.available() + c.runs.iter().map(|a| a.sweep.available()).sum::<usize>()
+    c.views.available()
+        + c.bands.available()
+        + c.machine.available()
+        + c.runs.iter().map(|a| a.sweep.available()).sum::<usize>()
 }
 
 /// Gives idle workers tasks, and starts workers for the work left (up to the pool's size).
@@ -321,7 +341,8 @@ fn fail_all(c: &mut Client, message: &str) -> Changed {
     }
     c.views.fail_pending(message);
     c.bands.fail_pending(message);
-    Changed { runs: true, views: true, bands: true }
+    c.machine.fail_pending(message);
+    Changed { runs: true, views: true, bands: true, machine: true }
 }
 
 fn keep_idle(c: &mut Client, state: Rc<RunState>) {

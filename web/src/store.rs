@@ -19,6 +19,8 @@ pub enum Topic {
     Views,
     /// Uncertainty bands ([`crate::run::use_band`]).
     Bands,
+    /// Measurement files' fits ([`crate::run::use_fit`]).
+    Machine,
 }
 
 #[derive(Default)]

@@ -15,7 +15,12 @@
 //! - [`Request::BandSample`]: one sample of an uncertainty band (core's Latin hypercube over
 //!   `Experiment::uncertain`, one `run_perturbed` of the reproduction's parameters), answered by
 //!   [`Reply::Band`] with that sample's band; the page folds the samples in index order
-//!   ([`fold_bands`]), which gives core's `bands_with` bit for bit.
+//!   ([`fold_bands`]), which gives core's `bands_with` bit for bit;
+//! - [`Request::MachineFit`]: a measurement file of the "Your machine" page, parsed by core's
+//!   `measure::parse` and fitted by core's `MachineFit` ([`machine::fit`]): the one task that
+//!   posts more than one reply — [`Reply::MachineStart`] (the file's facts), one
+//!   [`Reply::MachineProgress`] per simulator run, then [`Reply::Machine`] (core's report, bit for
+//!   bit the CLI's) or [`Reply::Failed`] (the file's problem, one line).
 //!
 //! Points are independent and deterministic, so the rows are the same whichever worker
 //! computes them, and the run the page assembles is core's `run` bit for bit (rows and outputs
@@ -33,6 +38,10 @@ use skblab_core::{Experiment, Params, ParamsWire, Row, RunOutput, ViewQuery};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+pub mod machine;
+pub use machine::MachineFacts;
+use skblab_core::calibrate::machine::MachineReport;
 
 /// The workers' entry script (`static/sweep-worker.js`, copied by Trunk). Trunk builds the
 /// `worker` binary as a classic script (`worker.js`, name without hash) that only defines
@@ -75,6 +84,8 @@ pub enum Request {
     View { task: u64, run: RunSpec, query: ViewQuery },
     /// Sample `index` of `samples` of `experiment`'s uncertainty band on `seed`.
     BandSample { task: u64, experiment: String, seed: u64, samples: u32, index: u32 },
+    /// Parse and fit a measurement file (its text as the reader gave it).
+    MachineFit { task: u64, text: String },
 }
 
 /// What a worker posts back: one reply per task (and [`Reply::Ready`] once).
@@ -105,6 +116,25 @@ pub enum Reply {
         bands: Option<Bands>,
         compute_ms: f64,
     },
+    /// A measurement file parsed: its facts, the fit's simulator runs and their expected events.
+    MachineStart {
+        task: u64,
+        facts: MachineFacts,
+        total: u32,
+        events: u64,
+    },
+    /// `done` of `total` runs of the fit (not the task's answer: more replies follow).
+    MachineProgress {
+        task: u64,
+        done: u32,
+        total: u32,
+    },
+    /// The fit's report.
+    Machine {
+        task: u64,
+        report: Box<MachineReport>,
+        compute_ms: f64,
+    },
     Failed {
         task: u64,
         message: String,
@@ -125,7 +155,8 @@ impl Request {
             | Request::Finish { task, .. }
             | Request::Whole { task, .. }
             | Request::View { task, .. }
-            | Request::BandSample { task, .. } => *task,
+            | Request::BandSample { task, .. }
+            | Request::MachineFit { task, .. } => *task,
         }
     }
 
@@ -162,6 +193,7 @@ impl Request {
                     Err(m) => failed(m),
                 }
             }
+            Request::MachineFit { text, .. } => machine::fit(task, text, &mut |_| {}),
         }
     }
 }
@@ -256,6 +288,8 @@ pub fn serve() {
             let now = || scope.performance().map_or(0.0, |p| p.now());
             let t0 = now();
             let mut reply = match serde_json::from_str::<Request>(&text) {
+                // The one task that reports as it goes (progress after every simulator run).
+                Ok(Request::MachineFit { task, text }) => machine::fit(task, &text, &mut |r| post(&scope, &r)),
                 Ok(request) => request.compute(),
                 Err(e) => Reply::Failed { task: 0, message: format!("bad request: {e}") },
             };
@@ -264,8 +298,9 @@ pub fn serve() {
                 Reply::Row { compute_ms, .. }
                 | Reply::Done { compute_ms, .. }
                 | Reply::View { compute_ms, .. }
-                | Reply::Band { compute_ms, .. } => *compute_ms = ms,
-                Reply::Ready | Reply::Failed { .. } => {}
+                | Reply::Band { compute_ms, .. }
+                | Reply::Machine { compute_ms, .. } => *compute_ms = ms,
+                Reply::Ready | Reply::Failed { .. } | Reply::MachineStart { .. } | Reply::MachineProgress { .. } => {}
             }
             post(&scope, &reply);
         })

@@ -17,14 +17,14 @@
 //! The work is a list of simulator runs done one per [`MachineFit::step`], so the page can run
 //! it in slices with progress; [`fit`] runs them all.
 
-use crate::experiments::high_order_alloc::{config_on, FragOrder, HighOrderAlloc, StreamSim};
+use crate::experiments::high_order_alloc::{config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim};
 use crate::experiments::skb_layout::preset;
 use crate::measure::{Cell, Measurement};
 use crate::sim::catalogue::{Quantity, ZEN5_GUEST, ZEN5_GUEST_2026};
 use crate::sim::machine::MachineProfile;
 use crate::sim::world::World as _;
-use crate::{Experiment, Params};
-use serde::Serialize;
+use crate::{Experiment, Params, WorkEstimate};
+use serde::{Deserialize, Serialize};
 
 /// The commands that measure a machine and compare it, as the "Your machine" page shows and
 /// copies them.
@@ -54,17 +54,17 @@ pub const FIT_STEPS: usize = 14;
 pub const SEED: u64 = 1;
 
 /// One fitted constant.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fitted {
-    pub name: &'static str,
+    pub name: String,
     pub value: f64,
     pub range: [f64; 2],
-    pub unit: &'static str,
+    pub unit: String,
     pub catalogue: f64,
 }
 
 /// One measured number beside the model.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MachinePoint {
     pub suite: String,
     pub cell: String,
@@ -83,13 +83,13 @@ pub struct MachinePoint {
     pub contaminated: bool,
     /// `within spread` (the prediction lies in the measured min–max), `agrees` (|error| ≤
     /// 10 %), `close` (≤ 25 %) or `misses`.
-    pub verdict: &'static str,
+    pub verdict: String,
     /// The setting (flows, msg_bytes, order, ...), for charts.
     pub setting: std::collections::BTreeMap<String, f64>,
 }
 
-/// The whole comparison.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The whole comparison (Deserialize: the page gets it from its worker as JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MachineReport {
     pub machine: String,
     pub kernel: String,
@@ -168,6 +168,15 @@ impl MachineFit {
     pub fn done(&self) -> usize {
         self.done
     }
+    /// The expected work of all [`MachineFit::total`] runs, as high-order-alloc estimates its
+    /// own (`expected_events_per_run` of each cell's flows): the page's estimate and ETA
+    /// before the first runs are timed.
+    pub fn estimate(&self) -> WorkEstimate {
+        let run = |c: &Cell| expected_events_per_run(&self.params, flows_of(c));
+        let all: u64 = self.cells.iter().map(run).sum();
+        let fit: u64 = self.cells.iter().filter(|c| used_for_fit(c)).map(run).sum();
+        WorkEstimate { points: self.total() as u64, events: 2 * all + (FIT_STEPS as u64 + 1) * fit }
+    }
     pub fn finished(&self) -> bool {
         self.fitted.len() == self.cells.len() && self.catalogue.len() == self.cells.len() && self.fit_done()
     }
@@ -240,10 +249,10 @@ impl MachineFit {
         }
         let fitted = if self.fitting() {
             vec![Fitted {
-                name: FIT.0,
+                name: FIT.0.to_string(),
                 value: self.best,
                 range: [FIT.1.min, FIT.1.max],
-                unit: FIT.1.unit,
+                unit: FIT.1.unit.to_string(),
                 catalogue: FIT.1.value,
             }]
         } else {
@@ -330,12 +339,17 @@ fn simulate(params: &Params, c: &Cell, cpus: u32, tcp_skb_cycles: f64) -> f64 {
     if p.set("msg_bytes", crate::Value::Int(bytes / 4096 * 4096)).is_err() {
         return 0.0;
     }
-    let flows = c.get("flows").unwrap_or(1.0).round().clamp(1.0, 16.0) as u32;
+    let flows = flows_of(c);
     let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
     let cpus = cpus.clamp(1, crate::experiments::high_order_alloc::MAX_CPUS);
     let mut sim = StreamSim::new(config_on(profile(cpus, tcp_skb_cycles), &p, flows, order), SEED);
     sim.run();
     sim.throughput_mbps()
+}
+
+/// A stream cell's flows, as simulated (1..=16).
+fn flows_of(c: &Cell) -> u32 {
+    c.get("flows").unwrap_or(1.0).round().clamp(1.0, 16.0) as u32
 }
 
 fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used: bool) -> MachinePoint {
@@ -362,7 +376,7 @@ fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used: bool) -> M
         error_catalogue_pct: err(catalogue),
         used_for_fit: used,
         contaminated: c.contaminated(),
-        verdict,
+        verdict: verdict.to_string(),
         setting: c.setting.clone(),
     }
 }
@@ -447,7 +461,7 @@ impl MachineReport {
             "summary: stream MAPE from the catalogue alone {:.1} % ({} cells); after fitting {} on {}: out of sample {:.1} % ({} cells), in sample {:.1} %\n",
             mape(&cat),
             cat.len(),
-            self.fitted.iter().map(|f| f.name).collect::<Vec<_>>().join(", "),
+            self.fitted.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "),
             inn.len(),
             mape(&out),
             out.len(),

@@ -6,6 +6,7 @@
 //! it to SVG and look at the result. No browser types here.
 
 pub mod columns;
+pub mod machine;
 pub mod plot;
 pub mod sweep;
 pub mod table;

@@ -3,6 +3,7 @@
 use super::about::About;
 use super::frame::Frame;
 use super::home::{Home, PlayIndex};
+use super::machine::MachinePage;
 use super::player::Player;
 use super::reproduce::ReproducePage;
 use super::validation::ValidationPage;
@@ -26,6 +27,7 @@ pub fn app() -> Html {
         View::About => "about".to_string(),
         View::Reproduce => "reproduce".to_string(),
         View::Validation => "validation".to_string(),
+        View::Machine => "machine".to_string(),
         View::PlayIndex => "play".to_string(),
         View::Player(page) => format!("{}/{}", page.experiment.id(), page.lesson.map_or("", |l| l.slug.as_str())),
     };
@@ -44,6 +46,7 @@ pub fn app() -> Html {
             View::About => Some(Route::About),
             View::Reproduce => Some(Route::Reproduce),
             View::Validation => Some(Route::Validation),
+            View::Machine => Some(Route::Machine),
             View::PlayIndex => Some(Route::Play { experiment: None }),
             View::Player(_) => None,
         };
@@ -68,6 +71,7 @@ pub fn app() -> Html {
         View::About => html! { <About /> },
         View::Reproduce => html! { <ReproducePage /> },
         View::Validation => html! { <ValidationPage /> },
+        View::Machine => html! { <MachinePage /> },
         View::PlayIndex => html! { <PlayIndex /> },
         View::Player(page) => {
             let key = format!("{}/{}", page.experiment.id(), page.lesson.map_or("", |l| l.slug.as_str()));

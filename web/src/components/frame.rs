@@ -85,7 +85,9 @@ pub fn frame(props: &FrameProps) -> Html {
                 { props.children.clone() }
             </main>
             <footer class="site-footer">
-                {"skblab — Linux networking memory, simulated in your browser. Nothing leaves this page."}
+                {"skblab — Linux networking memory, simulated in your browser. Nothing leaves this page. "}
+                <a href={route::href(Route::Validation)} data-testid="footer-validation">{"Validation"}</a>{" · "}
+                <a href={route::href(Route::Machine)} data-testid="footer-machine">{"Your machine"}</a>
             </footer>
         </ContextProvider<ProgressCtx>>
     }

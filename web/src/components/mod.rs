@@ -8,6 +8,7 @@ pub mod chart;
 pub mod export;
 pub mod frame;
 pub mod home;
+pub mod machine;
 pub mod notices;
 pub mod panel;
 pub mod player;

@@ -32,6 +32,10 @@ pub(super) enum Owner {
         id: u64,
         index: u32,
     },
+    /// A measurement file's fit (the "Your machine" page).
+    Machine {
+        id: u64,
+    },
 }
 
 struct Busy {
@@ -136,6 +140,13 @@ impl Pool {
             Some(b) if b.task == task => slot.busy.take().map(|b| b.owner),
             _ => None,
         }
+    }
+
+    /// Who task `task` of worker `id` is for, if it is that worker's task (it stays busy: a
+    /// progress reply, more follow).
+    pub fn owner(&self, id: u64, task: u64) -> Option<Owner> {
+        let busy = self.slots.iter().find(|s| s.id == id)?.busy.as_ref()?;
+        (busy.task == task).then_some(busy.owner)
     }
 
     /// Frees worker `id` whatever its task (it answered one it could not read).

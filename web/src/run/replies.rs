@@ -44,9 +44,26 @@ pub(super) fn on_reply(slot: u64, text: &str) {
                 Some(Owner::Band { id, index }) => c.bands.arrived(id, index, Ok(bands)),
                 _ => Changed::default(),
             },
+            Reply::MachineStart { task, facts, total, events } => match c.pool.owner(slot, task) {
+                Some(Owner::Machine { id }) => c.machine.started(id, facts, total, events),
+                _ => Changed::default(),
+            },
+            Reply::MachineProgress { task, done, total } => match c.pool.owner(slot, task) {
+                Some(Owner::Machine { id }) => c.machine.progress(id, done, total),
+                _ => Changed::default(),
+            },
+            Reply::Machine { task, report, compute_ms } => match c.pool.answered(slot, task) {
+                Some(Owner::Machine { id }) => c.machine.arrived(id, *report, compute_ms),
+                _ => Changed::default(),
+            },
             Reply::Failed { task, message } => {
                 let owner = c.pool.answered(slot, task).or_else(|| c.pool.free(slot));
-                fail_owner(&mut c, owner, &message)
+                // The worker read the task and refused it: for a fit, the file is the problem.
+                if let Some(Owner::Machine { id }) = owner {
+                    c.machine.failed(id, &message, true)
+                } else {
+                    fail_owner(&mut c, owner, &message)
+                }
             }
         };
         changed |= pump(&mut c);
@@ -84,6 +101,7 @@ fn fail_owner(c: &mut Client, owner: Option<Owner>, message: &str) -> Changed {
         }
         Some(Owner::View { id }) => c.views.arrived(id, Err(message.to_string())),
         Some(Owner::Band { id, .. }) => c.bands.failed(id, message.to_string()),
+        Some(Owner::Machine { id }) => c.machine.failed(id, message, false),
         None => Changed::default(),
     }
 }

@@ -1,0 +1,518 @@
+//! `#/machine`, "Your machine": the commands that measure a real Linux box (core's
+//! `calibrate::machine::COMMANDS`, with a Copy button), a file picker and a paste box for the
+//! file they write, the file's machine facts, and its fit — core's `MachineFit`, run in the
+//! worker pool ([`crate::run::start_fit`]) with progress, ETA and Stop — as a table of every
+//! point and overlay charts of the stream suite ([`crate::charts::machine`]). The file is
+//! parsed by core (in the worker), kept in localStorage ([`crate::saved`]) and never uploaded;
+//! without one, the project's own reference measurement (fetched, not compiled in) is shown.
+
+use super::chart::{Chart, ChartData, Drawing};
+use super::reproduce::error_class;
+use crate::charts::machine::{draw_overlay, overlays, setting_text, Overlay};
+use crate::charts::table::DataTable;
+use crate::charts::Theme;
+use crate::hooks::use_dark_mode;
+use crate::run::{current_fit, page_ms, plan, restart_fit, start_fit, stop_fit, use_fit, use_ticker, FitState};
+use crate::saved::{self, Saved};
+use plotters::coord::Shift;
+use plotters::prelude::DrawingArea;
+use plotters_canvas::CanvasBackend;
+use skblab_core::calibrate::machine::{MachinePoint, MachineReport, COMMANDS};
+use skblab_core::measure::MAX_FILE_BYTES;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// Where the build keeps the project's reference measurement (index.html copies
+/// data/measurements/2026-12-02-amd-epyc-f25m1.json, the AMD guest's file, there; the service worker caches it).
+pub const REFERENCE_URL: &str = "./2026-12-02-amd-epyc-f25m1.json";
+/// What the page calls it.
+pub const REFERENCE_LABEL: &str = "the reference measurement";
+const PASTED_LABEL: &str = "pasted text";
+
+impl Drawing for Overlay {
+    fn draw(&self, area: &DrawingArea<CanvasBackend, Shift>, theme: &Theme) {
+        let _ = draw_overlay(area, self, theme);
+    }
+    fn describe(&self) -> String {
+        Overlay::describe(self)
+    }
+    fn table(&self) -> DataTable {
+        Overlay::table(self)
+    }
+}
+
+/// A file the page was asked to fit, and whether it should be kept once core accepts it.
+#[derive(Clone, PartialEq)]
+struct Wanted {
+    label: String,
+    hash: u64,
+    text: Rc<String>,
+    /// Came from localStorage (dropped if core refuses it) or is to be saved there.
+    from_storage: bool,
+}
+
+fn fit(label: &str, text: String, from_storage: bool, wanted: &UseStateHandle<Option<Wanted>>) {
+    let text = Rc::new(text);
+    let hash = crate::run::fnv64(&text);
+    if label != REFERENCE_LABEL {
+        wanted.set(Some(Wanted { label: label.to_string(), hash, text: text.clone(), from_storage }));
+    }
+    start_fit(label, text);
+}
+
+/// Fetches the reference (once per page: it is the same file) and fits it.
+fn fit_reference(notices: UseStateHandle<Vec<String>>) {
+    thread_local! {
+        static TEXT: std::cell::RefCell<Option<Rc<String>>> = const { std::cell::RefCell::new(None) };
+    }
+    if let Some(text) = TEXT.with(|t| t.borrow().clone()) {
+        return start_fit(REFERENCE_LABEL, text);
+    }
+    yew::platform::spawn_local(async move {
+        match crate::browser::fetch_text(REFERENCE_URL).await {
+            Ok(text) => {
+                let text = Rc::new(text);
+                TEXT.with(|t| *t.borrow_mut() = Some(text.clone()));
+                start_fit(REFERENCE_LABEL, text);
+            }
+            Err(e) => {
+                notices.set(vec![format!("The reference measurement could not be loaded ({e}); pick or paste a file.")])
+            }
+        }
+    });
+}
+
+/// On the first view: the fit shown before (coming back to the page), else the kept file if
+/// there is one (older or unreadable entries dropped with a notice), else the reference.
+fn on_mount(notices: UseStateHandle<Vec<String>>, wanted: UseStateHandle<Option<Wanted>>) {
+    let mut said = Vec::new();
+    for key in saved::OLD_KEYS {
+        if crate::browser::storage_get(key).is_some() {
+            crate::browser::storage_remove(key);
+            said.push(saved::dropped_notice("it was kept by an older version of this page"));
+        }
+    }
+    if current_fit().is_none() {
+        match crate::browser::storage_get(saved::KEY).map(|raw| Saved::decode(&raw)) {
+            Some(Ok(s)) => fit(&s.name, s.text, true, &wanted),
+            Some(Err(reason)) => {
+                crate::browser::storage_remove(saved::KEY);
+                said.push(saved::dropped_notice(&reason));
+                fit_reference(notices.clone());
+            }
+            None => fit_reference(notices.clone()),
+        }
+    }
+    if !said.is_empty() {
+        notices.set(said);
+    }
+}
+
+/// Keeps an accepted file in localStorage, drops a kept one core refuses (after each reply).
+fn settle(s: &FitState, wanted: &UseStateHandle<Option<Wanted>>, notices: &UseStateHandle<Vec<String>>) {
+    let Some(w) = (**wanted).clone().filter(|w| w.hash == s.hash) else { return };
+    if s.rejected {
+        if w.from_storage {
+            crate::browser::storage_remove(saved::KEY);
+            let reason = s.error.clone().unwrap_or_default();
+            notices.set(vec![saved::dropped_notice(&format!("core could not read it ({reason})"))]);
+        }
+        wanted.set(None);
+    } else if s.facts.is_some() {
+        if !w.from_storage && !crate::browser::storage_try_set(saved::KEY, &Saved::new(&w.label, &w.text).encode()) {
+            notices.set(vec![format!(
+                "{} is shown but could not be kept in this browser (no storage, or too big for it): it stays until you leave the page.",
+                w.label
+            )]);
+        }
+        wanted.set(None);
+    }
+}
+
+/// `#/machine`.
+#[function_component(MachinePage)]
+pub fn machine_page() -> Html {
+    let fit_state = use_fit();
+    let notices = use_state(Vec::<String>::new);
+    let wanted = use_state(|| None::<Wanted>);
+    {
+        let (notices, wanted) = (notices.clone(), wanted.clone());
+        use_effect_with((), move |_| on_mount(notices, wanted));
+    }
+    {
+        let (wanted, notices) = (wanted.clone(), notices.clone());
+        let key = fit_state.as_ref().map(|s| (s.id, s.label.clone(), s.facts.is_some(), s.rejected));
+        let state = fit_state.clone();
+        use_effect_with(key, move |_| {
+            if let Some(s) = state {
+                settle(&s, &wanted, &notices);
+            }
+        });
+    }
+    let dark = use_dark_mode();
+    html! {
+        <div class="machine-page" data-testid="machine-page">
+            <header class="player-head">
+                <p class="eyebrow">{"Your machine"}</p>
+                <h1>{"Hold the model against your own Linux box"}</h1>
+                <p class="lead">
+                    {"The lessons simulate machines from mailing-list posts that nobody here can touch. Your machine \
+                      is one you can: the commands below measure it (TCP over loopback with iperf3, the kernel's \
+                      struct sizes, its page lists) into one file, and this page predicts every measured number \
+                      from the model's catalogue, fits one constant on one part of it, and shows how far the rest \
+                      lands from what your kernel did. The file stays in this browser: nothing is uploaded."}
+                </p>
+            </header>
+            <Commands />
+            <FilePicker wanted={wanted.clone()} notices={notices.clone()} />
+            if !notices.is_empty() {
+                <ul class="notice-inline machine-notices" role="status" data-testid="machine-notice">
+                    { for notices.iter().map(|n| html! { <li>{ n }</li> }) }
+                </ul>
+            }
+            <Status state={fit_state.clone()} />
+            if let Some(s) = &fit_state {
+                if let Some(facts) = &s.facts { { facts_box(facts) } }
+                if let Some(r) = &s.report { <Results report={r.clone()} {dark} /> }
+            }
+        </div>
+    }
+}
+
+#[function_component(Commands)]
+fn commands() -> Html {
+    let copied = use_state(|| None::<bool>);
+    let onclick = {
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            let copied = copied.clone();
+            crate::browser::copy_text(COMMANDS, move |ok| copied.set(Some(ok)));
+        })
+    };
+    let said = match *copied {
+        Some(true) => "Copied.",
+        Some(false) => "The browser refused: select the text and copy it.",
+        None => "",
+    };
+    html! {
+        <section class="card-flat machine-commands">
+            <div class="box-head">
+                <h2>{"1. Measure your machine"}</h2>
+                <button class="btn btn-small" type="button" {onclick} data-testid="machine-copy">{"Copy"}</button>
+                <span class="muted" role="status" data-testid="machine-copied">{ said }</span>
+            </div>
+            <p class="muted">{"Linux, root (one sysctl is switched and restored), iperf3, sockperf, pahole and perf \
+                installed; a quiet machine. About 6 minutes."}</p>
+            <pre class="machine-pre" data-testid="machine-commands" tabindex="0">{ COMMANDS }</pre>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PickerProps {
+    wanted: UseStateHandle<Option<Wanted>>,
+    notices: UseStateHandle<Vec<String>>,
+}
+
+/// A picked file: read here (never uploaded) and fitted; a file over core's size limit is not
+/// even read.
+fn on_file(wanted: UseStateHandle<Option<Wanted>>, notices: UseStateHandle<Vec<String>>) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let input: Option<web_sys::HtmlInputElement> = e.target().and_then(|t| t.dyn_into().ok());
+        let Some(file) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) else { return };
+        if let Some(i) = &input {
+            i.set_value("");
+        }
+        let name = saved::file_label(&file.name());
+        if file.size() > MAX_FILE_BYTES as f64 {
+            let msg = format!(
+                "{name}: the file is {} bytes, more than the {MAX_FILE_BYTES} a measurement may have",
+                file.size()
+            );
+            return notices.set(vec![msg]);
+        }
+        let (wanted, notices) = (wanted.clone(), notices.clone());
+        yew::platform::spawn_local(async move {
+            match crate::browser::blob_text(&file).await {
+                Ok(text) => {
+                    notices.set(Vec::new());
+                    fit(&name, text, false, &wanted);
+                }
+                Err(e) => notices.set(vec![format!("{name} could not be read: {e}")]),
+            }
+        });
+    })
+}
+
+/// The file picker, the paste box and the reference button.
+#[function_component(FilePicker)]
+fn file_picker(props: &PickerProps) -> Html {
+    let paste_ref = use_node_ref();
+    let kept = crate::browser::storage_get(saved::KEY).is_some();
+    let on_file = on_file(props.wanted.clone(), props.notices.clone());
+    let on_paste = {
+        let (wanted, notices, paste_ref) = (props.wanted.clone(), props.notices.clone(), paste_ref.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(area) = paste_ref.cast::<web_sys::HtmlTextAreaElement>() else { return };
+            notices.set(Vec::new());
+            fit(PASTED_LABEL, area.value(), false, &wanted);
+        })
+    };
+    let on_reference = {
+        let notices = props.notices.clone();
+        Callback::from(move |_: MouseEvent| {
+            notices.set(Vec::new());
+            fit_reference(notices.clone());
+        })
+    };
+    let on_forget = {
+        let notices = props.notices.clone();
+        Callback::from(move |_: MouseEvent| {
+            crate::browser::storage_remove(saved::KEY);
+            notices.set(vec!["Your file was removed from this browser.".to_string()]);
+            fit_reference(notices.clone());
+        })
+    };
+    html! {
+        <section class="card-flat machine-input">
+            <h2>{"2. Open the file it wrote"}</h2>
+            <div class="machine-choose">
+                <label for="machine-file">{"The measurement file (JSON): "}</label>
+                <input id="machine-file" type="file" accept=".json,application/json"
+                    onchange={on_file} data-testid="machine-file" />
+                <button class="btn" type="button" onclick={on_reference} data-testid="machine-reference">
+                    {"Show the reference measurement"}</button>
+                if kept {
+                    <button class="btn btn-quiet" type="button" onclick={on_forget} data-testid="machine-forget">
+                        {"Forget my file"}</button>
+                }
+            </div>
+            <details class="machine-paste-box">
+                <summary>{"…or paste its text"}</summary>
+                <label for="machine-paste" class="visually-hidden">{"Measurement file text"}</label>
+                <textarea id="machine-paste" ref={paste_ref} rows="6" spellcheck="false"
+                    placeholder="{\"schema_version\": 1, …}" data-testid="machine-paste" />
+                <button class="btn btn-small btn-primary" type="button" onclick={on_paste}
+                    data-testid="machine-paste-use">{"Fit the pasted text"}</button>
+            </details>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct StatusProps {
+    state: Option<Rc<FitState>>,
+}
+
+/// Where the fit is: loading, running (bar, ETA, Stop), stopped, failed, done (its time).
+#[function_component(Status)]
+fn status(props: &StatusProps) -> Html {
+    use_ticker(props.state.as_ref().is_some_and(|s| s.is_running()));
+    let Some(s) = props.state.as_deref() else {
+        return html! { <p class="muted" data-testid="machine-loading">{"Loading the reference measurement…"}</p> };
+    };
+    if let Some(e) = &s.error {
+        return html! { <p class="run-error machine-error" role="alert" data-testid="machine-error">{ format!("{}: {e}", s.label) }</p> };
+    }
+    if s.stopped {
+        let onclick = Callback::from(|_: MouseEvent| restart_fit());
+        return html! {
+            <div class="run-control" data-testid="machine-stopped">
+                <span>{ format!("Stopped after {} of {} simulator runs.", s.done, s.total) }</span>
+                <button class="btn btn-small" type="button" {onclick} data-testid="machine-restart">{"Fit again"}</button>
+            </div>
+        };
+    }
+    let pct = s.percent();
+    let label = format!("{} of {} simulator runs", s.done, s.total);
+    if let Some(total) = s.total_ms.filter(|_| s.report.is_some()) {
+        let line = format!(
+            "Fitted {} in {:.1} s in the worker ({} simulator runs, worker compute {:.1} s).",
+            s.label,
+            total / 1000.0,
+            s.total,
+            s.compute_ms.unwrap_or(0.0) / 1000.0
+        );
+        return html! { <p class="muted machine-time" data-testid="machine-time">{ line }</p> };
+    }
+    let eta = if s.facts.is_some() { plan::eta_text(s.eta_ms(page_ms())) } else { "reading the file…".to_string() };
+    let onclick = Callback::from(|_: MouseEvent| stop_fit());
+    html! {
+        <div class="run-progress machine-progress">
+            <div class="run-bar" role="progressbar" aria-label="Fit progress" aria-valuemin="0" aria-valuemax="100"
+                aria-valuenow={pct.to_string()} aria-valuetext={label.clone()} data-testid="machine-progress"
+                data-done={s.done.to_string()} data-total={s.total.to_string()}>
+                <div class="run-bar-fill" style={format!("width: {pct}%")}></div>
+            </div>
+            <span>{ format!("Fitting {}: {label}", s.label) }</span>
+            <span class="run-eta" data-testid="machine-eta">{ eta }</span>
+            <button class="btn btn-small" type="button" {onclick} data-testid="machine-stop" aria-label="Stop the fit">{"Stop"}</button>
+        </div>
+    }
+}
+
+fn facts_box(f: &crate::worker::MachineFacts) -> Html {
+    let m = &f.machine;
+    let or_none = |s: &str, none: &str| if s.is_empty() { none.to_string() } else { s.to_string() };
+    let cpu = if m.cpu.is_empty() { m.model.clone() } else { format!("{} ({})", m.model, m.cpu) };
+    let family = or_none(&m.family, "none of the catalogue's families");
+    let suites: Vec<String> = f.suites.iter().map(|(s, n)| format!("{s} ({n})")).collect();
+    let rows = [
+        ("CPU", cpu),
+        ("CPUs", m.cpus.to_string()),
+        ("catalogue family", family),
+        ("kernel", format!("{} {}", f.kernel, f.kernel_version).trim().to_string()),
+        ("hypervisor", or_none(&m.hypervisor, "none (bare metal)")),
+        ("PMU", (if m.pmu { "yes: perf has hardware counters" } else { "no: perf sampled cpu-clock" }).to_string()),
+        ("taken", f.taken.clone()),
+        ("note", or_none(&f.note, "—")),
+        ("suites (cells)", suites.join(", ")),
+        ("written by", f.tool.clone()),
+    ];
+    html! {
+        <section class="card-flat machine-facts">
+            <h2>{"The machine"}</h2>
+            <dl class="validation-figures" data-testid="machine-facts">
+                { for rows.into_iter().map(|(k, v)| html! { <><dt>{ k }</dt><dd data-fact={k}>{ v }</dd></> }) }
+            </dl>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ResultsProps {
+    report: Rc<MachineReport>,
+    dark: bool,
+}
+
+/// The fitted constant, the summary, the overlays, the table, what is not predicted and why.
+#[function_component(Results)]
+fn results(props: &ResultsProps) -> Html {
+    let r = &props.report;
+    let charts = use_memo(props.report.clone(), |r| overlays(r).into_iter().map(Rc::new).collect::<Vec<_>>());
+    let summary = r.summary_line().trim().trim_start_matches("summary: ").to_string();
+    html! {
+        <section class="machine-results" data-testid="machine-results">
+            <h2>{"3. Predicted, fitted, measured"}</h2>
+            <p class="muted">{ format!("{} — kernel {}. Profile: {}.", r.machine, r.kernel, r.profile) }</p>
+            { for r.fitted.iter().map(|f| html! {
+                <p class="machine-fitted" data-testid="machine-fitted" data-value={f.value.to_string()}>
+                    {"Fitted "}<code>{ &f.name }</code>{ format!(" = {} {} (catalogue {} {}; sourced range {}–{}), on the cells marked “fit saw it”.",
+                        grouped(f.value, 0), f.unit, grouped(f.catalogue, 0), f.unit, grouped(f.range[0], 0), grouped(f.range[1], 0)) }
+                </p>
+            }) }
+            <p class="machine-summary" data-testid="machine-summary">{ summary }</p>
+            <div class="machine-charts">
+                { for charts.iter().map(|o| html! {
+                    <Chart data={ChartData::from(o.clone())} dark={props.dark} caption={o.title()}
+                        name={format!("machine-stream-{}flow-order{}", o.flows, o.order)}
+                        testid={format!("machine-chart-{}-{}", o.order, o.flows)} points={Some(o.points.len())} />
+                }) }
+            </div>
+            { points_table(&r.points) }
+            if !r.not_predicted.is_empty() {
+                <h3>{"Not predicted, and why"}</h3>
+                <ul class="validation-gaps" data-testid="machine-not-predicted">
+                    { for r.not_predicted.iter().map(|l| html! { <li>{ l }</li> }) }
+                </ul>
+            }
+            if !r.notes.is_empty() {
+                <h3>{"Notes"}</h3>
+                <ul class="validation-gaps" data-testid="machine-notes">{ for r.notes.iter().map(|l| html! { <li>{ l }</li> }) }</ul>
+            }
+        </section>
+    }
+}
+
+/// What a verdict means (core's rule, `calibrate::machine::MachinePoint::verdict`).
+fn verdict_help(v: &str) -> &'static str {
+    match v {
+        "within spread" => "the fitted prediction lies inside the measured min–max",
+        "agrees" => "the fitted prediction is within 10 % of the measured median",
+        "close" => "the fitted prediction is within 25 % of the measured median",
+        _ => "the fitted prediction is more than 25 % from the measured median",
+    }
+}
+
+/// `1234.5` as "1,234.5" (`decimals` after the point).
+pub fn grouped(v: f64, decimals: usize) -> String {
+    let text = format!("{:.*}", decimals, v.abs());
+    let (int, frac) = text.split_once('.').map_or((text.as_str(), None), |(i, f)| (i, Some(f)));
+    let mut out = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    let sign = if v < 0.0 && text.chars().any(|c| c != '0' && c != '.') { "-" } else { "" };
+    match frac {
+        Some(f) => format!("{sign}{out}.{f}"),
+        None => format!("{sign}{out}"),
+    }
+}
+
+fn err_badge(e: f64) -> Html {
+    html! { <span class={classes!("err-badge", error_class(e))}>{ format!("{e:+.1} %") }</span> }
+}
+
+fn point_row(p: &MachinePoint) -> Html {
+    let what = setting_text(p);
+    let title = format!("{}: {}", p.verdict, verdict_help(&p.verdict));
+    html! {
+        <tr data-testid="machine-row" data-suite={p.suite.clone()} data-cell={p.cell.clone()}
+            data-measured={p.measured.to_string()} data-min={p.measured_min.to_string()} data-max={p.measured_max.to_string()}
+            data-catalogue={p.predicted_catalogue.to_string()} data-error-catalogue={p.error_catalogue_pct.to_string()}
+            data-fitted={p.predicted.to_string()} data-error={p.error_pct.to_string()}
+            data-used={p.used_for_fit.to_string()} data-verdict={p.verdict.clone()}>
+            <td>{ &p.suite }</td>
+            <th scope="row"><code>{ &p.cell }</code>if !what.is_empty() { <div class="muted">{ what }</div> }</th>
+            <td class="num"><span data-testid="machine-measured">{ grouped(p.measured, 1) }</span>{" "}<span class="unit">{ &p.unit }</span>
+                <div class="muted">{ format!("{}–{}", grouped(p.measured_min, 1), grouped(p.measured_max, 1)) }</div></td>
+            <td class="num">{ grouped(p.predicted_catalogue, 1) }</td>
+            <td class="num">{ err_badge(p.error_catalogue_pct) }</td>
+            <td class="num">{ grouped(p.predicted, 1) }</td>
+            <td class="num">{ err_badge(p.error_pct) }</td>
+            <td>{ if p.used_for_fit { "yes" } else { "no" } }</td>
+            <td><span class={classes!("tag", "machine-verdict", format!("mv-{}", p.verdict.replace(' ', "-")))}
+                title={title.clone()} aria-label={title}>{ &p.verdict }</span>
+                if p.contaminated { <span class="tag" title="every sample ran on a busy machine">{"busy"}</span> }</td>
+        </tr>
+    }
+}
+
+fn points_table(points: &[MachinePoint]) -> Html {
+    html! {
+        <div class="table-scroll" tabindex="0" role="region" aria-label="every measured point beside the model">
+            <table class="results grid machine-table" data-testid="machine-table">
+                <thead><tr>
+                    <th scope="col">{"Suite"}</th><th scope="col">{"Cell"}</th>
+                    <th scope="col" class="num">{"Measured: median, min–max"}</th>
+                    <th scope="col" class="num" title="predicted from the machine catalogue, nothing fitted">{"Catalogue alone"}</th>
+                    <th scope="col" class="num">{"Error"}</th>
+                    <th scope="col" class="num" title="predicted after the fit">{"After the fit"}</th>
+                    <th scope="col" class="num">{"Error"}</th>
+                    <th scope="col" title="whether the fit saw this cell (in sample)">{"Fit saw it"}</th>
+                    <th scope="col">{"Verdict"}</th>
+                </tr></thead>
+                <tbody>{ for points.iter().map(point_row) }</tbody>
+            </table>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        assert_eq!(grouped(9280.182, 1), "9,280.2");
+        assert_eq!(grouped(224.0, 1), "224.0");
+        assert_eq!(grouped(1_234_567.0, 0), "1,234,567");
+        assert_eq!(grouped(-40000.0, 0), "-40,000");
+        assert_eq!(grouped(-0.01, 1), "0.0");
+        assert_eq!(grouped(999.96, 1), "1,000.0");
+    }
+}
