@@ -317,6 +317,27 @@ impl std::fmt::Debug for ViewData {
     }
 }
 
+/// The view-data query of one seed's [`Experiment::reproduce_figures`]: the page's workers
+/// compute a seed's share of a reproduction as they compute a heavy view's data.
+pub const REPRODUCE_FIGURES: &str = "reproduce-figures";
+
+/// [`Experiment::view_data`], or one seed's [`Experiment::reproduce_figures`] for a query named
+/// [`REPRODUCE_FIGURES`] (the seed is the run's).
+pub fn view_data_of(e: &dyn Experiment, params: &Params, seed: u64, query: &ViewQuery) -> Option<ViewData> {
+    if query.name == REPRODUCE_FIGURES {
+        return e.reproduce_figures(seed).map(ViewData::new);
+    }
+    e.view_data(params, seed, query)
+}
+
+/// Where [`view_data_of`] may run: [`Experiment::view_cost`], or the figures' own cost.
+pub fn view_cost_of(e: &dyn Experiment, params: &Params, query: &ViewQuery) -> Cost {
+    if query.name == REPRODUCE_FIGURES {
+        return e.reproduce_figures_cost().unwrap_or(Cost::Light);
+    }
+    e.view_cost(params, query)
+}
+
 pub trait Experiment: Sync {
     /// Permanent id, used by the CLI, URLs and lesson files (kebab-case).
     fn id(&self) -> &'static str;

@@ -52,7 +52,8 @@ fn table(profile: RrProfile, off: f64, on: f64) -> Reproduction {
 /// The table on the mean over `seeds` of each seed's figures (`[off, on]`), each cell the
 /// mean of the seeds' cells with its [min, max].
 pub(super) fn mean_of(profile: RrProfile, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
-    let per_seed: Vec<Reproduction> = figures.iter().map(|f| Some(table(profile, *f.first()?, *f.get(1)?))).collect::<Option<_>>()?;
+    let per_seed: Vec<Reproduction> =
+        figures.iter().map(|f| Some(table(profile, *f.first()?, *f.get(1)?))).collect::<Option<_>>()?;
     let mut mean = per_seed.first()?.clone();
     for (ri, row) in mean.rows.iter_mut().enumerate() {
         for (ci, cell) in row.cells.iter_mut().enumerate() {
