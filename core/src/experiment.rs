@@ -317,6 +317,27 @@ impl std::fmt::Debug for ViewData {
     }
 }
 
+/// The view-data query of one seed's [`Experiment::reproduce_figures`]: the page's workers
+/// compute a seed's share of a reproduction as they compute a heavy view's data.
+pub const REPRODUCE_FIGURES: &str = "reproduce-figures";
+
+/// [`Experiment::view_data`], or one seed's [`Experiment::reproduce_figures`] for a query named
+/// [`REPRODUCE_FIGURES`] (the seed is the run's).
+pub fn view_data_of(e: &dyn Experiment, params: &Params, seed: u64, query: &ViewQuery) -> Option<ViewData> {
+    if query.name == REPRODUCE_FIGURES {
+        return e.reproduce_figures(seed).map(ViewData::new);
+    }
+    e.view_data(params, seed, query)
+}
+
+/// Where [`view_data_of`] may run: [`Experiment::view_cost`], or the figures' own cost.
+pub fn view_cost_of(e: &dyn Experiment, params: &Params, query: &ViewQuery) -> Cost {
+    if query.name == REPRODUCE_FIGURES {
+        return e.reproduce_figures_cost().unwrap_or(Cost::Light);
+    }
+    e.view_cost(params, query)
+}
+
 pub trait Experiment: Sync {
     /// Permanent id, used by the CLI, URLs and lesson files (kebab-case).
     fn id(&self) -> &'static str;
@@ -436,13 +457,45 @@ pub trait Experiment: Sync {
 
     /// The seed post's figures beside the MEAN of the model over `seeds` (each simulated cell
     /// with its [min, max] over the seeds): the figure a fidelity claim should rest on, not
-    /// one lucky seed. Notes (crossover, plateau...) are computed on the mean run.
+    /// one lucky seed. Notes (crossover, plateau...) are computed on the mean run. Each seed's
+    /// share is independent (the page spreads them over its workers): a run of
+    /// [`Experiment::reproduce_params`], or [`Experiment::reproduce_figures`] where the table
+    /// gathers several runs; the mean is [`Experiment::reproduce_from_runs`] or
+    /// [`Experiment::reproduce_from_figures`] of them, here and in the page alike.
     fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
+        if self.reproduce_figures_cost().is_some() {
+            let figures: Option<Vec<Vec<f64>>> =
+                crate::calibrate::par_map(seeds, |&s| self.reproduce_figures(s)).into_iter().collect();
+            return self.reproduce_from_figures(seeds, &figures?);
+        }
         let params = self.reproduce_params();
         let runs: Vec<RunOutput> = crate::calibrate::par_map(seeds, |&s| self.run(&params, s));
-        let mean = RunOutput::mean_of(&runs)?;
+        self.reproduce_from_runs(seeds, &runs)
+    }
+
+    /// [`Experiment::reproduce_mean`] of one run of [`Experiment::reproduce_params`] per seed
+    /// (`runs` in the order of `seeds`).
+    fn reproduce_from_runs(&self, seeds: &[u64], runs: &[RunOutput]) -> Option<Reproduction> {
+        let params = self.reproduce_params();
+        let mean = RunOutput::mean_of(runs)?;
         let per_seed: Vec<Reproduction> = runs.iter().filter_map(|r| self.compare(&params, r)).collect();
         Some(self.compare(&params, &mean)?.with_spread(&per_seed, seeds))
+    }
+
+    /// Where one seed's [`Experiment::reproduce_figures`] may run, if the experiment's
+    /// reproduction is made of figures rather than of one run per seed (`None`: runs).
+    fn reproduce_figures_cost(&self) -> Option<Cost> {
+        None
+    }
+    /// The simulated figures of one seed's reproduction, for an experiment whose table
+    /// gathers several runs (`None` for the others).
+    fn reproduce_figures(&self, _seed: u64) -> Option<Vec<f64>> {
+        None
+    }
+    /// [`Experiment::reproduce_mean`] of each seed's [`Experiment::reproduce_figures`]
+    /// (`figures` in the order of `seeds`).
+    fn reproduce_from_figures(&self, _seeds: &[u64], _figures: &[Vec<f64>]) -> Option<Reproduction> {
+        None
     }
 
     /// The machine profile's fitted constants and how to score them against the seed, for

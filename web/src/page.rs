@@ -10,7 +10,7 @@
 //! by core. Bad input never panics: a bad URL part becomes a notice, a bad typed value becomes
 //! an inline field error, and the page keeps its last valid parameters.
 
-use crate::route::{Location, Route};
+use crate::route::{self, Location, Route};
 use skblab_core::params::{echo, echo_within};
 use skblab_core::{Experiment, ParamError, Params, DEFAULT_SEED, MODEL_VERSION};
 use skblab_lessons::{Lesson, Status};
@@ -35,7 +35,10 @@ pub const MAX_NOTICE_CHARS: usize = 400;
 pub enum View {
     Home,
     About,
-    Reproduce,
+    /// The Reproduce page over this many seeds.
+    Reproduce {
+        seeds: u32,
+    },
     Validation,
     Machine,
     PlayIndex,
@@ -95,7 +98,7 @@ pub fn resolve(location: &Location) -> (View, Vec<String>) {
     let view = match &location.route {
         Route::Home => View::Home,
         Route::About => View::About,
-        Route::Reproduce => View::Reproduce,
+        Route::Reproduce => View::Reproduce { seeds: reproduce_seeds(&location.query, &mut notices) },
         Route::Validation => View::Validation,
         Route::Machine => View::Machine,
         Route::Play { experiment: None } => View::PlayIndex,
@@ -118,6 +121,40 @@ pub fn resolve(location: &Location) -> (View, Vec<String>) {
         return (View::Player(page), Vec::new());
     }
     (view, bound_notices(notices))
+}
+
+/// Seeds of the Reproduce page when the URL names none (the CLI's default).
+pub const REPRODUCE_SEEDS: u32 = 5;
+/// The most seeds the Reproduce page runs.
+pub const MAX_REPRODUCE_SEEDS: u32 = 10;
+
+/// The Reproduce page's `seeds` from its query (1..=[`MAX_REPRODUCE_SEEDS`]); anything else is
+/// a notice and the default.
+fn reproduce_seeds(query: &[(String, String)], notices: &mut Vec<String>) -> u32 {
+    let mut seeds = REPRODUCE_SEEDS;
+    for (name, text) in query {
+        if name != "seeds" {
+            notices.push(format!(
+                "unknown URL parameter '{}' on the Reproduce page (it takes 'seeds'); ignored",
+                echo(name)
+            ));
+            continue;
+        }
+        match skblab_core::params::parse_whole(text, 1, u64::from(MAX_REPRODUCE_SEEDS)) {
+            Ok(n) => seeds = n as u32,
+            Err(_) => notices.push(format!(
+                "bad value '{}' for 'seeds' in the URL: expected a whole number from 1 to {MAX_REPRODUCE_SEEDS}; using {REPRODUCE_SEEDS} seeds",
+                echo(text)
+            )),
+        }
+    }
+    seeds
+}
+
+/// The Reproduce page's URL over `seeds` seeds (the default's has no query).
+pub fn reproduce_href(seeds: u32) -> String {
+    let query = if seeds == REPRODUCE_SEEDS { Vec::new() } else { vec![("seeds".to_string(), seeds.to_string())] };
+    route::format(&Location::new(Route::Reproduce, query))
 }
 
 /// Notices as the page shows them: at most [`MAX_NOTICES`] (the last one summarising the rest;
@@ -379,6 +416,20 @@ mod tests {
             (View::Player(p), _) => p,
             _ => panic!("{hash} is not a player page"),
         }
+    }
+
+    #[test]
+    fn reproduce_takes_seeds_from_1_to_10_and_a_bad_value_is_a_notice() {
+        let seeds = |hash: &str| match resolve(&route::parse(hash)) {
+            (View::Reproduce { seeds }, notices) => (seeds, notices.len()),
+            _ => panic!("{hash} is not the Reproduce page"),
+        };
+        assert_eq!(seeds("#/reproduce"), (REPRODUCE_SEEDS, 0));
+        assert_eq!(seeds("#/reproduce?seeds=10"), (10, 0));
+        for bad in ["#/reproduce?seeds=0", "#/reproduce?seeds=11", "#/reproduce?seeds=x", "#/reproduce?seed=3"] {
+            assert_eq!(seeds(bad), (REPRODUCE_SEEDS, 1), "{bad}");
+        }
+        assert_eq!((reproduce_href(5), reproduce_href(3)), ("#/reproduce".into(), "#/reproduce?seeds=3".into()));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! |------------------------------------------------|--------------------------------|
 //! | `#/`                                           | [`Route::Home`]                |
 //! | `#/about`                                      | [`Route::About`]               |
-//! | `#/reproduce`                                  | [`Route::Reproduce`]           |
+//! | `#/reproduce?seeds=N`                          | [`Route::Reproduce`]           |
 //! | `#/validation`                                 | [`Route::Validation`]          |
 //! | `#/machine`                                    | [`Route::Machine`]             |
 //! | `#/lesson/<slug>/<step>?name=value&seed=N`     | [`Route::Lesson`] (step from 1)|
@@ -109,15 +109,7 @@ const MAX_PROBLEM_CHARS: usize = 200;
 
 /// Pages whose URL carries no parameters: a query there is dropped with a notice.
 fn takes_no_query(route: &Route) -> bool {
-    matches!(
-        route,
-        Route::Home
-            | Route::About
-            | Route::Reproduce
-            | Route::Validation
-            | Route::Machine
-            | Route::Play { experiment: None }
-    )
+    matches!(route, Route::Home | Route::About | Route::Validation | Route::Machine | Route::Play { experiment: None })
 }
 
 /// A step number as the URL writes it: decimal digits, from 1, no sign and no leading zero.
@@ -275,14 +267,7 @@ mod tests {
 
     #[test]
     fn a_query_on_a_page_without_parameters_is_a_notice() {
-        for hash in [
-            "#/about?x=1",
-            "#/?step=2",
-            "#/reproduce?a=1&b=2",
-            "#/validation?x=",
-            "#/machine?file=a",
-            "#/play?mtu=9000",
-        ] {
+        for hash in ["#/about?x=1", "#/?step=2", "#/validation?x=", "#/machine?file=a", "#/play?mtu=9000"] {
             let loc = parse(hash);
             assert!(
                 loc.problems.iter().any(|p| p.starts_with("this page takes no URL parameters; ignored")),
@@ -294,7 +279,9 @@ mod tests {
         let many: Vec<String> = (0..500).map(|i| format!("k{i}=1")).collect();
         let loc = parse(&format!("#/about?{}", many.join("&")));
         assert!(loc.problems[0].chars().count() <= MAX_PROBLEM_CHARS + 1, "{}", loc.problems[0]);
-        for hash in ["#/about", "#/", "#/play/skb-layout?mtu=9000", "#/lesson/skb-layout/2?mtu=9000"] {
+        for hash in
+            ["#/about", "#/", "#/reproduce?seeds=3", "#/play/skb-layout?mtu=9000", "#/lesson/skb-layout/2?mtu=9000"]
+        {
             assert!(parse(hash).problems.is_empty(), "{hash}");
         }
     }
@@ -305,6 +292,7 @@ mod tests {
             Location::new(Route::Home, vec![]),
             Location::new(Route::About, vec![]),
             Location::new(Route::Reproduce, vec![]),
+            Location::new(Route::Reproduce, q(&[("seeds", "3")])),
             Location::new(Route::Validation, vec![]),
             Location::new(Route::Machine, vec![]),
             Location::new(Route::Play { experiment: None }, vec![]),

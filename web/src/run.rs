@@ -32,7 +32,7 @@ use pool::{Owner, Pool};
 use skblab_core::{Cost, Experiment, Params, Row, RunOutput};
 use std::cell::RefCell;
 use std::rc::Rc;
-pub use view_data::{use_view_data, ViewLoad};
+pub use view_data::{use_view_data, use_view_data_list, ViewLoad};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -200,7 +200,7 @@ impl Request {
 
 fn view_json(run: &RunSpec, query: &ViewQuery) -> Result<Box<RawValue>, String> {
     let (e, params) = run.resolve()?;
-    let data = e.view_data(&params, run.seed, query);
+    let data = skblab_core::experiment::view_data_of(e, &params, run.seed, query);
     let data = data.ok_or_else(|| format!("{} has no view data {:?}", run.experiment, query))?;
     RawValue::from_string(data.to_json()).map_err(|e| e.to_string())
 }

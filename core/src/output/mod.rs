@@ -391,7 +391,8 @@ pub(crate) fn small(v: f64) -> String {
     }
 }
 
-pub(crate) fn fmt_num(v: f64) -> String {
+/// A number as the CLI prints it (integers whole, below 10 up to three decimals, else one).
+pub fn fmt_num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else if v.abs() < 10.0 {

@@ -5,7 +5,7 @@ use super::frame::Frame;
 use super::home::{Home, PlayIndex};
 use super::machine::MachinePage;
 use super::player::Player;
-use super::reproduce::ReproducePage;
+use super::seed_posts::ReproducePage;
 use super::validation::ValidationPage;
 use crate::hooks::{use_hash_nav, use_progress};
 use crate::page::{resolve, View};
@@ -25,7 +25,7 @@ pub fn app() -> Html {
     let page_key = match view {
         View::Home => "home".to_string(),
         View::About => "about".to_string(),
-        View::Reproduce => "reproduce".to_string(),
+        View::Reproduce { .. } => "reproduce".to_string(),
         View::Validation => "validation".to_string(),
         View::Machine => "machine".to_string(),
         View::PlayIndex => "play".to_string(),
@@ -42,18 +42,18 @@ pub fn app() -> Html {
         // A bad URL typed over a page is replaced by the address of the page shown instead
         // (a player page keeps its own URL in step).
         let canonical = match view {
-            View::Home => Some(Route::Home),
-            View::About => Some(Route::About),
-            View::Reproduce => Some(Route::Reproduce),
-            View::Validation => Some(Route::Validation),
-            View::Machine => Some(Route::Machine),
-            View::PlayIndex => Some(Route::Play { experiment: None }),
+            View::Home => Some(route::href(Route::Home)),
+            View::About => Some(route::href(Route::About)),
+            View::Reproduce { seeds } => Some(crate::page::reproduce_href(*seeds)),
+            View::Validation => Some(route::href(Route::Validation)),
+            View::Machine => Some(route::href(Route::Machine)),
+            View::PlayIndex => Some(route::href(Route::Play { experiment: None })),
             View::Player(_) => None,
         };
         let bad = !notices.is_empty();
         use_effect_with(nav.hash.clone(), move |_| {
             if let (true, Some(route)) = (bad, canonical) {
-                crate::browser::replace_hash(&route::href(route));
+                crate::browser::replace_hash(&route);
             }
         });
     }
@@ -69,7 +69,7 @@ pub fn app() -> Html {
     let page = match view {
         View::Home => html! { <Home /> },
         View::About => html! { <About /> },
-        View::Reproduce => html! { <ReproducePage /> },
+        View::Reproduce { seeds } => html! { <ReproducePage seeds={*seeds} /> },
         View::Validation => html! { <ValidationPage /> },
         View::Machine => html! { <MachinePage /> },
         View::PlayIndex => html! { <PlayIndex /> },

@@ -15,6 +15,7 @@ pub mod player;
 pub mod question;
 pub mod reproduce;
 pub mod results;
+pub mod seed_posts;
 pub mod shell;
 pub mod transport;
 pub mod validation;

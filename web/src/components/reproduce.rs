@@ -1,19 +1,13 @@
-//! The reproduce page (`#/reproduce`): for every experiment with a seed table, the seed's
-//! measured numbers beside the simulation's, with a per-cell error badge and a summary —
-//! the browser's `skblab reproduce <id>`.
-//!
-//! Light experiments reproduce on the main thread (microseconds); heavy ones (core's
-//! `Cost::Heavy`) run their default sweep in the worker pool (all tables share it, their points
-//! spread over the workers), and each table fills as rows arrive, with its ETA and Stop. [`ReproTable`] is also the generic `Compare` view. With `bands`, a table offers the
+//! The seed-vs-simulation table of one run ([`ReproTable`], the generic `Compare` view of a
+//! lesson step or the playground) and the error badges the Reproduce page
+//! ([`super::seed_posts`]) shares. With `bands`, a table offers the
 //! uncertainty band of its experiment ([`super::bands`]): a band column with a drawn bar per
 //! cell once the learner starts it, and the "cannot tell" line under the table.
 
 use super::bands::{band_bar, use_bands_of, BandPanel};
 use super::validation::VerdictStrip;
 use crate::browser;
-use crate::route::{self, Route};
-use crate::run::{use_background_run, RunControl, RunKey, RunProgress};
-use skblab_core::{Cost, Experiment, Reproduction, DEFAULT_SEED};
+use skblab_core::Reproduction;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -138,88 +132,6 @@ fn fmt_num(v: f64) -> String {
         format!("{v:.0}")
     } else {
         format!("{v:.2}")
-    }
-}
-
-/// `#/reproduce`.
-#[function_component(ReproducePage)]
-pub fn reproduce_page() -> Html {
-    html! {
-        <div class="reproduce-page">
-            <header class="player-head">
-                <p class="eyebrow">{"Reproduce"}</p>
-                <h1>{"The seeds beside the simulation"}</h1>
-                <p class="lead">
-                    { "Every experiment with a seed table, run with its default parameters and the default seed: \
-                    measured and simulated numbers, the error of each cell (green ≤ 5 %, amber ≤ 12 %, red beyond) and \
-                    the mean absolute percentage error per column. The same tables as " }
-                    <code>{"skblab reproduce <id>"}</code>{". Each table's verdict says what its error means: "}
-                    <a href={route::href(Route::Validation)} data-testid="reproduce-validation-link">
-                        {"the validation page"}</a>
-                    {" has the degrees of freedom, the out-of-sample errors and the curve baseline."}
-                </p>
-            </header>
-            { for skblab_core::experiments().iter().map(|e| html! { <ExperimentRepro experiment={*e} /> }) }
-        </div>
-    }
-}
-
-#[derive(Properties)]
-struct ExperimentProps {
-    experiment: &'static dyn Experiment,
-}
-
-impl PartialEq for ExperimentProps {
-    fn eq(&self, other: &Self) -> bool {
-        self.experiment.id() == other.experiment.id()
-    }
-}
-
-#[function_component(ExperimentRepro)]
-fn experiment_repro(props: &ExperimentProps) -> Html {
-    let e = props.experiment;
-    let params = e.reproduce_params();
-    let heavy = e.cost(&params) == Cost::Heavy;
-    // Light experiments reproduce in microseconds; heavy ones are never run here.
-    let repro = use_memo(e.id(), move |_| if heavy { None } else { e.reproduce(DEFAULT_SEED).map(Rc::new) });
-    let body = match (&*repro, heavy) {
-        (_, true) => html! { <HeavyRepro experiment={e} /> },
-        (Some(r), false) => {
-            html! { <ReproTable repro={r.clone()} testid={format!("repro-table-{}", e.id())} bands={true} /> }
-        }
-        (None, false) => return html! {},
-    };
-    html! {
-        <section class="repro-section" data-testid={format!("reproduce-{}", e.id())}>
-            <h2>{ e.title() }{" "}<code>{ e.id() }</code></h2>
-            { body }
-        </section>
-    }
-}
-
-/// A heavy experiment's reproduction: its default run in the worker, compared as rows arrive.
-#[function_component(HeavyRepro)]
-fn heavy_repro(props: &ExperimentProps) -> Html {
-    let e = props.experiment;
-    let key = RunKey { experiment: e, params: e.resolve(&e.reproduce_params()), seed: DEFAULT_SEED };
-    let Some(state) = use_background_run(key.clone()) else {
-        return html! { <p class="muted">{"waiting for the worker…"}</p> };
-    };
-    let repro = e.compare(&key.params, &state.table()).map(|mut r| {
-        if !state.is_done() {
-            r.notes.clear();
-        }
-        Rc::new(r)
-    });
-    html! {
-        <div>
-            <RunProgress state={state.clone()} />
-            <RunControl state={state.clone()} />
-            if let Some(repro) = repro {
-                <ReproTable {repro} testid={format!("repro-table-{}", e.id())} partial={!state.is_done()}
-                    bands={state.is_done()} />
-            }
-        </div>
     }
 }
 

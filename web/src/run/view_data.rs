@@ -13,6 +13,7 @@ use crate::store::{self, Topic};
 use crate::worker::{Request, RunSpec};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use skblab_core::experiment::view_cost_of;
 use skblab_core::{Cost, ViewData, ViewQuery};
 use std::sync::Arc;
 use yew::prelude::*;
@@ -86,7 +87,8 @@ impl<T> ViewLoad<T> {
 fn compute(key: &ViewKey) -> Result<ViewData, String> {
     let (e, params) = (key.run.experiment, &key.run.params);
     e.validate(params).map_err(|err| err.to_string())?;
-    e.view_data(params, key.run.seed, &key.query).ok_or_else(|| format!("{} has no data {:?}", e.id(), key.query.name))
+    skblab_core::experiment::view_data_of(e, params, key.run.seed, &key.query)
+        .ok_or_else(|| format!("{} has no data {:?}", e.id(), key.query.name))
 }
 
 impl Views {
@@ -143,7 +145,7 @@ fn request(key: &ViewKey) {
 /// The data of `key` as `T`, computing light data now; `None` while heavy data is pending or
 /// was never asked for.
 fn lookup<T: Serialize + DeserializeOwned + Send + Sync + 'static>(key: &ViewKey) -> Option<Result<Arc<T>, String>> {
-    let heavy = key.run.experiment.view_cost(&key.run.params, &key.query) == Cost::Heavy;
+    let heavy = view_cost_of(key.run.experiment, &key.run.params, &key.query) == Cost::Heavy;
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         if c.views.find(key).is_none() && !heavy {
@@ -176,7 +178,7 @@ where
     {
         let key = key.clone();
         use_effect_with(key, |key| {
-            if key.run.experiment.view_cost(&key.run.params, &key.query) == Cost::Heavy {
+            if view_cost_of(key.run.experiment, &key.run.params, &key.query) == Cost::Heavy {
                 request(key);
             }
         });
@@ -186,4 +188,27 @@ where
         Some(Ok(v)) => ViewLoad::Ready(v),
         Some(Err(e)) => ViewLoad::Failed(e),
     }
+}
+
+/// The data of each of `keys` (a run's key and a query), as [`use_view_data`] gives one: for
+/// a page that asks for a varying number of them (one seed's share of a reproduction each).
+#[hook]
+pub fn use_view_data_list<T>(keys: Vec<(RunKey, ViewQuery)>) -> Vec<ViewLoad<T>>
+where
+    T: Serialize + DeserializeOwned + Send + Sync + 'static,
+{
+    store::use_topic(Topic::Views, None);
+    let keys: Vec<ViewKey> = keys.into_iter().map(|(run, query)| ViewKey { run, query }).collect();
+    use_effect_with(keys.clone(), |keys| {
+        for key in keys.iter().filter(|k| view_cost_of(k.run.experiment, &k.run.params, &k.query) == Cost::Heavy) {
+            request(key);
+        }
+    });
+    keys.iter()
+        .map(|key| match lookup::<T>(key) {
+            None => ViewLoad::Waiting,
+            Some(Ok(v)) => ViewLoad::Ready(v),
+            Some(Err(e)) => ViewLoad::Failed(e),
+        })
+        .collect()
 }

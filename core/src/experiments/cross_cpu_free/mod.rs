@@ -29,6 +29,8 @@
 
 mod lanes;
 pub mod profile;
+mod repro;
+pub use repro::reproduce_on;
 pub mod seed;
 pub mod tables;
 pub mod world;
@@ -554,20 +556,17 @@ impl Experiment for CrossCpuFree {
         Some(reproduce_on(XEN_GUEST_2011, seed))
     }
 
-    /// The three rows of [`reproduce_on`], each simulated cell the mean over `seeds` with its
-    /// [min, max].
-    fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
-        let per_seed: Vec<Reproduction> = crate::calibrate::par_map(seeds, |&s| reproduce_on(XEN_GUEST_2011, s));
-        let mut mean = per_seed.first()?.clone();
-        for (ri, row) in mean.rows.iter_mut().enumerate() {
-            for (ci, cell) in row.cells.iter_mut().enumerate() {
-                let sum: f64 = per_seed.iter().map(|r| r.rows[ri].cells[ci].simulated).sum();
-                cell.simulated = round(sum / per_seed.len() as f64, 2);
-            }
-        }
-        let (b, a) = (mean.rows[0].cells[0].simulated, mean.rows[1].cells[0].simulated);
-        mean.notes[0] = format!("after/before: seed {:.4}, sim {:.4} (mean)", seed::ratio(), a / b);
-        Some(mean.with_spread(&per_seed, seeds))
+    fn reproduce_figures_cost(&self) -> Option<Cost> {
+        Some(Cost::Heavy)
+    }
+
+    /// Datagrams and Mbit/s of the four runs ([`repro::figures_on`]).
+    fn reproduce_figures(&self, seed: u64) -> Option<Vec<f64>> {
+        Some(repro::figures_on(XEN_GUEST_2011, seed))
+    }
+
+    fn reproduce_from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
+        repro::mean_of(XEN_GUEST_2011, seeds, figures)
     }
 
     fn tables(&self) -> Vec<crate::calibrate::tables::TableSpec> {
@@ -597,49 +596,6 @@ impl Experiment for CrossCpuFree {
 
     fn monotone(&self) -> Vec<crate::experiment::Monotone> {
         tables::monotone()
-    }
-}
-
-/// The three rows of `skblab reproduce` on `profile`.
-pub fn reproduce_on(profile: HostProfile, seed: u64) -> Reproduction {
-    let base = Input::from(&CrossCpuFree.defaults());
-    let run = |bytes: u32, split: bool| {
-        let i = Input { datagram_bytes: bytes, shinfo_split: split, ..base };
-        run_input(&i, profile, seed, false).2
-    };
-    let (b, a) = (run(64, false), run(64, true));
-    let (b12, a12) = (run(1200, false), run(1200, true));
-    let change = (a12.datagrams - b12.datagrams) / b12.datagrams * 100.0;
-    let cells = |s: &Summary, d: u64, m: f64| {
-        vec![
-            ReproCell { metric: "datagrams", measured: d as f64, simulated: s.datagrams.round(), spread: None },
-            ReproCell { metric: "mbps", measured: m, simulated: round(s.mbps, 1), spread: None },
-        ]
-    };
-    Reproduction {
-        experiment: ID,
-        citation: sources::SEED_001,
-        key_name: "run",
-        rows: vec![
-            ReproRow { label: "64 B before".into(), cells: cells(&b, seed::BEFORE_DATAGRAMS, seed::BEFORE_MBPS) },
-            ReproRow { label: "64 B after".into(), cells: cells(&a, seed::AFTER_DATAGRAMS, seed::AFTER_MBPS) },
-            ReproRow {
-                label: "1200 B change".into(),
-                cells: vec![ReproCell { metric: "change_pct", measured: seed::CHANGE_1200_PCT, simulated: round(change, 2), spread: None }],
-            },
-        ],
-        notes: vec![
-            format!(
-                "after/before: seed {:.4}, sim {:.4}",
-                seed::ratio(),
-                a.datagrams / b.datagrams
-            ),
-            format!(
-                "simulated {} ms per run, scaled to iperf's 60 s; 1200 B: the seed says \"basically identical\" (read as 0 %)",
-                base.measure_us / 1000
-            ),
-            format!("machine: {}", profile.name),
-        ],
     }
 }
 

@@ -548,12 +548,23 @@ impl Experiment for PageFragFree {
         Some(reproduce(seed))
     }
 
-    /// The full table on the mean over `seeds`, each cell with its [min, max].
-    fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
-        let per_seed: Vec<Vec<f64>> = crate::calibrate::par_map(seeds, |&s| reproduce_figures(s));
-        let n = per_seed.len().max(1) as f64;
-        let mean: Vec<f64> = (0..FIGURES).map(|k| per_seed.iter().map(|f| f[k]).sum::<f64>() / n).collect();
-        let tables: Vec<Reproduction> = per_seed.iter().zip(seeds).map(|(f, &s)| table(f, s)).collect();
+    fn reproduce_figures_cost(&self) -> Option<Cost> {
+        Some(Cost::Heavy)
+    }
+
+    /// The router's frames before the fix and both gains ([`reproduce_figures`]).
+    fn reproduce_figures(&self, seed: u64) -> Option<Vec<f64>> {
+        Some(reproduce_figures(seed))
+    }
+
+    /// The full table on the mean over `seeds` of each figure, each cell with its [min, max].
+    fn reproduce_from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
+        if figures.is_empty() || figures.iter().any(|f| f.len() != FIGURES) {
+            return None;
+        }
+        let n = figures.len() as f64;
+        let mean: Vec<f64> = (0..FIGURES).map(|k| figures.iter().map(|f| f[k]).sum::<f64>() / n).collect();
+        let tables: Vec<Reproduction> = figures.iter().zip(seeds).map(|(f, &s)| table(f, s)).collect();
         Some(table(&mean, seeds.first().copied().unwrap_or(0)).with_spread(&tables, seeds))
     }
 

@@ -27,6 +27,8 @@
 //! lanes, `RunResult`).
 
 pub mod profile;
+mod repro;
+pub use repro::{reproduce_on, seed_pair};
 pub mod seed;
 mod specs;
 pub use specs::specs;
@@ -563,17 +565,18 @@ impl Experiment for SkbCache {
         Some(reproduce_on(SERVER_2019_RR, seed))
     }
 
-    fn reproduce_mean(&self, seeds: &[u64]) -> Option<Reproduction> {
-        let per_seed: Vec<Reproduction> = crate::calibrate::par_map(seeds, |&s| reproduce_on(SERVER_2019_RR, s));
-        let mut mean = per_seed.first()?.clone();
-        for (ri, row) in mean.rows.iter_mut().enumerate() {
-            for (ci, cell) in row.cells.iter_mut().enumerate() {
-                let sum: f64 = per_seed.iter().map(|r| r.rows[ri].cells[ci].simulated).sum();
-                cell.simulated = round(sum / per_seed.len() as f64, 3);
-            }
-        }
-        mean.notes.push(format!("mean over {} seeds", seeds.len()));
-        Some(mean.with_spread(&per_seed, seeds))
+    fn reproduce_figures_cost(&self) -> Option<Cost> {
+        Some(Cost::Heavy)
+    }
+
+    /// Mpps with the caches off and on.
+    fn reproduce_figures(&self, seed: u64) -> Option<Vec<f64>> {
+        let (off, on) = seed_pair(SERVER_2019_RR, seed);
+        Some(vec![off, on])
+    }
+
+    fn reproduce_from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
+        repro::mean_of(SERVER_2019_RR, seeds, figures)
     }
 
     /// Seed 004's table: two numbers, nothing fitted to them (a prediction).
@@ -605,44 +608,6 @@ impl Experiment for SkbCache {
 /// Row labels of `skblab reproduce skb-cache`.
 pub const OFF_LABEL: &str = "tcp_rr 10000 flows 112 threads caches off";
 pub const ON_LABEL: &str = "tcp_rr 10000 flows 112 threads caches on";
-
-/// Mpps without and with both caches at the seed's configuration on `profile`.
-pub fn seed_pair(profile: RrProfile, seed: u64) -> (f64, f64) {
-    let base = Input::from(&SkbCache.defaults());
-    let off = run_input(&Input { tcp_rx_skb_cache: false, tcp_tx_skb_cache: false, ..base }, profile, seed).1.mpps;
-    let on = run_input(&Input { tcp_rx_skb_cache: true, tcp_tx_skb_cache: true, ..base }, profile, seed).1.mpps;
-    (off, on)
-}
-
-/// The rows of `skblab reproduce` on `profile`.
-pub fn reproduce_on(profile: RrProfile, seed: u64) -> Reproduction {
-    let (off, on) = seed_pair(profile, seed);
-    let cell =
-        |m: &'static str, measured: f64, simulated: f64| ReproCell { metric: m, measured, simulated, spread: None };
-    Reproduction {
-        experiment: ID,
-        citation: seed::TCP_RX_SKB_CACHE,
-        key_name: "run",
-        rows: vec![
-            ReproRow { label: OFF_LABEL.into(), cells: vec![cell("mpps", seed::OFF_MPPS, round(off, 3))] },
-            ReproRow { label: ON_LABEL.into(), cells: vec![cell("mpps", seed::ON_MPPS, round(on, 3))] },
-            ReproRow {
-                label: "gain".into(),
-                cells: vec![cell("gain_pct", seed::gain_pct(), round((on / off - 1.0) * 100.0, 2))],
-            },
-        ],
-        notes: vec![
-            format!("machine: {}", profile.name),
-            format!(
-                "{} of {} flows simulated on all CPUs, each standing for {} sockets in the cache model (docs/skb-cache.md)",
-                world::MAX_SIM_FLOWS.min(seed::FLOWS),
-                seed::FLOWS,
-                seed::FLOWS.div_ceil(world::MAX_SIM_FLOWS).max(1)
-            ),
-            "a prediction: no constant is fitted to these two numbers".into(),
-        ],
-    }
-}
 
 /// Flows of the short runs behind the lane diagram: at most this many (one per thread is
 /// enough to place flow 0 where the full run places it).

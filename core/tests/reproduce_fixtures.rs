@@ -1,0 +1,41 @@
+//! The Reproduce page's e2e test (`e2e/tests/reproduce.test.mjs`) compares every cell of the
+//! page at 5 seeds with `skblab reproduce <id> --seeds 5 --format json`, committed in
+//! `e2e/fixtures/reproduce-<id>.json`. This test runs the CLI and requires the committed files
+//! to be its output byte for byte, so they cannot go stale; `SKBLAB_UPDATE_FIXTURES=1` rewrites
+//! them (then commit them with the model change that moved them).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_skblab");
+
+fn fixture(id: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../e2e/fixtures").join(format!("reproduce-{id}.json"))
+}
+
+#[test]
+fn committed_reproduce_json_is_the_clis() {
+    let update = std::env::var_os("SKBLAB_UPDATE_FIXTURES").is_some();
+    let mut stale = Vec::new();
+    for e in skblab_core::experiments() {
+        let out = Command::new(BIN)
+            .args(["reproduce", e.id(), "--seeds", "5", "--format", "json"])
+            .output()
+            .expect("skblab runs");
+        assert!(out.status.success(), "{}: {}", e.id(), String::from_utf8_lossy(&out.stderr));
+        if !out.stdout.starts_with(b"{") {
+            continue; // no seed table
+        }
+        let path = fixture(e.id());
+        if update {
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("fixtures folder");
+            std::fs::write(&path, &out.stdout).expect("fixture written");
+        } else if std::fs::read(&path).ok().as_deref() != Some(&out.stdout[..]) {
+            stale.push(e.id());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "e2e/fixtures/reproduce-*.json differ from the CLI for {stale:?}: rerun with SKBLAB_UPDATE_FIXTURES=1 and commit them"
+    );
+}
