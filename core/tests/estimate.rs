@@ -10,7 +10,7 @@ use skblab_core::experiments::{page_frag_free as pff, percpu_counter as pc, skb_
 use skblab_core::sim::world::World as _;
 use skblab_core::{find, Experiment, ParamKind, Params, Value};
 
-const CASES: u32 = 16;
+const CASES: u32 = 200;
 /// Settings estimated above this are skipped (a debug build's test stays short).
 const MAX_EVENTS: u64 = 30_000_000;
 

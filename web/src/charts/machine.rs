@@ -187,8 +187,17 @@ pub fn draw_overlay<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
     let (w, h) = area.dim_in_pixel();
-    // Two legend rows on a phone, one where the four entries fit side by side.
-    let rows = if f64::from(w) / theme.px >= 600.0 { 1 } else { 2 };
+    // One legend row where the four entries fit side by side, two rows of two on a tablet,
+    // one entry a row on a phone (the longest label, "measured (median, min–max)", takes
+    // about 190 CSS px: two of them do not fit in a 360 px screen's chart).
+    let css_w = f64::from(w) / theme.px;
+    let rows = if css_w >= 600.0 {
+        1
+    } else if css_w >= 440.0 {
+        2
+    } else {
+        4
+    };
     let strip = theme.s(20) * rows + theme.s(8);
     let (plot_area, legend_area) = area.split_vertically(h.saturating_sub(strip));
     let (cat, fit) = (theme.series[1], theme.line3);
@@ -269,7 +278,7 @@ fn draw_measured<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The legend in its own strip: four entries in one row, or two rows of two.
+/// The legend in its own strip: four entries in one row, two rows of two, or four rows.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     rows: u32,
@@ -393,6 +402,15 @@ mod tests {
                 assert!(svg.contains(word), "{size:?}: missing {word}");
             }
         }
+        // On a phone each legend entry has its own row: no label runs into the next one.
+        let svg = crate::charts::render_svg((340, 260), |area, theme| draw_overlay(area, &o, theme));
+        let label_y = |label: &str| {
+            let at = svg.find(&format!(">\n{label}\n<")).unwrap_or_else(|| panic!("no legend entry {label}"));
+            let tag = &svg[svg[..at].rfind("<text").expect("a text element")..at];
+            tag.split(" y=\"").nth(1).and_then(|t| t.split('"').next()).expect("a y").to_string()
+        };
+        let ys: std::collections::BTreeSet<String> = LEGEND.iter().map(|(l, _)| label_y(l)).collect();
+        assert_eq!(ys.len(), LEGEND.len(), "legend rows on a phone: {ys:?}");
         let empty = Overlay { flows: 1, order: 3, unit: "Mbit/s".into(), points: vec![] };
         assert!(crate::charts::render_svg((340, 260), |a, t| draw_overlay(a, &empty, t)).starts_with("<svg"));
     }

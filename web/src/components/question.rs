@@ -319,8 +319,15 @@ pub fn question_box(props: &QuestionProps) -> Html {
     };
     let on_show = show_answer(props, &grade, &pending, &outcome);
     let answer_unit = props.question.answer_unit(&grading_unit(props));
+    // The leak test (e2e/tests/leaks.test.mjs) reads the tolerance: a number on the page within
+    // it of the revealed value, in any unit of the same kind, gives the answer away.
+    let tolerance = match &props.question.kind {
+        QuestionKind::Number { tolerance_pct } => Some(tolerance_pct.to_string()),
+        QuestionKind::Choice { .. } => None,
+    };
     html! {
-        <section class="question card-flat" data-testid="question" aria-labelledby="question-title">
+        <section class="question card-flat" data-testid="question" aria-labelledby="question-title"
+            data-tolerance-pct={tolerance}>
             <h3 id="question-title">{"Predict, then check"}</h3>
             <p class="prompt">{ &props.question.prompt }</p>
             <form onsubmit={on_check}>
