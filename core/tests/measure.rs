@@ -78,7 +78,8 @@ fn the_fit_stays_in_its_range_and_predicts_every_stream_cell() {
 #[test]
 fn the_reference_fit_is_the_committed_cli_output() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let text = std::fs::read_to_string(root.join("data/measurements/2026-12-02-amd-epyc-f25m1.json")).expect("the reference");
+    let text =
+        std::fs::read_to_string(root.join("data/measurements/2026-12-02-amd-epyc-f25m1.json")).expect("the reference");
     let report = machine::fit(&measure::parse(&text).unwrap(), &mut |_, _| {}).unwrap();
     let path = root.join("data/machine-fit/2026-12-02-amd-epyc-f25m1.json");
     if std::env::var_os("SKBLAB_UPDATE_MACHINE_FIT").is_some() {

@@ -72,7 +72,11 @@ mod tests {
     use skblab_core::calibrate::machine;
 
     fn reference() -> String {
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/measurements/2026-12-02-amd-epyc-f25m1.json")).unwrap()
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../data/measurements/2026-12-02-amd-epyc-f25m1.json"
+        ))
+        .unwrap()
     }
 
     fn round_trip(reply: &Reply) -> Reply {
