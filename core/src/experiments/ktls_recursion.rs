@@ -47,7 +47,9 @@ pub use stack::{FrameSizes, StackEntry, GUARD_PAGE_BYTES, THREAD_SIZE_BYTES_DEFA
 pub use walk::{Overflow, TraceEvent, TraceFrame, WalkConfig, WalkResult, Walker, TRACE_FRAMES_MAX};
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{mark_row, Cost, Experiment, Meaning, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate};
+use crate::experiment::{
+    mark_row, Cost, Experiment, Meaning, Monotone, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate,
+};
 use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::Choice;
 use crate::params::{ParamSpec, Params};
@@ -557,6 +559,10 @@ impl Experiment for KtlsRecursion {
         }]
     }
 
+    fn monotone(&self) -> Vec<Monotone> {
+        monotone()
+    }
+
     fn check_table(&self, table: &str, _seeds: &[u64]) -> Option<TableCheck> {
         (table == "seed004-ktls").then(|| {
             let mut c = TableCheck::from_reproduction(&reproduce());
@@ -567,6 +573,21 @@ impl Experiment for KtlsRecursion {
             c
         })
     }
+}
+
+/// Knob relations the stack arithmetic fixes in sign (exact, tolerance 0): the free pushes
+/// the same frames in the same order whatever their sizes, so the first push past
+/// THREAD_SIZE comes no earlier with a bigger stack and no later with bigger frames or with
+/// page frags to free. (`syscall_path_bytes` is left out: its 0 means the 512 B table.)
+pub fn monotone() -> Vec<Monotone> {
+    let m = |param, rises, why| Monotone { param, column: "depth_reached", rises, tolerance_pct: 0.0, why };
+    vec![
+        m("thread_size_bytes", true, "a bigger THREAD_SIZE holds more levels of the recursive free"),
+        m("kfree_skb_frame_bytes", false, "every level of the recursion has a kfree_skb frame"),
+        m("skb_release_data_frame_bytes", false, "every level of the recursion has a skb_release_data frame"),
+        m("inlined_frame_bytes", false, "out-of-line __kfree_skb, skb_release_all, kfree_skb_list cost every level"),
+        m("frags_per_skb", false, "a level with frags dips into __free_pages_ok -> free_one_page before it recurses"),
+    ]
 }
 
 /// Nesting levels the seed's oops reached, as we estimate them: the trace is elided

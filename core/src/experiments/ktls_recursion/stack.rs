@@ -124,7 +124,9 @@ impl Func {
     }
 }
 
-/// The close() path down to `tcp_disconnect`, outermost first, with estimated frame bytes.
+/// The close() path down to `tcp_disconnect` (5.1), outermost first. Frame bytes are ASSUMED
+/// (return address + the saved registers we expect each to use; per-function reasoning in
+/// docs/ktls-recursion.md, "Frame sizes"), except `entry_SYSCALL_64`'s exact `pt_regs`.
 /// `close()` only drops the file reference; the last `fput` defers `__fput` to task work,
 /// which runs on the way back to user space — hence `exit_to_usermode_loop` (5.1 naming).
 pub const SYSCALL_PATH: &[(Func, u64)] = &[
@@ -146,26 +148,46 @@ pub fn syscall_path_table_bytes() -> u64 {
     SYSCALL_PATH.iter().map(|(_, b)| b).sum()
 }
 
-/// Estimated frame sizes of the free path (all in bytes).
+/// Frame sizes of the free path (all in bytes), for the seed's kernel (5.1.0-rc2, x86_64).
+///
+/// How we got them: we had no binary of that build. This machine's kernel (6.18) exposes BTF
+/// (`/sys/kernel/btf/vmlinux`), which describes types but carries no frame sizes, and has no
+/// vmlinux, System.map or `-fstack-usage` output to read (`/boot` is empty); we did not read
+/// kernel memory, and a 6.18 build would not be 5.1's anyway (`kfree_skb` became
+/// `kfree_skb_reason` in 5.17). We found no published `checkstack.pl` or `-fstack-usage`
+/// figures for these functions. So every size except `free_one_page`'s is ASSUMED: a return
+/// address plus the callee-saved registers (`rbx`, `rbp`, `r12`–`r15`) a function of that
+/// shape keeps live across its calls, in an -O2 build without frame pointers (ORC). The
+/// per-level pair was first picked so that 16 KiB holds about the 249 levels we count in
+/// the seed; the seed's depth is therefore a consistency check, not a prediction
+/// (docs/ktls-recursion.md, "Frame sizes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrameSizes {
-    /// `kfree_skb` with `__kfree_skb` and `skb_release_all` inlined into it: return address
-    /// plus two saved registers.
+    /// `kfree_skb` (net/core/skbuff.c, 5.1) with `__kfree_skb` and `skb_release_all` inlined
+    /// into it: ASSUMED return address + 2 saved registers (the skb across
+    /// `skb_release_all` → `kfree_skbmem`, one scratch), 24 B; range 16–40 B.
     pub kfree_skb_bytes: u64,
-    /// `skb_release_data` with `kfree_skb_list` inlined: return address plus four saved
-    /// registers.
+    /// `skb_release_data` (net/core/skbuff.c, 5.1) with `kfree_skb_list` inlined: ASSUMED
+    /// return address + 4 saved registers (skb, shinfo, the frag index, the list cursor),
+    /// 40 B; range 32–56 B. The seed's stale "? skb_release_data+0xad" word inside every
+    /// level hints at one more slot (so more likely above 40 than below).
     pub skb_release_data_bytes: u64,
     /// What each of `__kfree_skb`, `skb_release_all` and `kfree_skb_list` costs inside the
-    /// recursion; 0 = inlined (as in the seed's build).
+    /// recursion; 0 = inlined, as the seed's trace shows (only `kfree_skb` /
+    /// `skb_release_data` lines per level).
     pub inlined_bytes: u64,
-    /// The out-of-line `__kfree_skb` that `tcp_disconnect` calls.
+    /// The out-of-line `__kfree_skb` that `tcp_disconnect` calls (the seed prints
+    /// `__kfree_skb+0xe/0x20`: a 32-byte function): ASSUMED return address + 1 register.
     pub root_kfree_skb_bytes: u64,
-    /// `__free_pages_ok` at the end of `put_page` of the last frag reference.
+    /// `__free_pages_ok` (mm/page_alloc.c, 5.1), reached from the frag-unref loop through
+    /// `put_page` → `__put_page` → `free_compound_page`, which end in tail calls and leave
+    /// no frame: ASSUMED return address + 5 saved registers, 48 B; range 32–64 B.
     pub free_pages_ok_bytes: u64,
-    /// `free_one_page`, where the seed's oops faulted: its return address and the six
-    /// registers its prologue pushes before +0x2b (r15, r14, r13, r12, rbp, rbx: the `41 57`,
-    /// `41 56`, `41 55`, `41 54`, `55`, `53` bytes of the seed's Code: line), 56 B. The one
-    /// frame size read off the seed itself.
+    /// `free_one_page` (mm/page_alloc.c, 5.1), where the seed's oops faulted: its return
+    /// address and the six registers its prologue pushes before +0x2b (r15, r14, r13, r12,
+    /// rbp, rbx: the `41 57`, `41 56`, `41 55`, `41 54`, `55`, `53` bytes of the seed's Code:
+    /// line), 56 B. The one frame size read off the seed itself (a lower bound: the Code:
+    /// line is cut before any `sub rsp`).
     pub free_one_page_bytes: u64,
     /// 0 = the [`SYSCALL_PATH`] table; otherwise one frame of this size stands for it.
     pub syscall_path_bytes: u64,

@@ -74,6 +74,9 @@ pub struct Outcome {
     pub reduce_share_pct: f64,
     pub max_error_pages: i64,
     pub error_bound_pages: i64,
+    /// The event cap stopped the run before the end of its window: it measured only part of
+    /// a burst period, so its shares are not the steady figure (the row marks them missing).
+    pub truncated: bool,
     pub stats: WorldStats,
 }
 
@@ -95,6 +98,7 @@ pub fn outcome(w: &World) -> Outcome {
         reduce_share_pct: if acct > 0.0 { s.reduce_ns as f64 * 100.0 / acct } else { 0.0 },
         max_error_pages: s.max_error_pages,
         error_bound_pages: w.cfg.error_bound_pages(),
+        truncated: skeleton::World::run_state(w).truncated(),
         stats: s.clone(),
     }
 }
