@@ -20,7 +20,7 @@
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
 //! `lanes.rs` (the lane view's short run), `profile.rs` (the 2011 and 100G machine profiles), `tables.rs` (seed 001's table for
 //! `skblab validate`, the band quantities, the knob relations),
-//! `seed.rs` (seed 001's runs and the comparison), and the worlds on `sim::slub`:
+//! `seed.rs` (seed 001's runs and the comparison), `repro.rs` (`skblab reproduce`: seed 001's rows from four runs per seed, and their mean), and the worlds on `sim::slub`:
 //! `world/mod.rs` (constants, config, state, the event loop), `world/setup.rs` (cache sizes,
 //! hosts, CPU roles), `world/handlers.rs` (one handler per event, skb alloc and free),
 //! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `world/chains.rs` (the

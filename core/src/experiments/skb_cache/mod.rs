@@ -18,7 +18,7 @@
 //!
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
 //! `specs.rs` (the parameter specs), `profile.rs` (the constants), `validate.rs` (the seed table, bands and knob relations),
-//! `seed.rs` (the patch's figures and the comparison), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
+//! `seed.rs` (the patch's figures and the comparison), `repro.rs` (`skblab reproduce`: the seed's numbers from the caches-off and -on runs of each seed, and their mean), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
 //! (constants, config, state, the event loop), `world/setup.rs` (head and frag sizes, nodes,
 //! flows), `world/handlers.rs` (a CPU's softirq and thread work, the link),
 //! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `world/skb.rs` (an
