@@ -13,14 +13,17 @@
 //!
 //! The model: the worlds in [`world`] on the SLUB of [`crate::sim::slub`]; the machines in
 //! [`profile`], built from the machine catalogue (nothing fitted: seed 001's two numbers are a
-//! prediction, [`tables`]). A run simulates a window of `measure_us`, counts what the
-//! receiver's reader took (iperf's server report) and scales it to iperf's 60 s.
+//! prediction, [`tables`]). A run simulates a window of `measure_us`, counts the datagrams whose
+//! wire time lies in it that the receiver's reader took (iperf's server report; read after a
+//! drain if need be, so nothing queued before the window counts and goodput stays under the
+//! link) and scales that to iperf's 60 s.
 //! docs/cross-cpu-free.md has the mechanisms, constants, sources, error and sensitivity.
 //!
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
 //! `lanes.rs` (the lane view's short run), `profile.rs` (the 2011 and 100G machine profiles), `tables.rs` (seed 001's table for
 //! `skblab validate`, the band quantities, the knob relations),
-//! `seed.rs` (seed 001's runs and the comparison), `repro.rs` (`skblab reproduce`: seed 001's rows from four runs per seed, and their mean), and the worlds on `sim::slub`:
+//! `seed.rs` (seed 001's runs and the comparison), `repro.rs` (`skblab reproduce`: seed 001's
+//! rows from four runs per seed and their mean over seeds), and the worlds on `sim::slub`:
 //! `world/mod.rs` (constants, config, state, the event loop), `world/setup.rs` (cache sizes,
 //! hosts, CPU roles), `world/handlers.rs` (one handler per event, skb alloc and free),
 //! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `world/chains.rs` (the

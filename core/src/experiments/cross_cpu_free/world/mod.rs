@@ -50,6 +50,11 @@ use std::collections::VecDeque;
 /// Events a run may process at most (a run stops there, [`RunResult::capped`]; the default
 /// windows need far fewer).
 pub const MAX_EVENTS: u64 = 2_000_000;
+/// Longest the run goes on after the measured window for the datagrams sent in it to be read
+/// or dropped (the drain). It ends as soon as none is left; a datagram still queued at this
+/// bound is not counted. 100 ms covers a full socket buffer (224 KiB of 16-byte datagrams, 290
+/// skbs) read at the slowest `reader_work_ns` (100 µs each), 29 ms.
+pub const DRAIN_MAX_NS: u64 = 100_000_000;
 /// Most alloc/free arrows the lane view records.
 pub const MAX_LANE_EVENTS: usize = 36;
 /// netfront's rx head: RX_COPY_THRESHOLD (256) + NET_IP_ALIGN (2) + NET_SKB_PAD (64).
@@ -134,6 +139,9 @@ pub struct Skb {
     /// Page frames of its frags (tcp: one per frame).
     pages: u32,
     first_page: usize,
+    /// udp: its datagram was on the wire entirely inside the measured window, so its fate
+    /// (read or dropped) is what the window counts ([`Sim::settle`]).
+    counted: bool,
 }
 
 /// Everything that can happen in this world.
@@ -141,8 +149,8 @@ pub struct Skb {
 pub enum Ev {
     /// A client builds its next datagram.
     Send(u16),
-    /// A packet reaches the receiving host's NIC.
-    Arrive { flow: u16 },
+    /// A packet reaches the receiving host's NIC (`counted`: see [`Skb::counted`]).
+    Arrive { flow: u16, counted: bool },
     /// The IRQ CPU takes the next packet of its backlog.
     Irq,
     /// The IRQ CPU has processed a packet: queue it on the socket.
@@ -152,6 +160,9 @@ pub enum Ev {
     /// netfront's event-channel interrupt on the sender (transmit responses of a client's
     /// ring reached `rsp_event`); the sequence number drops superseded requests.
     TxIrq { client: u16, seq: u64 },
+    /// The measured window ends: its statistics are read out; the run goes on (the drain)
+    /// only until every datagram the window counts has been read or dropped.
+    WindowEnd,
 }
 
 /// One host: its SLUB, CPUs and time accounting.
@@ -211,7 +222,8 @@ pub struct Sim {
     /// The receiver's next interrupt pays an upcall (the IRQ CPU was idle).
     rx_upcall_due: bool,
     wire_free_at: u64,
-    backlog: VecDeque<u16>,
+    /// Packets on netfront's RX ring: flow, and whether the window counts it.
+    backlog: VecDeque<(u16, bool)>,
     irq_busy: bool,
     /// Per reader: socket queue, queued bytes, sleeping?
     sockq: Vec<VecDeque<Skb>>,
@@ -227,6 +239,10 @@ pub struct Sim {
     next_skb: u32,
     res: RunResult,
     lane_first_skb: Option<u32>,
+    /// Datagrams the window counts whose fate (read or dropped) is still open.
+    pending: u64,
+    /// The measured window has ended (its statistics are in `res`).
+    closed: bool,
 }
 
 impl Sim {
@@ -237,6 +253,11 @@ impl Sim {
             (Workload::UdpIperf, Consumer::Same) => TX_IRQ_CPU,
             _ => c + 1,
         }
+    }
+
+    /// Inside the measured window: after the warm-up, before [`Ev::WindowEnd`].
+    fn in_window(&self) -> bool {
+        self.run_state.measuring() && !self.closed
     }
 
     fn reader_cpu(&self, reader: u16) -> CpuId {
@@ -281,7 +302,7 @@ impl World for Sim {
     fn handle(&mut self, t: u64, ev: Ev) {
         match ev {
             Ev::Send(c) => self.send(t, c),
-            Ev::Arrive { flow } => self.arrive(t, flow),
+            Ev::Arrive { flow, counted } => self.arrive(t, flow, counted),
             Ev::Irq => match self.cfg.workload {
                 Workload::UdpIperf => self.irq_udp(t),
                 Workload::Tcp100g => self.irq_tcp(t),
@@ -289,6 +310,7 @@ impl World for Sim {
             Ev::Deliver(skb) => self.deliver(t, skb),
             Ev::Read(r) => self.read(t, r),
             Ev::TxIrq { client, seq } => self.tx_irq(t, client, seq),
+            Ev::WindowEnd => self.window_end(t),
         }
     }
 }

@@ -133,7 +133,28 @@ impl Sim {
         self.tx.time = CpuTime { command, ..CpuTime::new(self.tx.free_at.len()) };
     }
 
-    pub(super) fn finish(mut self) -> RunResult {
+    /// [`Ev::WindowEnd`](super::Ev::WindowEnd): reads the window's statistics out; the run
+    /// ends now unless a datagram the window counts is still on its way (the drain).
+    pub(super) fn window_end(&mut self, t: u64) {
+        self.close_window();
+        if self.pending == 0 {
+            self.run_state.end_at_most(t);
+        }
+    }
+
+    /// A datagram the window counts was read or dropped; the drain ends with the last one.
+    pub(super) fn settle(&mut self, t: u64) {
+        self.pending -= 1;
+        if self.closed && self.pending == 0 {
+            self.run_state.end_at_most(t);
+        }
+    }
+
+    /// The window's SLUB, lock and CPU-time statistics into the result (once).
+    fn close_window(&mut self) {
+        if std::mem::replace(&mut self.closed, true) {
+            return;
+        }
         let r = &mut self.res;
         r.rx_slub = self.rx.slub.per_cpu();
         r.tx_slub = self.tx.slub.per_cpu();
@@ -149,12 +170,17 @@ impl Sim {
         r.sysfs = (0..self.rx.slub.caches.len() as u16).map(|c| self.rx.slub.sysfs_stats(c, &cpus)).collect();
         r.rx_time = self.rx.time.clone();
         r.tx_time = self.tx.time.clone();
+    }
+
+    pub(super) fn finish(mut self) -> RunResult {
+        // A run the event cap stopped inside its window.
+        self.close_window();
         debug_assert_eq!(self.rx.slub.check_invariants(), Ok(()));
         self.res
     }
 
     pub(super) fn lane(&mut self, ev: LaneEvent) {
-        if !self.cfg.lanes || !self.run_state.measuring() || self.res.lanes.len() >= MAX_LANE_EVENTS {
+        if !self.cfg.lanes || !self.in_window() || self.res.lanes.len() >= MAX_LANE_EVENTS {
             return;
         }
         let first = *self.lane_first_skb.get_or_insert(ev.skb);

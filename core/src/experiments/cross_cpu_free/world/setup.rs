@@ -2,8 +2,8 @@
 //! they land in, which caches each host has, how many CPUs and what role each plays, and the
 //! first events. Everything here runs once, before the first event.
 
-use super::MAX_EVENTS;
 use super::{Config, Consumer, CpuTime, Ev, Host, RunResult, Sim, Workload, NETFRONT_RX_HEAD_BYTES};
+use super::{DRAIN_MAX_NS, MAX_EVENTS};
 use crate::rng::Rng;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::CpuId;
@@ -59,7 +59,8 @@ impl Sim {
             events: 0,
             capped: false,
         };
-        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
+        // The loop's window runs on past the measured one for the drain (see `DRAIN_MAX_NS`).
+        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns + DRAIN_MAX_NS };
         let mut sim = Sim {
             q: EventQueue::default(),
             run_state: RunState::new(window, MAX_EVENTS),
@@ -85,14 +86,17 @@ impl Sim {
             next_skb: 0,
             res,
             lane_first_skb: None,
+            pending: 0,
+            closed: false,
             cfg,
         };
         sim.schedule_first_events(clients);
         sim
     }
 
-    /// udp: every client's first send; tcp: the first interrupt.
+    /// The window's end, then udp: every client's first send; tcp: the first interrupt.
     fn schedule_first_events(&mut self, clients: usize) {
+        self.q.schedule(self.cfg.warmup_ns + self.cfg.measure_ns, Ev::WindowEnd);
         match self.cfg.workload {
             Workload::UdpIperf => {
                 for c in 0..clients {
