@@ -176,8 +176,7 @@ fn valid_parameter_sets_run_with_finite_non_negative_numbers() {
             clippy::disallowed_methods,
             reason = "progress shows wall time, outside the model"
         )]
-        let (ran, total, late, start) =
-            (Cell::new(0u32), Cell::new(0u32), Cell::new(0u32), std::time::Instant::now());
+        let (ran, total, late, start) = (Cell::new(0u32), Cell::new(0u32), Cell::new(0u32), std::time::Instant::now());
         let budget = budget_seconds();
         TestRunner::new(config())
             .run(&strategy, |(values, seed, pick)| {
