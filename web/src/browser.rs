@@ -19,6 +19,16 @@ pub fn replace_hash(hash: &str) {
     }
 }
 
+/// Navigates to `hash` as a link would: a history entry and a `hashchange`, so the app
+/// resolves the page again (a page whose props come from the URL, such as the Reproduce
+/// page's seeds). `push_hash` adds the entry without the event, for a page that keeps its own
+/// state in step with the URL.
+pub fn go_hash(hash: &str) {
+    if let Some(location) = window().map(|w| w.location()) {
+        let _ = location.set_hash(hash);
+    }
+}
+
 /// Adds a history entry (a new step: the back button returns to the previous one).
 pub fn push_hash(hash: &str) {
     if let Some(history) = window().and_then(|w| w.history().ok()) {

@@ -80,7 +80,7 @@ pub fn reproduce_page(props: &ReproducePageProps) -> Html {
     let on_seeds = Callback::from(|e: Event| {
         let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
         if let Ok(n) = value.parse::<u32>() {
-            crate::browser::push_hash(&reproduce_href(n));
+            crate::browser::go_hash(&reproduce_href(n));
         }
     });
     let options = (1..=MAX_REPRODUCE_SEEDS).map(|k| {
