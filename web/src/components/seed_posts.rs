@@ -252,7 +252,11 @@ fn progress_line(p: &Progress, n: usize, t0: f64, took: Option<f64>, id: &str) -
         return html! { <p class="run-error">{ format!("No reproduction: {e}") }</p> };
     }
     if let Some(ms) = took {
-        let text = format!("all {n} seeds in {:.1} s", ms / 1000.0);
+        let text = if n == 1 {
+            format!("the seed in {:.1} s", ms / 1000.0)
+        } else {
+            format!("all {n} seeds in {:.1} s", ms / 1000.0)
+        };
         return html! { <p class="muted repro-time" data-testid={format!("repro-{id}-time")} data-ms={format!("{ms:.0}")}>{ text }</p> };
     }
     let pct = (p.done * 100).checked_div(p.total).unwrap_or(0).min(99);
