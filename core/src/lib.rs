@@ -29,6 +29,7 @@ pub mod experiments;
 pub mod measure;
 pub mod output;
 pub mod params;
+pub mod replay;
 pub mod rng;
 pub mod sim;
 pub mod sources;

@@ -75,6 +75,25 @@ fn the_x86_gain_needs_saturation_not_a_flood() {
     assert!((near.gain_pct - flood.gain_pct).abs() < 0.05 * flood.gain_pct.abs() + 1.0, "{near:?}");
 }
 
+/// Issue 23 finding 6 (overload): a NIC's send queue holds `TX_SQ` packets; when the CPU that
+/// polls its completions lags, the queue fills and the transmit drops (the receiving CPU frees
+/// the packet). The old model queued completions without bound: at a 15.2 Mpps flood the
+/// router held 54,000 pages in flight and node 1's zone ran dry (5,269 allocation failures).
+/// With the bound the zone never runs dry, and what is forwarded or dropped at the send queue
+/// never exceeds what was received.
+#[test]
+fn a_lagging_completion_cpu_fills_its_send_queue_not_the_zone() {
+    for (machine, kpps) in [("router", 8000), ("router", 15200), ("x86-bench", 0)] {
+        let p = params(&[&format!("machine={machine}"), &format!("offered_kpps={kpps}")]);
+        let b = pff::machines::machine(pff::Input::new(&p).machine);
+        let sim = pff::simulate_on(b, &p, Fix::Before, 1);
+        let s = &sim.stats;
+        assert_eq!(s.alloc_failures, 0, "{machine} at {kpps} kpps: {s:?}");
+        assert!(s.forwarded > 0, "{machine} at {kpps} kpps: {s:?}");
+    }
+    assert_eq!(pff::world::TX_SQ, 1024, "mlx5's default send queue (log_sq_size 0xa)");
+}
+
 #[test]
 fn after_the_fix_the_free_path_barely_spins_but_batches_still_take_the_lock() {
     let p = PageFragFree.defaults();

@@ -174,6 +174,36 @@ fn flows_scale_socket_state_misses() {
     assert!(mem.iter().flatten().any(|&g| g > 3.0), "{mem:?}");
 }
 
+/// Finding 5, the leftover (docs/knob-audit.md): beyond the 16,384 simulated flows each one
+/// stands for `flows / 16,384` sockets as an exact ratio (a rounded integer made 16,384 to
+/// 24,575 flows identical and 100,000 equal to 1,000,000), and the round trip grows by
+/// Little's law for the flows that are not simulated: in a saturated closed loop with one
+/// request in flight per flow, latency = flows / transactions per second (less the client's
+/// turnaround). The old model stopped at 2.86 ms for a million flows.
+#[test]
+fn flows_beyond_the_simulated_ones_still_move_the_run() {
+    let at = |f: u32| run(&[&format!("flows={f}")]);
+    let lat = |o: &skblab_core::RunOutput| metric(o, "latency_us");
+    let runs: Vec<_> = [16_384, 20_000, 24_575, 100_000, 1_000_000].into_iter().map(|f| (f, at(f))).collect();
+    assert_ne!(runs[1].1, runs[2].1, "20,000 and 24,575 flows give the same output");
+    assert_ne!(runs[3].1, runs[4].1, "100,000 and 1,000,000 flows give the same output");
+    for w in runs.windows(2) {
+        assert!(
+            lat(&w[1].1) > lat(&w[0].1),
+            "latency {} µs at {} flows vs {} µs at {}",
+            lat(&w[1].1),
+            w[1].0,
+            lat(&w[0].1),
+            w[0].0
+        );
+    }
+    // Little's law at a million flows: transactions per second = Mpps / 2 (a request and a
+    // response per transaction).
+    let (f, o) = &runs[4];
+    let little_us = f64::from(*f) / (metric(o, "mpps") * 1e6 / 2.0) * 1e6;
+    assert!((lat(o) - little_us).abs() < 0.02 * little_us, "{} µs vs Little's law {little_us:.0} µs", lat(o));
+}
+
 /// Finding 5: 112, 224 and 448 threads on 112 CPUs differ: several threads share a CPU, so
 /// each epoll batch is smaller, and a thread that runs out of ready sockets sleeps and the CPU
 /// switches (context switches). With 1,024 flows threads run dry; with the seed's 10,000

@@ -217,6 +217,10 @@ fn web_names_experiments_only_in_its_custom_views() {
         if path.components().any(|c| c.as_os_str() == "views") {
             continue;
         }
+        // A `tests.rs` is a `#[cfg(test)] mod tests;` of its own: all test code.
+        if path.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
         let code = non_test_code(&text);
         assert!(!code.contains("experiments::"), "{} names an experiment module", path.display());
         for id in &ids {

@@ -102,3 +102,39 @@ test('phone and dark: the flame graphs fit a 360 px screen', async () => {
     page.assertClean();
   }
 });
+
+// Issue #26 item 7, "copy as CLI": under the run, the command that replays it natively, with
+// the fewest settings that give its values (core's replay::command, checked there over random
+// settings) and its seed; it follows the knobs and the seed, and the button copies it.
+test('copy as CLI: the line follows the knobs and the seed, and copies', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 800 } });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.base });
+  await page.goto(`${srv.base}/#/play/page-frag-free`);
+  await appReady(page);
+  const lineIs = async (want) => {
+    try {
+      await page.waitForFunction((w) => document.querySelector('[data-testid="cli-line"]')?.innerText === w,
+        want, { timeout: 30000 });
+    } catch (e) {
+      assert.equal(await page.locator(tid('cli-line')).innerText(), want);
+      throw e;
+    }
+  };
+  await lineIs('skblab run page-frag-free --seed 1');
+  await page.selectOption(tid('param-machine'), 'x86-bench');
+  await lineIs('skblab run page-frag-free --set machine=x86-bench --seed 1');
+  await page.selectOption(tid('param-fix'), 'after');
+  await page.fill(tid('param-seed'), '3');
+  await page.press(tid('param-seed'), 'Enter');
+  await lineIs('skblab run page-frag-free --set machine=x86-bench --set fix=after --seed 3');
+  await page.click(tid('copy-cli'));
+  await page.waitForFunction(() => /Copied|refused/.test(document.querySelector('.cli-line .copy-said')?.innerText || ''),
+    null, { timeout: 10000 });
+  const said = await page.locator('.cli-line .copy-said').innerText();
+  if (said === 'Copied.') {
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()),
+      'skblab run page-frag-free --set machine=x86-bench --set fix=after --seed 3');
+  }
+  await shot(page, 'copy-as-cli');
+  page.assertClean();
+});

@@ -140,13 +140,14 @@ impl Caches {
     /// fill counts are updated (the lines come into `cpu`'s L2 unless they were there; a write
     /// leaves the only copy with `cpu`).
     pub fn access(&mut self, d: &mut PageData, cpu: CpuId, home: u32, lines: u32, write: bool) -> Source {
-        self.access_sampled(d, cpu, home, lines, write, 1)
+        self.access_sampled(d, cpu, home, lines, write, Scale::ONE)
     }
 
-    /// [`Caches::access`] of data that stands for `scale` copies, each used `scale` times less
-    /// often than this world uses it (a world that simulates one socket for `scale` real ones:
-    /// between two uses of one real socket its cores bring in `scale` times the lines this
-    /// world counted). The L2 and L3 ages since the last access are taken `scale` times.
+    /// [`Caches::access`] of data that stands for `scale` copies (a ratio, `real / sim`), each
+    /// used `scale` times less often than this world uses it (a world that simulates `sim`
+    /// sockets for `real` ones: between two uses of one real socket its cores bring in `scale`
+    /// times the lines this world counted). The L2 and L3 ages since the last access are taken
+    /// `scale` times.
     pub fn access_sampled(
         &mut self,
         d: &mut PageData,
@@ -154,15 +155,14 @@ impl Caches {
         home: u32,
         lines: u32,
         write: bool,
-        scale: u32,
+        scale: Scale,
     ) -> Source {
-        let scale = u64::from(scale.max(1));
         let me = self.core(cpu);
         let my_socket = self.socket_of[cpu as usize] as usize;
         let cps = self.l2_fill.len() / self.l3_fill.len();
         let holders = [(d.writer, d.writer_stamp), (d.reader, d.reader_stamp)];
         let in_l2 = |c: u16, s: u32| {
-            c != NONE && u64::from((self.l2_fill[c as usize] as u32).wrapping_sub(s)) * scale < self.l2_lines
+            c != NONE && scale.within(u64::from((self.l2_fill[c as usize] as u32).wrapping_sub(s)), self.l2_lines)
         };
         let mine = holders.iter().any(|&(c, s)| c == me && in_l2(c, s));
         // The nearest other core whose L2 still holds the data.
@@ -207,13 +207,13 @@ impl Caches {
     /// Where data no L2 holds comes from: the L3 of the socket that last had it while fewer
     /// than its capacity of lines came in since (ages `scale` times, see `access_sampled`),
     /// else DRAM of its home node.
-    fn beyond_l2(&self, d: &PageData, my_socket: usize, home: u32, cps: usize, scale: u64) -> Source {
+    fn beyond_l2(&self, d: &PageData, my_socket: usize, home: u32, cps: usize, scale: Scale) -> Source {
         let last = if d.reader != NONE { d.reader } else { d.writer };
         if last == NONE {
             return if home as usize == my_socket { Source::Dram } else { Source::RemoteDram };
         }
         let s = self.socket_of_core(last, cps);
-        let in_l3 = u64::from((self.l3_fill[s] as u32).wrapping_sub(d.l3_stamp)) * scale < self.l3_lines;
+        let in_l3 = scale.within(u64::from((self.l3_fill[s] as u32).wrapping_sub(d.l3_stamp)), self.l3_lines);
         match (in_l3, s == my_socket, home as usize == my_socket) {
             (true, true, _) => Source::L3,
             (true, false, _) => Source::RemoteL3,
@@ -286,5 +286,43 @@ mod tests {
         c.access(&mut other, 0, 0, l2_lines, true);
         assert_eq!(c.access(&mut d.clone(), 0, 0, 64, true), Source::L3);
         assert_eq!(c.access(&mut d, 28, 0, 64, false), Source::RemoteL3);
+    }
+}
+
+/// How many real copies one simulated piece of data stands for: `real / sim` (at least 1), an
+/// exact ratio so that every flow count gives its own ageing (a rounded integer made 16,384 to
+/// 24,575 flows alike, issue #23 finding 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scale {
+    pub real: u64,
+    pub sim: u64,
+}
+
+impl Scale {
+    /// One simulated copy per real one.
+    pub const ONE: Scale = Scale { real: 1, sim: 1 };
+
+    /// `real` copies stood for by `sim` simulated ones (1 when `real <= sim`).
+    pub fn of(real: u64, sim: u64) -> Scale {
+        if real <= sim || sim == 0 {
+            Scale::ONE
+        } else {
+            Scale { real, sim }
+        }
+    }
+
+    /// `age` (in the world's lines) taken `real / sim` times is below `capacity` lines.
+    pub fn within(self, age: u64, capacity: u64) -> bool {
+        u128::from(age) * u128::from(self.real) < u128::from(capacity) * u128::from(self.sim)
+    }
+
+    /// `n` simulated things stand for this many real ones (rounded down, at least `n`).
+    pub fn real_of(self, n: u64) -> u64 {
+        (u128::from(n) * u128::from(self.real) / u128::from(self.sim)) as u64
+    }
+
+    /// The simulated things `real` real ones need (rounded up).
+    pub fn sim_of(self, real: u64) -> u64 {
+        (u128::from(real) * u128::from(self.sim)).div_ceil(u128::from(self.real)) as u64
     }
 }

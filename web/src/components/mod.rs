@@ -5,6 +5,8 @@ pub mod about;
 pub mod app;
 pub mod bands;
 pub mod chart;
+pub mod cli_line;
+pub mod compare;
 pub mod export;
 pub mod frame;
 pub mod home;

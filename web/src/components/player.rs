@@ -95,6 +95,11 @@ pub fn player(props: &PlayerProps) -> Html {
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
                     }
+                    { veil("compare", veil_results, html! {
+                        <crate::components::compare::Compare experiment={page.experiment} pin={page.pin.as_deref().cloned()}
+                            run={run.clone()} on_pin={send(&state, |_| Action::Pin)} on_unpin={send(&state, |_| Action::Unpin)} />
+                    }) }
+                    <crate::components::cli_line::CliLine run={run.clone()} />
                 </div>
             </div>
         </div>

@@ -108,14 +108,16 @@ pub fn monotone() -> Vec<Monotone> {
                 tolerance_pct: 3.0,
                 why: "lines from the other socket take longer; nothing gets faster when UPI is slower",
             },
-            Monotone {
-                param: "cpus",
-                column,
-                rises: true,
-                tolerance_pct: 3.0,
-                why: "idle cores added to a fixed number of flows only spread threads off SMT siblings and shared CPUs",
-            },
         ]);
+        // Not declared: `cpus` rising. Idle cores spread a flow's sender and receiver off one
+        // core (SMT siblings, or one CPU time-shared), and then the receiver's copy no longer
+        // hits the sender's L2: every line crosses the mesh. On a slow mesh that costs more
+        // than the CPU it frees. The registry-wide check found it (one socket,
+        // line_transfer_ns=109, 173 flows: order-3 2,470 Gbit/s on 173 cores, 1,681 on 346),
+        // and at 28 flows it is order-0 508 → 420 Gbit/s from 40 to 56 cores. At the
+        // catalogue's mesh, adding cores never lowers throughput
+        // (`core/tests/high_order_alloc_knobs.rs`, `idle_cores_never_lower_throughput`);
+        // docs/knob-audit.md has the numbers.
     }
     out
 }

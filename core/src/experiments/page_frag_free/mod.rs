@@ -20,7 +20,8 @@
 //! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views), `specs.rs`
 //! (the parameter specs),
 //! `world.rs` (the forwarding world: RX refill, TX completion through `__free_pages_ok` or
-//! `free_unref_page`), `world/invariants.rs` (what `make fuzz-sim` checks after every event,
+//! `free_unref_page`, the send queues), `world/zone_ops.rs` (its work under `zone->lock`),
+//! `world/invariants.rs` (what `make fuzz-sim` checks after every event,
 //! and the worlds of a point), `chains.rs` (its profile call chains), `machines.rs` (the three machines
 //! as data, from the catalogue), `calibrate.rs` (the router's one fitted constant), `seed.rs`
 //! (the seed's figures and the reproduce table) and `validate.rs` (tables, bands, knob

@@ -15,7 +15,9 @@
 //! What we simplify: each CPU runs one NAPI loop (TX completions first, up to 128, then up to
 //! 64 received packets, as mlx5e_napi_poll does); a packet uses one page (no page splitting);
 //! packets arrive evenly at the offered rate on each RX queue (a 1024-slot ring; more are
-//! dropped); the NIC completes a packet as soon as it was queued for transmit; the freeing
+//! dropped); the NIC completes a packet as soon as it was queued for transmit, and a packet
+//! stays on its send queue (1024 descriptors) until its completion is polled: a full queue
+//! drops the next packet, freed by the CPU that received it (no qdisc backlog); the freeing
 //! CPU pays one line transfer each for the sk_buff, the shinfo and the struct page the
 //! receiving CPU wrote (by distance: nothing when both are one CPU); a recycled
 //! page never reaches the allocator. Pages come from the zone of the receiving CPU's node
@@ -31,16 +33,22 @@ use crate::sim::engine::EventQueue;
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::page_frag::PageRef;
 use crate::sim::profile::Profile;
-use crate::sim::qspinlock::{Acquire, LockEvents};
+use crate::sim::qspinlock::LockEvents;
 use crate::sim::world::{RunState, Window, World};
-use crate::sim::zone::{Cost, Zone};
+use crate::sim::zone::Zone;
 use serde::Serialize;
 use std::collections::VecDeque;
 
 pub(crate) mod invariants;
+mod zone_ops;
 
 /// Slots of an RX ring (mlx5's default ring size).
 pub const RX_RING: u64 = 1024;
+/// Descriptors of a TX send queue (mlx5: `MLX5E_PARAMS_DEFAULT_LOG_SQ_SIZE` 0xa, en.h): a
+/// packet stays on it until its completion is polled. A full queue stops the transmit; the
+/// qdisc in front of it is not modelled, so the packet is dropped at once and freed by the CPU
+/// that received it (`kfree_skb` → `skb_release_data` → `page_frag_free`, the same page free).
+pub const TX_SQ: u32 = 1024;
 /// NAPI budgets: TX completions (MLX5E_TX_CQ_POLL_BUDGET) and RX packets per poll.
 pub const TX_BUDGET: u32 = 128;
 pub const RX_BUDGET: u32 = 64;
@@ -107,6 +115,8 @@ struct Pkt {
     page: Option<PageRef>,
     /// The CPU that received it: it wrote the sk_buff and the shinfo lines last.
     rx_cpu: CpuId,
+    /// Its index in `ForwardSim::cpus` (whose send queue holds the packet).
+    rx_index: u16,
 }
 
 /// Work under `zone->lock`.
@@ -140,6 +150,8 @@ struct Cpu {
     tx_cpu: usize,
     tx_pending: VecDeque<Pkt>,
     outbox: Option<Pkt>,
+    /// Packets this CPU transmitted whose completion is not polled yet (at most [`TX_SQ`]).
+    sq_used: u32,
     cursor_ns: u64,
     next: Next,
     idle: bool,
@@ -167,6 +179,8 @@ pub struct ForwardStats {
     /// Packets whose TX completion ran (forwarded).
     pub forwarded: u64,
     pub rx_dropped: u64,
+    /// Packets dropped because their send queue was full (freed by the receiving CPU).
+    pub tx_dropped: u64,
     pub free_one_page_calls: u64,
     pub pcp_drains: u64,
     pub pcp_refills: u64,
@@ -254,6 +268,7 @@ fn build_cpus(cfg: &ForwardConfig, online: &[CpuId], root: &mut Rng) -> Vec<Cpu>
             tx_cpu: 0,
             tx_pending: VecDeque::new(),
             outbox: None,
+            sq_used: 0,
             cursor_ns: 0,
             next: Next::Poll,
             idle: false,
@@ -445,6 +460,13 @@ impl ForwardSim {
     /// The NAPI loop: hand the last packet to its TX queue, then TX completions, then RX.
     fn poll(&mut self, i: usize) {
         if let Some(pkt) = self.cpus[i].outbox.take() {
+            if self.cpus[i].sq_used >= TX_SQ {
+                if self.measuring(self.cpus[i].cursor_ns) {
+                    self.stats.tx_dropped += 1;
+                }
+                return self.free_skb(i, pkt, false);
+            }
+            self.cpus[i].sq_used += 1;
             let t = self.cpus[i].tx_cpu;
             self.cpus[t].tx_pending.push_back(pkt);
             if t != i && self.cpus[t].idle {
@@ -506,9 +528,18 @@ impl ForwardSim {
 
     /// `mlx5e_poll_tx_cq` → `napi_consume_skb` → `skb_release_data` → `page_frag_free`.
     fn tx_complete(&mut self, i: usize, pkt: Pkt) {
+        let from = &mut self.cpus[pkt.rx_index as usize];
+        from.sq_used = from.sq_used.checked_sub(1).expect("bug: a completion without a queued packet");
+        self.work(i, self.cfg.machine.tx_cq_cycles, Stack::TxCq);
+        self.free_skb(i, pkt, true);
+    }
+
+    /// The sk_buff and its page freed on CPU `i`: after a TX completion (`napi_consume_skb`,
+    /// counted as forwarded when `completed`) or on a full send queue (`kfree_skb`, the same
+    /// release work, modelled with the same cycles).
+    fn free_skb(&mut self, i: usize, pkt: Pkt, completed: bool) {
         let b = &self.cfg.machine;
-        let (cq, napi, rel, pff, fpo, pcp) = (
-            b.tx_cq_cycles,
+        let (napi, rel, pff, fpo, pcp) = (
             b.napi_consume_cycles,
             b.release_data_cycles,
             b.page_frag_free_cycles,
@@ -518,13 +549,12 @@ impl ForwardSim {
         // The sk_buff (skb->users) and the shinfo (dataref) lines were last written by the
         // receiving CPU (__build_skb): each costs a transfer by distance to the freeing CPU.
         let line_ns = self.cfg.machine.cpu.transfer_ns(pkt.rx_cpu, self.cpus[i].id);
-        self.work(i, cq, Stack::TxCq);
         self.work(i, napi, Stack::NapiConsume);
         self.advance(i, line_ns, Stack::NapiConsume);
         self.work(i, rel, Stack::ReleaseData);
         self.advance(i, line_ns, Stack::ReleaseData);
         self.work(i, pff, Stack::PageFragFree);
-        if self.measuring(self.cpus[i].cursor_ns) {
+        if completed && self.measuring(self.cpus[i].cursor_ns) {
             self.stats.forwarded += 1;
         }
         let Some(page) = pkt.page else {
@@ -555,7 +585,7 @@ impl ForwardSim {
                 self.stats.recycled += 1;
             }
             self.work(i, self.cfg.machine.rx_cache_cycles, Stack::RxCache);
-            return self.rx_work(i, Pkt { page: None, rx_cpu: self.cpus[i].id });
+            return self.rx_work(i, Pkt { page: None, rx_cpu: self.cpus[i].id, rx_index: i as u16 });
         }
         self.rx_alloc(i);
     }
@@ -572,7 +602,7 @@ impl ForwardSim {
                 let cycles = m.page_op_cycles;
                 self.work(i, cycles, Stack::PcpAlloc);
                 self.advance(i, line_ns, Stack::PcpAlloc);
-                self.rx_work(i, Pkt { page: Some(PageRef { node, pfn, order: 0 }), rx_cpu: cpu });
+                self.rx_work(i, Pkt { page: Some(PageRef { node, pfn, order: 0 }), rx_cpu: cpu, rx_index: i as u16 });
             }
             None if refilled => {
                 // The zone is empty: the packet is dropped (a model bound, never reached by
@@ -593,83 +623,8 @@ impl ForwardSim {
         self.continue_at_cursor(i, Next::Poll);
     }
 
-    fn request_lock(&mut self, i: usize, op: ZoneOp) {
-        let now = self.now_ns;
-        let node = op.node();
-        let cpu = self.cpus[i].id;
-        self.cpus[i].op = Some(op);
-        match self.zones[node as usize].lock.request(&self.cfg.machine.cpu, &mut self.queue, node, now, i as u32, cpu) {
-            Acquire::Taken { cost_ns } => {
-                self.cpus[i].spin_since_ns = None;
-                self.charge(KSOFTIRQD, op.stacks().0, now, cost_ns);
-            }
-            Acquire::Queued => {
-                // The failed fast-path atomic is part of the wait.
-                self.cpus[i].spin_since_ns = Some(now);
-            }
-        }
-    }
-
-    fn lock_granted(&mut self, node: u32, i: usize) {
-        let now = self.now_ns;
-        let op = self.cpus[i].op.expect("bug: granted without an op");
-        let (lock_stack, spin_stack, hold_stack) = op.stacks();
-        let _ = lock_stack;
-        if let Some(since) = self.cpus[i].spin_since_ns.take() {
-            self.charge(KSOFTIRQD, spin_stack, since, now - since);
-        }
-        let m = &self.cfg.machine.cpu;
-        let cpu = self.cpus[i].id;
-        let measuring = self.measuring(now);
-        let zone = &mut self.zones[node as usize];
-        let cost: Cost = match op {
-            ZoneOp::FreeOne { page } => {
-                self.stats.free_one_page_calls += u64::from(measuring);
-                zone.free_one_page(m, &self.caches, cpu, page.pfn, 0)
-            }
-            ZoneOp::Drain { .. } => {
-                self.stats.pcp_drains += u64::from(measuring);
-                zone.free_pcppages_bulk(m, &self.caches, cpu)
-            }
-            ZoneOp::Refill { .. } => {
-                self.stats.pcp_refills += u64::from(measuring);
-                zone.rmqueue_bulk(m, &self.caches, cpu, 0).1
-            }
-        };
-        let hold_ns = cycles_to_ns(cost.cycles, self.cpus[i].mhz) + cost.line_ns;
-        self.charge(KSOFTIRQD, hold_stack, now, hold_ns);
-        self.queue.schedule(now + hold_ns, Event::release(node, i as u32));
-    }
-
-    fn lock_release(&mut self, node: u32, i: usize) {
-        let now = self.now_ns;
-        self.zones[node as usize].lock.release(&self.cfg.machine.cpu, &mut self.queue, node, now);
-        let op = self.cpus[i].op.take().expect("bug: release without an op");
-        self.cpus[i].cursor_ns = now;
-        let next = if matches!(op, ZoneOp::Refill { .. }) { Next::AfterRefill } else { Next::Poll };
-        self.continue_at_cursor(i, next);
-    }
-
     /// Every zone's invariants (pages conserved, lists, lock queue).
     pub fn check_invariants(&self) -> Result<(), String> {
         self.zones.iter().try_for_each(Zone::check_invariants)
-    }
-}
-
-impl ZoneOp {
-    fn node(self) -> u32 {
-        match self {
-            ZoneOp::FreeOne { page } => page.node,
-            ZoneOp::Drain { node } | ZoneOp::Refill { node } => node,
-        }
-    }
-
-    /// (uncontended acquire, spinning, held) stacks.
-    fn stacks(self) -> (Stack, Stack, Stack) {
-        match self {
-            ZoneOp::FreeOne { .. } => (Stack::FreeOnePageLock, Stack::FreeOnePageSpin, Stack::FreeOnePage),
-            ZoneOp::Drain { .. } => (Stack::FreePcpBulkLock, Stack::FreePcpBulkSpin, Stack::FreePcpBulk),
-            ZoneOp::Refill { .. } => (Stack::RmqueueBulkLock, Stack::RmqueueBulkSpin, Stack::RmqueueBulk),
-        }
     }
 }

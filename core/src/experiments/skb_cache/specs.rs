@@ -6,7 +6,7 @@ use super::*;
 pub fn specs() -> Vec<ParamSpec> {
     vec![
         ParamSpec::int("flows", "flows", i64::from(seed::FLOWS), (1, 1_000_000, 1))
-            .help("TCP connections, one request in flight each (tcp_rr). At most 16,384 are simulated (the seed's 10,000 all are: SLUB's slab turnover depends on the skbs in flight per CPU); beyond that each simulated flow stands for flows/16,384 sockets, whose state ages out of L2 and L3 as theirs would: more sockets, more cache misses per request.")
+            .help("TCP connections, one request in flight each (tcp_rr). At most 16,384 are simulated (the seed's 10,000 all are: SLUB's slab turnover depends on the skbs in flight per CPU); beyond that each simulated flow stands for flows/16,384 sockets, whose state ages out of L2 and L3 as theirs would: more sockets, more cache misses per request; latency_us adds the queueing of the flows not simulated by Little's law (one transaction time each).")
             .kernel("netperf -t TCP_RR, many instances"),
         ParamSpec::int("threads", "threads", i64::from(seed::THREADS), (1, 2048, 1))
             .help("Server threads (epoll loops), thread t pinned to CPU t mod CPUs; at most 4 per logical CPU. Several threads on a CPU share it: smaller epoll batches and a context switch when the running one has nothing ready.")

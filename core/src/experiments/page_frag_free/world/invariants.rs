@@ -1,6 +1,7 @@
 //! The forwarding world's invariants after every event (`make fuzz-sim`, issue #27), apart
 //! from the model: every zone (`Zone::check_invariants`: buddy lists, pagesets, pages
-//! conserved, zone->lock's queue), the pages of packets in flight still referenced, a page
+//! conserved, zone->lock's queue), the pages of packets in flight still referenced, every send
+//! queue's count equal to the packets on it and within `TX_SQ`, a page
 //! being freed under the lock unreferenced, and every `zone->lock` holder and
 //! waiter a CPU with an operation on that zone (and every such CPU on the lock); and
 //! [`check_point`], the worlds `run_point` runs.
@@ -38,6 +39,21 @@ impl ForwardSim {
                 if !on {
                     return Err(format!("cpu {i} has {op:?} but is not on node {}'s zone->lock", op.node()));
                 }
+            }
+        }
+        // Every packet on a send queue is counted by the CPU that sent it, within TX_SQ.
+        let mut queued = vec![0u32; self.cpus.len()];
+        for p in self.cpus.iter().flat_map(|c| &c.tx_pending) {
+            queued[p.rx_index as usize] += 1;
+        }
+        for (i, c) in self.cpus.iter().enumerate() {
+            if c.sq_used != queued[i] || c.sq_used > super::TX_SQ {
+                return Err(format!(
+                    "cpu {i}: send queue count {} but {} queued (at most {})",
+                    c.sq_used,
+                    queued[i],
+                    super::TX_SQ
+                ));
             }
         }
         for (n, z) in self.zones.iter().enumerate() {

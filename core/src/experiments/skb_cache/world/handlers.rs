@@ -98,9 +98,8 @@ impl Sim {
         // The real epoll_wait returns the ready sockets of all the flows a simulated one
         // stands for (up to maxevents): its fixed costs are shared by that many transactions.
         let n = self.thread_q[th as usize].len() as u64;
-        let scale = u64::from(self.scale);
-        let real = (n * scale).min(self.cfg.profile.max_events).max(1);
-        let taken = real.div_ceil(scale).clamp(1, n);
+        let real = self.scale.real_of(n).min(self.cfg.profile.max_events).max(1);
+        let taken = self.scale.sim_of(real).clamp(1, n);
         let mut ns = self.work(cpu, Stack::EpollWait, k.syscall_cycles.int() * taken / real);
         if switch {
             ns += self.work(cpu, Stack::ContextSwitch, k.context_switch_cycles.int() * taken / real);

@@ -45,7 +45,7 @@ pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
 
 use super::profile::RrProfile;
 use crate::rng::Rng;
-use crate::sim::cache::{Caches, PageData};
+use crate::sim::cache::{Caches, PageData, Scale};
 use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
@@ -120,10 +120,10 @@ impl Config {
     pub fn sim_flows(&self) -> u32 {
         self.flows.min(MAX_SIM_FLOWS)
     }
-    /// Real sockets each simulated flow stands for (rounded; 1 up to [`MAX_SIM_FLOWS`]).
-    pub fn scale(&self) -> u32 {
-        let n = self.sim_flows().max(1);
-        ((self.flows + n / 2) / n).max(1)
+    /// Real sockets each simulated flow stands for: `flows / sim_flows` exactly (1 up to
+    /// [`MAX_SIM_FLOWS`]).
+    pub fn scale(&self) -> Scale {
+        Scale::of(u64::from(self.flows), u64::from(self.sim_flows()))
     }
 }
 
@@ -195,7 +195,7 @@ pub struct Sim {
     batch_left: Vec<u64>,
     idle: Vec<bool>,
     slub_costs: crate::sim::slub::SlubCosts,
-    scale: u32,
+    scale: Scale,
     /// The `struct page` line of each CPU's current tx page frag.
     frag_line: Vec<CacheLine>,
     rx_wire_free: u64,
