@@ -8,7 +8,7 @@ use super::notices::Notices;
 use super::panel::ParamPanel;
 use super::question::QuestionBox;
 use super::results::{Results, RunNotes};
-use crate::hooks::{use_dark_mode, Nav, ProgressCtx};
+use crate::hooks::{use_dark_mode, Nav, ProgressCtx, Record};
 use crate::page::{apply, Action, Page};
 use crate::route::{self, Route};
 use crate::run::use_run;
@@ -65,9 +65,12 @@ pub fn player(props: &PlayerProps) -> Html {
     use_mark_visited(page, &progress);
     // Until the step's question is settled (answered right, or the answer asked for), the
     // views that would show its answer are veiled.
-    let settled = use_unsettled_on_new_step(page.step);
+    // The steps being practised again ("Practise the N you missed"), if any.
+    let practice = use_state_eq(|| None::<Vec<usize>>);
+    let practising = practice.as_ref().is_some_and(|p| p.contains(&page.step));
+    let settled = use_unsettled_on_new_step((page.step, practising));
     let question = step.and_then(|s| s.question.as_ref());
-    let answered_before = page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
+    let answered_before = !practising && page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
     let (veiled, veil_results) = veiled_views(question, !*settled && !answered_before);
     let view_names: Vec<String> = match step {
         Some(s) => s.views.clone(),
@@ -84,7 +87,7 @@ pub fn player(props: &PlayerProps) -> Html {
             { skip_to_views() }
             <div class="player-grid">
                 <div class="col-text">
-                    { step_body(page, &progress, &state, &settled, answered_before, &on_arrows) }
+                    { step_body(page, &progress, &state, &settled, answered_before, &practice, &on_arrows) }
                     <ParamPanel specs={page.experiment.specs()} params={page.params.clone()}
                         resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
                         {invalid} {on_set} {on_seed} />
@@ -220,9 +223,10 @@ fn use_mark_visited(page: &Page, progress: &ProgressCtx) {
     });
 }
 
-/// Whether the step's question is settled; false again on every new step.
+/// Whether the step's question is settled; false again on every new step (and when a
+/// practice of it begins or ends).
 #[hook]
-fn use_unsettled_on_new_step(step: usize) -> UseStateHandle<bool> {
+fn use_unsettled_on_new_step(step: (usize, bool)) -> UseStateHandle<bool> {
     let settled = use_state_eq(|| false);
     {
         let settled = settled.clone();
@@ -337,6 +341,7 @@ fn step_body(
     state: &UseReducerHandle<PageState>,
     settled: &UseStateHandle<bool>,
     answered_before: bool,
+    practice: &UseStateHandle<Option<Vec<usize>>>,
     on_arrows: &Callback<KeyboardEvent>,
 ) -> Html {
     let dispatcher = state.dispatcher();
@@ -363,17 +368,25 @@ fn step_body(
         let settled = settled.clone();
         Callback::from(move |_| settled.set(true))
     };
+    let practising = practice.as_ref().is_some_and(|p| p.contains(&page.step));
+    let on_record = {
+        let (cb, slug, step) = (progress.record.clone(), lesson.slug.clone(), page.step);
+        Callback::from(move |entry| cb.emit(Record { slug: slug.clone(), step, entry, practice: practising }))
+    };
     let next = send(Action::Next);
     html! {
         <article class="step card-flat" aria-labelledby="step-title">
             <p class="eyebrow">{ format!("Step {} of {n}", page.step + 1) }</p>
             <h2 id="step-title" data-testid="step-title" tabindex="-1">{ &step.title }</h2>
+            { practice_bar(page, lesson, progress, state, practice) }
             <div class="prose">{ body }</div>
             if let Some(q) = &step.question {
                 // Graded at the step's own parameters, not the learner's knobs (question.rs).
-                <QuestionBox key={page.step} question={q} experiment={page.experiment}
+                // A practice asks afresh (a new key: a new question box).
+                <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
+                    question={q} experiment={page.experiment}
                     params={super::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
-                    {answered_before} />
+                    {answered_before} {on_record} />
             }
             <div class="step-actions" onkeydown={on_arrows.clone()}>
                 <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}
@@ -383,7 +396,7 @@ fn step_body(
                     id="next-step" data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
             </div>
             if page.step + 1 == n {
-                { lesson_end(lesson, progress) }
+                { lesson_end(lesson, progress, practice.is_some()) }
             }
             if page.step + 1 == n && !lesson.sources.is_empty() {
                 <section class="lesson-sources">
@@ -395,8 +408,114 @@ fn step_body(
     }
 }
 
-/// The end of a lesson: what the learner did, and the way on.
-fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
+/// On the lesson's first and last step: the offer to practise the questions missed in an
+/// earlier visit (spaced retrieval); while practising, where the learner is and the way on.
+fn practice_bar(
+    page: &Page,
+    lesson: &skblab_lessons::Lesson,
+    progress: &ProgressCtx,
+    state: &UseReducerHandle<PageState>,
+    practice: &UseStateHandle<Option<Vec<usize>>>,
+) -> Html {
+    let n = lesson.steps.len();
+    let go = |steps: Option<Vec<usize>>, to: Option<usize>| {
+        let (practice, dispatch) = (practice.clone(), state.dispatcher());
+        Callback::from(move |_: MouseEvent| {
+            practice.set(steps.clone());
+            if let Some(i) = to {
+                dispatch.dispatch(Action::GoStep(i));
+            }
+        })
+    };
+    if let Some(steps) = practice.as_ref() {
+        let Some(at) = steps.iter().position(|&i| i == page.step) else { return html! {} };
+        let next = steps.get(at + 1).copied();
+        return html! {
+            <div class="practice-bar" role="status" data-testid="practice-bar">
+                <p><strong>{ format!("Practice: question {} of {}.", at + 1, steps.len()) }</strong>
+                    {" Predict again, before looking at the views."}</p>
+                if let Some(i) = next {
+                    <button class="btn btn-small" type="button" data-testid="practice-next"
+                        onclick={go(Some(steps.clone()), Some(i))}>{ format!("Next missed question (step {}) →", i + 1) }</button>
+                } else {
+                    <button class="btn btn-small" type="button" data-testid="practice-done"
+                        onclick={go(None, Some(n - 1))}>{"Finish the practice"}</button>
+                }
+            </div>
+        };
+    }
+    if page.step != 0 && page.step + 1 != n {
+        return html! {};
+    }
+    // Missed in an earlier visit, and not practised right since.
+    let now = progress.ledger.missed(&lesson.slug);
+    let missed: Vec<usize> = progress
+        .ledger_at_load
+        .missed(&lesson.slug)
+        .into_iter()
+        .filter(|i| now.contains(i) && lesson.steps.get(*i).is_some_and(|s| s.question.is_some()))
+        .collect();
+    let Some(&first) = missed.first() else { return html! {} };
+    let count = missed.len();
+    let which = missed.iter().map(|i| format!("step {}", i + 1)).collect::<Vec<_>>().join(", ");
+    html! {
+        <div class="practice-offer" data-testid="practice-offer">
+            <p>{ format!("Last time you needed a retry or the answer for {} of this lesson's questions ({which}). \
+                Asking them again a while later is what makes them stick.", if count == 1 { "one".to_string() } else { count.to_string() }) }</p>
+            <button class="btn btn-small" type="button" data-testid="practice-start" onclick={go(Some(missed), Some(first))}>
+                { if count == 1 { "Practise the one you missed".to_string() } else { format!("Practise the {count} you missed") } }
+            </button>
+        </div>
+    }
+}
+
+/// The prediction ledger of a lesson: per question, the first prediction, how sure the learner
+/// was, the model's value and how it ended; then the calibration line.
+fn ledger_table(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
+    let Some(entries) = progress.ledger.0.get(&lesson.slug).filter(|m| !m.is_empty()) else { return html! {} };
+    let cal = crate::ledger::calibration_line(&progress.ledger.calibration(&lesson.slug));
+    html! {
+        <section class="ledger" data-testid="ledger" aria-labelledby="ledger-title">
+            <h4 id="ledger-title">{"Your predictions"}</h4>
+            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="ledger-title">
+            <table class="ledger-table">
+                <thead><tr>
+                    <th scope="col">{"Step"}</th><th scope="col">{"Question"}</th>
+                    <th scope="col">{"Your first prediction"}</th><th scope="col">{"Confidence"}</th>
+                    <th scope="col">{"Model"}</th><th scope="col">{"Outcome"}</th>
+                </tr></thead>
+                <tbody>
+                { for entries.iter().filter_map(|(&i, e)| {
+                    let step = lesson.steps.get(i)?;
+                    let q = step.question.as_ref()?;
+                    let outcome = match e.practice {
+                        Some(p) => format!("{}; practised: {}", e.outcome.label(), p.label()),
+                        None => e.outcome.label().to_string(),
+                    };
+                    Some(html! {
+                        <tr data-testid={format!("ledger-row-{}", i + 1)}>
+                            <td>{ i + 1 }</td>
+                            <td class="ledger-prompt">{ &q.prompt }</td>
+                            <td>{ if e.first.is_empty() { "—".to_string() } else { e.first.clone() } }</td>
+                            <td>{ e.confidence.map_or("—", |c| c.label()) }</td>
+                            <td>{ &e.model }</td>
+                            <td>{ outcome }</td>
+                        </tr>
+                    })
+                }) }
+                </tbody>
+            </table>
+            </div>
+            if let Some(line) = cal {
+                <p data-testid="calibration">{ line }</p>
+            }
+        </section>
+    }
+}
+
+/// The end of a lesson: what the learner did, the prediction ledger, and the way on (the
+/// ledger waits while a practice is under way: it shows the model's values).
+fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx, practising: bool) -> Html {
     let has_question: Vec<bool> = lesson.steps.iter().map(|s| s.question.is_some()).collect();
     let t = progress.progress.tally(&lesson.slug, &has_question);
     let written: Vec<_> =
@@ -408,6 +527,9 @@ fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
             <p data-testid="lesson-tally">
                 { format!("Steps visited: {} of {}. Questions answered right: {} of {}.", t.visited, t.steps, t.correct, t.questions) }
             </p>
+            if !practising {
+                { ledger_table(lesson, progress) }
+            }
             if let Some(next) = next {
                 <p><a class="btn btn-primary" data-testid="next-lesson"
                     href={route::href(Route::Lesson { slug: next.slug.clone(), step: 1 })}>
