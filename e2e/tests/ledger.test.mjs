@@ -4,6 +4,7 @@
 // with a calibration line; a later visit offers to practise the questions missed; a corrupt
 // stored entry is dropped alone with a plain notice, and "Reset my progress" clears the ledger.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, appReady, serverAndBrowser, tid, answer, shot } from './harness.mjs';
@@ -14,6 +15,17 @@ const STEPS = (fs.readFileSync(new URL(`../../lessons/content/${SLUG}.md`, impor
   .match(/^\[\[steps\]\]/gm) || []).length;
 const END = `#/lesson/${SLUG}/${STEPS}`;
 const ctx = serverAndBrowser();
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is (as a11y.test.mjs). */
+async function axeSerious(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 /** A page whose localStorage holds `stored` under the ledger key before the app starts. */
 async function withStored(stored, options = {}) {
@@ -61,6 +73,10 @@ test('a wrong then right answer with a confidence: the gap, the ledger row, and 
   assert.match(await page.locator(tid('prediction')).innerText(), /You did not predict; the model says 320 bytes\.\s*\(revealed\)/);
 
   await step(page, STEPS);
+  // The last step has a question of its own: the ledger (model values) waits for it.
+  await page.waitForSelector(tid('ledger-held'));
+  assert.equal(await page.locator(tid('ledger')).count(), 0, 'no model values while the step\'s question is open');
+  await page.click(tid('show-answer'));
   await page.waitForSelector(tid('ledger'));
   const row = await page.locator(tid('ledger-row-2')).innerText();
   assert.match(row, /^2\s.*\s100 bytes\s+certain\s+488 bytes\s+right after a retry$/s);
@@ -75,16 +91,19 @@ test('a wrong then right answer with a confidence: the gap, the ledger row, and 
   await page.reload();
   await appReady(page);
   await page.waitForSelector(tid('practice-offer'));
-  assert.match(await page.locator(tid('practice-start')).innerText(), /Practise the 2 you missed/);
+  assert.match(await page.locator(tid('practice-start')).innerText(), /Practise the 3 you missed/);
   await page.click(tid('practice-start'));
   await page.waitForFunction(() => /skb-layout\/2(\?|$)/.test(location.hash));
   await page.waitForSelector(tid('practice-bar'));
-  assert.match(await page.locator(tid('practice-bar')).innerText(), /question 1 of 2/);
+  assert.match(await page.locator(tid('practice-bar')).innerText(), /question 1 of 3/);
   assert.equal(await page.locator(tid('prediction')).count(), 0, 'asked afresh: nothing shown before the answer');
   assert.equal(await page.locator(tid('check')).isDisabled(), true, 'an empty answer');
   assert.match(await answer(page, '488'), /right/i);
   await page.click(tid('practice-next'));
   await page.waitForFunction(() => /skb-layout\/5(\?|$)/.test(location.hash));
+  await page.click(tid('practice-next'));
+  await page.waitForFunction((n) => new RegExp(`skb-layout/${n}(\\?|$)`).test(location.hash), STEPS);
+  assert.equal(await page.locator(tid('ledger')).count(), 0, 'no ledger while practising');
   await page.click(tid('practice-done'));
   await page.waitForSelector(tid('ledger'));
   assert.match(await page.locator(tid('ledger-row-2')).innerText(), /right after a retry; practised: right, first try/);
@@ -96,6 +115,7 @@ test('a corrupt ledger entry is dropped alone with a plain notice; reset clears 
   const page = await withStored(JSON.stringify({ [SLUG]: { 1: good, 4: { first: 3, outcome: 'sideways' } } }));
   await page.goto(`${ctx.srv.base}/${END}`);
   await appReady(page);
+  await page.click(tid('show-answer'));
   await page.waitForSelector(tid('ledger'));
   const notice = await page.locator(tid('notice')).filter({ hasText: /ledger/ }).innerText();
   assert.match(notice, /1 entry of your saved prediction ledger could not be read and was dropped; the rest is kept/);
@@ -130,13 +150,22 @@ for (const [name, options] of [['phone', { viewport: { width: 360, height: 740 }
     await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/2`);
     await appReady(page);
     await page.check(tid('confidence-fairly-sure'));
+    await page.locator(`${tid('question')} input[type="text"]`).fill('300');
+    await page.locator(tid('question')).screenshot({ path: await shot(page, `ledger-question-before-${name}`) });
     await answer(page, '300');
     await answer(page, '488');
     await page.waitForSelector(tid('prediction'));
     await page.locator(tid('question')).screenshot({ path: await shot(page, `ledger-question-${name}`) });
+    assert.deepEqual(await axeSerious(page), [], 'the question after checking');
     await step(page, STEPS);
+    await page.click(tid('show-answer'));
     await page.waitForSelector(tid('ledger'));
     await page.locator(tid('lesson-end')).screenshot({ path: await shot(page, `ledger-end-${name}`) });
+    assert.deepEqual(await axeSerious(page), [], 'the lesson end with its ledger');
+    await page.reload();
+    await page.waitForSelector(tid('practice-offer'));
+    await page.locator(tid('practice-offer')).screenshot({ path: await shot(page, `ledger-offer-${name}`) });
+    assert.deepEqual(await axeSerious(page), [], 'the practice offer');
     page.assertClean();
   });
 }

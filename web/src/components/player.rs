@@ -396,7 +396,10 @@ fn step_body(
                     id="next-step" data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
             </div>
             if page.step + 1 == n {
-                { lesson_end(lesson, progress, practice.is_some()) }
+                // The ledger shows model values: not while this step's question is open and
+                // was never answered (nor during a practice).
+                { lesson_end(lesson, progress, practice.is_some() || (step.question.is_some() && !**settled && !answered_before
+                    && progress.ledger.get(&lesson.slug, page.step).is_none())) }
             }
             if page.step + 1 == n && !lesson.sources.is_empty() {
                 <section class="lesson-sources">
@@ -494,12 +497,12 @@ fn ledger_table(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html
                     };
                     Some(html! {
                         <tr data-testid={format!("ledger-row-{}", i + 1)}>
-                            <td>{ i + 1 }</td>
-                            <td class="ledger-prompt">{ &q.prompt }</td>
-                            <td>{ if e.first.is_empty() { "—".to_string() } else { e.first.clone() } }</td>
-                            <td>{ e.confidence.map_or("—", |c| c.label()) }</td>
-                            <td>{ &e.model }</td>
-                            <td>{ outcome }</td>
+                            <td data-label="Step">{ i + 1 }</td>
+                            <td class="ledger-prompt" data-label="Question">{ &q.prompt }</td>
+                            <td data-label="Your first prediction">{ if e.first.is_empty() { "—".to_string() } else { e.first.clone() } }</td>
+                            <td data-label="Confidence">{ e.confidence.map_or("—", |c| c.label()) }</td>
+                            <td data-label="Model">{ &e.model }</td>
+                            <td data-label="Outcome">{ outcome }</td>
                         </tr>
                     })
                 }) }
@@ -513,9 +516,10 @@ fn ledger_table(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html
     }
 }
 
-/// The end of a lesson: what the learner did, the prediction ledger, and the way on (the
-/// ledger waits while a practice is under way: it shows the model's values).
-fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx, practising: bool) -> Html {
+/// The end of a lesson: what the learner did, the prediction ledger, and the way on. The ledger
+/// shows the model's values, so it waits (`hold_ledger`) while the last step's question is
+/// open or a practice is under way: predict first (e2e/tests/leaks.test.mjs).
+fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx, hold_ledger: bool) -> Html {
     let has_question: Vec<bool> = lesson.steps.iter().map(|s| s.question.is_some()).collect();
     let t = progress.progress.tally(&lesson.slug, &has_question);
     let written: Vec<_> =
@@ -527,8 +531,10 @@ fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx, practisin
             <p data-testid="lesson-tally">
                 { format!("Steps visited: {} of {}. Questions answered right: {} of {}.", t.visited, t.steps, t.correct, t.questions) }
             </p>
-            if !practising {
+            if !hold_ledger {
                 { ledger_table(lesson, progress) }
+            } else if progress.ledger.0.get(&lesson.slug).is_some_and(|m| !m.is_empty()) {
+                <p class="muted" data-testid="ledger-held">{"Your predictions are listed here once this step's question is answered."}</p>
             }
             if let Some(next) = next {
                 <p><a class="btn btn-primary" data-testid="next-lesson"
