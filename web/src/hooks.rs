@@ -69,25 +69,24 @@ pub struct Record {
     pub practice: bool,
 }
 
-/// Reads progress from localStorage once, and saves it on every change made through the
-/// callbacks (corrupt stored data is left alone until the learner makes progress).
+/// A dismissed notice stays dismissed for the tab's session, across the home page's handover
+/// to the full app (which starts with fresh state).
+const DISMISSED: &str = "skblab-progress-notice-dismissed";
+
+/// What [`use_ledger`] gives: the ledger as read at load, as it is now, the notice, and the
+/// callback that records a question's ending.
+type LedgerHandles = (Rc<Ledger>, UseStateHandle<Rc<Ledger>>, UseStateHandle<Option<String>>, Callback<Record>);
+
+/// The prediction ledger, read as progress is (entry by entry, with its own notice): as read
+/// at load, as it is now, the notice, and the callback that records a question's ending.
 #[hook]
-pub fn use_progress() -> ProgressCtx {
-    // A dismissed notice stays dismissed for the tab's session, across the home page's handover
-    // to the full app (which starts with fresh state).
-    const DISMISSED: &str = "skblab-progress-notice-dismissed";
-    // Unreadable entries are dropped one by one (progress.rs): the rest is kept, with a notice.
-    let loaded = use_state(|| match Progress::load(browser::storage_get(STORAGE_KEY).as_deref()) {
-        (p, Some(_)) if browser::session_get(DISMISSED).is_some() => (Rc::new(p), None),
-        (p, notice) => (Rc::new(p), notice),
-    });
-    // The ledger is read the same way, with its own notice.
-    let ledger_at_load = use_state(|| Ledger::load(browser::storage_get(ledger::STORAGE_KEY).as_deref()));
+fn use_ledger() -> LedgerHandles {
+    let at_load = use_state(|| Ledger::load(browser::storage_get(ledger::STORAGE_KEY).as_deref()));
     let ledger = {
-        let first = ledger_at_load.0.clone();
+        let first = at_load.0.clone();
         use_state(move || Rc::new(first))
     };
-    let ledger_notice = use_state(|| ledger_at_load.1.clone().filter(|_| browser::session_get(DISMISSED).is_none()));
+    let notice = use_state(|| at_load.1.clone().filter(|_| browser::session_get(DISMISSED).is_none()));
     let record = {
         let ledger = ledger.clone();
         Callback::from(move |r: Record| {
@@ -103,6 +102,20 @@ pub fn use_progress() -> ProgressCtx {
             }
         })
     };
+    let at_load = use_memo((), move |_| at_load.0.clone());
+    (at_load, ledger, notice, record)
+}
+
+/// Reads progress from localStorage once, and saves it on every change made through the
+/// callbacks (corrupt stored data is left alone until the learner makes progress).
+#[hook]
+pub fn use_progress() -> ProgressCtx {
+    // Unreadable entries are dropped one by one (progress.rs): the rest is kept, with a notice.
+    let loaded = use_state(|| match Progress::load(browser::storage_get(STORAGE_KEY).as_deref()) {
+        (p, Some(_)) if browser::session_get(DISMISSED).is_some() => (Rc::new(p), None),
+        (p, notice) => (Rc::new(p), notice),
+    });
+    let (ledger_at_load, ledger, ledger_notice, record) = use_ledger();
     let update = |change: fn(&Progress, &str, usize) -> Progress| {
         let loaded = loaded.clone();
         Callback::from(move |(slug, step): (String, usize)| {
@@ -137,7 +150,7 @@ pub fn use_progress() -> ProgressCtx {
         reset,
         progress: loaded.0.clone(),
         ledger: (*ledger).clone(),
-        ledger_at_load: Rc::new(ledger_at_load.0.clone()),
+        ledger_at_load,
         notices: loaded.1.iter().chain(ledger_notice.iter()).cloned().collect(),
         record,
         mark_visited: update(Progress::with_visited),

@@ -360,19 +360,14 @@ fn step_body(
     let n = lesson.steps.len();
     // Rendered from the lesson's Markdown at build time (trusted, compiled-in content).
     let body = Html::from_html_unchecked(AttrValue::from(step.body_html.as_str()));
-    let mark_correct = {
-        let (cb, slug, i) = (progress.mark_correct.clone(), lesson.slug.clone(), page.step);
-        Callback::from(move |_| cb.emit((slug.clone(), i)))
-    };
-    let on_settled = {
-        let settled = settled.clone();
-        Callback::from(move |_| settled.set(true))
-    };
     let practising = practice.as_ref().is_some_and(|p| p.contains(&page.step));
-    let on_record = {
-        let (cb, slug, step) = (progress.record.clone(), lesson.slug.clone(), page.step);
-        Callback::from(move |entry| cb.emit(Record { slug: slug.clone(), step, entry, practice: practising }))
-    };
+    // The ledger shows model values: not while this step's question is open and was never
+    // answered (nor during a practice).
+    let hold_ledger = practice.is_some()
+        || (step.question.is_some()
+            && !**settled
+            && !answered_before
+            && progress.ledger.get(&lesson.slug, page.step).is_none());
     let next = send(Action::Next);
     html! {
         <article class="step card-flat" aria-labelledby="step-title">
@@ -380,14 +375,7 @@ fn step_body(
             <h2 id="step-title" data-testid="step-title" tabindex="-1">{ &step.title }</h2>
             { practice_bar(page, lesson, progress, state, practice) }
             <div class="prose">{ body }</div>
-            if let Some(q) = &step.question {
-                // Graded at the step's own parameters, not the learner's knobs (question.rs).
-                // A practice asks afresh (a new key: a new question box).
-                <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
-                    question={q} experiment={page.experiment}
-                    params={super::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
-                    {answered_before} {on_record} />
-            }
+            { step_question(page, lesson, step, progress, settled, answered_before, practising) }
             <div class="step-actions" onkeydown={on_arrows.clone()}>
                 <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}
                     id="prev-step" data-testid="prev-step" aria-keyshortcuts="ArrowLeft">{"← Previous"}</button>
@@ -396,10 +384,7 @@ fn step_body(
                     id="next-step" data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
             </div>
             if page.step + 1 == n {
-                // The ledger shows model values: not while this step's question is open and
-                // was never answered (nor during a practice).
-                { lesson_end(lesson, progress, practice.is_some() || (step.question.is_some() && !**settled && !answered_before
-                    && progress.ledger.get(&lesson.slug, page.step).is_none())) }
+                { lesson_end(lesson, progress, hold_ledger) }
             }
             if page.step + 1 == n && !lesson.sources.is_empty() {
                 <section class="lesson-sources">
@@ -408,6 +393,35 @@ fn step_body(
                 </section>
             }
         </article>
+    }
+}
+
+/// The step's question, if it has one: graded at the step's own parameters, not the learner's
+/// knobs (question.rs); a practice asks afresh (a new key: a new question box).
+fn step_question(
+    page: &Page,
+    lesson: &skblab_lessons::Lesson,
+    step: &'static skblab_lessons::Step,
+    progress: &ProgressCtx,
+    settled: &UseStateHandle<bool>,
+    answered_before: bool,
+    practising: bool,
+) -> Html {
+    let Some(q) = &step.question else { return html! {} };
+    let mark_correct = {
+        let (cb, slug, i) = (progress.mark_correct.clone(), lesson.slug.clone(), page.step);
+        Callback::from(move |_| cb.emit((slug.clone(), i)))
+    };
+    let on_settled = {
+        let settled = settled.clone();
+        Callback::from(move |_| settled.set(true))
+    };
+    let on_record = record_for(progress, &lesson.slug, page.step, practising);
+    html! {
+        <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
+            question={q} experiment={page.experiment}
+            params={super::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
+            {answered_before} {on_record} />
     }
 }
 
@@ -514,6 +528,12 @@ fn ledger_table(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html
             }
         </section>
     }
+}
+
+/// The callback that records how step `step`'s question ended in the ledger.
+fn record_for(progress: &ProgressCtx, slug: &str, step: usize, practice: bool) -> Callback<crate::ledger::Entry> {
+    let (cb, slug) = (progress.record.clone(), slug.to_string());
+    Callback::from(move |entry| cb.emit(Record { slug: slug.clone(), step, entry, practice }))
 }
 
 /// The end of a lesson: what the learner did, the prediction ledger, and the way on. The ledger

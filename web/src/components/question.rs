@@ -443,6 +443,27 @@ fn show_answer(
     })
 }
 
+/// "Check": notes the answer and the confidence said with it, counts a try, and grades it.
+fn on_check(
+    props: &QuestionProps,
+    answer: &UseStateHandle<String>,
+    grade: &UseStateHandle<Option<Grade>>,
+    pending: &UseStateHandle<Option<(RunKey, String)>>,
+    submits: &UseStateHandle<u32>,
+    said: &Said,
+    confidence: &UseStateHandle<Option<Confidence>>,
+) -> Callback<SubmitEvent> {
+    let (answer, grade, pending, props) = (answer.clone(), grade.clone(), pending.clone(), props.clone());
+    let (submits, said, confidence) = (submits.clone(), said.clone(), confidence.clone());
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        said.borrow_mut().submitted = Some(((*answer).clone(), *confidence));
+        submits.set(*submits + 1);
+        grade.set(None);
+        check(&props, (*answer).clone(), &grade, &pending);
+    })
+}
+
 #[function_component(QuestionBox)]
 pub fn question_box(props: &QuestionProps) -> Html {
     let answer = use_state(String::new);
@@ -464,17 +485,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
         })
     });
     let settled = matches!(*outcome, Outcome::Right | Outcome::Shown);
-    let on_check = {
-        let (answer, grade, pending, props) = (answer.clone(), grade.clone(), pending.clone(), props.clone());
-        let (submits, said, confidence) = (submits.clone(), said.clone(), confidence.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            said.borrow_mut().submitted = Some(((*answer).clone(), *confidence));
-            submits.set(*submits + 1);
-            grade.set(None);
-            check(&props, (*answer).clone(), &grade, &pending);
-        })
-    };
+    let on_check = on_check(props, &answer, &grade, &pending, &submits, &said, &confidence);
     let on_show = show_answer(props, &grade, &pending, &outcome, &said);
     let answer_unit = props.question.answer_unit(&grading_unit(props));
     // The leak test (e2e/tests/leaks.test.mjs) reads the tolerance: a number on the page within
