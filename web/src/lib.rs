@@ -7,6 +7,7 @@
 //!   - [`route`]: the URL hash ⇄ [`route::Route`] + query;
 //!   - [`page`]: the player's state and its reducer `apply(page, action)`, URL ⇄ state;
 //!   - [`progress`]: steps done per lesson, as stored in localStorage;
+//!   - [`ledger`]: the prediction ledger (first prediction, confidence, outcome per question);
 //!   - [`saved`]: the measurement file of the "Your machine" page, as stored in localStorage;
 //!   - [`charts`]: drawing functions generic over the plotters backend, and their data;
 //!   - [`svg`](mod@svg): markup written as escaped text, inserted as one raw node (the large SVG views).
@@ -24,6 +25,7 @@ pub mod charts;
 pub mod cite;
 pub mod components;
 pub mod hooks;
+pub mod ledger;
 pub mod page;
 pub mod progress;
 pub mod route;

@@ -58,7 +58,7 @@ pub fn app() -> Html {
         });
     }
     let mut all_notices = if *dismissed { Vec::new() } else { notices.clone() };
-    all_notices.extend(progress.notice.clone());
+    all_notices.extend(progress.notices.iter().cloned());
     let on_dismiss = {
         let (dismissed, dismiss_progress) = (dismissed.clone(), progress.dismiss_notice.clone());
         Callback::from(move |()| {

@@ -78,7 +78,7 @@ fn reset_progress() -> Html {
             stage.set(Some(true));
         })
     };
-    let empty = progress.progress.is_empty();
+    let empty = progress.progress.is_empty() && progress.ledger.is_empty();
     html! {
         <section class="reset-progress" aria-labelledby="reset-progress-title">
             <h2 id="reset-progress-title" class="visually-hidden">{"Your progress"}</h2>
@@ -86,7 +86,7 @@ fn reset_progress() -> Html {
             <div role="status">
                 { match *stage {
                     Some(false) => html! {
-                        <p>{"Forget every visited step and right answer of every lesson? "}
+                        <p>{"Forget every visited step, right answer and prediction of every lesson? "}
                             <button class="btn btn-small" type="button" data-testid="reset-progress-confirm" onclick={confirm}>{"Yes, reset my progress"}</button>{" "}
                             <button class="btn btn-small" type="button" data-testid="reset-progress-cancel" onclick={set(None)}>{"Keep it"}</button></p>
                     },

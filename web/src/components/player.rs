@@ -8,7 +8,7 @@ use super::notices::Notices;
 use super::panel::ParamPanel;
 use super::question::QuestionBox;
 use super::results::{Results, RunNotes};
-use crate::hooks::{use_dark_mode, Nav, ProgressCtx};
+use crate::hooks::{use_dark_mode, Nav, ProgressCtx, Record};
 use crate::page::{apply, Action, Page};
 use crate::route::{self, Route};
 use crate::run::use_run;
@@ -65,9 +65,12 @@ pub fn player(props: &PlayerProps) -> Html {
     use_mark_visited(page, &progress);
     // Until the step's question is settled (answered right, or the answer asked for), the
     // views that would show its answer are veiled.
-    let settled = use_unsettled_on_new_step(page.step);
+    // The steps being practised again ("Practise the N you missed"), if any.
+    let practice = use_state_eq(|| None::<Vec<usize>>);
+    let practising = practice.as_ref().is_some_and(|p| p.contains(&page.step));
+    let settled = use_unsettled_on_new_step((page.step, practising));
     let question = step.and_then(|s| s.question.as_ref());
-    let answered_before = page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
+    let answered_before = !practising && page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
     let (veiled, veil_results) = veiled_views(question, !*settled && !answered_before);
     let view_names: Vec<String> = match step {
         Some(s) => s.views.clone(),
@@ -84,7 +87,7 @@ pub fn player(props: &PlayerProps) -> Html {
             { skip_to_views() }
             <div class="player-grid">
                 <div class="col-text">
-                    { step_body(page, &progress, &state, &settled, answered_before, &on_arrows) }
+                    { step_body(page, &progress, &state, &settled, answered_before, &practice, &on_arrows) }
                     <ParamPanel specs={page.experiment.specs()} params={page.params.clone()}
                         resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
                         {invalid} {on_set} {on_seed} />
@@ -225,9 +228,10 @@ fn use_mark_visited(page: &Page, progress: &ProgressCtx) {
     });
 }
 
-/// Whether the step's question is settled; false again on every new step.
+/// Whether the step's question is settled; false again on every new step (and when a
+/// practice of it begins or ends).
 #[hook]
-fn use_unsettled_on_new_step(step: usize) -> UseStateHandle<bool> {
+fn use_unsettled_on_new_step(step: (usize, bool)) -> UseStateHandle<bool> {
     let settled = use_state_eq(|| false);
     {
         let settled = settled.clone();
@@ -342,6 +346,7 @@ fn step_body(
     state: &UseReducerHandle<PageState>,
     settled: &UseStateHandle<bool>,
     answered_before: bool,
+    practice: &UseStateHandle<Option<Vec<usize>>>,
     on_arrows: &Callback<KeyboardEvent>,
 ) -> Html {
     let dispatcher = state.dispatcher();
@@ -360,26 +365,22 @@ fn step_body(
     let n = lesson.steps.len();
     // Rendered from the lesson's Markdown at build time (trusted, compiled-in content).
     let body = Html::from_html_unchecked(AttrValue::from(step.body_html.as_str()));
-    let mark_correct = {
-        let (cb, slug, i) = (progress.mark_correct.clone(), lesson.slug.clone(), page.step);
-        Callback::from(move |_| cb.emit((slug.clone(), i)))
-    };
-    let on_settled = {
-        let settled = settled.clone();
-        Callback::from(move |_| settled.set(true))
-    };
+    let practising = practice.as_ref().is_some_and(|p| p.contains(&page.step));
+    // The ledger shows model values: not while this step's question is open and was never
+    // answered (nor during a practice).
+    let hold_ledger = practice.is_some()
+        || (step.question.is_some()
+            && !**settled
+            && !answered_before
+            && progress.ledger.get(&lesson.slug, page.step).is_none());
     let next = send(Action::Next);
     html! {
         <article class="step card-flat" aria-labelledby="step-title">
             <p class="eyebrow">{ format!("Step {} of {n}", page.step + 1) }</p>
             <h2 id="step-title" data-testid="step-title" tabindex="-1">{ &step.title }</h2>
+            { practice_bar(page, lesson, progress, state, practice) }
             <div class="prose">{ body }</div>
-            if let Some(q) = &step.question {
-                // Graded at the step's own parameters, not the learner's knobs (question.rs).
-                <QuestionBox key={page.step} question={q} experiment={page.experiment}
-                    params={super::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
-                    {answered_before} />
-            }
+            { step_question(page, lesson, step, progress, settled, answered_before, practising) }
             <div class="step-actions" onkeydown={on_arrows.clone()}>
                 <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}
                     id="prev-step" data-testid="prev-step" aria-keyshortcuts="ArrowLeft">{"← Previous"}</button>
@@ -388,7 +389,7 @@ fn step_body(
                     id="next-step" data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
             </div>
             if page.step + 1 == n {
-                { lesson_end(lesson, progress) }
+                { lesson_end(lesson, progress, hold_ledger) }
             }
             if page.step + 1 == n && !lesson.sources.is_empty() {
                 <section class="lesson-sources">
@@ -400,8 +401,150 @@ fn step_body(
     }
 }
 
-/// The end of a lesson: what the learner did, and the way on.
-fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
+/// The step's question, if it has one: graded at the step's own parameters, not the learner's
+/// knobs (question.rs); a practice asks afresh (a new key: a new question box).
+fn step_question(
+    page: &Page,
+    lesson: &skblab_lessons::Lesson,
+    step: &'static skblab_lessons::Step,
+    progress: &ProgressCtx,
+    settled: &UseStateHandle<bool>,
+    answered_before: bool,
+    practising: bool,
+) -> Html {
+    let Some(q) = &step.question else { return html! {} };
+    let mark_correct = {
+        let (cb, slug, i) = (progress.mark_correct.clone(), lesson.slug.clone(), page.step);
+        Callback::from(move |_| cb.emit((slug.clone(), i)))
+    };
+    let on_settled = {
+        let settled = settled.clone();
+        Callback::from(move |_| settled.set(true))
+    };
+    let on_record = record_for(progress, &lesson.slug, page.step, practising);
+    html! {
+        <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
+            question={q} experiment={page.experiment}
+            params={super::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
+            {answered_before} {on_record} />
+    }
+}
+
+/// On the lesson's first and last step: the offer to practise the questions missed in an
+/// earlier visit (spaced retrieval); while practising, where the learner is and the way on.
+fn practice_bar(
+    page: &Page,
+    lesson: &skblab_lessons::Lesson,
+    progress: &ProgressCtx,
+    state: &UseReducerHandle<PageState>,
+    practice: &UseStateHandle<Option<Vec<usize>>>,
+) -> Html {
+    let n = lesson.steps.len();
+    let go = |steps: Option<Vec<usize>>, to: Option<usize>| {
+        let (practice, dispatch) = (practice.clone(), state.dispatcher());
+        Callback::from(move |_: MouseEvent| {
+            practice.set(steps.clone());
+            if let Some(i) = to {
+                dispatch.dispatch(Action::GoStep(i));
+            }
+        })
+    };
+    if let Some(steps) = practice.as_ref() {
+        let Some(at) = steps.iter().position(|&i| i == page.step) else { return html! {} };
+        let next = steps.get(at + 1).copied();
+        return html! {
+            <div class="practice-bar" role="status" data-testid="practice-bar">
+                <p><strong>{ format!("Practice: question {} of {}.", at + 1, steps.len()) }</strong>
+                    {" Predict again, before looking at the views."}</p>
+                if let Some(i) = next {
+                    <button class="btn btn-small" type="button" data-testid="practice-next"
+                        onclick={go(Some(steps.clone()), Some(i))}>{ format!("Next missed question (step {}) →", i + 1) }</button>
+                } else {
+                    <button class="btn btn-small" type="button" data-testid="practice-done"
+                        onclick={go(None, Some(n - 1))}>{"Finish the practice"}</button>
+                }
+            </div>
+        };
+    }
+    if page.step != 0 && page.step + 1 != n {
+        return html! {};
+    }
+    // Missed in an earlier visit, and not practised right since.
+    let now = progress.ledger.missed(&lesson.slug);
+    let missed: Vec<usize> = progress
+        .ledger_at_load
+        .missed(&lesson.slug)
+        .into_iter()
+        .filter(|i| now.contains(i) && lesson.steps.get(*i).is_some_and(|s| s.question.is_some()))
+        .collect();
+    let Some(&first) = missed.first() else { return html! {} };
+    let count = missed.len();
+    let which = missed.iter().map(|i| format!("step {}", i + 1)).collect::<Vec<_>>().join(", ");
+    html! {
+        <div class="practice-offer" data-testid="practice-offer">
+            <p>{ format!("Last time you needed a retry or the answer for {} of this lesson's questions ({which}). \
+                Asking them again a while later is what makes them stick.", if count == 1 { "one".to_string() } else { count.to_string() }) }</p>
+            <button class="btn btn-small" type="button" data-testid="practice-start" onclick={go(Some(missed), Some(first))}>
+                { if count == 1 { "Practise the one you missed".to_string() } else { format!("Practise the {count} you missed") } }
+            </button>
+        </div>
+    }
+}
+
+/// The prediction ledger of a lesson: per question, the first prediction, how sure the learner
+/// was, the model's value and how it ended; then the calibration line.
+fn ledger_table(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
+    let Some(entries) = progress.ledger.0.get(&lesson.slug).filter(|m| !m.is_empty()) else { return html! {} };
+    let cal = crate::ledger::calibration_line(&progress.ledger.calibration(&lesson.slug));
+    html! {
+        <section class="ledger" data-testid="ledger" aria-labelledby="ledger-title">
+            <h4 id="ledger-title">{"Your predictions"}</h4>
+            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="ledger-title">
+            <table class="ledger-table">
+                <thead><tr>
+                    <th scope="col">{"Step"}</th><th scope="col">{"Question"}</th>
+                    <th scope="col">{"Your first prediction"}</th><th scope="col">{"Confidence"}</th>
+                    <th scope="col">{"Model"}</th><th scope="col">{"Outcome"}</th>
+                </tr></thead>
+                <tbody>
+                { for entries.iter().filter_map(|(&i, e)| {
+                    let step = lesson.steps.get(i)?;
+                    let q = step.question.as_ref()?;
+                    let outcome = match e.practice {
+                        Some(p) => format!("{}; practised: {}", e.outcome.label(), p.label()),
+                        None => e.outcome.label().to_string(),
+                    };
+                    Some(html! {
+                        <tr data-testid={format!("ledger-row-{}", i + 1)}>
+                            <td data-label="Step">{ i + 1 }</td>
+                            <td class="ledger-prompt" data-label="Question">{ &q.prompt }</td>
+                            <td data-label="Your first prediction">{ if e.first.is_empty() { "—".to_string() } else { e.first.clone() } }</td>
+                            <td data-label="Confidence">{ e.confidence.map_or("—", |c| c.label()) }</td>
+                            <td data-label="Model">{ &e.model }</td>
+                            <td data-label="Outcome">{ outcome }</td>
+                        </tr>
+                    })
+                }) }
+                </tbody>
+            </table>
+            </div>
+            if let Some(line) = cal {
+                <p data-testid="calibration">{ line }</p>
+            }
+        </section>
+    }
+}
+
+/// The callback that records how step `step`'s question ended in the ledger.
+fn record_for(progress: &ProgressCtx, slug: &str, step: usize, practice: bool) -> Callback<crate::ledger::Entry> {
+    let (cb, slug) = (progress.record.clone(), slug.to_string());
+    Callback::from(move |entry| cb.emit(Record { slug: slug.clone(), step, entry, practice }))
+}
+
+/// The end of a lesson: what the learner did, the prediction ledger, and the way on. The ledger
+/// shows the model's values, so it waits (`hold_ledger`) while the last step's question is
+/// open or a practice is under way: predict first (e2e/tests/leaks.test.mjs).
+fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx, hold_ledger: bool) -> Html {
     let has_question: Vec<bool> = lesson.steps.iter().map(|s| s.question.is_some()).collect();
     let t = progress.progress.tally(&lesson.slug, &has_question);
     let written: Vec<_> =
@@ -413,6 +556,11 @@ fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
             <p data-testid="lesson-tally">
                 { format!("Steps visited: {} of {}. Questions answered right: {} of {}.", t.visited, t.steps, t.correct, t.questions) }
             </p>
+            if !hold_ledger {
+                { ledger_table(lesson, progress) }
+            } else if progress.ledger.0.get(&lesson.slug).is_some_and(|m| !m.is_empty()) {
+                <p class="muted" data-testid="ledger-held">{"Your predictions are listed here once this step's question is answered."}</p>
+            }
             if let Some(next) = next {
                 <p><a class="btn btn-primary" data-testid="next-lesson"
                     href={route::href(Route::Lesson { slug: next.slug.clone(), step: 1 })}>

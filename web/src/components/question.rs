@@ -7,10 +7,11 @@
 //! visible run while the knobs are untouched; otherwise it is asked for in the background
 //! ([`run::want`]: the worker runs a heavy one), and the answer is graded when it arrives.
 
+use crate::ledger::{self, Confidence, Entry};
 use crate::run::{self, RunKey};
 use crate::store::{self, Topic};
 use skblab_core::{Experiment, Params, RunOutput, DEFAULT_SEED};
-use skblab_lessons::{apply_settings, Grade, Question, QuestionKind, Step};
+use skblab_lessons::{apply_settings, parse_answer, Grade, Question, QuestionKind, Step};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -30,6 +31,10 @@ pub struct QuestionProps {
     /// The learner answered this question right before (progress): start settled.
     #[prop_or_default]
     pub answered_before: bool,
+    /// Called once when the question settles with the model's value known: the ledger's entry
+    /// (first prediction, confidence, model value, outcome).
+    #[prop_or_default]
+    pub on_record: Callback<Entry>,
 }
 
 impl PartialEq for QuestionProps {
@@ -41,6 +46,7 @@ impl PartialEq for QuestionProps {
             && self.on_correct == other.on_correct
             && self.on_settled == other.on_settled
             && self.answered_before == other.answered_before
+            && self.on_record == other.on_record
     }
 }
 
@@ -129,6 +135,137 @@ enum Outcome {
     Right,
     /// Shown on request or after the last try.
     Shown,
+}
+
+/// What the learner predicted: the answer being checked, the first and the last graded ones
+/// (each with the confidence said with it), and how the question ended. Kept in a ref: the
+/// grade's effects write it, the render reads it.
+#[derive(Debug, Clone, Default)]
+struct SaidState {
+    submitted: Option<(String, Option<Confidence>)>,
+    first: Option<(String, Option<Confidence>)>,
+    last: Option<(String, Option<Confidence>)>,
+    ending: Option<ledger::Outcome>,
+    recorded: bool,
+}
+
+type Said = std::rc::Rc<std::cell::RefCell<SaidState>>;
+
+/// A prediction in the question's unit ("0.5 KiB" reads as 512 bytes), or as typed if it is
+/// not a number (a choice).
+fn in_unit(kind: &QuestionKind, answer: &str, unit: &str) -> String {
+    match (kind, parse_answer(answer, unit)) {
+        (QuestionKind::Number { .. }, Ok(v)) => with_unit(&fmt_number(v), unit),
+        _ => answer.trim().to_string(),
+    }
+}
+
+fn with_unit(v: &str, unit: &str) -> String {
+    if unit.is_empty() {
+        v.to_string()
+    } else {
+        format!("{v} {unit}")
+    }
+}
+
+/// A number as the page prints it: whole numbers as they are, others to three significant
+/// digits.
+fn fmt_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        let decimals = (2 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
+        let s = format!("{v:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    }
+}
+
+/// The gap between a prediction and the model's value, in the unit and relative to the
+/// model's value: "a gap of −388 bytes (−79.5 %)"; `None` for a choice or an unreadable one.
+fn gap(kind: &QuestionKind, answer: &str, expected: &str, unit: &str) -> Option<String> {
+    let QuestionKind::Number { .. } = kind else { return None };
+    let (a, e) = (parse_answer(answer, unit).ok()?, parse_answer(expected, unit).ok()?);
+    let d = a - e;
+    if d.abs() < 1e-12 {
+        return Some("no gap".to_string());
+    }
+    let sign = |x: f64| if x < 0.0 { "−" } else { "+" };
+    let abs = with_unit(&fmt_number(d.abs()), unit);
+    let rel = (e != 0.0).then(|| format!(" ({}{} %)", sign(d), fmt_number((d / e * 100.0).abs())));
+    Some(format!("a gap of {}{abs}{}", sign(d), rel.unwrap_or_default()))
+}
+
+/// "You predicted X, the model says Y: a gap of …", once the question is settled (never
+/// before: the model's value would give the answer away), and the first prediction's gap
+/// too when the right one came after a retry.
+fn comparison(g: &Grade, said: &SaidState, outcome: Outcome, q: &Question, unit: &str) -> Html {
+    if !matches!(outcome, Outcome::Right | Outcome::Shown) || g.expected == "?" {
+        return html! {};
+    }
+    let revealed = said.ending == Some(ledger::Outcome::Revealed);
+    let line = |(answer, confidence): &(String, Option<Confidence>), first: bool| {
+        let sure = confidence.map(|c| format!(" ({})", c.label())).unwrap_or_default();
+        let gap = gap(&q.kind, answer, &g.expected, unit).map(|g| format!(": {g}")).unwrap_or_default();
+        let who = if first { "Your first prediction was" } else { "You predicted" };
+        format!("{who} {}{sure}, the model says {}{gap}.", in_unit(&q.kind, answer, unit), g.expected_with_unit)
+    };
+    let mut lines = Vec::new();
+    match &said.last {
+        Some(last) => lines.push(line(last, false)),
+        None => lines.push(format!("You did not predict; the model says {}.", g.expected_with_unit)),
+    }
+    if let (Some(first), Some(last)) = (&said.first, &said.last) {
+        if first.0 != last.0 {
+            lines.push(line(first, true));
+        }
+    }
+    html! {
+        <p class="prediction" data-testid="prediction">
+            { lines.join(" ") }
+            if revealed { {" "}<span class="tag" data-testid="prediction-revealed">{"(revealed)"}</span> }
+        </p>
+    }
+}
+
+/// "How sure are you?": an optional radio group, said before checking.
+fn confidence_input(confidence: &UseStateHandle<Option<Confidence>>) -> Html {
+    html! {
+        <fieldset class="confidence" data-testid="confidence">
+            <legend>{"How sure are you? "}<span class="muted">{"(optional)"}</span></legend>
+            { for Confidence::ALL.iter().map(|&c| {
+                let confidence = confidence.clone();
+                html! {
+                    <label class="choice">
+                        <input type="radio" name="confidence" value={c.id()} checked={*confidence == Some(c)}
+                            data-testid={format!("confidence-{}", c.id())}
+                            onchange={move |_| confidence.set(Some(c))} />
+                        { c.label() }
+                    </label>
+                }
+            }) }
+        </fieldset>
+    }
+}
+
+/// Once the question has ended with the model's value known, hands its ledger entry on (once).
+#[hook]
+fn use_record_ending(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>>, said: &Said, outcome: Outcome) {
+    let (props, said) = (props.clone(), said.clone());
+    let model = grade.as_ref().map(|g| g.expected_with_unit.clone()).filter(|m| m != "?");
+    use_effect_with((model, outcome), move |(model, _)| {
+        let mut s = said.borrow_mut();
+        if let (Some(model), Some(outcome), false) = (model, s.ending, s.recorded) {
+            s.recorded = true;
+            let unit = props.question.answer_unit(&grading_unit(&props));
+            let (first, confidence) = s.first.clone().unwrap_or_default();
+            let first = if first.is_empty() { first } else { in_unit(&props.question.kind, &first, &unit) };
+            props.on_record.emit(Entry { first, confidence, model: model.clone(), outcome, practice: None });
+        }
+    });
 }
 
 /// The answer control: a text box for a number, radio buttons for a choice.
@@ -245,10 +382,19 @@ fn use_outcome_from_grade(
     grade: &UseStateHandle<Option<Grade>>,
     submits: u32,
     on_settled: &Callback<()>,
+    said: &Said,
 ) {
-    let (outcome, on_settled) = (outcome.clone(), on_settled.clone());
+    let (outcome, on_settled, said) = (outcome.clone(), on_settled.clone(), said.clone());
     use_effect_with(((**grade).clone(), submits), move |(g, _)| {
         if let (Some(g), Outcome::Trying(n)) = (g, *outcome) {
+            // A graded answer (not one that could not be read) is a prediction.
+            if g.problem.is_empty() {
+                let mut s = said.borrow_mut();
+                if let Some(sub) = s.submitted.clone() {
+                    s.first.get_or_insert(sub.clone());
+                    s.last = Some(sub);
+                }
+            }
             let next = if g.correct {
                 Outcome::Right
             } else if !g.problem.is_empty() {
@@ -259,6 +405,11 @@ fn use_outcome_from_grade(
                 Outcome::Trying(n + 1)
             };
             if matches!(next, Outcome::Right | Outcome::Shown) {
+                said.borrow_mut().ending = Some(match next {
+                    Outcome::Right if n == 0 => ledger::Outcome::FirstTry,
+                    Outcome::Right => ledger::Outcome::AfterRetry,
+                    _ => ledger::Outcome::Revealed,
+                });
                 on_settled.emit(());
             }
             outcome.set(next);
@@ -272,8 +423,10 @@ fn show_answer(
     grade: &UseStateHandle<Option<Grade>>,
     pending: &UseStateHandle<Option<(RunKey, String)>>,
     outcome: &UseStateHandle<Outcome>,
+    said: &Said,
 ) -> Callback<MouseEvent> {
     let (props, grade, pending, outcome) = (props.clone(), grade.clone(), pending.clone(), outcome.clone());
+    let said = said.clone();
     Callback::from(move |_: MouseEvent| {
         // Settings the model refuses have no answer to show: say why, and stay open.
         if let Some(why) = unrunnable(&props) {
@@ -281,11 +434,33 @@ fn show_answer(
             return;
         }
         // Grade an empty answer to fetch the model's value, then show it.
+        said.borrow_mut().ending = Some(ledger::Outcome::Revealed);
         outcome.set(Outcome::Shown);
         props.on_settled.emit(());
         if grade.as_ref().is_none_or(|g| g.expected == "?") {
             check(&props, String::new(), &grade, &pending);
         }
+    })
+}
+
+/// "Check": notes the answer and the confidence said with it, counts a try, and grades it.
+fn on_check(
+    props: &QuestionProps,
+    answer: &UseStateHandle<String>,
+    grade: &UseStateHandle<Option<Grade>>,
+    pending: &UseStateHandle<Option<(RunKey, String)>>,
+    submits: &UseStateHandle<u32>,
+    said: &Said,
+    confidence: &UseStateHandle<Option<Confidence>>,
+) -> Callback<SubmitEvent> {
+    let (answer, grade, pending, props) = (answer.clone(), grade.clone(), pending.clone(), props.clone());
+    let (submits, said, confidence) = (submits.clone(), said.clone(), confidence.clone());
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        said.borrow_mut().submitted = Some(((*answer).clone(), *confidence));
+        submits.set(*submits + 1);
+        grade.set(None);
+        check(&props, (*answer).clone(), &grade, &pending);
     })
 }
 
@@ -298,26 +473,20 @@ pub fn question_box(props: &QuestionProps) -> Html {
     let pending = use_state(|| None::<(RunKey, String)>);
     // Counts submissions, so that two answers graded alike are still two tries.
     let submits = use_state(|| 0u32);
+    let confidence = use_state(|| None::<Confidence>);
+    let said: Said = use_mut_ref(SaidState::default);
     store::use_topic(Topic::Runs, None);
     use_grade_when_run_finishes(props, &grade, &pending);
-    use_outcome_from_grade(&outcome, &grade, *submits, &props.on_settled);
+    use_outcome_from_grade(&outcome, &grade, *submits, &props.on_settled, &said);
+    use_record_ending(props, &grade, &said, *outcome);
     let waiting = pending.as_ref().map(|(key, _)| {
         run::state_of(key).map_or("waiting for the worker…".to_string(), |s| {
             format!("running the model: {} of {} points", s.rows.len(), s.n_points)
         })
     });
     let settled = matches!(*outcome, Outcome::Right | Outcome::Shown);
-    let on_check = {
-        let (answer, grade, pending, props) = (answer.clone(), grade.clone(), pending.clone(), props.clone());
-        let submits = submits.clone();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            submits.set(*submits + 1);
-            grade.set(None);
-            check(&props, (*answer).clone(), &grade, &pending);
-        })
-    };
-    let on_show = show_answer(props, &grade, &pending, &outcome);
+    let on_check = on_check(props, &answer, &grade, &pending, &submits, &said, &confidence);
+    let on_show = show_answer(props, &grade, &pending, &outcome, &said);
     let answer_unit = props.question.answer_unit(&grading_unit(props));
     // The leak test (e2e/tests/leaks.test.mjs) reads the tolerance: a number on the page within
     // it of the revealed value, in any unit of the same kind, gives the answer away.
@@ -332,6 +501,9 @@ pub fn question_box(props: &QuestionProps) -> Html {
             <p class="prompt">{ &props.question.prompt }</p>
             <form onsubmit={on_check}>
                 { answer_input(&props.question.kind, &answer_unit, &answer) }
+                if !settled {
+                    { confidence_input(&confidence) }
+                }
                 <button class="btn btn-primary" type="submit" data-testid="check"
                     disabled={answer.trim().is_empty() || waiting.is_some() || settled}>
                     { if waiting.is_some() { "Checking…" } else { "Check" } }
@@ -348,6 +520,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
             // One live region, always present, so that every verdict (the first too) is announced.
             <div aria-live="polite" aria-atomic="true" data-testid="verdict">
                 { grade.as_ref().map(|g| verdict(g, *outcome, props.question)).unwrap_or_default() }
+                { grade.as_ref().map(|g| comparison(g, &said.borrow(), *outcome, props.question, &answer_unit)).unwrap_or_default() }
                 if settled && grade.is_none() && waiting.is_none() {
                     <p class="grade grade-right" data-testid="grade">{"✓ You answered this one before."}
                         if !props.question.explanation.is_empty() { {" "}{ &props.question.explanation } }</p>
@@ -408,6 +581,7 @@ mod tests {
                         on_correct: Callback::noop(),
                         on_settled: Callback::noop(),
                         answered_before: false,
+                        on_record: Callback::noop(),
                     };
                     grading_key(&props).map(|k| (k.params, grading_unit(&props)))
                 };

@@ -19,7 +19,7 @@ use yew::prelude::*;
 #[function_component(HomeShell)]
 pub fn home_shell() -> Html {
     let progress = use_progress();
-    let notices: Vec<String> = progress.notice.iter().cloned().collect();
+    let notices: Vec<String> = progress.notices.clone();
     let on_dismiss = progress.dismiss_notice.clone();
     html! {
         <Frame {progress} {notices} {on_dismiss}><Home /></Frame>

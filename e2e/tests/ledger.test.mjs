@@ -1,0 +1,171 @@
+// The prediction ledger (issue #26): a confidence said before checking; "You predicted …, the
+// model says …" with the gap once the question is settled (never before: predict first); the
+// lesson's end lists every question's first prediction, confidence, model value and outcome
+// with a calibration line; a later visit offers to practise the questions missed; a corrupt
+// stored entry is dropped alone with a plain notice, and "Reset my progress" clears the ledger.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, appReady, serverAndBrowser, tid, answer, shot } from './harness.mjs';
+
+const KEY = 'skblab.ledger.v1';
+const SLUG = 'skb-layout';
+const STEPS = (fs.readFileSync(new URL(`../../lessons/content/${SLUG}.md`, import.meta.url), 'utf8')
+  .match(/^\[\[steps\]\]/gm) || []).length;
+const END = `#/lesson/${SLUG}/${STEPS}`;
+const ctx = serverAndBrowser();
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is (as a11y.test.mjs). */
+async function axeSerious(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+/** A page whose localStorage holds `stored` under the ledger key before the app starts. */
+async function withStored(stored, options = {}) {
+  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block', ...options });
+  await page.context().addInitScript(([k, v]) => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem(k, v);
+      sessionStorage.setItem('seeded', '1');
+    }
+  }, [KEY, stored]);
+  return page;
+}
+
+/** Goes to step `n` of the lesson (a hash change: the page is not reloaded). */
+async function step(page, n) {
+  await page.evaluate((h) => { location.hash = h; }, `#/lesson/${SLUG}/${n}`);
+  await page.waitForFunction((n) => document.querySelector('[data-testid="step-title"]')
+    && new RegExp(`/${n}(\\?|$)`).test(location.hash), n);
+}
+
+test('a wrong then right answer with a confidence: the gap, the ledger row, and the practice offer on a later visit', async () => {
+  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+  await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/2`);
+  await appReady(page);
+  const sure = page.locator(tid('confidence'));
+  assert.match(await sure.locator('legend').innerText(), /how sure are you/i);
+  await page.focus(tid('confidence-guessing'));
+  await page.keyboard.press('ArrowRight'); // a radio group: the arrow keys choose
+  await page.keyboard.press('ArrowRight');
+  assert.ok(await page.locator(tid('confidence-certain')).isChecked(), 'chosen by keyboard');
+  let g = await answer(page, '100');
+  assert.match(g, /not quite/i);
+  assert.equal(await page.locator(tid('prediction')).count(), 0, 'no model value before the question is settled');
+  g = await answer(page, '488');
+  assert.match(g, /right/i);
+  const said = await page.locator(tid('prediction')).innerText();
+  assert.match(said, /You predicted 488 bytes \(certain\), the model says 488 bytes: no gap\./);
+  assert.match(said, /Your first prediction was 100 bytes \(certain\), the model says 488 bytes: a gap of −388 bytes \(−79\.5 %\)\./);
+  assert.equal(await page.locator(tid('confidence')).count(), 0, 'a settled question asks no confidence');
+  await shot(page, 'ledger-question-desktop');
+
+  await step(page, 5);
+  await page.click(tid('show-answer'));
+  await page.waitForSelector(tid('prediction'));
+  assert.match(await page.locator(tid('prediction')).innerText(), /You did not predict; the model says 320 bytes\.\s*\(revealed\)/);
+
+  await step(page, STEPS);
+  // The last step has a question of its own: the ledger (model values) waits for it.
+  await page.waitForSelector(tid('ledger-held'));
+  assert.equal(await page.locator(tid('ledger')).count(), 0, 'no model values while the step\'s question is open');
+  await page.click(tid('show-answer'));
+  await page.waitForSelector(tid('ledger'));
+  const row = await page.locator(tid('ledger-row-2')).innerText();
+  assert.match(row, /^2\s.*\s100 bytes\s+certain\s+488 bytes\s+right after a retry$/s);
+  assert.match(await page.locator(tid('ledger-row-5')).innerText(), /—\s+—\s+320 bytes\s+revealed$/);
+  assert.match(await page.locator(tid('calibration')).innerText(), /“certain”: 0 of 1 right on the first try/);
+  assert.equal(await page.locator(tid('practice-offer')).count(), 0, 'no practice offer in the same visit');
+  await shot(page, 'ledger-end-desktop');
+  const stored = JSON.parse(await page.evaluate((k) => localStorage.getItem(k), KEY));
+  assert.deepEqual(stored[SLUG]['1'], { first: '100 bytes', confidence: 'certain', model: '488 bytes', outcome: 'after-retry' });
+
+  // A later visit: the offer, then a practice that asks afresh.
+  await page.reload();
+  await appReady(page);
+  await page.waitForSelector(tid('practice-offer'));
+  assert.match(await page.locator(tid('practice-start')).innerText(), /Practise the 3 you missed/);
+  await page.click(tid('practice-start'));
+  await page.waitForFunction(() => /skb-layout\/2(\?|$)/.test(location.hash));
+  await page.waitForSelector(tid('practice-bar'));
+  assert.match(await page.locator(tid('practice-bar')).innerText(), /question 1 of 3/);
+  assert.equal(await page.locator(tid('prediction')).count(), 0, 'asked afresh: nothing shown before the answer');
+  assert.equal(await page.locator(tid('check')).isDisabled(), true, 'an empty answer');
+  assert.match(await answer(page, '488'), /right/i);
+  await page.click(tid('practice-next'));
+  await page.waitForFunction(() => /skb-layout\/5(\?|$)/.test(location.hash));
+  await page.click(tid('practice-next'));
+  await page.waitForFunction((n) => new RegExp(`skb-layout/${n}(\\?|$)`).test(location.hash), STEPS);
+  assert.equal(await page.locator(tid('ledger')).count(), 0, 'no ledger while practising');
+  await page.click(tid('practice-done'));
+  await page.waitForSelector(tid('ledger'));
+  assert.match(await page.locator(tid('ledger-row-2')).innerText(), /right after a retry; practised: right, first try/);
+  page.assertClean();
+});
+
+test('a corrupt ledger entry is dropped alone with a plain notice; reset clears the ledger', async () => {
+  const good = { first: '400 bytes', confidence: 'fairly-sure', model: '488 bytes', outcome: 'revealed' };
+  const page = await withStored(JSON.stringify({ [SLUG]: { 1: good, 4: { first: 3, outcome: 'sideways' } } }));
+  await page.goto(`${ctx.srv.base}/${END}`);
+  await appReady(page);
+  await page.click(tid('show-answer'));
+  await page.waitForSelector(tid('ledger'));
+  const notice = await page.locator(tid('notice')).filter({ hasText: /ledger/ }).innerText();
+  assert.match(notice, /1 entry of your saved prediction ledger could not be read and was dropped; the rest is kept/);
+  assert.doesNotMatch(notice, /invalid|expected|variant|usize|column|line \d/, 'no parser jargon');
+  assert.match(await page.locator(tid('ledger-row-2')).innerText(), /400 bytes\s+fairly sure\s+488 bytes\s+revealed/);
+  assert.equal(await page.locator(tid('ledger-row-5')).count(), 0);
+  assert.match(await page.locator(tid('practice-offer')).innerText(), /Practise the one you missed/);
+
+  await page.goto(`${ctx.srv.base}/#/`);
+  await page.click(tid('reset-progress'));
+  await page.click(tid('reset-progress-confirm'));
+  await page.waitForSelector(tid('reset-progress-done'));
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), KEY), '{}');
+  await page.goto(`${ctx.srv.base}/${END}`);
+  await page.waitForSelector(tid('lesson-end'));
+  assert.equal(await page.locator(tid('ledger')).count(), 0);
+  page.assertClean();
+});
+
+test('"[]" as a saved ledger is named, not taken silently', async () => {
+  const page = await withStored('[]');
+  await page.goto(`${ctx.srv.base}/#/`);
+  await appReady(page);
+  await page.waitForSelector(tid('notice'));
+  assert.match(await page.locator(tid('notice')).innerText(), /saved prediction ledger could not be read.*starting with an empty ledger/);
+  page.assertClean();
+});
+
+for (const [name, options] of [['phone', { viewport: { width: 360, height: 740 } }], ['dark', { colorScheme: 'dark' }]]) {
+  test(`screenshots: ${name}`, async () => {
+    const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block', ...options });
+    await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/2`);
+    await appReady(page);
+    await page.check(tid('confidence-fairly-sure'));
+    await page.locator(`${tid('question')} input[type="text"]`).fill('300');
+    await page.locator(tid('question')).screenshot({ path: await shot(page, `ledger-question-before-${name}`) });
+    await answer(page, '300');
+    await answer(page, '488');
+    await page.waitForSelector(tid('prediction'));
+    await page.locator(tid('question')).screenshot({ path: await shot(page, `ledger-question-${name}`) });
+    assert.deepEqual(await axeSerious(page), [], 'the question after checking');
+    await step(page, STEPS);
+    await page.click(tid('show-answer'));
+    await page.waitForSelector(tid('ledger'));
+    await page.locator(tid('lesson-end')).screenshot({ path: await shot(page, `ledger-end-${name}`) });
+    assert.deepEqual(await axeSerious(page), [], 'the lesson end with its ledger');
+    await page.reload();
+    await page.waitForSelector(tid('practice-offer'));
+    await page.locator(tid('practice-offer')).screenshot({ path: await shot(page, `ledger-offer-${name}`) });
+    assert.deepEqual(await axeSerious(page), [], 'the practice offer');
+    page.assertClean();
+  });
+}
