@@ -11,6 +11,7 @@ pub mod home;
 pub mod machine;
 pub mod notices;
 pub mod panel;
+pub mod pin;
 pub mod player;
 pub mod question;
 pub mod reproduce;

@@ -52,6 +52,7 @@ pub fn player(props: &PlayerProps) -> Html {
     let on_arrows = arrow_keys(&state, arrow_focus);
     // The step list folded on a phone (style.css shows it whole on a wider screen).
     let steps_open = use_state_eq(|| false);
+    super::pin::use_pinned_main_view();
     let resolved = page.resolved();
     let invalid = page.experiment.validate(&resolved).err().map(|e| e.to_string());
     let refused = invalid.is_some();
@@ -93,7 +94,13 @@ pub fn player(props: &PlayerProps) -> Html {
                 </div>
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
                     { run_status(&run, refused) }
-                    { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
+                    // Each view in a slot of its own: the first one that draws is the step's main
+                    // view, which a phone keeps in sight while a knob moves (components/pin.rs).
+                    { for view_names.iter().map(|name| html! {
+                        <div class="view-slot" key={name.clone()}>
+                            { veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx)) }
+                        </div>
+                    }) }
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
                     }
