@@ -94,13 +94,7 @@ pub fn player(props: &PlayerProps) -> Html {
                 </div>
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
                     { run_status(&run, refused) }
-                    // Each view in a slot of its own: the first one that draws is the step's main
-                    // view, which a phone keeps in sight while a knob moves (components/pin.rs).
-                    { for view_names.iter().map(|name| html! {
-                        <div class="view-slot" key={name.clone()}>
-                            { veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx)) }
-                        </div>
-                    }) }
+                    { for view_names.iter().map(|name| view_slot(name, veiled.contains(&name.as_str()), &ctx)) }
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
                     }
@@ -253,6 +247,14 @@ fn veiled_views(question: Option<&skblab_lessons::Question>, open: bool) -> (Vec
             (views, results)
         }
         _ => (Vec::new(), false),
+    }
+}
+
+/// A view in a slot of its own: the first one that draws is the step's main view, which a
+/// one-column screen keeps in sight while a knob moves (components/pin.rs).
+fn view_slot(name: &str, hidden: bool, ctx: &views::ViewCtx) -> Html {
+    html! {
+        <div class="view-slot" key={name.to_string()}>{ veil(name, hidden, views::render(name, ctx)) }</div>
     }
 }
 
