@@ -6,11 +6,12 @@
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
+use super::layout::{self, LegendEntry, Marker, Sizes, Swatch};
+use super::record::{ChartBoxes, Rect};
 use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use skblab_core::calibrate::machine::{MachinePoint, MachineReport};
 
 /// One measured cell and its two predictions.
@@ -163,54 +164,59 @@ fn y_tick(y: f64) -> String {
     }
 }
 
-/// The legend's entries: (label, what the swatch draws).
-#[derive(Clone, Copy)]
-enum Swatch {
-    Measured,
-    Catalogue,
-    Fitted,
-    FitCell,
+/// The legend's entries, each swatch drawn as the chart draws its points.
+fn legend(theme: &Theme) -> Vec<LegendEntry> {
+    let (mea, cat, fit) = (theme.series[0], theme.series[1], theme.line3);
+    vec![
+        LegendEntry::new("measured (median, min–max)", Swatch::Whisker(mea)),
+        LegendEntry::new(
+            "catalogue alone",
+            Swatch::Line { color: cat, width: 2, dashed: true, marker: Some(Marker::Circle(cat)) },
+        ),
+        LegendEntry::new(
+            "after the fit",
+            Swatch::Line {
+                color: fit,
+                width: 2,
+                dashed: false,
+                marker: Some(Marker::Triangle { color: fit, filled: true }),
+            },
+        ),
+        LegendEntry::new("cell the fit saw", Swatch::Marker(Marker::Ring(theme.text))),
+    ]
 }
 
-const LEGEND: [(&str, Swatch); 4] = [
-    ("measured (median, min–max)", Swatch::Measured),
-    ("catalogue alone", Swatch::Catalogue),
-    ("after the fit", Swatch::Fitted),
-    ("cell the fit saw", Swatch::FitCell),
-];
+/// The chart's height in CSS pixels when drawn `css_w` wide (its legend included).
+pub fn height_css(css_w: f64) -> f64 {
+    let legend = legend(&Theme::LIGHT);
+    let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
+    layout::chart_height(css_w, None, &labels)
+}
 
-/// Draws `o` onto `area`: the plot above, the legend's strip below it.
+/// Draws `o` onto `area`: the plot above, the legend's strip below it (one row on a desktop,
+/// an entry or two a row on a phone: [`layout`]).
 pub fn draw_overlay<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     o: &Overlay,
     theme: &Theme,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<ChartBoxes, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
-    let (w, h) = area.dim_in_pixel();
-    // One legend row where the four entries fit side by side, two rows of two on a tablet,
-    // one entry a row on a phone (the longest label, "measured (median, min–max)", takes
-    // about 190 CSS px: two of them do not fit in a 360 px screen's chart).
-    let css_w = f64::from(w) / theme.px;
-    let rows = if css_w >= 600.0 {
-        1
-    } else if css_w >= 440.0 {
-        2
-    } else {
-        4
-    };
-    let strip = theme.s(20) * rows + theme.s(8);
-    let (plot_area, legend_area) = area.split_vertically(h.saturating_sub(strip));
+    let sizes = Sizes::of(area, theme);
+    let entries = legend(theme);
+    let (plot_area, legend_area) = layout::split_legend(area, &entries, theme);
     let (cat, fit) = (theme.series[1], theme.line3);
     let n = o.points.len().max(1);
     let x_range = -0.5..(n as f64 - 0.5);
     let y_hi = o.points.iter().flat_map(|p| [p.max, p.catalogue, p.fitted]).fold(0.0f64, f64::max);
     let y_hi = if y_hi.is_finite() && y_hi > 0.0 { y_hi * 1.1 } else { 1.0 };
-    let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
+    let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
+    let y_area = sizes.y_label_area(&y_tick(y_hi));
+    let plot_h = sizes.plot_h(f64::from(plot_area.dim_in_pixel().1) / theme.px);
     let mut chart = ChartBuilder::on(&plot_area)
-        .margin(theme.s(10))
+        .margin(theme.s(sizes.margin))
         .margin_right(theme.s(16))
-        .x_label_area_size(theme.s(38))
-        .y_label_area_size(theme.s(52))
+        .x_label_area_size(theme.s(sizes.x_label_area))
+        .y_label_area_size(theme.s(y_area))
         .build_cartesian_2d(x_range, 0.0..y_hi)?;
     let kib: Vec<f64> = o.points.iter().map(|p| p.kib).collect();
     chart
@@ -220,10 +226,10 @@ pub fn draw_overlay<DB: DrawingBackend>(
         .axis_style(theme.text.mix(0.6))
         .x_desc("send size (KiB)")
         .y_desc(o.unit.as_str())
-        .label_style(text(12))
-        .axis_desc_style(text(12))
+        .label_style(text(sizes.text))
+        .axis_desc_style(text(sizes.desc_font(&o.unit, plot_h)))
         .x_labels(2 * n + 1)
-        .y_labels(6)
+        .y_labels(sizes.y_ticks(plot_h).min(6))
         .x_label_formatter(&|x| {
             let i = x.round();
             match kib.get(i as usize) {
@@ -247,8 +253,9 @@ pub fn draw_overlay<DB: DrawingBackend>(
     chart.draw_series(LineSeries::new(line(|p| p.fitted), fit.stroke_width(stroke)))?;
     chart.draw_series(line(|p| p.fitted).into_iter().map(|q| TriangleMarker::new(q, r + 1, fit.filled())))?;
     draw_measured(&mut chart, o, theme)?;
-    draw_legend(&legend_area, rows, theme)?;
-    area.present()
+    let legend = layout::draw_legend(&legend_area, &entries, theme)?;
+    area.present()?;
+    Ok(ChartBoxes { plot: Rect::of_range(chart.plotting_area().get_pixel_range()), legend })
 }
 
 /// The measured medians with their min–max whiskers, a ring around the cells the fit saw.
@@ -274,48 +281,6 @@ fn draw_measured<DB: DrawingBackend>(
                 theme.text.stroke_width(1),
             )))?;
         }
-    }
-    Ok(())
-}
-
-/// The legend in its own strip: four entries in one row, two rows of two, or four rows.
-fn draw_legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    rows: u32,
-    theme: &Theme,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let (w, _) = area.dim_in_pixel();
-    let per_row = LEGEND.len().div_ceil(rows as usize);
-    let col_w = (w.saturating_sub(theme.s(20))) as i32 / per_row as i32;
-    let style = ("sans-serif", theme.si(12)).into_font().color(&theme.text).pos(Pos::new(HPos::Left, VPos::Center));
-    let (mea, cat, fit) = (theme.series[0], theme.series[1], theme.line3);
-    for (k, (label, swatch)) in LEGEND.iter().enumerate() {
-        let (row, col) = ((k / per_row) as i32, (k % per_row) as i32);
-        let x = theme.si(14) + col * col_w;
-        let y = theme.si(12) + row * theme.si(20);
-        let (sw, r) = (theme.si(18), theme.si(4));
-        match swatch {
-            Swatch::Measured => {
-                area.draw(&PathElement::new(
-                    vec![(x + sw / 2, y - r * 2), (x + sw / 2, y + r * 2)],
-                    mea.stroke_width(theme.s(2)),
-                ))?;
-                area.draw(&Circle::new((x + sw / 2, y), r, mea.filled()))?;
-            }
-            Swatch::Catalogue => {
-                area.draw(&PathElement::new(vec![(x, y), (x + sw / 3, y)], cat.stroke_width(theme.s(2))))?;
-                area.draw(&PathElement::new(vec![(x + 2 * sw / 3, y), (x + sw, y)], cat.stroke_width(theme.s(2))))?;
-                area.draw(&Circle::new((x + sw / 2, y), r, cat.stroke_width(theme.s(2))))?;
-            }
-            Swatch::Fitted => {
-                area.draw(&PathElement::new(vec![(x, y), (x + sw, y)], fit.stroke_width(theme.s(2))))?;
-                area.draw(&TriangleMarker::new((x + sw / 2, y), r + 1, fit.filled()))?;
-            }
-            Swatch::FitCell => {
-                area.draw(&Circle::new((x + sw / 2, y), r + theme.si(3), theme.text.stroke_width(1)))?;
-            }
-        }
-        area.draw(&Text::new(label.to_string(), (x + sw + theme.si(6), y), style.clone()))?;
     }
     Ok(())
 }
@@ -402,15 +367,14 @@ mod tests {
                 assert!(svg.contains(word), "{size:?}: missing {word}");
             }
         }
-        // On a phone each legend entry has its own row: no label runs into the next one.
-        let svg = crate::charts::render_svg((340, 260), |area, theme| draw_overlay(area, &o, theme));
-        let label_y = |label: &str| {
-            let at = svg.find(&format!(">\n{label}\n<")).unwrap_or_else(|| panic!("no legend entry {label}"));
-            let tag = &svg[svg[..at].rfind("<text").expect("a text element")..at];
-            tag.split(" y=\"").nth(1).and_then(|t| t.split('"').next()).expect("a y").to_string()
-        };
-        let ys: std::collections::BTreeSet<String> = LEGEND.iter().map(|(l, _)| label_y(l)).collect();
-        assert_eq!(ys.len(), LEGEND.len(), "legend rows on a phone: {ys:?}");
+        // On a phone the legend takes several rows under the plot, no label runs into another
+        // and none is cut off; on a desktop it is one row.
+        for (css_w, px) in [(300.0, 2.0), (340.0, 1.0), (720.0, 1.0)] {
+            let size = ((css_w * px) as u32, (height_css(css_w) * px) as u32);
+            let found = crate::charts::record::layout_problems(size, px, |a, t| draw_overlay(a, &o, t));
+            assert!(found.is_empty(), "{css_w} CSS px at {px}x: {found:#?}");
+        }
+        assert!(height_css(340.0) > height_css(720.0) - 400.0 + 260.0, "more legend rows on a phone");
         let empty = Overlay { flows: 1, order: 3, unit: "Mbit/s".into(), points: vec![] };
         assert!(crate::charts::render_svg((340, 260), |a, t| draw_overlay(a, &empty, t)).starts_with("<svg"));
     }

@@ -6,8 +6,10 @@
 //! it to SVG and look at the result. No browser types here.
 
 pub mod columns;
+pub mod layout;
 pub mod machine;
 pub mod plot;
+pub mod record;
 pub mod sweep;
 pub mod table;
 
@@ -89,50 +91,41 @@ pub(crate) type XyChart<'a, DB> = plotters::chart::ChartContext<
     >,
 >;
 
-/// A labelled dashed horizontal line at `y` across `x` (a reference value or a limit).
+/// A dashed horizontal line at `y` across `x` (a reference value or a limit; its legend entry
+/// is [`layout::Swatch::Line`] dashed).
 pub(crate) fn draw_hline<DB: plotters::prelude::DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     x: (f64, f64),
     y: f64,
-    label: &str,
     color: RGBColor,
     theme: &Theme,
 ) -> Result<(), plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
     use plotters::prelude::*;
-    let (stroke, swatch) = (color.stroke_width(theme.s(2)), theme.si(18));
-    chart
-        .draw_series(DashedLineSeries::new(vec![(x.0, y), (x.1, y)], theme.s(6), theme.s(4), stroke))?
-        .label(label)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + swatch, y)], stroke));
+    let stroke = color.stroke_width(theme.s(2));
+    chart.draw_series(DashedLineSeries::new(vec![(x.0, y), (x.1, y)], theme.s(6), theme.s(4), stroke))?;
     Ok(())
 }
 
-/// A shaded band (a spread or a bound) bounded by `outline`, with a legend entry if `label`.
+/// A shaded band (a spread or a bound) bounded by `outline` (its legend entry is
+/// [`layout::Swatch::Band`]).
 pub(crate) fn draw_band<DB: plotters::prelude::DrawingBackend>(
     chart: &mut XyChart<'_, DB>,
     outline: Vec<(f64, f64)>,
-    label: Option<&str>,
     color: RGBColor,
-    theme: &Theme,
 ) -> Result<(), plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
     use plotters::prelude::*;
-    let fill = color.mix(0.22).filled();
-    let (w, h) = (theme.si(18), theme.si(5));
-    let drawn = chart.draw_series(std::iter::once(Polygon::new(outline, fill)))?;
-    if let Some(label) = label {
-        drawn.label(label).legend(move |(x, y)| Rectangle::new([(x, y - h), (x + w, y + h)], fill));
-    }
+    chart.draw_series(std::iter::once(Polygon::new(outline, color.mix(0.22).filled())))?;
     Ok(())
 }
 
 /// Renders a chart to an SVG string with the light theme (the native tests of every chart).
 #[cfg(test)]
-pub(crate) fn render_svg<F, E>(size: (u32, u32), draw: F) -> String
+pub(crate) fn render_svg<F, T, E>(size: (u32, u32), draw: F) -> String
 where
     F: FnOnce(
         &plotters::prelude::DrawingArea<plotters::prelude::SVGBackend<'_>, plotters::coord::Shift>,
         &Theme,
-    ) -> Result<(), E>,
+    ) -> Result<T, E>,
     E: std::fmt::Debug,
 {
     use plotters::prelude::*;

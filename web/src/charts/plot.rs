@@ -4,6 +4,8 @@
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
+use super::layout::{self, LegendEntry, Sizes, Swatch};
+use super::record::{ChartBoxes, Rect};
 use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
@@ -57,20 +59,22 @@ fn y_tick(y: f64, magnitude: f64) -> String {
     }
 }
 
-/// The legend's corner: the one whose quarter of the plot holds the fewest line points, so
-/// the legend hides as little of the data as it can (a rising ramp leaves the lower right).
-fn legend_corner(p: &Plot, (x_lo, x_hi): (f64, f64), (y_lo, y_hi): (f64, f64)) -> SeriesLabelPosition {
-    let (xm, ym) = ((x_lo + x_hi) / 2.0, (y_lo + y_hi) / 2.0);
-    let points = || p.lines.iter().flat_map(|l| l.points.iter());
-    let count = |left: bool, upper: bool| points().filter(|q| (q.0 < xm) == left && (q.1 > ym) == upper).count();
-    // On a tie the first wins: below a rising line, then the usual upper left.
-    let corners = [
-        (count(false, false), SeriesLabelPosition::LowerRight),
-        (count(true, true), SeriesLabelPosition::UpperLeft),
-        (count(false, true), SeriesLabelPosition::UpperRight),
-        (count(true, false), SeriesLabelPosition::LowerLeft),
-    ];
-    corners.into_iter().min_by_key(|c| c.0).map_or(SeriesLabelPosition::UpperLeft, |c| c.1)
+/// Whether the marks' labels go along the plot's top edge: where fewer line points are (a
+/// rising ramp leaves the lower half free, a falling one the upper).
+fn marks_at_top(p: &Plot, (y_lo, y_hi): (f64, f64)) -> bool {
+    let ym = (y_lo + y_hi) / 2.0;
+    let (upper, lower) =
+        p.lines.iter().flat_map(|l| l.points.iter()).fold(
+            (0, 0),
+            |(u, l), q| {
+                if q.1 > ym {
+                    (u + 1, l)
+                } else {
+                    (u, l + 1)
+                }
+            },
+        );
+    upper <= lower
 }
 
 /// The numbers of `p` as a table (the chart's CSV): one row per x of any line or band, a
@@ -114,24 +118,55 @@ pub fn table(p: &Plot) -> DataTable {
     t
 }
 
-/// Draws `p` onto `area`.
+/// The legend of `p`, in drawing order: bands, reference lines, lines.
+fn legend(p: &Plot, theme: &Theme) -> Vec<LegendEntry> {
+    let bands = p.bands.iter().enumerate().map(|(i, b)| {
+        LegendEntry::new(b.name.clone(), Swatch::Band { color: theme.series[(i + 1) % 3], outlined: false })
+    });
+    let hlines = p.hlines.iter().map(|(label, _)| {
+        LegendEntry::new(label.clone(), Swatch::Line { color: theme.marker, width: 2, dashed: true, marker: None })
+    });
+    let lines = p.lines.iter().enumerate().map(|(i, l)| {
+        LegendEntry::new(
+            l.name.clone(),
+            Swatch::Line { color: theme.line(i), width: 3, dashed: l.dashed, marker: None },
+        )
+    });
+    bands.chain(hlines).chain(lines).collect()
+}
+
+/// The chart's height in CSS pixels when drawn `css_w` wide (its legend included).
+pub fn height_css(p: &Plot, css_w: f64) -> f64 {
+    let legend = legend(p, &Theme::LIGHT);
+    let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
+    layout::chart_height(css_w, None, &labels)
+}
+
+/// Draws `p` onto `area`: the plot, the legend in a strip under it.
 pub fn draw_plot<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     p: &Plot,
     theme: &Theme,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<ChartBoxes, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
+    let sizes = Sizes::of(area, theme);
     let ((x_lo, x_hi), (y_lo, y_hi)) = ranges(p);
     let magnitude = y_lo.abs().max(y_hi.abs());
-    let legend = legend_corner(p, (x_lo, x_hi), (y_lo, y_hi));
-    // Mark labels go to the edge the legend leaves free.
-    let legend_below = matches!(legend, SeriesLabelPosition::LowerRight | SeriesLabelPosition::LowerLeft);
-    let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
-    let mut chart = ChartBuilder::on(area)
-        .margin(theme.s(12))
-        .margin_right(theme.s(28))
-        .x_label_area_size(theme.s(40))
-        .y_label_area_size(theme.s(64))
+    let entries = legend(p, theme);
+    let (plot_area, strip) = layout::split_legend(area, &entries, theme);
+    let widest_y = [y_tick(y_lo, magnitude), y_tick(y_hi, magnitude)].into_iter().max_by_key(String::len);
+    let y_area = sizes.y_label_area(&widest_y.unwrap_or_default());
+    let widest_x = [format!("{x_lo:.1}"), format!("{x_hi:.1}")].into_iter().max_by_key(String::len).unwrap_or_default();
+    let (w, h) = plot_area.dim_in_pixel();
+    let margin_right = sizes.margin_right_for(&widest_x);
+    let plot_w = f64::from(w) / theme.px - f64::from(sizes.margin + margin_right + y_area);
+    let plot_h = sizes.plot_h(f64::from(h) / theme.px);
+    let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin(theme.s(sizes.margin))
+        .margin_right(theme.s(margin_right))
+        .x_label_area_size(theme.s(sizes.x_label_area))
+        .y_label_area_size(theme.s(y_area))
         .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)?;
     chart
         .configure_mesh()
@@ -140,68 +175,87 @@ pub fn draw_plot<DB: DrawingBackend>(
         .axis_style(theme.text.mix(0.6))
         .x_desc(&p.x_label)
         .y_desc(&p.y_label)
-        .label_style(text(13))
-        .axis_desc_style(text(13))
-        .x_labels(8)
-        .y_labels(6)
+        .label_style(text(sizes.text))
+        .axis_desc_style(text(sizes.desc_font(&p.y_label, plot_h).min(sizes.desc_font(&p.x_label, plot_w))))
+        .x_labels(sizes.x_ticks(plot_w, &widest_x, 8))
+        .y_labels(sizes.y_ticks(plot_h).min(6))
         .x_label_formatter(&|x| format!("{x:.1}"))
         .y_label_formatter(&|y| y_tick(*y, magnitude))
         .draw()?;
     for (i, band) in p.bands.iter().enumerate() {
-        let color = theme.series[(i + 1) % 3];
         let mut outline: Vec<(f64, f64)> = band.points.iter().map(|q| (q.0, q.2)).collect();
         outline.extend(band.points.iter().rev().map(|q| (q.0, q.1)));
-        super::draw_band(&mut chart, outline, Some(&band.name), color, theme)?;
+        super::draw_band(&mut chart, outline, theme.series[(i + 1) % 3])?;
     }
-    for (label, y) in &p.hlines {
-        super::draw_hline(&mut chart, (x_lo, x_hi), *y, label, theme.marker, theme)?;
+    for (_, y) in &p.hlines {
+        super::draw_hline(&mut chart, (x_lo, x_hi), *y, theme.marker, theme)?;
     }
     for (i, line) in p.lines.iter().enumerate() {
-        let color = theme.line(i);
-        let style = color.stroke_width(theme.s(2));
-        let drawn = if line.dashed {
-            chart.draw_series(DashedLineSeries::new(line.points.clone(), theme.s(5), theme.s(3), style))?
+        let style = theme.line(i).stroke_width(theme.s(2));
+        if line.dashed {
+            chart.draw_series(DashedLineSeries::new(line.points.clone(), theme.s(5), theme.s(3), style))?;
         } else {
-            chart.draw_series(LineSeries::new(line.points.clone(), style))?
-        };
-        drawn.label(line.name.clone()).legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(3)))
-        });
+            chart.draw_series(LineSeries::new(line.points.clone(), style))?;
+        }
     }
-    draw_marks(&mut chart, p, ((x_lo, x_hi), (y_lo, y_hi)), legend_below, theme)?;
-    chart
-        .configure_series_labels()
-        .position(legend)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(text(13))
-        .draw()?;
-    area.present()
+    draw_marks(&mut chart, p, ((x_lo, x_hi), (y_lo, y_hi)), (&sizes, plot_h), theme)?;
+    let legend = layout::draw_legend(&strip, &entries, theme)?;
+    area.present()?;
+    Ok(ChartBoxes { plot: Rect::of_range(chart.plotting_area().get_pixel_range()), legend })
 }
 
-/// The plot's marks: a vertical line each, labelled at staggered heights so two close moments
-/// stay legible, at the edge the legend leaves free (the top if `legend_below`).
+/// The plot's marks: a vertical line each, labelled along the edge the lines leave free
+/// ([`marks_at_top`]), one label under the other so two close moments stay legible. A label
+/// is written on the side of its line with more room, and its value goes on a line of its own
+/// where label and value do not fit there (a phone).
 fn draw_marks<DB: DrawingBackend>(
     chart: &mut super::XyChart<'_, DB>,
     p: &Plot,
     ((x_lo, x_hi), (y_lo, y_hi)): ((f64, f64), (f64, f64)),
-    legend_below: bool,
+    (sizes, plot_h): (&Sizes, f64),
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    for (k, (label, x)) in p.marks.iter().enumerate() {
+    let (top, line_h) = (marks_at_top(p, (y_lo, y_hi)), f64::from(sizes.text) * 1.3);
+    let plot_w = (x_hi - x_lo).max(f64::MIN_POSITIVE);
+    let plot_w_css = f64::from(chart.plotting_area().dim_in_pixel().0) / theme.px;
+    // The first label a little off the edge, each next one under the one before.
+    let mut offset = 0.06 * plot_h;
+    for (label, x) in &p.marks {
         let color = theme.text.mix(0.75);
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(*x, y_lo), (*x, y_hi)],
             color.stroke_width(theme.s(1)),
         )))?;
-        // A label past the middle is written to the left of its line, so it stays inside.
-        let step = (y_hi - y_lo) * (0.06 + 0.09 * k as f64);
-        let (y, v) = if legend_below { (y_hi - step, VPos::Top) } else { (y_lo + step, VPos::Bottom) };
         let right_half = *x > (x_lo + x_hi) / 2.0;
-        let anchor = if right_half { HPos::Right } else { HPos::Left };
-        let style = ("sans-serif", theme.si(12)).into_font().color(&theme.text).pos(Pos::new(anchor, v));
-        let words = if right_half { format!("{label}: {x:.2} ") } else { format!(" {label}: {x:.2}") };
-        chart.draw_series(std::iter::once(Text::new(words, (*x, y), style)))?;
+        let room = plot_w_css * if right_half { (x - x_lo) / plot_w } else { (x_hi - x) / plot_w } - 6.0;
+        let words = format!("{label}: {x:.2}");
+        let lines = if layout::text_width(&words, f64::from(sizes.text)) <= room {
+            vec![words]
+        } else {
+            vec![format!("{label}:"), format!("{x:.2}")]
+        };
+        let anchor =
+            Pos::new(if right_half { HPos::Right } else { HPos::Left }, if top { VPos::Top } else { VPos::Bottom });
+        let style = ("sans-serif", theme.si(sizes.text as i32)).into_font().color(&theme.text).pos(anchor);
+        let dx = if right_half { -theme.si(4) } else { theme.si(4) };
+        let n = lines.len();
+        // Each line on a patch of the background: legible where it crosses a line of the plot.
+        let backdrop = theme.background.mix(0.8).filled();
+        let text_h = theme.si((sizes.text as f64 * 1.2).round() as i32);
+        for (i, line) in lines.into_iter().enumerate() {
+            // From the top edge down; from the bottom edge up (the last line lowest).
+            let from_edge = offset + if top { i as f64 } else { (n - 1 - i) as f64 } * line_h;
+            let dy = (from_edge * theme.px).round() as i32 * if top { 1 } else { -1 };
+            let at = (*x, if top { y_hi } else { y_lo });
+            let w = chart.plotting_area().estimate_text_size(&line, &style).map_or(0, |(w, _)| w as i32);
+            let (x0, x1) = if right_half { (dx - w - 2, dx + 2) } else { (dx - 2, dx + w + 2) };
+            let (y0, y1) = if top { (dy, dy + text_h) } else { (dy - text_h, dy) };
+            let patch = Rectangle::new([(x0, y0), (x1, y1)], backdrop);
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(at) + patch + Text::new(line, (dx, dy), style.clone()),
+            ))?;
+        }
+        offset += n as f64 * line_h + 2.0;
     }
     Ok(())
 }
@@ -251,16 +305,26 @@ mod tests {
     }
 
     #[test]
-    fn the_legend_takes_the_emptiest_corner() {
-        // Both lines rise from the lower left to the upper right: the lower right is empty.
+    fn mark_labels_go_along_the_edge_the_lines_leave_free() {
+        // Both lines rise from the lower left to the upper right: as many points each side.
         let mut p = plot();
         p.lines[0].points = (0..20).map(|i| (f64::from(i), f64::from(i))).collect();
         p.lines[1].points = (0..20).map(|i| (f64::from(i), f64::from(i) - 2.0)).collect();
         p.hlines.clear();
         p.bands.clear();
-        let (x, y) = ranges(&p);
-        let corner = legend_corner(&p, x, y);
-        assert!(matches!(corner, SeriesLabelPosition::LowerRight), "{corner:?}");
+        assert!(marks_at_top(&p, ranges(&p).1), "a tie: the top");
+        p.lines[1].points = (0..20).map(|_| (1.0, 15.0)).collect();
+        assert!(!marks_at_top(&p, ranges(&p).1), "most points high: the bottom");
+    }
+
+    #[test]
+    fn at_phone_and_desktop_width_no_text_overlaps_and_the_legend_is_off_the_plot() {
+        for (css_w, px) in [(290.0, 2.0), (330.0, 1.0), (720.0, 1.0), (1000.0, 2.0)] {
+            let h = height_css(&plot(), css_w);
+            let size = ((css_w * px) as u32, (h * px) as u32);
+            let found = crate::charts::record::layout_problems(size, px, |a, t| draw_plot(a, &plot(), t));
+            assert!(found.is_empty(), "{css_w} CSS px at {px}x: {found:#?}");
+        }
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
+use super::layout::{self, LegendEntry, Marker, Sizes, Swatch};
+use super::record::{ChartBoxes, Rect};
 use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
@@ -179,26 +181,70 @@ fn y_decimals(y_max: f64) -> usize {
     }
 }
 
-/// Draws `data` onto `area`.
+/// The legend of `data`, in drawing order: the reference line, one entry per kind of band, the
+/// series, the measured points.
+fn legend(data: &Sweep, theme: &Theme) -> Vec<LegendEntry> {
+    let mut out = Vec::new();
+    if let Some((label, _)) = &data.hline {
+        out.push(LegendEntry::new(
+            label,
+            Swatch::Line { color: theme.series[2], width: 2, dashed: true, marker: None },
+        ));
+    }
+    let drawn = |model: bool| data.bands.iter().find(|b| b.model == model && band_outline(data, b).len() >= 3);
+    if let Some(b) = drawn(false) {
+        let swatch = Swatch::Band { color: theme.line(b.series), outlined: false };
+        out.push(LegendEntry::new("shaded: min-max over the seeds", swatch));
+    }
+    if let Some(b) = drawn(true) {
+        let swatch = Swatch::Band { color: theme.line(b.series), outlined: true };
+        out.push(LegendEntry::new("outlined: model band (catalogue constants in their ranges)", swatch));
+    }
+    out.extend(data.series.iter().enumerate().map(|(i, s)| LegendEntry::line(s.name.clone(), theme.line(i))));
+    for (i, o) in data.overlays.iter().enumerate() {
+        let color = theme.line(i);
+        let marker = if i % 2 == 0 { Marker::Triangle { color, filled: false } } else { Marker::Cross(color) };
+        out.push(LegendEntry::new(o.name.clone(), Swatch::Marker(marker)));
+    }
+    out
+}
+
+/// The chart's height in CSS pixels when drawn `css_w` wide (its title and legend included).
+pub fn height_css(data: &Sweep, css_w: f64) -> f64 {
+    let legend = legend(data, &Theme::LIGHT);
+    let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
+    layout::chart_height(css_w, Some(data.caption.as_str()), &labels)
+}
+
+/// Draws `data` onto `area`: the title, the plot, the legend in a strip under it.
 pub fn draw_sweep<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &Sweep,
     theme: &Theme,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<ChartBoxes, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
-    let (x_lo, x_hi) = data.x_range();
+    let sizes = Sizes::of(area, theme);
+    let ((x_lo, x_hi), y_max) = (data.x_range(), data.y_max());
+    let decimals = y_decimals(y_max);
+    let entries = legend(data, theme);
+    let (plot_area, strip) = layout::split_legend(&layout::draw_title(area, &data.caption, theme)?, &entries, theme);
+    let widest_x = [sizes.tick(x_lo, 0), sizes.tick(x_hi, 0)].into_iter().max_by_key(String::len).unwrap_or_default();
+    let y_area = sizes.y_label_area(&sizes.tick(y_max, decimals));
+    let (w, h) = plot_area.dim_in_pixel();
+    let margin_right = sizes.margin_right_for(&widest_x);
+    let plot_w = f64::from(w) / theme.px - f64::from(sizes.margin + margin_right + y_area);
+    let plot_h = sizes.plot_h(f64::from(h) / theme.px);
     // Integer x (flows, frags): at most one label per integer, so a short axis does not
-    // repeat "1 1 1 2 2 2".
-    let x_labels = ((x_hi - x_lo).floor() as usize + 1).clamp(2, 10);
-    let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
-    let mut chart = ChartBuilder::on(area)
-        .caption(&data.caption, text(17))
-        .margin(theme.s(12))
-        // The last x tick label is centred on the plot's edge: room for its right half.
-        .margin_right(theme.s(28))
-        .x_label_area_size(theme.s(40))
-        .y_label_area_size(theme.s(64))
-        .build_cartesian_2d(x_lo..x_hi, 0.0..data.y_max())?;
+    // repeat "1 1 1 2 2 2"; and no more than fit side by side.
+    let per_integer = ((x_hi - x_lo).floor() as usize + 1).clamp(2, 10);
+    let x_labels = sizes.x_ticks(plot_w, &widest_x, per_integer);
+    let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin(theme.s(sizes.margin))
+        .margin_right(theme.s(margin_right))
+        .x_label_area_size(theme.s(sizes.x_label_area))
+        .y_label_area_size(theme.s(y_area))
+        .build_cartesian_2d(x_lo..x_hi, 0.0..y_max)?;
     chart
         .configure_mesh()
         .light_line_style(theme.grid.mix(0.5))
@@ -206,14 +252,15 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .axis_style(theme.text.mix(0.6))
         .x_desc(&data.x_label)
         .y_desc(&data.y_label)
-        .label_style(text(13))
-        .axis_desc_style(text(13))
+        .label_style(text(sizes.text))
+        .axis_desc_style(text(sizes.desc_font(&data.y_label, plot_h).min(sizes.desc_font(&data.x_label, plot_w))))
         .x_labels(x_labels)
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.decimals$}", decimals = y_decimals(data.y_max())))
+        .y_labels(sizes.y_ticks(plot_h))
+        .x_label_formatter(&|x| sizes.tick(*x, 0))
+        .y_label_formatter(&|y| sizes.tick(*y, decimals))
         .draw()?;
-    if let Some((label, y)) = &data.hline {
-        super::draw_hline(&mut chart, (x_lo, x_hi), *y, label, theme.series[2], theme)?;
+    if let Some((_, y)) = &data.hline {
+        super::draw_hline(&mut chart, (x_lo, x_hi), *y, theme.series[2], theme)?;
     }
     draw_bands(&mut chart, data, theme)?;
     for (i, series) in data.series.iter().enumerate() {
@@ -222,20 +269,20 @@ pub fn draw_sweep<DB: DrawingBackend>(
         if data.dots {
             chart.draw_series(points.iter().map(|&p| Circle::new(p, theme.si(3), color.filled())))?;
         }
-        chart.draw_series(LineSeries::new(points, color.stroke_width(theme.s(2))))?.label(series.name.clone()).legend(
-            move |(x, y)| PathElement::new(vec![(x, y), (x + theme.si(18), y)], color.stroke_width(theme.s(3))),
-        );
+        chart.draw_series(LineSeries::new(points, color.stroke_width(theme.s(2))))?;
     }
     draw_overlays(&mut chart, data, theme)?;
     draw_marker(&mut chart, data, theme)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(text(13))
-        .draw()?;
-    area.present()
+    let legend = layout::draw_legend(&strip, &entries, theme)?;
+    area.present()?;
+    Ok(ChartBoxes { plot: Rect::of_range(chart.plotting_area().get_pixel_range()), legend })
+}
+
+/// A band's outline: its upper edge left to right, its lower edge back (finite points only).
+fn band_outline(data: &Sweep, band: &Band) -> Vec<(f64, f64)> {
+    let lo = data.xs.iter().copied().zip(band.lo.iter().copied());
+    let hi = data.xs.iter().copied().zip(band.hi.iter().copied());
+    hi.chain(lo.rev()).filter(|(x, y)| x.is_finite() && y.is_finite()).collect()
 }
 
 /// The bands behind the series: the seeds' spread shaded, the model band (catalogue constants)
@@ -245,55 +292,38 @@ fn draw_bands<DB: DrawingBackend>(
     data: &Sweep,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let (mut seeds_labelled, mut model_labelled) = (false, false);
     for band in &data.bands {
         let color = theme.line(band.series);
-        let lo = data.xs.iter().copied().zip(band.lo.iter().copied());
-        let hi = data.xs.iter().copied().zip(band.hi.iter().copied());
-        let outline: Vec<(f64, f64)> = hi.chain(lo.rev()).filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
+        let outline = band_outline(data, band);
         if outline.len() < 3 {
             continue;
         }
         if band.model {
-            let label = (!model_labelled).then_some("outlined: model band (catalogue constants in their ranges)");
-            model_labelled = true;
             let (fill, stroke) = (color.mix(0.1).filled(), color.stroke_width(theme.s(1)));
             let mut closed = outline.clone();
             closed.push(outline[0]);
             chart.draw_series(std::iter::once(Polygon::new(outline, fill)))?;
-            let drawn = chart.draw_series(std::iter::once(PathElement::new(closed, stroke)))?;
-            if let Some(label) = label {
-                let (w, h) = (theme.si(18), theme.si(5));
-                drawn.label(label).legend(move |(x, y)| Rectangle::new([(x, y - h), (x + w, y + h)], stroke));
-            }
+            chart.draw_series(std::iter::once(PathElement::new(closed, stroke)))?;
         } else {
-            let label = (!seeds_labelled).then_some("shaded: min-max over the seeds");
-            seeds_labelled = true;
-            super::draw_band(chart, outline, label, color, theme)?;
+            super::draw_band(chart, outline, color)?;
         }
     }
     Ok(())
 }
 
 /// The overlaid measured points (e.g. the seed's numbers), triangles and crosses in turn.
-fn draw_overlays<'a, DB: DrawingBackend>(
-    chart: &mut super::XyChart<'a, DB>,
+fn draw_overlays<DB: DrawingBackend>(
+    chart: &mut super::XyChart<'_, DB>,
     data: &Sweep,
-    theme: &'a Theme,
+    theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     for (i, overlay) in data.overlays.iter().enumerate() {
         let color = theme.line(i);
         let points = overlay.points.iter().copied();
         if i % 2 == 0 {
-            chart
-                .draw_series(points.map(|p| TriangleMarker::new(p, theme.si(5), color.stroke_width(theme.s(1)))))?
-                .label(overlay.name.clone())
-                .legend(move |(x, y)| TriangleMarker::new((x + theme.si(9), y), 5, color.stroke_width(theme.s(1))));
+            chart.draw_series(points.map(|p| TriangleMarker::new(p, theme.si(5), color.stroke_width(theme.s(1)))))?;
         } else {
-            chart
-                .draw_series(points.map(|p| Cross::new(p, theme.si(4), color.stroke_width(theme.s(2)))))?
-                .label(overlay.name.clone())
-                .legend(move |(x, y)| Cross::new((x + theme.si(9), y), 4, color.stroke_width(theme.s(2))));
+            chart.draw_series(points.map(|p| Cross::new(p, theme.si(4), color.stroke_width(theme.s(2)))))?;
         }
     }
     Ok(())
@@ -392,6 +422,48 @@ mod tests {
             (y_decimals(600.0), y_decimals(5.0), y_decimals(4.0), y_decimals(1.0), y_decimals(0.3)),
             (0, 0, 1, 1, 2)
         );
+    }
+
+    /// A chart with everything a sweep can draw, on a wide x axis (MTU 68 to 9000).
+    fn busy() -> Sweep {
+        let xs: Vec<f64> = (0..40).map(|i| 68.0 + f64::from(i) * 228.7).collect();
+        let ys = |k: f64| xs.iter().map(|x| k * x / 3.0 + 100.0).collect::<Vec<_>>();
+        let band = |k: f64, model| Band { series: 0, lo: ys(k * 0.9), hi: ys(k * 1.1), model };
+        Sweep {
+            xs: xs.clone(),
+            series: vec![
+                Series { name: "kmalloc object (bytes)".into(), ys: ys(2.0) },
+                Series { name: "head requested (bytes)".into(), ys: ys(1.0) },
+                Series { name: "order-3 frags (sim)".into(), ys: ys(0.5) },
+            ],
+            hline: Some(("half page (2048 B)".into(), 2048.0)),
+            marker_x: Some(1500.0),
+            overlays: vec![
+                Overlay { name: "seed: order-3 frags".into(), points: vec![(1500.0, 900.0)] },
+                Overlay { name: "seed: order-0 frags".into(), points: vec![(4000.0, 1900.0)] },
+            ],
+            bands: vec![band(2.0, false), band(1.0, true)],
+            ..Sweep::new("Head buffer vs MTU, with a title long enough to wrap", "MTU (bytes)", "bytes")
+        }
+    }
+
+    #[test]
+    fn at_phone_and_desktop_width_no_text_overlaps_and_the_legend_is_off_the_plot() {
+        let data = busy();
+        for (css_w, px) in [(290.0, 2.0), (330.0, 1.0), (500.0, 2.0), (720.0, 1.0), (1000.0, 2.0)] {
+            let size = ((css_w * px) as u32, (height_css(&data, css_w) * px) as u32);
+            let found = crate::charts::record::layout_problems(size, px, |a, t| draw_sweep(a, &data, t));
+            assert!(found.is_empty(), "{css_w} CSS px at {px}x: {found:#?}");
+        }
+        assert!(height_css(&data, 290.0) > 260.0 + 100.0, "a phone's legend takes rows under the plot");
+        // Long x labels (bytes pinned, up to 10000000): none runs past the right edge.
+        let wide =
+            Sweep { xs: data.xs.iter().map(|x| x * 1117.0).collect(), marker_x: None, overlays: vec![], ..busy() };
+        for (css_w, px) in [(290.0, 2.0), (720.0, 1.0)] {
+            let size = ((css_w * px) as u32, (height_css(&wide, css_w) * px) as u32);
+            let found = crate::charts::record::layout_problems(size, px, |a, t| draw_sweep(a, &wide, t));
+            assert!(found.is_empty(), "{css_w} CSS px at {px}x: {found:#?}");
+        }
     }
 
     #[test]

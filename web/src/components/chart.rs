@@ -3,9 +3,14 @@
 //! CSV and PNG exports and a text alternative.
 //!
 //! A chart's data implements [`Drawing`] (the line chart of [`crate::charts::sweep`] does, and
-//! so may a custom view's chart); the component holds no chart logic.
+//! so may a custom view's chart); the component holds no chart logic. The canvas is as tall as
+//! the drawing asks for its width ([`Drawing::height_css`]: a phone's legend takes more rows),
+//! and says where its plot, legend and texts went in `data-layout` (CSS pixels, JSON: `w`, `h`,
+//! `plot` and `legend` as `[x0, y0, x1, y1]`, `texts` as `[x0, y0, x1, y1, text]`), which the
+//! end-to-end tests check on the browser's real fonts.
 
 use crate::browser;
+use crate::charts::record::{ChartBoxes, Measure, Recorder, Rect, TextBox};
 use crate::charts::sweep::{draw_sweep, Sweep};
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
@@ -13,6 +18,7 @@ use crate::components::export::download_csv;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_canvas::CanvasBackend;
+use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
@@ -20,23 +26,48 @@ use yew::prelude::*;
 /// Canvas size in CSS pixels before the first layout (and outside a browser).
 const WIDTH_PX: u32 = 720;
 const HEIGHT_PX: u32 = 400;
-/// The drawing's height for a width, in CSS pixels: 5:9, but never flatter than this minimum
-/// (a phone-width chart keeps room for its labels).
-const MIN_HEIGHT_PX: f64 = 260.0;
 
-/// Gives the canvas a backing store of its laid-out CSS size × devicePixelRatio (sharp on
-/// high-DPI screens, text in CSS pixels on narrow ones); the device pixels per CSS pixel.
-fn fit_backing_store(canvas: &HtmlCanvasElement) -> f64 {
+/// What a chart draws on: the canvas, through a backend that records every text's box.
+pub type CanvasArea = DrawingArea<Recorder<CanvasBackend>, Shift>;
+
+/// Gives the canvas a backing store of its laid-out CSS width × devicePixelRatio, as tall as
+/// `data` asks for that width (sharp on high-DPI screens, text in CSS pixels on narrow ones);
+/// the device pixels per CSS pixel.
+fn fit_backing_store(canvas: &HtmlCanvasElement, data: &dyn Drawing) -> f64 {
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
     let css_w = f64::from(canvas.client_width());
     let css_w = if css_w > 0.0 { css_w } else { f64::from(WIDTH_PX) };
-    let css_h = (css_w * f64::from(HEIGHT_PX) / f64::from(WIDTH_PX)).max(MIN_HEIGHT_PX);
+    let css_h = data.height_css(css_w);
+    let css_h = if css_h.is_finite() && css_h > 0.0 { css_h.min(4.0 * css_w) } else { f64::from(HEIGHT_PX) };
     let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
     if canvas.width() != w || canvas.height() != h {
         canvas.set_width(w);
         canvas.set_height(h);
     }
     dpr
+}
+
+/// The `data-layout` JSON of a drawn chart (see the module doc), in CSS pixels.
+fn layout_json(canvas: &HtmlCanvasElement, px: f64, boxes: &ChartBoxes, texts: &[TextBox]) -> String {
+    let r = |b: &Rect| {
+        let b = b.scaled(1.0 / px);
+        [b.x0, b.y0, b.x1, b.y1].map(|v| (v * 10.0).round() / 10.0)
+    };
+    let texts: Vec<serde_json::Value> = texts
+        .iter()
+        .map(|t| {
+            let [x0, y0, x1, y1] = r(&t.rect);
+            serde_json::json!([x0, y0, x1, y1, t.text])
+        })
+        .collect();
+    serde_json::json!({
+        "w": f64::from(canvas.width()) / px,
+        "h": f64::from(canvas.height()) / px,
+        "plot": r(&boxes.plot),
+        "legend": boxes.legend.as_ref().map(r),
+        "texts": texts,
+    })
+    .to_string()
 }
 
 /// A counter that grows when the window is resized (debounced by the browser's event rate).
@@ -65,8 +96,12 @@ fn use_resize_generation() -> u32 {
 
 /// Chart data that can draw itself on a canvas.
 pub trait Drawing {
-    /// Draws onto the canvas; a drawing error leaves the previous frame (not worth a panic).
-    fn draw(&self, area: &DrawingArea<CanvasBackend, Shift>, theme: &Theme);
+    /// Draws onto the canvas; where the plot and the legend went. A drawing error leaves the
+    /// previous frame (not worth a panic): `None`.
+    fn draw(&self, area: &CanvasArea, theme: &Theme) -> Option<ChartBoxes>;
+    /// The drawing's height in CSS pixels when it is `css_w` wide: the plot's own 5:9 and what
+    /// its title and legend take at that width ([`crate::charts::layout::chart_height`]).
+    fn height_css(&self, css_w: f64) -> f64;
     /// The text alternative (aria-label).
     fn describe(&self) -> String;
     /// The numbers drawn, as a table: the chart's "CSV" export. Required, so that no chart
@@ -75,8 +110,11 @@ pub trait Drawing {
 }
 
 impl Drawing for Sweep {
-    fn draw(&self, area: &DrawingArea<CanvasBackend, Shift>, theme: &Theme) {
-        let _ = draw_sweep(area, self, theme);
+    fn draw(&self, area: &CanvasArea, theme: &Theme) -> Option<ChartBoxes> {
+        draw_sweep(area, self, theme).ok()
+    }
+    fn height_css(&self, css_w: f64) -> f64 {
+        crate::charts::sweep::height_css(self, css_w)
     }
     fn describe(&self) -> String {
         Sweep::describe(self)
@@ -87,8 +125,11 @@ impl Drawing for Sweep {
 }
 
 impl Drawing for skblab_core::Plot {
-    fn draw(&self, area: &DrawingArea<CanvasBackend, Shift>, theme: &Theme) {
-        let _ = crate::charts::plot::draw_plot(area, self, theme);
+    fn draw(&self, area: &CanvasArea, theme: &Theme) -> Option<ChartBoxes> {
+        crate::charts::plot::draw_plot(area, self, theme).ok()
+    }
+    fn height_css(&self, css_w: f64) -> f64 {
+        crate::charts::plot::height_css(self, css_w)
     }
     fn describe(&self) -> String {
         skblab_core::Plot::describe(self)
@@ -140,9 +181,12 @@ pub fn chart(props: &ChartProps) -> Html {
         let canvas_ref = canvas_ref.clone();
         use_effect_with((props.data.clone(), props.dark, resized), move |(data, dark, _)| {
             let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() else { return };
-            let px = fit_backing_store(&canvas);
-            if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
-                data.0.draw(&backend.into_drawing_area(), &Theme::for_dark(*dark).at_px(px));
+            let px = fit_backing_store(&canvas, &*data.0);
+            let texts = Rc::new(RefCell::new(Vec::new()));
+            let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else { return };
+            let area = Recorder::new(backend, Measure::Backend, texts.clone()).into_drawing_area();
+            if let Some(boxes) = data.0.draw(&area, &Theme::for_dark(*dark).at_px(px)) {
+                let _ = canvas.set_attribute("data-layout", &layout_json(&canvas, px, &boxes, &texts.borrow()));
             }
         });
     }

@@ -2,6 +2,10 @@
 //! `<main>` and the footer. Both binaries draw it: the full app ([`super::app::App`]) and the
 //! home page's small first wasm ([`super::shell::HomeShell`]).
 //!
+//! The header is one line at every width: on a phone (CSS, below 640 px) the four links fold
+//! behind a "Menu" button and open as a list under the sticky header, so the header keeps
+//! about 50 px of the screen instead of the 137 px of a navigation wrapped on three lines.
+//!
 //! When a new version of skblab took over this tab (index.html's loader saw the service
 //! worker change: `window.skblabUpdateReady`, event `skblab-update`), the frame says so above
 //! the page: the tab reloads into the new version on its next navigation, or now by the button.
@@ -64,14 +68,35 @@ pub struct FrameProps {
 #[function_component(Frame)]
 pub fn frame(props: &FrameProps) -> Html {
     let update_ready = use_update_ready();
+    // The phone's folded navigation (module doc); a link followed, or Escape, folds it again.
+    let menu_open = use_state_eq(|| false);
+    let toggle = {
+        let menu_open = menu_open.clone();
+        Callback::from(move |_: MouseEvent| menu_open.set(!*menu_open))
+    };
+    let close = {
+        let menu_open = menu_open.clone();
+        Callback::from(move |_: MouseEvent| menu_open.set(false))
+    };
+    let on_escape = {
+        let menu_open = menu_open.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" && *menu_open {
+                menu_open.set(false);
+                crate::browser::focus_element("nav-toggle");
+            }
+        })
+    };
     html! {
         <ContextProvider<ProgressCtx> context={props.progress.clone()}>
             <a class="skip-link" href="#main" onclick={skip_to_main()}>{"Skip to content"}</a>
-            <header class="site-header">
+            <header class="site-header" onkeydown={on_escape}>
                 <a class="brand" href={route::href(Route::Home)}>
                     <span class="brand-mark" aria-hidden="true">{"▦"}</span>{" skblab"}
                 </a>
-                <nav aria-label="Site">
+                <button type="button" class="btn btn-small nav-toggle" id="nav-toggle" data-testid="nav-toggle"
+                    aria-expanded={(*menu_open).to_string()} aria-controls="site-nav" onclick={toggle}>{"Menu"}</button>
+                <nav aria-label="Site" id="site-nav" class={classes!((*menu_open).then_some("open"))} onclick={close}>
                     <a href={route::href(Route::Home)}>{"Lessons"}</a>
                     <a href={route::href(Route::Play { experiment: None })}>{"Playground"}</a>
                     <a href={route::href(Route::Reproduce)} data-testid="nav-reproduce">{"Reproduce"}</a>

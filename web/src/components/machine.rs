@@ -6,17 +6,15 @@
 //! parsed by core (in the worker), kept in localStorage ([`crate::saved`]) and never uploaded;
 //! without one, the project's own reference measurement (fetched, not compiled in) is shown.
 
-use super::chart::{Chart, ChartData, Drawing};
+use super::chart::{CanvasArea, Chart, ChartData, Drawing};
 use super::reproduce::error_class;
 use crate::charts::machine::{draw_overlay, overlays, setting_text, Overlay};
+use crate::charts::record::ChartBoxes;
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::hooks::use_dark_mode;
 use crate::run::{current_fit, page_ms, plan, restart_fit, start_fit, stop_fit, use_fit, use_ticker, FitState};
 use crate::saved::{self, Saved};
-use plotters::coord::Shift;
-use plotters::prelude::DrawingArea;
-use plotters_canvas::CanvasBackend;
 use skblab_core::calibrate::machine::{MachinePoint, MachineReport, COMMANDS};
 use skblab_core::measure::MAX_FILE_BYTES;
 use std::rc::Rc;
@@ -31,8 +29,11 @@ pub const REFERENCE_LABEL: &str = "the reference measurement";
 const PASTED_LABEL: &str = "pasted text";
 
 impl Drawing for Overlay {
-    fn draw(&self, area: &DrawingArea<CanvasBackend, Shift>, theme: &Theme) {
-        let _ = draw_overlay(area, self, theme);
+    fn draw(&self, area: &CanvasArea, theme: &Theme) -> Option<ChartBoxes> {
+        draw_overlay(area, self, theme).ok()
+    }
+    fn height_css(&self, css_w: f64) -> f64 {
+        crate::charts::machine::height_css(css_w)
     }
     fn describe(&self) -> String {
         Overlay::describe(self)

@@ -13,6 +13,7 @@ pub mod home;
 pub mod machine;
 pub mod notices;
 pub mod panel;
+pub mod pin;
 pub mod player;
 pub mod question;
 pub mod reproduce;

@@ -50,6 +50,9 @@ pub fn player(props: &PlayerProps) -> Html {
     let dark = use_dark_mode();
     let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
     let on_arrows = arrow_keys(&state, arrow_focus);
+    // The step list folded on a phone (style.css shows it whole on a wider screen).
+    let steps_open = use_state_eq(|| false);
+    super::pin::use_pinned_main_view();
     let resolved = page.resolved();
     let invalid = page.experiment.validate(&resolved).err().map(|e| e.to_string());
     let refused = invalid.is_some();
@@ -83,7 +86,7 @@ pub fn player(props: &PlayerProps) -> Html {
     html! {
         <div class="player">
             <Notices notices={page.notices.clone()} on_dismiss={Some(on_dismiss)} />
-            { player_head(page, &progress, &state, &on_arrows) }
+            { player_head(page, &progress, &state, &on_arrows, &steps_open) }
             { skip_to_views() }
             <div class="player-grid">
                 <div class="col-text">
@@ -94,7 +97,7 @@ pub fn player(props: &PlayerProps) -> Html {
                 </div>
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
                     { run_status(&run, refused) }
-                    { for view_names.iter().map(|name| veil(name, veiled.contains(&name.as_str()), views::render(name, &ctx))) }
+                    { for view_names.iter().map(|name| view_slot(name, veiled.contains(&name.as_str()), &ctx)) }
                     if light {
                         { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
                     }
@@ -146,10 +149,11 @@ fn arrow_keys(
             _ => return,
         };
         e.prevent_default();
+        // On a pill (not on the folded list's toggle, whose pills may be hidden).
         let in_list = e
             .target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .is_some_and(|el| el.closest(".steps").ok().flatten().is_some());
+            .is_some_and(|el| el.closest(".steps ol").ok().flatten().is_some());
         // On the step's buttons, focus stays on the one that still does something.
         let button = match () {
             _ if next == 0 => "next-step",
@@ -191,6 +195,7 @@ fn player_head(
     progress: &ProgressCtx,
     state: &UseReducerHandle<PageState>,
     on_arrows: &Callback<KeyboardEvent>,
+    steps_open: &UseStateHandle<bool>,
 ) -> Html {
     let title = page.lesson.map_or(page.experiment.title(), |l| l.title.as_str());
     let summary = page.lesson.map_or(page.experiment.summary(), |l| l.summary.as_str());
@@ -201,7 +206,7 @@ fn player_head(
             <h1>{ title }</h1>
             <p class="lead">{ summary }</p>
             <CopyLink />
-            { step_list(page, progress, state, on_arrows) }
+            { step_list(page, progress, state, on_arrows, steps_open) }
         </header>
     }
 }
@@ -251,6 +256,14 @@ fn veiled_views(question: Option<&skblab_lessons::Question>, open: bool) -> (Vec
             (views, results)
         }
         _ => (Vec::new(), false),
+    }
+}
+
+/// A view in a slot of its own: the first one that draws is the step's main view, which a
+/// one-column screen keeps in sight while a knob moves (components/pin.rs).
+fn view_slot(name: &str, hidden: bool, ctx: &views::ViewCtx) -> Html {
+    html! {
+        <div class="view-slot" key={name.to_string()}>{ veil(name, hidden, views::render(name, ctx)) }</div>
     }
 }
 
@@ -309,18 +322,35 @@ fn use_url_sync(page: &Page, nav: &Nav, dispatch: UseReducerDispatcher<PageState
     });
 }
 
+/// The lesson's steps as pills. On a phone (style.css, below 640 px) the list folds behind
+/// one button that names the current step: eight pills wrapped one a line took a whole screen
+/// before the step's text. A step chosen from the unfolded list folds it again.
 fn step_list(
     page: &Page,
     progress: &ProgressCtx,
     state: &UseReducerHandle<PageState>,
     on_arrows: &Callback<KeyboardEvent>,
+    steps_open: &UseStateHandle<bool>,
 ) -> Html {
     let Some(lesson) = page.lesson else { return html! {} };
+    let open = **steps_open;
+    let toggle = {
+        let steps_open = steps_open.clone();
+        Callback::from(move |_: MouseEvent| steps_open.set(!*steps_open))
+    };
+    let current_title = lesson.steps.get(page.step).map_or("", |s| s.title.as_str());
     html! {
-        <nav class="steps" aria-label="Steps" onkeydown={on_arrows.clone()}>
-            <ol>
+        <nav class={classes!("steps", open.then_some("open"))} aria-label="Steps" onkeydown={on_arrows.clone()}>
+            <button type="button" class="steps-toggle" data-testid="steps-toggle" aria-expanded={open.to_string()}
+                aria-controls="step-list" onclick={toggle}>
+                <span class="steps-toggle-count">{ format!("Step {} of {}", page.step + 1, lesson.steps.len()) }</span>
+                <span class="steps-toggle-title">{ current_title }</span>
+                <span class="steps-toggle-mark" aria-hidden="true">{ if open { "▴" } else { "▾" } }</span>
+            </button>
+            <ol id="step-list">
                 { for lesson.steps.iter().enumerate().map(|(i, s)| {
                     let dispatch = state.dispatcher();
+                    let steps_open = steps_open.clone();
                     let current = i == page.step;
                     let done = progress.progress.is_correct(&lesson.slug, i)
                         || (s.question.is_none() && progress.progress.is_visited(&lesson.slug, i));
@@ -328,7 +358,7 @@ fn step_list(
                         <li>
                             <button type="button" class={classes!("step-pill", current.then_some("current"), done.then_some("done"))}
                                 id={step_pill_id(i)} aria-current={current.then_some("step")} data-testid={format!("step-{}", i + 1)}
-                                onclick={move |_| dispatch.dispatch(Action::GoStep(i))} title={s.title.clone()}>
+                                onclick={move |_| { steps_open.set(false); dispatch.dispatch(Action::GoStep(i)) }} title={s.title.clone()}>
                                 <span class="step-num">{ if done { "✓".to_string() } else { (i + 1).to_string() } }</span>
                                 <span class="step-name">{ &s.title }</span>
                             </button>

@@ -2,13 +2,11 @@
 
 use super::depth::{draw_stack_vs_depth, StackVsDepth};
 use super::ViewCtx;
+use crate::charts::record::ChartBoxes;
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
-use crate::components::chart::{Chart, ChartData, Drawing};
+use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
 use crate::run::{use_view_data, RunKey, ViewLoad};
-use plotters::coord::Shift;
-use plotters::prelude::DrawingArea;
-use plotters_canvas::CanvasBackend;
 use skblab_core::ViewQuery;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -20,8 +18,11 @@ pub struct ChartProps {
 }
 
 impl Drawing for StackVsDepth {
-    fn draw(&self, area: &DrawingArea<CanvasBackend, Shift>, theme: &Theme) {
-        let _ = draw_stack_vs_depth(area, self, theme);
+    fn draw(&self, area: &CanvasArea, theme: &Theme) -> Option<ChartBoxes> {
+        draw_stack_vs_depth(area, self, theme).ok()
+    }
+    fn height_css(&self, css_w: f64) -> f64 {
+        super::depth::height_css(self, css_w)
     }
     fn describe(&self) -> String {
         chart_label(self)

@@ -4,9 +4,12 @@
 //! The numbers come from core (its view data "chart", [`StackVsDepth`]); this module only
 //! lays them out. Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
+use crate::charts::layout::{self, LegendEntry, Marker, Sizes, Swatch};
+use crate::charts::record::{ChartBoxes, Rect};
 use crate::charts::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use skblab_core::experiments::ktls_recursion::DepthPoint;
 pub use skblab_core::experiments::ktls_recursion::StackVsDepth;
 
 /// The deepest depth on the axis (at least 1).
@@ -37,82 +40,90 @@ fn fix_color(theme: &Theme, i: usize) -> RGBColor {
     }
 }
 
-/// Line widths per fix: the three fixes that stay flat overlap, so they are drawn as nested
-/// stripes (wide under narrow) instead of hiding each other.
+/// Line widths per fix, in CSS pixels: the three fixes that stay flat overlap, so they are drawn
+/// as nested stripes (wide under narrow) instead of hiding each other.
 const WIDTHS: [u32; 5] = [2, 7, 4, 2, 2];
-/// Width of the legend column right of the plot, in pixels.
-const LEGEND_W: u32 = 190;
+const TITLE: &str = "Peak kernel stack vs. nesting depth";
 
-/// Draws `data` onto `area`: the plot on the left, its legend in a column on the right (the
-/// lines fill the whole plot, so a legend inside it would hide one).
+/// The legend: one line per fix, the THREAD_SIZE lines, the overflow mark.
+fn legend(data: &StackVsDepth, theme: &Theme) -> Vec<LegendEntry> {
+    let mut out: Vec<LegendEntry> = data
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| LegendEntry::new(s.fix.as_str(), Swatch::Line { color: fix_color(theme, i), width: 4, dashed: false, marker: None }))
+        .collect();
+    let limit = Swatch::Line { color: theme.series[2], width: 2, dashed: true, marker: None };
+    out.push(LegendEntry::new(format!("THREAD_SIZE {} B and 2 × (bigger-stack)", data.thread_size_bytes), limit));
+    out.push(LegendEntry::new("overflow: walk stopped", Swatch::Marker(Marker::Cross(theme.text))));
+    out
+}
+
+/// The chart's height in CSS pixels when drawn `css_w` wide (its title and legend included).
+pub fn height_css(data: &StackVsDepth, css_w: f64) -> f64 {
+    let legend = legend(data, &Theme::LIGHT);
+    let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
+    layout::chart_height(css_w, Some(TITLE), &labels)
+}
+
+/// Draws `data` onto `area`: the title, the plot, its legend in a strip under it (the lines
+/// fill the whole plot, so a legend inside it would hide one).
 pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &StackVsDepth,
     theme: &Theme,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<ChartBoxes, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
-    let (w, _) = area.dim_in_pixel();
-    let (plot, side) = area.split_horizontally(w.saturating_sub(LEGEND_W));
-    let text = |size: i32| ("sans-serif", theme.si(size)).into_font().color(&theme.text);
+    let sizes = Sizes::of(area, theme);
+    let entries = legend(data, theme);
+    let (plot, strip) = layout::split_legend(&layout::draw_title(area, TITLE, theme)?, &entries, theme);
+    let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
     let (x_hi, y_hi) = (depth_max(data) as f64, bytes_max(data) as f64 * 1.08);
+    let y_area = sizes.y_label_area(&sizes.tick(y_hi, 0));
+    let (w, h) = plot.dim_in_pixel();
+    let widest_x = sizes.tick(x_hi, 0);
+    let margin_right = sizes.margin_right_for(&widest_x);
+    let plot_w = f64::from(w) / theme.px - f64::from(sizes.margin + margin_right + y_area);
+    let plot_h = sizes.plot_h(f64::from(h) / theme.px);
+    let (x_desc, y_desc) = ("nesting depth (TLS records)", "stack used, max (bytes)");
     let mut chart = ChartBuilder::on(&plot)
-        .caption("Peak kernel stack vs. nesting depth", text(17))
-        .margin(theme.s(12))
-        // The last x tick label is centred on the plot's edge: room for its right half.
-        .margin_right(theme.s(28))
-        .x_label_area_size(theme.s(40))
-        .y_label_area_size(theme.s(64))
+        .margin(theme.s(sizes.margin))
+        .margin_right(theme.s(margin_right))
+        .x_label_area_size(theme.s(sizes.x_label_area))
+        .y_label_area_size(theme.s(y_area))
         .build_cartesian_2d(0.0..x_hi, 0.0..y_hi)?;
     chart
         .configure_mesh()
         .light_line_style(theme.grid.mix(0.5))
         .bold_line_style(theme.grid)
         .axis_style(theme.text.mix(0.6))
-        .x_desc("nesting depth (TLS records)")
-        .y_desc("stack used, max (bytes)")
-        .label_style(text(13))
-        .axis_desc_style(text(13))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(text(sizes.text))
+        .axis_desc_style(text(sizes.desc_font(y_desc, plot_h).min(sizes.desc_font(x_desc, plot_w))))
+        .x_labels(sizes.x_ticks(plot_w, &widest_x, 10))
+        .y_labels(sizes.y_ticks(plot_h))
+        .x_label_formatter(&|x| sizes.tick(*x, 0))
+        .y_label_formatter(&|y| sizes.tick(*y, 0))
         .draw()?;
     let limit = theme.series[2];
     for bytes in [data.thread_size_bytes, 2 * data.thread_size_bytes] {
         let line = vec![(0.0, bytes as f64), (x_hi, bytes as f64)];
-        chart.draw_series(DashedLineSeries::new(line, 6, 4, limit.stroke_width(theme.s(2))))?;
+        chart.draw_series(DashedLineSeries::new(line, theme.s(6), theme.s(4), limit.stroke_width(theme.s(2))))?;
     }
     for (i, s) in data.series.iter().enumerate() {
         let color = fix_color(theme, i);
         let points = s.points.iter().map(|p| (p.depth as f64, p.stack_used_bytes_max as f64));
-        chart.draw_series(LineSeries::new(points, color.stroke_width(WIDTHS[i % WIDTHS.len()])))?;
+        chart.draw_series(LineSeries::new(points, color.stroke_width(theme.s(WIDTHS[i % WIDTHS.len()]))))?;
         let overflows = s.points.iter().filter(|p| p.overflow);
-        chart.draw_series(overflows.map(|p| Cross::new((p.depth as f64, p.stack_used_bytes_max as f64), 3, color)))?;
+        let cross = |p: &DepthPoint| {
+            Cross::new((p.depth as f64, p.stack_used_bytes_max as f64), theme.si(3), color)
+        };
+        chart.draw_series(overflows.map(cross))?;
     }
-    draw_legend(&side, data, theme)?;
-    area.present()
-}
-
-/// The legend column: one swatch per fix, the THREAD_SIZE lines, the overflow mark.
-fn draw_legend<DB: DrawingBackend>(
-    side: &DrawingArea<DB, Shift>,
-    data: &StackVsDepth,
-    theme: &Theme,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let font = ("sans-serif", theme.si(13)).into_font().color(&theme.text);
-    let row = |i: usize| 56 + 22 * i as i32;
-    let swatch = |y: i32| vec![(4, y), (26, y)];
-    for (i, s) in data.series.iter().enumerate() {
-        let color = fix_color(theme, i);
-        side.draw(&PathElement::new(swatch(row(i)), color.stroke_width(theme.s(4))))?;
-        side.draw(&Text::new(s.fix.as_str(), (34, row(i) - 7), font.clone()))?;
-    }
-    let n = data.series.len();
-    let limit = theme.series[2];
-    side.draw(&PathElement::new(swatch(row(n)), limit.stroke_width(theme.s(2))))?;
-    side.draw(&Text::new(format!("THREAD_SIZE {} B", data.thread_size_bytes), (34, row(n) - 7), font.clone()))?;
-    side.draw(&Text::new("and 2 × (bigger-stack)", (34, row(n + 1) - 10), font.clone()))?;
-    side.draw(&Cross::new((15, row(n + 2)), 4, theme.text))?;
-    side.draw(&Text::new("overflow: walk stopped", (34, row(n + 2) - 7), font))?;
-    Ok(())
+    let legend = layout::draw_legend(&strip, &entries, theme)?;
+    area.present()?;
+    Ok(ChartBoxes { plot: Rect::of_range(chart.plotting_area().get_pixel_range()), legend })
 }
 
 #[cfg(test)]
@@ -137,6 +148,16 @@ mod tests {
             assert!(svg.contains(word), "missing {word}");
         }
         assert!(svg.matches("<polyline").count() >= FIXES.len(), "one line per fix");
+    }
+
+    #[test]
+    fn at_phone_and_desktop_width_no_text_overlaps_and_the_legend_is_off_the_plot() {
+        let data = StackVsDepth::of(&KtlsRecursion.defaults());
+        for (css_w, px) in [(290.0, 2.0), (330.0, 1.0), (720.0, 1.0)] {
+            let size = ((css_w * px) as u32, (height_css(&data, css_w) * px) as u32);
+            let found = crate::charts::record::layout_problems(size, px, |a, t| draw_stack_vs_depth(a, &data, t));
+            assert!(found.is_empty(), "{css_w} CSS px at {px}x: {found:#?}");
+        }
     }
 
     #[test]

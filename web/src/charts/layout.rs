@@ -1,0 +1,504 @@
+//! How every chart lays itself out for the width it is drawn at, in one place: font sizes,
+//! margins and label areas, tick counts, the title (wrapped, never cut off) and the legend.
+//!
+//! The legend has its own strip under the plot at every width, so it never covers a point:
+//! entries flow left to right and wrap to a new row where the next one does not fit (one entry a
+//! row on a 360 px phone, one row on a desktop), and a label longer than the strip wraps onto
+//! lines of its own. The machine page's overlays did this first with fixed rows (one entry a row
+//! below 440 CSS px); this module makes it the rule for every chart kind (sweep, plot, overlay,
+//! ktls-recursion's stack chart).
+//!
+//! Sizes here are CSS pixels; [`Theme::s`](super::Theme::s) turns them into device pixels.
+//! Text widths come from the backend where it can measure them (the canvas) and never fall
+//! below [`text_width`], an estimate as wide as DejaVu Sans (wider than Roboto or Arial), so a
+//! height computed before drawing ([`chart_height`]) leaves room for what is then drawn.
+
+use super::record::Rect;
+use super::Theme;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Below this many CSS pixels a chart is laid out for a phone: smaller fonts and margins.
+pub const NARROW_BELOW_CSS_PX: f64 = 520.0;
+/// A chart's height for its width before its title and legend: 5:9, never flatter than this
+/// (a phone-width chart keeps room for its labels).
+pub const MIN_PLOT_HEIGHT_CSS_PX: f64 = 260.0;
+/// A legend swatch's width, the gap after it, and the gap between two entries of a row.
+const SWATCH_CSS_PX: f64 = 18.0;
+const SWATCH_GAP_CSS_PX: f64 = 6.0;
+const ENTRY_GAP_CSS_PX: f64 = 16.0;
+/// Left and right padding of the legend strip, and its padding above and below the rows.
+const STRIP_PAD_X_CSS_PX: f64 = 10.0;
+const STRIP_PAD_Y_CSS_PX: f64 = 6.0;
+
+/// The sizes of a chart drawn `css_w` CSS pixels wide.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sizes {
+    pub css_w: f64,
+    pub narrow: bool,
+    /// Font size of the title.
+    pub title: u32,
+    /// Font size of tick labels, axis descriptions, legend and marks.
+    pub text: u32,
+    pub margin: u32,
+    /// Right margin: the last x tick label is centred on the plot's edge, room for its half.
+    pub margin_right: u32,
+    pub x_label_area: u32,
+}
+
+impl Sizes {
+    pub fn for_width(css_w: f64) -> Sizes {
+        let css_w = if css_w.is_finite() && css_w > 0.0 { css_w } else { 720.0 };
+        if css_w < NARROW_BELOW_CSS_PX {
+            Sizes { css_w, narrow: true, title: 14, text: 11, margin: 8, margin_right: 16, x_label_area: 40 }
+        } else {
+            Sizes { css_w, narrow: false, title: 17, text: 13, margin: 12, margin_right: 28, x_label_area: 46 }
+        }
+    }
+
+    /// The sizes of `area`, drawn at `theme.px` device pixels per CSS pixel.
+    pub fn of<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, theme: &Theme) -> Sizes {
+        Sizes::for_width(f64::from(area.dim_in_pixel().0) / theme.px)
+    }
+
+    fn title_line(&self) -> f64 {
+        f64::from(self.title) * 1.35
+    }
+
+    fn legend_line(&self) -> f64 {
+        f64::from(self.text) * 1.45
+    }
+
+    /// A tick label: `v` with `decimals`, and on a phone large values shortened with a
+    /// suffix ("10M", "2.5M", "250k") so that a label takes four characters, not eight.
+    pub fn tick(&self, v: f64, decimals: usize) -> String {
+        let a = v.abs();
+        let (div, suffix) = match () {
+            _ if !self.narrow || !a.is_finite() || a < 1e4 => return format!("{v:.decimals$}"),
+            _ if a >= 1e6 => (1e6, "M"),
+            _ => (1e3, "k"),
+        };
+        let short = format!("{:.2}", v / div);
+        format!("{}{suffix}", short.trim_end_matches('0').trim_end_matches('.'))
+    }
+
+    /// The right margin when the last x tick label reads about `widest_x`: centred on the
+    /// plot's right edge, half of it sticks out.
+    pub fn margin_right_for(&self, widest_x: &str) -> u32 {
+        let half = text_width(widest_x, f64::from(self.text)) / 2.0 + 4.0;
+        self.margin_right.max(half.ceil() as u32)
+    }
+
+    /// Width of the y label area: the widest tick label, a gap, the rotated axis description.
+    pub fn y_label_area(&self, widest_tick: &str) -> u32 {
+        let text = f64::from(self.text);
+        let needed = text_width(widest_tick, text) + 10.0 + text * 1.4 + 6.0;
+        let floor = if self.narrow { 40.0 } else { 64.0 };
+        needed.max(floor).ceil() as u32
+    }
+
+    /// How many x tick labels fit `plot_w` CSS pixels when the widest reads `widest`: a label
+    /// and a gap of more than a character each, at least 2 and at most `max`. (Plotters takes
+    /// it as a most: the finest of its round steps, 1, 2 or 5 times a power of ten, that
+    /// gives no more labels.)
+    pub fn x_ticks(&self, plot_w: f64, widest: &str, max: usize) -> usize {
+        let text = f64::from(self.text);
+        let per_label = text_width(widest, text) + 1.2 * text;
+        ((plot_w / per_label).floor().max(0.0) as usize).clamp(2, max.max(2))
+    }
+
+    /// How many y tick labels fit `plot_h` CSS pixels: one per 2.6 text heights, 2 to 10.
+    pub fn y_ticks(&self, plot_h: f64) -> usize {
+        ((plot_h / (2.6 * f64::from(self.text))).floor().max(0.0) as usize).clamp(2, 10)
+    }
+
+    /// The font size of an axis description `desc` along `length` CSS pixels of axis: the text
+    /// size, smaller where the description would run past the plot's ends (never below 8).
+    pub fn desc_font(&self, desc: &str, length: f64) -> u32 {
+        let w = text_width(desc, f64::from(self.text));
+        if w <= length.max(0.0) {
+            self.text
+        } else {
+            ((f64::from(self.text) * length / w).floor().max(0.0) as u32).clamp(8, self.text)
+        }
+    }
+
+    /// The plot's own height inside a chart area `area_h` CSS pixels high (margins and the x
+    /// label area taken off).
+    pub fn plot_h(&self, area_h: f64) -> f64 {
+        (area_h - f64::from(2 * self.margin + self.x_label_area)).max(0.0)
+    }
+}
+
+/// An estimate of the width of `text` at `size` (any pixel unit), as wide as DejaVu Sans.
+pub fn text_width(text: &str, size: f64) -> f64 {
+    let em: f64 = text
+        .chars()
+        .map(|c| match c {
+            'i' | 'j' | 'l' | '|' | '\'' | '!' => 0.3,
+            '.' | ',' | ':' | ';' | ' ' => 0.34,
+            'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '-' | '/' | '–' => 0.42,
+            'm' | 'W' | '%' | '@' | '—' => 1.0,
+            'w' | 'M' | '×' => 0.88,
+            'A'..='Z' => 0.75,
+            '0'..='9' => 0.64,
+            _ => 0.62,
+        })
+        .sum();
+    em * size
+}
+
+/// `text` in lines no wider than `max_w` by `measure` (words kept whole where they fit; a word
+/// wider than a line is cut between characters). Never empty for a non-empty text.
+pub fn wrap(text: &str, max_w: f64, measure: &dyn Fn(&str) -> f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let candidate = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if measure(&candidate) <= max_w || line.is_empty() && measure(word) <= max_w {
+            line = candidate;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        for c in word.chars() {
+            let longer = format!("{line}{c}");
+            if !line.is_empty() && measure(&longer) > max_w {
+                lines.push(std::mem::replace(&mut line, c.to_string()));
+            } else {
+                line = longer;
+            }
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The title's lines in a chart `css_w` wide.
+fn title_lines(title: &str, sizes: &Sizes, measure: &dyn Fn(&str) -> f64) -> Vec<String> {
+    wrap(title, sizes.css_w - 2.0 * f64::from(sizes.margin), measure)
+}
+
+/// The estimate of a text's width at `size` CSS pixels, as a measure for [`wrap`].
+fn estimate(size: u32) -> impl Fn(&str) -> f64 {
+    move |t: &str| text_width(t, f64::from(size))
+}
+
+/// A chart's height in CSS pixels for its width: the plot's 5:9 (at least
+/// [`MIN_PLOT_HEIGHT_CSS_PX`]), plus the title's lines and the legend's strip.
+pub fn chart_height(css_w: f64, title: Option<&str>, legend: &[&str]) -> f64 {
+    let sizes = Sizes::for_width(css_w);
+    let plot = (sizes.css_w * 5.0 / 9.0).max(MIN_PLOT_HEIGHT_CSS_PX);
+    let title_h = title.map_or(0.0, |t| title_height(&title_lines(t, &sizes, &estimate(sizes.title)), &sizes));
+    let legend_h = place_legend(legend, &sizes, &estimate(sizes.text)).1;
+    (plot + title_h + legend_h).round()
+}
+
+fn title_height(lines: &[String], sizes: &Sizes) -> f64 {
+    if lines.is_empty() {
+        0.0
+    } else {
+        lines.len() as f64 * sizes.title_line() + f64::from(sizes.margin)
+    }
+}
+
+/// The width of `text` in `font`, in CSS pixels: the backend's measure, never below the
+/// estimate of [`text_width`].
+fn measured<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, text: &str, size: u32, theme: &Theme) -> f64 {
+    let style = TextStyle::from(("sans-serif", theme.si(size as i32)).into_font());
+    let real = area.estimate_text_size(text, &style).map_or(0.0, |(w, _)| f64::from(w) / theme.px);
+    real.max(text_width(text, f64::from(size)))
+}
+
+/// Draws `title` centred at the top of `area` (wrapped onto as many lines as it needs) and
+/// returns the area under it.
+pub fn draw_title<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    theme: &Theme,
+) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let sizes = Sizes::of(area, theme);
+    let lines = title_lines(title, &sizes, &|t| measured(area, t, sizes.title, theme));
+    if lines.is_empty() {
+        return Ok(area.clone());
+    }
+    let (w, _) = area.dim_in_pixel();
+    let font = ("sans-serif", theme.si(sizes.title as i32))
+        .into_font()
+        .color(&theme.text)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, line) in lines.iter().enumerate() {
+        let y = f64::from(sizes.margin) + i as f64 * sizes.title_line();
+        area.draw(&Text::new(line.clone(), ((w / 2) as i32, (y * theme.px) as i32), font.clone()))?;
+    }
+    let height = (title_height(&lines, &sizes) * theme.px).round() as u32;
+    Ok(area.split_vertically(height).1)
+}
+
+/// A marker drawn on a line or alone, as the chart draws its points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Marker {
+    Dot(RGBColor),
+    /// A hollow circle.
+    Circle(RGBColor),
+    /// A larger hollow circle around a point (a cell the fit saw).
+    Ring(RGBColor),
+    Triangle {
+        color: RGBColor,
+        filled: bool,
+    },
+    Cross(RGBColor),
+}
+
+/// What a legend entry draws before its label.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Swatch {
+    /// A line `width` CSS pixels wide, solid or dashed, with an optional marker on its middle.
+    Line {
+        color: RGBColor,
+        width: u32,
+        dashed: bool,
+        marker: Option<Marker>,
+    },
+    /// A shaded band: filled with the colour's tint, or outlined over a lighter tint.
+    Band {
+        color: RGBColor,
+        outlined: bool,
+    },
+    /// A vertical min–max whisker with a dot on it (a median and its spread).
+    Whisker(RGBColor),
+    Marker(Marker),
+}
+
+/// One entry of a chart's legend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    pub label: String,
+    pub swatch: Swatch,
+}
+
+impl LegendEntry {
+    pub fn new(label: impl Into<String>, swatch: Swatch) -> LegendEntry {
+        LegendEntry { label: label.into(), swatch }
+    }
+
+    /// A solid line of the chart's usual width.
+    pub fn line(label: impl Into<String>, color: RGBColor) -> LegendEntry {
+        LegendEntry::new(label, Swatch::Line { color, width: 3, dashed: false, marker: None })
+    }
+}
+
+/// Where a legend entry goes in its strip (CSS pixels from the strip's top left): its swatch's
+/// left edge and its first line's centre, and its label's lines.
+#[derive(Debug, Clone, PartialEq)]
+struct Placed {
+    x: f64,
+    y: f64,
+    lines: Vec<String>,
+}
+
+/// Flows `labels` into rows in a strip `sizes.css_w` wide; the places and the strip's height
+/// (0 without entries).
+fn place_legend(labels: &[&str], sizes: &Sizes, measure: &dyn Fn(&str) -> f64) -> (Vec<Placed>, f64) {
+    if labels.is_empty() {
+        return (Vec::new(), 0.0);
+    }
+    let width = (sizes.css_w - 2.0 * STRIP_PAD_X_CSS_PX).max(40.0);
+    let label_max = width - SWATCH_CSS_PX - SWATCH_GAP_CSS_PX;
+    let line_h = sizes.legend_line();
+    let (mut x, mut row_top, mut row_h) = (0.0, 0.0f64, 0.0f64);
+    let mut placed = Vec::new();
+    for label in labels {
+        let lines = wrap(label, label_max, measure);
+        let label_w = lines.iter().map(|l| measure(l)).fold(0.0, f64::max);
+        let entry_w = SWATCH_CSS_PX + SWATCH_GAP_CSS_PX + label_w;
+        if x > 0.0 && x + entry_w > width {
+            (x, row_top, row_h) = (0.0, row_top + row_h, 0.0);
+        }
+        let entry_h = lines.len().max(1) as f64 * line_h;
+        placed.push(Placed { x: STRIP_PAD_X_CSS_PX + x, y: STRIP_PAD_Y_CSS_PX + row_top + line_h / 2.0, lines });
+        row_h = row_h.max(entry_h);
+        x += entry_w + ENTRY_GAP_CSS_PX;
+    }
+    (placed, row_top + row_h + 2.0 * STRIP_PAD_Y_CSS_PX)
+}
+
+/// Splits `area` into the plot's area and the legend's strip under it, sized for `legend`.
+pub fn split_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    legend: &[LegendEntry],
+    theme: &Theme,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let sizes = Sizes::of(area, theme);
+    let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
+    let (_, strip_h) = place_legend(&labels, &sizes, &|t| measured(area, t, sizes.text, theme));
+    let (_, h) = area.dim_in_pixel();
+    area.split_vertically(h.saturating_sub((strip_h * theme.px).round() as u32))
+}
+
+/// Draws `legend` in `strip` (from [`split_legend`]); the box its entries cover, if any.
+pub fn draw_legend<DB: DrawingBackend>(
+    strip: &DrawingArea<DB, Shift>,
+    legend: &[LegendEntry],
+    theme: &Theme,
+) -> Result<Option<Rect>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let sizes = Sizes::of(strip, theme);
+    let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
+    let measure = |t: &str| measured(strip, t, sizes.text, theme);
+    let (placed, _) = place_legend(&labels, &sizes, &measure);
+    let font = ("sans-serif", theme.si(sizes.text as i32))
+        .into_font()
+        .color(&theme.text)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    let (left, top) = (strip.get_pixel_range().0.start, strip.get_pixel_range().1.start);
+    let px = |css: f64| (css * theme.px).round() as i32;
+    let mut covered: Option<Rect> = None;
+    for (entry, p) in legend.iter().zip(&placed) {
+        draw_swatch(strip, entry.swatch, (px(p.x), px(p.y)), theme)?;
+        let text_x = p.x + SWATCH_CSS_PX + SWATCH_GAP_CSS_PX;
+        for (i, line) in p.lines.iter().enumerate() {
+            let y = p.y + i as f64 * sizes.legend_line();
+            strip.draw(&Text::new(line.clone(), (px(text_x), px(y)), font.clone()))?;
+        }
+        let label_w = p.lines.iter().map(|l| measure(l)).fold(0.0, f64::max);
+        let half = sizes.legend_line() / 2.0;
+        let last_y = p.y + (p.lines.len().max(1) - 1) as f64 * sizes.legend_line();
+        let entry = Rect::new(
+            f64::from(left) + p.x * theme.px,
+            f64::from(top) + (p.y - half) * theme.px,
+            f64::from(left) + (text_x + label_w) * theme.px,
+            f64::from(top) + (last_y + half) * theme.px,
+        );
+        covered = Some(covered.map_or(entry, |c| c.union(&entry)));
+    }
+    Ok(covered)
+}
+
+/// Draws a swatch whose left edge and vertical centre are at `(x, y)` (device pixels in `area`).
+fn draw_swatch<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    swatch: Swatch,
+    (x, y): (i32, i32),
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let w = theme.si(SWATCH_CSS_PX as i32);
+    let middle = (x + w / 2, y);
+    match swatch {
+        Swatch::Line { color, width, dashed, marker } => {
+            let stroke = color.stroke_width(theme.s(width));
+            if dashed {
+                let third = w / 3;
+                area.draw(&PathElement::new(vec![(x, y), (x + third, y)], stroke))?;
+                area.draw(&PathElement::new(vec![(x + w - third, y), (x + w, y)], stroke))?;
+            } else {
+                area.draw(&PathElement::new(vec![(x, y), (x + w, y)], stroke))?;
+            }
+            if let Some(m) = marker {
+                draw_marker(area, m, middle, theme)?;
+            }
+        }
+        Swatch::Band { color, outlined } => {
+            let h = theme.si(5);
+            let fill = color.mix(if outlined { 0.1 } else { 0.22 }).filled();
+            area.draw(&Rectangle::new([(x, y - h), (x + w, y + h)], fill))?;
+            if outlined {
+                area.draw(&Rectangle::new([(x, y - h), (x + w, y + h)], color.stroke_width(theme.s(1))))?;
+            }
+        }
+        Swatch::Whisker(color) => {
+            let r = theme.si(4);
+            area.draw(&PathElement::new(
+                vec![(middle.0, y - 2 * r), (middle.0, y + 2 * r)],
+                color.stroke_width(theme.s(2)),
+            ))?;
+            area.draw(&Circle::new(middle, r, color.filled()))?;
+        }
+        Swatch::Marker(m) => draw_marker(area, m, middle, theme)?,
+    }
+    Ok(())
+}
+
+fn draw_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    marker: Marker,
+    at: (i32, i32),
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let r = theme.si(4);
+    match marker {
+        Marker::Dot(c) => area.draw(&Circle::new(at, r, c.filled())),
+        Marker::Circle(c) => area.draw(&Circle::new(at, r, c.stroke_width(theme.s(2)))),
+        Marker::Ring(c) => area.draw(&Circle::new(at, r + theme.si(3), c.stroke_width(theme.s(1)))),
+        Marker::Triangle { color, filled: true } => area.draw(&TriangleMarker::new(at, r + 1, color.filled())),
+        Marker::Triangle { color, filled: false } => {
+            area.draw(&TriangleMarker::new(at, theme.si(5), color.stroke_width(theme.s(1))))
+        }
+        Marker::Cross(c) => area.draw(&Cross::new(at, r, c.stroke_width(theme.s(2)))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phones_get_smaller_type_and_fewer_ticks() {
+        let (phone, desk) = (Sizes::for_width(290.0), Sizes::for_width(720.0));
+        assert!(phone.narrow && !desk.narrow && phone.text < desk.text);
+        assert_eq!(Sizes::for_width(f64::NAN), desk, "a nonsense width is a desktop's");
+        assert!(phone.x_ticks(220.0, "9000", 10) <= 5, "{}", phone.x_ticks(220.0, "9000", 10));
+        assert_eq!(desk.x_ticks(600.0, "30", 10), 10);
+        assert_eq!(phone.x_ticks(0.0, "30", 10), 2, "never fewer than 2");
+        assert!(phone.y_ticks(150.0) <= 5 && desk.y_ticks(300.0) >= 8);
+        assert!(phone.y_label_area("6.291M") > phone.y_label_area("0"));
+        assert_eq!(
+            [phone.tick(10_000_000.0, 0), phone.tick(2_500_000.0, 0), phone.tick(-250_000.0, 0), phone.tick(9000.0, 0)],
+            ["10M", "2.5M", "-250k", "9000"]
+        );
+        assert_eq!((desk.tick(10_000_000.0, 0), phone.tick(0.25, 2)), ("10000000".into(), "0.25".into()));
+    }
+
+    #[test]
+    fn wrap_keeps_words_and_cuts_only_what_cannot_fit() {
+        let m = |t: &str| t.chars().count() as f64;
+        assert_eq!(wrap("one two three", 7.0, &m), ["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4.0, &m), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 4.0, &m), Vec::<String>::new());
+        assert_eq!(wrap("a  b", 0.0, &m), ["a", "b"], "a zero width still yields every character");
+    }
+
+    #[test]
+    fn the_legend_flows_into_rows_and_long_labels_wrap() {
+        let labels = ["kmalloc object (bytes)", "head requested (bytes)", "half page (2048 B)"];
+        let m = estimate(11);
+        let (phone, h_phone) = place_legend(&labels, &Sizes::for_width(290.0), &m);
+        let (desk, h_desk) = place_legend(&labels, &Sizes::for_width(720.0), &estimate(13));
+        let rows = |p: &[Placed]| p.iter().map(|e| e.y.to_bits()).collect::<std::collections::BTreeSet<_>>().len();
+        assert_eq!(rows(&desk), 1, "{desk:?}");
+        assert!(rows(&phone) >= 2 && h_phone > h_desk, "{phone:?}");
+        let long = ["outlined: model band (catalogue constants in their ranges)"];
+        let (p, _) = place_legend(&long, &Sizes::for_width(290.0), &m);
+        assert!(p[0].lines.len() >= 2, "{p:?}");
+        assert!(p[0]
+            .lines
+            .iter()
+            .all(|l| m(l) <= 290.0 - 2.0 * STRIP_PAD_X_CSS_PX - SWATCH_CSS_PX - SWATCH_GAP_CSS_PX));
+        assert_eq!(place_legend(&[], &Sizes::for_width(290.0), &m).1, 0.0);
+    }
+
+    #[test]
+    fn a_chart_grows_by_its_title_and_legend() {
+        let bare = chart_height(290.0, None, &[]);
+        assert_eq!(bare, MIN_PLOT_HEIGHT_CSS_PX);
+        let titled = chart_height(290.0, Some("Peak kernel stack vs. nesting depth, per fix"), &[]);
+        let one_row = chart_height(290.0, None, &["a", "b"]);
+        let rows =
+            chart_height(290.0, None, &["kmalloc object (bytes)", "head requested (bytes)", "half page (2048 B)"]);
+        assert!(titled > bare + 30.0 && one_row > bare + 20.0 && rows > one_row + 30.0, "{titled} {one_row} {rows}");
+        assert_eq!(chart_height(720.0, None, &[]), 400.0);
+    }
+}
