@@ -98,17 +98,33 @@ pub fn player(props: &PlayerProps) -> Html {
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
                     { run_status(&run, refused) }
                     { for view_names.iter().map(|name| view_slot(name, veiled.contains(&name.as_str()), &ctx)) }
-                    if light {
-                        { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
-                    }
-                    { veil("compare", veil_results, html! {
-                        <crate::components::compare::Compare experiment={page.experiment} pin={page.pin.as_deref().cloned()}
-                            run={run.clone()} on_pin={send(&state, |_| Action::Pin)} on_unpin={send(&state, |_| Action::Unpin)} />
-                    }) }
-                    <crate::components::cli_line::CliLine run={run.clone()} />
+                    { under_views(page, &state, &run, light, veil_results) }
                 </div>
             </div>
         </div>
+    }
+}
+
+/// Under the views: a light run's table, the comparison with a pinned run (both veiled while
+/// the step's question is open) and the run's command line.
+fn under_views(
+    page: &Page,
+    state: &UseReducerHandle<PageState>,
+    run: &Rc<crate::run::RunState>,
+    light: bool,
+    veil_results: bool,
+) -> Html {
+    html! {
+        <>
+            if light {
+                { veil("results", veil_results, html! { <Results output={run.table()} /> }) }
+            }
+            { veil("compare", veil_results, html! {
+                <crate::components::compare::Compare experiment={page.experiment} pin={page.pin.as_deref().cloned()}
+                    run={run.clone()} on_pin={send(state, |_| Action::Pin)} on_unpin={send(state, |_| Action::Unpin)} />
+            }) }
+            <crate::components::cli_line::CliLine run={run.clone()} />
+        </>
     }
 }
 
