@@ -7,7 +7,8 @@
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
 use super::layout::{self, LegendEntry, Marker, Sizes, Swatch};
-use super::record::{ChartBoxes, Rect};
+use super::record::ChartBoxes;
+use super::summary::{Line, Lines};
 use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
@@ -117,6 +118,29 @@ impl Overlay {
             })
             .collect();
         format!("{}, {} by send size. {}", self.title(), self.unit, lines.join(". "))
+    }
+
+    /// The lines as numbers (the summary and keyboard cursor), at the x the chart draws them:
+    /// the send sizes in a row, 0, 1, 2, … (named).
+    pub fn lines(&self) -> Lines {
+        let line = |name: &str, pick: fn(&OverlayPoint) -> f64| {
+            Line::new(name, self.points.iter().enumerate().map(|(i, p)| (i as f64, pick(p))))
+        };
+        let mut measured = line("measured (median)", |p| p.measured);
+        measured.notes = self
+            .points
+            .iter()
+            .map(|p| {
+                let fit = if p.used_for_fit { ", used for the fit" } else { "" };
+                format!("min {:.0}, max {:.0}{fit}", p.min, p.max)
+            })
+            .collect();
+        Lines {
+            x_label: "send size (KiB)".to_string(),
+            y_label: self.unit.clone(),
+            x_names: self.points.iter().map(|p| format!("{} KiB sends", p.kib)).collect(),
+            lines: vec![measured, line("catalogue alone", |p| p.catalogue), line("after the fit", |p| p.fitted)],
+        }
     }
 
     /// The numbers drawn (the chart's CSV).
@@ -255,7 +279,7 @@ pub fn draw_overlay<DB: DrawingBackend>(
     draw_measured(&mut chart, o, theme)?;
     let legend = layout::draw_legend(&legend_area, &entries, theme)?;
     area.present()?;
-    Ok(ChartBoxes { plot: Rect::of_range(chart.plotting_area().get_pixel_range()), legend })
+    Ok(ChartBoxes::of_chart(&chart, legend))
 }
 
 /// The measured medians with their min–max whiskers, a ring around the cells the fit saw.

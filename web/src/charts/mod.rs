@@ -10,6 +10,7 @@ pub mod layout;
 pub mod machine;
 pub mod plot;
 pub mod record;
+pub mod summary;
 pub mod sweep;
 pub mod table;
 

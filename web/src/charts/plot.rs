@@ -5,7 +5,8 @@
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
 use super::layout::{self, LegendEntry, Sizes, Swatch};
-use super::record::{ChartBoxes, Rect};
+use super::record::ChartBoxes;
+use super::summary::{Line, Lines};
 use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
@@ -118,6 +119,16 @@ pub fn table(p: &Plot) -> DataTable {
     t
 }
 
+/// The lines of `p` as numbers (its summary and keyboard cursor).
+pub fn lines(p: &Plot) -> Lines {
+    Lines {
+        x_label: p.x_label.clone(),
+        y_label: p.y_label.clone(),
+        x_names: Vec::new(),
+        lines: p.lines.iter().map(|l| Line::new(l.name.clone(), l.points.iter().copied())).collect(),
+    }
+}
+
 /// The legend of `p`, in drawing order: bands, reference lines, lines.
 fn legend(p: &Plot, theme: &Theme) -> Vec<LegendEntry> {
     let bands = p.bands.iter().enumerate().map(|(i, b)| {
@@ -201,7 +212,7 @@ pub fn draw_plot<DB: DrawingBackend>(
     draw_marks(&mut chart, p, ((x_lo, x_hi), (y_lo, y_hi)), (&sizes, plot_h), theme)?;
     let legend = layout::draw_legend(&strip, &entries, theme)?;
     area.present()?;
-    Ok(ChartBoxes { plot: Rect::of_range(chart.plotting_area().get_pixel_range()), legend })
+    Ok(ChartBoxes::of_chart(&chart, legend))
 }
 
 /// The plot's marks: a vertical line each, labelled along the edge the lines leave free

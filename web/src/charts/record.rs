@@ -56,11 +56,42 @@ pub struct TextBox {
     pub rect: Rect,
 }
 
-/// Where a drawing function put its plot and its legend (device pixels of the backend).
+/// Where a drawing function put its plot and its legend (device pixels of the backend), and
+/// the data its plot spans (for a cursor drawn over the canvas at a point's place).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ChartBoxes {
     pub plot: Rect,
     pub legend: Option<Rect>,
+    pub axes: Option<Axes>,
+}
+
+/// The data ranges of a plot's linear axes: x from `x.0` at the plot's left edge to `x.1` at
+/// its right, y from `y.0` at its bottom to `y.1` at its top.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Axes {
+    pub x: (f64, f64),
+    pub y: (f64, f64),
+}
+
+impl Axes {
+    /// Where the data point `(x, y)` lies in `plot` (a box in any unit).
+    pub fn place(&self, plot: &Rect, (x, y): (f64, f64)) -> (f64, f64) {
+        let fx = if self.x.1 != self.x.0 { (x - self.x.0) / (self.x.1 - self.x.0) } else { 0.5 };
+        let fy = if self.y.1 != self.y.0 { (y - self.y.0) / (self.y.1 - self.y.0) } else { 0.5 };
+        (plot.x0 + fx * (plot.x1 - plot.x0), plot.y1 - fy * (plot.y1 - plot.y0))
+    }
+}
+
+impl ChartBoxes {
+    /// The boxes of an x-y chart as drawn: its plotting area, its axes' ranges, its legend.
+    pub fn of_chart<DB: DrawingBackend>(chart: &super::XyChart<'_, DB>, legend: Option<Rect>) -> ChartBoxes {
+        let (x, y) = (chart.x_range(), chart.y_range());
+        ChartBoxes {
+            plot: Rect::of_range(chart.plotting_area().get_pixel_range()),
+            legend,
+            axes: Some(Axes { x: (x.start, x.end), y: (y.start, y.end) }),
+        }
+    }
 }
 
 /// How a [`Recorder`] sizes a text's box: 1.2 × its font size tall, and as wide as…
@@ -275,8 +306,11 @@ mod tests {
 
     #[test]
     fn problems_name_overlaps_overflow_and_a_legend_on_the_plot() {
-        let boxes =
-            ChartBoxes { plot: Rect::new(10.0, 10.0, 90.0, 60.0), legend: Some(Rect::new(50.0, 50.0, 80.0, 70.0)) };
+        let boxes = ChartBoxes {
+            plot: Rect::new(10.0, 10.0, 90.0, 60.0),
+            legend: Some(Rect::new(50.0, 50.0, 80.0, 70.0)),
+            axes: None,
+        };
         let t = |s: &str, r| TextBox { text: s.into(), rect: r };
         let texts = [
             t("a", Rect::new(0.0, 0.0, 10.0, 10.0)),
@@ -288,5 +322,14 @@ mod tests {
         assert!(p[0].starts_with("legend") && p[1].contains("'a'") && p[2].contains("'c'"), "{p:?}");
         let fine = ChartBoxes { legend: Some(Rect::new(10.0, 62.0, 80.0, 78.0)), ..boxes };
         assert!(problems((100.0, 80.0), &fine, &texts[..1]).is_empty());
+    }
+
+    #[test]
+    fn axes_place_a_point_in_the_plot_y_up() {
+        let axes = Axes { x: (1.0, 31.0), y: (0.0, 100.0) };
+        let plot = Rect::new(40.0, 10.0, 340.0, 210.0);
+        assert_eq!(axes.place(&plot, (1.0, 0.0)), (40.0, 210.0));
+        assert_eq!(axes.place(&plot, (16.0, 50.0)), (190.0, 110.0));
+        assert_eq!(axes.place(&plot, (31.0, 100.0)), (340.0, 10.0));
     }
 }

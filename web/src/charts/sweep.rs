@@ -5,7 +5,8 @@
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
 use super::layout::{self, LegendEntry, Marker, Sizes, Swatch};
-use super::record::{ChartBoxes, Rect};
+use super::record::ChartBoxes;
+use super::summary::{Line, Lines};
 use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
@@ -103,6 +104,20 @@ impl Sweep {
 }
 
 impl Sweep {
+    /// The chart's lines as numbers (its summary and keyboard cursor): one per series, then
+    /// the measured points as markers.
+    pub fn lines(&self) -> Lines {
+        let series =
+            self.series.iter().map(|s| Line::new(s.name.clone(), self.xs.iter().copied().zip(s.ys.iter().copied())));
+        let measured = self.overlays.iter().map(|o| Line::new(o.name.clone(), o.points.iter().copied()).measured());
+        Lines {
+            x_label: self.x_label.clone(),
+            y_label: self.y_label.clone(),
+            x_names: Vec::new(),
+            lines: series.chain(measured).collect(),
+        }
+    }
+
     /// What the chart draws as a table: one row per x of the series (then the x of measured
     /// points that fall between them), a column per series, per band edge (its series' name
     /// with "min" / "max"), per measured overlay and for the reference line.
@@ -275,7 +290,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
     draw_marker(&mut chart, data, theme)?;
     let legend = layout::draw_legend(&strip, &entries, theme)?;
     area.present()?;
-    Ok(ChartBoxes { plot: Rect::of_range(chart.plotting_area().get_pixel_range()), legend })
+    Ok(ChartBoxes::of_chart(&chart, legend))
 }
 
 /// A band's outline: its upper edge left to right, its lower edge back (finite points only).
@@ -464,6 +479,27 @@ mod tests {
             let found = crate::charts::record::layout_problems(size, px, |a, t| draw_sweep(a, &wide, t));
             assert!(found.is_empty(), "{css_w} CSS px at {px}x: {found:#?}");
         }
+    }
+
+    #[test]
+    fn its_lines_are_the_series_then_the_measured_points_and_read_as_one_sentence() {
+        let data = busy();
+        let lines = data.lines();
+        let names: Vec<(&str, bool)> = lines.lines.iter().map(|l| (l.name.as_str(), l.measured)).collect();
+        assert_eq!(
+            names,
+            [
+                ("kmalloc object (bytes)", false),
+                ("head requested (bytes)", false),
+                ("order-3 frags (sim)", false),
+                ("seed: order-3 frags", true),
+                ("seed: order-0 frags", true)
+            ]
+        );
+        assert_eq!(lines.lines[0].points.len(), 40);
+        let summary = crate::charts::summary::summarize(&lines);
+        assert!(summary.starts_with("kmalloc object (bytes) rises from 145.3 bytes at MTU 68 bytes to "), "{summary}");
+        assert!(!summary.contains("seed:"), "measured points are not summarised: {summary}");
     }
 
     #[test]

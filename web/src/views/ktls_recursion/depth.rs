@@ -5,7 +5,7 @@
 //! lays them out. Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
 use crate::charts::layout::{self, LegendEntry, Marker, Sizes, Swatch};
-use crate::charts::record::{ChartBoxes, Rect};
+use crate::charts::record::ChartBoxes;
 use crate::charts::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -123,7 +123,7 @@ pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     }
     let legend = layout::draw_legend(&strip, &entries, theme)?;
     area.present()?;
-    Ok(ChartBoxes { plot: Rect::of_range(chart.plotting_area().get_pixel_range()), legend })
+    Ok(ChartBoxes::of_chart(&chart, legend))
 }
 
 #[cfg(test)]

@@ -1,0 +1,428 @@
+//! What a chart says in words and to the keyboard, for any chart: its points as numbered
+//! lines ([`Lines`], which every [`crate::components::chart::Drawing`] gives beside its
+//! picture and its table), a one-sentence summary of the trend ([`summarize`]: where each
+//! line starts, ends and peaks, and where two lines cross), the words the chart's live region
+//! speaks for one point ([`Lines::announce`]) and how the arrow keys move the cursor over the
+//! points ([`Lines::moved`]).
+//!
+//! Pure (no browser, no experiment: the words come from the chart's own labels), so it is
+//! unit-tested natively.
+
+/// A chart's lines as numbers, with the labels of its axes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lines {
+    /// The x axis' label as the chart writes it, unit included ("flows (netperf pairs)",
+    /// "MTU (bytes)").
+    pub x_label: String,
+    /// The y axis' label ("Gbit/s", "stack used, max (bytes)", "pages (4 KiB)").
+    pub y_label: String,
+    /// Names of the x values where the x axis is a row of categories drawn at 0, 1, 2, …
+    /// ("64 KiB sends"); empty for a numeric axis.
+    pub x_names: Vec<String>,
+    pub lines: Vec<Line>,
+}
+
+/// One line (or one set of measured markers) of a chart.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Line {
+    pub name: String,
+    /// (x, y), finite, x ascending.
+    pub points: Vec<(f64, f64)>,
+    /// A word on a point, by its index in `points` ("the walk overflowed"); empty: none.
+    pub notes: Vec<String>,
+    /// Measured points beside the model's lines (a seed post's table): the cursor visits
+    /// them, the summary leaves them out.
+    pub measured: bool,
+}
+
+impl Line {
+    /// A line of the finite ones of `points`, sorted by x.
+    pub fn new(name: impl Into<String>, points: impl IntoIterator<Item = (f64, f64)>) -> Line {
+        let mut points: Vec<(f64, f64)> = points.into_iter().filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        Line { name: name.into(), points, notes: Vec::new(), measured: false }
+    }
+
+    /// The same points as measured markers (see [`Line::measured`]).
+    pub fn measured(self) -> Line {
+        Line { measured: true, ..self }
+    }
+
+    /// The y at exactly `x`, if the line has a point there.
+    fn y_at(&self, x: f64) -> Option<f64> {
+        let i = self.points.binary_search_by(|p| p.0.total_cmp(&x)).ok()?;
+        Some(self.points[i].1)
+    }
+}
+
+/// Where the keyboard cursor is: a line and one of its points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cursor {
+    pub line: usize,
+    pub point: usize,
+}
+
+/// A key that moves the cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// ← / →: the previous / next point of the line.
+    Prev,
+    Next,
+    /// ↑ / ↓: the previous / next line, at the point nearest the same x.
+    Up,
+    Down,
+    /// Home / End: the line's first / last point.
+    First,
+    Last,
+    /// Page Up / Page Down: a tenth of the line back / on.
+    PageBack,
+    PageOn,
+}
+
+impl Key {
+    /// The key of a `KeyboardEvent.key`, if it moves the cursor.
+    pub fn of(key: &str) -> Option<Key> {
+        Some(match key {
+            "ArrowLeft" => Key::Prev,
+            "ArrowRight" => Key::Next,
+            "ArrowUp" => Key::Up,
+            "ArrowDown" => Key::Down,
+            "Home" => Key::First,
+            "End" => Key::Last,
+            "PageUp" => Key::PageBack,
+            "PageDown" => Key::PageOn,
+            _ => return None,
+        })
+    }
+}
+
+/// A number as the sentences write it: whole from 1000 up, else four significant digits
+/// without trailing zeros (0.3312, not 0).
+pub fn short(v: f64) -> String {
+    if !v.is_finite() {
+        return "no value".to_string();
+    }
+    let a = v.abs();
+    if a == 0.0 {
+        return "0".to_string();
+    }
+    if a >= 1000.0 {
+        return format!("{v:.0}");
+    }
+    let decimals = (3 - a.log10().floor() as i32).clamp(0, 9) as usize;
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// "name (unit)" split in two where the parenthesis ends the label and holds one word
+/// ("MTU (bytes)"; not "flows (netperf pairs)").
+fn unit_of(label: &str) -> Option<(&str, &str)> {
+    let label = label.trim();
+    let open = label.rfind(" (")?;
+    let inner = label[open + 2..].strip_suffix(')')?;
+    (!inner.is_empty() && !inner.contains(char::is_whitespace)).then(|| (label[..open].trim(), inner))
+}
+
+/// The unit a y value is read in: the label's one-word parenthesis, else the whole label
+/// ("0.33 % of all CPU time", "6291456 pages (4 KiB)").
+pub fn y_unit(label: &str) -> &str {
+    unit_of(label).map_or(label.trim(), |(_, unit)| unit)
+}
+
+/// An x value in words, after its axis' label: "MTU 1500 bytes", "9 flows", "1 flow",
+/// "8 CPUs online", "MAX_SKB_FRAGS 17", "nesting depth 12".
+pub fn x_phrase(label: &str, x: f64) -> String {
+    let v = short(x);
+    if let Some((name, unit)) = unit_of(label) {
+        return [name, &v, unit].iter().filter(|w| !w.is_empty()).copied().collect::<Vec<_>>().join(" ");
+    }
+    let noun = label.split(" (").next().unwrap_or(label).trim();
+    let mut words = noun.split_whitespace();
+    match words.next() {
+        // A count ("flows", "CPUs online", "sockets"): the number first, singular for one.
+        Some(first) if first.len() > 1 && first.ends_with('s') => {
+            let first = if x == 1.0 { &first[..first.len() - 1] } else { first };
+            [v.as_str(), first].into_iter().chain(words).collect::<Vec<_>>().join(" ")
+        }
+        Some(_) => format!("{noun} {v}"),
+        None => v,
+    }
+}
+
+/// One sentence on the trend of `lines`: where two lines cross, then per line where it
+/// starts, where it ends and its highest point when that lies between. Measured markers are
+/// left out (the cursor reads them).
+pub fn summarize(lines: &Lines) -> String {
+    let main: Vec<&Line> = lines.lines.iter().filter(|l| !l.measured).collect();
+    if main.iter().all(|l| l.points.is_empty()) {
+        return "No points yet.".to_string();
+    }
+    let mut parts = crossings(lines, &main);
+    parts.extend(main.iter().map(|l| trend(lines, l)));
+    format!("{}.", parts.join("; "))
+}
+
+/// "order-3 rises from 36.96 Gbit/s at 1 flow to 590.1 Gbit/s at 30 flows, highest …".
+fn trend(lines: &Lines, l: &Line) -> String {
+    let at = |x: f64| lines.x_words(x);
+    let unit = y_unit(&lines.y_label);
+    let val = |y: f64| format!("{} {unit}", short(y)).trim().to_string();
+    let (Some(&(x0, y0)), Some(&(x1, y1))) = (l.points.first(), l.points.last()) else {
+        return format!("{} has no points yet", l.name);
+    };
+    if l.points.len() == 1 {
+        return format!("{} is {} at {}", l.name, val(y0), at(x0));
+    }
+    let (xm, ym) = l.points.iter().copied().fold((x0, y0), |m, p| if p.1 > m.1 { p } else { m });
+    let scale = y0.abs().max(y1.abs()).max(ym.abs());
+    let flat = scale == 0.0 || (y1 - y0).abs() < 0.01 * scale;
+    let mut s = match () {
+        _ if flat => format!("{} stays at about {} from {} to {}", l.name, val(y0), at(x0), at(x1)),
+        _ => {
+            let verb = if y1 > y0 { "rises" } else { "falls" };
+            format!("{} {verb} from {} at {} to {} at {}", l.name, val(y0), at(x0), val(y1), at(x1))
+        }
+    };
+    if ym - y0.max(y1) > 0.005 * scale {
+        s.push_str(&format!(", highest {} at {}", val(ym), at(xm)));
+    }
+    s
+}
+
+/// Where two lines cross, at the x they share: "A overtakes B at 9 flows"; a pair that
+/// crosses more than three times is counted, and at most four crossings are named.
+fn crossings(lines: &Lines, main: &[&Line]) -> Vec<String> {
+    const NAMED: usize = 4;
+    let mut out = Vec::new();
+    for (i, a) in main.iter().enumerate() {
+        for b in &main[i + 1..] {
+            let found = crossing_points(a, b);
+            if found.len() > 3 {
+                out.push(format!("{} and {} cross {} times", a.name, b.name, found.len()));
+                continue;
+            }
+            for (x, a_above) in found {
+                let (hi, lo) = if a_above { (a, b) } else { (b, a) };
+                out.push(format!("{} overtakes {} at {}", hi.name, lo.name, lines.x_words(x)));
+            }
+        }
+    }
+    if out.len() > NAMED {
+        let more = out.len() - NAMED;
+        out.truncate(NAMED);
+        out.push(format!("{more} more crossing{}", if more == 1 { "" } else { "s" }));
+    }
+    out
+}
+
+/// The x (shared by both lines) at which `a` and `b` change places, and whether `a` is the
+/// one above from there; equal values (within a billionth) change nothing.
+fn crossing_points(a: &Line, b: &Line) -> Vec<(f64, bool)> {
+    let mut out = Vec::new();
+    let mut above: Option<bool> = None;
+    for &(x, ya) in &a.points {
+        let Some(yb) = b.y_at(x) else { continue };
+        let scale = ya.abs().max(yb.abs());
+        if scale == 0.0 || (ya - yb).abs() <= 1e-9 * scale {
+            continue;
+        }
+        let now = ya > yb;
+        if above.is_some_and(|was| was != now) {
+            out.push((x, now));
+        }
+        above = Some(now);
+    }
+    out
+}
+
+impl Lines {
+    /// An x value in words: its category's name, or [`x_phrase`].
+    pub fn x_words(&self, x: f64) -> String {
+        let name = (x >= 0.0 && x.fract() == 0.0).then(|| self.x_names.get(x as usize)).flatten();
+        name.cloned().unwrap_or_else(|| x_phrase(&self.x_label, x))
+    }
+
+    /// What the live region says for the point under `c`: "9 flows, order-0 frags (sim),
+    /// 512.3 Gbit/s" (and the point's note, if any).
+    pub fn announce(&self, c: Cursor) -> Option<String> {
+        let line = self.lines.get(c.line)?;
+        let &(x, y) = line.points.get(c.point)?;
+        let value = format!("{} {}", short(y), y_unit(&self.y_label));
+        let mut s = format!("{}, {}, {}", self.x_words(x), line.name, value.trim());
+        if let Some(note) = line.notes.get(c.point).filter(|n| !n.is_empty()) {
+            s.push_str(&format!(", {note}"));
+        }
+        Some(s)
+    }
+
+    /// The (x, y) under `c`.
+    pub fn point(&self, c: Cursor) -> Option<(f64, f64)> {
+        self.lines.get(c.line)?.points.get(c.point).copied()
+    }
+
+    /// Where `key` takes the cursor from `from` (`None`: not placed yet, or its line gone):
+    /// lines without points are skipped; `None` if no line has one.
+    pub fn moved(&self, from: Option<Cursor>, key: Key) -> Option<Cursor> {
+        let filled: Vec<usize> = (0..self.lines.len()).filter(|&i| !self.lines[i].points.is_empty()).collect();
+        let last_of = |line: usize| self.lines[line].points.len() - 1;
+        let Some(from) = from.filter(|c| filled.contains(&c.line)) else {
+            let line = *filled.first()?;
+            return Some(Cursor { line, point: if key == Key::Last { last_of(line) } else { 0 } });
+        };
+        let (line, point) = (from.line, from.point.min(last_of(from.line)));
+        let page = (self.lines[line].points.len() / 10).max(1);
+        let point = match key {
+            Key::Prev => point.saturating_sub(1),
+            Key::Next => (point + 1).min(last_of(line)),
+            Key::First => 0,
+            Key::Last => last_of(line),
+            Key::PageBack => point.saturating_sub(page),
+            Key::PageOn => (point + page).min(last_of(line)),
+            Key::Up | Key::Down => {
+                let at = filled.iter().position(|&l| l == line).unwrap_or(0);
+                let next = if key == Key::Up { at.checked_sub(1) } else { Some(at + 1) };
+                let Some(&to) = next.and_then(|n| filled.get(n)) else { return Some(Cursor { line, point }) };
+                let x = self.lines[line].points[point].0;
+                let nearest = self.lines[to]
+                    .points
+                    .iter()
+                    .enumerate()
+                    .min_by(|a, b| (a.1 .0 - x).abs().total_cmp(&(b.1 .0 - x).abs()));
+                return Some(Cursor { line: to, point: nearest.map_or(0, |(i, _)| i) });
+            }
+        };
+        Some(Cursor { line, point })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two lines over flows: order-3 ahead at first, order-0 ahead from 9 flows.
+    fn flows() -> Lines {
+        let xs: Vec<f64> = (1..=30).map(f64::from).collect();
+        let order3 = xs.iter().map(|&x| (x, if x < 9.0 { 40.0 * x } else { 200.0 + 5.0 * x }));
+        let order0 = xs.iter().map(|&x| (x, 36.0 * x - 30.0));
+        Lines {
+            x_label: "flows (netperf pairs)".into(),
+            y_label: "Gbit/s".into(),
+            x_names: Vec::new(),
+            lines: vec![
+                Line::new("order-3 frags", order3),
+                Line::new("order-0 frags", order0),
+                Line::new("seed: order-0 frags", [(1.0, 36.0), (30.0, 838.0)]).measured(),
+            ],
+        }
+    }
+
+    #[test]
+    fn numbers_units_and_x_in_words() {
+        assert_eq!(
+            (short(837.8123), short(36962.4), short(0.3312), short(0.0033)),
+            ("837.8".into(), "36962".into(), "0.3312".into(), "0.0033".into())
+        );
+        assert_eq!(
+            (short(2.0), short(-0.5), short(0.0), short(f64::NAN)),
+            ("2".into(), "-0.5".into(), "0".into(), "no value".into())
+        );
+        assert_eq!(
+            (y_unit("Gbit/s"), y_unit("stack used, max (bytes)"), y_unit("pages (4 KiB)")),
+            ("Gbit/s", "bytes", "pages (4 KiB)")
+        );
+        let cases = [
+            ("flows (netperf pairs)", 9.0, "9 flows"),
+            ("flows (netperf pairs)", 1.0, "1 flow"),
+            ("CPUs online", 8.0, "8 CPUs online"),
+            ("MTU (bytes)", 1500.0, "MTU 1500 bytes"),
+            ("time (ms)", 2.5, "time 2.5 ms"),
+            ("MAX_SKB_FRAGS", 17.0, "MAX_SKB_FRAGS 17"),
+            ("nesting depth (TLS records)", 12.0, "nesting depth 12"),
+            ("", 3.0, "3"),
+        ];
+        for (label, x, want) in cases {
+            assert_eq!(x_phrase(label, x), want, "{label}");
+        }
+    }
+
+    #[test]
+    fn the_summary_names_the_crossing_and_each_line_s_start_end_and_peak() {
+        assert_eq!(
+            summarize(&flows()),
+            "order-0 frags overtakes order-3 frags at 9 flows; \
+             order-3 frags rises from 40 Gbit/s at 1 flow to 350 Gbit/s at 30 flows; \
+             order-0 frags rises from 6 Gbit/s at 1 flow to 1050 Gbit/s at 30 flows."
+        );
+        let mut peak = flows();
+        peak.lines.truncate(1);
+        peak.lines[0].points[20].1 = 900.0;
+        assert!(summarize(&peak).ends_with(", highest 900 Gbit/s at 21 flows."), "{}", summarize(&peak));
+        let flat = Lines { lines: vec![Line::new("level", [(1.0, 5.0), (2.0, 5.01)])], ..flows() };
+        assert_eq!(summarize(&flat), "level stays at about 5 Gbit/s from 1 flow to 2 flows.");
+        let one = Lines { lines: vec![Line::new("a", [(3.0, 1.5)]), Line::new("b", [])], ..flows() };
+        assert_eq!(summarize(&one), "a is 1.5 Gbit/s at 3 flows; b has no points yet.");
+        assert_eq!(summarize(&Lines::default()), "No points yet.");
+    }
+
+    #[test]
+    fn touching_lines_do_not_cross_and_many_crossings_are_counted() {
+        let a = Line::new("a", (0..10).map(|i| (f64::from(i), 1.0)));
+        let touch = Line::new("b", (0..10).map(|i| (f64::from(i), if i == 4 { 1.0 } else { 0.5 })));
+        assert!(crossing_points(&a, &touch).is_empty());
+        let zigzag = Line::new("z", (0..10).map(|i| (f64::from(i), if i % 2 == 0 { 0.0 } else { 2.0 })));
+        let l = Lines { x_label: "x".into(), y_label: "y".into(), x_names: Vec::new(), lines: vec![a, zigzag] };
+        assert!(summarize(&l).starts_with("a and z cross 9 times; "), "{}", summarize(&l));
+    }
+
+    #[test]
+    fn the_cursor_walks_points_and_lines_and_announces_them() {
+        let l = flows();
+        let start = l.moved(None, Key::Next).unwrap();
+        assert_eq!(start, Cursor { line: 0, point: 0 });
+        assert_eq!(l.announce(start).unwrap(), "1 flow, order-3 frags, 40 Gbit/s");
+        let c = l.moved(Some(start), Key::Next).unwrap();
+        assert_eq!(l.announce(c).unwrap(), "2 flows, order-3 frags, 80 Gbit/s");
+        assert_eq!(l.moved(Some(start), Key::Prev), Some(start), "stops at the first point");
+        let end = l.moved(Some(c), Key::Last).unwrap();
+        assert_eq!(end, Cursor { line: 0, point: 29 });
+        assert_eq!(l.moved(Some(end), Key::Next), Some(end), "stops at the last point");
+        assert_eq!(l.moved(Some(end), Key::PageBack), Some(Cursor { line: 0, point: 26 }));
+        let down = l.moved(Some(end), Key::Down).unwrap();
+        assert_eq!(l.announce(down).unwrap(), "30 flows, order-0 frags, 1050 Gbit/s");
+        // To the measured markers: the point nearest the same x.
+        let seed = l.moved(Some(down), Key::Down).unwrap();
+        assert_eq!((seed, l.point(seed)), (Cursor { line: 2, point: 1 }, Some((30.0, 838.0))));
+        assert_eq!(l.moved(Some(seed), Key::Down), Some(seed), "stops at the last line");
+        assert_eq!(l.moved(Some(start), Key::Up), Some(start), "stops at the first line");
+        assert_eq!(l.moved(None, Key::Last), Some(Cursor { line: 0, point: 29 }));
+        // A stale cursor (fewer points now) is brought back onto the line.
+        assert_eq!(l.moved(Some(Cursor { line: 1, point: 99 }), Key::Prev), Some(Cursor { line: 1, point: 28 }));
+        assert_eq!(Lines::default().moved(None, Key::Next), None);
+        assert_eq!((Key::of("ArrowUp"), Key::of("a")), (Some(Key::Up), None));
+    }
+
+    #[test]
+    fn a_point_s_note_is_announced() {
+        let mut line = Line::new("bigger-stack", [(1.0, 900.0), (2.0, 17000.0)]);
+        line.notes = vec![String::new(), "the walk overflowed".into()];
+        let mut l = Lines {
+            x_label: "nesting depth (TLS records)".into(),
+            y_label: "stack used, max (bytes)".into(),
+            lines: vec![line],
+            ..Lines::default()
+        };
+        assert_eq!(l.announce(Cursor { line: 0, point: 0 }).unwrap(), "nesting depth 1, bigger-stack, 900 bytes");
+        l.x_names = vec!["zero".into(), "one".into()];
+        assert_eq!(l.announce(Cursor { line: 0, point: 0 }).unwrap(), "one, bigger-stack, 900 bytes", "a named x");
+        l.x_names.clear();
+        assert_eq!(
+            l.announce(Cursor { line: 0, point: 1 }).unwrap(),
+            "nesting depth 2, bigger-stack, 17000 bytes, the walk overflowed"
+        );
+        assert_eq!(l.announce(Cursor { line: 1, point: 0 }), None);
+    }
+}
