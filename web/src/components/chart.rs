@@ -1,6 +1,12 @@
 //! The app's one canvas chart component: a `<canvas>` bound to any drawing function through
 //! plotters' `CanvasBackend`, redrawn whenever the data or the colour scheme changes, with
-//! CSV and PNG exports and a text alternative.
+//! CSV and PNG exports and what a screen reader needs: a text alternative, a one-sentence
+//! summary of the trend ([`crate::charts::summary`]), the data as a table (folded under
+//! "Data table", built when opened), and a keyboard cursor over the points — the canvas'
+//! frame is focusable; ← / → move along a line, ↑ / ↓ to the line above or below, Home / End
+//! to its ends, Page Up / Down by a tenth; a live region says "x, line, value with unit" and a
+//! ring marks the point over the canvas. All of it lives inside the chart's `<figure>`, so a
+//! view veiled by an open question (components/player.rs) veils it too.
 //!
 //! A chart's data implements [`Drawing`] (the line chart of [`crate::charts::sweep`] does, and
 //! so may a custom view's chart); the component holds no chart logic. The canvas is as tall as
@@ -10,7 +16,8 @@
 //! end-to-end tests check on the browser's real fonts.
 
 use crate::browser;
-use crate::charts::record::{ChartBoxes, Measure, Recorder, Rect, TextBox};
+use crate::charts::record::{Axes, ChartBoxes, Measure, Recorder, Rect, TextBox};
+use crate::charts::summary::{summarize, Cursor, Key, Lines};
 use crate::charts::sweep::{draw_sweep, Sweep};
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
@@ -65,9 +72,17 @@ fn layout_json(canvas: &HtmlCanvasElement, px: f64, boxes: &ChartBoxes, texts: &
         "h": f64::from(canvas.height()) / px,
         "plot": r(&boxes.plot),
         "legend": boxes.legend.as_ref().map(r),
+        "axes": boxes.axes.map(|a| [a.x.0, a.x.1, a.y.0, a.y.1]),
         "texts": texts,
     })
     .to_string()
+}
+
+/// Where the plot of a drawn chart is on its canvas (CSS pixels) and the data it spans.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Geometry {
+    plot: Rect,
+    axes: Axes,
 }
 
 /// A counter that grows when the window is resized (debounced by the browser's event rate).
@@ -104,6 +119,9 @@ pub trait Drawing {
     fn height_css(&self, css_w: f64) -> f64;
     /// The text alternative (aria-label).
     fn describe(&self) -> String;
+    /// The lines drawn, as numbers: the summary of the trend and the keyboard cursor read
+    /// them. Required, so that no chart ships without them.
+    fn lines(&self) -> Lines;
     /// The numbers drawn, as a table: the chart's "CSV" export. Required, so that no chart
     /// (a custom view's included) ships without its data.
     fn table(&self) -> DataTable;
@@ -119,6 +137,9 @@ impl Drawing for Sweep {
     fn describe(&self) -> String {
         Sweep::describe(self)
     }
+    fn lines(&self) -> Lines {
+        Sweep::lines(self)
+    }
     fn table(&self) -> DataTable {
         Sweep::table(self)
     }
@@ -133,6 +154,9 @@ impl Drawing for skblab_core::Plot {
     }
     fn describe(&self) -> String {
         skblab_core::Plot::describe(self)
+    }
+    fn lines(&self) -> Lines {
+        crate::charts::plot::lines(self)
     }
     fn table(&self) -> DataTable {
         crate::charts::plot::table(self)
@@ -173,23 +197,137 @@ pub struct ChartProps {
     pub children: Html,
 }
 
+/// Draws `data` on the canvas whenever it, the theme or the window's width changes, writes
+/// `data-layout` and hands where the plot went to `geometry`.
+#[hook]
+fn use_drawn(
+    canvas_ref: NodeRef,
+    data: ChartData,
+    dark: bool,
+    geometry: yew::functional::UseStateSetter<Option<Geometry>>,
+) {
+    let resized = use_resize_generation();
+    use_effect_with((data, dark, resized), move |(data, dark, _)| {
+        let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() else { return };
+        let px = fit_backing_store(&canvas, &*data.0);
+        let texts = Rc::new(RefCell::new(Vec::new()));
+        let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else { return };
+        let area = Recorder::new(backend, Measure::Backend, texts.clone()).into_drawing_area();
+        if let Some(boxes) = data.0.draw(&area, &Theme::for_dark(*dark).at_px(px)) {
+            let _ = canvas.set_attribute("data-layout", &layout_json(&canvas, px, &boxes, &texts.borrow()));
+            geometry.set(boxes.axes.map(|axes| Geometry { plot: boxes.plot.scaled(1.0 / px), axes }));
+        }
+    });
+}
+
+/// A new id for a chart's summary (`aria-describedby`), unique on the page.
+fn next_id() -> String {
+    thread_local! {
+        static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    NEXT.with(|n| {
+        n.set(n.get() + 1);
+        format!("chart-summary-{}", n.get())
+    })
+}
+
+/// The keys of the chart's frame: move the cursor, say where it is; they go no further (the
+/// page's ← / → change the lesson's step).
+fn on_cursor_keys(
+    lines: Rc<Lines>,
+    cursor: UseStateHandle<Option<Cursor>>,
+    spoken: UseStateHandle<String>,
+) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        if e.alt_key() || e.ctrl_key() || e.meta_key() {
+            return;
+        }
+        let Some(key) = Key::of(&e.key()) else { return };
+        e.prevent_default();
+        e.stop_propagation();
+        if let Some(c) = lines.moved(*cursor, key) {
+            cursor.set(Some(c));
+            spoken.set(lines.announce(c).unwrap_or_default());
+        }
+    })
+}
+
+/// The cursor over the canvas: a line across the plot at the point's x and a ring on it.
+fn cursor_marks(geometry: Option<Geometry>, lines: &Lines, cursor: Option<Cursor>, testid: &str) -> Html {
+    let Some((g, c)) = geometry.zip(cursor) else { return Html::default() };
+    let Some(point) = lines.point(c) else { return Html::default() };
+    let (x, y) = g.axes.place(&g.plot, point);
+    let (x, y) = (x.clamp(g.plot.x0, g.plot.x1), y.clamp(g.plot.y0, g.plot.y1));
+    let line = format!("left: {x:.1}px; top: {:.1}px; height: {:.1}px", g.plot.y0, g.plot.y1 - g.plot.y0);
+    html! {
+        <>
+            <div class="chart-cursor-line" aria-hidden="true" style={line}></div>
+            <div class="chart-cursor-dot" aria-hidden="true" style={format!("left: {x:.1}px; top: {y:.1}px")}
+                data-testid={format!("{testid}-cursor")} data-line={c.line.to_string()}
+                data-point={c.point.to_string()}></div>
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TableProps {
+    data: ChartData,
+    caption: AttrValue,
+    testid: AttrValue,
+}
+
+/// The chart's numbers as a table (the rows of its CSV), folded; built only while open (a
+/// chart may draw a thousand points).
+#[function_component(ChartTable)]
+fn chart_table(props: &TableProps) -> Html {
+    let open = use_state_eq(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            open.set(!*open);
+        })
+    };
+    let table = (*open).then(|| props.data.0.table());
+    html! {
+        <details class="chart-data" open={*open}>
+            <summary onclick={toggle} data-testid={format!("{}-table-toggle", props.testid)}>{"Data table"}</summary>
+            if let Some(t) = table {
+                <div class="table-scroll" tabindex="0" role="group" aria-label={format!("{}: data table", props.caption)}>
+                    <table class="results chart-table" data-testid={format!("{}-table", props.testid)}>
+                        <caption class="visually-hidden">{ format!("{}: the numbers drawn", props.caption) }</caption>
+                        <thead><tr>{ for t.columns.iter().map(|c| html! { <th scope="col">{ c.clone() }</th> }) }</tr></thead>
+                        <tbody>
+                            { for t.rows.iter().map(|row| html! {
+                                <tr>{ for row.iter().enumerate().map(|(i, cell)| if i == 0 {
+                                    html! { <th scope="row" class="num">{ cell.clone() }</th> }
+                                } else {
+                                    html! { <td class="num">{ cell.clone() }</td> }
+                                }) }</tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+            }
+        </details>
+    }
+}
+
 #[function_component(Chart)]
 pub fn chart(props: &ChartProps) -> Html {
     let canvas_ref = use_node_ref();
-    let resized = use_resize_generation();
-    {
-        let canvas_ref = canvas_ref.clone();
-        use_effect_with((props.data.clone(), props.dark, resized), move |(data, dark, _)| {
-            let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>() else { return };
-            let px = fit_backing_store(&canvas, &*data.0);
-            let texts = Rc::new(RefCell::new(Vec::new()));
-            let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else { return };
-            let area = Recorder::new(backend, Measure::Backend, texts.clone()).into_drawing_area();
-            if let Some(boxes) = data.0.draw(&area, &Theme::for_dark(*dark).at_px(px)) {
-                let _ = canvas.set_attribute("data-layout", &layout_json(&canvas, px, &boxes, &texts.borrow()));
-            }
-        });
-    }
+    let geometry = use_state_eq(|| None::<Geometry>);
+    use_drawn(canvas_ref.clone(), props.data.clone(), props.dark, geometry.setter());
+    let words = use_memo(props.data.clone(), |d| {
+        let lines = Rc::new(d.0.lines());
+        let summary = summarize(&lines);
+        (lines, summary)
+    });
+    let (lines, summary) = (words.0.clone(), words.1.clone());
+    let summary_id = use_state(next_id);
+    let cursor = use_state_eq(|| None::<Cursor>);
+    let spoken = use_state_eq(String::new);
+    let on_keys = on_cursor_keys(lines.clone(), cursor.clone(), spoken.clone());
     let on_csv = {
         let (data, name) = (props.data.clone(), props.name.clone());
         Callback::from(move |_| download_csv(&name, &data.0.table()))
@@ -202,19 +340,36 @@ pub fn chart(props: &ChartProps) -> Html {
             }
         })
     };
+    let testid = props.testid.as_str();
+    let keys_label = format!(
+        "{}: chart. Arrow keys move along its points (left, right) and between its lines (up, down); Home and End go to a line's ends.",
+        props.caption
+    );
     html! {
         <figure class="chart card-flat">
             <div class="box-head">
                 <figcaption>{ &props.caption }</figcaption>
                 <button class="btn btn-small" type="button" onclick={on_csv}
-                    data-testid={format!("{}-csv", props.testid)}>{"CSV"}</button>
+                    data-testid={format!("{testid}-csv")}>{"CSV"}</button>
                 <button class="btn btn-small" type="button" onclick={on_png}
-                    data-testid={format!("{}-png", props.testid)}>{"PNG"}</button>
+                    data-testid={format!("{testid}-png")}>{"PNG"}</button>
             </div>
             { props.children.clone() }
-            <canvas ref={canvas_ref} width={WIDTH_PX.to_string()} height={HEIGHT_PX.to_string()}
-                data-testid={props.testid.clone()} data-points={props.points.map(|n| n.to_string())}
-                role="img" aria-label={props.data.0.describe()} />
+            <div class="chart-frame" tabindex="0" role="application" aria-label={keys_label}
+                aria-describedby={(*summary_id).clone()} onkeydown={on_keys} data-testid={format!("{testid}-frame")}>
+                <canvas ref={canvas_ref} width={WIDTH_PX.to_string()} height={HEIGHT_PX.to_string()}
+                    data-testid={props.testid.clone()} data-points={props.points.map(|n| n.to_string())}
+                    role="img" aria-label={props.data.0.describe()} />
+                { cursor_marks(*geometry, &lines, *cursor, testid) }
+            </div>
+            <div class="chart-text">
+                <p class="chart-readout" aria-live="polite" aria-atomic="true"
+                    data-testid={format!("{testid}-live")}>{ (*spoken).clone() }</p>
+                <p class="chart-summary" id={(*summary_id).clone()} data-testid={format!("{testid}-summary")}>
+                    { summary }
+                </p>
+                <ChartTable data={props.data.clone()} caption={props.caption.clone()} testid={props.testid.clone()} />
+            </div>
         </figure>
     }
 }

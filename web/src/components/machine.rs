@@ -10,6 +10,7 @@ use super::chart::{CanvasArea, Chart, ChartData, Drawing};
 use super::reproduce::error_class;
 use crate::charts::machine::{draw_overlay, overlays, setting_text, Overlay};
 use crate::charts::record::ChartBoxes;
+use crate::charts::summary::Lines;
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::hooks::use_dark_mode;
@@ -37,6 +38,9 @@ impl Drawing for Overlay {
     }
     fn describe(&self) -> String {
         Overlay::describe(self)
+    }
+    fn lines(&self) -> Lines {
+        Overlay::lines(self)
     }
     fn table(&self) -> DataTable {
         Overlay::table(self)

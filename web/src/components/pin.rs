@@ -103,7 +103,15 @@ fn update(next: Option<Element>) {
 fn pin(slot: &Element, top_px: f64) {
     let (Some(view), Some(w)) = (slot.first_element_child(), web_sys::window()) else { return };
     let place = slot.get_bounding_client_rect();
-    let view_h = view.get_bounding_client_rect().height().max(1.0);
+    // A chart's words (summary, data table) are not pinned (style.css): not counted.
+    let words = view.query_selector_all(".chart-text").ok();
+    let words_h: f64 = words.map_or(0.0, |list| {
+        (0..list.length())
+            .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+            .map(|el| el.get_bounding_client_rect().height())
+            .sum()
+    });
+    let view_h = (view.get_bounding_client_rect().height() - words_h).max(1.0);
     let screen_h = w.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(view_h);
     let scale = (PINNED_SHARE * screen_h / view_h).min(1.0);
     let style = format!(

@@ -3,6 +3,7 @@
 use super::depth::{draw_stack_vs_depth, StackVsDepth};
 use super::ViewCtx;
 use crate::charts::record::ChartBoxes;
+use crate::charts::summary::{Line, Lines};
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
@@ -27,12 +28,26 @@ impl Drawing for StackVsDepth {
     fn describe(&self) -> String {
         chart_label(self)
     }
+    fn lines(&self) -> Lines {
+        let lines = self.series.iter().map(|s| {
+            let points = s.points.iter().map(|p| (f64::from(p.depth), p.stack_used_bytes_max as f64));
+            let mut line = Line::new(s.fix.clone(), points);
+            line.notes = s.points.iter().map(|p| if p.overflow { "overflow: the walk stopped".into() } else { String::new() }).collect();
+            line
+        });
+        Lines {
+            x_label: "nesting depth (TLS records)".into(),
+            y_label: "stack used, max (bytes)".into(),
+            x_names: Vec::new(),
+            lines: lines.collect(),
+        }
+    }
     fn table(&self) -> DataTable {
         // One row per depth; per fix its peak stack and whether the walk overflowed (1).
         let mut columns = vec!["depth".to_string()];
         for s in &self.series {
             columns.push(format!("{} peak stack (bytes)", s.fix));
-            columns.push(format!("{} overflow", s.fix));
+            columns.push(format!("{} overflows (1 = yes)", s.fix));
         }
         let mut t = DataTable::new(columns);
         let depths =
