@@ -161,13 +161,20 @@ pub fn summarize(lines: &Lines) -> String {
     if main.iter().all(|l| l.points.is_empty()) {
         return "No points yet.".to_string();
     }
+    // What counts as a change: a share of the span of every line's values (a level far from 0
+    // that moves by a thousandth of itself still moves across the chart).
+    let ys = || main.iter().flat_map(|l| l.points.iter().map(|p| p.1));
+    let span = ys().fold(f64::NEG_INFINITY, f64::max) - ys().fold(f64::INFINITY, f64::min);
+    let scale = if span > 0.0 { span } else { ys().fold(0.0_f64, |m, y| m.max(y.abs())) };
     let mut parts = crossings(lines, &main);
-    parts.extend(main.iter().map(|l| trend(lines, l)));
+    parts.extend(main.iter().map(|l| trend(lines, l, scale)));
     format!("{}.", parts.join("; "))
 }
 
-/// "order-3 rises from 36.96 Gbit/s at 1 flow to 590.1 Gbit/s at 30 flows, highest …".
-fn trend(lines: &Lines, l: &Line) -> String {
+/// "order-3 rises from 36.96 Gbit/s at 1 flow to 590.1 Gbit/s at 30 flows, highest …": a
+/// line that moves by less than 1 % of `scale` (the chart's span) stays; its highest and
+/// lowest points are named where they lie beyond both ends by more than 0.5 % of it.
+fn trend(lines: &Lines, l: &Line, scale: f64) -> String {
     let at = |x: f64| lines.x_words(x);
     let unit = y_unit(&lines.y_label);
     let val = |y: f64| format!("{} {unit}", short(y)).trim().to_string();
@@ -178,17 +185,18 @@ fn trend(lines: &Lines, l: &Line) -> String {
         return format!("{} is {} at {}", l.name, val(y0), at(x0));
     }
     let (xm, ym) = l.points.iter().copied().fold((x0, y0), |m, p| if p.1 > m.1 { p } else { m });
-    let scale = y0.abs().max(y1.abs()).max(ym.abs());
-    let flat = scale == 0.0 || (y1 - y0).abs() < 0.01 * scale;
-    let mut s = match () {
-        _ if flat => format!("{} stays at about {} from {} to {}", l.name, val(y0), at(x0), at(x1)),
-        _ => {
-            let verb = if y1 > y0 { "rises" } else { "falls" };
-            format!("{} {verb} from {} at {} to {} at {}", l.name, val(y0), at(x0), val(y1), at(x1))
-        }
+    let (xn, yn) = l.points.iter().copied().fold((x0, y0), |m, p| if p.1 < m.1 { p } else { m });
+    let mut s = if scale == 0.0 || (y1 - y0).abs() < 0.01 * scale {
+        format!("{} stays at about {} from {} to {}", l.name, val(y0), at(x0), at(x1))
+    } else {
+        let verb = if y1 > y0 { "rises" } else { "falls" };
+        format!("{} {verb} from {} at {} to {} at {}", l.name, val(y0), at(x0), val(y1), at(x1))
     };
     if ym - y0.max(y1) > 0.005 * scale {
         s.push_str(&format!(", highest {} at {}", val(ym), at(xm)));
+    }
+    if y0.min(y1) - yn > 0.005 * scale {
+        s.push_str(&format!(", lowest {} at {}", val(yn), at(xn)));
     }
     s
 }
@@ -361,8 +369,24 @@ mod tests {
         peak.lines.truncate(1);
         peak.lines[0].points[20].1 = 900.0;
         assert!(summarize(&peak).ends_with(", highest 900 Gbit/s at 21 flows."), "{}", summarize(&peak));
-        let flat = Lines { lines: vec![Line::new("level", [(1.0, 5.0), (2.0, 5.01)])], ..flows() };
-        assert_eq!(summarize(&flat), "level stays at about 5 Gbit/s from 1 flow to 2 flows.");
+        let flat = Lines {
+            lines: vec![Line::new("level", [(1.0, 5.0), (2.0, 5.01)]), Line::new("ramp", [(1.0, 0.0), (2.0, 10.0)])],
+            ..flows()
+        };
+        assert!(
+            summarize(&flat).contains("level stays at about 5 Gbit/s from 1 flow to 2 flows;"),
+            "{}",
+            summarize(&flat)
+        );
+        // A level far from 0 that moves across the chart rises; a dip is named.
+        let level = Lines {
+            lines: vec![Line::new("sum", [(0.0, 6_287_000.0), (1.0, 6_280_000.0), (2.0, 6_295_000.0)])],
+            ..flows()
+        };
+        assert_eq!(
+            summarize(&level),
+            "sum rises from 6287000 Gbit/s at 0 flows to 6295000 Gbit/s at 2 flows, lowest 6280000 Gbit/s at 1 flow."
+        );
         let one = Lines { lines: vec![Line::new("a", [(3.0, 1.5)]), Line::new("b", [])], ..flows() };
         assert_eq!(summarize(&one), "a is 1.5 Gbit/s at 3 flows; b has no points yet.");
         assert_eq!(summarize(&Lines::default()), "No points yet.");
