@@ -38,6 +38,16 @@ pub struct Sweep {
     pub dots: bool,
     /// Spreads drawn as shaded bands behind their series (e.g. min-max over seeds).
     pub bands: Vec<Band>,
+    /// A pinned run's lines ("compare two runs"), set by [`Sweep::pin`]: drawn dashed.
+    pub pinned: Option<Pinned>,
+}
+
+/// The lines of run A beside the chart's own (run B): its own xs (A's sweep may cover other
+/// points), series `i` drawn dashed in the colour of the chart's series `i`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pinned {
+    pub xs: Vec<f64>,
+    pub series: Vec<Series>,
 }
 
 /// The spread of series `series`: `lo` and `hi` at each of the chart's `xs` (NaN where there is
@@ -73,7 +83,30 @@ impl Sweep {
             x_range: None,
             dots: false,
             bands: Vec::new(),
+            pinned: None,
         }
+    }
+
+    /// Adds run `a`'s series (the same chart of the pinned run A) beside this one's (run B):
+    /// the legend says which is which ("… (A)" dashed, "… (B)" solid). A's bands, overlays and
+    /// marker are not drawn: the chart stays readable, the comparison table has the numbers.
+    pub fn pin(&mut self, a: &Sweep) {
+        for s in &mut self.series {
+            s.name = format!("{} (B)", s.name);
+        }
+        let series = a.series.iter().map(|s| Series { name: format!("{} (A)", s.name), ys: s.ys.clone() }).collect();
+        self.pinned = Some(Pinned { xs: a.xs.clone(), series });
+    }
+
+    /// A's series with their points (finite ones only).
+    fn pinned_lines(&self) -> impl Iterator<Item = (usize, &Series, Vec<(f64, f64)>)> {
+        self.pinned.iter().flat_map(|p| {
+            p.series.iter().enumerate().map(|(i, s)| {
+                let points =
+                    p.xs.iter().copied().zip(s.ys.iter().copied()).filter(|(x, y)| x.is_finite() && y.is_finite());
+                (i, s, points.collect())
+            })
+        })
     }
 
     /// A text alternative for screen readers: each series' last point.
@@ -85,6 +118,11 @@ impl Sweep {
                     parts.push(format!("{} {y:.decimals$} at {x:.0}", s.name, decimals = y_decimals(self.y_max())))
                 }
                 _ => parts.push(format!("{}: no points yet", s.name)),
+            }
+        }
+        for (_, s, points) in self.pinned_lines() {
+            if let Some((x, y)) = points.last() {
+                parts.push(format!("{} {y:.decimals$} at {x:.0}", s.name, decimals = y_decimals(self.y_max())));
             }
         }
         for b in &self.bands {
@@ -117,10 +155,13 @@ impl Sweep {
             columns.extend([unit(&format!("{} {lo}", band_name(b))), unit(&format!("{} {hi}", band_name(b)))]);
         }
         columns.extend(self.overlays.iter().map(|o| unit(&o.name)));
+        let pinned: &[Series] = self.pinned.as_ref().map_or(&[], |p| &p.series);
+        columns.extend(pinned.iter().map(|s| unit(&s.name)));
         columns.extend(self.hline.iter().map(|(name, _)| name.clone()));
         let mut t = DataTable::new(columns);
         let mut xs = self.xs.clone();
-        for (x, _) in self.overlays.iter().flat_map(|o| o.points.iter()) {
+        let pinned_xs = self.pinned.as_ref().map_or(&[][..], |p| &p.xs);
+        for x in self.overlays.iter().flat_map(|o| o.points.iter().map(|p| &p.0)).chain(pinned_xs) {
             if !xs.contains(x) {
                 xs.push(*x);
             }
@@ -133,6 +174,8 @@ impl Sweep {
                 row.extend([num(at.and_then(|i| b.lo.get(i).copied())), num(at.and_then(|i| b.hi.get(i).copied()))]);
             }
             row.extend(self.overlays.iter().map(|o| num(o.points.iter().find(|p| p.0 == x).map(|p| p.1))));
+            let at_a = pinned_xs.iter().position(|&v| v == x);
+            row.extend(pinned.iter().map(|s| num(at_a.and_then(|i| s.ys.get(i).copied()))));
             row.extend(self.hline.iter().map(|h| num(Some(h.1))));
             t.push(row);
         }
@@ -140,11 +183,14 @@ impl Sweep {
     }
 
     fn x_range(&self) -> (f64, f64) {
+        let pinned_xs = self.pinned.iter().flat_map(|p| p.xs.iter().copied()).filter(|x| x.is_finite());
         if let Some((lo, hi)) = self.x_range {
+            let (lo, hi) = pinned_xs.fold((lo, hi), |(lo, hi), x| (lo.min(x), hi.max(x)));
             return if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
         }
-        let lo = self.xs.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = self.xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let all = || self.xs.iter().copied().chain(pinned_xs.clone());
+        let lo = all().fold(f64::INFINITY, f64::min);
+        let hi = all().fold(f64::NEG_INFINITY, f64::max);
         if lo.is_finite() && hi > lo {
             (lo, hi)
         } else {
@@ -156,7 +202,13 @@ impl Sweep {
         let ys = self.series.iter().flat_map(|s| s.ys.iter().copied());
         let measured = self.overlays.iter().flat_map(|o| o.points.iter().map(|p| p.1));
         let bands = self.bands.iter().flat_map(|b| b.hi.iter().copied().filter(|v| v.is_finite()));
-        let top = ys.chain(measured).chain(bands).chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
+        let pinned = self.pinned.iter().flat_map(|p| p.series.iter().flat_map(|s| s.ys.iter().copied()));
+        let top = ys
+            .chain(measured)
+            .chain(bands)
+            .chain(pinned.filter(|v| v.is_finite()))
+            .chain(self.hline.iter().map(|h| h.1))
+            .fold(0.0, f64::max);
         if top > 0.0 {
             top * 1.08
         } else {
@@ -201,6 +253,10 @@ fn legend(data: &Sweep, theme: &Theme) -> Vec<LegendEntry> {
         out.push(LegendEntry::new("outlined: model band (catalogue constants in their ranges)", swatch));
     }
     out.extend(data.series.iter().enumerate().map(|(i, s)| LegendEntry::line(s.name.clone(), theme.line(i))));
+    for (i, s, _) in data.pinned_lines() {
+        let swatch = Swatch::Line { color: theme.line(i), width: 2, dashed: true, marker: None };
+        out.push(LegendEntry::new(s.name.clone(), swatch));
+    }
     for (i, o) in data.overlays.iter().enumerate() {
         let color = theme.line(i);
         let marker = if i % 2 == 0 { Marker::Triangle { color, filled: false } } else { Marker::Cross(color) };
@@ -270,6 +326,10 @@ pub fn draw_sweep<DB: DrawingBackend>(
             chart.draw_series(points.iter().map(|&p| Circle::new(p, theme.si(3), color.filled())))?;
         }
         chart.draw_series(LineSeries::new(points, color.stroke_width(theme.s(2))))?;
+    }
+    for (i, _, points) in data.pinned_lines() {
+        let stroke = theme.line(i).mix(0.8).stroke_width(theme.s(2));
+        chart.draw_series(DashedLineSeries::new(points, theme.s(7), theme.s(5), stroke))?;
     }
     draw_overlays(&mut chart, data, theme)?;
     draw_marker(&mut chart, data, theme)?;
@@ -366,6 +426,7 @@ mod tests {
             x_range: None,
             dots: true,
             bands: vec![Band { series: 0, lo: vec![0.5, 1.5, 3.0], hi: vec![1.5, 2.5, 5.0], model: false }],
+            pinned: None,
         };
         let svg = render_svg(&data);
         assert!(svg.starts_with("<svg"), "{svg}");
@@ -389,6 +450,7 @@ mod tests {
             x_range: None,
             dots: false,
             bands: vec![Band { series: 0, lo: vec![9.0, 20.0], hi: vec![11.0, 21.0], model: false }],
+            pinned: None,
         };
         assert_eq!(
             data.table().to_csv(),
@@ -464,6 +526,29 @@ mod tests {
             let found = crate::charts::record::layout_problems(size, px, |a, t| draw_sweep(a, &wide, t));
             assert!(found.is_empty(), "{css_w} CSS px at {px}x: {found:#?}");
         }
+    }
+
+    #[test]
+    fn a_pinned_run_is_drawn_dashed_beside_the_current_one_with_its_numbers() {
+        let line = |name: &str, ys: &[f64]| Series { name: name.into(), ys: ys.to_vec() };
+        let mut b = Sweep {
+            xs: vec![1.0, 2.0],
+            series: vec![line("gbps", &[10.0, 20.0])],
+            ..Sweep::new("t", "flows", "Gbit/s")
+        };
+        let a = Sweep { xs: vec![1.0, 2.0, 3.0], series: vec![line("gbps", &[12.0, 24.0, 36.0])], ..b.clone() };
+        b.pin(&a);
+        assert_eq!(b.series[0].name, "gbps (B)");
+        assert_eq!(b.x_range(), (1.0, 3.0), "A's points widen the axis");
+        assert!(b.y_max() > 36.0);
+        assert_eq!(b.table().to_csv(), "flows,gbps (B) (Gbit/s),gbps (A) (Gbit/s)\n1,10,12\n2,20,24\n3,,36\n");
+        assert!(b.describe().contains("gbps (A) 36 at 3"), "{}", b.describe());
+        let svg = render_svg(&b);
+        assert!(svg.contains("gbps (A)") && svg.contains("gbps (B)"), "legend names both runs");
+        assert!(svg.matches("<polyline").count() > 3, "A dashed: one short line per dash");
+        let size = (720, (height_css(&b, 720.0)) as u32);
+        let found = crate::charts::record::layout_problems(size, 1.0, |a, t| draw_sweep(a, &b, t));
+        assert!(found.is_empty(), "{found:#?}");
     }
 
     #[test]
