@@ -48,6 +48,15 @@ pub struct Sweep {
 pub struct Pinned {
     pub xs: Vec<f64>,
     pub series: Vec<Series>,
+    /// A's current x (its marker), drawn dashed where it differs from B's.
+    pub marker_x: Option<f64>,
+}
+
+/// `c` shaded a `f` of the way toward `to` (A's lines: darker in light mode, lighter in
+/// dark, so their dashes show even where they lie on B's line).
+fn shade(c: RGBColor, to: RGBColor, f: f64) -> RGBColor {
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
+    RGBColor(mix(c.0, to.0), mix(c.1, to.1), mix(c.2, to.2))
 }
 
 /// The spread of series `series`: `lo` and `hi` at each of the chart's `xs` (NaN where there is
@@ -88,14 +97,16 @@ impl Sweep {
     }
 
     /// Adds run `a`'s series (the same chart of the pinned run A) beside this one's (run B):
-    /// the legend says which is which ("… (A)" dashed, "… (B)" solid). A's bands, overlays and
-    /// marker are not drawn: the chart stays readable, the comparison table has the numbers.
+    /// the legend says which is which ("… (A)" dashed, "… (B)" solid), and A's marker where it
+    /// is not B's. A's bands and overlays are not drawn: the chart stays readable, the
+    /// comparison table has the numbers.
     pub fn pin(&mut self, a: &Sweep) {
         for s in &mut self.series {
             s.name = format!("{} (B)", s.name);
         }
         let series = a.series.iter().map(|s| Series { name: format!("{} (A)", s.name), ys: s.ys.clone() }).collect();
-        self.pinned = Some(Pinned { xs: a.xs.clone(), series });
+        let marker_x = a.marker_x.filter(|x| Some(*x) != self.marker_x);
+        self.pinned = Some(Pinned { xs: a.xs.clone(), series, marker_x });
     }
 
     /// A's series with their points (finite ones only).
@@ -254,8 +265,13 @@ fn legend(data: &Sweep, theme: &Theme) -> Vec<LegendEntry> {
     }
     out.extend(data.series.iter().enumerate().map(|(i, s)| LegendEntry::line(s.name.clone(), theme.line(i))));
     for (i, s, _) in data.pinned_lines() {
-        let swatch = Swatch::Line { color: theme.line(i), width: 2, dashed: true, marker: None };
+        let swatch =
+            Swatch::Line { color: shade(theme.line(i), theme.text, 0.35), width: 2, dashed: true, marker: None };
         out.push(LegendEntry::new(s.name.clone(), swatch));
+    }
+    if let Some(x) = data.pinned.as_ref().and_then(|p| p.marker_x) {
+        let swatch = Swatch::Line { color: theme.marker, width: 1, dashed: true, marker: None };
+        out.push(LegendEntry::new(format!("A's setting ({})", num(Some(x))), swatch));
     }
     for (i, o) in data.overlays.iter().enumerate() {
         let color = theme.line(i);
@@ -327,10 +343,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         }
         chart.draw_series(LineSeries::new(points, color.stroke_width(theme.s(2))))?;
     }
-    for (i, _, points) in data.pinned_lines() {
-        let stroke = theme.line(i).mix(0.8).stroke_width(theme.s(2));
-        chart.draw_series(DashedLineSeries::new(points, theme.s(7), theme.s(5), stroke))?;
-    }
+    draw_pinned(&mut chart, data, theme)?;
     draw_overlays(&mut chart, data, theme)?;
     draw_marker(&mut chart, data, theme)?;
     let legend = layout::draw_legend(&strip, &entries, theme)?;
@@ -385,6 +398,24 @@ fn draw_overlays<DB: DrawingBackend>(
         } else {
             chart.draw_series(points.map(|p| Cross::new(p, theme.si(4), color.stroke_width(theme.s(2)))))?;
         }
+    }
+    Ok(())
+}
+
+/// The pinned run A: its lines dashed, a shade darker (lighter in dark mode) than B's, and
+/// its current x as a dashed vertical line.
+fn draw_pinned<DB: DrawingBackend>(
+    chart: &mut super::XyChart<'_, DB>,
+    data: &Sweep,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    for (i, _, points) in data.pinned_lines() {
+        let stroke = shade(theme.line(i), theme.text, 0.35).stroke_width(theme.s(2));
+        chart.draw_series(DashedLineSeries::new(points, theme.s(7), theme.s(5), stroke))?;
+    }
+    if let Some(x) = data.pinned.as_ref().and_then(|p| p.marker_x) {
+        let stroke = theme.marker.mix(0.7).stroke_width(theme.s(1));
+        chart.draw_series(DashedLineSeries::new(vec![(x, 0.0), (x, data.y_max())], theme.s(5), theme.s(4), stroke))?;
     }
     Ok(())
 }
@@ -537,14 +568,17 @@ mod tests {
             ..Sweep::new("t", "flows", "Gbit/s")
         };
         let a = Sweep { xs: vec![1.0, 2.0, 3.0], series: vec![line("gbps", &[12.0, 24.0, 36.0])], ..b.clone() };
+        let a = Sweep { marker_x: Some(3.0), ..a };
         b.pin(&a);
         assert_eq!(b.series[0].name, "gbps (B)");
+        assert_eq!(b.pinned.as_ref().unwrap().marker_x, Some(3.0));
         assert_eq!(b.x_range(), (1.0, 3.0), "A's points widen the axis");
         assert!(b.y_max() > 36.0);
         assert_eq!(b.table().to_csv(), "flows,gbps (B) (Gbit/s),gbps (A) (Gbit/s)\n1,10,12\n2,20,24\n3,,36\n");
         assert!(b.describe().contains("gbps (A) 36 at 3"), "{}", b.describe());
         let svg = render_svg(&b);
         assert!(svg.contains("gbps (A)") && svg.contains("gbps (B)"), "legend names both runs");
+        assert!(svg.contains("A&apos;s setting (3)") || svg.contains("A's setting (3)"), "A's marker in the legend");
         assert!(svg.matches("<polyline").count() > 3, "A dashed: one short line per dash");
         let size = (720, (height_css(&b, 720.0)) as u32);
         let found = crate::charts::record::layout_problems(size, 1.0, |a, t| draw_sweep(a, &b, t));

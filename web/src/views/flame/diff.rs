@@ -193,9 +193,10 @@ pub fn diff_flames(props: &DiffProps) -> Html {
         <section class="flame-diff" data-testid="flame-diff" aria-labelledby="flame-diff-title">
             <h4 id="flame-diff-title">{"B against A: the change of each frame's share"}</h4>
             <p class="flame-diff-legend">
-                <span class="flame-swatch shrank" aria-hidden="true"></span>{" shrank "}
-                <span class="flame-swatch same" aria-hidden="true"></span>{" unchanged "}
-                <span class="flame-swatch grew" aria-hidden="true"></span>{" grew (B − A, in points of each run's samples; the deeper, the larger)"}
+                <span class="flame-key"><span class="flame-swatch shrank" aria-hidden="true"></span>{" shrank"}</span>
+                <span class="flame-key"><span class="flame-swatch same" aria-hidden="true"></span>{" unchanged"}</span>
+                <span class="flame-key"><span class="flame-swatch grew" aria-hidden="true"></span>{" grew"}</span>
+                <span class="muted">{"(B − A, in points of each run's samples; the deeper, the larger)"}</span>
             </p>
             <div class="flame-diff-grid" onfocusin={on_focus.reform(|e: FocusEvent| e.into())} onmouseover={on_focus.reform(|e: MouseEvent| e.into())}>
                 { for pairs.iter().enumerate().map(|(g, (b, a))| diff_section(b, a, g)) }
