@@ -11,7 +11,7 @@
 //! with [`svg!`](crate::svg!); the component only keeps the zoom, search and focus state and
 //! reads which frame an event hit from the `data-g`/`data-i` attributes of the frame's group.
 
-mod diff;
+pub mod diff;
 
 use super::ViewCtx;
 use crate::browser;
