@@ -10,7 +10,9 @@ import { startServer, launch, openPage, appReady } from './harness.mjs';
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const INDEX = fs.readFileSync(new URL('../../lessons/index.toml', import.meta.url), 'utf8');
-const URLS = ['#/', '#/about', '#/play', '#/reproduce'];
+// The last: a run pinned as A (a light one), so the differential flame graph and the text
+// views side by side are checked too.
+const URLS = ['#/', '#/about', '#/play', '#/reproduce', '#/play/cross-cpu-free?consumer=same&pin=seed%3D1'];
 for (const block of INDEX.split('[[lesson]]').slice(1).filter((b) => /status = "written"/.test(b))) {
   const slug = block.match(/slug = "([^"]+)"/)[1];
   const text = fs.readFileSync(new URL(`../../lessons/content/${slug}.md`, import.meta.url), 'utf8');

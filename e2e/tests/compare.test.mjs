@@ -1,7 +1,11 @@
 // "Compare two runs" (issue #26): pin the run as A, move a knob, and read A against B with the
 // change; A travels in the URL (a reload or a shared link compares the same two runs), and is
 // shown as its CLI line; Unpin stops comparing. A light experiment (skb-layout) and a heavy one
-// (page-frag-free, whose A is recomputed on the worker pool) both work.
+// (page-frag-free, whose A is recomputed on the worker pool) both work. With A pinned the views
+// show it too: the charts draw A's lines dashed ("… (A)"), a flame graph is followed by the
+// differential graph of B against A (frames red or blue by the change of their share), and
+// text views (/proc files, lock_stat, perf) put A beside B with the differing lines marked;
+// none of it while the step's question is open.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
@@ -25,6 +29,12 @@ test('pin a light run, move a knob, compare; the pin survives a reload; unpin', 
   await page.waitForFunction(() => /^[1-9]\d* of/.test(document.querySelector('[data-testid="compare-summary"]')?.innerText || ''));
   assert.ok(await page.locator('.compare-table tr.changed').count() > 0);
   assert.match(page.url(), /pin=seed%3D1/);
+  // The chart draws A's lines beside B's, named in the legend (and the text alternative).
+  await page.waitForFunction(() => /\(A\)/.test(document.querySelector('canvas[data-testid="chart"]')?.getAttribute('aria-label') || ''));
+  const label = await page.locator('canvas[data-testid="chart"]').getAttribute('aria-label');
+  assert.match(label, /kmalloc object \(bytes\) \(B\)/);
+  const legend = await page.locator('canvas[data-testid="chart"]').getAttribute('data-layout');
+  assert.ok(JSON.parse(legend).texts.some((t) => /\(A\)$/.test(t[4])), legend);
   await shot(page, 'compare-light');
   await page.reload();
   await appReady(page);
@@ -45,5 +55,77 @@ test('a heavy run pinned from a shared link is recomputed and compared', async (
   const fix = page.locator('.compare-table tr[data-metric="mpps"] td.num');
   assert.equal(await fix.count(), 4);
   await shot(page, 'compare-heavy');
+  page.assertClean();
+});
+
+// Waits for the comparison to have both runs, then returns once every view has drawn A.
+async function waitCompared(page, timeout = 120000) {
+  await page.waitForFunction(() => /^\d+ of/.test(document.querySelector('[data-testid="compare-summary"]')?.innerText || ''),
+    null, { timeout });
+}
+
+test('with A pinned: the chart draws A, a differential flame graph, /proc views side by side', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${srv.base}/#/play/high-order-alloc?max_threads=2&profile_order=order0&pin=max_threads%3D2%2Cseed%3D1`);
+  await appReady(page);
+  await waitCompared(page);
+  // The generic chart of columns: A's series beside B's.
+  await page.waitForFunction(() => /\(A\)/.test(document.querySelector('canvas[data-testid="chart-chart"]')?.getAttribute('aria-label') || ''));
+  const label = await page.locator('canvas[data-testid="chart-chart"]').getAttribute('aria-label');
+  assert.match(label, /order-3 frags \(sim\) \(A\) [\d.]+ at 2/);
+  // The differential flame graph: B's frames coloured by the change of their share.
+  await page.waitForSelector(`${tid('flame-diff')} svg g.fl`, { timeout: 60000 });
+  const frames = await page.evaluate(() => [...document.querySelectorAll('[data-testid="flame-diff"] g.fl')].map((g) => ({
+    delta: Number(g.getAttribute('data-delta')), fill: g.querySelector('rect').getAttribute('fill'),
+  })));
+  assert.ok(frames.length >= 5, `${frames.length} frames`);
+  const red = frames.filter((f) => f.delta > 0.01), blue = frames.filter((f) => f.delta < -0.01);
+  assert.ok(red.length > 0 && blue.length > 0, 'order-0 against order-3: some frames grew, some shrank');
+  assert.ok(red.every((f) => /^rgb\(255,/.test(f.fill)) && blue.every((f) => /,255\)$/.test(f.fill)), JSON.stringify(frames.slice(0, 8)));
+  await page.locator(`${tid('flame-diff')} g.fl`).first().hover();
+  assert.match(await page.locator(tid('flame-diff-focus')).innerText(), /: B [\d.]+ % \(A [\d.]+ %\), [+-][\d.]+ points/);
+  // /proc views side by side, the differing lines marked.
+  await page.click(`${tid('text-view-lock_stat')} summary`);
+  const diff = tid('text-diff-lock_stat');
+  await page.waitForSelector(diff);
+  const cols = await page.locator(`${diff} pre`).evaluateAll((ps) => ps.map((p) => p.getBoundingClientRect().toJSON()));
+  assert.equal(cols.length, 2);
+  assert.ok(cols[1].left > cols[0].right - 1 && Math.abs(cols[1].top - cols[0].top) < 2, `side by side: ${JSON.stringify(cols)}`);
+  assert.ok(await page.locator(`${diff} mark.dl`).count() > 0, 'lines that differ are marked');
+  assert.match(await page.locator(`${diff} ${tid('text-diff-summary')}`).innerText(), /^\d+ of \d+ lines differ/);
+  await page.locator(tid('flame-diff')).scrollIntoViewIfNeeded();
+  await shot(page, 'compare-flame-diff');
+  await page.locator(diff).scrollIntoViewIfNeeded();
+  await shot(page, 'compare-proc');
+  page.assertClean();
+});
+
+test('on a phone, dark: A and B stacked, nothing wider than the screen', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 360, height: 780 }, deviceScaleFactor: 2, colorScheme: 'dark' });
+  await page.goto(`${srv.base}/#/play/cross-cpu-free?consumer=same&pin=seed%3D1`);
+  await appReady(page);
+  await waitCompared(page);
+  const diff = tid('text-diff-counters');
+  await page.waitForSelector(diff);
+  const cols = await page.locator(`${diff} pre`).evaluateAll((ps) => ps.map((p) => p.getBoundingClientRect().toJSON()));
+  assert.ok(cols[1].top >= cols[0].bottom, `stacked: ${JSON.stringify(cols)}`);
+  assert.ok(cols.every((c) => c.right <= 360), JSON.stringify(cols));
+  await page.waitForSelector(`${tid('flame-diff')} svg g.fl`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360);
+  await page.locator(diff).scrollIntoViewIfNeeded();
+  await shot(page, 'compare-proc-phone-dark');
+  await page.locator(tid('flame-diff')).scrollIntoViewIfNeeded();
+  await shot(page, 'compare-flame-diff-phone-dark');
+  page.assertClean();
+});
+
+test('while the step question is open, the views show no run A', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${srv.base}/#/lesson/skb-layout/2?pin=mtu%3D9000%2Cseed%3D1`);
+  await appReady(page);
+  await page.waitForSelector(tid('veiled-compare'));
+  await page.waitForSelector('canvas[data-testid="chart"][aria-label]');
+  const labels = await page.locator('canvas').evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label') || ''));
+  assert.ok(labels.length > 0 && labels.every((l) => !/\((A|B)\)/.test(l)), labels.join(' | '));
   page.assertClean();
 });

@@ -43,7 +43,7 @@ mod pool;
 mod replies;
 mod ui;
 mod view_data;
-pub use ui::{use_background_run, use_run, use_ticker, waiting_note, RunControl, RunProgress};
+pub use ui::{use_background_run, use_background_run_of, use_run, use_ticker, waiting_note, RunControl, RunProgress};
 
 /// Finished heavy runs kept, so that going back to a step or a setting costs nothing.
 const CACHE_LEN: usize = 8;

@@ -271,6 +271,22 @@ fn draw_marks<DB: DrawingBackend>(
     Ok(())
 }
 
+/// `b` (the current run's plot) with the same plot of the pinned run `a` beside it ("compare
+/// two runs"): A's lines added dashed, the legend naming each line's run ("… (A)", "… (B)");
+/// A's bands, reference lines and marks are left out, so the plot stays readable.
+pub fn with_pinned(b: &Plot, a: &Plot) -> Plot {
+    let mut out = b.clone();
+    for l in &mut out.lines {
+        l.name = format!("{} (B)", l.name);
+    }
+    out.lines.extend(a.lines.iter().map(|l| skblab_core::PlotLine {
+        name: format!("{} (A)", l.name),
+        points: l.points.clone(),
+        dashed: true,
+    }));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +311,18 @@ mod tests {
             marks: vec![("crosses".into(), 1.1), ("seen".into(), 1.9)],
             y_from_zero: false,
         }
+    }
+
+    #[test]
+    fn a_pinned_plot_adds_the_other_runs_lines_dashed_and_names_both() {
+        let mut a = plot();
+        a.lines[0].points[1].1 = 6_300_000.0;
+        let both = with_pinned(&plot(), &a);
+        let names: Vec<&str> = both.lines.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["true sum (B)", "reads (B)", "true sum (A)", "reads (A)"]);
+        assert!(both.lines[2].dashed && both.lines[2].points[1].1 == 6_300_000.0);
+        assert_eq!((both.marks.len(), both.bands.len()), (2, 1), "B's marks and bands only");
+        assert!(table(&both).to_csv().lines().next().unwrap().contains("true sum (A)"));
     }
 
     #[test]

@@ -39,6 +39,25 @@ pub struct Sweep {
     pub dots: bool,
     /// Spreads drawn as shaded bands behind their series (e.g. min-max over seeds).
     pub bands: Vec<Band>,
+    /// A pinned run's lines ("compare two runs"), set by [`Sweep::pin`]: drawn dashed.
+    pub pinned: Option<Pinned>,
+}
+
+/// The lines of run A beside the chart's own (run B): its own xs (A's sweep may cover other
+/// points), series `i` drawn dashed in the colour of the chart's series `i`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pinned {
+    pub xs: Vec<f64>,
+    pub series: Vec<Series>,
+    /// A's current x (its marker), drawn dashed where it differs from B's.
+    pub marker_x: Option<f64>,
+}
+
+/// `c` shaded a `f` of the way toward `to` (A's lines: darker in light mode, lighter in
+/// dark, so their dashes show even where they lie on B's line).
+fn shade(c: RGBColor, to: RGBColor, f: f64) -> RGBColor {
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
+    RGBColor(mix(c.0, to.0), mix(c.1, to.1), mix(c.2, to.2))
 }
 
 /// The spread of series `series`: `lo` and `hi` at each of the chart's `xs` (NaN where there is
@@ -74,7 +93,32 @@ impl Sweep {
             x_range: None,
             dots: false,
             bands: Vec::new(),
+            pinned: None,
         }
+    }
+
+    /// Adds run `a`'s series (the same chart of the pinned run A) beside this one's (run B):
+    /// the legend says which is which ("… (A)" dashed, "… (B)" solid), and A's marker where it
+    /// is not B's. A's bands and overlays are not drawn: the chart stays readable, the
+    /// comparison table has the numbers.
+    pub fn pin(&mut self, a: &Sweep) {
+        for s in &mut self.series {
+            s.name = format!("{} (B)", s.name);
+        }
+        let series = a.series.iter().map(|s| Series { name: format!("{} (A)", s.name), ys: s.ys.clone() }).collect();
+        let marker_x = a.marker_x.filter(|x| Some(*x) != self.marker_x);
+        self.pinned = Some(Pinned { xs: a.xs.clone(), series, marker_x });
+    }
+
+    /// A's series with their points (finite ones only).
+    fn pinned_lines(&self) -> impl Iterator<Item = (usize, &Series, Vec<(f64, f64)>)> {
+        self.pinned.iter().flat_map(|p| {
+            p.series.iter().enumerate().map(|(i, s)| {
+                let points =
+                    p.xs.iter().copied().zip(s.ys.iter().copied()).filter(|(x, y)| x.is_finite() && y.is_finite());
+                (i, s, points.collect())
+            })
+        })
     }
 
     /// A text alternative for screen readers: each series' last point.
@@ -86,6 +130,11 @@ impl Sweep {
                     parts.push(format!("{} {y:.decimals$} at {x:.0}", s.name, decimals = y_decimals(self.y_max())))
                 }
                 _ => parts.push(format!("{}: no points yet", s.name)),
+            }
+        }
+        for (_, s, points) in self.pinned_lines() {
+            if let Some((x, y)) = points.last() {
+                parts.push(format!("{} {y:.decimals$} at {x:.0}", s.name, decimals = y_decimals(self.y_max())));
             }
         }
         for b in &self.bands {
@@ -132,10 +181,13 @@ impl Sweep {
             columns.extend([unit(&format!("{} {lo}", band_name(b))), unit(&format!("{} {hi}", band_name(b)))]);
         }
         columns.extend(self.overlays.iter().map(|o| unit(&o.name)));
+        let pinned: &[Series] = self.pinned.as_ref().map_or(&[], |p| &p.series);
+        columns.extend(pinned.iter().map(|s| unit(&s.name)));
         columns.extend(self.hline.iter().map(|(name, _)| name.clone()));
         let mut t = DataTable::new(columns);
         let mut xs = self.xs.clone();
-        for (x, _) in self.overlays.iter().flat_map(|o| o.points.iter()) {
+        let pinned_xs = self.pinned.as_ref().map_or(&[][..], |p| &p.xs);
+        for x in self.overlays.iter().flat_map(|o| o.points.iter().map(|p| &p.0)).chain(pinned_xs) {
             if !xs.contains(x) {
                 xs.push(*x);
             }
@@ -148,6 +200,8 @@ impl Sweep {
                 row.extend([num(at.and_then(|i| b.lo.get(i).copied())), num(at.and_then(|i| b.hi.get(i).copied()))]);
             }
             row.extend(self.overlays.iter().map(|o| num(o.points.iter().find(|p| p.0 == x).map(|p| p.1))));
+            let at_a = pinned_xs.iter().position(|&v| v == x);
+            row.extend(pinned.iter().map(|s| num(at_a.and_then(|i| s.ys.get(i).copied()))));
             row.extend(self.hline.iter().map(|h| num(Some(h.1))));
             t.push(row);
         }
@@ -155,11 +209,14 @@ impl Sweep {
     }
 
     fn x_range(&self) -> (f64, f64) {
+        let pinned_xs = self.pinned.iter().flat_map(|p| p.xs.iter().copied()).filter(|x| x.is_finite());
         if let Some((lo, hi)) = self.x_range {
+            let (lo, hi) = pinned_xs.fold((lo, hi), |(lo, hi), x| (lo.min(x), hi.max(x)));
             return if hi > lo { (lo, hi) } else { (lo - 0.5, lo + 0.5) };
         }
-        let lo = self.xs.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = self.xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let all = || self.xs.iter().copied().chain(pinned_xs.clone());
+        let lo = all().fold(f64::INFINITY, f64::min);
+        let hi = all().fold(f64::NEG_INFINITY, f64::max);
         if lo.is_finite() && hi > lo {
             (lo, hi)
         } else {
@@ -171,7 +228,13 @@ impl Sweep {
         let ys = self.series.iter().flat_map(|s| s.ys.iter().copied());
         let measured = self.overlays.iter().flat_map(|o| o.points.iter().map(|p| p.1));
         let bands = self.bands.iter().flat_map(|b| b.hi.iter().copied().filter(|v| v.is_finite()));
-        let top = ys.chain(measured).chain(bands).chain(self.hline.iter().map(|h| h.1)).fold(0.0, f64::max);
+        let pinned = self.pinned.iter().flat_map(|p| p.series.iter().flat_map(|s| s.ys.iter().copied()));
+        let top = ys
+            .chain(measured)
+            .chain(bands)
+            .chain(pinned.filter(|v| v.is_finite()))
+            .chain(self.hline.iter().map(|h| h.1))
+            .fold(0.0, f64::max);
         if top > 0.0 {
             top * 1.08
         } else {
@@ -216,6 +279,15 @@ fn legend(data: &Sweep, theme: &Theme) -> Vec<LegendEntry> {
         out.push(LegendEntry::new("outlined: model band (catalogue constants in their ranges)", swatch));
     }
     out.extend(data.series.iter().enumerate().map(|(i, s)| LegendEntry::line(s.name.clone(), theme.line(i))));
+    for (i, s, _) in data.pinned_lines() {
+        let swatch =
+            Swatch::Line { color: shade(theme.line(i), theme.text, 0.35), width: 2, dashed: true, marker: None };
+        out.push(LegendEntry::new(s.name.clone(), swatch));
+    }
+    if let Some(x) = data.pinned.as_ref().and_then(|p| p.marker_x) {
+        let swatch = Swatch::Line { color: theme.marker, width: 1, dashed: true, marker: None };
+        out.push(LegendEntry::new(format!("A's setting ({})", num(Some(x))), swatch));
+    }
     for (i, o) in data.overlays.iter().enumerate() {
         let color = theme.line(i);
         let marker = if i % 2 == 0 { Marker::Triangle { color, filled: false } } else { Marker::Cross(color) };
@@ -286,6 +358,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         }
         chart.draw_series(LineSeries::new(points, color.stroke_width(theme.s(2))))?;
     }
+    draw_pinned(&mut chart, data, theme)?;
     draw_overlays(&mut chart, data, theme)?;
     draw_marker(&mut chart, data, theme)?;
     let legend = layout::draw_legend(&strip, &entries, theme)?;
@@ -344,6 +417,24 @@ fn draw_overlays<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The pinned run A: its lines dashed, a shade darker (lighter in dark mode) than B's, and
+/// its current x as a dashed vertical line.
+fn draw_pinned<DB: DrawingBackend>(
+    chart: &mut super::XyChart<'_, DB>,
+    data: &Sweep,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    for (i, _, points) in data.pinned_lines() {
+        let stroke = shade(theme.line(i), theme.text, 0.35).stroke_width(theme.s(2));
+        chart.draw_series(DashedLineSeries::new(points, theme.s(7), theme.s(5), stroke))?;
+    }
+    if let Some(x) = data.pinned.as_ref().and_then(|p| p.marker_x) {
+        let stroke = theme.marker.mix(0.7).stroke_width(theme.s(1));
+        chart.draw_series(DashedLineSeries::new(vec![(x, 0.0), (x, data.y_max())], theme.s(5), theme.s(4), stroke))?;
+    }
+    Ok(())
+}
+
 /// The vertical marker at `data.marker_x`, with a dot where it crosses each series.
 fn draw_marker<DB: DrawingBackend>(
     chart: &mut super::XyChart<'_, DB>,
@@ -381,6 +472,7 @@ mod tests {
             x_range: None,
             dots: true,
             bands: vec![Band { series: 0, lo: vec![0.5, 1.5, 3.0], hi: vec![1.5, 2.5, 5.0], model: false }],
+            pinned: None,
         };
         let svg = render_svg(&data);
         assert!(svg.starts_with("<svg"), "{svg}");
@@ -404,6 +496,7 @@ mod tests {
             x_range: None,
             dots: false,
             bands: vec![Band { series: 0, lo: vec![9.0, 20.0], hi: vec![11.0, 21.0], model: false }],
+            pinned: None,
         };
         assert_eq!(
             data.table().to_csv(),
@@ -500,6 +593,32 @@ mod tests {
         let summary = crate::charts::summary::summarize(&lines);
         assert!(summary.starts_with("kmalloc object (bytes) rises from 145.3 bytes at MTU 68 bytes to "), "{summary}");
         assert!(!summary.contains("seed:"), "measured points are not summarised: {summary}");
+    }
+
+    #[test]
+    fn a_pinned_run_is_drawn_dashed_beside_the_current_one_with_its_numbers() {
+        let line = |name: &str, ys: &[f64]| Series { name: name.into(), ys: ys.to_vec() };
+        let mut b = Sweep {
+            xs: vec![1.0, 2.0],
+            series: vec![line("gbps", &[10.0, 20.0])],
+            ..Sweep::new("t", "flows", "Gbit/s")
+        };
+        let a = Sweep { xs: vec![1.0, 2.0, 3.0], series: vec![line("gbps", &[12.0, 24.0, 36.0])], ..b.clone() };
+        let a = Sweep { marker_x: Some(3.0), ..a };
+        b.pin(&a);
+        assert_eq!(b.series[0].name, "gbps (B)");
+        assert_eq!(b.pinned.as_ref().unwrap().marker_x, Some(3.0));
+        assert_eq!(b.x_range(), (1.0, 3.0), "A's points widen the axis");
+        assert!(b.y_max() > 36.0);
+        assert_eq!(b.table().to_csv(), "flows,gbps (B) (Gbit/s),gbps (A) (Gbit/s)\n1,10,12\n2,20,24\n3,,36\n");
+        assert!(b.describe().contains("gbps (A) 36 at 3"), "{}", b.describe());
+        let svg = render_svg(&b);
+        assert!(svg.contains("gbps (A)") && svg.contains("gbps (B)"), "legend names both runs");
+        assert!(svg.contains("A&apos;s setting (3)") || svg.contains("A's setting (3)"), "A's marker in the legend");
+        assert!(svg.matches("<polyline").count() > 3, "A dashed: one short line per dash");
+        let size = (720, (height_css(&b, 720.0)) as u32);
+        let found = crate::charts::record::layout_problems(size, 1.0, |a, t| draw_sweep(a, &b, t));
+        assert!(found.is_empty(), "{found:#?}");
     }
 
     #[test]

@@ -57,13 +57,6 @@ pub fn player(props: &PlayerProps) -> Html {
     let invalid = page.experiment.validate(&resolved).err().map(|e| e.to_string());
     let refused = invalid.is_some();
     let run = use_run(page.experiment, &resolved, page.seed);
-    let ctx = views::ViewCtx {
-        experiment: page.experiment,
-        resolved: resolved.clone(),
-        run: run.clone(),
-        seed: page.seed,
-        dark,
-    };
     let step = page.lesson.and_then(|l| l.steps.get(page.step));
     use_mark_visited(page, &progress);
     // Until the step's question is settled (answered right, or the answer asked for), the
@@ -75,6 +68,7 @@ pub fn player(props: &PlayerProps) -> Html {
     let question = step.and_then(|s| s.question.as_ref());
     let answered_before = !practising && page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
     let (veiled, veil_results) = veiled_views(question, !*settled && !answered_before);
+    let ctx = use_view_ctx(page, &resolved, &run, dark, !veil_results);
     let view_names: Vec<String> = match step {
         Some(s) => s.views.clone(),
         None => views::names(page.experiment).iter().map(|s| s.to_string()).collect(),
@@ -102,6 +96,32 @@ pub fn player(props: &PlayerProps) -> Html {
                 </div>
             </div>
         </div>
+    }
+}
+
+/// What every view gets: the run (B) and, when a run is pinned and the comparison is not
+/// veiled (`compare`: the step's question is settled), the pinned run A beside it.
+#[hook]
+fn use_view_ctx(
+    page: &Page,
+    resolved: &skblab_core::Params,
+    run: &Rc<crate::run::RunState>,
+    dark: bool,
+    compare: bool,
+) -> views::ViewCtx {
+    let key = page.pin.as_deref().map(|p| crate::run::RunKey {
+        experiment: page.experiment,
+        params: p.params.clone(),
+        seed: p.seed,
+    });
+    let pinned = crate::run::use_background_run_of(key);
+    views::ViewCtx {
+        experiment: page.experiment,
+        resolved: resolved.clone(),
+        run: run.clone(),
+        seed: page.seed,
+        dark,
+        pinned: pinned.filter(|_| compare),
     }
 }
 

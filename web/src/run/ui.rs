@@ -40,20 +40,29 @@ pub fn use_run(experiment: &'static dyn Experiment, params: &Params, seed: u64) 
 /// it starts.
 #[hook]
 pub fn use_background_run(key: RunKey) -> Option<Rc<RunState>> {
+    use_background_run_of(Some(key))
+}
+
+/// [`use_background_run`] of a key that may be absent (the pinned run of "compare two runs",
+/// none while nothing is pinned): `None` without a key.
+#[hook]
+pub fn use_background_run_of(key: Option<RunKey>) -> Option<Rc<RunState>> {
     store::use_topic(Topic::Runs, None);
-    let heavy = key.experiment.cost(&key.params) == Cost::Heavy;
+    let heavy = key.as_ref().is_some_and(|k| k.experiment.cost(&k.params) == Cost::Heavy);
     // A light run is computed here, once per key; only heavy ones go to the pool.
-    let light = use_memo(key.clone(), move |key| (!heavy).then(|| Rc::new(RunState::computed(key.clone()))));
+    let light = use_memo(key.clone(), move |key| {
+        key.as_ref().filter(|_| !heavy).map(|key| Rc::new(RunState::computed(key.clone())))
+    });
     {
         let key = key.clone();
         // Every render: a no-op once the run is running, queued or cached.
         use_effect(move || {
-            if heavy {
+            if let Some(key) = key.filter(|_| heavy) {
                 want(key)
             }
         });
     }
-    (*light).clone().or_else(|| state_of(&key))
+    (*light).clone().or_else(|| key.as_ref().and_then(state_of))
 }
 
 /// What a view shows until its run is done: how far it is, or why it failed (a failed run never

@@ -4,11 +4,14 @@
 //! and after a fix), click or Enter on a frame to zoom into it (again on the top row, or
 //! Escape, to zoom out), a search box that highlights matching frames and sums their share,
 //! the exact share of the hovered or focused frame in a live line, an SVG export of exactly
-//! the drawn picture, and the folded stacks as the text alternative.
+//! the drawn picture, and the folded stacks as the text alternative. With a run pinned as A
+//! ("compare two runs"), a differential graph of B against A follows ([`diff`]).
 //!
 //! The drawing is [`flame_svg`], a pure function (tested natively) writing escaped SVG text
 //! with [`svg!`](crate::svg!); the component only keeps the zoom, search and focus state and
 //! reads which frame an event hit from the `data-g`/`data-i` attributes of the frame's group.
+
+pub mod diff;
 
 use super::ViewCtx;
 use crate::browser;
@@ -315,6 +318,9 @@ pub fn flame_view(props: &FlameProps) -> Html {
             <p class="flame-focus" aria-live="polite" data-testid="flame-focus">
                 { focused.unwrap_or_else(|| "Hover or focus a frame to read its exact share.".to_string()) }
             </p>
+            if let Some(a) = props.ctx.pinned_output() {
+                <diff::DiffFlames {a} b={out.clone()} flames={props.flames} />
+            }
         </figure>
     }
 }

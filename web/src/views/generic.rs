@@ -44,7 +44,8 @@ pub fn column_chart_view(props: &ChartProps) -> Html {
     // parameters: drawn here only at those.
     let at_seed = ctx.resolved == e.resolve(&e.reproduce_params());
     let band = crate::components::bands::use_bands_of(e).filter(|_| at_seed);
-    let data = use_memo((run.clone(), props.spec.clone(), band), move |(run, spec, band)| {
+    let pinned = ctx.pinned.clone();
+    let data = use_memo((run.clone(), props.spec.clone(), band, pinned), move |(run, spec, band, pinned)| {
         let points = e.points(&run.key.params);
         let x_range = match (points.first(), points.last()) {
             (Some(a), Some(b)) if points.len() > 1 => Some((a.x as f64, b.x as f64)),
@@ -53,6 +54,10 @@ pub fn column_chart_view(props: &ChartProps) -> Html {
         let mut chart = column_chart(spec, &run.table(), e.seed_output().as_ref(), x_range);
         if let Some(b) = band {
             add_model_bands(&mut chart, spec, b);
+        }
+        // The pinned run A: its rows so far, dashed beside B's.
+        if let Some(a) = pinned {
+            chart.pin(&column_chart(spec, &a.table(), None, None));
         }
         Rc::new(chart)
     });
@@ -108,7 +113,8 @@ pub struct TextsProps {
     pub texts: &'static [&'static str],
 }
 
-/// Text views of the output (a perf report, /proc files), one under the other.
+/// Text views of the output (a perf report, /proc files), one under the other; with a run
+/// pinned, A's beside B's ([`super::text_diff`]).
 #[function_component(TextsView)]
 pub fn texts_view(props: &TextsProps) -> Html {
     let run = &props.ctx.run;
@@ -120,12 +126,18 @@ pub fn texts_view(props: &TextsProps) -> Html {
         };
     };
     let views = props.texts.iter().filter_map(|id| out.view(id));
+    // With a run pinned as A (done): each view of A beside B's, the lines that differ marked.
+    let pinned = props.ctx.pinned_output();
     html! {
         <figure class="card-flat text-views" data-testid={format!("text-{}", props.id)}>
             { for views.enumerate().map(|(i, v)| html! {
                 <details open={i == 0} data-testid={format!("text-view-{}", v.id)}>
                     <summary>{ &v.title }</summary>
-                    <pre class="text-pre" tabindex="0">{ &v.text }</pre>
+                    if let Some(a) = pinned.as_ref().and_then(|a| a.view(&v.id)) {
+                        { super::text_diff::side_by_side_html(&v.id, &v.title, &a.text, &v.text) }
+                    } else {
+                        <pre class="text-pre" tabindex="0">{ &v.text }</pre>
+                    }
                 </details>
             }) }
         </figure>
@@ -147,9 +159,14 @@ pub fn plots_view(props: &PlotsProps) -> Html {
     let e = props.ctx.experiment;
     // One Rc per plot and run, so a re-render does not redraw the canvases.
     let ids = props.plots;
-    let plots = use_memo(run.clone(), move |run| {
+    // With a run pinned as A (done), each plot draws A's lines too.
+    let plots = use_memo((run.clone(), props.ctx.pinned_output()), move |(run, a)| {
         let out = run.output.clone();
-        out.map(|out| ids.iter().filter_map(|id| out.plot(id)).map(|p| Rc::new(p.clone())).collect::<Vec<_>>())
+        let pin = |p: &skblab_core::Plot| match a.as_ref().and_then(|a| a.plot(&p.id)) {
+            Some(pa) => crate::charts::plot::with_pinned(p, pa),
+            None => p.clone(),
+        };
+        out.map(|out| ids.iter().filter_map(|id| out.plot(id)).map(|p| Rc::new(pin(p))).collect::<Vec<_>>())
     });
     let Some(plots) = (*plots).clone() else {
         return html! {

@@ -12,6 +12,7 @@
 
 pub mod flame;
 pub mod generic;
+pub mod text_diff;
 
 /// Declares the custom-view modules and the table of their views; the call is written by
 /// `build.rs` (every `views/<name>.rs` with a `pub const VIEWS`).
@@ -40,12 +41,21 @@ pub struct ViewCtx {
     pub run: Rc<RunState>,
     pub seed: u64,
     pub dark: bool,
+    /// The run pinned as A ("compare two runs": [`crate::page::Pin`]), when the views may show
+    /// it beside this one (B): a chart draws A's lines too, a flame graph its change, text
+    /// views A beside B. `None` unpinned, and while the step's question is open.
+    pub pinned: Option<Rc<RunState>>,
 }
 
 impl ViewCtx {
     /// The key of the run the views show (for the run store's view data).
     pub fn run_key(&self) -> RunKey {
         RunKey { experiment: self.experiment, params: self.resolved.clone(), seed: self.seed }
+    }
+
+    /// The pinned run's output, once it is done (text views and flame graphs need all of it).
+    pub fn pinned_output(&self) -> Option<Rc<skblab_core::RunOutput>> {
+        self.pinned.as_ref().and_then(|a| a.output.clone())
     }
 }
 
@@ -56,6 +66,7 @@ impl PartialEq for ViewCtx {
             && self.run == other.run
             && self.seed == other.seed
             && self.dark == other.dark
+            && self.pinned == other.pinned
     }
 }
 

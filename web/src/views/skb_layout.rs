@@ -13,6 +13,7 @@ use crate::svg;
 use skblab_core::experiments::skb_layout::{LayoutInput, Segment, SkbLayout};
 use skblab_core::sim::skb::kmalloc_suffix;
 use std::rc::Rc;
+use crate::charts::sweep::Sweep;
 use sweeps::{frags_sweep, mtu_sweep};
 use yew::prelude::*;
 
@@ -24,16 +25,25 @@ pub fn diagram(ctx: &ViewCtx) -> Html {
     html! { <Diagram input={SkbLayout::input(&ctx.resolved)} /> }
 }
 
+/// `sweep` of the context's run, and of the pinned run A beside it (dashed) if any.
+fn with_pinned(ctx: &ViewCtx, sweep: fn(&LayoutInput) -> Sweep) -> Rc<Sweep> {
+    let mut data = sweep(&SkbLayout::input(&ctx.resolved));
+    if let Some(a) = &ctx.pinned {
+        data.pin(&sweep(&SkbLayout::input(&a.key.params)));
+    }
+    Rc::new(data)
+}
+
 /// Head size and kmalloc object size against the MTU.
 pub fn mtu_chart(ctx: &ViewCtx) -> Html {
-    let data = Rc::new(mtu_sweep(&SkbLayout::input(&ctx.resolved)));
+    let data = with_pinned(ctx, mtu_sweep);
     let caption = data.caption.clone();
     html! { <Chart data={ChartData::from(data)} dark={ctx.dark} {caption} name="skb-layout-mtu" /> }
 }
 
 /// Head size and kmalloc object size against MAX_SKB_FRAGS.
 pub fn frags_chart(ctx: &ViewCtx) -> Html {
-    let data = Rc::new(frags_sweep(&SkbLayout::input(&ctx.resolved)));
+    let data = with_pinned(ctx, frags_sweep);
     let caption = data.caption.clone();
     html! { <Chart data={ChartData::from(data)} dark={ctx.dark} {caption} name="skb-layout-frags" testid="frags-chart" /> }
 }

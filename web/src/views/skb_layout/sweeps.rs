@@ -61,6 +61,7 @@ pub fn mtu_sweep(input: &LayoutInput) -> Sweep {
         x_range: None,
         dots: false,
         bands: Vec::new(),
+        pinned: None,
     }
 }
 
@@ -80,6 +81,7 @@ pub fn frags_sweep(input: &LayoutInput) -> Sweep {
         x_range: None,
         dots: false,
         bands: Vec::new(),
+        pinned: None,
     }
 }
 
