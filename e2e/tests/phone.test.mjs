@@ -150,6 +150,17 @@ for (const scheme of ['light', 'dark']) {
   });
 }
 
+/**
+ * A screenshot of `loc` alone, the sticky header hidden while it is taken (it would cover the
+ * element's top; set through the element's style: the page's CSP refuses a style sheet).
+ */
+async function shotOf(page, loc, file) {
+  const show = (v) => page.evaluate((v) => { document.querySelector('.site-header').style.visibility = v; }, v);
+  await show('hidden');
+  await loc.screenshot({ path: path.join(SHOTS, file) });
+  await show('');
+}
+
 /** The five custom SVG views: where each is drawn, and its `<svg data-fit>`. */
 const SVG_VIEWS = [
   ['skb-layout-diagram', '#/play/skb-layout', '[data-testid="diagram"] svg[data-fit]'],
@@ -173,7 +184,7 @@ for (const scheme of ['light', 'dark']) {
       texts += r.texts;
       const fig = drawn.locator('xpath=ancestor::figure[1]');
       await fig.scrollIntoViewIfNeeded();
-      await fig.screenshot({ path: path.join(SHOTS, `phone-svg-${scheme}-${name}${when ? `-${when}` : ''}.png`) });
+      await shotOf(page, fig, `phone-svg-${scheme}-${name}${when ? `-${when}` : ''}.png`);
     };
     for (const [name, hash, sel] of SVG_VIEWS) {
       await visit(page, hash);
@@ -201,7 +212,7 @@ test('the custom SVG views on a desktop keep their drawing', async () => {
     await page.waitForSelector(`main ${sel}`, { timeout: 30000 });
     const drawn = page.locator(`main ${sel}`).first();
     assert.equal(await drawn.getAttribute('data-fit'), 'wide', name);
-    await drawn.locator('xpath=ancestor::figure[1]').screenshot({ path: path.join(SHOTS, `phone-svg-desktop-${name}.png`) });
+    await shotOf(page, drawn.locator('xpath=ancestor::figure[1]'), `phone-svg-desktop-${name}.png`);
   }
   const r = await page.evaluate(svgProblems, 0);
   assert.deepEqual(r.found, [], r.found.join('\n'));
