@@ -144,6 +144,85 @@ test('"[]" as a saved ledger is named, not taken silently', async () => {
   page.assertClean();
 });
 
+const PRACTICE_KEY = 'skblab.practice.v1';
+
+/** A page whose localStorage holds `items` ({ key: text }) before the app starts. */
+async function withItems(items) {
+  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+  await page.context().addInitScript((items) => {
+    if (!sessionStorage.getItem('seeded')) {
+      for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+      sessionStorage.setItem('seeded', '1');
+    }
+  }, items);
+  return page;
+}
+
+test('a practice survives a reload: the steps practised, the one answered, the place', async () => {
+  const missed = { first: '', model: '488 bytes', outcome: 'revealed' };
+  const page = await withItems({ [KEY]: JSON.stringify({ [SLUG]: { 1: missed, 4: { ...missed, model: '320 bytes' } } }) });
+  await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/1`);
+  await appReady(page);
+  await page.click(tid('practice-start'));
+  await page.waitForFunction(() => /skb-layout\/2(\?|$)/.test(location.hash));
+  assert.match(await page.locator(tid('practice-bar')).innerText(), /question 1 of 2\. Predict again/);
+  assert.match(await answer(page, '488'), /right/i);
+  await page.waitForFunction(() => document.querySelector('[data-testid="practice-bar"]')?.dataset.done === '1');
+  const stored = () => page.evaluate((k) => JSON.parse(localStorage.getItem(k)), PRACTICE_KEY);
+  assert.deepEqual(await stored(), { version: 1, slug: SLUG, steps: [1, 4], done: [1] });
+
+  await page.reload();
+  await appReady(page);
+  await page.waitForSelector(tid('practice-bar'));
+  assert.match(location(page), /skb-layout\/2(\?|$)/, 'the same step');
+  assert.match(await page.locator(tid('practice-bar')).innerText(), /question 1 of 2\. Answered \(1 of 2 so far\)/);
+  assert.match(await page.locator(tid('grade')).innerText(), /answered this one before/, 'answered in this practice');
+  assert.equal(await page.locator(tid('ledger')).count(), 0, 'no ledger while practising');
+  await page.click(tid('practice-next'));
+  await page.waitForFunction(() => /skb-layout\/5(\?|$)/.test(location.hash));
+  assert.match(await page.locator(tid('practice-bar')).innerText(), /question 2 of 2\. Predict again/);
+  assert.equal(await page.locator(tid('prediction')).count(), 0, 'asked afresh');
+
+  // Reloaded before answering: still asked, and the way out is there.
+  await page.reload();
+  await appReady(page);
+  await page.waitForSelector(tid('practice-bar'));
+  assert.match(await page.locator(tid('practice-bar')).innerText(), /question 2 of 2\. Predict again/);
+  assert.equal(await page.locator(tid('show-answer')).count(), 1, 'the question is open');
+  await page.click(tid('show-answer'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="practice-bar"]')?.dataset.done === '2');
+  await page.click(tid('practice-done'));
+  await page.waitForFunction((n) => new RegExp(`skb-layout/${n}(\\?|$)`).test(location.hash)
+    && !document.querySelector('[data-testid="practice-bar"]'), STEPS);
+  assert.equal(await stored(), null, 'a finished practice is forgotten');
+  await page.reload();
+  await appReady(page);
+  await page.waitForSelector(tid('step-title'));
+  assert.equal(await page.locator(tid('practice-bar')).count(), 0);
+  page.assertClean();
+});
+
+/** The page's URL hash. */
+function location(page) {
+  return new URL(page.url()).hash;
+}
+
+test('a corrupt stored practice is dropped with a plain notice', async () => {
+  for (const bad of ['{"version":1,"slug":"skb-layout","steps":[1],"done":[7]}', '{"version":1,"slug":"skb-layout","steps":[1,12]}', 'nope']) {
+    const page = await withItems({ [PRACTICE_KEY]: bad });
+    await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/1`);
+    await appReady(page);
+    await page.waitForSelector(tid('step-title'));
+    const notice = await page.locator(tid('notice')).filter({ hasText: /practice/ }).innerText();
+    assert.match(notice, /your practice in progress could not be read and was dropped/, bad);
+    assert.doesNotMatch(notice, /invalid|expected|variant|usize|column|line \d/, 'no parser jargon');
+    assert.equal(await page.locator(tid('practice-bar')).count(), 0, bad);
+    assert.equal(await page.evaluate((k) => localStorage.getItem(k), PRACTICE_KEY), null, 'not read again');
+    page.assertClean();
+    await page.close();
+  }
+});
+
 for (const [name, options] of [['phone', { viewport: { width: 360, height: 740 } }], ['dark', { colorScheme: 'dark' }]]) {
   test(`screenshots: ${name}`, async () => {
     const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block', ...options });

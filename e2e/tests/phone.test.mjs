@@ -3,7 +3,10 @@
 // header (at most 64 px), and every canvas chart laid out for its width, read off the layout
 // the chart component writes on the canvas (`data-layout`, CSS pixels: components/chart.rs):
 // no text over another text, no text past the canvas' edge (a cut title or label), the
-// legend off the plot. Then the phone's own controls: the folded site menu, the folded step
+// legend off the plot; and every custom SVG view (the skb-layout diagram, the high-order-alloc
+// and cross-cpu-free lanes, the ktls-recursion skb graph and stack bar: `svg[data-fit]`,
+// web/src/views/fit.rs) with every text at least 10.5 CSS px as rendered, none over another or
+// past the drawing's edge. Then the phone's own controls: the folded site menu, the folded step
 // list, and the step's main view pinned in sight while a knob of the panel moves
 // (components/pin.rs). Screenshots of a few steps per lesson and of the playgrounds at
 // 360 px, light and dark, and of a desktop, land in e2e/screenshots/phone-*.png.
@@ -78,6 +81,47 @@ function pageProblems() {
   return { found, charts };
 }
 
+/** The smallest font a custom SVG view may show on a phone, in CSS pixels as rendered. */
+const SVG_FONT_MIN_PX = 10.5;
+
+/**
+ * What is wrong with the custom SVG views on the page (`svg[data-fit]`, views/fit.rs): a text
+ * rendered smaller than `min` CSS px (its computed font size times the drawing's scale), a
+ * text over another, a text past the drawing's edge. Also the views and texts checked.
+ */
+function svgProblems(min) {
+  const found = [];
+  const views = [];
+  let texts = 0;
+  const over = (a, b, slack) => Math.max(a[0], b[0]) + slack < Math.min(a[2], b[2])
+    && Math.max(a[1], b[1]) + slack < Math.min(a[3], b[3]);
+  for (const svg of document.querySelectorAll('main svg[data-fit]')) {
+    const r = svg.getBoundingClientRect();
+    const vb = svg.viewBox.baseVal;
+    if (r.width === 0 || !vb || vb.width === 0) continue;
+    const scale = Math.min(r.width / vb.width, r.height / vb.height);
+    const name = svg.closest('[data-testid]')?.dataset.testid ?? svg.getAttribute('class');
+    views.push(name);
+    const boxes = [];
+    for (const t of svg.querySelectorAll('text')) {
+      const b = t.getBoundingClientRect();
+      const text = t.textContent.trim();
+      if (b.width === 0 || !text) continue;
+      texts += 1;
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < min) found.push(`${name}: '${text}' at ${px.toFixed(1)} px`);
+      if (b.left < r.left - 1 || b.right > r.right + 1 || b.top < r.top - 1 || b.bottom > r.bottom + 1) {
+        found.push(`${name}: '${text}' past the edge`);
+      }
+      boxes.push([b.left, b.top, b.right, b.bottom, text]);
+    }
+    boxes.forEach((a, i) => {
+      for (const b of boxes.slice(i + 1)) if (over(a, b, 1)) found.push(`${name}: '${a[4]}' over '${b[4]}'`);
+    });
+  }
+  return { found, views, texts };
+}
+
 for (const scheme of ['light', 'dark']) {
   test(`every lesson step and playground at 360 px, DPR 2 (${scheme}): one-line header, no sideways scroll, charts laid out`, async () => {
     const page = await openPage(browser, srv.base, { ...PHONE, colorScheme: scheme });
@@ -93,6 +137,8 @@ for (const scheme of ['light', 'dark']) {
       const r = await page.evaluate(pageProblems);
       charts += r.charts;
       found.push(...r.found.map((f) => `${u}: ${f}`));
+      const v = await page.evaluate(svgProblems, SVG_FONT_MIN_PX);
+      found.push(...v.found.map((f) => `${u}: ${f}`));
       if (shots.has(u) || u.startsWith('#/play/')) {
         await page.evaluate(() => window.scrollTo(0, 0));
         await shot(page, `phone-${scheme}-${u.slice(2).replaceAll('/', '-')}`);
@@ -103,6 +149,75 @@ for (const scheme of ['light', 'dark']) {
     page.assertClean();
   });
 }
+
+/**
+ * A screenshot of `loc` alone, the sticky header hidden while it is taken (it would cover the
+ * element's top; set through the element's style: the page's CSP refuses a style sheet).
+ */
+async function shotOf(page, loc, file) {
+  const show = (v) => page.evaluate((v) => { document.querySelector('.site-header').style.visibility = v; }, v);
+  await show('hidden');
+  await loc.screenshot({ path: path.join(SHOTS, file) });
+  await show('');
+}
+
+/** The five custom SVG views: where each is drawn, and its `<svg data-fit>`. */
+const SVG_VIEWS = [
+  ['skb-layout-diagram', '#/play/skb-layout', '[data-testid="diagram"] svg[data-fit]'],
+  ['high-order-alloc-lanes', '#/play/high-order-alloc', 'svg[data-testid="trace-lanes"]'],
+  ['cross-cpu-free-lanes', '#/play/cross-cpu-free', '[data-testid="xcpu-lanes"] svg[data-fit]'],
+  ['ktls-skb-graph', '#/play/ktls-recursion', 'svg[data-testid="skb-graph"]'],
+  ['ktls-stack-bar', '#/play/ktls-recursion', '[data-testid="stack-bar"] svg[data-fit]'],
+];
+
+for (const scheme of ['light', 'dark']) {
+  test(`the custom SVG views at 360 px (${scheme}): laid out for the width, every text legible, none over another`, async () => {
+    const page = await openPage(browser, srv.base, { ...PHONE, colorScheme: scheme });
+    const found = [];
+    let texts = 0;
+    const check = async (name, sel, when) => {
+      await page.waitForSelector(`main ${sel}`, { timeout: 30000 });
+      const drawn = page.locator(`main ${sel}`).first();
+      assert.equal(await drawn.getAttribute('data-fit'), 'narrow', `${name}: drawn for the phone's width`);
+      const r = await page.evaluate(svgProblems, SVG_FONT_MIN_PX);
+      found.push(...r.found.map((f) => `${name} ${when}: ${f}`));
+      texts += r.texts;
+      const fig = drawn.locator('xpath=ancestor::figure[1]');
+      await fig.scrollIntoViewIfNeeded();
+      await shotOf(page, fig, `phone-svg-${scheme}-${name}${when ? `-${when}` : ''}.png`);
+    };
+    for (const [name, hash, sel] of SVG_VIEWS) {
+      await visit(page, hash);
+      await check(name, sel, '');
+      if (name === 'ktls-stack-bar') {
+        // At the overflow: the frame that does not fit and its notes beside the bar.
+        await page.locator(tid('transport-end')).first().click();
+        await page.waitForSelector(tid('overflow-frame'));
+        await check(name, sel, 'overflow');
+        await check('ktls-skb-graph', SVG_VIEWS[3][2], 'overflow');
+      }
+    }
+    const doc = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    assert.ok(doc[0] <= doc[1], `no sideways scroll: ${doc}`);
+    assert.deepEqual(found, [], found.join('\n'));
+    assert.ok(texts >= 60, `texts checked: ${texts}`);
+    page.assertClean();
+  });
+}
+
+test('the custom SVG views on a desktop keep their drawing', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 800 } });
+  for (const [name, hash, sel] of SVG_VIEWS) {
+    await visit(page, hash);
+    await page.waitForSelector(`main ${sel}`, { timeout: 30000 });
+    const drawn = page.locator(`main ${sel}`).first();
+    assert.equal(await drawn.getAttribute('data-fit'), 'wide', name);
+    await shotOf(page, drawn.locator('xpath=ancestor::figure[1]'), `phone-svg-desktop-${name}.png`);
+  }
+  const r = await page.evaluate(svgProblems, 0);
+  assert.deepEqual(r.found, [], r.found.join('\n'));
+  page.assertClean();
+});
 
 test('the header is one line on a phone: the site links fold behind "Menu"', async () => {
   const page = await openPage(browser, srv.base, PHONE);

@@ -8,6 +8,7 @@
 //!   - [`page`]: the player's state and its reducer `apply(page, action)`, URL ⇄ state;
 //!   - [`progress`]: steps done per lesson, as stored in localStorage;
 //!   - [`ledger`]: the prediction ledger (first prediction, confidence, outcome per question);
+//!   - [`practice`]: the practice of missed questions under way, as stored in localStorage;
 //!   - [`saved`]: the measurement file of the "Your machine" page, as stored in localStorage;
 //!   - [`charts`]: drawing functions generic over the plotters backend, and their data;
 //!   - [`svg`](mod@svg): markup written as escaped text, inserted as one raw node (the large SVG views).
@@ -27,6 +28,7 @@ pub mod components;
 pub mod hooks;
 pub mod ledger;
 pub mod page;
+pub mod practice;
 pub mod progress;
 pub mod route;
 pub mod run;

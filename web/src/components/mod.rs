@@ -15,6 +15,7 @@ pub mod notices;
 pub mod panel;
 pub mod pin;
 pub mod player;
+pub mod practice;
 pub mod question;
 pub mod reproduce;
 pub mod results;

@@ -6,6 +6,7 @@
 
 use super::notices::Notices;
 use super::panel::ParamPanel;
+use super::practice::{practice_bar, use_practice, PracticeHandle};
 use super::question::QuestionBox;
 use super::results::{Results, RunNotes};
 use crate::hooks::{use_dark_mode, Nav, ProgressCtx, Record};
@@ -61,12 +62,13 @@ pub fn player(props: &PlayerProps) -> Html {
     use_mark_visited(page, &progress);
     // Until the step's question is settled (answered right, or the answer asked for), the
     // views that would show its answer are veiled.
-    // The steps being practised again ("Practise the N you missed"), if any.
-    let practice = use_state_eq(|| None::<Vec<usize>>);
-    let practising = practice.as_ref().is_some_and(|p| p.contains(&page.step));
+    // The steps being practised again ("Practise the N you missed"), kept across reloads.
+    let practice = use_practice(page.lesson);
+    let practising = practice.practising(page.step);
     let settled = use_unsettled_on_new_step((page.step, practising));
     let question = step.and_then(|s| s.question.as_ref());
-    let answered_before = !practising && page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
+    let correct = page.lesson.is_some_and(|l| progress.progress.is_correct(&l.slug, page.step));
+    let answered_before = practice.answered_before(page.step, correct);
     let (veiled, veil_results) = veiled_views(question, !*settled && !answered_before);
     let ctx = use_view_ctx(page, &resolved, &run, dark, !veil_results);
     let view_names: Vec<String> = match step {
@@ -412,7 +414,7 @@ fn step_body(
     state: &UseReducerHandle<PageState>,
     settled: &UseStateHandle<bool>,
     answered_before: bool,
-    practice: &UseStateHandle<Option<Vec<usize>>>,
+    practice: &PracticeHandle,
     on_arrows: &Callback<KeyboardEvent>,
 ) -> Html {
     let dispatcher = state.dispatcher();
@@ -431,10 +433,9 @@ fn step_body(
     let n = lesson.steps.len();
     // Rendered from the lesson's Markdown at build time (trusted, compiled-in content).
     let body = Html::from_html_unchecked(AttrValue::from(step.body_html.as_str()));
-    let practising = practice.as_ref().is_some_and(|p| p.contains(&page.step));
     // The ledger shows model values: not while this step's question is open and was never
     // answered (nor during a practice).
-    let hold_ledger = practice.is_some()
+    let hold_ledger = practice.active().is_some()
         || (step.question.is_some()
             && !**settled
             && !answered_before
@@ -446,7 +447,7 @@ fn step_body(
             <h2 id="step-title" data-testid="step-title" tabindex="-1">{ &step.title }</h2>
             { practice_bar(page, lesson, progress, state, practice) }
             <div class="prose">{ body }</div>
-            { step_question(page, lesson, step, progress, settled, answered_before, practising) }
+            { step_question(page, lesson, step, progress, settled, answered_before, practice) }
             <div class="step-actions" onkeydown={on_arrows.clone()}>
                 <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}
                     id="prev-step" data-testid="prev-step" aria-keyshortcuts="ArrowLeft">{"← Previous"}</button>
@@ -476,9 +477,10 @@ fn step_question(
     progress: &ProgressCtx,
     settled: &UseStateHandle<bool>,
     answered_before: bool,
-    practising: bool,
+    practice: &PracticeHandle,
 ) -> Html {
     let Some(q) = &step.question else { return html! {} };
+    let practising = practice.practising(page.step);
     let mark_correct = {
         let (cb, slug, i) = (progress.mark_correct.clone(), lesson.slug.clone(), page.step);
         Callback::from(move |_| cb.emit((slug.clone(), i)))
@@ -488,72 +490,22 @@ fn step_question(
         Callback::from(move |_| settled.set(true))
     };
     let on_record = record_for(progress, &lesson.slug, page.step, practising);
+    // A question ended in a practice is done there (kept across a reload).
+    let on_record = match practising {
+        true => {
+            let (practice, step) = (practice.clone(), page.step);
+            on_record.reform(move |entry| {
+                practice.mark_done(step);
+                entry
+            })
+        }
+        false => on_record,
+    };
     html! {
         <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
             question={q} experiment={page.experiment}
             params={super::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
             {answered_before} {on_record} />
-    }
-}
-
-/// On the lesson's first and last step: the offer to practise the questions missed in an
-/// earlier visit (spaced retrieval); while practising, where the learner is and the way on.
-fn practice_bar(
-    page: &Page,
-    lesson: &skblab_lessons::Lesson,
-    progress: &ProgressCtx,
-    state: &UseReducerHandle<PageState>,
-    practice: &UseStateHandle<Option<Vec<usize>>>,
-) -> Html {
-    let n = lesson.steps.len();
-    let go = |steps: Option<Vec<usize>>, to: Option<usize>| {
-        let (practice, dispatch) = (practice.clone(), state.dispatcher());
-        Callback::from(move |_: MouseEvent| {
-            practice.set(steps.clone());
-            if let Some(i) = to {
-                dispatch.dispatch(Action::GoStep(i));
-            }
-        })
-    };
-    if let Some(steps) = practice.as_ref() {
-        let Some(at) = steps.iter().position(|&i| i == page.step) else { return html! {} };
-        let next = steps.get(at + 1).copied();
-        return html! {
-            <div class="practice-bar" role="status" data-testid="practice-bar">
-                <p><strong>{ format!("Practice: question {} of {}.", at + 1, steps.len()) }</strong>
-                    {" Predict again, before looking at the views."}</p>
-                if let Some(i) = next {
-                    <button class="btn btn-small" type="button" data-testid="practice-next"
-                        onclick={go(Some(steps.clone()), Some(i))}>{ format!("Next missed question (step {}) →", i + 1) }</button>
-                } else {
-                    <button class="btn btn-small" type="button" data-testid="practice-done"
-                        onclick={go(None, Some(n - 1))}>{"Finish the practice"}</button>
-                }
-            </div>
-        };
-    }
-    if page.step != 0 && page.step + 1 != n {
-        return html! {};
-    }
-    // Missed in an earlier visit, and not practised right since.
-    let now = progress.ledger.missed(&lesson.slug);
-    let missed: Vec<usize> = progress
-        .ledger_at_load
-        .missed(&lesson.slug)
-        .into_iter()
-        .filter(|i| now.contains(i) && lesson.steps.get(*i).is_some_and(|s| s.question.is_some()))
-        .collect();
-    let Some(&first) = missed.first() else { return html! {} };
-    let count = missed.len();
-    let which = missed.iter().map(|i| format!("step {}", i + 1)).collect::<Vec<_>>().join(", ");
-    html! {
-        <div class="practice-offer" data-testid="practice-offer">
-            <p>{ format!("Last time you needed a retry or the answer for {} of this lesson's questions ({which}). \
-                Asking them again a while later is what makes them stick.", if count == 1 { "one".to_string() } else { count.to_string() }) }</p>
-            <button class="btn btn-small" type="button" data-testid="practice-start" onclick={go(Some(missed), Some(first))}>
-                { if count == 1 { "Practise the one you missed".to_string() } else { format!("Practise the {count} you missed") } }
-            </button>
-        </div>
     }
 }
 

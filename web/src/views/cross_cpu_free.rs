@@ -10,6 +10,7 @@ use crate::charts::table::{num, DataTable};
 use crate::components::export::CsvExport;
 use crate::run::{use_view_data, RunKey, ViewLoad};
 use crate::svg;
+use crate::views::fit::{self, use_fit, Fit};
 use serde::{Deserialize, Serialize};
 use skblab_core::experiments::cross_cpu_free as xcpu;
 use skblab_core::ViewQuery;
@@ -57,10 +58,11 @@ pub struct LaneProps {
 #[function_component(LaneView)]
 fn lane_view(props: &LaneProps) -> Html {
     let data = use_view_data::<Lanes>(props.run.clone(), ViewQuery::new("lanes"));
+    let (node, fit) = use_fit();
     let ViewLoad::Ready(data) = &data else { return data.note().unwrap_or_default() };
     html! {
         <>
-            { svg::into_html(markup(data)) }
+            <div ref={node}>{ svg::into_html(markup(data, fit)) }</div>
             <p class="view-csv"><CsvExport name="cross-cpu-free-counters" table={Rc::new(counter_table(data))} /></p>
         </>
     }
@@ -76,44 +78,60 @@ fn counter_table(d: &Lanes) -> DataTable {
     t
 }
 
+/// The desktop drawing's width (user units; the SVG scales to its box) and its lanes' left
+/// end, right of the CPU labels. A narrow box gets a drawing as wide as it is, the labels
+/// above each lane and the lanes across the whole width.
 const W: f64 = 600.0;
 const LEFT: f64 = 64.0;
+const NARROW_LEFT: f64 = 8.0;
 const LANE_H: f64 = 66.0;
 const TOP: f64 = 14.0;
 /// Lanes drawn at most (a dispatcher's further readers are summarised in the counters).
 const MAX_LANES: usize = 5;
 
-/// Where things go: the lanes drawn (CPU ids, in order), the time axis and the figure height.
+/// Where things go: the lanes drawn (CPU ids, in order), the time axis, the figure's size, and
+/// on a narrow box the labels' font sizes (CSS pixels: one user unit is one there).
 struct Geometry {
     lanes: Vec<u16>,
     t0: u64,
     span: f64,
     h: f64,
+    w: f64,
+    left: f64,
+    narrow: Option<(f64, f64)>,
 }
 
 impl Geometry {
-    fn new(d: &Lanes) -> Self {
+    fn new(d: &Lanes, fit: Fit) -> Self {
         let lanes: Vec<u16> = d.cpus.iter().take(MAX_LANES).map(|c| c.0).collect();
         let h = TOP + LANE_H * lanes.len() as f64 + 22.0;
         let (t0, t1) = d.events.iter().fold((u64::MAX, 0), |(a, b), e| (a.min(e.t_ns), b.max(e.t_ns)));
         let span = (t1.saturating_sub(t0)).max(1) as f64;
-        Geometry { lanes, t0, span, h }
+        let (w, left, narrow) = match fit {
+            Fit::Wide => (W, LEFT, None),
+            Fit::Narrow(w) => (w, NARROW_LEFT, Some((fit::FONT, fit::SMALL_FONT))),
+        };
+        Geometry { lanes, t0, span, h, w, left, narrow }
+    }
+    /// The `style` of a label (`small`: a role or the axis) on a narrow box, else none.
+    fn style(&self, small: bool) -> String {
+        self.narrow.map_or(String::new(), |(big, little)| format!("font-size: {}px", if small { little } else { big }))
     }
     fn lane_of(&self, cpu: u16) -> Option<usize> {
         self.lanes.iter().position(|&c| c == cpu)
     }
     fn x(&self, t: u64) -> f64 {
-        LEFT + 12.0 + (t.saturating_sub(self.t0)) as f64 / self.span * (W - LEFT - 30.0)
+        self.left + 12.0 + (t.saturating_sub(self.t0)) as f64 / self.span * (self.w - self.left - 30.0)
     }
     fn y(&self, lane: usize) -> f64 {
         TOP + LANE_H * lane as f64 + LANE_H * 0.62
     }
 }
 
-fn markup(d: &Lanes) -> String {
+fn markup(d: &Lanes, fit: Fit) -> String {
     let s = &mut String::new();
-    let g = Geometry::new(d);
-    header(s, d, g.h);
+    let g = Geometry::new(d, fit);
+    header(s, d, &g);
     lane_lines(s, d, &g);
     // Arrows first (under the dots): from each object's allocation to its free elsewhere.
     arrows(s, d, &g);
@@ -123,9 +141,10 @@ fn markup(d: &Lanes) -> String {
     }
     svg!(
         s,
-        r#"<text class="xcpu-axis" x="{}" y="{}">{} µs of simulated time →</text></svg>"#,
-        LEFT,
+        r#"<text class="xcpu-axis" x="{}" y="{}" style="{}">{} µs of simulated time →</text></svg>"#,
+        g.left,
         g.h - 8.0,
+        g.style(true),
         format_args!("{:.1}", g.span / 1000.0)
     );
     legend(s, d);
@@ -136,42 +155,53 @@ fn markup(d: &Lanes) -> String {
 
 /// The figure's opening, its caption with the slow-path pill, and the svg's opening and
 /// arrow-head marker.
-fn header(s: &mut String, d: &Lanes, h: f64) {
+fn header(s: &mut String, d: &Lanes, g: &Geometry) {
     svg!(
         s,
         concat!(
             r#"<figure class="xcpu card-flat" data-testid="xcpu-lanes" data-slow-per-skb="{}">"#,
             r#"<figcaption><strong>Allocations and frees of the first skbs, per CPU</strong> "#,
             r#"<span class="pill {}">{} slow-path frees per skb</span></figcaption>"#,
-            r#"<svg viewBox="0 0 {} {}" role="img" aria-label="CPU lanes: dots are allocations (filled) and frees (rings); arrows cross lanes where an skb is freed on another CPU; red means SLUB's slow path" xmlns="http://www.w3.org/2000/svg" class="diagram-svg xcpu-svg">"#,
+            r#"<svg viewBox="0 0 {} {}" role="img" aria-label="CPU lanes: dots are allocations (filled) and frees (rings); arrows cross lanes where an skb is freed on another CPU; red means SLUB's slow path" xmlns="http://www.w3.org/2000/svg" class="diagram-svg xcpu-svg" data-fit="{}">"#,
             r#"<defs><marker id="xcpu-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="xcpu-head"/></marker></defs>"#
         ),
         format_args!("{:.2}", d.slowpath_frees_per_skb),
         if d.slowpath_frees_per_skb < 0.5 { "pill-ok" } else { "pill-bad" },
         format_args!("{:.2}", d.slowpath_frees_per_skb),
-        W,
-        h
+        g.w,
+        g.h,
+        if g.narrow.is_some() { "narrow" } else { "wide" }
     );
 }
 
-/// One line per lane with its CPU number and role.
+/// One line per lane with its CPU number and role: the number left of the lane and the role
+/// above it, or on a narrow box both above it.
 fn lane_lines(s: &mut String, d: &Lanes, g: &Geometry) {
     for (i, cpu) in g.lanes.iter().enumerate() {
         let role = d.cpus.iter().find(|c| c.0 == *cpu).map_or("", |c| c.1.as_str());
+        let name = format!("CPU {cpu}");
+        let ((cpu_x, cpu_y), role_x) = match g.narrow {
+            // Bold: wider than regular text.
+            Some((big, _)) => ((4.0, g.y(i) - 20.0), 4.0 + fit::BOLD * fit::text_w(&name, big) + 8.0),
+            None => ((4.0, g.y(i) + 5.0), LEFT),
+        };
         svg!(
             s,
             concat!(
                 r#"<line class="xcpu-lane" x1="{}" x2="{}" y1="{}" y2="{}"/>"#,
-                r#"<text class="xcpu-cpu" x="4" y="{}">CPU {}</text><text class="xcpu-role" x="{}" y="{}">{}</text>"#
+                r#"<text class="xcpu-cpu" x="{}" y="{}" style="{}">{}</text><text class="xcpu-role" x="{}" y="{}" style="{}">{}</text>"#
             ),
-            LEFT,
-            W - 10.0,
+            g.left,
+            g.w - 10.0,
             g.y(i),
             g.y(i),
-            g.y(i) + 5.0,
-            cpu,
-            LEFT,
+            cpu_x,
+            cpu_y,
+            g.style(false),
+            name,
+            role_x,
             g.y(i) - 20.0,
+            g.style(true),
             role
         );
     }
@@ -268,4 +298,33 @@ fn counters(s: &mut String, d: &Lanes) {
         );
     }
     s.push_str("</tbody></table>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skblab_core::Experiment;
+
+    fn lanes() -> Lanes {
+        let data = xcpu::CrossCpuFree.view_data(&xcpu::CrossCpuFree.defaults(), 1, &ViewQuery::new("lanes"));
+        let data = skblab_core::ViewData::from_json(data.expect("lane data").to_json());
+        (*data.decode::<Lanes>().expect("the view reads it")).clone()
+    }
+
+    #[test]
+    fn the_lanes_on_a_desktop_and_on_a_narrow_box() {
+        let d = lanes();
+        let wide = markup(&d, Fit::Wide);
+        assert!(wide.contains("viewBox=\"0 0 600 ") && wide.contains("data-fit=\"wide\"") && !wide.contains("font-size"));
+        let narrow = markup(&d, Fit::Narrow(300.0));
+        assert!(narrow.contains("viewBox=\"0 0 300 ") && narrow.contains("data-fit=\"narrow\""));
+        let sizes = fit::text_font_sizes(&narrow);
+        assert!(!sizes.is_empty() && sizes.iter().all(|&f| f >= fit::SMALL_FONT), "{sizes:?}");
+        // Each lane's label and role fit on the line above it.
+        let g = Geometry::new(&d, Fit::Narrow(300.0));
+        for (cpu, role) in &d.cpus {
+            let end = 4.0 + fit::BOLD * fit::text_w(&format!("CPU {cpu}"), fit::FONT) + 8.0 + fit::text_w(role, fit::SMALL_FONT);
+            assert!(end <= g.w, "{role}: {end}");
+        }
+    }
 }

@@ -10,6 +10,7 @@
 //! view reads what core computes for it (`Experiment::view_data`) from the run store
 //! ([`crate::run::use_view_data`]); it never calls the simulation.
 
+pub mod fit;
 pub mod flame;
 pub mod generic;
 pub mod text_diff;

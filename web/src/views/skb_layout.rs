@@ -10,6 +10,7 @@ use crate::charts::table::DataTable;
 use crate::components::chart::{Chart, ChartData};
 use crate::components::export::CsvExport;
 use crate::svg;
+use crate::views::fit::{self, use_fit, Fit};
 use skblab_core::experiments::skb_layout::{LayoutInput, Segment, SkbLayout};
 use skblab_core::sim::skb::kmalloc_suffix;
 use std::rc::Rc;
@@ -48,7 +49,8 @@ pub fn frags_chart(ctx: &ViewCtx) -> Html {
     html! { <Chart data={ChartData::from(data)} dark={ctx.dark} {caption} name="skb-layout-frags" testid="frags-chart" /> }
 }
 
-/// Width of the drawing in SVG user units; the SVG scales to its box.
+/// Width of the desktop drawing in SVG user units; the SVG scales to its box. A narrow box
+/// gets a drawing as wide as it is ([`Fit::Narrow`]): user units are CSS pixels there.
 const VIEW_W: f64 = 1000.0;
 const MARGIN_X: f64 = 12.0;
 const BAR_Y: f64 = 58.0;
@@ -85,21 +87,63 @@ fn help(name: &str) -> &'static str {
     }
 }
 
-/// Text anchor that keeps a label near `x` inside the drawing.
-fn edge_anchor(x: f64) -> &'static str {
-    if x > VIEW_W - 110.0 {
+/// The drawing's width and text sizes: the desktop drawing, or one as wide as a narrow box.
+struct Geom {
+    w: f64,
+    /// On a narrow box, the font sizes (CSS pixels) of the labels and of the ruler and sizes,
+    /// written on each text (`style`, above the stylesheet's desktop sizes).
+    narrow: Option<(f64, f64)>,
+}
+
+impl Geom {
+    fn new(fit: Fit) -> Geom {
+        match fit {
+            Fit::Wide => Geom { w: VIEW_W, narrow: None },
+            Fit::Narrow(w) => Geom { w, narrow: Some((fit::FONT, fit::SMALL_FONT)) },
+        }
+    }
+
+    /// The `style` of a label (`small`: a size or a ruler number) on a narrow box.
+    fn style(&self, small: bool) -> String {
+        match self.narrow {
+            Some((big, little)) => format!("font-size: {}px", if small { little } else { big }),
+            None => String::new(),
+        }
+    }
+
+    /// Whether a segment `w` units wide carries `label` and `size` inside the bar.
+    fn has_text(&self, w: f64, label: &str, size: &str) -> bool {
+        match self.narrow {
+            Some((big, little)) => fit::text_w(label, big).max(fit::text_w(size, little)) + 6.0 <= w,
+            None => w >= LABEL_MIN_W,
+        }
+    }
+
+    /// The most ruler intervals: 8 on the desktop; on a narrow box, as many as leave each
+    /// number (up to 5 digits) its width and a gap.
+    fn max_intervals(&self) -> u64 {
+        match self.narrow {
+            Some((_, little)) => ((self.w - 2.0 * MARGIN_X) / (fit::text_w("00000", little) + 14.0)).floor().max(1.0) as u64,
+            None => 8,
+        }
+    }
+}
+
+/// Text anchor that keeps a label `half_w` half wide near `x` inside a drawing `w` wide.
+fn edge_anchor(x: f64, w: f64, half_w: f64) -> &'static str {
+    if x > w - half_w {
         "end"
-    } else if x < 110.0 {
+    } else if x < half_w {
         "start"
     } else {
         "middle"
     }
 }
 
-/// Distance between ruler ticks: a power of two giving at most 8 intervals.
-fn tick_bytes(total_bytes: u64) -> u64 {
+/// Distance between ruler ticks: a power of two giving at most `max_intervals` intervals.
+fn tick_bytes(total_bytes: u64, max_intervals: u64) -> u64 {
     let mut tick = 64;
-    while total_bytes / tick > 8 {
+    while total_bytes / tick > max_intervals {
         tick *= 2;
     }
     tick
@@ -112,6 +156,7 @@ pub struct DiagramProps {
 
 #[function_component(Diagram)]
 pub fn diagram(props: &DiagramProps) -> Html {
+    let (node, fit) = use_fit();
     let n_frags = props.input.layout().max_skb_frags;
     let mut legend = DataTable::new(["span", "offset (bytes)", "bytes", "what"]);
     for seg in props.input.segments() {
@@ -124,22 +169,23 @@ pub fn diagram(props: &DiagramProps) -> Html {
     }
     html! {
         <>
-            { svg::into_html(diagram_markup(&props.input)) }
+            <div ref={node}>{ svg::into_html(diagram_markup(&props.input, fit)) }</div>
             <p class="view-csv"><CsvExport name="skb-layout-legend" table={Rc::new(legend)} /></p>
         </>
     }
 }
 
 /// The whole figure as markup: caption, the SVG drawing, summary and legend table.
-fn diagram_markup(input: &LayoutInput) -> String {
+fn diagram_markup(input: &LayoutInput, fit: Fit) -> String {
+    let g = Geom::new(fit);
     let layout = input.layout();
     let segments = input.segments();
     let object_bytes = layout.kmalloc_bucket_bytes.max(1);
-    let scale = (VIEW_W - 2.0 * MARGIN_X) / object_bytes as f64;
+    let scale = (g.w - 2.0 * MARGIN_X) / object_bytes as f64;
     let x = |bytes: u64| MARGIN_X + bytes as f64 * scale;
     let class_name = class_name(input, object_bytes, layout.from_page_allocator);
     let half_page = input.page_size_bytes / 2;
-    let tick = tick_bytes(object_bytes);
+    let tick = tick_bytes(object_bytes, g.max_intervals());
     let summary = format!(
         "{} bytes requested (SKB_DATA_ALIGN(pad + frame) {} + shinfo {}) → {class_name}; {} bytes unused; truesize {}",
         layout.head_bytes,
@@ -154,7 +200,7 @@ fn diagram_markup(input: &LayoutInput) -> String {
         concat!(
             r#"<figure class="diagram card-flat" data-testid="diagram" data-object-bytes="{}">"#,
             r#"<figcaption><strong>{} object: {} bytes</strong><span class="pill {}">{}</span></figcaption>"#,
-            r#"<svg viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg" class="diagram-svg">"#,
+            r#"<svg viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg" class="diagram-svg" data-fit="{}">"#,
             r#"<rect class="object" x="{}" y="{}" width="{}" height="{}" rx="6"/>"#
         ),
         object_bytes,
@@ -162,34 +208,38 @@ fn diagram_markup(input: &LayoutInput) -> String {
         object_bytes,
         if layout.fits_half_page { "pill-ok" } else { "pill-bad" },
         if layout.fits_half_page { "fits half a page" } else { "over half a page" },
-        VIEW_W,
+        g.w,
         VIEW_H,
         summary,
+        if g.narrow.is_some() { "narrow" } else { "wide" },
         MARGIN_X,
         BAR_Y - 6.0,
-        VIEW_W - 2.0 * MARGIN_X,
+        g.w - 2.0 * MARGIN_X,
         BAR_H + 12.0
     );
     for seg in segments.iter().filter(|seg| seg.size_bytes > 0) {
-        segment_rect(s, seg, layout.max_skb_frags, input, &x);
+        segment_rect(s, seg, layout.max_skb_frags, input, &x, &g);
     }
     if half_page <= object_bytes {
         let xh = x(half_page);
+        let text = format!("half page: {half_page}");
+        let half_w = g.narrow.map_or(110.0, |(big, _)| fit::text_w(&text, big) / 2.0 + 4.0);
         svg!(
             s,
             concat!(
                 r#"<line class="half-page" x1="{}" x2="{}" y1="30" y2="{}"/>"#,
-                r#"<text class="half-page-label" x="{}" y="24" text-anchor="{}">half page: {}</text>"#
+                r#"<text class="half-page-label" x="{}" y="24" text-anchor="{}" style="{}">{}</text>"#
             ),
             xh,
             xh,
             BAR_Y + BAR_H + 8.0,
             xh,
-            edge_anchor(xh),
-            half_page
+            edge_anchor(xh, g.w, half_w),
+            g.style(false),
+            text
         );
     }
-    ruler(s, object_bytes, tick, &x);
+    ruler(s, object_bytes, tick, &x, &g);
     svg!(s, r#"</svg><p class="diagram-summary">{}</p>"#, summary);
     legend(s, &segments, layout.max_skb_frags);
     s.push_str("</figure>");
@@ -209,7 +259,14 @@ fn class_name(input: &LayoutInput, object_bytes: u64, from_page_allocator: bool)
     }
 }
 
-fn segment_rect(s: &mut String, seg: &Segment, n_frags: u64, input: &LayoutInput, x: &dyn Fn(u64) -> f64) {
+fn segment_rect(
+    s: &mut String,
+    seg: &Segment,
+    n_frags: u64,
+    input: &LayoutInput,
+    x: &dyn Fn(u64) -> f64,
+    g: &Geom,
+) {
     let (x0, x1) = (x(seg.offset_bytes), x(seg.offset_bytes + seg.size_bytes));
     let w = (x1 - x0).max(0.5);
     let name = label(seg.name, n_frags);
@@ -227,7 +284,8 @@ fn segment_rect(s: &mut String, seg: &Segment, n_frags: u64, input: &LayoutInput
         seg.size_bytes,
         help(seg.name)
     );
-    let has_text = w >= LABEL_MIN_W;
+    let size = format!("{} B", seg.size_bytes);
+    let has_text = g.has_text(w, &name, &size);
     let slot_w = if n_frags > 0 { w / n_frags as f64 } else { 0.0 };
     if seg.name == "frags" && n_frags <= MAX_DRAWN_FRAGS && slot_w >= 1.5 {
         let y2 = BAR_Y + if has_text { 10.0 } else { BAR_H };
@@ -241,21 +299,23 @@ fn segment_rect(s: &mut String, seg: &Segment, n_frags: u64, input: &LayoutInput
         svg!(
             s,
             concat!(
-                r#"<text class="seg-label" x="{}" y="{}" text-anchor="middle">{}</text>"#,
-                r#"<text class="seg-size" x="{}" y="{}" text-anchor="middle">{} B</text>"#
+                r#"<text class="seg-label" x="{}" y="{}" text-anchor="middle" style="{}">{}</text>"#,
+                r#"<text class="seg-size" x="{}" y="{}" text-anchor="middle" style="{}">{}</text>"#
             ),
             cx,
             BAR_Y + 28.0,
+            g.style(false),
             name,
             cx,
             BAR_Y + 48.0,
-            seg.size_bytes
+            g.style(true),
+            size
         );
     }
     s.push_str("</g>");
 }
 
-fn ruler(s: &mut String, object_bytes: u64, tick: u64, x: &dyn Fn(u64) -> f64) {
+fn ruler(s: &mut String, object_bytes: u64, tick: u64, x: &dyn Fn(u64) -> f64, g: &Geom) {
     let y = BAR_Y + BAR_H + 10.0;
     svg!(s, r#"<g class="ruler"><line x1="{}" x2="{}" y1="{}" y2="{}"/>"#, x(0), x(object_bytes), y, y);
     for b in (0..=object_bytes / tick).map(|i| i * tick) {
@@ -269,7 +329,7 @@ fn ruler(s: &mut String, object_bytes: u64, tick: u64, x: &dyn Fn(u64) -> f64) {
         let xb = x(b);
         svg!(
             s,
-            r#"<line x1="{}" x2="{}" y1="{}" y2="{}"/><text x="{}" y="{}" text-anchor="{}">{}</text>"#,
+            r#"<line x1="{}" x2="{}" y1="{}" y2="{}"/><text x="{}" y="{}" text-anchor="{}" style="{}">{}</text>"#,
             xb,
             xb,
             y,
@@ -277,6 +337,7 @@ fn ruler(s: &mut String, object_bytes: u64, tick: u64, x: &dyn Fn(u64) -> f64) {
             xb,
             y + 24.0,
             anchor,
+            g.style(true),
             b
         );
     }
@@ -313,7 +374,7 @@ mod tests {
     #[test]
     fn the_diagram_draws_every_segment_the_ruler_and_the_legend() {
         let input = SkbLayout::input(&SkbLayout.defaults());
-        let m = diagram_markup(&input);
+        let m = diagram_markup(&input, Fit::Wide);
         assert!(
             m.starts_with("<figure class=\"diagram card-flat\" data-testid=\"diagram\" data-object-bytes=\""),
             "{m}"
@@ -328,5 +389,29 @@ mod tests {
         assert!(m.contains("data-segment=\"frags\"") && m.contains("<g class=\"ruler\">"));
         assert!(m.contains(" → kmalloc-") || m.contains(" → page allocator"), "summary, with → as text");
         assert_eq!(m.matches("<g").count(), m.matches("</g>").count());
+    }
+
+    #[test]
+    fn a_narrow_box_gets_a_drawing_of_its_width_with_legible_spaced_labels() {
+        for (name, value) in [("mtu", 1500), ("mtu", 9000), ("max_skb_frags", 45)] {
+            let mut params = SkbLayout.defaults();
+            params.set_text(name, &value.to_string()).expect("a valid value");
+            let input = SkbLayout::input(&params);
+            let m = diagram_markup(&input, Fit::Narrow(300.0));
+            assert!(m.contains("<svg viewBox=\"0 0 300 170\"") && m.contains("data-fit=\"narrow\""), "{m}");
+            // Every text carries a phone's font size (user units are CSS pixels here).
+            let texts = m.matches("<text ").count();
+            let sized = m.matches("style=\"font-size: 13px\"").count() + m.matches("style=\"font-size: 11.5px\"").count();
+            assert_eq!(sized, texts, "{name}={value}");
+            // Ruler numbers are a number's width and a gap apart.
+            let g = Geom::new(Fit::Narrow(300.0));
+            let object = input.layout().kmalloc_bucket_bytes;
+            let tick = tick_bytes(object, g.max_intervals());
+            let gap = tick as f64 * (300.0 - 2.0 * MARGIN_X) / object as f64;
+            assert!(gap >= fit::text_w(&object.to_string(), fit::SMALL_FONT) + 8.0, "{name}={value}: {gap}");
+        }
+        // The desktop drawing is the same as before: 1000 units wide, no sizes written.
+        let wide = diagram_markup(&SkbLayout::input(&SkbLayout.defaults()), Fit::Wide);
+        assert!(wide.contains("viewBox=\"0 0 1000 170\"") && !wide.contains("font-size"));
     }
 }

@@ -12,6 +12,7 @@ use super::HoaProps;
 use crate::components::transport::Transport;
 use crate::run::{use_view_data, ViewLoad};
 use crate::svg;
+use crate::views::fit::{self, use_fit, Fit};
 use serde::{Deserialize, Serialize};
 use skblab_core::sim::trace::LaneState as CoreLaneState;
 use skblab_core::ViewQuery;
@@ -105,6 +106,7 @@ pub fn trace_view(props: &HoaProps) -> Html {
     let position = use_state_eq(|| 0usize);
     let query = ViewQuery::new("trace").with("flows", i64::from(*flows)).with("order", i64::from(*order));
     let trace = use_view_data::<Trace>(props.run.clone(), query.clone());
+    let (node, fit) = use_fit();
     {
         let position = position.clone();
         use_effect_with((props.run.clone(), query), move |_| position.set(0));
@@ -135,16 +137,18 @@ pub fn trace_view(props: &HoaProps) -> Html {
             <figcaption><strong>{ caption }</strong></figcaption>
             { controls(order, flows) }
             <Transport n_frames={n} position={pos} {on_change} unit="event" />
+            <div ref={node}>
             if let Some(frame) = trace.frames.get(pos) {
-                { frame_html(&trace, pos, frame) }
+                { frame_html(&trace, pos, frame, fit) }
             } else {
                 <p class="muted">{"(no events)"}</p>
             }
+            </div>
         </figure>
     }
 }
 
-fn frame_html(trace: &Trace, pos: usize, frame: &TraceFrame) -> Html {
+fn frame_html(trace: &Trace, pos: usize, frame: &TraceFrame, fit: Fit) -> Html {
     let prev = pos.checked_sub(1).and_then(|p| trace.frames.get(p));
     let s = &mut String::new();
     svg!(
@@ -152,7 +156,7 @@ fn frame_html(trace: &Trace, pos: usize, frame: &TraceFrame) -> Html {
         r#"<p class="hoa-event">{}</p>"#,
         format_args!("t = {:.3} µs · event {}: {}", frame.time_ns as f64 / 1000.0, frame.index, frame.event)
     );
-    s.push_str(&lanes_svg(trace, pos));
+    s.push_str(&lanes_svg(trace, pos, fit));
     s.push_str(LEGEND);
     lock_queues(s, &frame.locks);
     refills(s, trace, pos, frame);
@@ -201,44 +205,81 @@ fn controls(order: UseStateHandle<u32>, flows: UseStateHandle<u32>) -> Html {
     }
 }
 
-/// Geometry of the lane timeline, in SVG user units.
+/// Geometry of the desktop lane timeline, in SVG user units.
 const LABEL_W: f64 = 150.0;
 const CELLS_W: f64 = 500.0;
 const ROW_H: f64 = 17.0;
 const TOP: f64 = 8.0;
+/// A narrow box's cells are at least this wide (CSS pixels): the window shows fewer frames.
+const NARROW_CELL_MIN_W: f64 = 8.0;
+/// A narrow box's window shows at least this many frames.
+const NARROW_WINDOW_MIN: usize = 10;
+
+/// Where the lanes go: the label column, the cells' width, the frames a row shows, and the
+/// labels' font size on a narrow box (there one user unit is a CSS pixel).
+struct LaneGeom {
+    label_w: f64,
+    cells_w: f64,
+    window: usize,
+    font: Option<f64>,
+}
+
+impl LaneGeom {
+    /// The desktop layout, or one as wide as a narrow box whose label column is as wide as
+    /// the longest label and whose window shows as many frames as fit.
+    fn new(fit: Fit, labels: &[String]) -> LaneGeom {
+        let Some(w) = fit.narrow() else {
+            return LaneGeom { label_w: LABEL_W, cells_w: CELLS_W, window: WINDOW, font: None };
+        };
+        let font = fit::SMALL_FONT;
+        let label_w = labels.iter().map(|l| fit::mono_w(l, font)).fold(0.0, f64::max) + 10.0;
+        let cells_w = (w - label_w).max(NARROW_CELL_MIN_W * NARROW_WINDOW_MIN as f64);
+        let window = ((cells_w / NARROW_CELL_MIN_W) as usize).clamp(NARROW_WINDOW_MIN, WINDOW);
+        LaneGeom { label_w, cells_w, window, font: Some(font) }
+    }
+}
+
+/// A lane's label.
+fn lane_label(lane: &Lane) -> String {
+    format!("cpu {:>2} {}", lane.cpu, lane.thread)
+}
 
 /// One row per thread, one column per frame of the window; colour = state; a green tick where
 /// `skb_page_frag_refill()` installed a page on that CPU. SVG markup.
-fn lanes_svg(trace: &Trace, pos: usize) -> String {
+fn lanes_svg(trace: &Trace, pos: usize, fit: Fit) -> String {
     let s = &mut String::new();
     let Some(frame) = trace.frames.get(pos) else { return std::mem::take(s) };
-    let start = (pos + 1).saturating_sub(WINDOW);
-    let cell_w = CELLS_W / WINDOW as f64;
+    let labels: Vec<String> = frame.lanes.iter().map(lane_label).collect();
+    let g = LaneGeom::new(fit, &labels);
+    let start = (pos + 1).saturating_sub(g.window);
+    let cell_w = g.cells_w / g.window as f64;
     let height = TOP + ROW_H * frame.lanes.len() as f64 + 4.0;
-    let now_x = LABEL_W + (pos - start) as f64 * cell_w;
+    let now_x = g.label_w + (pos - start) as f64 * cell_w;
     svg!(
         s,
         concat!(
-            r#"<svg class="hoa-lanes" viewBox="0 0 {} {}" role="img" aria-label="Thread states over events {} to {}" data-testid="trace-lanes">"#,
+            r#"<svg class="hoa-lanes" viewBox="0 0 {} {}" role="img" aria-label="Thread states over events {} to {}" data-testid="trace-lanes" data-fit="{}">"#,
             r#"<rect class="now" x="{}" y="0" width="{}" height="{}"/>"#
         ),
-        LABEL_W + CELLS_W,
+        g.label_w + g.cells_w,
         height,
         start,
         pos,
+        if g.font.is_some() { "narrow" } else { "wide" },
         now_x - 1.0,
         cell_w + 1.0,
         height
     );
-    for (i, lane) in frame.lanes.iter().enumerate() {
+    let style = g.font.map_or(String::new(), |f| format!("font-size: {f}px"));
+    for (i, label) in labels.iter().enumerate() {
         let y = TOP + i as f64 * ROW_H + 12.0;
-        svg!(s, r#"<text x="4" y="{}">{}</text>"#, y, format_args!("cpu {:>2} {}", lane.cpu, lane.thread));
+        svg!(s, r#"<text x="4" y="{}" style="{}">{}</text>"#, y, style, label);
     }
     for f in start..=pos {
         let col = (f - start) as f64;
         let fr = &trace.frames[f];
         for (i, lane) in fr.lanes.iter().enumerate() {
-            let (x, y) = (LABEL_W + col * cell_w, TOP + i as f64 * ROW_H);
+            let (x, y) = (g.label_w + col * cell_w, TOP + i as f64 * ROW_H);
             svg!(
                 s,
                 r#"<rect class="st-{}" x="{}" y="{}" width="{}" height="{}" rx="2"/>"#,
@@ -423,7 +464,7 @@ mod tests {
         let trace = traced(DEFAULT_FLOWS);
         let pos = trace.frames.len() - 1;
         let frame = &trace.frames[pos];
-        let lanes = lanes_svg(&trace, pos);
+        let lanes = lanes_svg(&trace, pos, Fit::Wide);
         assert!(lanes.starts_with("<svg class=\"hoa-lanes\" viewBox=\"0 0 650 "), "{lanes}");
         assert!(lanes.contains("data-testid=\"trace-lanes\"") && lanes.ends_with("</svg>"));
         let cells = lanes.matches("<rect class=\"st-").count();
@@ -439,5 +480,20 @@ mod tests {
         buddyinfo(s, frame, None);
         assert!(s.contains("data-testid=\"buddyinfo\" tabindex=\"0\">Node 0, zone") && !s.contains("<mark"), "{s}");
         assert!(lane_table(frame).matches("<tr>").count() == frame.lanes.len() + 1);
+    }
+
+    #[test]
+    fn a_narrow_box_gets_lanes_of_its_width_with_every_label_beside_its_row() {
+        let trace = traced(8);
+        let pos = trace.frames.len() - 1;
+        let lanes = lanes_svg(&trace, pos, Fit::Narrow(300.0));
+        let labels: Vec<String> = trace.frames[pos].lanes.iter().map(lane_label).collect();
+        let g = LaneGeom::new(Fit::Narrow(300.0), &labels);
+        assert!((g.label_w + g.cells_w - 300.0).abs() < 1e-9, "as wide as the box");
+        assert!(lanes.contains(&format!("viewBox=\"0 0 {} ", g.label_w + g.cells_w)) && lanes.contains("data-fit=\"narrow\""));
+        assert!(g.window >= NARROW_WINDOW_MIN && g.cells_w / g.window as f64 >= NARROW_CELL_MIN_W);
+        assert!(labels.iter().all(|l| fit::mono_w(l, fit::SMALL_FONT) + 4.0 <= g.label_w), "labels fit their column");
+        assert_eq!(lanes.matches("font-size: 11.5px").count(), labels.len());
+        assert_eq!(lanes.matches("<rect class=\"st-").count(), g.window.min(pos + 1) * labels.len());
     }
 }

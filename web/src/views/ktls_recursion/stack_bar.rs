@@ -8,6 +8,7 @@
 
 use super::{use_walk, WalkData, WalkProps};
 use crate::svg;
+use crate::views::fit::{self, use_fit, Fit};
 use skblab_core::experiments::ktls_recursion::StackEntry;
 use yew::prelude::*;
 
@@ -21,9 +22,6 @@ const TOP_Y: f64 = 34.0;
 /// Height of the guard page band (not to scale: a 4 KiB page would squeeze the bar).
 const GUARD_H: f64 = 64.0;
 const BAR_H: f64 = 440.0;
-const LIMIT_Y: f64 = TOP_Y + GUARD_H;
-const BOTTOM_Y: f64 = LIMIT_Y + BAR_H;
-const VIEW_H: f64 = BOTTOM_Y + 30.0;
 /// Bands drawn one by one at most; older walk frames fold into one band.
 const BANDS_MAX: usize = 600;
 /// A band needs this height (user units) to carry its label.
@@ -36,6 +34,93 @@ const ZOOM_X: f64 = 424.0;
 const ZOOM_W: f64 = 160.0;
 /// Height the overflowing frame is drawn with, whatever its size.
 const OVERFLOW_H: f64 = 18.0;
+/// On a narrow box: the guard band's, the bar's and the zoom's heights (the zoom goes under
+/// the bar, as wide as the box), and the room for the zoom's title between them.
+const NARROW_GUARD_H: f64 = 56.0;
+const NARROW_BAR_H: f64 = 250.0;
+const NARROW_ZOOM_H: f64 = 250.0;
+const NARROW_ZOOM_GAP: f64 = 48.0;
+
+/// Where the parts go. The desktop drawing has the zoom beside the bar; on a narrow box (one
+/// user unit a CSS pixel, `fonts` the label and small sizes) the bar takes the width its
+/// scale and notes leave, and the zoom goes under it across the whole width.
+struct BarGeom {
+    w: f64,
+    h: f64,
+    bar_x: f64,
+    bar_w: f64,
+    guard_h: f64,
+    bar_h: f64,
+    zoom_x: f64,
+    zoom_w: f64,
+    zoom_top: f64,
+    zoom_h: f64,
+    fonts: Option<(f64, f64)>,
+}
+
+impl BarGeom {
+    fn new(fit: Fit) -> BarGeom {
+        let Some(w) = fit.narrow() else {
+            let limit = TOP_Y + GUARD_H;
+            return BarGeom {
+                w: VIEW_W,
+                h: limit + BAR_H + 30.0,
+                bar_x: BAR_X,
+                bar_w: BAR_W,
+                guard_h: GUARD_H,
+                bar_h: BAR_H,
+                zoom_x: ZOOM_X,
+                zoom_w: ZOOM_W,
+                zoom_top: limit,
+                zoom_h: BAR_H,
+                fonts: None,
+            };
+        };
+        let (big, small) = (fit::FONT, fit::SMALL_FONT);
+        // Left: the scale's widest label; right: the widest note beside the bar.
+        let bar_x = 16.0 + fit::text_w("THREAD_SIZE", small);
+        let notes = fit::text_w("used 16384 B", big).max(fit::text_w("8192 B, unmapped", small));
+        let bar_w = (w - bar_x - notes - 16.0).max(24.0);
+        let zoom_top = TOP_Y + NARROW_GUARD_H + NARROW_BAR_H + NARROW_ZOOM_GAP;
+        BarGeom {
+            w,
+            h: zoom_top + NARROW_ZOOM_H + 14.0,
+            bar_x,
+            bar_w,
+            guard_h: NARROW_GUARD_H,
+            bar_h: NARROW_BAR_H,
+            zoom_x: 8.0,
+            zoom_w: w - 16.0,
+            zoom_top,
+            zoom_h: NARROW_ZOOM_H,
+            fonts: Some((big, small)),
+        }
+    }
+
+    fn limit_y(&self) -> f64 {
+        TOP_Y + self.guard_h
+    }
+
+    fn bottom_y(&self) -> f64 {
+        self.limit_y() + self.bar_h
+    }
+
+    /// A text's font size: `wide` on the desktop, the narrow label or small size on a phone.
+    fn font(&self, wide: f64, small: bool) -> f64 {
+        self.fonts.map_or(wide, |(big, little)| if small { little } else { big })
+    }
+
+    /// The label a band `width` × `height` carries: all of it, on a narrow box only its bytes
+    /// when all does not fit, or none.
+    fn band_label<'a>(&self, label: &'a str, width: f64, height: f64) -> Option<&'a str> {
+        let Some((_, small)) = self.fonts else { return (height >= LABEL_MIN_H).then_some(label) };
+        if height < small + 3.0 {
+            return None;
+        }
+        let short = label.rsplit(" · ").next().unwrap_or(label);
+        [label, short].into_iter().find(|l| fit::text_w(l, small) + 4.0 <= width)
+    }
+}
 
 /// One band of the bar: a frame, or several folded together.
 struct Band {
@@ -79,6 +164,7 @@ fn walk_bands(stack: &[StackEntry], n_base: usize, base_bytes: u64) -> Vec<Band>
 
 #[function_component(StackView)]
 pub fn stack_view(props: &WalkProps) -> Html {
+    let (node, fit) = use_fit();
     let h = match use_walk(&props.run, RANK) {
         Ok(h) => h,
         Err(note) => return note,
@@ -101,17 +187,18 @@ pub fn stack_view(props: &WalkProps) -> Html {
                 }
             </figcaption>
             { h.transport }
-            { svg::into_html(bar_svg(walk, h.position, used, overflow)) }
+            <div ref={node}>{ svg::into_html(bar_svg(walk, h.position, (used, overflow), fit)) }</div>
             { legend() }
         </figure>
     }
 }
 
 /// The bar and its zoom as SVG markup.
-fn bar_svg(walk: &WalkData, position: usize, used: u64, overflow: bool) -> String {
+fn bar_svg(walk: &WalkData, position: usize, (used, overflow): (u64, bool), fit: Fit) -> String {
+    let g = BarGeom::new(fit);
     let t = &walk.trace;
     let thread = t.thread_size_bytes.max(1);
-    let y = |bytes: u64| BOTTOM_Y - bytes.min(thread) as f64 * BAR_H / thread as f64;
+    let y = |bytes: u64| g.bottom_y() - bytes.min(thread) as f64 * g.bar_h / thread as f64;
     let stack = walk.stack(position);
     let n_base = t.base.len();
     let base_bytes: u64 = t.base.iter().map(|e| e.frame_bytes).sum();
@@ -126,33 +213,34 @@ fn bar_svg(walk: &WalkData, position: usize, used: u64, overflow: bool) -> Strin
     let s = &mut String::new();
     svg!(
         s,
-        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="Stack budget: {} of {} bytes in use, {} frames{}" xmlns="http://www.w3.org/2000/svg">"#,
-        VIEW_W,
-        VIEW_H,
+        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="Stack budget: {} of {} bytes in use, {} frames{}" xmlns="http://www.w3.org/2000/svg" data-fit="{}">"#,
+        g.w,
+        g.h,
         used,
         thread,
         stack.len(),
-        if overflow { "; the last call does not fit" } else { "" }
+        if overflow { "; the last call does not fit" } else { "" },
+        if g.fonts.is_some() { "narrow" } else { "wide" }
     );
     s.push_str(DEFS);
-    guard_band(s, t.input.walk.vmap_stack, t.guard_page_bytes);
+    guard_band(s, t.input.walk.vmap_stack, t.guard_page_bytes, &g);
     svg!(
         s,
         r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="var(--border)" stroke-width="1.5"/>"#,
-        BAR_X,
-        LIMIT_Y,
-        BAR_W,
-        BAR_H
+        g.bar_x,
+        g.limit_y(),
+        g.bar_w,
+        g.bar_h
     );
-    band_rect(s, &base, (BAR_X, BAR_W), &y);
+    band_rect(s, &base, (g.bar_x, g.bar_w), &y, &g);
     for b in &bands {
-        band_rect(s, b, (BAR_X, BAR_W), &y);
+        band_rect(s, b, (g.bar_x, g.bar_w), &y, &g);
     }
-    scale_labels(s, thread);
-    zoom(s, &stack, used, thread, &y);
+    scale_labels(s, thread, &g);
+    zoom(s, &stack, (used, thread), &y, &g);
     match over {
-        Some(b) => overflow_band(s, &b, thread, &y),
-        None => used_marker(s, used, &y),
+        Some(b) => overflow_band(s, &b, thread, &y, &g),
+        None => used_marker(s, used, &y, &g),
     }
     s.push_str("</svg>");
     std::mem::take(s)
@@ -167,42 +255,42 @@ const DEFS: &str = concat!(
     r#"<line x1="0" y1="0" x2="0" y2="8" stroke="var(--muted)" stroke-width="2"/></pattern></defs>"#
 );
 
-fn guard_band(s: &mut String, vmap_stack: bool, guard_page_bytes: u64) {
-    let text_x = BAR_X + BAR_W + 10.0;
+fn guard_band(s: &mut String, vmap_stack: bool, guard_page_bytes: u64, g: &BarGeom) {
+    let text_x = g.bar_x + g.bar_w + 10.0;
     svg!(
         s,
         r#"<g data-testid="guard-page"><rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="var(--bad, #b3261e)" stroke-dasharray="4 3"/>"#,
-        BAR_X,
+        g.bar_x,
         TOP_Y,
-        BAR_W,
-        GUARD_H,
+        g.bar_w,
+        g.guard_h,
         if vmap_stack { "url(#ktls-hatch)" } else { "url(#ktls-hatch-grey)" }
     );
-    if vmap_stack {
-        svg!(
-            s,
-            r#"<text class="bad" x="{}" y="{}" font-size="13">guard page</text><text class="dim" x="{}" y="{}" font-size="11">{} B, unmapped</text>"#,
-            text_x,
-            TOP_Y + 22.0,
-            text_x,
-            TOP_Y + 38.0,
-            guard_page_bytes
-        );
+    let (big, small) = (g.font(13.0, false), g.font(11.0, true));
+    let (class, title, note) = if vmap_stack {
+        ("bad", "guard page".to_string(), format!("{guard_page_bytes} B, unmapped"))
     } else {
-        svg!(
-            s,
-            r#"<text class="dim" x="{}" y="{}" font-size="13">no guard page</text><text class="dim" x="{}" y="{}" font-size="11">other memory</text>"#,
-            text_x,
-            TOP_Y + 22.0,
-            text_x,
-            TOP_Y + 38.0
-        );
-    }
+        ("dim", "no guard page".to_string(), "other memory".to_string())
+    };
     svg!(
         s,
-        r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="middle">↑ stack grows (down in memory)</text></g>"#,
-        BAR_X + BAR_W / 2.0,
-        TOP_Y - 10.0
+        r#"<text class="{}" x="{}" y="{}" font-size="{}">{}</text><text class="dim" x="{}" y="{}" font-size="{}">{}</text>"#,
+        class,
+        text_x,
+        TOP_Y + 22.0,
+        big,
+        title,
+        text_x,
+        TOP_Y + 38.0,
+        small,
+        note
+    );
+    svg!(
+        s,
+        r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="middle">↑ stack grows (down in memory)</text></g>"#,
+        g.bar_x + g.bar_w / 2.0,
+        TOP_Y - 10.0,
+        small
     );
 }
 
@@ -219,7 +307,7 @@ fn band_fill(class: &str) -> &'static str {
 }
 
 /// A band in the bar whose left edge and width are `(bar_x, bar_w)`.
-fn band_rect(s: &mut String, b: &Band, (bar_x, bar_w): (f64, f64), y: &dyn Fn(u64) -> f64) {
+fn band_rect(s: &mut String, b: &Band, (bar_x, bar_w): (f64, f64), y: &dyn Fn(u64) -> f64, g: &BarGeom) {
     let (top, bottom) = (y(b.offset_bytes + b.size_bytes), y(b.offset_bytes));
     let height = (bottom - top).max(0.3);
     svg!(
@@ -236,17 +324,20 @@ fn band_rect(s: &mut String, b: &Band, (bar_x, bar_w): (f64, f64), y: &dyn Fn(u6
         b.offset_bytes
     );
     let (x, ty) = (bar_x + bar_w / 2.0, top + height / 2.0 + 4.0);
-    if height < LABEL_MIN_H {
-    } else if matches!(b.class, "base" | "folded") {
-        svg!(s, r#"<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"#, x, ty, b.label);
-    } else {
-        svg!(
+    let font = g.font(11.0, true);
+    match g.band_label(&b.label, bar_w, height) {
+        None => {}
+        Some(label) if matches!(b.class, "base" | "folded") => {
+            svg!(s, r#"<text x="{}" y="{}" font-size="{}" text-anchor="middle">{}</text>"#, x, ty, font, label);
+        }
+        Some(label) => svg!(
             s,
-            r#"<text x="{}" y="{}" font-size="11" text-anchor="middle" class="on-fill" style="fill: #fff">{}</text>"#,
+            r#"<text x="{}" y="{}" font-size="{}" text-anchor="middle" class="on-fill" style="fill: #fff">{}</text>"#,
             x,
             ty,
-            b.label
-        );
+            font,
+            label
+        ),
     }
     s.push_str("</g>");
 }
@@ -265,10 +356,11 @@ fn legend() -> Html {
 
 /// The top of the stack magnified: every frame in the window drawn to the zoom's scale, the
 /// THREAD_SIZE line and the guard page when they are in it, and a box on the bar marking it.
-fn zoom(s: &mut String, stack: &[StackEntry], used: u64, thread: u64, y: &dyn Fn(u64) -> f64) {
+fn zoom(s: &mut String, stack: &[StackEntry], (used, thread): (u64, u64), y: &dyn Fn(u64) -> f64, g: &BarGeom) {
     let top = used.max(ZOOM_BYTES - ZOOM_HEADROOM_BYTES) + ZOOM_HEADROOM_BYTES;
     let bottom = top - ZOOM_BYTES;
-    let yz = |b: u64| BOTTOM_Y - (b.clamp(bottom, top) - bottom) as f64 * BAR_H / ZOOM_BYTES as f64;
+    let zoom_bottom = g.zoom_top + g.zoom_h;
+    let yz = |b: u64| zoom_bottom - (b.clamp(bottom, top) - bottom) as f64 * g.zoom_h / ZOOM_BYTES as f64;
     let mut offset = 0;
     let mut bands = Vec::new();
     for (i, e) in stack.iter().enumerate() {
@@ -286,36 +378,37 @@ fn zoom(s: &mut String, stack: &[StackEntry], used: u64, thread: u64, y: &dyn Fn
         concat!(
             r#"<g class="zoom" data-testid="stack-zoom">"#,
             r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="var(--fg)" stroke-dasharray="3 2"/>"#,
-            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="middle">zoom: bytes {}–{}</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="middle">zoom: bytes {}–{}</text>"#,
             r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="var(--border)" stroke-width="1.5"/>"#
         ),
-        BAR_X - 3.0,
+        g.bar_x - 3.0,
         y(top),
-        BAR_W + 6.0,
+        g.bar_w + 6.0,
         (y(bottom) - y(top)).max(2.0),
-        ZOOM_X + ZOOM_W / 2.0,
-        LIMIT_Y - 10.0,
+        g.zoom_x + g.zoom_w / 2.0,
+        g.zoom_top - 10.0,
+        g.font(11.0, true),
         bottom,
         top,
-        ZOOM_X,
-        LIMIT_Y,
-        ZOOM_W,
-        BAR_H
+        g.zoom_x,
+        g.zoom_top,
+        g.zoom_w,
+        g.zoom_h
     );
     if thread > bottom && thread < top {
         let yl = yz(thread);
         svg!(
             s,
             r#"<rect x="{}" y="{}" width="{}" height="{}" fill="url(#ktls-hatch)"/>"#,
-            ZOOM_X,
-            LIMIT_Y,
-            ZOOM_W,
-            yl - LIMIT_Y
+            g.zoom_x,
+            g.zoom_top,
+            g.zoom_w,
+            yl - g.zoom_top
         );
-        limit_line(s, (ZOOM_X - 4.0, ZOOM_X + ZOOM_W + 4.0), yl);
+        limit_line(s, (g.zoom_x - 4.0, g.zoom_x + g.zoom_w + 4.0), yl);
     }
     for b in &bands {
-        band_rect(s, b, (ZOOM_X, ZOOM_W), &yz);
+        band_rect(s, b, (g.zoom_x, g.zoom_w), &yz, g);
     }
     s.push_str("</g>");
 }
@@ -325,80 +418,104 @@ fn limit_line(s: &mut String, (x1, x2): (f64, f64), y: f64) {
     svg!(s, r#"<line x1="{}" x2="{}" y1="{}" y2="{}" stroke="var(--bad, #b3261e)" stroke-width="2"/>"#, x1, x2, y, y);
 }
 
-fn scale_labels(s: &mut String, thread: u64) {
-    let x = BAR_X - 12.0;
+fn scale_labels(s: &mut String, thread: u64, g: &BarGeom) {
+    let x = g.bar_x - 12.0;
+    let (limit, font) = (g.limit_y(), g.font(11.0, true));
     s.push_str(r#"<g class="scale">"#);
-    limit_line(s, (BAR_X - 4.0, BAR_X + BAR_W + 4.0), LIMIT_Y);
+    limit_line(s, (g.bar_x - 4.0, g.bar_x + g.bar_w + 4.0), limit);
     svg!(
         s,
         concat!(
-            r#"<text x="{}" y="{}" font-size="11" text-anchor="end">THREAD_SIZE</text>"#,
-            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="end">{} B</text>"#,
-            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="end">{} B</text>"#,
-            r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="end">0</text></g>"#
+            r#"<text x="{}" y="{}" font-size="{}" text-anchor="end">THREAD_SIZE</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="end">{} B</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="end">{} B</text>"#,
+            r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="end">0</text></g>"#
         ),
         x,
-        LIMIT_Y - 2.0,
+        limit - 2.0,
+        font,
         x,
-        LIMIT_Y + 12.0,
+        limit + if g.fonts.is_some() { 14.0 } else { 12.0 },
+        font,
         thread,
         x,
-        LIMIT_Y + BAR_H / 2.0,
+        limit + g.bar_h / 2.0,
+        font,
         thread / 2,
         x,
-        BOTTOM_Y
+        g.bottom_y(),
+        font
     );
 }
 
-fn used_marker(s: &mut String, used: u64, y: &dyn Fn(u64) -> f64) {
+fn used_marker(s: &mut String, used: u64, y: &dyn Fn(u64) -> f64, g: &BarGeom) {
     let yu = y(used);
-    let x2 = BAR_X + BAR_W + 8.0;
+    let x2 = g.bar_x + g.bar_w + 8.0;
     svg!(
         s,
         concat!(
             r#"<g class="used-marker"><line x1="{}" x2="{}" y1="{}" y2="{}" stroke="var(--fg)" stroke-width="1.5"/>"#,
-            r#"<text x="{}" y="{}" font-size="12">used {} B</text></g>"#
+            r#"<text x="{}" y="{}" font-size="{}">used {} B</text></g>"#
         ),
-        BAR_X,
+        g.bar_x,
         x2,
         yu,
         yu,
         x2 + 4.0,
         yu + 4.0,
+        g.font(12.0, false),
         used
     );
 }
 
 /// The frame that did not fit: drawn straddling THREAD_SIZE, reaching into the guard page.
-fn overflow_band(s: &mut String, b: &Band, thread: u64, y: &dyn Fn(u64) -> f64) {
+fn overflow_band(s: &mut String, b: &Band, thread: u64, y: &dyn Fn(u64) -> f64, g: &BarGeom) {
     let past = (b.offset_bytes + b.size_bytes).saturating_sub(thread);
-    let top = LIMIT_Y - OVERFLOW_H / 2.0;
-    let x2 = BAR_X + BAR_W + 8.0;
-    let start_y = y(b.offset_bytes).max(LIMIT_Y);
+    let limit = g.limit_y();
+    let top = limit - OVERFLOW_H / 2.0;
+    let x2 = g.bar_x + g.bar_w + 8.0;
+    let start_y = y(b.offset_bytes).max(limit);
+    let (w, font) = (g.bar_w + 12.0, g.font(11.0, true));
     svg!(
         s,
         concat!(
             r#"<g class="overflow-frame" data-testid="overflow-frame">"#,
             r#"<rect x="{}" y="{}" width="{}" height="{}" fill="var(--bad, #b3261e)" stroke="var(--fg)" stroke-width="1.5">"#,
-            r#"<title>{} does not fit: {} B past THREAD_SIZE</title></rect>"#,
-            r#"<text x="{}" y="{}" font-size="11" text-anchor="middle" style="fill: #fff" font-weight="700">{}</text>"#,
-            r#"<text class="bad" x="{}" y="{}" font-size="12">{} B past THREAD_SIZE</text>"#,
-            r#"<text class="dim" x="{}" y="{}" font-size="11">needs {} B</text></g>"#
+            r#"<title>{} does not fit: {} B past THREAD_SIZE</title></rect>"#
         ),
-        BAR_X - 6.0,
+        g.bar_x - 6.0,
         top,
-        BAR_W + 12.0,
+        w,
         OVERFLOW_H.max(start_y - top),
         b.label,
-        past,
-        BAR_X + BAR_W / 2.0,
-        top + 13.0,
-        b.label,
+        past
+    );
+    if let Some(label) = g.band_label(&b.label, w, OVERFLOW_H) {
+        svg!(
+            s,
+            r#"<text x="{}" y="{}" font-size="{}" text-anchor="middle" style="fill: #fff" font-weight="700">{}</text>"#,
+            g.bar_x + g.bar_w / 2.0,
+            top + 13.0,
+            font,
+            label
+        );
+    }
+    // Beside the bar: one line on the desktop, two on a narrow box.
+    let lines: Vec<(String, &str, f64)> = match g.fonts {
+        None => vec![(format!("{past} B past THREAD_SIZE"), "bad", 12.0)],
+        Some((big, _)) => vec![(format!("{past} B past"), "bad", big), ("THREAD_SIZE".to_string(), "bad", big)],
+    };
+    let mut ty = limit + 26.0;
+    for (text, class, size) in lines {
+        svg!(s, r#"<text class="{}" x="{}" y="{}" font-size="{}">{}</text>"#, class, x2, ty, size, text);
+        ty += 16.0;
+    }
+    svg!(
+        s,
+        r#"<text class="dim" x="{}" y="{}" font-size="{}">needs {} B</text></g>"#,
         x2,
-        LIMIT_Y + 26.0,
-        past,
-        x2,
-        LIMIT_Y + 42.0,
+        ty,
+        font,
         b.offset_bytes + b.size_bytes
     );
 }
@@ -414,7 +531,7 @@ mod tests {
         let walk = WalkData::new(std::sync::Arc::new(walk_trace(&KtlsRecursion.defaults())));
         let svg = |position: usize| {
             let overflow = walk.frame(position).is_some_and(|f| f.overflow);
-            bar_svg(&walk, position, walk.used_bytes(position), overflow)
+            bar_svg(&walk, position, (walk.used_bytes(position), overflow), Fit::Wide)
         };
         let start = svg(0);
         assert!(start.starts_with("<svg viewBox=\"0 0 600 568\" role=\"img\" aria-label=\"Stack budget: "), "{start}");
@@ -429,5 +546,23 @@ mod tests {
         assert!(end.contains("B past THREAD_SIZE</title>") && !end.contains("used-marker"));
         assert_eq!(end.matches("<svg").count(), 1);
         assert_eq!(end.matches("<g").count(), end.matches("</g>").count());
+    }
+
+    #[test]
+    fn a_narrow_box_gets_the_bar_with_the_zoom_under_it_every_text_legible() {
+        let walk = WalkData::new(std::sync::Arc::new(walk_trace(&KtlsRecursion.defaults())));
+        for position in [0, walk.n_positions() / 2, walk.n_positions() - 1] {
+            let overflow = walk.frame(position).is_some_and(|f| f.overflow);
+            let m = bar_svg(&walk, position, (walk.used_bytes(position), overflow), Fit::Narrow(300.0));
+            assert!(m.starts_with("<svg viewBox=\"0 0 300 ") && m.contains("data-fit=\"narrow\""), "{m}");
+            let sizes = fit::text_font_sizes(&m);
+            assert!(sizes.len() >= 8 && sizes.iter().all(|&f| f >= fit::SMALL_FONT), "{sizes:?}");
+        }
+        let g = BarGeom::new(Fit::Narrow(300.0));
+        assert!(g.zoom_top > g.bottom_y() + 20.0 && g.zoom_x + g.zoom_w <= 300.0, "the zoom under the bar");
+        let notes = fit::text_w("used 16384 B", fit::FONT).max(fit::text_w("8192 B, unmapped", fit::SMALL_FONT));
+        assert!(g.bar_w >= 50.0 && g.bar_x + g.bar_w + 10.0 + notes <= 300.0, "{} {}", g.bar_x, g.bar_w);
+        assert_eq!(g.band_label("kfree_skb · 128 B", 60.0, 20.0), Some("128 B"), "only the bytes where all does not fit");
+        assert_eq!(g.band_label("kfree_skb · 128 B", 200.0, 8.0), None, "too thin");
     }
 }
