@@ -27,7 +27,7 @@ pub const MODEL_KEY: &str = "model";
 /// The query key that carries a pinned run ("compare two runs"): its settings as the CLI's
 /// `--set`s, comma-separated, and its seed: `pin=machine%3Dx86-bench%2Cseed%3D3`.
 pub const PIN_KEY: &str = "pin";
-/// The parameter whose change clears every explicit override (experiments with presets).
+/// The parameter naming a bundle of values for the knobs nobody set (experiments with presets).
 pub const PRESET_PARAM: &str = "preset";
 /// At most this many notices are shown; the rest are summarised in the last one
 /// ("… and 2,990 more"), so a URL with thousands of bad parameters stays one short box.
@@ -405,14 +405,16 @@ pub fn apply(page: &Page, action: Action) -> Page {
 
 fn set_param(page: &mut Page, name: &str, text: &str) {
     let mut params = page.params.clone();
-    if name == PRESET_PARAM {
-        // A new preset drops the learner's overrides, not the step's own settings.
-        let mut notices = Vec::new();
-        params = page.step_params(&mut notices);
-        page.notices.extend(notices);
-    }
     match params.set_text(name, text) {
         Ok(()) => {
+            if name == PRESET_PARAM {
+                // A new preset fills the knobs nobody set: the step's own settings and the
+                // learner's stay explicit (issue #26), and the page says which of the
+                // learner's it kept, so a knob that does not follow the preset is no surprise.
+                if let Some(notice) = kept_over_preset(page, &params) {
+                    page.notices.push(notice);
+                }
+            }
             page.params = params;
             page.field_errors.remove(name);
         }
@@ -420,6 +422,22 @@ fn set_param(page: &mut Page, name: &str, text: &str) {
             page.field_errors.insert(name.to_string(), e.to_string());
         }
     }
+}
+
+/// The notice for a preset change: the learner's own settings (explicit, and not the step's
+/// value) that stay over the new preset, if any.
+fn kept_over_preset(page: &Page, params: &Params) -> Option<String> {
+    let step = page.step_params(&mut Vec::new());
+    let own: Vec<String> = params
+        .explicit_values()
+        .into_iter()
+        .filter(|(name, value)| *name != PRESET_PARAM && !(step.is_explicit(name) && step.value(name) == value))
+        .map(|(name, value)| format!("{name} = {value}"))
+        .collect();
+    let undo = if page.lesson.is_some() { "Reset step" } else { "Reset to defaults" };
+    (!own.is_empty()).then(|| {
+        format!("Your own settings stay over the preset: {}. {undo} clears them.", own.join(", "))
+    })
 }
 
 fn enter_step(page: &mut Page, step: usize) {

@@ -174,8 +174,14 @@ fn a_link_is_the_step_plus_overrides() {
     );
     assert!(page(&text) == p);
     let other = apply(&p, Action::SetParam { name: PRESET_PARAM.into(), text: "linux-2011-x86_64".into() });
-    assert_eq!(other.params.int("max_skb_frags"), 16, "a new preset keeps the step's own settings");
-    assert!(!other.params.is_explicit("mtu"), "and drops the learner's");
+    assert_eq!(other.params.int("max_skb_frags"), 18, "a new preset keeps the learner's settings");
+    assert_eq!(other.params.int("mtu"), 9000);
+    assert_eq!(other.resolved().choice(PRESET_PARAM), "linux-2011-x86_64");
+    assert!(
+        other.notices.iter().any(|n| n.contains("max_skb_frags = 18, mtu = 9000") && n.contains("Reset step")),
+        "{:?}",
+        other.notices
+    );
     assert!(page(&route::format(&other.location())) == other);
     let step_url = route::format(&apply(&p, Action::ResetStep).location());
     assert!(page(&step_url) == apply(&p, Action::ResetStep), "{step_url}");
@@ -195,12 +201,19 @@ fn load_replaces_the_state_of_the_same_page() {
 }
 
 #[test]
-fn choosing_a_preset_clears_overrides() {
+fn choosing_a_preset_keeps_the_learners_knobs_and_says_so() {
     let p = page("#/play/skb-layout?mtu=9000&frag_bytes=24");
     let q = apply(&p, Action::SetParam { name: PRESET_PARAM.into(), text: "arm64-64k".into() });
-    assert_eq!(q.params.explicit_values().len(), 1);
-    assert_eq!(q.resolved().int("page_size"), 65536);
-    assert_eq!(q.resolved().int("mtu"), 1500);
+    assert_eq!(q.params.explicit_values().len(), 3);
+    assert_eq!(q.resolved().int("page_size"), 65536, "the preset fills what nobody set");
+    assert_eq!((q.resolved().int("mtu"), q.resolved().int("frag_bytes")), (9000, 24));
+    assert_eq!(q.notices.len(), 1, "{:?}", q.notices);
+    assert!(q.notices[0].contains("frag_bytes = 24, mtu = 9000") && q.notices[0].contains("Reset to defaults"));
+    // Nothing of the learner's: no notice; and the reset button then gives the preset alone.
+    let plain = apply(&page("#/play/skb-layout"), Action::SetParam { name: PRESET_PARAM.into(), text: "arm64-64k".into() });
+    assert!(plain.notices.is_empty(), "{:?}", plain.notices);
+    let stepped = apply(&page("#/lesson/skb-layout/4"), Action::SetParam { name: PRESET_PARAM.into(), text: "arm64-64k".into() });
+    assert!(stepped.notices.is_empty(), "the step's own settings are not the learner's: {:?}", stepped.notices);
 }
 
 /// Arbitrary and hostile URL hashes: parsing and resolving never panic, and the page shows at
