@@ -435,9 +435,8 @@ fn kept_over_preset(page: &Page, params: &Params) -> Option<String> {
         .map(|(name, value)| format!("{name} = {value}"))
         .collect();
     let undo = if page.lesson.is_some() { "Reset step" } else { "Reset to defaults" };
-    (!own.is_empty()).then(|| {
-        format!("Your own settings stay over the preset: {}. {undo} clears them.", own.join(", "))
-    })
+    (!own.is_empty())
+        .then(|| format!("Your own settings stay over the preset: {}. {undo} clears them.", own.join(", ")))
 }
 
 fn enter_step(page: &mut Page, step: usize) {
