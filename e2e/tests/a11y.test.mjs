@@ -1,5 +1,6 @@
 // Accessibility: axe-core (npm, pinned in package.json) on every page and every lesson step,
-// light and dark: no serious or critical violation. axe is evaluated through the DevTools
+// light and dark: no serious or critical violation, and no moderate one about landmarks or
+// headings (issue #26: unique landmark names, heading order). axe is evaluated through the DevTools
 // protocol, which the page's Content-Security-Policy does not apply to.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +27,7 @@ before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.server.close(); });
 
 for (const scheme of ['light', 'dark']) {
-  test(`axe: no serious or critical violations on ${URLS.length} pages (${scheme})`, async () => {
+  test(`axe: no serious or critical violations, no landmark or heading issue, on ${URLS.length} pages (${scheme})`, async () => {
     const page = await openPage(browser, srv.base, { colorScheme: scheme });
     const found = [];
     for (const u of URLS) {
@@ -37,7 +38,8 @@ for (const scheme of ['light', 'dark']) {
       const violations = await page.evaluate(async () => {
         const r = await window.axe.run(document, { resultTypes: ['violations'] });
         return r.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical'
+            || (v.impact === 'moderate' && /^(landmark|heading|page-has-heading)/.test(v.id)))
           .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
       });
       for (const v of violations) found.push(`${u}: ${v}`);

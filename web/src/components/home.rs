@@ -150,7 +150,7 @@ pub fn play_index() -> Html {
                         <li class="card" data-testid={format!("play-card-{}", e.id())}>
                             <a class="card-link" {href}>
                                 <div class="card-top"><code>{ e.id() }</code></div>
-                                <h3>{ e.title() }</h3>
+                                <h2>{ e.title() }</h2>
                                 <p>{ e.summary() }</p>
                             </a>
                         </li>

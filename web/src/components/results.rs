@@ -123,7 +123,7 @@ pub fn results(props: &ResultsProps) -> Html {
                 <button class="btn btn-small" type="button" onclick={on_csv} data-testid="export-csv">{"CSV"}</button>
                 <button class="btn btn-small" type="button" onclick={on_json} data-testid="export-json">{"JSON"}</button>
             </div>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="results">{ table }</div>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="results table">{ table }</div>
             { for out.views.iter().map(|v| html! {
                 <details class="text-view" open=true>
                     <summary>{ &v.title }</summary>

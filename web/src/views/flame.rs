@@ -244,10 +244,10 @@ fn graph_section(
     };
     html! {
         <section class="flame-one" data-testid={format!("flame-graph-{}", graph.id)}>
-            <h4 class="flame-title">{ &graph.title }
+            <h3 class="flame-title">{ &graph.title }
                 <button class="btn btn-small" type="button" onclick={on_export}
                     data-testid={format!("flame-export-{}", graph.id)}>{"SVG"}</button>
-            </h4>
+            </h3>
             if let Some(m) = matched { <p class="flame-matched" data-testid="flame-matched">{ m }</p> }
             <div class="flame-svg-wrap">{ crate::svg::into_html(markup) }</div>
             <details>

@@ -191,7 +191,7 @@ pub fn diff_flames(props: &DiffProps) -> Html {
     };
     html! {
         <section class="flame-diff" data-testid="flame-diff" aria-labelledby="flame-diff-title">
-            <h4 id="flame-diff-title">{"B against A: the change of each frame's share"}</h4>
+            <h3 id="flame-diff-title">{"B against A: the change of each frame's share"}</h3>
             <p class="flame-diff-legend">
                 <span class="flame-key"><span class="flame-swatch shrank" aria-hidden="true"></span>{" shrank"}</span>
                 <span class="flame-key"><span class="flame-swatch same" aria-hidden="true"></span>{" unchanged"}</span>
@@ -218,7 +218,7 @@ fn diff_section(b: &FlameGraph, a: &FlameGraph, g: usize) -> Html {
     let more = top.len().saturating_sub(TOP);
     html! {
         <section class="flame-one" data-testid={format!("flame-diff-{}", b.id)}>
-            <h5 class="flame-title">{ format!("{} (B against A)", b.title) }</h5>
+            <h4 class="flame-title">{ format!("{} (B against A)", b.title) }</h4>
             <div class="flame-svg-wrap">{ crate::svg::into_html(markup) }</div>
             <details>
                 <summary>{ format!("Largest changes (text): {} frames changed; {} frames only A has", top.len(), gone.len()) }</summary>
