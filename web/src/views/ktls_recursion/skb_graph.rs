@@ -9,6 +9,7 @@
 use super::{use_walk, WalkData, WalkProps};
 use crate::svg;
 use crate::views::fit::{self, use_fit, Fit};
+use skblab_core::experiments::ktls_recursion::graph::RootCall;
 use skblab_core::experiments::ktls_recursion::{GraphNode, SkbKind, SkbRole, TraceEvent};
 use std::collections::{HashMap, HashSet};
 use yew::prelude::*;
@@ -222,22 +223,40 @@ fn top_label(s: &mut String, walk: &WalkData, first: usize, g: &GraphGeom) {
             s,
             concat!(
                 r#"<text class="dim" x="{}" y="18" font-size="{}" text-anchor="middle">level 1: held by the socket</text>"#,
-                r#"<text class="dim" x="{}" y="36" font-size="{}" text-anchor="middle">({} roots: receive queue, rx skb cache)</text>"#
+                r#"<text class="dim" x="{}" y="36" font-size="{}" text-anchor="middle">({})</text>"#
             ),
             g.w / 2.0,
             big,
             g.w / 2.0,
             little,
-            walk.trace.graph.roots.len()
+            roots_text(walk)
         );
     } else {
         svg!(
             s,
-            r#"<text class="dim" x="{}" y="22" font-size="13" text-anchor="middle">level 1: held by the socket ({} roots: receive queue, rx skb cache)</text>"#,
+            r#"<text class="dim" x="{}" y="22" font-size="13" text-anchor="middle">level 1: held by the socket ({})</text>"#,
             g.w / 2.0,
-            walk.trace.graph.roots.len()
+            roots_text(walk)
         );
     }
+}
+
+/// The socket's references this walk frees, by what holds them: "2 roots: receive queue, rx skb
+/// cache" with the cache on, "1 root: receive queue" without it.
+fn roots_text(walk: &WalkData) -> String {
+    let mut names: Vec<&str> = walk
+        .trace
+        .graph
+        .roots
+        .iter()
+        .map(|r| match r.call {
+            RootCall::ReceiveQueuePurge => "receive queue",
+            RootCall::RxSkbCache => "rx skb cache",
+        })
+        .collect();
+    names.dedup();
+    let n = walk.trace.graph.roots.len();
+    format!("{n} root{}: {}", if n == 1 { "" } else { "s" }, names.join(", "))
 }
 
 fn edges(s: &mut String, walk: &WalkData, at: &HashMap<u32, (f64, f64)>, g: &GraphGeom) {
