@@ -44,7 +44,12 @@ pub fn column_chart(spec: &ChartSpec, out: &RunOutput, seed: Option<&RunOutput>,
                 .zip(&sy)
                 .filter_map(|(x, y)| Some((((*x)?), (*y)? / spec.y_divisor)))
                 .filter(|(x, _)| (lo..=hi).contains(x))
-                .collect();
+                .collect::<Vec<_>>();
+            // A line the seed has no number for gets no legend entry (issue #26: the legend
+            // listed a seed point that does not exist).
+            if points.is_empty() {
+                continue;
+            }
             let name = format!("seed: {}", label.trim_end_matches(" (sim)"));
             chart.overlays.push(Overlay { name, points });
         }

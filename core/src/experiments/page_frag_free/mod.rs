@@ -541,7 +541,7 @@ impl Experiment for PageFragFree {
             ViewSpec::Text { id: "profile", texts: &["perf", "lock_stat"] },
             ViewSpec::Table { id: "table" },
             ViewSpec::Compare { id: "compare" },
-            ViewSpec::Text { id: "pagesets", texts: &["zoneinfo", "lock_stat"] },
+            ViewSpec::Text { id: "pagesets", texts: &["zoneinfo"] },
         ]
     }
 
