@@ -64,6 +64,9 @@ pub struct Page {
     pub field_errors: BTreeMap<String, String>,
     /// What was wrong with the URL or the lesson data; shown in a role="alert" box.
     pub notices: Vec<String>,
+    /// What the page did that the learner should know, not a problem (the knobs a new preset
+    /// kept); shown in a role="status" box of its own.
+    pub notes: Vec<String>,
     /// The run pinned as A, compared with the page's run (B) (boxed: a page is moved often).
     pub pin: Option<Box<Pin>>,
 }
@@ -77,6 +80,7 @@ impl PartialEq for Page {
             && self.seed == other.seed
             && self.field_errors == other.field_errors
             && self.notices == other.notices
+            && self.notes == other.notes
             && self.pin == other.pin
     }
 }
@@ -252,6 +256,7 @@ impl Page {
             seed: DEFAULT_SEED,
             field_errors: BTreeMap::new(),
             notices: Vec::new(),
+            notes: Vec::new(),
             pin: None,
         };
         page.params = page.step_params(notices);
@@ -395,7 +400,10 @@ pub fn apply(page: &Page, action: Action) -> Page {
                 }
             };
         }
-        Action::DismissNotices => next.notices.clear(),
+        Action::DismissNotices => {
+            next.notices.clear();
+            next.notes.clear();
+        }
         Action::Pin => next.pin = Some(Box::new(Pin { params: page.resolved(), seed: page.seed })),
         Action::Unpin => next.pin = None,
     }
@@ -411,9 +419,7 @@ fn set_param(page: &mut Page, name: &str, text: &str) {
                 // A new preset fills the knobs nobody set: the step's own settings and the
                 // learner's stay explicit (issue #26), and the page says which of the
                 // learner's it kept, so a knob that does not follow the preset is no surprise.
-                if let Some(notice) = kept_over_preset(page, &params) {
-                    page.notices.push(notice);
-                }
+                page.notes = kept_over_preset(page, &params).into_iter().collect();
             }
             page.params = params;
             page.field_errors.remove(name);
@@ -440,6 +446,7 @@ fn kept_over_preset(page: &Page, params: &Params) -> Option<String> {
 }
 
 fn enter_step(page: &mut Page, step: usize) {
+    page.notes.clear();
     if page.lesson.is_none() {
         page.params = page.experiment.defaults();
         page.field_errors.clear();

@@ -320,7 +320,11 @@ fn pump(c: &mut Client) -> Changed {
             return fail_all(c, &e);
         }
     }
-    let size = c.pool.size() as usize;
+    // One worker first; the rest once one is ready. Started together, every worker would fetch
+    // the worker's wasm over the network (no copy is cached until one download ends): on a
+    // first visit that doubled the bytes before the first view (#25). Once one is ready, the
+    // others get the cached copy (a 304 by its ETag).
+    let size = if c.pool.any_ready() { c.pool.size() as usize } else { 1 };
     let mut wanted = work_count(c).saturating_sub(c.pool.starting());
     while wanted > 0 && c.pool.len() < size {
         if let Err(e) = c.pool.spawn() {

@@ -81,7 +81,7 @@ pub fn player(props: &PlayerProps) -> Html {
     let on_dismiss = send(&state, |_| Action::DismissNotices);
     html! {
         <div class="player">
-            <Notices notices={page.notices.clone()} on_dismiss={Some(on_dismiss)} />
+            <Notices notices={page.notices.clone()} notes={page.notes.clone()} on_dismiss={Some(on_dismiss)} />
             { player_head(page, &progress, &state, &on_arrows, &steps_open) }
             { skip_to_views() }
             <div class="player-grid">

@@ -178,10 +178,11 @@ fn a_link_is_the_step_plus_overrides() {
     assert_eq!(other.params.int("mtu"), 9000);
     assert_eq!(other.resolved().choice(PRESET_PARAM), "linux-2011-x86_64");
     assert!(
-        other.notices.iter().any(|n| n.contains("max_skb_frags = 18, mtu = 9000") && n.contains("Reset step")),
+        other.notes.iter().any(|n| n.contains("max_skb_frags = 18, mtu = 9000") && n.contains("Reset step")),
         "{:?}",
-        other.notices
+        other.notes
     );
+    assert!(other.notices.is_empty(), "a kept knob is a note, not a problem: {:?}", other.notices);
     let shared = page(&route::format(&other.location()));
     assert!(
         shared.params == other.params && shared.step == other.step,
@@ -211,15 +212,18 @@ fn choosing_a_preset_keeps_the_learners_knobs_and_says_so() {
     assert_eq!(q.params.explicit_values().len(), 3);
     assert_eq!(q.resolved().int("page_size"), 65536, "the preset fills what nobody set");
     assert_eq!((q.resolved().int("mtu"), q.resolved().int("frag_bytes")), (9000, 24));
-    assert_eq!(q.notices.len(), 1, "{:?}", q.notices);
-    assert!(q.notices[0].contains("frag_bytes = 24, mtu = 9000") && q.notices[0].contains("Reset to defaults"));
-    // Nothing of the learner's: no notice; and the reset button then gives the preset alone.
+    assert_eq!((q.notes.len(), q.notices.len()), (1, 0), "a note, not a problem: {:?} {:?}", q.notes, q.notices);
+    assert!(q.notes[0].contains("frag_bytes = 24, mtu = 9000") && q.notes[0].contains("Reset to defaults"));
+    // Reset clears the knobs and the note; Dismiss the note alone.
+    assert!(apply(&q, Action::ResetStep).notes.is_empty());
+    assert!(apply(&q, Action::DismissNotices).notes.is_empty());
+    // Nothing of the learner's: no note; and the reset button then gives the preset alone.
     let plain =
         apply(&page("#/play/skb-layout"), Action::SetParam { name: PRESET_PARAM.into(), text: "arm64-64k".into() });
-    assert!(plain.notices.is_empty(), "{:?}", plain.notices);
+    assert!(plain.notes.is_empty() && plain.notices.is_empty(), "{:?}", plain.notes);
     let stepped =
         apply(&page("#/lesson/skb-layout/4"), Action::SetParam { name: PRESET_PARAM.into(), text: "arm64-64k".into() });
-    assert!(stepped.notices.is_empty(), "the step's own settings are not the learner's: {:?}", stepped.notices);
+    assert!(stepped.notes.is_empty(), "the step's own settings are not the learner's: {:?}", stepped.notes);
 }
 
 /// Arbitrary and hostile URL hashes: parsing and resolving never panic, and the page shows at

@@ -1,5 +1,6 @@
 //! The worker pool: up to `min(navigator.hardwareConcurrency, 8)` identical sweep workers
-//! ([`crate::worker`]), spawned when there is work for them, each given one task at a time.
+//! ([`crate::worker`]), spawned when there is work for them (one first, the rest once it is
+//! ready), each given one task at a time.
 //! The run store ([`super`]) says which task comes next; the pool only posts it, remembers
 //! who it is for, and terminates workers when a run is stopped (a task cannot be interrupted
 //! otherwise: a worker computes it inside one message handler).
@@ -83,6 +84,11 @@ impl Pool {
     /// Workers spawned and not ready yet.
     pub fn starting(&self) -> usize {
         self.slots.iter().filter(|s| !s.ready).count()
+    }
+
+    /// Some worker is ready (its files loaded).
+    pub fn any_ready(&self) -> bool {
+        self.slots.iter().any(|s| s.ready)
     }
 
     /// A ready worker with no task.

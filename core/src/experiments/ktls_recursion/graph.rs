@@ -93,6 +93,11 @@ pub enum RootCall {
     ReceiveQueuePurge,
     /// `__kfree_skb(sk->sk_rx_skb_cache)`.
     RxSkbCache,
+    /// `kfree_skb(ctx->recv_pkt)` (`tls_sw_release_resources_rx`): the record strparser handed
+    /// to kTLS that the reader has not consumed yet. Without the rx cache this is what still
+    /// holds the message at close (OUR ASSUMPTION: the reader closes with one record unread,
+    /// as the scenario does with the cache on).
+    TlsRecvPkt,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -280,7 +285,10 @@ pub fn build_scenario(records: u32, fix: Fix, nr_frags: u32) -> SkbGraph {
         g.roots.push(Root { skb: tcp, call: RootCall::ReceiveQueuePurge });
     }
     if let Some(head) = message {
-        g.roots.push(Root { skb: head, call: RootCall::RxSkbCache });
+        // With the cache on, the consumed message is parked there; without it, kTLS still
+        // holds the last record it was handed.
+        let call = if fix == Fix::NoRxCache { RootCall::TlsRecvPkt } else { RootCall::RxSkbCache };
+        g.roots.push(Root { skb: head, call });
     }
     g
 }

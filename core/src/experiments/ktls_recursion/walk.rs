@@ -165,7 +165,7 @@ impl Walker {
                 break;
             }
             let (func, bytes) = match root.call {
-                RootCall::ReceiveQueuePurge => (Func::KfreeSkb, self.cfg.sizes.kfree_skb_bytes),
+                RootCall::ReceiveQueuePurge | RootCall::TlsRecvPkt => (Func::KfreeSkb, self.cfg.sizes.kfree_skb_bytes),
                 RootCall::RxSkbCache => (Func::KfreeSkbInner, self.cfg.sizes.root_kfree_skb_bytes),
             };
             self.push(func, bytes, root.skb, 1);

@@ -242,7 +242,7 @@ fn top_label(s: &mut String, walk: &WalkData, first: usize, g: &GraphGeom) {
 }
 
 /// The socket's references this walk frees, by what holds them: "2 roots: receive queue, rx skb
-/// cache" with the cache on, "1 root: receive queue" without it.
+/// cache" with the cache on, "2 roots: receive queue, kTLS record" without it.
 fn roots_text(walk: &WalkData) -> String {
     let mut names: Vec<&str> = walk
         .trace
@@ -252,6 +252,7 @@ fn roots_text(walk: &WalkData) -> String {
         .map(|r| match r.call {
             RootCall::ReceiveQueuePurge => "receive queue",
             RootCall::RxSkbCache => "rx skb cache",
+            RootCall::TlsRecvPkt => "kTLS record",
         })
         .collect();
     names.dedup();
