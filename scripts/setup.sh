@@ -66,9 +66,10 @@ ensure_trunk() {
     else
         log "installing trunk $TRUNK_VERSION (a few minutes on 2 cores)"
         # --locked: trunk 0.22 needs a newer rustc; 0.21.14 with its lock file builds here.
-        # Default features kept: a --no-default-features build (TLS and the update check are not
-        # needed here) would compile less, but it has not been built on a fresh machine yet.
-        tool_install --locked "trunk@$TRUNK_VERSION"
+        # --no-default-features: no TLS stack (rustls, ring, webpki) and no update check. The
+        # project never lets trunk download (TRUNK_OFFLINE, tools installed here) and serves
+        # with scripts/serve.mjs, so neither is used.
+        tool_install --locked --no-default-features "trunk@$TRUNK_VERSION"
     fi
 }
 
@@ -78,9 +79,10 @@ ensure_wasm_bindgen() {
         log "wasm-bindgen-cli $WASM_BINDGEN_VERSION: present"
     else
         log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 4 minutes)"
-        # Without --locked: the registry mirror lacks one locked transitive version. Default
-        # features kept (see ensure_trunk).
-        tool_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+        # Without --locked: the registry mirror lacks one locked transitive version.
+        # --no-default-features: no rustls; the test runner talks plain HTTP to a local
+        # chromedriver.
+        tool_install --no-default-features wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
     fi
 }
 
