@@ -77,6 +77,53 @@ fn finding2_one_flow_never_speeds_up_when_the_mesh_slows_down() {
     assert!(monotone(&c3, false, 0.02) && monotone(&c0, false, 0.02), "split, 2 flows: {cross:?}");
 }
 
+/// One flow, order 3, at `line_transfer_ns` = `ns`, mean of seeds 1..=2: Gbit/s, the
+/// receiver's busy share of the window, ACKs per segment, and the share of last `put_page`s
+/// on the receiver's CPU.
+fn one_flow_balance(ns: u64) -> [f64; 4] {
+    use skblab_core::sim::world::World as _;
+    let p = params(&[format!("line_transfer_ns={ns}")]);
+    let mut acc = [0.0; 4];
+    for seed in 1..=2 {
+        let mut sim = hoa::StreamSim::new(hoa::config(&p, 1, FragOrder::Order3), seed);
+        sim.run();
+        let rep = sim.profile.report(String::new());
+        let rcv: u64 = rep.entries.iter().filter(|e| e.command == "netserver").map(|e| e.ns).sum();
+        let st = &sim.stats;
+        let acks = st.acks_on_arrival + st.acks_on_read + st.acks_by_timer;
+        let puts = (st.last_put_by_receiver + st.last_put_by_sender).max(1);
+        acc[0] += sim.throughput_mbps() / 1000.0 / 2.0;
+        acc[1] += rcv as f64 / sim.cfg.measure_ns as f64 / 2.0;
+        acc[2] += acks as f64 / st.segments.max(1) as f64 / 2.0;
+        acc[3] += st.last_put_by_receiver as f64 / puts as f64 / 2.0;
+    }
+    acc
+}
+
+#[test]
+fn finding2_below_the_receivers_saturation_a_slower_mesh_moves_work_off_the_sender() {
+    // The one place where a slower mesh speeds one flow up (docs/knob-audit.md, finding 2):
+    // below about 50 ns netserver keeps up and reads each segment soon after it lands, so
+    // tcp_cleanup_rbuf acks after the read, while netperf owns its socket (the ACK waits in
+    // the backlog and costs the sender at release_sock); once netserver lags, the ACKs go out
+    // on arrival, one per two segments, and netserver's read drops the last reference of more
+    // pages, so it frees them. Both are Linux's rules; the sender, the bottleneck, gets
+    // cheaper until the receiver saturates. Measured (mean of seeds 1..=2, 2026-12-03): 20 ns
+    // 40.1 Gbit/s, receiver 66 % busy, 0.62 ACKs per segment, 3 % of last puts; 50 ns 42.8,
+    // 98 %, 0.54, 56 %; then down: 80 ns 32.8, 120 ns 29.8.
+    let [fast, lag, slow, slowest] = [20, 50, 80, 120].map(one_flow_balance);
+    println!("one flow, order 3 at 20/50/80/120 ns: {fast:?} {lag:?} {slow:?} {slowest:?}");
+    if lag[0] > fast[0] {
+        assert!(lag[0] <= fast[0] * 1.10, "the rise stays small: {:.1} -> {:.1} Gbit/s", fast[0], lag[0]);
+        assert!(lag[1] > 0.9 && fast[1] < 0.8, "it ends where the receiver saturates: {:.2} -> {:.2}", fast[1], lag[1]);
+        assert!(
+            lag[2] < fast[2] && lag[3] > fast[3],
+            "fewer ACKs per segment and more frees on the receiver: {fast:?} -> {lag:?}"
+        );
+    }
+    assert!(slow[0] < lag[0] && slowest[0] <= slow[0], "past saturation it only falls: {lag:?} {slow:?} {slowest:?}");
+}
+
 #[test]
 fn finding3_one_socket_saturates_its_one_lock() {
     // main: the order-3 plateau rose from 296 (11–15 flows) to 391 Gbit/s (25–29 flows) on a
