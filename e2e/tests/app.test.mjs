@@ -147,6 +147,22 @@ test('a malformed URL shows a notice and falls back to defaults', async () => {
   page.assertClean();
 });
 
+test('a new preset keeps the learner\'s knobs and says so in a note, not as a problem', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/play/skb-layout?mtu=9000`);
+  await appReady(page);
+  await page.locator(tid('param-preset')).first().selectOption('arm64-64k');
+  const note = page.locator(tid('note'));
+  await note.waitFor();
+  assert.match(await note.innerText(), /^Note/);
+  assert.match(await note.innerText(), /Your own settings stay over the preset: mtu = 9000/);
+  assert.equal(await note.getAttribute('role'), 'status');
+  assert.equal(await page.locator(tid('notice')).count(), 0, 'no "could not be used" box');
+  await page.click(`${tid('note')} button`);
+  assert.equal(await page.locator(tid('note')).count(), 0, 'Dismiss removes it');
+  page.assertClean();
+});
+
 test('dark mode follows the system', async () => {
   const page = await openPage(browser, srv.base, { colorScheme: 'dark' });
   await page.goto(`${srv.base}/#/lesson/skb-layout/3`);

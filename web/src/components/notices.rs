@@ -26,30 +26,23 @@ pub fn notices(props: &NoticesProps) -> Html {
             }
         })
     };
-    let list = |lines: &[String]| {
-        html! { <ul>{ for bound_notices(lines.to_vec()).into_iter().map(|n| html! { <li>{ n }</li> }) }</ul> }
-    };
-    let problems = (!props.notices.is_empty()).then(|| {
-        html! {
-            <div class="notice" role="alert" data-testid="notice">
-                <div class="notice-body">
-                    <strong>{"Some input could not be used as given"}</strong>
-                    { list(&props.notices) }
+    // One box: its class, role, test id and heading, and its lines (none: no box).
+    let boxed =
+        |class: &'static str, role: &'static str, testid: &'static str, heading: &'static str, lines: &[String]| {
+            if lines.is_empty() {
+                return Html::default();
+            }
+            html! {
+                <div {class} {role} data-testid={testid}>
+                    <div class="notice-body">
+                        <strong>{ heading }</strong>
+                        <ul>{ for bound_notices(lines.to_vec()).into_iter().map(|n| html! { <li>{ n }</li> }) }</ul>
+                    </div>
+                    { dismiss() }
                 </div>
-                { dismiss() }
-            </div>
-        }
-    });
-    let notes = (!props.notes.is_empty()).then(|| {
-        html! {
-            <div class="notice notice-note" role="status" data-testid="note">
-                <div class="notice-body">
-                    <strong>{"Note"}</strong>
-                    { list(&props.notes) }
-                </div>
-                { dismiss() }
-            </div>
-        }
-    });
-    html! { <>{ problems.unwrap_or_default() }{ notes.unwrap_or_default() }</> }
+            }
+        };
+    let problems = boxed("notice", "alert", "notice", "Some input could not be used as given", &props.notices);
+    let notes = boxed("notice notice-note", "status", "note", "Note", &props.notes);
+    html! { <>{ problems }{ notes }</> }
 }
