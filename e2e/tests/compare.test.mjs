@@ -111,6 +111,11 @@ test('on a phone, dark: A and B stacked, nothing wider than the screen', async (
   assert.ok(cols[1].top >= cols[0].bottom, `stacked: ${JSON.stringify(cols)}`);
   assert.ok(cols.every((c) => c.right <= 360), JSON.stringify(cols));
   await page.waitForSelector(`${tid('flame-diff')} svg g.fl`);
+  // B's root "CPU 0 (IRQ CPU + iperf server)" is A's "CPU 0 (IRQ CPU: NIC RX, allocates)": its
+  // frames are matched, not all new (A 0 %, all red).
+  const says = await page.locator(`${tid('flame-diff')} g.fl`).evaluateAll((gs) => gs.map((g) => g.getAttribute('data-say')));
+  assert.ok(says.some((s) => /^CPU 0 \(IRQ CPU \+ iperf server\): B [\d.]+ % \(A [1-9][\d.]* %\)/.test(s)), says.slice(0, 4).join(' | '));
+  assert.ok(says.filter((s) => !/\(A 0\.00 %\)/.test(s)).length > 1, 'frames under the root matched too');
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360);
   await page.locator(diff).scrollIntoViewIfNeeded();
   await shot(page, 'compare-proc-phone-dark');
