@@ -6,7 +6,7 @@
 
 use super::layout::{self, LegendEntry, Marker, Sizes, Swatch};
 use super::record::ChartBoxes;
-use super::summary::{Line, Lines};
+use super::summary::{Line, Lines, Spread};
 use super::table::{num, DataTable};
 use super::Theme;
 use plotters::coord::Shift;
@@ -153,11 +153,15 @@ impl Sweep {
 }
 
 impl Sweep {
-    /// The chart's lines as numbers (its summary and keyboard cursor): one per series, then
-    /// the measured points as markers.
+    /// The chart's lines as numbers (its summary and keyboard cursor): one per series, with
+    /// the bands drawn around it (so the cursor reads a point's spread too), then the measured
+    /// points as markers.
     pub fn lines(&self) -> Lines {
-        let series =
-            self.series.iter().map(|s| Line::new(s.name.clone(), self.xs.iter().copied().zip(s.ys.iter().copied())));
+        let series = self.series.iter().enumerate().map(|(i, s)| {
+            let mut line = Line::new(s.name.clone(), self.xs.iter().copied().zip(s.ys.iter().copied()));
+            line.spreads = self.bands.iter().filter(|b| b.series == i).map(|b| self.spread(b)).collect();
+            line
+        });
         let measured = self.overlays.iter().map(|o| Line::new(o.name.clone(), o.points.iter().copied()).measured());
         Lines {
             x_label: self.x_label.clone(),
@@ -165,6 +169,13 @@ impl Sweep {
             x_names: Vec::new(),
             lines: series.chain(measured).collect(),
         }
+    }
+
+    /// Band `b` as the cursor reads it: named as the legend calls it ("model band", or the
+    /// seeds' min-max as "seeds' spread"), its edges at each x where both are numbers.
+    fn spread(&self, b: &Band) -> Spread {
+        let name = if b.model { "model band" } else { "seeds' spread" };
+        Spread::new(name, self.xs.iter().zip(b.lo.iter().zip(&b.hi)).map(|(&x, (&lo, &hi))| (x, lo, hi)))
     }
 
     /// What the chart draws as a table: one row per x of the series (then the x of measured
