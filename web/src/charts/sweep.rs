@@ -8,7 +8,7 @@ use super::layout::{self, LegendEntry, Marker, Sizes, Swatch};
 use super::record::ChartBoxes;
 use super::summary::{Line, Lines, Spread};
 use super::table::{num, DataTable};
-use super::Theme;
+use super::{shade, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -51,13 +51,6 @@ pub struct Pinned {
     pub series: Vec<Series>,
     /// A's current x (its marker), drawn dashed where it differs from B's.
     pub marker_x: Option<f64>,
-}
-
-/// `c` shaded a `f` of the way toward `to` (A's lines: darker in light mode, lighter in
-/// dark, so their dashes show even where they lie on B's line).
-fn shade(c: RGBColor, to: RGBColor, f: f64) -> RGBColor {
-    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
-    RGBColor(mix(c.0, to.0), mix(c.1, to.1), mix(c.2, to.2))
 }
 
 /// The spread of series `series`: `lo` and `hi` at each of the chart's `xs` (NaN where there is
