@@ -2,10 +2,11 @@
 // change; A travels in the URL (a reload or a shared link compares the same two runs), and is
 // shown as its CLI line; Unpin stops comparing. A light experiment (skb-layout) and a heavy one
 // (page-frag-free, whose A is recomputed on the worker pool) both work. With A pinned the views
-// show it too: the charts draw A's lines dashed ("… (A)"), a flame graph is followed by the
-// differential graph of B against A (frames red or blue by the change of their share), and
-// text views (/proc files, lock_stat, perf) put A beside B with the differing lines marked;
-// none of it while the step's question is open.
+// show it too: the charts draw A's lines dashed ("… (A)"; a custom view's chart, ktls-recursion's
+// stack vs depth, too), a flame graph is followed by the differential graph of B against A
+// (frames red or blue by the change of their share), and text views (/proc files, lock_stat,
+// perf) put A beside B with the differing lines marked; none of it while the step's question
+// is open.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
@@ -100,6 +101,39 @@ test('with A pinned: the chart draws A, a differential flame graph, /proc views 
   page.assertClean();
 });
 
+test('with A pinned, a custom chart (ktls-recursion stack vs depth) draws A dashed beside B', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${srv.base}/#/play/ktls-recursion`);
+  await appReady(page);
+  const chart = 'canvas[data-testid="ktls-chart"]';
+  await page.waitForSelector(`${chart}[data-layout]`, { timeout: 60000 });
+  assert.doesNotMatch(await page.locator(chart).getAttribute('aria-label'), /\((A|B)\)/, 'nothing pinned: no A');
+  await page.click(tid('pin-run'));
+  await page.selectOption(tid('param-fix'), 'bigger-stack');
+  await page.selectOption(tid('param-thread_size_bytes'), '8192');
+  await waitCompared(page);
+  await page.waitForFunction((sel) => /none \(A\)/.test(document.querySelector(sel)?.getAttribute('aria-label') || ''),
+    chart, { timeout: 60000 });
+  // The text alternative names both runs' lines, and A's own stack size.
+  const label = await page.locator(chart).getAttribute('aria-label');
+  assert.match(label, /^Peak stack vs nesting depth, THREAD_SIZE 8192 B \(A's 16384 B\): none \(B\) overflows/, label);
+  const from = (run) => Number(label.match(new RegExp(`none \\(${run}\\) overflows from depth (\\d+)`))[1]);
+  assert.ok(from('B') < from('A'), `half the stack overflows sooner: ${label}`);
+  // The legend, drawn on the canvas, names A's lines and B's.
+  const layout = JSON.parse(await page.locator(chart).getAttribute('data-layout'));
+  const texts = layout.texts.map((t) => t[4]);
+  for (const want of ['none (A)', 'none (B)', 'bigger-stack (A)', "A's THREAD_SIZE 16384 B and 2 ×"]) {
+    assert.ok(texts.includes(want), `${want} in ${JSON.stringify(texts)}`);
+  }
+  // The data table has A's columns beside B's.
+  await page.click(tid('ktls-chart-table-toggle'));
+  const head = await page.locator(`${tid('ktls-chart-table')} thead`).innerText();
+  assert.match(head, /none \(B\) peak stack \(bytes\)[\s\S]*none \(A\) peak stack \(bytes\)/);
+  await page.locator(chart).scrollIntoViewIfNeeded();
+  await shot(page, 'compare-ktls-chart');
+  page.assertClean();
+});
+
 test('on a phone, dark: A and B stacked, nothing wider than the screen', async () => {
   const page = await openPage(browser, srv.base, { viewport: { width: 360, height: 780 }, deviceScaleFactor: 2, colorScheme: 'dark' });
   await page.goto(`${srv.base}/#/play/cross-cpu-free?consumer=same&pin=seed%3D1`);
@@ -111,6 +145,11 @@ test('on a phone, dark: A and B stacked, nothing wider than the screen', async (
   assert.ok(cols[1].top >= cols[0].bottom, `stacked: ${JSON.stringify(cols)}`);
   assert.ok(cols.every((c) => c.right <= 360), JSON.stringify(cols));
   await page.waitForSelector(`${tid('flame-diff')} svg g.fl`);
+  // B's root "CPU 0 (IRQ CPU + iperf server)" is A's "CPU 0 (IRQ CPU: NIC RX, allocates)": its
+  // frames are matched, not all new (A 0 %, all red).
+  const says = await page.locator(`${tid('flame-diff')} g.fl`).evaluateAll((gs) => gs.map((g) => g.getAttribute('data-say')));
+  assert.ok(says.some((s) => /^CPU 0 \(IRQ CPU \+ iperf server\): B [\d.]+ % \(A [1-9][\d.]* %\)/.test(s)), says.slice(0, 4).join(' | '));
+  assert.ok(says.filter((s) => !/\(A 0\.00 %\)/.test(s)).length > 1, 'frames under the root matched too');
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360);
   await page.locator(diff).scrollIntoViewIfNeeded();
   await shot(page, 'compare-proc-phone-dark');

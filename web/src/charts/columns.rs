@@ -80,6 +80,7 @@ pub fn add_model_bands(chart: &mut Sweep, spec: &ChartSpec, bands: &Bands) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::charts::summary::Cursor;
     use skblab_core::{experiments::high_order_alloc as hoa, Cell, Experiment, ViewSpec};
 
     fn spec() -> ChartSpec {
@@ -141,6 +142,9 @@ mod tests {
         assert_eq!(chart.bands[0].lo, vec![40.0, 80.0]);
         assert_eq!(chart.bands[1].hi, vec![36.0, 72.0]);
         assert!(chart.describe().contains("spread 68 to 72"), "{}", chart.describe());
+        // The keyboard cursor reads each point's spread after its value.
+        let said = chart.lines().announce(Cursor { line: 1, point: 1 }).unwrap();
+        assert!(said.ends_with(", 70 Gbit/s (seeds' spread 68–72 Gbit/s)"), "{said}");
     }
 
     #[test]
@@ -159,6 +163,10 @@ mod tests {
         assert_eq!(chart.bands.len(), 1, "order-0 has no band cell");
         assert!(chart.bands[0].model && chart.bands[0].lo[0].is_nan() && chart.bands[0].hi[2] == 140.0);
         assert!(chart.describe().contains("model band 100 to 140"), "{}", chart.describe());
+        let lines = chart.lines();
+        let said = |point| lines.announce(Cursor { line: 0, point }).unwrap();
+        assert!(said(2).ends_with(", 123 Gbit/s (model band 100–140 Gbit/s)"), "{}", said(2));
+        assert!(said(0).ends_with(", 41 Gbit/s"), "no band at 1 thread: {}", said(0));
         let svg = crate::charts::render_svg((720, 400), |a, t| crate::charts::sweep::draw_sweep(a, &chart, t));
         assert!(svg.contains("model band (catalogue constants"), "legend");
         let csv = chart.table().to_csv();

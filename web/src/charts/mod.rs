@@ -107,6 +107,14 @@ pub(crate) fn draw_hline<DB: plotters::prelude::DrawingBackend>(
     Ok(())
 }
 
+/// `c` shaded a `f` of the way toward `to`. A pinned run A's lines are their colour shaded
+/// 0.35 toward the theme's text (darker in light mode, lighter in dark), so that their dashes
+/// show even where they lie on B's line.
+pub(crate) fn shade(c: RGBColor, to: RGBColor, f: f64) -> RGBColor {
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
+    RGBColor(mix(c.0, to.0), mix(c.1, to.1), mix(c.2, to.2))
+}
+
 /// A shaded band (a spread or a bound) bounded by `outline` (its legend entry is
 /// [`layout::Swatch::Band`]).
 pub(crate) fn draw_band<DB: plotters::prelude::DrawingBackend>(

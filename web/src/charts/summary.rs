@@ -33,6 +33,31 @@ pub struct Line {
     /// Measured points beside the model's lines (a seed post's table): the cursor visits
     /// them, the summary leaves them out.
     pub measured: bool,
+    /// The uncertainty bands drawn around the line (the seeds' min-max, the model band): the
+    /// live region reads a point's band after its value, as the picture shows it around it.
+    pub spreads: Vec<Spread>,
+}
+
+/// A band drawn around a line: its name as the announcement says it ("model band", "seeds'
+/// spread") and its low and high edge at each x where it is drawn.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Spread {
+    pub name: String,
+    /// (x, lo, hi), finite; an x of the line's points.
+    pub at: Vec<(f64, f64, f64)>,
+}
+
+impl Spread {
+    /// A band of the finite ones of `at`.
+    pub fn new(name: impl Into<String>, at: impl IntoIterator<Item = (f64, f64, f64)>) -> Spread {
+        let at = at.into_iter().filter(|(x, lo, hi)| x.is_finite() && lo.is_finite() && hi.is_finite()).collect();
+        Spread { name: name.into(), at }
+    }
+
+    /// The band's (lo, hi) at exactly `x`.
+    fn at(&self, x: f64) -> Option<(f64, f64)> {
+        self.at.iter().find(|p| p.0 == x).map(|p| (p.1, p.2))
+    }
 }
 
 impl Line {
@@ -40,7 +65,7 @@ impl Line {
     pub fn new(name: impl Into<String>, points: impl IntoIterator<Item = (f64, f64)>) -> Line {
         let mut points: Vec<(f64, f64)> = points.into_iter().filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        Line { name: name.into(), points, notes: Vec::new(), measured: false }
+        Line { name: name.into(), points, notes: Vec::new(), measured: false, spreads: Vec::new() }
     }
 
     /// The same points as measured markers (see [`Line::measured`]).
@@ -255,12 +280,26 @@ impl Lines {
     }
 
     /// What the live region says for the point under `c`: "9 flows, order-0 frags (sim),
-    /// 512.3 Gbit/s" (and the point's note, if any).
+    /// 512.3 Gbit/s", with each band drawn around the point ("… 722.1 Gbit/s (model band
+    /// 690–750 Gbit/s)": a value read without its spread reads as more certain than the chart
+    /// shows it) and the point's note, if any.
     pub fn announce(&self, c: Cursor) -> Option<String> {
         let line = self.lines.get(c.line)?;
         let &(x, y) = line.points.get(c.point)?;
-        let value = format!("{} {}", short(y), y_unit(&self.y_label));
-        let mut s = format!("{}, {}, {}", self.x_words(x), line.name, value.trim());
+        let unit = y_unit(&self.y_label);
+        let with_unit = |v: String| format!("{v} {unit}").trim().to_string();
+        let mut value = with_unit(short(y));
+        let bands: Vec<String> = line
+            .spreads
+            .iter()
+            .filter_map(|b| {
+                b.at(x).map(|(lo, hi)| format!("{} {}", b.name, with_unit(format!("{}–{}", short(lo), short(hi)))))
+            })
+            .collect();
+        if !bands.is_empty() {
+            value.push_str(&format!(" ({})", bands.join("; ")));
+        }
+        let mut s = format!("{}, {}, {value}", self.x_words(x), line.name);
         if let Some(note) = line.notes.get(c.point).filter(|n| !n.is_empty()) {
             s.push_str(&format!(", {note}"));
         }
@@ -448,5 +487,31 @@ mod tests {
             "nesting depth 2, bigger-stack, 17000 bytes, the walk overflowed"
         );
         assert_eq!(l.announce(Cursor { line: 1, point: 0 }), None);
+    }
+
+    #[test]
+    fn a_point_s_bands_are_announced_after_its_value() {
+        let mut line = Line::new("order-3 frags", [(1.0, 36.96), (30.0, 722.1)]);
+        line.spreads = vec![
+            Spread::new("model band", [(30.0, 690.0, 750.0)]),
+            Spread::new("seeds' spread", [(1.0, 35.0, 38.5), (30.0, 701.2, 733.0), (2.0, f64::NAN, 1.0)]),
+        ];
+        line.notes = vec![String::new(), "the setting".into()];
+        let l = Lines { lines: vec![line], ..flows() };
+        assert_eq!(l.lines[0].spreads[1].at.len(), 2, "a band edge that is no number is not drawn");
+        assert_eq!(
+            l.announce(Cursor { line: 0, point: 0 }).unwrap(),
+            "1 flow, order-3 frags, 36.96 Gbit/s (seeds' spread 35–38.5 Gbit/s)"
+        );
+        assert_eq!(
+            l.announce(Cursor { line: 0, point: 1 }).unwrap(),
+            "30 flows, order-3 frags, 722.1 Gbit/s (model band 690–750 Gbit/s; seeds' spread 701.2–733 Gbit/s), the setting"
+        );
+        // No unit on the axis: the numbers alone.
+        let bare = Lines { y_label: String::new(), ..l };
+        assert_eq!(
+            bare.announce(Cursor { line: 0, point: 0 }).unwrap(),
+            "1 flow, order-3 frags, 36.96 (seeds' spread 35–38.5)"
+        );
     }
 }

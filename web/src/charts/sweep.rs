@@ -6,9 +6,9 @@
 
 use super::layout::{self, LegendEntry, Marker, Sizes, Swatch};
 use super::record::ChartBoxes;
-use super::summary::{Line, Lines};
+use super::summary::{Line, Lines, Spread};
 use super::table::{num, DataTable};
-use super::Theme;
+use super::{shade, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -51,13 +51,6 @@ pub struct Pinned {
     pub series: Vec<Series>,
     /// A's current x (its marker), drawn dashed where it differs from B's.
     pub marker_x: Option<f64>,
-}
-
-/// `c` shaded a `f` of the way toward `to` (A's lines: darker in light mode, lighter in
-/// dark, so their dashes show even where they lie on B's line).
-fn shade(c: RGBColor, to: RGBColor, f: f64) -> RGBColor {
-    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
-    RGBColor(mix(c.0, to.0), mix(c.1, to.1), mix(c.2, to.2))
 }
 
 /// The spread of series `series`: `lo` and `hi` at each of the chart's `xs` (NaN where there is
@@ -153,11 +146,15 @@ impl Sweep {
 }
 
 impl Sweep {
-    /// The chart's lines as numbers (its summary and keyboard cursor): one per series, then
-    /// the measured points as markers.
+    /// The chart's lines as numbers (its summary and keyboard cursor): one per series, with
+    /// the bands drawn around it (so the cursor reads a point's spread too), then the measured
+    /// points as markers.
     pub fn lines(&self) -> Lines {
-        let series =
-            self.series.iter().map(|s| Line::new(s.name.clone(), self.xs.iter().copied().zip(s.ys.iter().copied())));
+        let series = self.series.iter().enumerate().map(|(i, s)| {
+            let mut line = Line::new(s.name.clone(), self.xs.iter().copied().zip(s.ys.iter().copied()));
+            line.spreads = self.bands.iter().filter(|b| b.series == i).map(|b| self.spread(b)).collect();
+            line
+        });
         let measured = self.overlays.iter().map(|o| Line::new(o.name.clone(), o.points.iter().copied()).measured());
         Lines {
             x_label: self.x_label.clone(),
@@ -165,6 +162,13 @@ impl Sweep {
             x_names: Vec::new(),
             lines: series.chain(measured).collect(),
         }
+    }
+
+    /// Band `b` as the cursor reads it: named as the legend calls it ("model band", or the
+    /// seeds' min-max as "seeds' spread"), its edges at each x where both are numbers.
+    fn spread(&self, b: &Band) -> Spread {
+        let name = if b.model { "model band" } else { "seeds' spread" };
+        Spread::new(name, self.xs.iter().zip(b.lo.iter().zip(&b.hi)).map(|(&x, (&lo, &hi))| (x, lo, hi)))
     }
 
     /// What the chart draws as a table: one row per x of the series (then the x of measured

@@ -45,9 +45,10 @@ pub fn graph(ctx: &ViewCtx) -> Html {
     html! { <skb_graph::GraphView run={ctx.run_key()} /> }
 }
 
-/// Stack use against nesting depth, per fix.
+/// Stack use against nesting depth, per fix (and the pinned run A's, dashed).
 pub fn chart(ctx: &ViewCtx) -> Html {
-    html! { <chart::ChartView run={ctx.run_key()} dark={ctx.dark} /> }
+    let pinned = ctx.pinned.as_ref().map(|a| a.key.clone());
+    html! { <chart::ChartView run={ctx.run_key()} {pinned} dark={ctx.dark} /> }
 }
 
 /// The synthetic oops.

@@ -2,9 +2,10 @@
 //! differential flame graphs: run B's graph, every frame coloured by the change of its share
 //! from the pinned run A to B (red: grew, blue: shrank, the deeper the larger the change, pale
 //! grey: unchanged). A frame is the same frame in both runs when its whole call path is (root
-//! to frame, by name); a frame only A has is not drawn (B spends no time there) and is listed
-//! in the text alternative. Shares are of each run's own total, so a frame that keeps its time
-//! while the rest grows shrinks.
+//! to frame, by name; a root by its name without the configuration label, [`root_key`]); a
+//! frame only A has is not drawn (B spends no time there) and is listed in the text
+//! alternative. Shares are of each run's own total, so a frame that keeps its time while the
+//! rest grows shrinks.
 //!
 //! [`changes`] and [`diff_svg`] are pure and tested natively; [`DiffFlames`] draws one graph
 //! per profile, its legend, the exact numbers of the hovered or focused frame in a live line,
@@ -44,17 +45,51 @@ impl Change {
     }
 }
 
-/// Every node's call path (`root;…;name`); a parent comes before its children in `nodes`.
-fn paths(nodes: &[FlameNode]) -> Vec<String> {
+/// Every node's call path (`root;…;name`), its root named by `root`; a parent comes before its
+/// children in `nodes`.
+fn paths_with(nodes: &[FlameNode], root: impl Fn(&str) -> String) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(nodes.len());
     for n in nodes {
         let path = match n.parent.and_then(|p| out.get(p as usize)) {
             Some(parent) => format!("{parent};{}", n.name),
-            None => n.name.clone(),
+            None => root(&n.name),
         };
         out.push(path);
     }
     out
+}
+
+/// Every node's call path as the graph names it (what the table of changes shows).
+fn paths(nodes: &[FlameNode]) -> Vec<String> {
+    paths_with(nodes, str::to_string)
+}
+
+/// A root frame's name without its configuration label: "CPU 0" of "CPU 0 (IRQ CPU + iperf
+/// server)". A profile nested per part (core's `FlameGraph::nest`, cross-cpu-free's one root
+/// per receiver CPU) names each root by the part and, in a trailing parenthesis, the role the
+/// configuration gives it; that role changes with the knobs (`consumer=same` makes CPU 0
+/// "IRQ CPU + iperf server", `other` "IRQ CPU: NIC RX, allocates"), while the CPU, and every
+/// frame under it, stays the same code. Matched by full name, every frame of B would read as
+/// new (all red). The label is dropped only from roots (deeper frames are kernel symbols,
+/// named by the code alone), and a root without one keeps its name.
+fn root_key(name: &str) -> &str {
+    match name.find(" (") {
+        Some(i) if i > 0 && name.ends_with(')') => &name[..i],
+        _ => name,
+    }
+}
+
+/// The call paths `nodes` are matched by: [`paths`] with each root's [`root_key`], unless two
+/// roots of the graph share that key (then the label is what tells them apart, and each root
+/// keeps its full name).
+fn match_keys(nodes: &[FlameNode]) -> Vec<String> {
+    let roots: Vec<&str> = nodes.iter().filter(|n| n.parent.is_none()).map(|n| root_key(&n.name)).collect();
+    let unique = |key: &str| roots.iter().filter(|k| **k == key).count() == 1;
+    paths_with(nodes, |name| {
+        let key = root_key(name);
+        let kept = if unique(key) { key } else { name };
+        kept.to_string()
+    })
 }
 
 fn total(nodes: &[FlameNode]) -> u64 {
@@ -65,25 +100,26 @@ fn total(nodes: &[FlameNode]) -> u64 {
 /// has (its B share 0), largest share first.
 pub fn changes(b: &[FlameNode], a: &[FlameNode]) -> (Vec<Change>, Vec<Change>) {
     let (tb, ta) = (total(b) as f64, total(a) as f64);
-    let a_paths = paths(a);
-    let in_a: BTreeMap<&str, &FlameNode> = a_paths.iter().map(String::as_str).zip(a).collect();
-    let b_paths = paths(b);
+    let (a_keys, b_keys) = (match_keys(a), match_keys(b));
+    let in_a: BTreeMap<&str, &FlameNode> = a_keys.iter().map(String::as_str).zip(a).collect();
     let drawn: Vec<Change> = b
         .iter()
-        .zip(&b_paths)
-        .map(|(n, path)| Change {
-            path: path.clone(),
+        .zip(paths(b))
+        .zip(&b_keys)
+        .map(|((n, path), key)| Change {
+            path,
             name: n.name.clone(),
-            a_pct: in_a.get(path.as_str()).map_or(0.0, |m| m.ns as f64 * 100.0 / ta),
+            a_pct: in_a.get(key.as_str()).map_or(0.0, |m| m.ns as f64 * 100.0 / ta),
             b_pct: n.ns as f64 * 100.0 / tb,
         })
         .collect();
-    let in_b: std::collections::BTreeSet<&str> = b_paths.iter().map(String::as_str).collect();
+    let in_b: std::collections::BTreeSet<&str> = b_keys.iter().map(String::as_str).collect();
     let mut gone: Vec<Change> = a
         .iter()
-        .zip(&a_paths)
-        .filter(|(_, p)| !in_b.contains(p.as_str()))
-        .map(|(n, p)| Change { path: p.clone(), name: n.name.clone(), a_pct: n.ns as f64 * 100.0 / ta, b_pct: 0.0 })
+        .zip(paths(a))
+        .zip(&a_keys)
+        .filter(|(_, key)| !in_b.contains(key.as_str()))
+        .map(|((n, p), _)| Change { path: p, name: n.name.clone(), a_pct: n.ns as f64 * 100.0 / ta, b_pct: 0.0 })
         .collect();
     gone.sort_by(|x, y| y.a_pct.total_cmp(&x.a_pct));
     (drawn, gone)
@@ -270,6 +306,43 @@ mod tests {
         assert!(svg.contains(r#"data-delta="-40.000""#));
         // The largest growth is the deepest red, the largest drop the deepest blue.
         assert!(svg.contains("fill=\"rgb(255,96,96)\"") && svg.contains("fill=\"rgb(110,150,255)\""), "{svg}");
+    }
+
+    #[test]
+    fn roots_that_differ_only_by_their_configuration_label_are_the_same_frame() {
+        // cross-cpu-free: consumer=same (A) against consumer=other (B); CPU 0's role changes.
+        let a = graph(&[
+            (&["CPU 0 (IRQ CPU + iperf server)", "net_rx_action", "kmem_cache_alloc"], 300),
+            (&["CPU 0 (IRQ CPU + iperf server)", "recvmsg", "kfree"], 100),
+        ]);
+        let b = graph(&[
+            (&["CPU 0 (IRQ CPU: NIC RX, allocates)", "net_rx_action", "kmem_cache_alloc"], 300),
+            (&["CPU 1 (iperf server)", "recvmsg", "kfree"], 100),
+        ]);
+        let (drawn, gone) = changes(&b, &a);
+        let at = |path: &str| drawn.iter().find(|c| c.path == path).unwrap_or_else(|| panic!("{path}: {drawn:#?}"));
+        let alloc = at("CPU 0 (IRQ CPU: NIC RX, allocates);net_rx_action;kmem_cache_alloc");
+        assert_eq!((alloc.a_pct, alloc.b_pct), (75.0, 75.0), "the same frame, its share unchanged");
+        assert_eq!(at("CPU 0 (IRQ CPU: NIC RX, allocates)").delta(), -25.0, "CPU 0 lost its reads");
+        assert_eq!(at("CPU 1 (iperf server);recvmsg").a_pct, 0.0, "CPU 1 is new");
+        // A's frames B has not: the reads on CPU 0, by the name A gave them.
+        let gone: Vec<&str> = gone.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(gone, ["CPU 0 (IRQ CPU + iperf server);recvmsg", "CPU 0 (IRQ CPU + iperf server);recvmsg;kfree"]);
+        assert_eq!(
+            (root_key("CPU 3 (reader)"), root_key("swapper"), root_key("(idle)")),
+            ("CPU 3", "swapper", "(idle)")
+        );
+    }
+
+    #[test]
+    fn roots_the_label_alone_tells_apart_keep_it() {
+        let a = graph(&[(&["cpu (rx)", "f"], 1), (&["cpu (tx)", "g"], 1)]);
+        let b = graph(&[(&["cpu (rx)", "f"], 3), (&["cpu (tx)", "g"], 1)]);
+        let (drawn, gone) = changes(&b, &a);
+        assert!(gone.is_empty());
+        let at = |path: &str| drawn.iter().find(|c| c.path == path).unwrap();
+        assert_eq!((at("cpu (rx);f").a_pct, at("cpu (rx);f").b_pct), (50.0, 75.0));
+        assert_eq!(at("cpu (tx)").delta(), -25.0);
     }
 
     #[test]

@@ -1,13 +1,13 @@
 //! The stack-vs-depth chart (drawn by the app's one [`Chart`] component), and the oops text view.
 
-use super::depth::{draw_stack_vs_depth, StackVsDepth};
+use super::depth::{draw_stack_vs_depth, StackChart, StackVsDepth};
 use super::ViewCtx;
 use crate::charts::record::ChartBoxes;
 use crate::charts::summary::{Line, Lines};
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
-use crate::run::{use_view_data, RunKey, ViewLoad};
+use crate::run::{use_view_data_list, RunKey, ViewLoad};
 use skblab_core::ViewQuery;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -15,10 +15,12 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {
     pub run: RunKey,
+    /// The run pinned as A, when the views show it ([`ViewCtx::pinned`]).
+    pub pinned: Option<RunKey>,
     pub dark: bool,
 }
 
-impl Drawing for StackVsDepth {
+impl Drawing for StackChart {
     fn draw(&self, area: &CanvasArea, theme: &Theme) -> Option<ChartBoxes> {
         draw_stack_vs_depth(area, self, theme).ok()
     }
@@ -29,7 +31,7 @@ impl Drawing for StackVsDepth {
         chart_label(self)
     }
     fn lines(&self) -> Lines {
-        let lines = self.series.iter().map(|s| {
+        let lines = self.all_series().map(|(_, s, _)| {
             let points = s.points.iter().map(|p| (f64::from(p.depth), p.stack_used_bytes_max as f64));
             let mut line = Line::new(s.fix.clone(), points);
             line.notes = s.points.iter().map(|p| if p.overflow { "overflow: the walk stopped".into() } else { String::new() }).collect();
@@ -43,19 +45,24 @@ impl Drawing for StackVsDepth {
         }
     }
     fn table(&self) -> DataTable {
-        // One row per depth; per fix its peak stack and whether the walk overflowed (1).
+        // One row per depth (B's, then any only A has); per fix (B's, then A's) its peak stack
+        // and whether the walk overflowed (1).
         let mut columns = vec!["depth".to_string()];
-        for s in &self.series {
+        for (_, s, _) in self.all_series() {
             columns.push(format!("{} peak stack (bytes)", s.fix));
             columns.push(format!("{} overflows (1 = yes)", s.fix));
         }
         let mut t = DataTable::new(columns);
-        let depths =
-            self.series.first().map(|s| s.points.iter().map(|p| p.depth).collect::<Vec<_>>()).unwrap_or_default();
-        for (i, depth) in depths.into_iter().enumerate() {
+        let mut depths: Vec<u32> = Vec::new();
+        for p in self.all_series().flat_map(|(_, s, _)| &s.points) {
+            if !depths.contains(&p.depth) {
+                depths.push(p.depth);
+            }
+        }
+        for depth in depths {
             let mut row = vec![depth.to_string()];
-            for s in &self.series {
-                let p = s.points.get(i);
+            for (_, s, _) in self.all_series() {
+                let p = s.points.iter().find(|p| p.depth == depth);
                 row.push(p.map(|p| p.stack_used_bytes_max.to_string()).unwrap_or_default());
                 row.push(p.map(|p| u8::from(p.overflow).to_string()).unwrap_or_default());
             }
@@ -68,30 +75,45 @@ impl Drawing for StackVsDepth {
 #[function_component(ChartView)]
 pub fn chart_view(props: &ChartProps) -> Html {
     // Five fixes × 65 depths of walks without a trace: core's view data "chart", heavy, so
-    // computed in the sweep worker once per parameter set.
-    let data = use_view_data::<StackVsDepth>(props.run.clone(), ViewQuery::new("chart"));
-    let chart = use_memo(data.clone(), |d| match d {
-        ViewLoad::Ready(d) => Some(Rc::new(StackVsDepth::clone(d))),
+    // computed in the sweep worker once per parameter set; the pinned run's the same way.
+    let keys = std::iter::once(&props.run).chain(&props.pinned).map(|k| (k.clone(), ViewQuery::new("chart")));
+    let data = use_view_data_list::<StackVsDepth>(keys.collect());
+    let chart = use_memo(data.clone(), |d| match d.first() {
+        // A is drawn once its data is there; B alone until then.
+        Some(ViewLoad::Ready(b)) => {
+            let a = match d.get(1) {
+                Some(ViewLoad::Ready(a)) => Some(StackVsDepth::clone(a)),
+                _ => None,
+            };
+            Some(Rc::new(StackChart::new(StackVsDepth::clone(b), a)))
+        }
         _ => None,
     });
-    let Some(data) = (*chart).clone() else { return data.note().unwrap_or_default() };
+    let Some(chart) = (*chart).clone() else {
+        return data.first().and_then(ViewLoad::note).unwrap_or_default();
+    };
     html! {
-        <Chart data={ChartData::from(data)} dark={props.dark} caption="Stack use vs. nesting depth, per fix"
+        <Chart data={ChartData::from(chart)} dark={props.dark} caption="Stack use vs. nesting depth, per fix"
             name="ktls-stack-vs-depth" testid="ktls-chart" />
     }
 }
 
-/// A text alternative: where each fix first overflows on the chart's axis.
-fn chart_label(data: &StackVsDepth) -> String {
+/// A text alternative: where each fix first overflows on the chart's axis (B's fixes, then
+/// A's, with A's THREAD_SIZE where it differs).
+fn chart_label(data: &StackChart) -> String {
     let per_fix: Vec<String> = data
-        .series
-        .iter()
-        .map(|s| match s.points.iter().find(|p| p.overflow) {
+        .all_series()
+        .map(|(_, s, _)| match s.points.iter().find(|p| p.overflow) {
             Some(p) => format!("{} overflows from depth {}", s.fix, p.depth),
             None => format!("{} never overflows", s.fix),
         })
         .collect();
-    format!("Peak stack vs nesting depth, THREAD_SIZE {} B: {}", data.thread_size_bytes, per_fix.join("; "))
+    let a_limit = data.pinned_thread_size().map_or(String::new(), |t| format!(" (A's {t} B)"));
+    format!(
+        "Peak stack vs nesting depth, THREAD_SIZE {} B{a_limit}: {}",
+        data.run.thread_size_bytes,
+        per_fix.join("; ")
+    )
 }
 
 /// The run's synthetic oops (or its all-clear) in a `<pre>`.
