@@ -171,12 +171,27 @@ fn page_frag_free_without_packets_says_so() {
 }
 
 /// Issue #27-1: at the default load with no warm-up and 100 us, the gain read 216 %: the
-/// per-CPU lists had not reached their steady state.
+/// per-CPU lists had not reached their steady state. Now a light load warms up until they
+/// have (`warmup_us` is a minimum, up to 100 ms): the default load with `warmup_us=0` gets
+/// its gain; a load too light for 100 ms still says why it has none.
 #[test]
 fn page_frag_free_gain_needs_the_lists_steady() {
     let out = run("page-frag-free", &["warmup_us=0", "measure_us=100"]);
+    assert!(!missing(&out, "gain_pct") && out.notes.is_empty(), "{:?} {:?}", out.rows[0], out.notes);
+    let out = run("page-frag-free", &["warmup_us=0", "measure_us=2000", "offered_kpps=100"]);
     assert!(missing(&out, "gain_pct"), "{:?}", out.rows[0]);
     assert!(out.notes.iter().any(|n| n.contains("steady state")), "{:?}", out.notes);
+    // Between them, a load the old 10 ms warm-up left unsteady: numbers, and spin rising with load.
+    let spin = |kpps: &str| {
+        let out = run("page-frag-free", &[kpps]);
+        assert!(out.notes.is_empty(), "{kpps}: {:?}", out.notes);
+        match out.rows[0][out.column_index("spin_pct").unwrap()] {
+            Cell::Float(v) => v,
+            ref c => panic!("{kpps}: spin_pct {c:?}"),
+        }
+    };
+    let (s500, s1000, s2000) = (spin("offered_kpps=500"), spin("offered_kpps=1000"), spin("offered_kpps=2000"));
+    assert!(s500 <= s1000 && s1000 <= s2000, "spin at 0.5 / 1 / 2 Mpps: {s500} {s1000} {s2000}");
     let default = find("page-frag-free").unwrap();
     assert!(default.run(&default.defaults(), 1).notes.is_empty(), "the default run is meaningful");
 }

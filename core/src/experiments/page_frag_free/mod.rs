@@ -206,7 +206,7 @@ pub fn config_on(b: &ForwardingBox, params: &Params, fix: Fix) -> ForwardConfig 
         pcp_batch: i.pcp_batch,
         pcp_high: i.pcp_high,
         zone_pages: ZONE_PAGES,
-        warmup_ns: i.warmup_us * 1000,
+        warmup_ns: i.warmup_us_run() * 1000,
         measure_ns: i.measure_us * 1000,
     }
 }
@@ -403,7 +403,7 @@ fn counts(i: &Input, p: &Pair) -> [(&'static str, u64); 5] {
     let offered = (i.offered_pps() as f64 * i.measure_us as f64 / 1e6) as u64;
     // Pages each TX-completing CPU freed since the start: the window's rate over the whole run.
     let freeing_cpus = u64::from(i.rx_queues.min(i.logical_cpus()).max(1));
-    let steady = both.saturating_mul(i.warmup_us + i.measure_us) / i.measure_us.max(1) / freeing_cpus;
+    let steady = both.saturating_mul(i.warmup_us_run() + i.measure_us) / i.measure_us.max(1) / freeing_cpus;
     let uncapped = [&p.before, &p.after].iter().filter(|r| !r.outcome.truncated).count() as u64;
     [
         (FORWARDED, chosen.stats.forwarded),
@@ -521,7 +521,7 @@ impl Experiment for PageFragFree {
     /// `finish` simulate the pair twice.)
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let i = Input::new(params);
-        let (window_us, cpus) = (i.warmup_us + i.measure_us, u64::from(i.logical_cpus()));
+        let (window_us, cpus) = (i.warmup_us_run() + i.measure_us, u64::from(i.logical_cpus()));
         let packets = i.offered_pps().saturating_mul(window_us) / 1_000_000;
         let by_load = packets.saturating_mul(EVENTS_PER_PACKET).saturating_add(window_us * cpus / IDLE_US_PER_EVENT);
         let by_cpus = window_us.saturating_mul(cpus + 2).saturating_mul(EVENTS_PER_CPU_US);
