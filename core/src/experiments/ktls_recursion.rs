@@ -457,7 +457,7 @@ impl Experiment for KtlsRecursion {
             int(thread),
             int(sizes.base_bytes()),
             int(sizes.per_level_bytes()),
-            int(sizes.levels_fit(thread)),
+            int(sizes.levels_fit(thread, input.nr_frags > 0)),
             Cell::Bool(o.is_some()),
             Cell::Bool(o.is_some_and(|o| o.guard_page_hit)),
             Cell::Text(o.map_or("", |o| o.function).to_string()),

@@ -238,10 +238,13 @@ impl FrameSizes {
         self.base_frames().iter().map(|e| e.frame_bytes).sum()
     }
 
-    /// How many whole nesting levels fit above the base and the root `__kfree_skb` frame
-    /// (ignoring the leaf page-freeing calls).
-    pub fn levels_fit(&self, thread_size_bytes: u64) -> u64 {
-        let below = self.base_bytes() + self.root_kfree_skb_bytes;
+    /// How many whole nesting levels fit above the base and the root `__kfree_skb` frame. A
+    /// level whose skbs carry page frags frees them before it recurses, so its deepest point
+    /// is the leaf `__free_pages_ok` → `free_one_page` on top of it (`leaf_frees`); without
+    /// frags there is no leaf.
+    pub fn levels_fit(&self, thread_size_bytes: u64, leaf_frees: bool) -> u64 {
+        let leaf = if leaf_frees { self.free_pages_ok_bytes + self.free_one_page_bytes } else { 0 };
+        let below = self.base_bytes() + self.root_kfree_skb_bytes + leaf;
         let per_level = self.per_level_bytes().max(1);
         thread_size_bytes.saturating_sub(below) / per_level
     }

@@ -112,12 +112,20 @@ fn without_vmap_stack_the_overrun_is_silent() {
 }
 
 #[test]
-fn levels_fit_matches_the_walk() {
+fn levels_fit_is_the_walks_last_level() {
     for thread in [4096u64, 8192, 16384, 32768, 65536] {
-        let v = run_json(&[&format!("thread_size_bytes={thread}")]);
-        let fit = v["levels_fit"].as_i64().unwrap();
-        let reached = v["depth_reached"].as_i64().unwrap();
-        assert!((reached - fit).abs() <= 1, "{thread}: fit {fit}, reached {reached}");
+        let fit = run_json(&[&format!("thread_size_bytes={thread}")])["levels_fit"].as_i64().unwrap();
+        // The last level that fits is the deepest a walk without overflow reaches: one record
+        // more overflows (the seed's depth is far past it at every size here).
+        let walk =
+            |records: i64| run_json(&[&format!("thread_size_bytes={thread}"), &format!("nesting_depth={records}")]);
+        let ok = walk(fit - 1);
+        assert_eq!(
+            (ok["overflow"].as_bool(), ok["depth_reached"].as_i64()),
+            (Some(false), Some(fit)),
+            "{thread}: fit {fit}"
+        );
+        assert_eq!(walk(fit)["overflow"].as_bool(), Some(true), "{thread}: {fit} records overflow");
     }
 }
 
