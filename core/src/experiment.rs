@@ -50,6 +50,10 @@ pub struct Monotone {
     pub tolerance_pct: f64,
     /// Why the real system moves so, one line (with a source where there is one).
     pub why: &'static str,
+    /// Settings (parameter, value as in a URL) under which the relation does not hold, because
+    /// another mechanism takes over there (each one explained in the experiment's docs); the
+    /// property test never draws them.
+    pub unless: &'static [(&'static str, &'static str)],
 }
 
 /// The default seed of every run (printed first by the CLI so any run can be replayed).

@@ -62,11 +62,20 @@ fn random_value(spec: &ParamSpec, rng: &mut Rng) -> Value {
 
 /// Random valid settings of every parameter but `param`, set to `lo` and to `hi` (None if
 /// `validate` rejected every draw).
-fn case(e: &dyn Experiment, param: &str, lo: &Value, hi: &Value, rng: &mut Rng) -> Option<(Params, Params)> {
+fn case(e: &dyn Experiment, m: &Monotone, lo: &Value, hi: &Value, rng: &mut Rng) -> Option<(Params, Params)> {
+    let param = m.param;
     for _ in 0..MAX_DRAWS {
         let mut base = e.defaults();
         for spec in e.specs().iter().filter(|s| s.name != param) {
             base.set(spec.name, random_value(spec, rng)).expect("a grid value is valid");
+        }
+        // Settings the relation declares it does not hold under are not drawn.
+        let excluded = m.unless.iter().any(|&(name, text)| {
+            let mut probe = base.clone();
+            probe.set_text(name, text).is_ok() && probe.value(name) == base.value(name)
+        });
+        if excluded {
+            continue;
         }
         let with = |v: &Value| {
             let mut p = base.clone();
@@ -130,7 +139,7 @@ fn check(e: &dyn Experiment, m: &Monotone, n: u32, stream: u64) -> (u32, Vec<Str
         let i = rng.range_u64(0, size - 2);
         let j = rng.range_u64(i + 1, size - 1);
         let (lo, hi) = (at(i), at(j));
-        let Some((p, q)) = case(e, m.param, &lo, &hi, &mut rng) else { continue };
+        let Some((p, q)) = case(e, m, &lo, &hi, &mut rng) else { continue };
         let seed = 1 + u64::from(c);
         match values(e, &p, &q, m.column, seed) {
             Err(line) => bad.push(line),
@@ -208,7 +217,8 @@ impl Experiment for Stub {
 
 #[test]
 fn the_checker_catches_a_knob_that_moves_the_wrong_way() {
-    let rel = |column, rises, tolerance_pct| Monotone { param: "x", column, rises, tolerance_pct, why: "stub" };
+    let rel =
+        |column, rises, tolerance_pct| Monotone { param: "x", column, rises, tolerance_pct, why: "stub", unless: &[] };
     let (n, ok) = check(&Stub, &rel("z", true, 0.0), 4, 1);
     assert_eq!((n, ok.len()), (4, 0), "{ok:?}");
     let (_, wrong) = check(&Stub, &rel("y", true, 1.0), 4, 1);
@@ -219,4 +229,23 @@ fn the_checker_catches_a_knob_that_moves_the_wrong_way() {
     assert!(unknown[0].contains("unknown parameter 'nope'"));
     let (_, missing) = check(&Stub, &rel("w", true, 0.0), 1, 1);
     assert!(missing[0].contains("no column 'w'"));
+}
+
+/// A relation's exceptions name real settings (a typo would exclude nothing, silently).
+#[test]
+fn every_exception_names_a_valid_setting() {
+    for e in experiments() {
+        for m in e.monotone() {
+            for &(name, text) in m.unless {
+                let mut p = e.defaults();
+                assert!(
+                    p.set_text(name, text).is_ok(),
+                    "{}: {} -> {}: unless {name}={text} is not a valid setting",
+                    e.id(),
+                    m.param,
+                    m.column
+                );
+            }
+        }
+    }
 }

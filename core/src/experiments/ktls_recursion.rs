@@ -580,7 +580,8 @@ impl Experiment for KtlsRecursion {
 /// THREAD_SIZE comes no earlier with a bigger stack and no later with bigger frames or with
 /// page frags to free. (`syscall_path_bytes` is left out: its 0 means the 512 B table.)
 pub fn monotone() -> Vec<Monotone> {
-    let m = |param, rises, why| Monotone { param, column: "depth_reached", rises, tolerance_pct: 0.0, why };
+    let m =
+        |param, rises, why| Monotone { param, column: "depth_reached", rises, tolerance_pct: 0.0, why, unless: &[] };
     vec![
         m("thread_size_bytes", true, "a bigger THREAD_SIZE holds more levels of the recursive free"),
         m("kfree_skb_frame_bytes", false, "every level of the recursion has a kfree_skb frame"),

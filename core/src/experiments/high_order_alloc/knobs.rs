@@ -100,6 +100,7 @@ pub fn monotone() -> Vec<Monotone> {
                 rises: false,
                 tolerance_pct: 3.0,
                 why: "every line another core wrote (lock handoffs, struct pages, the sockets' lines, a wakeup's, the receiver's copy) takes longer to arrive, and an L3 hit crosses the same mesh",
+                unless: &[],
             },
             Monotone {
                 param: "cross_socket_ns",
@@ -107,6 +108,7 @@ pub fn monotone() -> Vec<Monotone> {
                 rises: false,
                 tolerance_pct: 3.0,
                 why: "lines from the other socket take longer; nothing gets faster when UPI is slower",
+                unless: &[],
             },
         ]);
         // Not declared: `cpus` rising. Idle cores spread a flow's sender and receiver off one

@@ -178,6 +178,7 @@ pub fn monotone() -> Vec<Monotone> {
             rises: false,
             tolerance_pct: 5.0,
             why: "a page the driver recycles (mlx5e_rx_cache_get) never reaches the page allocator",
+            unless: &[],
         },
         Monotone {
             param: "packet_bytes",
@@ -185,6 +186,7 @@ pub fn monotone() -> Vec<Monotone> {
             rises: false,
             tolerance_pct: 3.0,
             why: "bigger frames: never more packets per second at the same line rate and per-packet work",
+            unless: &[],
         },
     ]
 }

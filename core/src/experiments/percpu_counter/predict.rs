@@ -113,7 +113,7 @@ pub fn figures(i: &Input, seeds: &[u64]) -> (f64, f64) {
 
 /// Knob relations the real system fixes in sign.
 pub fn monotone() -> Vec<Monotone> {
-    let m = |param, column, rises, why| Monotone { param, column, rises, tolerance_pct: 3.0, why };
+    let m = |param, column, rises, why| Monotone { param, column, rises, tolerance_pct: 3.0, why, unless: &[] };
     vec![
         m(
             "atomic_ns",

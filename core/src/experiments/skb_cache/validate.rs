@@ -119,6 +119,7 @@ pub fn monotone() -> Vec<Monotone> {
             rises: true,
             tolerance_pct: 5.0,
             why: "more sockets per core: their state falls out of L2, then L3 (capacity), and each request fetches it from further",
+            unless: &[],
         },
         Monotone {
             param: "rx_queues",
@@ -126,6 +127,7 @@ pub fn monotone() -> Vec<Monotone> {
             rises: true,
             tolerance_pct: 3.0,
             why: "more RX queues spread the driver and the TCP receive path over more CPUs: never fewer transactions",
+            unless: &[],
         },
         Monotone {
             param: "request_bytes",
@@ -133,6 +135,7 @@ pub fn monotone() -> Vec<Monotone> {
             rises: false,
             tolerance_pct: 2.0,
             why: "a larger request costs more copy and, beyond the copybreak, page frags: never more transactions",
+            unless: &[],
         },
     ]
 }
