@@ -5,7 +5,7 @@
 //   band: <int> ms for <n> profiles        high-order-alloc's default view, then its band
 // and, on stderr, each step's bytes and first-view time. Usage (scripts/bench-web.sh):
 //   SKBLAB_DIST=/path/to/dist node e2e/bench-web.mjs [deep-link] [sweep] [band]
-import { startServer, launch, openPage, playableLessons } from './tests/harness.mjs';
+import { startServer, launch, openPage, playableLessons, firstViewDrawn } from './tests/harness.mjs';
 
 const parts = process.argv.slice(2);
 const want = (p) => parts.length === 0 || parts.includes(p);
@@ -25,14 +25,8 @@ function decodeURIComponentSafe(s) {
 
 /** Waits until the step's views are drawn (as e2e/tests/first-view.test.mjs) and returns the wall clock then. */
 async function firstView(page) {
-  await page.waitForFunction(() => {
-    const col = document.querySelector('.col-views');
-    if (!col || !col.querySelector('canvas, svg, pre')) return false;
-    const bar = col.querySelector('[data-testid="sweep-progress"]');
-    const chart = col.querySelector('canvas[data-points]');
-    return !bar || !chart || Number(chart.dataset.points) >= 1;
-  }, null, { timeout: 30000, polling: 'raf' });
-  return Date.now();
+  const drawn = await page.waitForFunction(firstViewDrawn, null, { timeout: 30000, polling: 'raf' });
+  return Math.ceil(await drawn.jsonValue());
 }
 
 /** Every step of every playable lesson: its first-view time and the bytes asked for before. */
@@ -41,7 +35,8 @@ async function deepLink() {
   let heaviest = { bytes: 0, url: '' };
   for (const slug of slugs) {
     for (let step = 1; ; step++) {
-      const page = await openPage(browser, srv.base, { serviceWorkers: 'block' });
+      // A learner's first visit: the pre-rendered first view, when the build has one.
+      const page = await openPage(browser, srv.base, { serviceWorkers: 'block', first: true });
       srv.stats.bytes.clear();
       firstAsked.clear();
       const t0 = Date.now();
@@ -53,7 +48,8 @@ async function deepLink() {
         .filter(([p]) => (firstAsked.get(p) ?? Infinity) <= ok)
         .reduce((a, [, b]) => a + b, 0);
       const last = await page.evaluate(() => document.querySelectorAll('nav.steps li').length);
-      console.error(`  ${slug}/${step}: first view ${ok - t0} ms, ${bytes} bytes brotli before it`);
+      const from = await page.evaluate(() => (document.getElementById('first') ? 'pre-rendered' : 'the app'));
+      console.error(`  ${slug}/${step}: first view ${ok - t0} ms (${from}), ${bytes} bytes brotli before it`);
       if (bytes > heaviest.bytes) heaviest = { bytes, url: `${slug}/${step}` };
       await page.close();
       if (last && step >= last) break;

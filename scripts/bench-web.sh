@@ -8,7 +8,7 @@
 # The last three come from e2e/bench-web.mjs (Playwright, headless Chromium) against a release
 # build served as `make serve` serves it.
 #   usage: scripts/bench-web.sh [DIST] [first-load] [deep-link] [sweep] [band]
-# DIST defaults to target/bench-dist, built with Trunk if it has no index.html.
+# DIST defaults to target/bench-dist, built (scripts/build-web.sh) if it has no index.html or no first/.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -17,8 +17,8 @@ DIST="$ROOT/target/bench-dist"
 if [ $# -gt 0 ] && [ -d "$1" ]; then DIST=$(cd "$1" && pwd); shift; fi
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(first-load deep-link sweep band)
-if [ ! -f "$DIST/index.html" ]; then
-    TRUNK_OFFLINE=true trunk build --release --dist "$DIST" >/dev/null 2>&1 || { echo "bench-web: trunk build failed" >&2; exit 1; }
+if [ ! -f "$DIST/index.html" ] || [ ! -d "$DIST/first" ]; then
+    bash scripts/build-web.sh "$DIST" >/dev/null 2>&1 || { echo "bench-web: web build failed (scripts/build-web.sh)" >&2; exit 1; }
 fi
 status=0
 browser=()

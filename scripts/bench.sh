@@ -78,7 +78,7 @@ engine() {
 size() {
     echo "== app size"
     local dist="$ROOT/target/bench-dist"
-    TRUNK_OFFLINE=true trunk build --release --dist "$dist" >/dev/null 2>&1 || { echo "trunk build failed"; return 1; }
+    bash scripts/build-web.sh "$dist" >/dev/null 2>&1 || { echo "web build failed (scripts/build-web.sh)"; return 1; }
     for f in "$dist"/*.wasm; do
         printf '%s: %s bytes raw, %s bytes gzip -9\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
     done

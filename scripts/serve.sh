@@ -8,7 +8,6 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 bash scripts/setup.sh serve
-# binaryen's wasm-opt (npm, pinned) must come first: Debian's is too old for this wasm.
-export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-TRUNK_OFFLINE=true trunk build --release --dist dist
+# Trunk, then the lesson steps' pre-rendered first views (scripts/build-web.sh).
+bash scripts/build-web.sh dist
 exec node scripts/serve.mjs dist "${PORT:-8080}"

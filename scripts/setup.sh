@@ -133,12 +133,16 @@ apt_install() {
 
 # The downloads (npm, apt) wait on the network and the disk, the cargo installs on the CPU:
 # the first run in the background while the second compile, instead of one after the other.
+# e2e/'s packages (playwright-core) and Chromium: the e2e tests, and for `serve` too, the
+# build's pre-rendered first views (scripts/build-web.sh).
 downloads() {
     ensure_npm "$ROOT/tools"
     if [ "$MODE" = test ]; then
         ensure_apt
-        ensure_npm "$ROOT/e2e"
+    else
+        apt_install chromium $(command -v chromium >/dev/null || echo chromium)
     fi
+    ensure_npm "$ROOT/e2e"
 }
 
 # `make measure` (setup.sh measure): the tools `skblab measure` runs on the real machine.

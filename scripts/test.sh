@@ -54,8 +54,8 @@ cargo test -q --workspace --features skblab-core/cli
 step "wasm-bindgen-test in headless Chromium"
 bash scripts/wasm-test.sh
 
-step "trunk build --release"
-TRUNK_OFFLINE=true trunk build --release --dist dist >/dev/null
+step "trunk build --release, then the pre-rendered first views (scripts/build-web.sh)"
+bash scripts/build-web.sh dist
 
 step "end-to-end tests (Playwright + /usr/bin/chromium)"
 (cd e2e && SKBLAB_DIST="$ROOT/dist" node --test --test-concurrency=1 tests/)

@@ -58,7 +58,12 @@ export function serverAndBrowser() {
  * origin but `base` (those are aborted). Call `assertClean()` at the end of each test.
  */
 export async function openPage(browser, base, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, ...options });
+  // `first: true`: a lesson step's deep link draws its pre-rendered first view before the app
+  // (index.html's loader), as for a learner's first visit. Off by default: the other tests
+  // drive the app itself, and the static copy would answer their selectors first.
+  const { first = false, ...contextOptions } = options;
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, ...contextOptions });
+  if (!first) await context.addInitScript(() => { window.skblabNoFirst = true; });
   // Content-Security-Policy violations (index.html's meta policy) are problems too; Chromium
   // also logs them as console errors, this names the directive and what was blocked.
   await context.addInitScript(() => {
@@ -101,6 +106,24 @@ export async function playableLessons(browser, base) {
   const hrefs = await home.$$eval('a[href^="#/lesson/"]', (as) => as.map((a) => a.getAttribute('href')));
   await home.close();
   return [...new Set(hrefs.map((h) => h.split('/')[2]))];
+}
+
+/**
+ * In the page: true once a lesson step's first view is drawn, by either road. The pre-rendered
+ * copy (`#first`, drawn by index.html's loader before the app loads) is drawn as soon as it has
+ * its views; the app's own views once a canvas, SVG or text view is there and, for a run in the
+ * workers, its chart has its first point. Returns the wall clock (ms) at that moment, or false.
+ */
+export function firstViewDrawn() {
+  // The wall clock when it is seen (a request made after it is not part of the first view).
+  const now = () => performance.timeOrigin + performance.now();
+  const first = document.querySelector('#first .col-views');
+  if (first?.querySelector('img, svg, pre')) return now();
+  const col = document.querySelector('.col-views');
+  if (!col || !col.querySelector('canvas, svg, pre')) return false;
+  const bar = col.querySelector('[data-testid="sweep-progress"]');
+  const chart = col.querySelector('canvas[data-points]');
+  return (!bar || !chart || Number(chart.dataset.points) >= 1) && now();
 }
 
 /** Waits until the app has rendered something real (not the blank page before wasm runs). */

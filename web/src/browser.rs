@@ -154,6 +154,22 @@ pub fn focus_element(id: &str) {
     }
 }
 
+/// Where the full app mounts: `<body>`, or, when index.html's loader has drawn a step's
+/// pre-rendered first view there (`<div id="first">`, scripts/prerender.mjs), a new
+/// `<div id="app">` after it, so that the static view stays until the app's own views are
+/// drawn (the loader then removes it). `None` outside a browser.
+pub fn app_root() -> Option<web_sys::Element> {
+    let document = window()?.document()?;
+    let body: web_sys::Element = document.body()?.into();
+    if document.get_element_by_id("first").is_none() {
+        return Some(body);
+    }
+    let root = document.create_element("div").ok()?;
+    root.set_id("app");
+    body.append_child(&root).ok()?;
+    Some(root)
+}
+
 /// The viewport's width in CSS pixels (`None` outside a browser).
 pub fn viewport_width() -> Option<f64> {
     window()?.inner_width().ok()?.as_f64()

@@ -38,10 +38,13 @@ pub mod svg;
 pub mod views;
 pub mod worker;
 
-/// Mounts the full app on `<body>`.
+/// Mounts the full app on `<body>` (or beside a pre-rendered first view: [`browser::app_root`]).
 pub fn start() {
     browser::register_service_worker();
-    yew::Renderer::<components::app::App>::new().render();
+    match browser::app_root() {
+        Some(root) => yew::Renderer::<components::app::App>::with_root(root).render(),
+        None => yew::Renderer::<components::app::App>::new().render(),
+    };
 }
 
 /// Mounts the home page's small app on `<body>` (binary `skblab-home`; see

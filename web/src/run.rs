@@ -145,6 +145,23 @@ impl RunState {
         self.output.is_some()
     }
 
+    /// Where the run is, as the views column's `data-run` says it (for index.html's loader, which
+    /// keeps a pre-rendered first view until "done", and for scripts): "done", "running",
+    /// "failed", "stopped" or "awaiting" (a go-ahead).
+    pub fn phase(&self) -> &'static str {
+        if self.is_done() {
+            "done"
+        } else if self.error.is_some() {
+            "failed"
+        } else if self.stopped {
+            "stopped"
+        } else if self.awaiting {
+            "awaiting"
+        } else {
+            "running"
+        }
+    }
+
     /// Running (not done, failed, stopped or waiting for a go-ahead).
     pub fn is_running(&self) -> bool {
         !self.is_done() && self.error.is_none() && !self.stopped && !self.awaiting

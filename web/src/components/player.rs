@@ -91,7 +91,7 @@ pub fn player(props: &PlayerProps) -> Html {
                         resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
                         {invalid} {on_set} {on_seed} />
                 </div>
-                <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views">
+                <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views" data-run={run.phase()}>
                     { run_status(&run, refused) }
                     { for view_names.iter().map(|name| view_slot(name, veiled.contains(&name.as_str()), &ctx)) }
                     { under_views(page, &state, &run, light, veil_results) }

@@ -73,7 +73,7 @@ pub fn waiting_note(s: &RunState) -> Html {
         Some(e) => html! { <p class="run-error">{ format!("No run: {e}") }</p> },
         None if s.awaiting => html! { <p class="muted">{"not started: the run waits for your go-ahead (above)"}</p> },
         None if s.stopped => html! { <p class="muted">{ format!("stopped at {} %", s.percent()) }</p> },
-        None => html! { <p class="muted">{ format!("waiting for the run ({} %)…", s.percent()) }</p> },
+        None => html! { <p class="muted view-pending">{ format!("waiting for the run ({} %)…", s.percent()) }</p> },
     }
 }
 

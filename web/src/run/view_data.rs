@@ -73,10 +73,11 @@ pub enum ViewLoad<T> {
 }
 
 impl<T> ViewLoad<T> {
-    /// The note a view shows instead of its drawing while there is no data (`None` once ready).
+    /// The note a view shows instead of its drawing while there is no data (`None` once ready);
+    /// `view-pending` while it is coming (a pre-rendered first view stays until none is left).
     pub fn note(&self) -> Option<Html> {
         match self {
-            ViewLoad::Waiting => Some(html! { <p class="muted">{ "computing this view's data…" }</p> }),
+            ViewLoad::Waiting => Some(html! { <p class="muted view-pending">{ "computing this view's data…" }</p> }),
             ViewLoad::Ready(_) => None,
             ViewLoad::Failed(e) => Some(html! { <p class="run-error">{ format!("No data: {e}") }</p> }),
         }
