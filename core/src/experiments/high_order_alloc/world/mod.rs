@@ -548,6 +548,12 @@ impl StreamSim {
         bytes as f64 * 8.0 * 1000.0 / self.cfg.measure_ns as f64
     }
 
+    /// Each flow's bytes in flight now: accepted by `tcp_sendmsg` and not yet released by an
+    /// ACK netperf's socket processed (`sk_wmem_queued`, what `sndbuf_bytes` limits).
+    pub fn inflight_bytes(&self) -> Vec<u64> {
+        self.flows.iter().map(|f| f.inflight_bytes).collect()
+    }
+
     /// The CPUs the threads run on, in thread order (netperf 0, netserver 0, netperf 1, ...).
     pub fn thread_cpus(&self) -> Vec<CpuId> {
         self.threads.iter().map(|t| t.cpu).collect()
