@@ -1,6 +1,6 @@
 // The browser lines of `make bench` (issue #25), against a release build in headless
 // Chromium, served as `make serve` serves it (brotli). Prints exactly:
-//   deep-link: <int> bytes brotli          the heaviest lesson step, bytes requested before its first view
+//   deep-link: <int> bytes brotli          the heaviest lesson step (desktop or phone), bytes requested before its first view
 //   sweep: <int> ms with <k> workers, <int> ms with 1 worker   the seed-000 sweep, warm
 //   band: <int> ms for <n> profiles        high-order-alloc's default view, then its band
 // and, on stderr, each step's bytes and first-view time. Usage (scripts/bench-web.sh):
@@ -33,10 +33,12 @@ async function firstView(page) {
 async function deepLink() {
   const slugs = await playableLessons(browser, srv.base);
   let heaviest = { bytes: 0, url: '' };
-  for (const slug of slugs) {
+  // A desktop window and a phone in dark mode (its copies' images have 2× pixels).
+  const screens = [['desktop', {}], ['phone', { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, colorScheme: 'dark' }]];
+  for (const [screen, options] of screens) for (const slug of slugs) {
     for (let step = 1; ; step++) {
       // A learner's first visit: the pre-rendered first view, when the build has one.
-      const page = await openPage(browser, srv.base, { serviceWorkers: 'block', first: true });
+      const page = await openPage(browser, srv.base, { serviceWorkers: 'block', first: true, ...options });
       srv.stats.bytes.clear();
       firstAsked.clear();
       const t0 = Date.now();
@@ -49,8 +51,8 @@ async function deepLink() {
         .reduce((a, [, b]) => a + b, 0);
       const last = await page.evaluate(() => document.querySelectorAll('nav.steps li').length);
       const from = await page.evaluate(() => (document.getElementById('first') ? 'pre-rendered' : 'the app'));
-      console.error(`  ${slug}/${step}: first view ${ok - t0} ms (${from}), ${bytes} bytes brotli before it`);
-      if (bytes > heaviest.bytes) heaviest = { bytes, url: `${slug}/${step}` };
+      console.error(`  ${slug}/${step} (${screen}): first view ${ok - t0} ms (${from}), ${bytes} bytes brotli before it`);
+      if (bytes > heaviest.bytes) heaviest = { bytes, url: `${slug}/${step} (${screen})` };
       await page.close();
       if (last && step >= last) break;
       if (step >= 40) break;

@@ -6,8 +6,8 @@
 // answers, no service worker), at two widths (a 1360 px window; a 360 px phone at 2× pixels) and
 // in both colour schemes; the step's markup is then written as it is, with four changes:
 // - each canvas becomes an image of what it drew (a lossless .webp beside the fragment), the same size;
-// - form controls are disabled (nothing answers them until the app has loaded), and a status
-//   line says so;
+// - form controls keep the values the app gave them (properties, written as attributes) and
+//   are disabled (nothing answers them until the app has loaded), and a status line says so;
 // - ids get a `first-` prefix (with every reference to them), so the app mounted beside the
 //   copy finds its own elements, not the copy's;
 // - the run's timing line ("ran 30 points in … ms" on the build machine) is dropped.
@@ -107,6 +107,20 @@ function snapshot(status) {
     img.setAttribute('height', String(Math.round(box.height)));
     img.setAttribute('style', 'max-width: 100%; height: auto;');
     c.replaceWith(img);
+  });
+  // A control's state is a DOM property the app set, not an attribute: write it down.
+  const liveControls = [...root.querySelectorAll('input, select, textarea')];
+  [...copy.querySelectorAll('input, select, textarea')].forEach((e, i) => {
+    const from = liveControls[i];
+    if (from.type === 'checkbox' || from.type === 'radio') {
+      if (from.checked) e.setAttribute('checked', ''); else e.removeAttribute('checked');
+    } else if (from.tagName === 'SELECT') {
+      [...e.options].forEach((o, k) => { if (from.options[k].selected) o.setAttribute('selected', ''); else o.removeAttribute('selected'); });
+    } else if (from.tagName === 'TEXTAREA') {
+      e.textContent = from.value;
+    } else {
+      e.setAttribute('value', from.value);
+    }
   });
   copy.querySelectorAll('script, noscript, .run-time').forEach((e) => e.remove());
   copy.querySelectorAll('input, select, textarea, button').forEach((e) => e.setAttribute('disabled', ''));

@@ -33,10 +33,11 @@ fn reproduces_seed_002_over_five_seeds() {
         assert!((sim - seed).abs() <= 2.5, "{label}: sim {sim:.2} % vs seed {seed} %");
     }
     // The two gains are predictions (nothing fitted to them): the model's misses are reported
-    // in docs/page-frag-free.md; here only their sign and the A53's smaller size.
+    // in docs/page-frag-free.md; here only their sign and that both fall short of the seed's
+    // (x86: the driver recycling fitted to the XDP paper's rates leaves little for the lock).
     let (x86, a53) = (mean(7), mean(8));
     assert!(
-        x86 > 0.0 && a53 > 0.0 && a53 < x86,
+        x86 > 0.0 && x86 < SEED_GAIN_X86_PCT && a53 > 0.0 && a53 < SEED_GAIN_A53_PCT,
         "x86 {x86:.2} % vs {SEED_GAIN_X86_PCT}, a53 {a53:.2} % vs {SEED_GAIN_A53_PCT}"
     );
     let r = PageFragFree.reproduce(1).expect("has a seed table");
@@ -67,11 +68,14 @@ fn the_router_spins_like_the_seed_while_carrying_its_load() {
 /// need a 98.7 % drop: just past the after-fix capacity it is the line-rate flood's gain.
 #[test]
 fn the_x86_gain_needs_saturation_not_a_flood() {
-    let flood = pair(&machine_defaults(MachineKind::X86Bench), 1);
+    // A driver that recycles nothing, so that the lock is what limits the box before the fix.
+    let flood = pair(&params(&["machine=x86-bench", "recycle_pct=0"]), 1);
     let after = flood.after.mpps;
+    // Uncontended capacity (after the fix) against the paper's 9.29 Mpps (uncontended too:
+    // its driver recycled, `the_x86_hosts_rates_before_the_fix_are_the_xdp_papers`).
     assert!((after - 9.29).abs() / 9.29 < 0.25, "after-fix capacity {after:.2} Mpps vs 9.29");
     let just_past = format!("offered_kpps={}", ((after * 1.2 * 100.0).round() * 10.0) as u64);
-    let near = pair(&params(&["machine=x86-bench", &just_past]), 1);
+    let near = pair(&params(&["machine=x86-bench", "recycle_pct=0", &just_past]), 1);
     assert!((near.gain_pct - flood.gain_pct).abs() < 0.05 * flood.gain_pct.abs() + 1.0, "{near:?}");
 }
 
@@ -122,7 +126,7 @@ fn one_zone_and_smt_siblings_mean_more_contention_before_the_fix() {
     // both zones; 56 add the SMT siblings, which hold the lock longer (1.6x slower threads).
     let (q8, q28, q56) = (spin(&["rx_queues=8"]), spin(&["rx_queues=28"]), spin(&["rx_queues=56"]));
     assert!(q8 > q28 && q28 < q56, "{q8:.2} {q28:.2} {q56:.2}");
-    let gain = |c: &str| pair(&params(&["machine=x86-bench", c]), 1).gain_pct;
+    let gain = |c: &str| pair(&params(&["machine=x86-bench", "recycle_pct=0", c]), 1).gain_pct;
     let (c2, c6) = (gain("cpus=2"), gain("cpus=6"));
     assert!(c2 + 1.0 < c6, "x86-bench gain: 2 cpus {c2:.2} %, 6 cpus {c6:.2} %");
 }
@@ -135,8 +139,25 @@ fn full_recycling_makes_the_allocator_and_the_fix_irrelevant() {
     assert_eq!((s.free_pages_ok, s.spin_all, s.rmqueue_bulk), (0.0, 0.0, 0.0));
     // The benchmark is saturated, so the gain shows: half the pages recycled, a smaller one.
     let half = pair(&params(&["machine=x86-bench", "recycle_pct=50"]), 1).gain_pct;
-    let none = pair(&machine_defaults(MachineKind::X86Bench), 1).gain_pct;
+    let none = pair(&params(&["machine=x86-bench", "recycle_pct=0"]), 1).gain_pct;
     assert!(half < none, "gain at 50 % recycling {half:.2} vs none {none:.2}");
+}
+
+/// Issue 23 finding 6 (x86): the XDP paper measured this host forwarding 9.29 Mpps on six
+/// cores *before* the fix, nearly in proportion to the cores; a driver that recycled nothing
+/// would have stopped at about half of that on one zone->lock (the old model's 4.68 Mpps and
+/// +80 % gain). With the recycling fitted to those rates the model's are within 3 % of each,
+/// and it predicts a gain below the seed's +7 % (docs/page-frag-free.md).
+#[test]
+fn the_x86_hosts_rates_before_the_fix_are_the_xdp_papers() {
+    let sim = pff::validate::xdp_fwd_rates(&SEEDS[..3]);
+    for (k, (s, m)) in sim.iter().zip(pff::validate::XDP_FWD_MPPS).enumerate() {
+        assert!((s / m - 1.0).abs() < 0.03, "{} cores: {s:.3} vs {m:.3} Mpps", k + 1);
+    }
+    let none = pair(&params(&["machine=x86-bench", "recycle_pct=0"]), 1);
+    assert!(none.before.mpps < 0.6 * 9.285971, "no recycling: {:.2} Mpps before the fix", none.before.mpps);
+    let fitted = pair(&machine_defaults(MachineKind::X86Bench), 1).gain_pct;
+    assert!((0.0..SEED_GAIN_X86_PCT).contains(&fitted), "x86 gain {fitted:.2} %");
 }
 
 #[test]

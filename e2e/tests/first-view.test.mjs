@@ -11,6 +11,12 @@ import assert from 'node:assert/strict';
 import { startServer, launch, openPage, playableLessons, firstViewDrawn } from './harness.mjs';
 
 const DEEP_LINK_CEILING = 250_000;
+// A desktop window (the copy's charts at 1× pixels) and a phone in dark mode (2× pixels: the
+// heavier images).
+const SCREENS = [
+  ['desktop', {}],
+  ['phone, dark', { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, colorScheme: 'dark' }],
+];
 
 let srv; let browser;
 // When each path was first asked for (the server's stats count bytes per path).
@@ -25,14 +31,14 @@ before(async () => {
 });
 after(async () => { await browser?.close(); srv?.server.close(); });
 
-test('time to each lesson step\'s first view, and its bytes (benchmark)', async () => {
+test('time to each lesson step\'s first view, and its bytes, desktop and phone (benchmark)', async () => {
   const slugs = await playableLessons(browser, srv.base);
   assert.ok(slugs.length >= 3, `playable lessons: ${slugs}`);
   const lines = [];
   const measured = [];
-  for (const slug of slugs) {
+  for (const [screen, options] of SCREENS) for (const slug of slugs) {
     for (let step = 1; step <= 60; step++) {
-      const page = await openPage(browser, srv.base, { serviceWorkers: 'block', first: true });
+      const page = await openPage(browser, srv.base, { serviceWorkers: 'block', first: true, ...options });
       srv.stats.bytes.clear();
       firstAsked.clear();
       const t0 = Date.now();
@@ -46,15 +52,15 @@ test('time to each lesson step\'s first view, and its bytes (benchmark)', async 
       const sent = [...srv.stats.bytes.entries()].filter(([p]) => (firstAsked.get(encodeURI(p)) ?? firstAsked.get(p) ?? Infinity) <= shown);
       const bytes = sent.reduce((a, [, b]) => a + b, 0);
       lines.push(`${slug}/${step} ${ms} ms, ${bytes} bytes`);
-      measured.push({ url: `${slug}/${step}`, bytes, prerendered });
+      measured.push({ url: `${slug}/${step} (${screen})`, bytes, prerendered });
       await page.close();
       if (step >= steps) break;
     }
   }
-  console.info(`[first-view] ${lines.join('; ')}`);
+  console.info(`[first-view] desktop, then phone: ${lines.join('; ')}`);
   const heaviest = measured.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   console.info(`[first-view] ${measured.length} steps; heaviest ${heaviest.url}: ${heaviest.bytes} bytes`);
-  assert.ok(measured.length >= 3 * slugs.length, `steps measured: ${measured.length}`);
+  assert.ok(measured.length >= 6 * slugs.length, `steps measured: ${measured.length}`);
   for (const { url, bytes, prerendered } of measured) {
     assert.ok(prerendered, `${url}: the first view was not the pre-rendered one`);
     assert.ok(bytes <= DEEP_LINK_CEILING, `${url}: ${bytes} bytes before the first view (ceiling ${DEEP_LINK_CEILING})`);

@@ -110,15 +110,17 @@ export async function playableLessons(browser, base) {
 
 /**
  * In the page: true once a lesson step's first view is drawn, by either road. The pre-rendered
- * copy (`#first`, drawn by index.html's loader before the app loads) is drawn as soon as it has
- * its views; the app's own views once a canvas, SVG or text view is there and, for a run in the
+ * copy (`#first`, drawn by index.html's loader before the app loads) once it has its views and
+ * every image of it has loaded; the app's own views once a canvas, SVG or text view is there and, for a run in the
  * workers, its chart has its first point. Returns the wall clock (ms) at that moment, or false.
  */
 export function firstViewDrawn() {
   // The wall clock when it is seen (a request made after it is not part of the first view).
   const now = () => performance.timeOrigin + performance.now();
   const first = document.querySelector('#first .col-views');
-  if (first?.querySelector('img, svg, pre')) return now();
+  if (first?.querySelector('img, svg, pre')) {
+    return [...document.querySelectorAll('#first img')].every((i) => i.complete) && now();
+  }
   const col = document.querySelector('.col-views');
   if (!col || !col.querySelector('canvas, svg, pre')) return false;
   const bar = col.querySelector('[data-testid="sweep-progress"]');

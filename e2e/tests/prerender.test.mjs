@@ -47,12 +47,17 @@ for (const url of ['high-order-alloc/1', 'percpu-counter/7', 'page-frag-free/1',
     const live = await page.$$eval('#first input:not([disabled]), #first select:not([disabled]), #first button:not([disabled])', (es) => es.length);
     assert.equal(live, 0, 'enabled controls in the copy');
     assert.match(await page.locator('#first [role="status"].first-status').innerText(), /loading/i);
+    const controls = (scope) => page.$$eval(`${scope} .col-text input, ${scope} .col-text select`,
+      (es) => es.map((e) => (e.type === 'checkbox' ? String(e.checked) : e.value)));
+    const copyControls = await controls('#first');
+    assert.ok(copyControls.some((v) => v !== ''), 'the copy\'s parameter panel shows values');
     if (url === 'high-order-alloc/1') await shot(page, 'first-high-order-alloc-1');
     page.release();
     await page.waitForSelector('#first', { state: 'detached', timeout: 60000 });
     await page.waitForSelector('#app .col-views');
     const app = await viewsText(page, '#app');
     assert.deepEqual(app, copy, 'the app draws the numbers the copy showed');
+    assert.deepEqual(await controls('#app'), copyControls, 'the copy showed the app\'s settings');
     // The app's own ids, not the copy's prefixed ones, are the page's now.
     assert.equal(await page.$$eval('[id^="first-"]', (es) => es.length), 0);
     page.assertClean();

@@ -7,7 +7,9 @@
 //! One is fitted: the load the router carried ([`super::machines::ROUTER_LOAD`]), which its
 //! thread states but the stored archives do not have. Every hardware and kernel-path value is
 //! the catalogue's and every per-packet cost is sourced (`machines.rs`), so the x86 and
-//! Cortex-A53 gains are predictions: nothing is fitted to them ([`constants`] is empty).
+//! Cortex-A53 gains are predictions: nothing is fitted to them ([`constants`] is empty). (The
+//! x86 host's driver recycling, [`super::machines::X86_RECYCLE`], is fitted to another table,
+//! the XDP paper's forwarding rates: `examples/x86_recycle_fit.rs`.)
 //!
 //! Objective (lower is better, percentage points): the sum over the seven frames of
 //! |simulated − seed|, plus 2 × the drop above 1 % (the router carried its traffic: "cannot

@@ -16,7 +16,8 @@
 //!   host, the Xeon E5-1650 v4 (Broadwell-EP, 6 cores) with ConnectX-5 of the XDP paper. Assumed:
 //!   64-byte IP forwarding over 6 cores without Hyper-Threading, TX completion on the receiving
 //!   CPU, the generator flooding the link (his benchmarks measure the forwarded rate under a
-//!   flood: xdp-paper bench04_fwd.org offers 24.7 Mpps and forwards 3.8 Mpps on one core).
+//!   flood: TRex at `-m 100%` in xdp-paper bench04_fwd.org). The driver's page recycling is
+//!   fitted to the paper's Linux-forwarding rates on this host before the fix ([`X86_RECYCLE`]).
 //! - **cortex-a53** — Ilias Apalodimas's test (~+11 %, `__free_pages_ok` gone from perf top):
 //!   a 1 Gbit interface (socionext netsec, single queue), 64-byte packets. Assumed: 4 cores of
 //!   the catalogue's A53, one CPU doing RX and TX completion, no contention: the gain is the
@@ -88,6 +89,8 @@ pub struct ForwardingBox {
     pub page_frag_free_cycles: u64,
     /// Taking a page from the driver's own recycle cache (`mlx5e_rx_cache_get`).
     pub rx_cache_cycles: u64,
+    /// Share of RX pages the driver recycles itself, % (the `recycle_pct` knob's default).
+    pub recycle_pct: u32,
 }
 
 impl ForwardingBox {
@@ -164,6 +167,15 @@ pub const RX_CACHE: Quantity = w(
 /// capacity at the sourced per-packet cost bounds it from above; a loaded 100 Gbit router of
 /// 800-byte packets carries at least a few Mpps.
 pub const ROUTER_LOAD: Quantity = w(3040.0, 1500.0, 15_000.0, "kpps", Basis::Fitted(&["seed002-router"]), "fitted (seed002-router) with drop <= 1 %: Paweł Staszewski's thread (spinics netdev msg531362) was not in the stored archives");
+/// The x86 host's driver recycling, % of RX pages that never reach the page allocator: fitted
+/// to the XDP paper's six Linux-forwarding rates on 1–6 cores of this host *before* the fix
+/// (table `xdp-fwd-x86`; `cargo run --release -p skblab-core --example x86_recycle_fit`
+/// scans it). Without recycling the model caps six cores at 4.68 Mpps where the paper measured
+/// 9.29, scaling almost linearly: the real box met no zone->lock ceiling. Jesper's reply to the
+/// fix (Message-ID `20181105105525.1f78c661@redhat.com`) says the contention "have been hiding
+/// behind the driver level recycle tricks for micro-benchmarking". Range: 0 (no recycling) to
+/// 100 (the allocator never sees a page).
+pub const X86_RECYCLE: Quantity = w(98.0, 0.0, 100.0, "%", Basis::Fitted(&["xdp-fwd-x86"]), "fitted (xdp-fwd-x86): xdp-paper benchmarks/bench04_fwd.org, Linux forwarding, single route, 1-6 cores, kernel 4.18 pre-release (before 65895b67ad27): 1.74 / 3.37 / 4.98 / 6.49 / 7.85 / 9.29 Mpps");
 
 /// The 2018 router of the report.
 pub const ROUTER: ForwardingBox = ForwardingBox {
@@ -184,6 +196,7 @@ pub const ROUTER: ForwardingBox = ForwardingBox {
     release_data_cycles: RELEASE_DATA.int(),
     page_frag_free_cycles: PAGE_FRAG_FREE.int(),
     rx_cache_cycles: RX_CACHE.int(),
+    recycle_pct: 0,
 };
 
 /// Jesper Dangaard Brouer's testlab host (see the module doc).
@@ -204,6 +217,7 @@ pub const X86_BENCH: ForwardingBox = ForwardingBox {
     release_data_cycles: RELEASE_DATA.int(),
     page_frag_free_cycles: PAGE_FRAG_FREE.int(),
     rx_cache_cycles: RX_CACHE.int(),
+    recycle_pct: X86_RECYCLE.int() as u32,
 };
 
 /// Ilias Apalodimas's Cortex-A53 box (see the module doc).
@@ -224,6 +238,7 @@ pub const CORTEX_A53_BOX: ForwardingBox = ForwardingBox {
     release_data_cycles: RELEASE_DATA.int(),
     page_frag_free_cycles: PAGE_FRAG_FREE.int(),
     rx_cache_cycles: RX_CACHE.int(),
+    recycle_pct: 0,
 };
 
 /// The box of `kind`.
@@ -249,8 +264,10 @@ pub fn workload(kind: MachineKind) -> Vec<(&'static str, Quantity)> {
         ("release_data_cycles", RELEASE_DATA),
         ("page_frag_free_cycles", PAGE_FRAG_FREE),
     ];
-    if kind == MachineKind::Router {
-        out.push(("offered_kpps", ROUTER_LOAD));
+    match kind {
+        MachineKind::Router => out.push(("offered_kpps", ROUTER_LOAD)),
+        MachineKind::X86Bench => out.push(("recycle_pct", X86_RECYCLE)),
+        MachineKind::CortexA53 => {}
     }
     out
 }

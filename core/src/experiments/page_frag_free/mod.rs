@@ -142,8 +142,9 @@ impl Input {
 pub fn resolve(params: &Params) -> Params {
     let mut out = params.clone();
     let b = machine(Input::from(params).machine);
-    let defaults: [(&str, Value); 8] = [
+    let defaults: [(&str, Value); 9] = [
         ("offered_kpps", Value::Int(i64::from(b.offered_kpps))),
+        ("recycle_pct", Value::Int(i64::from(b.recycle_pct))),
         ("sockets", Value::Int(i64::from(b.cpu.sockets))),
         ("cpus", Value::Int(i64::from(b.cores))),
         ("smt", Value::Bool(b.smt)),
