@@ -5,29 +5,14 @@
 //   band: <int> ms for <n> profiles        high-order-alloc's default view, then its band
 // and, on stderr, each step's bytes and first-view time. Usage (scripts/bench-web.sh):
 //   SKBLAB_DIST=/path/to/dist node e2e/bench-web.mjs [deep-link] [sweep] [band]
-import { startServer, launch, openPage, playableLessons, firstViewDrawn } from './tests/harness.mjs';
+import { startServer, launch, openPage, playableLessons, firstViewOf } from './tests/harness.mjs';
 
 const parts = process.argv.slice(2);
 const want = (p) => parts.length === 0 || parts.includes(p);
 
 const srv = await startServer();
-// When each path was first asked for (the server's stats count bytes per path).
-const firstAsked = new Map();
-srv.server.prependListener('request', (req) => {
-  const p = decodeURIComponentSafe(req.url.split('?')[0]);
-  if (!firstAsked.has(p)) firstAsked.set(p, Date.now());
-});
 const browser = await launch();
 
-function decodeURIComponentSafe(s) {
-  try { return decodeURIComponent(s); } catch { return s; }
-}
-
-/** Waits until the step's views are drawn (as e2e/tests/first-view.test.mjs) and returns the wall clock then. */
-async function firstView(page) {
-  const drawn = await page.waitForFunction(firstViewDrawn, null, { timeout: 30000, polling: 'raf' });
-  return Math.ceil(await drawn.jsonValue());
-}
 
 /** Every step of every playable lesson: its first-view time and the bytes asked for before. */
 async function deepLink() {
@@ -40,18 +25,15 @@ async function deepLink() {
       // A learner's first visit: the pre-rendered first view, when the build has one.
       const page = await openPage(browser, srv.base, { serviceWorkers: 'block', first: true, ...options });
       srv.stats.bytes.clear();
-      firstAsked.clear();
-      const t0 = Date.now();
       await page.goto(`${srv.base}/#/lesson/${slug}/${step}`);
       // A step past the last is refused by the app (a notice, no views).
-      const ok = await firstView(page).catch(() => null);
-      if (!ok) { await page.close(); break; }
-      const bytes = [...srv.stats.bytes.entries()]
-        .filter(([p]) => (firstAsked.get(p) ?? Infinity) <= ok)
-        .reduce((a, [, b]) => a + b, 0);
-      const last = await page.evaluate(() => document.querySelectorAll('nav.steps li').length);
-      const from = await page.evaluate(() => (document.getElementById('first') ? 'pre-rendered' : 'the app'));
-      console.error(`  ${slug}/${step} (${screen}): first view ${ok - t0} ms (${from}), ${bytes} bytes brotli before it`);
+      const seen = await firstViewOf(page).catch(() => null);
+      if (!seen) { await page.close(); break; }
+      await page.waitForTimeout(100);
+      const bytes = seen.paths.reduce((a, p) => a + (srv.stats.bytes.get(decodeURI(p)) ?? srv.stats.bytes.get(p) ?? 0), 0);
+      const last = await page.evaluate(() => document.querySelector('nav.steps')?.querySelectorAll('li').length ?? 0);
+      const from = seen.copy ? 'pre-rendered' : 'the app';
+      console.error(`  ${slug}/${step} (${screen}): first view ${seen.ms} ms (${from}), ${bytes} bytes brotli before it`);
       if (bytes > heaviest.bytes) heaviest = { bytes, url: `${slug}/${step} (${screen})` };
       await page.close();
       if (last && step >= last) break;

@@ -8,7 +8,7 @@
 // view (issue #25's target, 250 KB).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, playableLessons, firstViewDrawn } from './harness.mjs';
+import { startServer, launch, openPage, playableLessons, firstViewOf } from './harness.mjs';
 
 const DEEP_LINK_CEILING = 250_000;
 // A desktop window (the copy's charts at 1× pixels) and a phone in dark mode (2× pixels: the
@@ -19,16 +19,7 @@ const SCREENS = [
 ];
 
 let srv; let browser;
-// When each path was first asked for (the server's stats count bytes per path).
-const firstAsked = new Map();
-before(async () => {
-  srv = await startServer();
-  srv.server.prependListener('request', (req) => {
-    const p = req.url.split('?')[0];
-    if (!firstAsked.has(p)) firstAsked.set(p, Date.now());
-  });
-  browser = await launch();
-});
+before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.server.close(); });
 
 test('time to each lesson step\'s first view, and its bytes, desktop and phone (benchmark)', async () => {
@@ -40,17 +31,12 @@ test('time to each lesson step\'s first view, and its bytes, desktop and phone (
     for (let step = 1; step <= 60; step++) {
       const page = await openPage(browser, srv.base, { serviceWorkers: 'block', first: true, ...options });
       srv.stats.bytes.clear();
-      firstAsked.clear();
-      const t0 = Date.now();
       await page.goto(`${srv.base}/#/lesson/${slug}/${step}`);
-      const drawn = await page.waitForFunction(firstViewDrawn, null, { timeout: 30000, polling: 'raf' });
-      const shown = Math.ceil(await drawn.jsonValue());
-      const ms = shown - t0;
-      const prerendered = await page.evaluate(() => document.getElementById('first') !== null);
-      const steps = await page.evaluate(() => document.querySelectorAll('nav.steps li').length);
+      const { ms, copy: prerendered, paths } = await firstViewOf(page);
+      // The step list of the page's first nav (the copy's while it is there; the app mounts a second).
+      const steps = await page.evaluate(() => document.querySelector('nav.steps')?.querySelectorAll('li').length ?? 0);
       await page.waitForTimeout(100);
-      const sent = [...srv.stats.bytes.entries()].filter(([p]) => (firstAsked.get(encodeURI(p)) ?? firstAsked.get(p) ?? Infinity) <= shown);
-      const bytes = sent.reduce((a, [, b]) => a + b, 0);
+      const bytes = paths.reduce((a, p) => a + (srv.stats.bytes.get(decodeURI(p)) ?? srv.stats.bytes.get(p) ?? 0), 0);
       lines.push(`${slug}/${step} ${ms} ms, ${bytes} bytes`);
       measured.push({ url: `${slug}/${step} (${screen})`, bytes, prerendered });
       await page.close();

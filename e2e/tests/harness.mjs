@@ -112,20 +112,36 @@ export async function playableLessons(browser, base) {
  * In the page: true once a lesson step's first view is drawn, by either road. The pre-rendered
  * copy (`#first`, drawn by index.html's loader before the app loads) once it has its views and
  * every image of it has loaded; the app's own views once a canvas, SVG or text view is there and, for a run in the
- * workers, its chart has its first point. Returns the wall clock (ms) at that moment, or false.
+ * workers, its chart has its first point. Returns `{ ms, copy }`: the page's clock (ms since
+ * the navigation started) at that moment and whether the copy drew it; false until then.
  */
+
+/**
+ * Waits for a step's first view and returns when it was drawn (ms since the navigation started),
+ * whether by the pre-rendered copy, and the paths the page asked for before (the document and every resource fetch started by
+ * then, by the page's own clock: no skew with the server's).
+ */
+export async function firstViewOf(page) {
+  const drawn = await page.waitForFunction(firstViewDrawn, null, { timeout: 30000, polling: 'raf' });
+  const { ms, copy } = await drawn.jsonValue();
+  const paths = await page.evaluate((t) => [
+    location.pathname,
+    ...performance.getEntriesByType('resource').filter((e) => e.startTime <= t).map((e) => new URL(e.name).pathname),
+  ], ms);
+  return { ms: Math.round(ms), copy, paths: [...new Set(paths)] };
+}
 export function firstViewDrawn() {
-  // The wall clock when it is seen (a request made after it is not part of the first view).
-  const now = () => performance.timeOrigin + performance.now();
+  // The page's clock when it is seen (ms since the navigation started).
+  const now = () => performance.now();
   const first = document.querySelector('#first .col-views');
   if (first?.querySelector('img, svg, pre')) {
-    return [...document.querySelectorAll('#first img')].every((i) => i.complete) && now();
+    return [...document.querySelectorAll('#first img')].every((i) => i.complete) && { ms: now(), copy: true };
   }
   const col = document.querySelector('.col-views');
   if (!col || !col.querySelector('canvas, svg, pre')) return false;
   const bar = col.querySelector('[data-testid="sweep-progress"]');
   const chart = col.querySelector('canvas[data-points]');
-  return (!bar || !chart || Number(chart.dataset.points) >= 1) && now();
+  return (!bar || !chart || Number(chart.dataset.points) >= 1) && { ms: now(), copy: false };
 }
 
 /** Waits until the app has rendered something real (not the blank page before wasm runs). */
