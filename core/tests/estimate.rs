@@ -131,3 +131,18 @@ fn the_issues_long_sweep_is_estimated_above_the_limit() {
     let d = e.estimate(&e.defaults());
     assert!(d.native_seconds() < 60.0, "the default sweep runs without --allow-long: {d:?}");
 }
+
+/// percpu-counter's steady-state draw of a connection's spare pages takes raises / timers loop
+/// steps (world/load.rs, `fw`): at the knobs' corner a million connections cost about 15 s a
+/// run natively, which the event count alone does not say. The estimate counts the draws, so
+/// the corner asks for a go-ahead (CLI: --allow-long; app: "Run it") and the defaults do not.
+#[test]
+fn percpu_counters_steady_state_draws_are_in_its_estimate() {
+    let e = find("percpu-counter").unwrap();
+    let s: Vec<String> =
+        ["raises_per_min=1200", "timers_per_min=1", "connections=1000000"].iter().map(|s| s.to_string()).collect();
+    let corner = e.estimate(&e.params_from(&s).unwrap());
+    assert!(corner.native_seconds() > 60.0, "{corner:?}");
+    let d = e.estimate(&e.defaults());
+    assert!(d.native_seconds() < 60.0, "the defaults run without --allow-long: {d:?}");
+}

@@ -256,10 +256,17 @@ impl Experiment for PercpuCounter {
     }
 
     /// Per point the three counters and the ramp, then two runs for the views: each at most
-    /// [`MAX_EVENTS_PER_RUN`] events.
+    /// [`MAX_EVENTS_PER_RUN`] events, plus the work of drawing each touched connection's spare
+    /// pages from the steady state (`world/load.rs`, `fw`): raises / timers loop steps on
+    /// average, at most one draw per connection and per event, each step about a tenth of an
+    /// event's time (1.2 × 10^9 steps took about 15 s natively at the knobs' corner, raises
+    /// 1200 and timers 1 per minute, a million connections); a few per cent at the defaults.
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let points = self.points(params).len() as u64;
-        WorkEstimate { points, events: (4 * points + 2) * MAX_EVENTS_PER_RUN }
+        let i = Input::from(params);
+        let touches = u64::from(i.connections).min(MAX_EVENTS_PER_RUN);
+        let draws = touches * u64::from(i.raises_per_min) / u64::from(i.timers_per_min.max(1)) / 10;
+        WorkEstimate { points, events: (4 * points + 2) * (MAX_EVENTS_PER_RUN + draws) }
     }
 
     /// Up to 20 simulated runs (5 CPU counts × 3 counters + a ramp) of at most
