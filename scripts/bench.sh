@@ -19,11 +19,12 @@ export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 TARGET=${CARGO_TARGET_DIR:-target}
 WASM_LOG="$TARGET/bench-wasm.log"
 
+# No `-q`: cargo would pass `--quiet` on to wasm-bindgen-test-runner, which refuses it.
 wasm_cargo() {
     (
         cd web
         CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-            cargo test -q --release -p skblab-web --features bench --target wasm32-unknown-unknown --test bench "$@"
+            cargo test --release -p skblab-web --features bench --target wasm32-unknown-unknown --test bench "$@"
     )
 }
 
