@@ -5,11 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { startServer, launch, openPage, appReady } from './harness.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+import { startServer, launch, openPage, appReady, axeViolations } from './harness.mjs';
 const INDEX = fs.readFileSync(new URL('../../lessons/index.toml', import.meta.url), 'utf8');
 // The last: a run pinned as A (a light one), so the differential flame graph and the text
 // views side by side are checked too.
@@ -34,14 +30,7 @@ for (const scheme of ['light', 'dark']) {
       await page.goto(`${srv.base}/${u}`);
       await appReady(page);
       await page.waitForTimeout(200);
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
-        const r = await window.axe.run(document, { resultTypes: ['violations'] });
-        return r.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical'
-            || (v.impact === 'moderate' && /^(landmark|heading|page-has-heading)/.test(v.id)))
-          .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-      });
+      const violations = await axeViolations(page);
       for (const v of violations) found.push(`${u}: ${v}`);
     }
     assert.deepEqual(found, [], found.join('\n'));

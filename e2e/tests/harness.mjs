@@ -2,6 +2,7 @@
 // 127.0.0.1 port, Debian's Chromium driven by playwright-core, and a page wrapper that
 // fails the test on any console error, page error, or request leaving the server's origin.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'node:test';
@@ -157,4 +158,22 @@ export async function answer(page, text) {
   await page.click(tid('check'));
   await page.waitForFunction((b) => document.querySelector('[data-testid="verdict"]').innerText !== b, before);
   return page.locator(tid('grade')).innerText();
+}
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core (evaluated through the DevTools protocol, which the page's CSP does not apply to) on
+ * the whole page: its serious and critical violations and its moderate landmark and heading
+ * ones, one line each (empty: none).
+ */
+export async function axeViolations(page) {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical'
+        || (v.impact === 'moderate' && /^(landmark|heading|page-has-heading)/.test(v.id)))
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
 }

@@ -4,12 +4,7 @@
 // checked, so the test sees the copy alone. Screenshots: e2e/screenshots/first-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { startServer, launch, openPage, shot } from './harness.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+import { startServer, launch, openPage, shot, axeViolations } from './harness.mjs';
 
 let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
@@ -73,14 +68,7 @@ test('phone, dark: the 360 px dark copy, accessible (axe), then the app', async 
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `the copy is ${width} px wide on a 360 px screen`);
   await shot(page, 'first-phone-dark-high-order-alloc-4');
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical'
-        || (v.impact === 'moderate' && /^(landmark|heading|page-has-heading)/.test(v.id)))
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
+  const violations = await axeViolations(page);
   assert.deepEqual(violations, [], violations.join('\n'));
   page.release();
   await page.waitForSelector('#first', { state: 'detached', timeout: 60000 });
