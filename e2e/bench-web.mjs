@@ -77,6 +77,7 @@ async function sweepOn(workers) {
     const run = nextLine(page, SWEEP);
     await page.goto(`${srv.base}/#/play/high-order-alloc?seed=${seed}`);
     const m = await run;
+    console.error(`  ${m.input.replace(/^skblab: /, '')}`);
     best = Math.min(best, Number(m[1]));
     k = Number(m[2]);
   }

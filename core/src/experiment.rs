@@ -423,6 +423,13 @@ pub trait Experiment: Sync {
     fn point_cost(&self, params: &Params, _point: &Point) -> Cost {
         self.cost(params)
     }
+    /// The expected simulated events of `run_point(params, point, _)`, when they differ from
+    /// point to point (`None`: about equal). The page's pool hands the heaviest points out
+    /// first, so its workers finish together (longest processing time first); the output does
+    /// not depend on it.
+    fn point_events(&self, _params: &Params, _point: &Point) -> Option<u64> {
+        None
+    }
     /// The views of a run, in display order.
     fn views(&self) -> Vec<ViewSpec>;
     /// The data of a custom view under `params` and `seed` beside the run's output (a short

@@ -146,3 +146,18 @@ fn percpu_counters_steady_state_draws_are_in_its_estimate() {
     let d = e.estimate(&e.defaults());
     assert!(d.native_seconds() < 60.0, "the defaults run without --allow-long: {d:?}");
 }
+
+/// high-order-alloc's per-point events (the page's pool hands the heaviest points out first)
+/// add up to its estimate without `finish`'s profiled run, and grow with the flows.
+#[test]
+fn high_order_allocs_point_events_add_up_to_its_estimate() {
+    let e = find(hoa::ID).unwrap();
+    for settings in [vec![], vec!["seeds=3".to_string(), "max_threads=12".to_string()]] {
+        let params = e.params_from(&settings).unwrap();
+        let i = hoa::Input::from(&params);
+        let per_point: Vec<u64> = e.points(&params).iter().map(|p| e.point_events(&params, p).unwrap()).collect();
+        assert!(per_point.windows(2).all(|w| w[0] <= w[1]), "{settings:?}: {per_point:?}");
+        let profile = hoa::expected_events_per_run(&params, i.profile_threads);
+        assert_eq!(per_point.iter().sum::<u64>() + profile, e.estimate(&params).events, "{settings:?}");
+    }
+}

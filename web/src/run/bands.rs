@@ -123,7 +123,7 @@ impl BandStore {
             self.work.remove(wi);
         }
         let now = now_ms();
-        self.update(id, |s| {
+        let changed = self.update(id, |s| {
             s.answered = answered;
             s.bands = Some(Rc::new(folded));
             s.done = done;
@@ -138,7 +138,13 @@ impl BandStore {
                 );
                 web_sys::console::info_1(&msg.into());
             }
-        })
+        });
+        // A sample on the way redraws when the page next may; the last one at once.
+        if done {
+            changed
+        } else {
+            changed.streamed()
+        }
     }
 
     /// Band `id` failed: its other samples are not wanted.

@@ -78,15 +78,29 @@ pub enum Task {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sweep {
     rows: Vec<Option<Row>>,
-    /// Positions below this were handed out (or arrived with the request).
+    /// Positions in the order they are handed out.
+    order: Vec<u32>,
+    /// `order[..next]` were handed out (or arrived with the request).
     next: usize,
     /// `Finish` or `Whole` handed out.
     closing: bool,
 }
 
 impl Sweep {
+    /// Points handed out in point order.
     pub fn new(n_points: usize) -> Sweep {
-        Sweep { rows: vec![None; n_points], next: 0, closing: false }
+        Sweep { rows: vec![None; n_points], order: (0..n_points as u32).collect(), next: 0, closing: false }
+    }
+
+    /// Points handed out heaviest first by `work` (core's `Experiment::point_events`; ties in
+    /// point order): the last tasks are the lightest, so the workers finish together
+    /// (longest processing time first). `None` hands them out in point order.
+    pub fn heaviest_first(work: &[Option<u64>]) -> Sweep {
+        let mut sweep = Sweep::new(work.len());
+        if work.iter().all(Option::is_some) {
+            sweep.order.sort_by_key(|&p| std::cmp::Reverse(work[p as usize]));
+        }
+        sweep
     }
 
     fn whole(&self) -> bool {
@@ -101,7 +115,7 @@ impl Sweep {
         if self.whole() {
             return 1;
         }
-        let left = self.rows.iter().skip(self.next).filter(|r| r.is_none()).count();
+        let left = self.order[self.next..].iter().filter(|&&p| self.rows[p as usize].is_none()).count();
         if left > 0 {
             left
         } else {
@@ -118,12 +132,12 @@ impl Sweep {
             self.closing = true;
             return Some(Task::Whole);
         }
-        while self.next < self.rows.len() && self.rows[self.next].is_some() {
+        while self.next < self.order.len() && self.rows[self.order[self.next] as usize].is_some() {
             self.next += 1;
         }
-        if self.next < self.rows.len() {
+        if let Some(&position) = self.order.get(self.next) {
             self.next += 1;
-            return Some(Task::Point(self.next as u32 - 1));
+            return Some(Task::Point(position));
         }
         let rows: Option<Vec<Row>> = self.rows.iter().cloned().collect();
         let rows = rows?;
@@ -190,6 +204,22 @@ mod tests {
         assert!(!s.arrived(0, row(0)), "a row arrives once");
         assert_eq!(s.available(), 2);
         assert_eq!(drive(s, 2, row), (0..3).map(row).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_heaviest_points_go_first_and_the_rows_stay_in_order() {
+        let row = |p: u32| vec![Cell::Int(i64::from(p))];
+        let work: Vec<Option<u64>> = [3, 9, 1, 9, 5].map(Some).to_vec();
+        let mut s = Sweep::heaviest_first(&work);
+        assert!(s.arrived(3, row(3)), "a row that came with the request");
+        let handed: Vec<Task> = std::iter::from_fn(|| s.next_task()).take(4).collect();
+        assert_eq!(handed, [1, 4, 0, 2].map(Task::Point).to_vec(), "9 (3 is in), 5, 3, 1");
+        for k in 1..=8 {
+            assert_eq!(drive(Sweep::heaviest_first(&work), k, row), (0..5).map(row).collect::<Vec<_>>(), "{k} workers");
+        }
+        // One point without an estimate: point order.
+        let mut s = Sweep::heaviest_first(&[Some(1), None, Some(7)]);
+        assert_eq!(s.next_task(), Some(Task::Point(0)));
     }
 
     #[test]

@@ -119,7 +119,7 @@ fn row_arrived(c: &mut Client, run: u64, position: u32, row: Row, compute_ms: f6
     s.rows.push((index, row));
     s.rows.sort_by_key(|(i, _)| *i);
     a.state = Rc::new(s);
-    Changed { runs: true, ..Changed::default() }
+    Changed { runs: true, ..Changed::default() }.streamed()
 }
 
 fn run_done(c: &mut Client, run: u64, output: RunOutput, compute_ms: f64) -> Changed {

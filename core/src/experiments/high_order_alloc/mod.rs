@@ -497,6 +497,12 @@ impl Experiment for HighOrderAlloc {
         WorkEstimate { points: self.points(params).len() as u64, events }
     }
 
+    /// Both orders at `point.x` flows on every seed (the same terms as [`Experiment::estimate`]).
+    fn point_events(&self, params: &Params, point: &Point) -> Option<u64> {
+        let seeds = u64::from(Input::from(params).seeds.max(1));
+        Some(2 * expected_events_per_run(params, point.x as u32) * seeds)
+    }
+
     /// Up to 256 flow counts of two simulated runs each: seconds in wasm.
     fn cost(&self, _params: &Params) -> Cost {
         Cost::Heavy
