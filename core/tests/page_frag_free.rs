@@ -32,12 +32,13 @@ fn reproduces_seed_002_over_five_seeds() {
         let sim = mean(k);
         assert!((sim - seed).abs() <= 2.5, "{label}: sim {sim:.2} % vs seed {seed} %");
     }
-    // The two gains are predictions (nothing fitted to them): the model's misses are reported
-    // in docs/page-frag-free.md; here only their sign and that both fall short of the seed's
-    // (x86: the driver recycling fitted to the XDP paper's rates leaves little for the lock).
+    // The two gains are predictions (nothing fitted to them), reported in
+    // docs/page-frag-free.md: x86 within a factor of two of the seed's (on the host's own
+    // clock, with recycling and stack cycles fitted to the XDP paper's rates), the A53 positive
+    // and short of the seed's (a miss the docs explain).
     let (x86, a53) = (mean(7), mean(8));
     assert!(
-        x86 > 0.0 && x86 < SEED_GAIN_X86_PCT && a53 > 0.0 && a53 < SEED_GAIN_A53_PCT,
+        (SEED_GAIN_X86_PCT / 2.0..SEED_GAIN_X86_PCT * 2.0).contains(&x86) && a53 > 0.0 && a53 < SEED_GAIN_A53_PCT,
         "x86 {x86:.2} % vs {SEED_GAIN_X86_PCT}, a53 {a53:.2} % vs {SEED_GAIN_A53_PCT}"
     );
     let r = PageFragFree.reproduce(1).expect("has a seed table");
@@ -146,18 +147,41 @@ fn full_recycling_makes_the_allocator_and_the_fix_irrelevant() {
 /// Issue 23 finding 6 (x86): the XDP paper measured this host forwarding 9.29 Mpps on six
 /// cores *before* the fix, nearly in proportion to the cores; a driver that recycled nothing
 /// would have stopped at about half of that on one zone->lock (the old model's 4.68 Mpps and
-/// +80 % gain). With the recycling fitted to those rates the model's are within 3 % of each,
-/// and it predicts a gain below the seed's +7 % (docs/page-frag-free.md).
+/// +80 % gain). With the recycling and the stack's cycles fitted to those rates the model's
+/// are within 3 % of each (the one-core rate within 0.5 %: it fixes the cycles), and on the
+/// host's own clock the predicted gain lands within a factor of two of the seed's +7 %; on the
+/// borrowed Broadwell-EP clock it was +0.51 % (docs/page-frag-free.md, "The host's own clock").
 #[test]
 fn the_x86_hosts_rates_before_the_fix_are_the_xdp_papers() {
     let sim = pff::validate::xdp_fwd_rates(&SEEDS[..3]);
     for (k, (s, m)) in sim.iter().zip(pff::validate::XDP_FWD_MPPS).enumerate() {
-        assert!((s / m - 1.0).abs() < 0.03, "{} cores: {s:.3} vs {m:.3} Mpps", k + 1);
+        let tolerance = if k == 0 { 0.005 } else { 0.03 };
+        assert!((s / m - 1.0).abs() < tolerance, "{} cores: {s:.3} vs {m:.3} Mpps", k + 1);
     }
     let none = pair(&params(&["machine=x86-bench", "recycle_pct=0"]), 1);
     assert!(none.before.mpps < 0.6 * 9.285971, "no recycling: {:.2} Mpps before the fix", none.before.mpps);
     let fitted = pair(&machine_defaults(MachineKind::X86Bench), 1).gain_pct;
-    assert!((0.0..SEED_GAIN_X86_PCT).contains(&fitted), "x86 gain {fitted:.2} %");
+    let seed = SEED_GAIN_X86_PCT;
+    assert!((seed / 2.0..seed * 2.0).contains(&fitted), "x86 gain {fitted:.2} % vs the seed's {seed} %");
+}
+
+/// The x86 host runs at its own part's clock (the E5-1650 v4: 3,804 MHz with one busy core,
+/// measured by the XDP paper's `perf stat`), not at its family's (an E5-2680 v4's 3.3 GHz), and
+/// the catalogue checks it against that part.
+#[test]
+fn the_x86_host_has_the_e5_1650_v4s_clock() {
+    use skblab_core::sim::catalogue::{part, E5_1650_V4};
+    let cpu = &pff::machines::machine(MachineKind::X86Bench).cpu;
+    assert_eq!(cpu.part, Some(E5_1650_V4.name));
+    assert_eq!(cpu.turbo_max_mhz, 3804);
+    assert!(cpu.turbo_all_core_mhz >= 3600 && cpu.turbo_all_core_mhz <= cpu.turbo_max_mhz);
+    assert!(cpu.catalogue_mismatches().is_empty(), "{:?}", cpu.catalogue_mismatches());
+    let mut other = cpu.clone();
+    other.turbo_max_mhz = 3300;
+    assert_eq!(other.catalogue_mismatches().len(), 1, "a clock off its part is a mismatch");
+    other.part = Some("no such part");
+    assert!(other.catalogue_mismatches().iter().any(|m| m.contains("no part")));
+    assert!(part("Xeon E5-1650 v4").is_some());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! sourced range, unit, basis and source. `core/tests/catalogue_doc.rs` holds the document to
 //! this text (`SKBLAB_UPDATE_DOCS=1` rewrites the block), so the docs cannot drift from the code.
 
-use super::catalogue::{Basis, Quantity, FAMILIES, KERNELS};
+use super::catalogue::{Basis, Quantity, FAMILIES, KERNELS, PARTS};
 use crate::params::Choice;
 use std::fmt::Write as _;
 
@@ -48,6 +48,9 @@ pub fn markdown() -> String {
     let mut out = format!("{BEGIN}\n\n");
     for f in FAMILIES {
         table(&mut out, &format!("{} (`{}`)", f.name, f.id.name()), &f.quantities());
+    }
+    for p in PARTS {
+        table(&mut out, &format!("Part: {} (clocks; the rest is `{}`)", p.name, p.family.name()), &p.quantities());
     }
     for k in KERNELS {
         let title = format!("Kernel-path costs: {} on `{}`", k.era.name(), k.family.name());

@@ -13,7 +13,7 @@
 //! core clock (it is uncore). Which constants are fitted, their ranges and sources:
 //! docs/calibration.md.
 
-use super::catalogue::{Era, Family, FamilyId, KernelCosts};
+use super::catalogue::{Era, Family, FamilyId, KernelCosts, Part};
 use serde::Serialize;
 
 /// Identifies a hardware thread (a logical CPU as Linux numbers them).
@@ -30,6 +30,9 @@ pub struct MachineProfile {
     pub family: FamilyId,
     /// The kernel it ran: the kernel-path fields below are that era's values for the family.
     pub era: Era,
+    /// The catalogue part ([`super::catalogue::PARTS`]) whose clocks it has, if not the family's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<&'static str>,
     /// CPU packages, one NUMA node (and one zone) each. 1..=[`MAX_SOCKETS`].
     pub sockets: u32,
     /// Physical cores per socket (the die; a run may online fewer).
@@ -118,6 +121,7 @@ impl MachineProfile {
             name,
             family: family.id,
             era: kernel.era,
+            part: None,
             sockets,
             cores_per_socket: cores,
             threads_per_core: threads,
@@ -144,6 +148,16 @@ impl MachineProfile {
         }
     }
 
+    /// The same machine with `part`'s clocks (one busy core, all cores) instead of its family's.
+    pub const fn on_part(self, part: &'static Part) -> MachineProfile {
+        MachineProfile {
+            part: Some(part.name),
+            turbo_max_mhz: part.turbo_max_mhz.int(),
+            turbo_all_core_mhz: part.turbo_all_core_mhz.int(),
+            ..self
+        }
+    }
+
     /// Hardware and kernel-path fields that differ from the catalogue's values for this
     /// profile's family and era, as `field: profile vs catalogue` (empty: one physics).
     pub fn catalogue_mismatches(&self) -> Vec<String> {
@@ -156,6 +170,13 @@ impl MachineProfile {
                 want = MachineProfile::from_catalogue(self.name, fam, k, 1, 1, 1);
             }
             None => out.push(format!("no kernel costs for {:?} in era {:?}", self.family, self.era)),
+        }
+        if let Some(name) = self.part {
+            match super::catalogue::part(name) {
+                Some(p) if p.family == self.family => want = want.on_part(p),
+                Some(p) => out.push(format!("{}: part {name} is a {:?}, not a {:?}", self.name, p.family, self.family)),
+                None => out.push(format!("{}: no part {name} in the catalogue", self.name)),
+            }
         }
         let pairs = [
             ("turbo_max_mhz", self.turbo_max_mhz, want.turbo_max_mhz),

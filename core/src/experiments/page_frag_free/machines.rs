@@ -29,7 +29,8 @@
 //! with its last writer: a CPU that touches it after another pays the transfer by distance.
 
 use crate::sim::catalogue::{
-    Basis, Quantity, BROADWELL_EP, BROADWELL_EP_2018, CORTEX_A53, CORTEX_A53_2018, SKYLAKE_SP, SKYLAKE_SP_2018,
+    Basis, Quantity, BROADWELL_EP, BROADWELL_EP_2018, CORTEX_A53, CORTEX_A53_2018, E5_1650_V4, SKYLAKE_SP,
+    SKYLAKE_SP_2018,
 };
 use crate::sim::machine::MachineProfile;
 use serde::Serialize;
@@ -111,22 +112,46 @@ const fn w(value: f64, min: f64, max: f64, unit: &'static str, basis: Basis, sou
 /// what the XDP paper's whole-path forwarding cost includes besides [`ForwardingBox::rx_pkt_cycles`].
 pub const TX_AND_ALLOC_CYCLES: f64 = 150.0 + 28.0 + 20.0 + 25.0 + 2.0 * 104.0;
 
-/// Linux IP forwarding, whole path, one core of an E5-1650 v4 at 3.6 GHz with ConnectX-5
-/// (xdp-paper benchmarks/bench04_fwd.org, 2018): 1,739,672 pps with one route (2,069 cycles per
-/// packet), 1,373,550 pps with a full BGP table (2,621 cycles).
-pub const FWD_SINGLE_ROUTE_CYCLES: f64 = 3600e6 / 1_739_672.0;
-pub const FWD_FULL_TABLE_CYCLES: f64 = 3600e6 / 1_373_550.0;
+/// The clock of the XDP paper's one forwarding core: the E5-1650 v4 with one busy core,
+/// 3,804 MHz by the paper's own `perf stat` on CPU 0 (the catalogue's [`E5_1650_V4`]). Its
+/// brand clock, 3.6 GHz, would undercount the cycles by 5 %.
+pub const FWD_MHZ: f64 = E5_1650_V4.turbo_max_mhz.value;
+
+/// Linux IP forwarding, whole path, one core of the E5-1650 v4 with ConnectX-5
+/// (xdp-paper benchmarks/bench04_fwd.org, 2018): 1,739,672 pps with one route (2,187 cycles per
+/// packet at [`FWD_MHZ`]), 1,373,550 pps with a full BGP table (2,769 cycles).
+pub const FWD_SINGLE_ROUTE_CYCLES: f64 = FWD_MHZ * 1e6 / 1_739_672.0;
+pub const FWD_FULL_TABLE_CYCLES: f64 = FWD_MHZ * 1e6 / 1_373_550.0;
 
 /// The router's stack work per packet: the full-table cost less the modelled TX completion and
 /// allocator work; the range runs from the single-route cost to 20 % above the full table.
-pub const ROUTER_RX: Quantity = w(2190.0, 1640.0, 2630.0, "cycles", Basis::Estimate, "xdp-paper bench04_fwd.org: Linux forwarding 1.37 Mpps/core with a full BGP table at 3.6 GHz (2,621 cycles) less 431 cycles of modelled TX completion + PCP alloc/free");
-/// The x86 bench's: the single-route cost less the same work (a benchmark routes one prefix).
-pub const X86_RX: Quantity = w(1640.0, 1640.0, 2190.0, "cycles", Basis::Estimate, "xdp-paper bench04_fwd.org: 1.74 Mpps/core with one route at 3.6 GHz (2,069 cycles) less 431 modelled; up to the full-table cost");
+pub const ROUTER_RX: Quantity = w(
+    FWD_FULL_TABLE_CYCLES - TX_AND_ALLOC_CYCLES,
+    FWD_SINGLE_ROUTE_CYCLES - TX_AND_ALLOC_CYCLES,
+    1.2 * (FWD_FULL_TABLE_CYCLES - TX_AND_ALLOC_CYCLES),
+    "cycles",
+    Basis::Estimate,
+    "xdp-paper bench04_fwd.org: Linux forwarding 1.37 Mpps/core with a full BGP table, E5-1650 v4 at its measured 3,804 MHz (2,769 cycles), less 431 cycles of modelled TX completion + PCP alloc/free",
+);
+/// The x86 bench's (a benchmark routes one prefix): fitted jointly with [`X86_RECYCLE`] to the
+/// XDP paper's six rates, the one-core rate fixing it exactly (`cargo run --release -p
+/// skblab-core --example x86_recycle_fit`). The one-route cost less the work the model charges
+/// besides depends on how that work splits between the recycled path and the allocator
+/// before the fix, which is what the recycling says. Range: the one-route cost less 431
+/// modelled cycles at per-CPU-list costs, to the full-table cost less the same.
+pub const X86_RX: Quantity = w(
+    1894.0,
+    FWD_SINGLE_ROUTE_CYCLES - TX_AND_ALLOC_CYCLES,
+    FWD_FULL_TABLE_CYCLES - TX_AND_ALLOC_CYCLES,
+    "cycles",
+    Basis::Fitted(&["xdp-fwd-x86"]),
+    "fitted (xdp-fwd-x86) with recycle_pct: xdp-paper bench04_fwd.org, 1.74 Mpps on one core, 2,187 cycles at the measured 3,804 MHz, less the modelled work at 78 % recycling",
+);
 /// The A53's: no A53 forwarding figure was found; an in-order core at 1.5-3x the x86 cycles.
 pub const A53_RX: Quantity = w(
-    3300.0,
-    2460.0,
-    4920.0,
+    2.0 * X86_RX.min,
+    1.5 * X86_RX.min,
+    3.0 * X86_RX.min,
     "cycles",
     Basis::Assumed,
     "no A53 per-packet figure found: 2x the x86 single-route stack cycles (in-order, narrower core), 1.5-3x",
@@ -170,12 +195,12 @@ pub const ROUTER_LOAD: Quantity = w(3040.0, 1500.0, 15_000.0, "kpps", Basis::Fit
 /// The x86 host's driver recycling, % of RX pages that never reach the page allocator: fitted
 /// to the XDP paper's six Linux-forwarding rates on 1–6 cores of this host *before* the fix
 /// (table `xdp-fwd-x86`; `cargo run --release -p skblab-core --example x86_recycle_fit`
-/// scans it). Without recycling the model caps six cores at 4.68 Mpps where the paper measured
-/// 9.29, scaling almost linearly: the real box met no zone->lock ceiling. Jesper's reply to the
+/// fits it with [`X86_RX`]). Without recycling the model caps six cores at 4.78 Mpps where the
+/// paper measured 9.29, scaling almost linearly: the real box met little zone->lock contention. Jesper's reply to the
 /// fix (Message-ID `20181105105525.1f78c661@redhat.com`) says the contention "have been hiding
 /// behind the driver level recycle tricks for micro-benchmarking". Range: 0 (no recycling) to
 /// 100 (the allocator never sees a page).
-pub const X86_RECYCLE: Quantity = w(98.0, 0.0, 100.0, "%", Basis::Fitted(&["xdp-fwd-x86"]), "fitted (xdp-fwd-x86): xdp-paper benchmarks/bench04_fwd.org, Linux forwarding, single route, 1-6 cores, kernel 4.18 pre-release (before 65895b67ad27): 1.74 / 3.37 / 4.98 / 6.49 / 7.85 / 9.29 Mpps");
+pub const X86_RECYCLE: Quantity = w(78.0, 0.0, 100.0, "%", Basis::Fitted(&["xdp-fwd-x86"]), "fitted (xdp-fwd-x86): xdp-paper benchmarks/bench04_fwd.org, Linux forwarding, single route, 1-6 cores, kernel 4.18 pre-release (before 65895b67ad27): 1.74 / 3.37 / 4.98 / 6.49 / 7.85 / 9.29 Mpps");
 
 /// The 2018 router of the report.
 pub const ROUTER: ForwardingBox = ForwardingBox {
@@ -203,7 +228,8 @@ pub const ROUTER: ForwardingBox = ForwardingBox {
 pub const X86_BENCH: ForwardingBox = ForwardingBox {
     kind: MachineKind::X86Bench,
     name: "x86 micro-benchmark host: Xeon E5-1650 v4 (Broadwell-EP), 6 cores, no HT, mlx5 100 Gbit (assumed)",
-    cpu: MachineProfile::from_catalogue("6-core Broadwell-EP", &BROADWELL_EP, &BROADWELL_EP_2018, 1, 6, 1),
+    cpu: MachineProfile::from_catalogue("6-core Broadwell-EP", &BROADWELL_EP, &BROADWELL_EP_2018, 1, 6, 1)
+        .on_part(&E5_1650_V4),
     cores: 6,
     smt: false,
     rx_queues: 6,

@@ -1,6 +1,6 @@
 //! The core families of the catalogue (see [`super`]): the hardware, one `Family` each.
 
-use super::{q, Basis, Family, FamilyId};
+use super::{q, Basis, Family, FamilyId, Part};
 
 use Basis::{Assumed, Estimate, Measured, Secondary};
 
@@ -42,6 +42,15 @@ pub const BROADWELL_EP: Family = Family {
     turbo_max_mhz: q(3300.0, 3300.0, 4000.0, "MHz", Secondary, "E5-2680 v4 3.3 GHz max turbo (Intel spec; brand string 2.40 GHz base); E5-1650 v4 3.6 GHz base, 4.0 turbo"),
     turbo_all_core_mhz: q(2900.0, 2400.0, 3300.0, "MHz", Assumed, "all-core turbo not found: between the E5-2680 v4's 2.4 GHz base and its 3.3 GHz max"),
     smt_slowdown_pct: q(160.0, 130.0, 200.0, "%", Assumed, "as Skylake-SP"),
+};
+
+/// Jesper Brouer's testlab host of the XDP paper (page-frag-free's x86 bench): one socket,
+/// six cores. Its clock is the part's, not the family's (the family's are an E5-2680 v4's).
+pub const E5_1650_V4: Part = Part {
+    family: FamilyId::BroadwellEp,
+    name: "Xeon E5-1650 v4",
+    turbo_max_mhz: q(3804.0, 3600.0, 4000.0, "MHz", Measured, "perf stat -C0 cycles over 1 s: 3,804,456,431 and 3,804,676,127 while CPU 0 alone forwarded (xdp-paper benchmarks/bench04_fwd.org, tohojo/xdp-paper); Intel spec 3.6 GHz base, 4.0 GHz max turbo"),
+    turbo_all_core_mhz: q(3700.0, 3600.0, 3804.0, "MHz", Assumed, "all-core turbo not found: between the 3.6 GHz base Intel guarantees with every core busy and the 3.8 GHz measured with one"),
 };
 
 /// Intel Westmere-EP (Xeon X5650/X5670) under Xen: seed 001's guest.

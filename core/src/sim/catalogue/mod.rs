@@ -238,10 +238,38 @@ pub struct KernelCosts {
     pub rps_enqueue_cycles: Quantity,
 }
 
+/// One part (SKU) of a family whose clocks are known apart from the family's: its own spec
+/// sheet and measurements. A machine built on a part ([`crate::sim::machine::MachineProfile::on_part`])
+/// takes every other field from its family.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Part {
+    pub family: FamilyId,
+    /// Intel's name of the part, e.g. "Xeon E5-1650 v4".
+    pub name: &'static str,
+    /// Clock with one busy core, and with every core busy.
+    pub turbo_max_mhz: Quantity,
+    pub turbo_all_core_mhz: Quantity,
+}
+
+impl Part {
+    /// Every quantity with its field name.
+    pub fn quantities(&self) -> Vec<(&'static str, Quantity)> {
+        vec![("turbo_max_mhz", self.turbo_max_mhz), ("turbo_all_core_mhz", self.turbo_all_core_mhz)]
+    }
+}
+
 mod families;
 mod kernels;
 
-pub use families::{BROADWELL_EP, CORTEX_A53, SKYLAKE_SP, WESTMERE_XEN, ZEN5_GUEST};
+pub use families::{BROADWELL_EP, CORTEX_A53, E5_1650_V4, SKYLAKE_SP, WESTMERE_XEN, ZEN5_GUEST};
+
+/// Every part with clocks of its own.
+pub const PARTS: [&Part; 1] = [&E5_1650_V4];
+
+/// The part named `name`, if the catalogue has it.
+pub fn part(name: &str) -> Option<&'static Part> {
+    PARTS.iter().find(|p| p.name == name).copied()
+}
 pub use kernels::{
     BROADWELL_EP_2018, CORTEX_A53_2018, SKYLAKE_SP_2018, SKYLAKE_SP_2019, WESTMERE_XEN_2011, ZEN5_GUEST_2026,
 };
