@@ -36,7 +36,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("Offered load in thousands of packets per second; 0 = line rate for the frame size. Unset: the router's carried load (fitted to the seed, no drop); the two benchmarks flood the link (0).")
             .kernel("pktgen rate"),
         ParamSpec::int("recycle_pct", "%", i64::from(r.recycle_pct), (0, 100, 1))
-            .help("Share of RX pages the driver recycles itself (never reaching the page allocator). Unset: the router's and the A53's 0 (the report's was ineffective); x86-bench's 98, fitted to the XDP paper's forwarding rates on 1-6 cores before the fix.")
+            .help("Share of RX pages the driver recycles itself (never reaching the page allocator). Unset: the router's and the A53's 0 (the report's was ineffective); x86-bench's 73, fitted with its stack cycles to the XDP paper's forwarding rates on 1-6 cores before the fix.")
             .kernel("mlx5e_rx_cache_get()"),
         ParamSpec::int("pcp_batch", "pages", 63, (1, 512, 1))
             .help("Pages moved per refill or drain of a per-CPU list (63 since 4.19); at most pcp_high.")
