@@ -20,11 +20,15 @@ TARGET=${CARGO_TARGET_DIR:-target}
 WASM_LOG="$TARGET/bench-wasm.log"
 
 # No `-q`: cargo would pass `--quiet` on to wasm-bindgen-test-runner, which refuses it.
+# The profile is the sweep worker's (`wasm-worker`: opt-level 3, fat LTO, one codegen unit),
+# so the line measures the engine as the browser runs it; plain `--release` (16 codegen units,
+# no LTO) measured about 15 % slower (docs/performance.md). The worker also gets wasm-opt -O3,
+# which this test binary does not.
 wasm_cargo() {
     (
         cd web
         CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-            cargo test --release -p skblab-web --features bench --target wasm32-unknown-unknown --test bench "$@"
+            cargo test --profile wasm-worker -p skblab-web --features bench --target wasm32-unknown-unknown --test bench "$@"
     )
 }
 
