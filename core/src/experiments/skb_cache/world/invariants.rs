@@ -2,7 +2,7 @@
 //! from the model: every node's SLUB (`Slub::check_invariants`: objects, slabs, lists, zone,
 //! locks), object conservation (the skbs the flows and backlogs hold are exactly the objects
 //! SLUB counts allocated), the rx frames' pages referenced, and the queues naming real flows
-//! and threads; and [`check_point`], the worlds `run_point` runs.
+//! and threads, the counts of requests before the driver and rx skbs held equal to the queues'; and [`check_point`], the worlds `run_point` runs.
 
 use super::super::profile::SERVER_2019_RR;
 use super::super::{baseline, Input};
@@ -35,6 +35,15 @@ impl Sim {
             || self.stack_q.iter().flatten().any(|&(f, _)| f >= flows);
         if bad_flow {
             return Err(format!("a queue names a flow beyond the {flows} simulated"));
+        }
+        let waiting: usize = self.driver_q.iter().map(|q| q.len()).sum();
+        let rx_held = self.flows.iter().filter(|f| f.rx_queued.is_some()).count()
+            + self.stack_q.iter().map(|q| q.len()).sum::<usize>();
+        if (waiting as u64, rx_held as u64) != (self.n_before_driver, self.n_rx_held) {
+            return Err(format!(
+                "counted {} requests before the driver and {} rx skbs held, the queues hold {waiting} and {rx_held}",
+                self.n_before_driver, self.n_rx_held
+            ));
         }
         for (c, r) in self.running.iter().enumerate() {
             if r.is_some_and(|t| !self.cpu_threads[c].contains(&t)) {

@@ -213,6 +213,13 @@ pub struct Sim {
     /// its round trip from the request's send (counted at the end, up to where the run got:
     /// [`RunResult::measure_ns`]).
     sent_ns: Vec<(u64, u64)>,
+    /// Requests waiting for the driver (no sk_buff yet: the NIC ring) and rx skbs the driver
+    /// has allocated that recvmsg has not consumed yet, now; and when they last changed
+    /// (their time integrals over the window go to [`RunResult::waiting_for_driver`] and
+    /// [`RunResult::rx_skbs_held`]).
+    n_before_driver: u64,
+    n_rx_held: u64,
+    held_since: u64,
     res: RunResult,
 }
 
@@ -266,6 +273,7 @@ impl World for Sim {
 
     fn on_measure_start(&mut self) {
         self.start_measuring();
+        self.held_since = self.run_state.window().warmup_ns;
     }
 
     fn check(&self) -> Result<(), String> {
@@ -273,6 +281,7 @@ impl World for Sim {
     }
 
     fn handle(&mut self, t: u64, ev: Ev) {
+        self.account_held(t);
         match ev {
             Ev::Request(f) => self.request(t, f),
             Ev::Cpu(c) => self.cpu(t, c),

@@ -108,6 +108,9 @@ impl Sim {
             vruntime: vec![0; threads as usize],
             ksoftirqd: vec![None; n],
             sent_ns: Vec::new(),
+            n_before_driver: 0,
+            n_rx_held: 0,
+            held_since: 0,
             res,
             cfg,
         };
@@ -151,6 +154,8 @@ fn empty_result(cfg: &Config, n_cpus: u32, sim_flows: u32) -> RunResult {
         n_cpus,
         sim_flows,
         mean_latency_ns: 0.0,
+        waiting_for_driver: 0.0,
+        rx_skbs_held: 0.0,
         warmup_ns: cfg.warmup_ns,
         lanes: Vec::new(),
         events: 0,
