@@ -21,12 +21,13 @@ fn main() {
     );
     println!("{:#?}", s);
     println!(
-        "flows {} cpus {}: waiting for the driver {:.1}, rx skbs held {:.1} ({:.1} per CPU)",
+        "flows {} cpus {}: waiting for the driver {:.1}, rx skbs held {:.1} ({:.1} per CPU); {} partial slabs taken off-node",
         r.sim_flows,
         r.n_cpus,
         r.waiting_for_driver,
         r.rx_skbs_held,
-        r.rx_skbs_held / f64::from(r.n_cpus)
+        r.rx_skbs_held / f64::from(r.n_cpus),
+        r.off_node_partial_allocs
     );
     let busy = r.busy_ns.max(1) as f64;
     let slab_spin = r.profile.ns_of(&[sc::Stack::SlabAllocSpin, sc::Stack::SlabFreeSpin]) as f64;

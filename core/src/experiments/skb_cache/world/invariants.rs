@@ -22,7 +22,12 @@ impl Sim {
     pub(super) fn invariants(&self) -> Result<(), String> {
         for (node, s) in self.slub.iter().enumerate() {
             s.check_invariants().map_err(|e| format!("node {node}: {e}"))?;
-            let mut held: Vec<_> = self.held_skbs().filter(|k| k.node as usize == node).flat_map(|k| k.objs).collect();
+            let mut held: Vec<_> = self
+                .held_skbs()
+                .flat_map(|k| k.nodes.into_iter().zip(k.objs))
+                .filter(|&(n, _)| n as usize == node)
+                .map(|(_, o)| o)
+                .collect();
             s.check_held(&mut held, true).map_err(|e| format!("node {node}: {e}"))?;
         }
         for k in self.held_skbs() {

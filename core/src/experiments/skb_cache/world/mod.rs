@@ -131,7 +131,9 @@ impl Config {
 #[derive(Debug, Clone)]
 pub struct Skb {
     alloc_cpu: CpuId,
-    node: u32,
+    /// The node of each object's slab (a CPU may allocate from another node's slab: its
+    /// per-CPU partial list holds the slabs it froze by remote frees, whatever their node).
+    nodes: [u32; 2],
     objs: [Obj; 2],
     /// rx: (node, pfn) of each frame's page.
     pages: Vec<(u32, u32)>,
@@ -182,6 +184,9 @@ pub struct Sim {
     run_state: RunState,
     rng: Rng,
     slub: Vec<Slub>,
+    /// Per CPU, per cache: the node whose SLUB holds the CPU's active slab (the kernel's
+    /// `kmem_cache_cpu` is one per cache, over every node's slabs; [`Sim::slab_alloc`]).
+    cur_node: Vec<[u32; 4]>,
     flows: Vec<Flow>,
     /// Per CPU: requests waiting for the driver (RSS queue) and for the TCP receive path (RPS
     /// backlog); per thread, the flows ready for its epoll_wait.

@@ -59,6 +59,9 @@ pub struct RunResult {
     /// SLUB's slabs turn over when the latter, per allocating CPU, exceed a slab's objects.
     pub waiting_for_driver: f64,
     pub rx_skbs_held: f64,
+    /// Slabs CPUs took from their per-CPU partial list on another node than their own (a slab
+    /// they froze by a remote free of that node's object; `CPU_PARTIAL_ALLOC`).
+    pub off_node_partial_allocs: u64,
     /// When the window began: `warmup_ns`, or later if the flows needed longer to complete
     /// [`super::WARM_ROUND_TRIPS`] round trips.
     pub warmup_ns: u64,
@@ -96,6 +99,11 @@ impl Sim {
                 self.res.slub.add(&x);
             }
             for c in &s.caches {
+                for (cpu, st) in c.stats.iter().enumerate() {
+                    if self.m.pos(cpu as CpuId).socket != s.zone.node {
+                        self.res.off_node_partial_allocs += st.cpu_partial_alloc;
+                    }
+                }
                 self.res.list_lock += c.list_lock.stats.acquisitions;
                 self.res.list_lock_contended += c.list_lock.stats.contentions;
             }
