@@ -139,22 +139,26 @@ fn steady_start(cfg: &Config, m: &MachineProfile, flows: &[Flow], slub: &mut [Sl
     for cache in 0..4 {
         let per_node: Vec<&RemoteTraffic> = traffic.iter().map(|t| &t[cache]).collect();
         let cpu_partial = slub[0].caches[cache].cpu_partial;
-        let mut lengths = vec![vec![0u32; n]; slub.len()];
-        for cpu in 0..n {
-            let alloc: u64 = per_node.iter().map(|t| t.alloc[cpu]).sum();
-            let free: u64 = per_node.iter().map(|t| t.free[cpu]).sum();
-            if free == 0 || cpu_partial == 0 {
-                continue;
-            }
-            let k = draw(&cpu_partial_occupancy(cpu_partial, alloc, free), &mut srng);
-            let weights: Vec<f64> = per_node.iter().map(|t| t.free[cpu] as f64).collect();
-            for _ in 0..k {
-                lengths[draw(&weights, &mut srng)][cpu] += 1;
-            }
-        }
+        let nodes = slub.len();
+        let per_cpu: Vec<Vec<u32>> = (0..n)
+            .map(|cpu| {
+                let mut counts = vec![0u32; nodes];
+                let alloc: u64 = per_node.iter().map(|t| t.alloc[cpu]).sum();
+                let free: u64 = per_node.iter().map(|t| t.free[cpu]).sum();
+                if free == 0 || cpu_partial == 0 {
+                    return counts;
+                }
+                let k = draw(&cpu_partial_occupancy(cpu_partial, alloc, free), &mut srng);
+                let weights: Vec<f64> = per_node.iter().map(|t| t.free[cpu] as f64).collect();
+                for _ in 0..k {
+                    counts[draw(&weights, &mut srng)] += 1;
+                }
+                counts
+            })
+            .collect();
         for (node, s) in slub.iter_mut().enumerate() {
-            s.fill_steady_lengths(m, cache as u16, &lengths[node], per_node[node].any())
-                .expect("zone sized for the start");
+            let lengths: Vec<u32> = per_cpu.iter().map(|c| c[node]).collect();
+            s.fill_steady_lengths(m, cache as u16, &lengths, per_node[node].any()).expect("zone sized for the start");
         }
     }
 }
