@@ -251,3 +251,92 @@ fn fewer_rx_queues_saturate_the_irq_cpus() {
     assert!(metric(&few, "busy_pct") < 25.0, "8 IRQ CPUs saturate, the rest idle: {}", metric(&few, "busy_pct"));
     assert!(metric(&few, "freed_on_alloc_cpu_pct") < 10.0, "{}", metric(&few, "freed_on_alloc_cpu_pct"));
 }
+
+/// The world's counters of one run of `settings` (caches off unless set) with `seed`.
+fn world_run(settings: &[&str], seed: u64) -> sc::RunResult {
+    let s: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
+    let p = SkbCache.params_from(&s).expect("valid settings");
+    sc::run_input(&sc::Input::from(&p), sc::profile::SERVER_2019_RR, seed).0
+}
+
+/// Issue #23 finding 5 (2026-12-03): SLUB's slabs turn over — and `list_lock` is taken — only
+/// when more of a cache's objects are in flight per allocating CPU than a slab holds (32 for
+/// `skbuff_head_cache` at 112 CPUs). The rx skb is in flight from the driver to recvmsg. In the
+/// saturated default the requests do *not* wait before the driver (in the NIC ring, no
+/// sk_buff): softirq work runs first, so the driver allocates on arrival and the skb waits on
+/// the socket for the epoll loop, ~87 per CPU (the lead of docs/knob-audit.md guessed the
+/// opposite). Fewer flows hold fewer: 2,048 flows hold ~16 per CPU and take `list_lock`
+/// almost never, 10,000 hold ~87 and take it ~20 times per 1,000 requests.
+#[test]
+fn slab_turnover_follows_the_rx_skbs_held_per_cpu() {
+    let r = world_run(&[], 1);
+    let flows = f64::from(r.sim_flows);
+    println!("10,000 flows: {:.1} waiting for the driver, {:.1} rx skbs held", r.waiting_for_driver, r.rx_skbs_held);
+    assert!(r.waiting_for_driver < 0.01 * flows, "{:.1} requests before the driver", r.waiting_for_driver);
+    assert!(r.rx_skbs_held > 0.95 * flows, "{:.1} rx skbs held of {flows} flows", r.rx_skbs_held);
+    let per_req = |r: &sc::RunResult| r.list_lock as f64 / r.requests.max(1) as f64 * 1000.0;
+    let few = world_run(&["flows=2048"], 1);
+    let held = |r: &sc::RunResult| r.rx_skbs_held / f64::from(r.n_cpus);
+    println!(
+        "list_lock per 1,000 requests: {:.2} at {:.1} held per CPU, {:.2} at {:.1}",
+        per_req(&few),
+        held(&few),
+        per_req(&r),
+        held(&r)
+    );
+    assert!(held(&few) < 32.0 && held(&r) > 64.0, "held per CPU {:.1} / {:.1}", held(&few), held(&r));
+    assert!(per_req(&few) < 1.0, "{:.2} list_lock per 1,000 requests below a slab in flight", per_req(&few));
+    assert!(per_req(&r) > 10.0, "{:.2} list_lock per 1,000 requests at ~87 held per CPU", per_req(&r));
+    assert!(r.list_lock_contended > few.list_lock_contended);
+}
+
+/// Issue #23 finding 5: at a fixed load per CPU (the seed's 10,000 flows on 112 threads, i.e.
+/// ~87 rx skbs held per CPU, flows and threads scaled with the CPUs) more cores per socket
+/// put more CPUs on each node's `list_lock` at the same rate each: contentions must not fall
+/// as cores are added, and an acquisition waits longer at 28 cores than at 7 (summed over
+/// seeds 1–3; each seed alone is noisy). At a fixed 10,000 flows they need not rise: each CPU
+/// holds fewer skbs, and from 128 CPUs `calculate_order` doubles the `skbuff_head_cache` slab
+/// (docs/knob-audit.md).
+#[test]
+fn list_lock_contention_grows_with_cores_at_a_fixed_load_per_cpu() {
+    let mut seen: Vec<(u64, f64)> = Vec::new();
+    for (cores, threads, flows) in [
+        ("cpus=7", "threads=28", "flows=2500"),
+        ("cpus=14", "threads=56", "flows=5000"),
+        ("cpus=28", "threads=112", "flows=10000"),
+    ] {
+        let (mut acq, mut cont, mut wait) = (0, 0, 0);
+        for seed in 1..=3 {
+            let r = world_run(&[cores, threads, flows], seed);
+            acq += r.list_lock;
+            cont += r.list_lock_contended;
+            wait += r.slub.list_lock_wait_ns;
+        }
+        let per_acq = wait as f64 / acq.max(1) as f64;
+        println!("{cores}: list_lock {acq}, contended {cont}, {per_acq:.0} ns waited per acquisition");
+        if let Some(&(c, _)) = seen.last() {
+            assert!(cont >= c, "{cores}: contended {cont}, before {c}");
+        }
+        seen.push((cont, per_acq));
+    }
+    assert!(seen[2].1 > seen[0].1 && seen[2].0 > 0, "{seen:?}");
+}
+
+/// Issue #23 finding 5: a CPU's per-CPU partial slabs are one list (`kmem_cache_cpu->partial`,
+/// one per cache and CPU), whatever the slabs' nodes, and every skb allocation passes
+/// `NUMA_NO_NODE`, so `___slab_alloc` takes a slab of the other node that the CPU froze by a
+/// remote free (5.x mm/slub.c: `node_match` is true for `NUMA_NO_NODE`). The world modelled one
+/// list per node and allocated only from the CPU's own node: those lists only grew, and
+/// drained every 14 slabs under `list_lock`; no CPU ever took a slab of the other node (0).
+#[test]
+fn a_cpu_allocates_from_the_other_nodes_slabs_it_froze() {
+    let two = world_run(&[], 1);
+    let one = world_run(&["sockets=1", "threads=56"], 1);
+    println!(
+        "partial slabs taken off-node: {} on two sockets, {} on one",
+        two.off_node_partial_allocs, one.off_node_partial_allocs
+    );
+    assert_eq!(one.off_node_partial_allocs, 0);
+    assert!(two.off_node_partial_allocs > 100, "{}", two.off_node_partial_allocs);
+    assert!(two.slub.cpu_partial_alloc > 2 * two.off_node_partial_allocs / 3);
+}

@@ -61,7 +61,7 @@ mod steady;
 pub use lock::SerialLock;
 pub use partial::cpu_partial_objects;
 pub use stats::SlubStats;
-pub use steady::{cpu_partial_occupancy, RemoteTraffic};
+pub use steady::{cpu_partial_occupancy, draw, RemoteTraffic};
 
 use super::buddy::Pfn;
 use super::cache::Caches;
@@ -276,6 +276,11 @@ pub struct KmemCache {
     partial: VecDeque<u32>,
     pub list_lock: QSpinLock,
     list_timing: SerialLock,
+    /// Per CPU: the `pobjects` its partial lists of the same cache on *other* nodes count (set
+    /// by a world whose CPUs keep one list over several nodes, [`Slub::set_peer_pobjects`]; 0
+    /// otherwise): `put_cpu_partial` drains when this list's and theirs together exceed
+    /// `cpu_partial`, as the kernel's one list would.
+    peer_pobjects: Vec<u32>,
     /// Per-CPU statistics.
     pub stats: Vec<SlubStats>,
     /// Slabs this cache holds now.
@@ -357,6 +362,7 @@ impl Slub {
                     cpu_partial: 0,
                     cpu: vec![CpuSlab::default(); n_cpus],
                     partial: VecDeque::new(),
+                    peer_pobjects: vec![0; n_cpus],
                     list_lock: QSpinLock::new("&n->list_lock"),
                     list_timing: SerialLock::default(),
                     stats: vec![SlubStats::default(); n_cpus],

@@ -71,7 +71,8 @@ impl Slub {
         let ci = cache as usize;
         let mut cost = OpCost::default();
         let pobjects = self.caches[ci].cpu[cpu as usize].partial.last().map_or(0, |&(_, n)| n);
-        let pobjects = if pobjects > self.caches[ci].cpu_partial {
+        let peers = self.caches[ci].peer_pobjects[cpu as usize];
+        let pobjects = if pobjects + peers > self.caches[ci].cpu_partial {
             cost.add(self.unfreeze_partials(m, cpu, cache, now_ns));
             self.caches[ci].stats[cpu as usize].cpu_partial_drain += 1;
             0
@@ -84,6 +85,32 @@ impl Slub {
         self.caches[ci].cpu[cpu as usize].partial.push((sid, pobjects + free));
         self.caches[ci].stats[cpu as usize].cpu_partial_free += 1;
         cost
+    }
+
+    /// `pobjects` at the head of `cpu`'s partial list of `cache` on this node (0: empty).
+    pub fn cpu_partial_pobjects(&self, cache: u16, cpu: CpuId) -> u32 {
+        self.caches[cache as usize].cpu[cpu as usize].partial.last().map_or(0, |&(_, n)| n)
+    }
+
+    /// What `cpu`'s partial lists of `cache` on other nodes count (see `peer_pobjects`).
+    pub fn set_peer_pobjects(&mut self, cache: u16, cpu: CpuId, pobjects: u32) {
+        self.caches[cache as usize].peer_pobjects[cpu as usize] = pobjects;
+    }
+
+    /// `cpu`'s drains of `cache` on this node so far (`CPU_PARTIAL_DRAIN`).
+    pub fn cpu_partial_drains(&self, cache: u16, cpu: CpuId) -> u64 {
+        self.caches[cache as usize].stats[cpu as usize].cpu_partial_drain
+    }
+
+    /// The part on this node of a drain of `cpu`'s one partial list over several nodes, which
+    /// another node's `put_cpu_partial` started: `unfreeze_partials` moves these slabs to this
+    /// node's list under its `list_lock` (the kernel takes each node's lock in turn). Nothing
+    /// when the list here is empty.
+    pub fn drain_cpu_partial(&mut self, m: &MachineProfile, cpu: CpuId, cache: u16, now_ns: u64) -> OpCost {
+        if self.caches[cache as usize].cpu[cpu as usize].partial.is_empty() {
+            return OpCost::default();
+        }
+        self.unfreeze_partials(m, cpu, cache, now_ns)
     }
 
     /// `unfreeze_partials()`: every slab of `cpu`'s partial list is unfrozen (a cmpxchg on its

@@ -7,6 +7,17 @@ use super::{slab_in, AllocPath, Done, FreePath, Obj, ObjState, OpCost, Slab, Slu
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{CpuId, MachineProfile};
 
+/// How far an allocation may look once this CPU's freelist is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// The active slab's page freelist and this CPU's partial slabs.
+    Cpu,
+    /// ... and the node's partial list.
+    Node,
+    /// ... and a new slab from the page allocator.
+    Pages,
+}
+
 impl Slub {
     /// Takes `list_lock` of `cache` at `now_ns` for `hold_cycles` of list work.
     fn list_lock(&mut self, m: &MachineProfile, cache: u16, cpu: CpuId, now_ns: u64, hold_cycles: u64) -> OpCost {
@@ -26,12 +37,69 @@ impl Slub {
         cache: u16,
         now_ns: u64,
     ) -> Result<(Obj, Done<AllocPath>), SlubError> {
+        self.alloc_with(m, cpu, cache, now_ns, Reach::Pages)
+            .map(|r| r.expect("bug: the full path always allocates or fails"))
+    }
+
+    /// `kmem_cache_alloc()` on `cpu` as far as this node's per-CPU state goes: the freelist,
+    /// the active slab's page freelist (`get_freelist`), then `cpu`'s partial slabs on this
+    /// node. `Err` with what was spent (the lines only: the caller's next attempt pays the
+    /// path's cycles) when all three are empty: the active slab is then deactivated, as
+    /// `___slab_alloc` does before it looks further. For a world whose CPUs keep one per-CPU
+    /// partial list over several nodes' slabs (`Slub` models one node): it tries the node
+    /// of the CPU's active slab, then the others' partial slabs, then [`Slub::alloc`] on the
+    /// CPU's own node (`get_partial_node`, a new slab).
+    pub fn alloc_local(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+    ) -> Result<(Obj, Done<AllocPath>), OpCost> {
+        match self.alloc_with(m, cpu, cache, now_ns, Reach::Cpu) {
+            Ok(r) => r,
+            Err(_) => unreachable!("bug: a local-only allocation asked the page allocator"),
+        }
+    }
+
+    /// [`Slub::alloc_local`], and then a batch from this node's partial list
+    /// (`get_partial_node`, under `list_lock`), but no new slab: what `get_any_partial` takes
+    /// from another node (5.x, `remote_node_defrag_ratio`).
+    pub fn alloc_node_partial(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+    ) -> Result<(Obj, Done<AllocPath>), OpCost> {
+        match self.alloc_with(m, cpu, cache, now_ns, Reach::Node) {
+            Ok(r) => r,
+            Err(_) => unreachable!("bug: a node-partial allocation asked the page allocator"),
+        }
+    }
+
+    /// Slabs on this node's partial list of `cache` (`n->nr_partial`).
+    pub fn node_partial_slabs(&self, cache: u16) -> usize {
+        self.caches[cache as usize].partial.len()
+    }
+
+    fn alloc_with(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+        reach: Reach,
+    ) -> Result<Result<(Obj, Done<AllocPath>), OpCost>, SlubError> {
         let k = &self.costs.clone();
         let mut cost = OpCost { cycles: k.fast_cycles, ..OpCost::default() };
         let ci = cache as usize;
         let mut path = AllocPath::Fast;
         if self.caches[ci].cpu[cpu as usize].freelist.is_empty() {
-            path = self.refill(m, cpu, cache, now_ns, &mut cost)?;
+            let Some(p) = self.refill(m, cpu, cache, now_ns, &mut cost, reach)? else {
+                return Ok(Err(OpCost { cycles: 0, ..cost }));
+            };
+            path = p;
             self.caches[ci].stats[cpu as usize].alloc_slowpath += 1;
         } else {
             self.caches[ci].stats[cpu as usize].alloc_fastpath += 1;
@@ -45,10 +113,10 @@ impl Slub {
         // Reading the free pointer pulls the object's first line (written by its last freer).
         cost.line_ns += slab.obj_line[idx as usize].touch(m, &self.cpu_caches, cpu);
         let done = Done { path, cost, slab_owner: Some(cpu), slab_pfn: slab.pfn };
-        Ok((Obj { cache, slab: slab_id, idx }, done))
+        Ok(Ok((Obj { cache, slab: slab_id, idx }, done)))
     }
 
-    /// `___slab_alloc()`: this CPU's freelist is empty.
+    /// `___slab_alloc()`: this CPU's freelist is empty. Stops (None) where `reach` ends.
     fn refill(
         &mut self,
         m: &MachineProfile,
@@ -56,7 +124,8 @@ impl Slub {
         cache: u16,
         now_ns: u64,
         cost: &mut OpCost,
-    ) -> Result<AllocPath, SlubError> {
+        reach: Reach,
+    ) -> Result<Option<AllocPath>, SlubError> {
         let ci = cache as usize;
         let k = self.costs;
         cost.cycles += k.slow_cycles;
@@ -72,7 +141,7 @@ impl Slub {
                 list.reverse();
                 self.caches[ci].cpu[cpu as usize].freelist = list;
                 self.caches[ci].stats[cpu as usize].alloc_refill += 1;
-                return Ok(AllocPath::Refill);
+                return Ok(Some(AllocPath::Refill));
             }
             // deactivate_slab(): the slab is full (every object allocated): it leaves the CPU
             // and lives on no list until a free makes it partial.
@@ -82,10 +151,22 @@ impl Slub {
         }
         if self.caches[ci].cpu_partial > 0 {
             // 3.2+: this CPU's partial slabs first, then a batch from the node (`partial`).
-            if self.take_cpu_partial(m, cpu, cache, cost) || self.get_partial_node(m, cpu, cache, now_ns, cost) {
-                return Ok(AllocPath::Partial);
+            if self.take_cpu_partial(m, cpu, cache, cost) {
+                return Ok(Some(AllocPath::Partial));
             }
-            return self.new_slab(m, cpu, cache, now_ns, cost);
+            if reach == Reach::Cpu {
+                return Ok(None);
+            }
+            if self.get_partial_node(m, cpu, cache, now_ns, cost) {
+                return Ok(Some(AllocPath::Partial));
+            }
+            if reach == Reach::Node {
+                return Ok(None);
+            }
+            return self.new_slab(m, cpu, cache, now_ns, cost).map(Some);
+        }
+        if reach != Reach::Pages {
+            return Ok(None);
         }
         // get_partial_node() under list_lock.
         if !self.caches[ci].partial.is_empty() {
@@ -96,9 +177,9 @@ impl Slub {
             cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
             self.freeze(cpu, cache, sid);
             self.caches[ci].stats[cpu as usize].alloc_from_partial += 1;
-            return Ok(AllocPath::Partial);
+            return Ok(Some(AllocPath::Partial));
         }
-        self.new_slab(m, cpu, cache, now_ns, cost)
+        self.new_slab(m, cpu, cache, now_ns, cost).map(Some)
     }
 
     /// `new_slab()`: pages from the page allocator (list_lock not held), a fresh freelist of

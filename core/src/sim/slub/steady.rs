@@ -104,7 +104,7 @@ pub fn cpu_partial_occupancy(cpu_partial: u32, alloc: u64, free: u64) -> Vec<f64
 
 /// Draws an index from the law `p` with `rng` (integer weights of 2^-32, so the draw is
 /// the same on every platform).
-fn draw(p: &[f64], rng: &mut Rng) -> usize {
+pub fn draw(p: &[f64], rng: &mut Rng) -> usize {
     let w: Vec<u64> = p.iter().map(|&x| (x * 4_294_967_296.0).round() as u64).collect();
     let total: u64 = w.iter().sum();
     if total == 0 {
@@ -134,23 +134,43 @@ impl Slub {
         traffic: &RemoteTraffic,
         rng: &mut Rng,
     ) -> Result<(), SlubError> {
-        let ci = cache as usize;
-        let cpu_partial = self.caches[ci].cpu_partial;
+        let cpu_partial = self.caches[cache as usize].cpu_partial;
         if cpu_partial == 0 || !traffic.any() {
             return Ok(());
         }
-        for cpu in 0..self.n_cpus.min(traffic.alloc.len()) {
-            let law = cpu_partial_occupancy(cpu_partial, traffic.alloc[cpu], traffic.free[cpu]);
-            let n = draw(&law, rng);
-            for k in 1..=n as u32 {
+        let lengths: Vec<u32> = (0..self.n_cpus.min(traffic.alloc.len()))
+            .map(|cpu| draw(&cpu_partial_occupancy(cpu_partial, traffic.alloc[cpu], traffic.free[cpu]), rng) as u32)
+            .collect();
+        self.fill_steady_lengths(m, cache, &lengths, true)
+    }
+
+    /// The steady-state start of `cache` with each CPU's partial-list length given
+    /// (`lengths[cpu]` slabs, the k-th from the tail counting `pobjects` k), and, if
+    /// `node_list`, `min_partial` slabs on the node's list. For a world that draws the lengths
+    /// itself (one list over several nodes' slabs); [`Slub::fill_steady_state`] otherwise.
+    pub fn fill_steady_lengths(
+        &mut self,
+        m: &MachineProfile,
+        cache: u16,
+        lengths: &[u32],
+        node_list: bool,
+    ) -> Result<(), SlubError> {
+        let ci = cache as usize;
+        if self.caches[ci].cpu_partial == 0 {
+            return Ok(());
+        }
+        for (cpu, &n) in lengths.iter().enumerate().take(self.n_cpus) {
+            for k in 1..=n {
                 let sid = self.steady_slab(m, cache, Some(cpu as CpuId))?;
                 let c: &mut CpuSlab = &mut self.caches[ci].cpu[cpu];
                 c.partial.push((sid, k));
             }
         }
-        for _ in 0..self.caches[ci].min_partial {
-            let sid = self.steady_slab(m, cache, None)?;
-            self.caches[ci].partial.push_back(sid);
+        if node_list {
+            for _ in 0..self.caches[ci].min_partial {
+                let sid = self.steady_slab(m, cache, None)?;
+                self.caches[ci].partial.push_back(sid);
+            }
         }
         Ok(())
     }

@@ -19,6 +19,7 @@ impl Sim {
     pub(super) fn request(&mut self, t: u64, f: u32) {
         let x = self.flows[f as usize].irq_cpu;
         self.driver_q[x as usize].push_back(f);
+        self.n_before_driver += 1;
         self.kick(x, t);
     }
 
@@ -44,6 +45,7 @@ impl Sim {
         let ns = if run_soft {
             self.softirq_since[c].get_or_insert(t);
             let ns = if let Some(f) = self.driver_q[c].pop_front() {
+                self.n_before_driver -= 1;
                 self.driver(t, cpu, f)
             } else {
                 let (f, skb) = self.stack_q[c].pop_front().expect("checked: softirq work pending");
@@ -128,6 +130,7 @@ impl Sim {
             return ns + self.drop_request(t + ns, cpu, pages);
         };
         skb.pages = pages;
+        self.n_rx_held += 1;
         if self.cfg.rps {
             let y = self.flows[f as usize].app_cpu;
             ns += self.work(cpu, Stack::Rps, p.kernel.rps_enqueue_cycles.int());
@@ -199,6 +202,7 @@ impl Sim {
         ns += self.sock_private(cpu, f, false, Stack::AppSockState);
         ns += self.sock_lines(t + ns, cpu, f, Stack::RecvSockLines);
         let Some(mut skb) = self.flows[f as usize].rx_queued.take() else { return ns };
+        self.n_rx_held -= 1;
         // Reading the skb pulls its lines from the CPU that built it.
         ns += self.skb_lines(t + ns, cpu, &mut skb, Stack::RecvSkbLines);
         let copy = u64::from(self.cfg.request_bytes) * 1000 / self.m.copy_bytes_per_kcycle.max(1);

@@ -2,7 +2,7 @@
 //! from the model: every node's SLUB (`Slub::check_invariants`: objects, slabs, lists, zone,
 //! locks), object conservation (the skbs the flows and backlogs hold are exactly the objects
 //! SLUB counts allocated), the rx frames' pages referenced, and the queues naming real flows
-//! and threads; and [`check_point`], the worlds `run_point` runs.
+//! and threads, the counts of requests before the driver and rx skbs held equal to the queues'; and [`check_point`], the worlds `run_point` runs.
 
 use super::super::profile::SERVER_2019_RR;
 use super::super::{baseline, Input};
@@ -22,7 +22,12 @@ impl Sim {
     pub(super) fn invariants(&self) -> Result<(), String> {
         for (node, s) in self.slub.iter().enumerate() {
             s.check_invariants().map_err(|e| format!("node {node}: {e}"))?;
-            let mut held: Vec<_> = self.held_skbs().filter(|k| k.node as usize == node).flat_map(|k| k.objs).collect();
+            let mut held: Vec<_> = self
+                .held_skbs()
+                .flat_map(|k| k.nodes.into_iter().zip(k.objs))
+                .filter(|&(n, _)| n as usize == node)
+                .map(|(_, o)| o)
+                .collect();
             s.check_held(&mut held, true).map_err(|e| format!("node {node}: {e}"))?;
         }
         for k in self.held_skbs() {
@@ -35,6 +40,15 @@ impl Sim {
             || self.stack_q.iter().flatten().any(|&(f, _)| f >= flows);
         if bad_flow {
             return Err(format!("a queue names a flow beyond the {flows} simulated"));
+        }
+        let waiting: usize = self.driver_q.iter().map(|q| q.len()).sum();
+        let rx_held = self.flows.iter().filter(|f| f.rx_queued.is_some()).count()
+            + self.stack_q.iter().map(|q| q.len()).sum::<usize>();
+        if (waiting as u64, rx_held as u64) != (self.n_before_driver, self.n_rx_held) {
+            return Err(format!(
+                "counted {} requests before the driver and {} rx skbs held, the queues hold {waiting} and {rx_held}",
+                self.n_before_driver, self.n_rx_held
+            ));
         }
         for (c, r) in self.running.iter().enumerate() {
             if r.is_some_and(|t| !self.cpu_threads[c].contains(&t)) {

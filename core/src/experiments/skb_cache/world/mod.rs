@@ -131,7 +131,9 @@ impl Config {
 #[derive(Debug, Clone)]
 pub struct Skb {
     alloc_cpu: CpuId,
-    node: u32,
+    /// The node of each object's slab (a CPU may allocate from another node's slab: its
+    /// per-CPU partial list holds the slabs it froze by remote frees, whatever their node).
+    nodes: [u32; 2],
     objs: [Obj; 2],
     /// rx: (node, pfn) of each frame's page.
     pages: Vec<(u32, u32)>,
@@ -182,6 +184,9 @@ pub struct Sim {
     run_state: RunState,
     rng: Rng,
     slub: Vec<Slub>,
+    /// Per CPU, per cache: the node whose SLUB holds the CPU's active slab (the kernel's
+    /// `kmem_cache_cpu` is one per cache, over every node's slabs; [`Sim::slab_alloc`]).
+    cur_node: Vec<[u32; 4]>,
     flows: Vec<Flow>,
     /// Per CPU: requests waiting for the driver (RSS queue) and for the TCP receive path (RPS
     /// backlog); per thread, the flows ready for its epoll_wait.
@@ -213,6 +218,13 @@ pub struct Sim {
     /// its round trip from the request's send (counted at the end, up to where the run got:
     /// [`RunResult::measure_ns`]).
     sent_ns: Vec<(u64, u64)>,
+    /// Requests waiting for the driver (no sk_buff yet: the NIC ring) and rx skbs the driver
+    /// has allocated that recvmsg has not consumed yet, now; and when they last changed
+    /// (their time integrals over the window go to [`RunResult::waiting_for_driver`] and
+    /// [`RunResult::rx_skbs_held`]).
+    n_before_driver: u64,
+    n_rx_held: u64,
+    held_since: u64,
     res: RunResult,
 }
 
@@ -266,6 +278,7 @@ impl World for Sim {
 
     fn on_measure_start(&mut self) {
         self.start_measuring();
+        self.held_since = self.run_state.window().warmup_ns;
     }
 
     fn check(&self) -> Result<(), String> {
@@ -273,6 +286,7 @@ impl World for Sim {
     }
 
     fn handle(&mut self, t: u64, ev: Ev) {
+        self.account_held(t);
         match ev {
             Ev::Request(f) => self.request(t, f),
             Ev::Cpu(c) => self.cpu(t, c),

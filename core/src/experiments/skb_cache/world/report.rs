@@ -53,6 +53,15 @@ pub struct RunResult {
     /// the link by the client) to its response's receive (across the link), plus, for flows
     /// beyond [`super::MAX_SIM_FLOWS`], the queueing Little's law gives them; 0 without one.
     pub mean_latency_ns: f64,
+    /// Time-averaged over the window, all CPUs together: requests waiting for the driver (in
+    /// the NIC ring, no sk_buff yet), and rx skbs allocated by the driver and not yet consumed
+    /// by recvmsg (on an RPS backlog or a socket's receive queue, waiting for the epoll loop).
+    /// SLUB's slabs turn over when the latter, per allocating CPU, exceed a slab's objects.
+    pub waiting_for_driver: f64,
+    pub rx_skbs_held: f64,
+    /// Slabs CPUs took from their per-CPU partial list on another node than their own (a slab
+    /// they froze by a remote free of that node's object; `CPU_PARTIAL_ALLOC`).
+    pub off_node_partial_allocs: u64,
     /// When the window began: `warmup_ns`, or later if the flows needed longer to complete
     /// [`super::WARM_ROUND_TRIPS`] round trips.
     pub warmup_ns: u64,
@@ -70,12 +79,31 @@ impl Sim {
         }
     }
 
+    /// Adds the time since the last event to the integrals of the requests waiting for the
+    /// driver and the rx skbs held (only inside the window).
+    pub(super) fn account_held(&mut self, t: u64) {
+        if self.run_state.measuring() && t > self.held_since {
+            let dt = (t - self.held_since) as f64;
+            self.res.waiting_for_driver += self.n_before_driver as f64 * dt;
+            self.res.rx_skbs_held += self.n_rx_held as f64 * dt;
+            self.held_since = t;
+        }
+    }
+
     pub(super) fn finish(mut self) -> RunResult {
+        let span = self.held_since.saturating_sub(self.run_state.window().warmup_ns).max(1) as f64;
+        self.res.waiting_for_driver /= span;
+        self.res.rx_skbs_held /= span;
         for s in &self.slub {
             for x in s.per_cpu() {
                 self.res.slub.add(&x);
             }
             for c in &s.caches {
+                for (cpu, st) in c.stats.iter().enumerate() {
+                    if self.m.pos(cpu as CpuId).socket != s.zone.node {
+                        self.res.off_node_partial_allocs += st.cpu_partial_alloc;
+                    }
+                }
                 self.res.list_lock += c.list_lock.stats.acquisitions;
                 self.res.list_lock_contended += c.list_lock.stats.contentions;
             }

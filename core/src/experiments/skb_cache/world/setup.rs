@@ -14,7 +14,10 @@ use crate::sim::skb::{
     kmalloc_name, kmalloc_size, skb_data_align, FCLONE_BYTES, MAX_TCP_HEADER, PAGE_SIZE, SHINFO_2019_BYTES,
     SKBUFF_HEAD_CACHE_BYTES, TCP_MSS,
 };
-use crate::sim::slub::{calculate_order, cpu_partial_objects, min_partial, CacheSpec, RemoteTraffic, Slub, SlubStats};
+use crate::sim::slub::{
+    calculate_order, cpu_partial_objects, cpu_partial_occupancy, draw, min_partial, CacheSpec, RemoteTraffic, Slub,
+    SlubStats,
+};
 use crate::sim::world::{RunState, Window};
 use crate::sim::zone::Zone;
 use std::collections::VecDeque;
@@ -82,6 +85,7 @@ impl Sim {
             steady_start(&cfg, &m, &flows, &mut slub, seed);
         }
         let res = empty_result(&cfg, n as u32, sim_flows);
+        let cur_node = (0..n as CpuId).map(|c| [m.pos(c).socket; 4]).collect();
         let mut sim = Sim {
             caches: Caches::new(&m),
             m,
@@ -90,6 +94,7 @@ impl Sim {
             run_state: RunState::new(Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns }, MAX_EVENTS),
             rng,
             slub,
+            cur_node,
             flows,
             driver_q: vec![VecDeque::new(); n],
             stack_q: vec![VecDeque::new(); n],
@@ -108,6 +113,9 @@ impl Sim {
             vruntime: vec![0; threads as usize],
             ksoftirqd: vec![None; n],
             sent_ns: Vec::new(),
+            n_before_driver: 0,
+            n_rx_held: 0,
+            held_since: 0,
             res,
             cfg,
         };
@@ -120,12 +128,37 @@ impl Sim {
     }
 }
 
-/// SLUB's steady-state start (sim::slub::steady), from the flows' long-run traffic.
+/// SLUB's steady-state start (sim::slub::steady), from the flows' long-run traffic. A CPU's
+/// partial slabs are one list over the nodes (`Sim::slab_alloc`): its length follows the
+/// occupancy law of all the CPU's remote frees and allocations together, and each of its slabs
+/// lies on a node drawn in proportion to the CPU's remote frees of that node's objects.
 fn steady_start(cfg: &Config, m: &MachineProfile, flows: &[Flow], slub: &mut [Slub], seed: u64) {
     let mut srng = Rng::new(seed, 0x5cb5);
-    for (node, traffic) in remote_traffic(cfg, m, flows).iter().enumerate() {
-        for (cache, t) in traffic.iter().enumerate() {
-            slub[node].fill_steady_state(m, cache as u16, t, &mut srng).expect("zone sized for the start");
+    let traffic = remote_traffic(cfg, m, flows);
+    let n = m.n_cpus() as usize;
+    for cache in 0..4 {
+        let per_node: Vec<&RemoteTraffic> = traffic.iter().map(|t| &t[cache]).collect();
+        let cpu_partial = slub[0].caches[cache].cpu_partial;
+        let nodes = slub.len();
+        let per_cpu: Vec<Vec<u32>> = (0..n)
+            .map(|cpu| {
+                let mut counts = vec![0u32; nodes];
+                let alloc: u64 = per_node.iter().map(|t| t.alloc[cpu]).sum();
+                let free: u64 = per_node.iter().map(|t| t.free[cpu]).sum();
+                if free == 0 || cpu_partial == 0 {
+                    return counts;
+                }
+                let k = draw(&cpu_partial_occupancy(cpu_partial, alloc, free), &mut srng);
+                let weights: Vec<f64> = per_node.iter().map(|t| t.free[cpu] as f64).collect();
+                for _ in 0..k {
+                    counts[draw(&weights, &mut srng)] += 1;
+                }
+                counts
+            })
+            .collect();
+        for (node, s) in slub.iter_mut().enumerate() {
+            let lengths: Vec<u32> = per_cpu.iter().map(|c| c[node]).collect();
+            s.fill_steady_lengths(m, cache as u16, &lengths, per_node[node].any()).expect("zone sized for the start");
         }
     }
 }
@@ -151,6 +184,9 @@ fn empty_result(cfg: &Config, n_cpus: u32, sim_flows: u32) -> RunResult {
         n_cpus,
         sim_flows,
         mean_latency_ns: 0.0,
+        waiting_for_driver: 0.0,
+        rx_skbs_held: 0.0,
+        off_node_partial_allocs: 0,
         warmup_ns: cfg.warmup_ns,
         lanes: Vec::new(),
         events: 0,

@@ -7,7 +7,7 @@ use super::{Lane, Sim, Skb, Stack, MAX_LANES};
 use crate::sim::cache::PageData;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{cycles_to_ns, CpuId};
-use crate::sim::slub::{AllocPath, Obj};
+use crate::sim::slub::{AllocPath, Done, FreePath, Obj, OpCost};
 
 impl Sim {
     pub(super) fn node(&self, cpu: CpuId) -> u32 {
@@ -64,29 +64,83 @@ impl Sim {
         w + self.lines(stack, line)
     }
 
-    /// The sk_buff and its head from `cpu`'s node, with the time taken; `None` (everything
-    /// taken given back) when the zone has no slab left for one of them, as
+    /// One object of `cache` for `cpu`, as 5.x `___slab_alloc` finds it with `NUMA_NO_NODE`
+    /// (every skb allocation: `__alloc_skb`, `kmalloc_reserve`): the freelist and active slab
+    /// of the node it is on, then the CPU's partial slabs — one list in the kernel, whatever
+    /// the slabs' nodes, so a slab of the other node that this CPU froze by a remote free is
+    /// allocated from here too (ASSUMPTION: the active slab's node first, then the others; the
+    /// kernel takes the list's head) — then `get_partial_node` on the CPU's own node, another
+    /// node's list (`get_any_partial`), or a new slab on the own node. The node of the object and what it cost (the lines of a miss included).
+    fn slab_alloc(&mut self, t: u64, cpu: CpuId, cache: u16) -> Result<(u32, Obj, Done<AllocPath>), OpCost> {
+        let home = self.node(cpu);
+        let cur = self.cur_node[cpu as usize][cache as usize];
+        let mut spent = OpCost::default();
+        let order = std::iter::once(cur).chain(std::iter::once(home).filter(|&h| h != cur));
+        let others: Vec<u32> = order.chain((0..self.slub.len() as u32).filter(|&n| n != cur && n != home)).collect();
+        for n in others {
+            match self.slub[n as usize].alloc_local(&self.m, cpu, cache, t + spent.line_ns) {
+                Ok((obj, mut d)) => {
+                    self.cur_node[cpu as usize][cache as usize] = n;
+                    d.cost.add(spent);
+                    return Ok((n, obj, d));
+                }
+                Err(c) => spent.add(c),
+            }
+        }
+        // get_partial(): this node's list, then (get_any_partial, `remote_node_defrag_ratio`
+        // 1000 of 1024: ASSUMPTION, always) another node's with more than `min_partial` slabs.
+        let remote = (0..self.slub.len() as u32).filter(|&n| n != home);
+        for n in std::iter::once(home).chain(remote) {
+            let s = &self.slub[n as usize];
+            if n != home && s.node_partial_slabs(cache) <= s.caches[cache as usize].min_partial {
+                continue;
+            }
+            match self.slub[n as usize].alloc_node_partial(&self.m, cpu, cache, t + spent.line_ns) {
+                Ok((obj, mut d)) => {
+                    self.cur_node[cpu as usize][cache as usize] = n;
+                    d.cost.add(spent);
+                    return Ok((n, obj, d));
+                }
+                Err(c) => spent.add(c),
+            }
+        }
+        match self.slub[home as usize].alloc(&self.m, cpu, cache, t + spent.line_ns) {
+            Ok((obj, mut d)) => {
+                self.cur_node[cpu as usize][cache as usize] = home;
+                d.cost.add(spent);
+                Ok((home, obj, d))
+            }
+            Err(_) => Err(spent),
+        }
+    }
+
+    /// The sk_buff and its head for `cpu` ([`Sim::slab_alloc`]), with the time taken; `None`
+    /// (everything taken given back) when the zone has no slab left for one of them, as
     /// `__alloc_skb` returns NULL on a failed `kmem_cache_alloc_node`.
     pub(super) fn alloc_skb(&mut self, t: u64, cpu: CpuId, rx: bool, f: u32) -> (Option<Skb>, u64) {
-        let node = self.node(cpu);
         let caches: [u16; 2] = if rx { [0, 2] } else { [1, 3] };
         let mut ns = 0;
         let mut objs = [Obj { cache: 0, slab: 0, idx: 0 }; 2];
+        let mut nodes = [0; 2];
         for (i, &c) in caches.iter().enumerate() {
-            let Ok((obj, d)) = self.slub[node as usize].alloc(&self.m, cpu, c, t + ns) else {
-                for obj in &objs[..i] {
-                    let d = self.slub[node as usize].free(&self.m, cpu, *obj, t + ns);
-                    ns += self.charge(cpu, Stack::SlabFree, d.cost);
+            let (node, obj, d) = match self.slab_alloc(t + ns, cpu, c) {
+                Ok(r) => r,
+                Err(spent) => {
+                    ns += self.charge(cpu, Stack::SlabAllocSlow, spent);
+                    for (obj, &n) in objs[..i].iter().zip(&nodes) {
+                        ns += self.slab_free(t + ns, cpu, n, *obj).1;
+                    }
+                    return (None, ns);
                 }
-                return (None, ns);
             };
             let stack = if d.path == AllocPath::Fast { Stack::SlabAlloc } else { Stack::SlabAllocSlow };
             ns += self.charge(cpu, stack, d.cost);
             objs[i] = obj;
+            nodes[i] = node;
         }
         let mut line = CacheLine::UNTOUCHED;
         line.touch(&self.m, &self.caches, cpu);
-        let mut skb = Skb { alloc_cpu: cpu, node, objs, pages: Vec::new(), tx_frags: 0, line, lane: None };
+        let mut skb = Skb { alloc_cpu: cpu, nodes, objs, pages: Vec::new(), tx_frags: 0, line, lane: None };
         if self.run_state.measuring() && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
             skb.lane = Some(self.res.lanes.len());
             self.res.lanes.push(Lane {
@@ -101,6 +155,32 @@ impl Sim {
         (Some(skb), ns)
     }
 
+    /// `kmem_cache_free()` of `obj` (on `node`'s slab) on `cpu`: its path and the ns taken. A
+    /// CPU's partial slabs are one list over the nodes (see [`Sim::slab_alloc`]): this node's
+    /// `put_cpu_partial` counts the `pobjects` of `cpu`'s lists on the other nodes, and a drain
+    /// it starts drains them too, each under its node's `list_lock`.
+    fn slab_free(&mut self, t: u64, cpu: CpuId, node: u32, obj: Obj) -> (FreePath, u64) {
+        let nodes = self.slub.len();
+        if nodes > 1 {
+            let peers = (0..nodes)
+                .filter(|&n| n != node as usize)
+                .map(|n| self.slub[n].cpu_partial_pobjects(obj.cache, cpu))
+                .sum();
+            self.slub[node as usize].set_peer_pobjects(obj.cache, cpu, peers);
+        }
+        let drains = self.slub[node as usize].cpu_partial_drains(obj.cache, cpu);
+        let d = self.slub[node as usize].free(&self.m, cpu, obj, t);
+        let stack = if d.path.is_slow() { Stack::SlabFreeSlow } else { Stack::SlabFree };
+        let mut ns = self.charge(cpu, stack, d.cost);
+        if self.slub[node as usize].cpu_partial_drains(obj.cache, cpu) > drains {
+            for n in (0..nodes).filter(|&n| n != node as usize) {
+                let c = self.slub[n].drain_cpu_partial(&self.m, cpu, obj.cache, t + ns);
+                ns += self.charge(cpu, Stack::SlabFreeSlow, c);
+            }
+        }
+        (d.path, ns)
+    }
+
     pub(super) fn free_skb(&mut self, t: u64, cpu: CpuId, mut skb: Skb, where_freed: &'static str) -> u64 {
         let mut ns = self.skb_lines(t, cpu, &mut skb, Stack::SkbFreeLines);
         for &(node, pfn) in &skb.pages {
@@ -111,12 +191,11 @@ impl Sim {
             ns += self.frag_put(t + ns, cpu, skb.alloc_cpu, Stack::FragPut);
         }
         let mut path = "fast";
-        for (i, obj) in skb.objs.iter().enumerate() {
-            let d = self.slub[skb.node as usize].free(&self.m, cpu, *obj, t + ns);
-            let stack = if d.path.is_slow() { Stack::SlabFreeSlow } else { Stack::SlabFree };
-            ns += self.charge(cpu, stack, d.cost);
+        for i in 0..2 {
+            let (p, w) = self.slab_free(t + ns, cpu, skb.nodes[i], skb.objs[i]);
+            ns += w;
             if i == 0 {
-                path = d.path.name();
+                path = p.name();
             }
         }
         if self.run_state.measuring() {
