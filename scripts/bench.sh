@@ -22,7 +22,7 @@ WASM_LOG="$TARGET/bench-wasm.log"
 # No `-q`: cargo would pass `--quiet` on to wasm-bindgen-test-runner, which refuses it.
 # The profile is the sweep worker's (`wasm-worker`: opt-level 3, fat LTO, one codegen unit),
 # so the line measures the engine as the browser runs it; plain `--release` (16 codegen units,
-# no LTO) measured about 15 % slower (docs/performance.md). The worker also gets wasm-opt -O3,
+# no LTO) measured about 10 % slower in paired runs (docs/performance.md). The worker also gets wasm-opt -O3,
 # which this test binary does not.
 wasm_cargo() {
     (
