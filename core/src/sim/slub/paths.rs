@@ -56,10 +56,7 @@ impl Slub {
         cache: u16,
         now_ns: u64,
     ) -> Result<(Obj, Done<AllocPath>), OpCost> {
-        match self.alloc_with(m, cpu, cache, now_ns, Reach::Cpu) {
-            Ok(r) => r,
-            Err(_) => unreachable!("bug: a local-only allocation asked the page allocator"),
-        }
+        self.alloc_short_of_pages(m, cpu, cache, now_ns, Reach::Cpu)
     }
 
     /// [`Slub::alloc_local`], and then a batch from this node's partial list
@@ -72,9 +69,22 @@ impl Slub {
         cache: u16,
         now_ns: u64,
     ) -> Result<(Obj, Done<AllocPath>), OpCost> {
-        match self.alloc_with(m, cpu, cache, now_ns, Reach::Node) {
+        self.alloc_short_of_pages(m, cpu, cache, now_ns, Reach::Node)
+    }
+
+    /// [`Slub::alloc_with`] at a `reach` that stops before the page allocator (which alone
+    /// can fail).
+    fn alloc_short_of_pages(
+        &mut self,
+        m: &MachineProfile,
+        cpu: CpuId,
+        cache: u16,
+        now_ns: u64,
+        reach: Reach,
+    ) -> Result<(Obj, Done<AllocPath>), OpCost> {
+        match self.alloc_with(m, cpu, cache, now_ns, reach) {
             Ok(r) => r,
-            Err(_) => unreachable!("bug: a node-partial allocation asked the page allocator"),
+            Err(_) => unreachable!("bug: an allocation that stops at {reach:?} asked the page allocator"),
         }
     }
 
