@@ -15,12 +15,37 @@ set -euo pipefail
 MODE=${1:-test}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+SETUP_START=$(date +%s)
 bash scripts/setup.sh "$MODE"
+SETUP_LINE=$(printf '%5ss  setup (scripts/setup.sh %s)' "$(($(date +%s) - SETUP_START))" "$MODE")
+echo "[time] $SETUP_LINE"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR=never
 
-step() { printf '\n=== %s\n' "$*"; }
+# Each stage's wall time, printed as it ends and summed up at the end (where `make test`'s
+# minutes go: docs/performance.md, "Where make test's time goes").
 START=$(date +%s)
+STAGE=""
+STAGE_START=$START
+TIMES="$SETUP_LINE"$'\n'
+stage_end() {
+    if [ -n "$STAGE" ]; then
+        local s=$(($(date +%s) - STAGE_START))
+        printf '[time] %4ss  %s\n' "$s" "$STAGE"
+        TIMES="$TIMES$(printf '%5ss  %s' "$s" "$STAGE")"$'\n'
+    fi
+}
+step() {
+    stage_end
+    STAGE="$*"
+    STAGE_START=$(date +%s)
+    printf '\n=== %s\n' "$*"
+}
+summary() {
+    stage_end
+    STAGE=""
+    printf '\nstage times:\n%s' "$TIMES"
+}
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -31,6 +56,7 @@ cargo clippy -q --workspace --all-targets --features skblab-core/cli -- -D warni
 if [ "$MODE" = check ]; then
     step "native tests"
     cargo test -q --workspace --features skblab-core/cli
+    summary
     printf '\nfmt, clippy and native tests passed in %ss\n' "$(($(date +%s) - START))"
     exit 0
 fi
@@ -60,4 +86,5 @@ bash scripts/build-web.sh dist
 step "end-to-end tests (Playwright + /usr/bin/chromium)"
 (cd e2e && SKBLAB_DIST="$ROOT/dist" node --test --test-concurrency=1 tests/)
 
+summary
 printf '\nall test stages passed in %ss\n' "$(($(date +%s) - START))"
