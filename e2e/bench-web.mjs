@@ -3,12 +3,14 @@
 //   deep-link: <int> bytes brotli          the heaviest lesson step (desktop or phone), bytes requested before its first view
 //   sweep: <int> ms with <k> workers, <int> ms with 1 worker   the seed-000 sweep, warm
 //   band: <int> ms for <n> profiles        high-order-alloc's default view, then its band
+// and, with `seeds5` (not in the default set: ~30 s), `seeds-5 sweep: <int> ms with <k> workers, <int> ms with 1 worker`:
+// the sweep of high-order-alloc's lesson step 4 (30 flows, `seeds = 5`), warm.
 // and, on stderr, each step's bytes and first-view time. Usage (scripts/bench-web.sh):
-//   SKBLAB_DIST=/path/to/dist node e2e/bench-web.mjs [deep-link] [sweep] [band]
+//   SKBLAB_DIST=/path/to/dist node e2e/bench-web.mjs [deep-link] [sweep] [band] [seeds5]
 import { startServer, launch, openPage, playableLessons, firstViewOf } from './tests/harness.mjs';
 
 const parts = process.argv.slice(2);
-const want = (p) => parts.length === 0 || parts.includes(p);
+const want = (p) => (parts.length === 0 && p !== 'seeds5') || parts.includes(p);
 
 const srv = await startServer();
 const browser = await launch();
@@ -66,8 +68,8 @@ async function nextLine(page, re, timeout = 120000) {
 
 const SWEEP = / points of high-order-alloc in (\d+) ms on (\d+) workers/;
 
-/** The seed-000 sweep, warm (workers started by a first run), best of three seeds. */
-async function sweepOn(workers) {
+/** The seed-000 sweep (`query` adds settings), warm (workers started by a first run), best of three seeds. */
+async function sweepOn(workers, query = '') {
   const page = await poolPage(workers);
   const cold = nextLine(page, SWEEP);
   await page.goto(`${srv.base}/#/play/high-order-alloc`);
@@ -75,7 +77,7 @@ async function sweepOn(workers) {
   let best = Infinity; let k = 0;
   for (const seed of [2, 3, 4]) {
     const run = nextLine(page, SWEEP);
-    await page.goto(`${srv.base}/#/play/high-order-alloc?seed=${seed}`);
+    await page.goto(`${srv.base}/#/play/high-order-alloc?seed=${seed}${query}`);
     const m = await run;
     console.error(`  ${m.input.replace(/^skblab: /, '')}`);
     best = Math.min(best, Number(m[1]));
@@ -89,6 +91,13 @@ async function sweep() {
   const one = await sweepOn(1);
   const pool = await sweepOn(undefined);
   console.log(`sweep: ${pool.ms} ms with ${pool.workers} workers, ${one.ms} ms with 1 worker`);
+}
+
+/** The sweep of high-order-alloc's lesson step 4: 30 flows on five seeds. */
+async function seeds5() {
+  const one = await sweepOn(1, '&seeds=5');
+  const pool = await sweepOn(undefined, '&seeds=5');
+  console.log(`seeds-5 sweep: ${pool.ms} ms with ${pool.workers} workers, ${one.ms} ms with 1 worker`);
 }
 
 /** high-order-alloc's playground (its default view) and then its uncertainty band, from the navigation to the last sample. */
@@ -111,6 +120,7 @@ try {
   if (want('deep-link')) await deepLink();
   if (want('sweep')) await sweep();
   if (want('band')) await band();
+  if (want('seeds5')) await seeds5();
 } finally {
   await browser.close();
   srv.server.close();

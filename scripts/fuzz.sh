@@ -11,7 +11,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$PATH"
 export PROPTEST_CASES=${PROPTEST_CASES:-100000}
-# make fuzz runs every case: no wall-time budget per experiment (make test gives each 90 s).
+# make fuzz runs every case: no wall-time budget per experiment (make test gives each 45 s).
 export SKBLAB_FUZZ_SECONDS=${SKBLAB_FUZZ_SECONDS:-inf}
 START=$(date +%s)
 
