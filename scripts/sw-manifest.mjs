@@ -3,7 +3,8 @@
 // name into index.html's `skblab-build` meta tag (the page's loader compares the two), so that
 // it caches exactly this build for offline use (the worker keeps the previous build's cache for
 // tabs still on it and deletes older ones; see static/sw.js).
-// Runs after csp-hash.mjs (index.html is final). Fails the build if a placeholder is missing.
+// Runs after csp-hash.mjs (scripts/post-build.mjs runs them in order: index.html is final).
+// Fails the build if a placeholder is missing.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
