@@ -46,6 +46,16 @@ summary() {
     STAGE=""
     printf '\nstage times:\n%s' "$TIMES"
 }
+# A failing stage ends the script (set -e): the times so far, and which stage failed.
+on_exit() {
+    local rc=$?
+    if [ "$rc" -ne 0 ] && [ -n "$STAGE" ]; then
+        local failed=$STAGE
+        summary
+        printf '\nfailed in stage: %s (exit %s)\n' "$failed" "$rc"
+    fi
+}
+trap on_exit EXIT
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
