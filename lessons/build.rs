@@ -8,7 +8,7 @@ mod format;
 #[path = "src/model.rs"]
 mod model;
 
-use model::{Claim, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+use model::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -91,14 +91,24 @@ fn index_entry(e: &IndexEntry) -> String {
 
 fn lesson(l: &Lesson) -> String {
     format!(
-        "Lesson {{ slug: {}, title: {}, experiment: {}, summary: {}, sources: {}, steps: {}, claims: {} }}",
+        "Lesson {{ slug: {}, title: {}, experiment: {}, summary: {}, sources: {}, how_we_know: {}, steps: {}, claims: {} }}",
         lit(&l.slug),
         lit(&l.title),
         lit(&l.experiment),
         lit(&l.summary),
         strs(&l.sources),
+        how_we_know(&l.how_we_know),
         list(&l.steps, step),
         list(&l.claims, claim)
+    )
+}
+
+fn how_we_know(h: &HowWeKnow) -> String {
+    format!(
+        "HowWeKnow {{ kernel_html: {}, model_html: {}, seed_kernel_html: {} }}",
+        strs(&h.kernel_html),
+        strs(&h.model_html),
+        strs(&h.seed_kernel_html)
     )
 }
 

@@ -22,8 +22,15 @@ struct Lesson {
     experiment: &'static str,
     summary: &'static str,
     sources: &'static [&'static str],
+    how_we_know: HowWeKnow,
     steps: &'static [Step],
     claims: &'static [Claim],
+}
+
+struct HowWeKnow {
+    kernel_html: &'static [&'static str],
+    model_html: &'static [&'static str],
+    seed_kernel_html: &'static [&'static str],
 }
 
 struct Step {
@@ -107,6 +114,11 @@ fn lesson(l: &Lesson) -> model::Lesson {
         experiment: l.experiment.into(),
         summary: l.summary.into(),
         sources: strings(l.sources),
+        how_we_know: model::HowWeKnow {
+            kernel_html: strings(l.how_we_know.kernel_html),
+            model_html: strings(l.how_we_know.model_html),
+            seed_kernel_html: strings(l.how_we_know.seed_kernel_html),
+        },
         steps: l.steps.iter().map(step).collect(),
         claims: l.claims.iter().map(claim).collect(),
     }

@@ -5,7 +5,7 @@
 //! `#[path]`, next to a module `model` holding the types of `model.rs`. The library itself never
 //! parses, so the app carries neither a TOML nor a Markdown parser.
 
-use super::model::{Claim, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+use super::model::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -35,9 +35,23 @@ struct FrontMatter {
     summary: String,
     #[serde(default)]
     sources: Vec<String>,
+    #[serde(default)]
+    how_we_know: RawHowWeKnow,
     steps: Vec<RawStep>,
     #[serde(default)]
     claims: Vec<RawClaim>,
+}
+
+/// `[how_we_know]`: three lists of Markdown items (see docs/lesson-format.md).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawHowWeKnow {
+    #[serde(default)]
+    kernel: Vec<String>,
+    #[serde(default)]
+    model: Vec<String>,
+    #[serde(default)]
+    seed_kernel: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -196,9 +210,26 @@ pub fn parse_lesson(slug: &str, experiment: &str, text: &str) -> Result<Lesson, 
         experiment: experiment.to_string(),
         summary: fm.summary,
         sources: fm.sources,
+        how_we_know: how_we_know(fm.how_we_know),
         steps,
         claims,
     })
+}
+
+/// Each item of the note as HTML; an item is one paragraph, so its `<p>` wrapper is dropped.
+fn how_we_know(raw: RawHowWeKnow) -> HowWeKnow {
+    let items = |list: Vec<String>| list.iter().map(|md| inline_html(md)).collect();
+    HowWeKnow { kernel_html: items(raw.kernel), model_html: items(raw.model), seed_kernel_html: items(raw.seed_kernel) }
+}
+
+/// One paragraph of Markdown as HTML without its `<p>` wrapper (for list items).
+fn inline_html(md: &str) -> String {
+    let html = markdown_to_html(md.trim());
+    let inner = html.trim_end().strip_prefix("<p>").and_then(|h| h.strip_suffix("</p>"));
+    match inner {
+        Some(inner) if !inner.contains("<p>") => inner.to_string(),
+        _ => html,
+    }
 }
 
 fn split_sections(body: &str) -> Vec<String> {

@@ -12,7 +12,7 @@ mod grade;
 mod model;
 
 pub use grade::{apply_settings, parse_answer, unit_factor, Grade, Runs};
-pub use model::{Claim, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+pub use model::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
 
 use std::sync::OnceLock;
 

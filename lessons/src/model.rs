@@ -85,6 +85,21 @@ pub struct Lesson {
     pub experiment: String,
     pub summary: String,
     pub sources: Vec<String>,
+    /// The lesson's "How we know" note (collapsed on the page).
+    pub how_we_know: HowWeKnow,
     pub steps: Vec<Step>,
     pub claims: Vec<Claim>,
+}
+
+/// "How we know": which of the lesson's statements are the kernel's (each with its source),
+/// which are the model's simplifications, and where the model differs from the kernel the seed
+/// post ran. Each item is rendered from Markdown to HTML at build time (trusted content).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HowWeKnow {
+    /// Statements of the lesson that are the kernel's, each naming its versions and source.
+    pub kernel_html: Vec<String>,
+    /// The model's simplifications: ours, not the kernel's.
+    pub model_html: Vec<String>,
+    /// Where the model differs from the kernel the seed post ran, and what that does to it.
+    pub seed_kernel_html: Vec<String>,
 }

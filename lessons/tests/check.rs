@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// The types format.rs fills: the library's own, so parsed claims can be checked.
 mod model {
-    pub use skblab_lessons::{Claim, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+    pub use skblab_lessons::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
 }
 #[path = "../src/format.rs"]
 mod format;
