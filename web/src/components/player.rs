@@ -458,6 +458,7 @@ fn step_body(
             if page.step + 1 == n {
                 { lesson_end(lesson, progress, hold_ledger) }
             }
+            { how_we_know(lesson) }
             if page.step + 1 == n && !lesson.sources.is_empty() {
                 <section class="lesson-sources">
                     <h3>{"Sources"}</h3>
@@ -465,6 +466,41 @@ fn step_body(
                 </section>
             }
         </article>
+    }
+}
+
+/// "How we know" (issue #40), on every step, folded: which of the lesson's statements are the
+/// kernel's (each with its versions and source), which are the model's simplifications, and
+/// where the model differs from the kernel the seed post ran. A native `<details>` (keyboard and
+/// screen readers know it); it stays as the learner left it from step to step, and nothing
+/// opens it for them: the notes keep model numbers out, and the leaks test (e2e) reads them as
+/// readable text all the same. An empty list is left out; with all three empty, the note is.
+fn how_we_know(lesson: &skblab_lessons::Lesson) -> Html {
+    let h = &lesson.how_we_know;
+    let lists = [
+        ("kernel", "From the kernel (with sources)", &h.kernel_html),
+        ("model", "The model's simplifications (ours)", &h.model_html),
+        ("seed-kernel", "Where the model differs from the seed's kernel", &h.seed_kernel_html),
+    ];
+    if lists.iter().all(|(_, _, items)| items.is_empty()) {
+        return html! {};
+    }
+    html! {
+        <details class="how-we-know" data-testid="how-we-know">
+            <summary><h3>{"How we know"}</h3></summary>
+            { for lists.iter().filter(|(_, _, items)| !items.is_empty()).map(|(id, title, items)| html! {
+                <div class="how-we-know-list" data-testid={format!("how-we-know-{id}")}>
+                    <h4>{ *title }</h4>
+                    <ul>
+                        // Rendered from the lesson's Markdown at build time (trusted, compiled-in
+                        // content, as a step's body), its citations linked here.
+                        { for items.iter().map(|item| html! {
+                            <li>{ Html::from_html_unchecked(AttrValue::from(crate::cite::linkify_html(item))) }</li>
+                        }) }
+                    </ul>
+                </div>
+            }) }
+        </details>
     }
 }
 
