@@ -40,6 +40,16 @@ impl StreamSim {
         } else if ack.delack_at_ns.is_none() {
             let at = now + DELACK_NS;
             ack.delack_at_ns = Some(at);
+            if ack.delack_queued_ns.is_none() {
+                self.queue_delack(f, at);
+            }
+        }
+    }
+
+    /// Puts flow `f`'s one delayed-ACK event in the queue at `at`, unless the run ends first.
+    fn queue_delack(&mut self, f: usize, at: u64) {
+        if at < self.end_ns() {
+            self.flows[f].ack.delack_queued_ns = Some(at);
             self.queue.schedule(at, Event::DelAck { flow: f as u32 });
         }
     }
@@ -72,8 +82,11 @@ impl StreamSim {
     /// timer's CPU does no other work; at 40 ms it never fires in the default windows).
     pub(super) fn on_delack(&mut self, f: usize) {
         let flow = &mut self.flows[f];
-        if flow.ack.delack_at_ns != Some(self.now_ns) {
-            return;
+        flow.ack.delack_queued_ns = None;
+        match flow.ack.delack_at_ns {
+            Some(at) if at > self.now_ns => return self.queue_delack(f, at),
+            Some(at) if at == self.now_ns => {}
+            _ => return,
         }
         flow.ack.delack_at_ns = None;
         if !flow.ack.scheduled {

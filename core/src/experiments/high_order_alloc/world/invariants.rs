@@ -49,6 +49,12 @@ impl StreamSim {
         }
         self.check_threads()?;
         self.check_page_refs()?;
+        // One pending event per thread (its `Resume`), per flow (its delayed-ACK slot) and
+        // per node (its zone->lock handoff): a queue longer than that keeps stale events.
+        let bound = self.threads.len() + self.flows.len() + self.zones.len();
+        if self.queue.len() > bound {
+            return Err(format!("{} events queued, more than threads + flows + nodes = {bound}", self.queue.len()));
+        }
         for (f, fl) in self.flows.iter().enumerate() {
             if fl.acked_bytes > fl.sent_bytes || fl.small_end_bytes > fl.sent_bytes {
                 return Err(format!(

@@ -324,6 +324,12 @@ struct RcvAck {
     scheduled: bool,
     /// When the armed delayed-ACK timer fires.
     delack_at_ns: Option<u64>,
+    /// The time of this flow's one `DelAck` event in the queue, if any (model bookkeeping,
+    /// not a kernel field): the timer has one slot, as `mod_timer` keeps one `timer_list`. A
+    /// re-arm while an earlier event is queued does not add a second one; that event, when it
+    /// comes, moves itself to the new deadline. A deadline at or after the run's end is never
+    /// queued (it could not fire), so an ACK sent early leaves nothing behind in the heap.
+    delack_queued_ns: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default)]
