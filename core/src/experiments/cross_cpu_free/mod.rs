@@ -5,7 +5,8 @@
 //! that ends in `skb_shared_info`. Freed on the CPU that allocated it, both objects usually
 //! go back to that CPU's active slab (SLUB's lockless fast path); freed on another CPU, each
 //! one takes `__slab_free` (a cmpxchg on a `struct page` line the allocating CPU keeps
-//! pulling back, sometimes the node's `list_lock`). Ian's patch (2011) gave the shared info
+//! pulling back; since 3.2 a slab it turns from full to partial goes onto the freeing CPU's
+//! per-CPU partial list, before 3.2 onto the node's under `list_lock`). Ian's patch (2011) gave the shared info
 //! its own cache, a third object per skb: Eric Dumazet answered that a producer/consumer pair
 //! on two CPUs would then hit the slow path three times per skb instead of two.
 //! `skb_attempt_defer_free()` (68822bdf76f1, v5.19) later sent such frees back to the
@@ -67,6 +68,7 @@ crate::params_input! {
         pub shinfo_split: bool,
         pub datagram_bytes: u32,
         pub defer_free: bool,
+        pub cpu_partial: bool,
         pub reader_work_ns: u64,
         pub warmup_us: u64,
         pub measure_us: u64,
@@ -85,6 +87,7 @@ impl Input {
             shinfo_split: self.shinfo_split && !tcp,
             datagram_bytes: self.datagram_bytes,
             defer_free: self.defer_free,
+            cpu_partial: self.cpu_partial,
             reader_work_ns: if tcp { 0 } else { self.reader_work_ns },
             warmup_ns: self.warmup_us * 1000,
             measure_ns: self.measure_us * 1000,
@@ -623,8 +626,11 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::boolean("defer_free", false)
             .help("skb_attempt_defer_free() (68822bdf76f1, v5.19): the reading CPU hands the skb back to the CPU that allocated it, which frees it in its next net_rx_action.")
             .kernel("skb_attempt_defer_free()"),
+        ParamSpec::boolean("cpu_partial", true)
+            .help("SLUB's per-CPU partial slabs (49e2258586b4, Linux 3.2, in the kernels of both workloads): a free that turns a full slab partial puts it on the freeing CPU's own list without list_lock; the lock is taken when that list overflows or a CPU refills from the node. false: SLUB as before 3.2, every such move under list_lock.")
+            .kernel("CONFIG_SLUB_CPU_PARTIAL"),
         ParamSpec::int("reader_work_ns", "ns", 0, (0, 100_000, 500))
-            .help("Application work per datagram in each reader (0 = iperf, which only counts). Slow readers let skbs pile up in the socket, so slabs drain and refill through list_lock (Eric's IRQ-dispatcher workloads).")
+            .help("Application work per datagram in each reader (0 = iperf, which only counts). Slow readers let skbs pile up in the socket, so the IRQ CPU's slabs run dry and refill from the node's partial list under list_lock (Eric's IRQ-dispatcher workloads).")
             .kernel(""),
         ParamSpec::int("warmup_us", "us", 5000, (0, 10_000, 100))
             .help("Simulated time before measuring (slabs and queues reach steady state).")

@@ -121,6 +121,9 @@ pub struct Config {
     pub shinfo_split: bool,
     pub datagram_bytes: u32,
     pub defer_free: bool,
+    /// SLUB's per-CPU partial slabs (49e2258586b4, Linux 3.2; the kernels of both workloads
+    /// have them): [`Slub::enable_cpu_partial`] on both hosts. Off: SLUB as before 3.2.
+    pub cpu_partial: bool,
     /// Application work per datagram in each reader (0: iperf, which only counts them).
     pub reader_work_ns: u64,
     pub warmup_ns: u64,
@@ -175,10 +178,13 @@ struct Host {
 }
 
 impl Host {
-    fn new(p: &HostProfile, cpus: usize, specs: &[CacheSpec], pcp_high: u32) -> Host {
+    fn new(p: &HostProfile, cpus: usize, specs: &[CacheSpec], pcp_high: u32, cpu_partial: bool) -> Host {
         let m = p.machine(cpus as u32);
         let zone = Zone::new(0, 1 << 16, cpus, pcp_high, pcp_high.div_ceil(6).max(1), false);
-        let slub = Slub::new(&m, specs, cpus, zone, p.slub());
+        let mut slub = Slub::new(&m, specs, cpus, zone, p.slub());
+        if cpu_partial {
+            slub.enable_cpu_partial();
+        }
         let caches = [0, 1, 2].map(|i| (i < specs.len()).then_some(i as u16));
         Host { m, slub, free_at: vec![0; cpus], time: CpuTime::new(cpus), caches }
     }

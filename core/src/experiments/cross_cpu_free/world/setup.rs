@@ -29,9 +29,9 @@ impl Sim {
         let n = cfg.consumers.max(1) as usize;
         let (tx_specs, rx_specs, rx_cpus) = cache_specs(&cfg, n);
         let clients = if cfg.consumer == Consumer::Dispatcher { n } else { 1 };
-        let tx = Host::new(&p, clients + 1, &tx_specs, 378);
+        let tx = Host::new(&p, clients + 1, &tx_specs, 378, cfg.cpu_partial);
         // tcp-100g: a 6.x pcp->high for a large zone (Mel Gorman's 5.14 sizing gives hundreds).
-        let rx = Host::new(&p, rx_cpus, &rx_specs, 378);
+        let rx = Host::new(&p, rx_cpus, &rx_specs, 378, cfg.cpu_partial);
         let readers = if cfg.consumer == Consumer::Dispatcher && cfg.workload == Workload::UdpIperf { n } else { 1 };
         let rx_roles = rx_roles(&cfg, n);
         let res = RunResult {
