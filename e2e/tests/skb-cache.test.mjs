@@ -1,6 +1,8 @@
 // End-to-end tests of skb-cache: the lesson's first step opens with its views, a prediction is
 // graded by the model, the CPU-lane diagram shows the rx frees moving home with the caches (and
-// not with RPS), the seed comparison shows Eric's 8 and 9 Mpps, the memory chart draws, and
+// not with RPS), the seed comparison shows Eric's 8 and 9 Mpps, the memory chart draws, the
+// history is the kernel's (the seed's server ran SLAB, 5.2's rx heads were page fragments, the
+// loopback regression that made the caches opt-in links to the high-order-alloc lesson), and
 // screenshots at desktop, phone (360 px) and dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,6 +61,42 @@ test('lesson: step 1 opens with its views and a prediction is graded by the mode
   await page.click(tid('show-answer'));
   await page.waitForSelector(tid('chart-memory'), { timeout: 30000 });
   await page.locator(tid('chart-memory')).screenshot({ path: (await shot(page, 'skb-cache-memory')).replace(/\.png$/, '-chart.png') });
+  page.assertClean();
+});
+
+test('history: the kernel the seed ran, and the regression that ties seeds 004 and 000', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 800 } });
+  await page.goto(`${srv.base}/#/lesson/skb-cache/1`);
+  await appReady(page);
+  const prose = () => page.locator('.step .prose').innerText();
+  // Step 1 says where 5.2 took the rx head from, and since when kmalloc (the model's choice).
+  assert.match(await prose(), /page fragment/);
+  assert.match(await prose(), /5\.11/);
+  // How we know: the seed's SLAB with its alien caches against the model's SLUB.
+  await page.click(`${tid('how-we-know')} > summary`);
+  assert.match(await page.locator(tid('how-we-know-kernel')).innerText(), /alien caches/);
+  const differs = await page.locator(tid('how-we-know-seed-kernel')).innerText();
+  assert.match(differs, /SLAB/);
+  assert.match(differs, /SLUB/);
+  // Step 2 says the same in its prose, with the allocator's versions.
+  await page.goto(`${srv.base}/#/lesson/skb-cache/2`);
+  await page.waitForFunction(() => /16 M alloc/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
+  assert.match(await prose(), /ran SLAB/);
+  assert.match(await prose(), /only one since 6\.8/);
+  // Step 7: the loopback regression and the series that made the caches opt-in, linked to seed 000's lesson.
+  await page.goto(`${srv.base}/#/lesson/skb-cache/7`);
+  await page.waitForFunction(() => /loopback regression/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
+  assert.match(await prose(), /25\.7 %/);
+  assert.match(await prose(), /seed 000/);
+  const link = page.locator('.step .prose a[href="#/lesson/high-order-alloc/1"]');
+  assert.equal(await link.count(), 1, 'one link to the high-order-alloc lesson');
+  await link.click();
+  await page.waitForFunction(() => location.hash.startsWith('#/lesson/high-order-alloc/1')
+    && !/loopback regression/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''), null, { timeout: 30000 });
+  // Step 8: 5.17's per-socket list before 5.19's per-CPU one.
+  await page.goto(`${srv.base}/#/lesson/skb-cache/8`);
+  await page.waitForFunction(() => /Removed in 5\.16/.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
+  assert.match(await prose(), /5\.17[\s\S]*sk->defer_list[\s\S]*5\.19[\s\S]*skb->alloc_cpu/);
   page.assertClean();
 });
 
