@@ -234,7 +234,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "arm64-64k",
-        label: "Linux 6.x, arm64 with 64 KiB pages",
+        label: "Linux 4.x – 6.3, arm64 with 64 KiB pages (6.4+: set frags_formula = config)",
         input: LayoutInput {
             page_size_bytes: 65536,
             formula: FragsFormula::Plus1Floor16,
@@ -378,7 +378,7 @@ impl Experiment for SkbLayout {
                 .help("Base page size (4 KiB on x86_64; 16 or 64 KiB on some arm64 kernels).")
                 .kernel("PAGE_SIZE"),
             ParamSpec::choice_of("frags_formula", FragsFormula::Config)
-                .help("How MAX_SKB_FRAGS follows from PAGE_SIZE: 65536/PAGE_SIZE+2 (to 3.2), +1 (3.3 to 6.3), or the 6.4 Kconfig option.")
+                .help("How MAX_SKB_FRAGS follows from PAGE_SIZE: 65536/PAGE_SIZE+2, at least 16 (2011), +1, at least 16 (from about 2012 to 6.3), or the 6.4 Kconfig option (every page size).")
                 .kernel("MAX_SKB_FRAGS"),
             ParamSpec::int("config_max_skb_frags", "frags", d.config_max_skb_frags as i64, (17, 45, 1))
                 .help("CONFIG_MAX_SKB_FRAGS (Linux 6.4+), used when frags_formula = config.")

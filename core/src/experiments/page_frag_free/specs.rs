@@ -11,7 +11,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("router: the 2018 2-socket box of the report; x86-bench: the micro-benchmark host; cortex-a53: 4 cores, 1 Gbit. Unset knobs take the machine's values.")
             .kernel(""),
         ParamSpec::choice_of("fix", Fix::Before)
-            .help("before: Linux < 5.0, page_frag_free frees to the buddy under zone->lock; after: through the per-CPU lists (65895b67ad27).")
+            .help("before: page_frag_free frees to the buddy under zone->lock (Linux before 5.0; 4.19.y until Dec 2019); after: order-0 pages through the per-CPU lists (65895b67ad27).")
             .kernel("page_frag_free()"),
         ParamSpec::int("sockets", "sockets", i64::from(r.cpu.sockets), (1, MAX_BOX_SOCKETS, 1))
             .help("CPU packages, each a NUMA node with its own zone and zone->lock.")
@@ -27,7 +27,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("same: TX completions polled on the receiving CPU; remote: on a CPU of the other socket (or half the cores away), so pages are allocated and freed on different CPUs.")
             .kernel("/proc/irq/*/smp_affinity"),
         ParamSpec::int("packet_bytes", "bytes", i64::from(r.packet_bytes), (64, 1500, 1))
-            .help("Frame size; one page per packet, so bigger frames mean fewer pages per second at line rate.")
+            .help("Frame size. The model gives every packet a page of its own (mlx5 puts two 1500-byte-class packets in one 4 KiB page), so bigger frames mean fewer pages per second at line rate.")
             .kernel("pktgen pkt_size"),
         ParamSpec::int("line_gbps", "Gbit/s", i64::from(r.line_gbps), (1, 400, 1))
             .help("Line rate of the ingress NIC (sets the offered load when offered_kpps is 0).")
@@ -42,7 +42,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("Pages moved per refill or drain of a per-CPU list (63 since 4.19); at most pcp_high.")
             .kernel("pcp->batch"),
         ParamSpec::int("pcp_high", "pages", 378, (8, 8192, 1))
-            .help("A per-CPU list is drained once it holds this many pages (6 x batch before 5.14).")
+            .help("A per-CPU list is drained once it holds this many pages (6 x batch = 378 in 4.19-5.13; from 5.14 set from the low watermark, from 6.7 auto-tuned).")
             .kernel("pcp->high"),
         ParamSpec::int("warmup_us", "us", 10_000, (0, 20_000, 100))
             .help("Simulated time before measuring, at least: a per-CPU list needs pcp_high frees to reach its steady state, so a light load warms up longer, until each freeing CPU has freed pcp_high pages (at most 100 ms).")
