@@ -6,8 +6,8 @@
 use super::report::alloc_path_name;
 use super::udp_wire_bytes;
 use super::{
-    Consumer, Ev, LaneEvent, Sim, Skb, Stack, Workload, DEFER_KICK, GRO_FRAMES, IPI_CYCLES, RX_RING, TCP_WINDOW_SKBS,
-    TX_IRQ_CPU, UDP_RCVBUF_BYTES,
+    Consumer, Ev, LaneEvent, Sim, Skb, Stack, Workload, GRO_FRAMES, IPI_CYCLES, RX_RING, SKB_DEFER_MAX,
+    TCP_WINDOW_SKBS, TX_IRQ_CPU, UDP_RCVBUF_BYTES,
 };
 use crate::sim::machine::CpuId;
 use crate::sim::skb::TCP_MSS;
@@ -329,7 +329,7 @@ impl Sim {
         ns += self.rx.work(&p, cpu, copy, p.copy_cycles(payload));
         ns += self.rx.work(&p, cpu, Stack::App, p.iperf_user_cycles);
         ns += self.rx.raw(cpu, Stack::App, self.cfg.reader_work_ns);
-        if self.cfg.defer_free && skb.alloc_cpu != cpu {
+        if self.cfg.defer_free && skb.alloc_cpu != cpu && (self.defer_list.len() as u32) < SKB_DEFER_MAX {
             // skb_attempt_defer_free(): onto the allocating CPU's list under its defer_lock.
             let mut d = self.rx.work(&p, cpu, Stack::DeferHandoff, k.percpu_fold_cycles.int());
             d += self.rx.raw(
@@ -340,7 +340,7 @@ impl Sim {
             self.rx.time.free_ns[cpu as usize] += d;
             ns += d;
             self.defer_list.push(skb);
-            if self.defer_list.len() as u32 == DEFER_KICK {
+            if self.defer_list.len() as u32 == SKB_DEFER_MAX / 2 {
                 ns += self.rx.work(&p, cpu, Stack::DeferKick, IPI_CYCLES);
                 let a = skb.alloc_cpu;
                 let at = self.rx.free_at[a as usize].max(t + ns);

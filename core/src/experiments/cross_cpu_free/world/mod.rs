@@ -63,8 +63,11 @@ pub const NETFRONT_RX_HEAD_BYTES: u32 = 256 + 2 + 64;
 pub const GRO_FRAMES: u32 = 17;
 /// skbs the receiver's window lets be in flight (about 3 MB of tcp_rmem).
 pub const TCP_WINDOW_SKBS: usize = 128;
-/// `skb_attempt_defer_free()` kicks the allocating CPU with an IPI at this list length (v5.19).
-pub const DEFER_KICK: u32 = 128;
+/// `net.core.skb_defer_max` (39564c3fdc66, v5.19; default 64): `skb_attempt_defer_free()`
+/// kicks the allocating CPU with an IPI when its list reaches half of it, and a CPU that
+/// finds the list this long frees the skb itself. (68822bdf76f1 as posted kicked at 128 and
+/// had no limit; both patches are in 5.19.)
+pub const SKB_DEFER_MAX: u32 = 64;
 /// Cost of sending (on the sender) and taking (on the target) one IPI.
 pub const IPI_CYCLES: u64 = 2000;
 /// netfront RX ring slots (NET_RX_RING_SIZE for a one-page ring).
