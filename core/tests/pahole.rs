@@ -3,6 +3,7 @@
 //! scripts/setup.sh) from the kernel's BTF at /sys/kernel/btf/vmlinux.
 
 use skblab_core::experiments::skb_layout::{preset, LayoutInput};
+use skblab_core::measure::tools;
 use std::process::Command;
 
 const BTF: &str = "/sys/kernel/btf/vmlinux";
@@ -17,20 +18,14 @@ fn pahole(name: &str) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-/// The `/* size: N, ... */` line of a pahole struct dump.
+/// `sizeof` of the struct a pahole dump prints (the shared parser of `skblab measure`).
 fn struct_size(dump: &str) -> u64 {
-    let line = dump.lines().find(|l| l.contains("/* size: ")).expect("a size line");
-    let rest = &line[line.find("size: ").unwrap() + 6..];
-    rest[..rest.find(',').unwrap()].trim().parse().expect("a number")
+    tools::pahole_size(dump).unwrap_or_else(|e| panic!("{e}")) as u64
 }
 
 /// (array length, offset) of the `frags[N]` member.
 fn frags_member(dump: &str) -> (u64, u64) {
-    let line = dump.lines().find(|l| l.contains(" frags[")).expect("a frags[] member");
-    let start = line.find("frags[").unwrap() + 6;
-    let n = line[start..line[start..].find(']').unwrap() + start].parse().expect("frags count");
-    let comment = &line[line.find("/*").unwrap() + 2..];
-    let offset = comment.split_whitespace().next().unwrap().parse().expect("offset");
+    let (offset, n) = tools::pahole_array(dump, "frags").unwrap_or_else(|e| panic!("{e}"));
     (n, offset)
 }
 

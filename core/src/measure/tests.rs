@@ -107,6 +107,11 @@ fn tool_outputs_parse() {
     let sp = "sockperf: Summary: Latency is 12.5 usec\nsockperf: ====> avg-lat= 12.345 (std-dev=1.2)\n";
     assert_eq!(tools::sockperf_latency_us(sp), Ok(12.345));
     assert_eq!(tools::pahole_size("struct x {\n\t/* size: 232, cachelines: 4, members: 28 */\n};"), Ok(232.0));
+    let shinfo =
+        "\tatomic_t dataref; /* 32 4 */\n\tskb_frag_t                 frags[17];            /*    48   272 */\n";
+    assert_eq!(tools::pahole_array(shinfo, "frags"), Ok((48, 17)));
+    assert!(tools::pahole_array(shinfo, "frag_list").unwrap_err().contains("no 'frag_list[N]'"));
+    assert!(tools::pahole_array("\tu8 frags[N]; /* 48 */", "frags").unwrap_err().contains("not an array length"));
     let stat = "cpu  100 0 50 800 10 0 5 0 0 0\ncpu0 1 2 3\n";
     let t = tools::proc_stat(stat).unwrap();
     assert_eq!((t.busy, t.softirq, t.total), (155, 5, 965));

@@ -97,6 +97,19 @@ pub fn pahole_size(text: &str) -> Result<f64, String> {
     digits.parse::<f64>().map_err(|_| "pahole's size is not a number".to_string())
 }
 
+/// The array member `member[N]` of a pahole struct dump: (its offset, N), from its line
+/// `type member[N]; /* offset size */` (`frags[17]` of `struct skb_shared_info`: MAX_SKB_FRAGS).
+pub fn pahole_array(text: &str, member: &str) -> Result<(u64, u64), String> {
+    let pattern = format!(" {member}[");
+    let no_member = || format!("pahole printed no '{member}[N]' member");
+    let (_, after) = text.lines().find_map(|l| l.split_once(&pattern)).ok_or_else(no_member)?;
+    let (len, comment) = after.split_once(']').ok_or_else(no_member)?;
+    let len = len.parse::<u64>().map_err(|_| format!("'{member}[{}]': not an array length", echo(len)))?;
+    let offset = comment.split_once("/*").and_then(|(_, c)| c.split_whitespace().next());
+    let offset = offset.and_then(|o| o.parse::<u64>().ok()).ok_or_else(|| format!("'{member}[]' has no offset"))?;
+    Ok((offset, len))
+}
+
 /// CPU time counters of `/proc/stat`'s `cpu` line, in USER_HZ ticks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CpuTimes {
