@@ -82,7 +82,7 @@ test('history: the kernel the seed ran, and the regression that ties seeds 004 a
   await page.goto(`${srv.base}/#/lesson/skb-cache/2`);
   await page.waitForFunction(() => /16 M alloc/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
   assert.match(await prose(), /ran SLAB/);
-  assert.match(await prose(), /only one since 6\.8/);
+  assert.match(await prose(), /only allocator since 6\.8/);
   // Step 7: the loopback regression and the series that made the caches opt-in, linked to seed 000's lesson.
   await page.goto(`${srv.base}/#/lesson/skb-cache/7`);
   await page.waitForFunction(() => /loopback regression/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
