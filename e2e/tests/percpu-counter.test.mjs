@@ -1,8 +1,9 @@
 // End-to-end tests of the percpu-counter lesson: the sweep (20 simulations) runs in the Web
 // Worker, the line's travels and the perf report render, a prediction is graded by the model,
 // the batch knob changes the error chart, the tcp_mem crossing plot is veiled until answered
-// and moves with the counter, the error-over-time plot and the flame graph draw, and
-// screenshots at desktop, 360 px and dark.
+// and moves with the counter, the error-over-time plot and the flame graph draw, step 7's
+// reserve is the sysctl's (16 MiB; below 1 MiB refused), and screenshots at desktop, 360 px
+// and dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
@@ -155,6 +156,26 @@ test('percpu-counter: the error over time and the flame graph in the lesson', as
   assert.match(folded, /swapper;cpuidle_enter_state;.*tcp_write_timer;__sk_mem_reduce_allocated/);
   assert.match(folded, /server;tcp_sendmsg;.*__sk_mem_raise_allocated/);
   await shot(page, 'percpu-counter-flame');
+  page.assertClean();
+});
+
+test('percpu-counter: step 7 raises net.core.mem_pcpu_rsv; the knob starts at the kernel\'s minimum', async () => {
+  // 12a686c2e761 (v6.9): the sysctl's minimum is SK_MEMORY_PCPU_RESERVE, 256 pages; step 7 sets
+  // the commit's example, 16 MiB (4096 pages), and the surge's crossing is veiled until answered.
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/lesson/percpu-counter/7`);
+  await appReady(page);
+  assert.match(await page.locator(tid('step-title')).innerText(), /after 6\.0/i);
+  assert.equal(await page.locator(tid('param-reserve_bytes')).first().inputValue(), '16777216');
+  await page.waitForSelector(tid('plot-canvas-crossing'), { timeout: 60000 });
+  assert.equal(await page.locator(tid('veiled-crossing')).count(), 1, 'the crossing plot is veiled before answering');
+  assert.equal(await page.locator(tid('veiled-tcp-mem')).count(), 1, 'the tcp_mem text is veiled before answering');
+  assert.match(await page.locator(tid('plot-canvas-crossing')).getAttribute('aria-label'), /kernel sees it at/);
+  // Below 256 pages the kernel answers EINVAL; the model refuses it too, in one line.
+  await page.goto(`${srv.base}/#/play/percpu-counter?reserve_bytes=65536`);
+  await appReady(page);
+  await page.waitForSelector(tid('notice'));
+  assert.match(await page.locator(tid('notice')).innerText(), /reserve_bytes.*1048576/);
   page.assertClean();
 });
 

@@ -35,7 +35,7 @@ mod sweep;
 mod views;
 pub mod world;
 
-pub use params::{default_batch, specs, validate, Input};
+pub use params::{default_batch, specs, validate, Input, MIN_RESERVE_BYTES};
 pub use profile::{costs_on, COSTS_2018, DUAL_XEON_2018, WORKLOAD};
 pub use ramp::{ramp_config, ramp_outcome, render_tcp_mem, tcp_mem_pages, RAMP_LEAD_NS, RAMP_SAMPLE_NS};
 pub use seed::{reproduce, SEED_ATOMIC_PCT, SEED_PERCPU_PCT};

@@ -59,6 +59,11 @@ impl Input {
     }
 }
 
+/// `SK_MEMORY_PCPU_RESERVE` (include/net/sock.h, 3cd3399dd7a8, v6.0): `1 << (20 - PAGE_SHIFT)`
+/// pages, 1 MiB. The default reserve, and since 6.9 (12a686c2e761) the minimum of
+/// `net.core.mem_pcpu_rsv`: the kernel refuses a smaller value with -EINVAL.
+pub const MIN_RESERVE_BYTES: i64 = 1 << 20;
+
 /// `compute_batch_value()` (lib/percpu_counter.c): max(32, 2 × nr_cpus).
 pub fn default_batch(nr_cpus: u32) -> i64 {
     (2 * i64::from(nr_cpus)).max(32)
@@ -115,8 +120,11 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("batch", "pages", 0, (0, 1 << 20, 1))
             .help("percpu_counter batch; 0 = the kernel default max(32, 2 x nr_cpus). The error bound is batch x nr_cpus.")
             .kernel("percpu_counter_batch"),
-        ParamSpec::int("reserve_bytes", "bytes", 1 << 20, (4096, 64 << 20, 4096))
-            .help("Linux 6.0 per-CPU reserve before the shared atomic is touched (1 MiB = SK_MEMORY_PCPU_RESERVE; tunable since 6.9).")
+        // The range starts at the sysctl's minimum: net/core/sysctl_net_core.c (12a686c2e761,
+        // v6.9) has `.extra1 = &min_mem_pcpu_rsv` = SK_MEMORY_PCPU_RESERVE with
+        // proc_dointvec_minmax, so fewer than 256 pages (4 KiB pages) is -EINVAL.
+        ParamSpec::int("reserve_bytes", "bytes", MIN_RESERVE_BYTES, (MIN_RESERVE_BYTES, 64 << 20, PAGE_BYTES))
+            .help("Linux 6.0 per-CPU reserve in front of the shared atomic. Default and minimum 1 MiB = SK_MEMORY_PCPU_RESERVE: since 6.9 the sysctl (in pages, 256 = 1 MiB) can only raise it; the commit's example is 16 MiB.")
             .kernel("net.core.mem_pcpu_rsv"),
         ParamSpec::int("atomic_ns", "ns", COSTS_2018.atomic_ns as i64, (1, 500, 1))
             .help("One locked RMW on a line the CPU already owns (catalogue: 4.8 ns on Broadwell): raise it for a platform with dearer atomics.")

@@ -1,8 +1,9 @@
 //! The socket-memory world of seed 003: many TCP connections charging and returning pages to
 //! one protocol-wide counter, `tcp_memory_allocated`.
 //!
-//! What Linux does (4.19, net/core/sock.c): a socket keeps a private `sk_forward_alloc`; when
-//! a send needs more, `__sk_mem_schedule()` charges whole pages to the protocol's counter in
+//! What Linux does (4.19; the write timer's reclaim lasted until 5.19; net/core/sock.c): a
+//! socket keeps a private `sk_forward_alloc`; when a send needs more, `__sk_mem_schedule()`
+//! charges whole pages to the protocol's counter in
 //! `__sk_mem_raise_allocated()`; when `tcp_write_timer()` runs, `sk_mem_reclaim()` returns the
 //! socket's spare forward alloc through `__sk_mem_reduce_allocated()`. Timers expire in the
 //! timer softirq at the tick, and with `skew_tick=0` (the default) every CPU's tick fires at
@@ -17,7 +18,13 @@
 //!   `__percpu_counter_compare()`, which reads `fbc->count` (a miss after another CPU folded).
 //! - `pcpu_reserve` (Linux 6.0, 3cd3399dd7a8): `sk_memory_allocated_add()` adds to this CPU's
 //!   `per_cpu_fw_alloc` and moves it to the shared atomic once it reaches ±reserve; the raise
-//!   path then reads the atomic (`sk_memory_allocated()`).
+//!   path then reads the atomic (`sk_memory_allocated()`). OUR SIMPLIFICATION: the reserve is
+//!   fed the 4.19 update stream above (forward alloc, reclaimed in bursts by the write timer).
+//!   The same 6.0 series (4890b686f408, "net: keep sk->sk_forward_alloc as small as possible")
+//!   dropped the write timer's reclaim: `sk_mem_uncharge()` returns whole pages as soon as a
+//!   page is spare, so a real 6.0 kernel moves the counter as skbs are charged and freed, on
+//!   whichever CPU does it: more often, and not in tick bursts. The reserve's CPU figure is
+//!   the model's, for that hybrid.
 //!
 //! A second mode, the **ramp** ([`Ramp`]), asks where `tcp_mem` is crossed late: the server
 //! already holds `base_pages` (near `tcp_mem[2]`), sends keep charging at the same rate, but
