@@ -131,7 +131,7 @@ fn cache_specs(cfg: &Config, n: usize) -> (Vec<CacheSpec>, Vec<CacheSpec>, usize
         Workload::Tcp100g => {
             let rx = vec![
                 CacheSpec { name: "skbuff_head_cache", size: SKBUFF_HEAD_CACHE_BYTES },
-                CacheSpec { name: "skbuff_small_head", size: 640 },
+                CacheSpec { name: "kmalloc-1024", size: 1024 },
             ];
             (rx.clone(), rx, 2)
         }
