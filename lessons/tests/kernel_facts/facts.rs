@@ -109,6 +109,12 @@ pub const PARAM_SYSCTLS: &[ParamSysctl] = &[
         "net.core.high_order_alloc_disable",
         Conversion::Choice(&[("order3", Some(0)), ("order0", Some(1))]),
     ),
+    row(
+        "cross-cpu-free",
+        "defer_free",
+        "net.core.skb_defer_max",
+        Conversion::NotTheValue("on is the default 64 (39564c3fdc66, v5.19), off is 0"),
+    ),
     row("high-order-alloc", "tcp_rx_skb_cache", "net.ipv4.tcp_rx_skb_cache", Conversion::Bool),
     row("high-order-alloc", "tcp_tx_skb_cache", "net.ipv4.tcp_tx_skb_cache", Conversion::Bool),
     row("skb-cache", "tcp_rx_skb_cache", "net.ipv4.tcp_rx_skb_cache", Conversion::Bool),

@@ -624,8 +624,8 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("UDP payload per datagram (iperf -l); 1472 fills a 1500-byte frame.")
             .kernel("iperf -l"),
         ParamSpec::boolean("defer_free", false)
-            .help("skb_attempt_defer_free() (68822bdf76f1, v5.19): the reading CPU hands the skb back to the CPU that allocated it, which frees it in its next net_rx_action.")
-            .kernel("skb_attempt_defer_free()"),
+            .help("skb_attempt_defer_free() (68822bdf76f1, v5.19; TCP receive only in 5.19, the model applies it to udp-iperf too): the reading CPU hands the skb back to the CPU that allocated it, which frees it in its next net_rx_action.")
+            .kernel("skb_attempt_defer_free(); sysctl net.core.skb_defer_max (0 = off, default 64)"),
         ParamSpec::boolean("cpu_partial", true)
             .help("SLUB's per-CPU partial slabs (49e2258586b4, Linux 3.2, in the kernels of both workloads): a free that turns a full slab partial puts it on the freeing CPU's own list without list_lock; the lock is taken when that list overflows or a CPU refills from the node. false: SLUB as before 3.2, every such move under list_lock.")
             .kernel("CONFIG_SLUB_CPU_PARTIAL"),
