@@ -257,14 +257,16 @@ fn defer_free_moves_the_free_work_to_the_allocating_cpu() {
 /// tcp-100g on the catalogue's Skylake-SP with its 2019 kernel costs: CPU A (driver and GRO
 /// per frame, a page per frame from the page allocator, the skb, `tcp_v4_rcv` at the receive
 /// half of the era's per-segment TCP cost, and the reader's wakeup) is the CPU that sets the
-/// rate, saturated, while the reader's CPU B has headroom (86 % busy since issue #23's ACK refit
+/// rate, saturated, while the reader's CPU B has headroom (about 86 % busy since issue #23's ACK refit
 /// raised `tcp_recvmsg_skb_cycles` to 8,815; a third idle before). Deferral moves B's
 /// page and slab frees onto A, the bottleneck (A's page allocations get cheaper, but B, now
 /// faster, sleeps after nearly every skb and A pays a wakeup for each), so the flow gets
 /// *slower*: the opposite of Eric
 /// Dumazet's test of 68822bdf76f1 (49,685 → 73,076 Mbit/s), where the recvmsg CPU was the one
 /// saturated (57.8 % copy_user, about a quarter in skb freeing). The model's B copies the
-/// payload at the L2 copy rate; see docs/cross-cpu-free.md for the gap.
+/// payload at the L2 copy rate; see docs/cross-cpu-free.md for the gap. The main cause is the
+/// model's placement of `tcp_v4_rcv` on A: under RFS the kernel runs it on the reader's CPU B
+/// (68822bdf76f1's own message), so this test pins the model's behaviour, not the kernel's.
 #[test]
 fn tcp_100g_deferral_loads_the_saturated_allocating_cpu_and_loses() {
     let (off, on) = (run(&["workload=tcp-100g"]), run(&["workload=tcp-100g", "defer_free=true"]));
@@ -315,7 +317,7 @@ fn bad_input_is_a_one_line_error() {
 
 /// The exception to "datagrams never rise with reader_work_ns" (`tables::monotone`): a
 /// dispatcher saturated on waking its sleeping readers delivers more when they are busy
-/// (docs/cross-cpu-free.md, Knobs; seed 1: 26.38 M at 0 ns, 32.71 M at 5000 ns).
+/// (docs/cross-cpu-free.md, Knobs; seed 1: 26.42 M at 0 ns, 34.40 M at 5000 ns).
 #[test]
 fn a_wakeup_bound_dispatcher_delivers_more_to_busier_readers() {
     let at = |ns: u32| metric(&run(&["consumer=dispatcher", &format!("reader_work_ns={ns}")]), "datagrams");

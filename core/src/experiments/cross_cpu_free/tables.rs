@@ -79,7 +79,8 @@ fn check_defer(seeds: &[u64]) -> TableCheck {
         ],
         gaps: vec![
             "the post names no CPU: Skylake-SP with the 2019 kernel entry assumed".into(),
-            "the allocating CPU saturates first in the model; Eric's profile has the recvmsg CPU busy copying (a cold-source copy is not modelled): docs/cross-cpu-free.md".into(),
+            "the model runs the TCP receive on the allocating CPU A; under RFS the kernel runs it on the reader's CPU (68822bdf76f1), so A saturates first in the model and deferral loses".into(),
+            "Eric's profile has the recvmsg CPU busy copying; the model copies at the L2 rate (a cold-source copy is not modelled): docs/cross-cpu-free.md".into(),
         ],
     }
 }
@@ -109,7 +110,7 @@ pub fn check_table(table: &str, seeds: &[u64]) -> Option<TableCheck> {
             format!("split's change: {change:+.2} % vs {seed_change:+.2} % ({:+.2} points)", change - seed_change),
         ],
         gaps: vec![
-            "CPU, vCPU placement and link of Ian's guests are not in the post: Westmere/Xen and 1 GbE assumed".into(),
+            "the post does not say the hosts were Xen guests, nor their CPU, vCPU placement or link: Westmere/Xen and 1 GbE assumed".into(),
             "no published PV netfront, UDP path or iperf per-datagram cost: assumed with wide ranges (bands)".into(),
         ],
     })
