@@ -1,6 +1,8 @@
 // End-to-end tests of cross-cpu-free: the lesson's steps open with the lane view ready, a
 // prediction is graded by the model, the consumer knob turns fast frees into slow ones across
-// lanes, the seed comparison shows Ian's numbers, and screenshots at desktop, phone and dark.
+// lanes, the seed comparison shows Ian's numbers, step 4's per-CPU partial slabs can be turned
+// off (SLUB before 3.2), step 6 says where the model differs from the kernel, and screenshots
+// at desktop, phone and dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
@@ -50,6 +52,35 @@ test('lesson: steps open with their views, a prediction is graded by the model',
   assert.match(await page.locator(tid('repro-table')).innerText(), /64 B after[\s\S]*13645857/);
   assert.equal(await slowPerSkb(page), '3.00', 'split + other CPU: three');
   await shot(page, 'cross-cpu-free-split');
+  page.assertClean();
+});
+
+test('lesson: step 4 teaches 3.2\'s per-CPU partial slabs and shows SLUB before them; step 6 says where the model differs', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 800 } });
+  const prose = () => page.locator('.step .prose').innerText();
+  await page.goto(`${srv.base}/#/lesson/cross-cpu-free/4`);
+  await appReady(page);
+  await page.waitForFunction(() => /feeding many/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
+  assert.match(await prose(), /3\.2[\s\S]*49e2258586b4[\s\S]*cpu_partial=false/);
+  assert.ok(await page.isChecked(tid('param-cpu_partial')), 'the step runs 3.2\'s SLUB');
+  await page.waitForSelector(tid('text-view-counters'), { state: 'attached', timeout: 60000 });
+  await page.click(tid('show-answer'));
+  await page.waitForSelector(tid('text-view-counters'), { timeout: 60000 });
+  const with32 = await page.locator(tid('text-view-counters')).innerText();
+  assert.match(with32, /list_lock/);
+  // SLUB before 3.2: every full-to-partial move under list_lock, so the counters change.
+  await page.uncheck(tid('param-cpu_partial'));
+  await page.waitForFunction((before) => {
+    const t = document.querySelector('[data-testid="text-view-counters"]')?.innerText;
+    return t && t !== before;
+  }, with32, { timeout: 60000 });
+
+  // Step 6: the model's TCP receive runs on CPU A; the text says so, and names 7.0's sheaves.
+  await page.goto(`${srv.base}/#/lesson/cross-cpu-free/6`);
+  await page.waitForFunction(() => /later/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
+  const last = await prose();
+  assert.match(last, /model differs from the kernel[\s\S]*RFS/i);
+  assert.match(last, /5\.17[\s\S]*5\.19[\s\S]*7\.0/);
   page.assertClean();
 });
 

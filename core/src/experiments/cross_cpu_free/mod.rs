@@ -429,7 +429,7 @@ impl Experiment for CrossCpuFree {
     }
 
     fn summary(&self) -> &'static str {
-        "SLUB's fast and slow free paths, Ian Campbell's separate shinfo cache and Eric Dumazet's objection, on UDP iperf between 2011 Xen guests and a 100 Gbit/s TCP flow (seed 001)."
+        "SLUB's fast and slow free paths, Ian Campbell's separate shinfo cache and Eric Dumazet's objection, on UDP iperf between two 2011 hosts (Xen guests assumed) and a 100 Gbit/s TCP flow (seed 001)."
     }
 
     fn specs(&self) -> Vec<ParamSpec> {
@@ -609,7 +609,7 @@ impl Experiment for CrossCpuFree {
 pub fn specs() -> Vec<ParamSpec> {
     vec![
         ParamSpec::choice_of("workload", Workload::UdpIperf)
-            .help("udp-iperf: seed 001, iperf -u between two 2011 Xen guests; tcp-100g: one TCP flow into a 100 Gbit/s NIC, RX on CPU A, recvmsg on CPU B, page recycling failing.")
+            .help("udp-iperf: seed 001, iperf -u between two 2011 hosts (Xen guests: our assumption); tcp-100g: one TCP flow into a 100 Gbit/s NIC, the driver allocating on CPU A, recvmsg on CPU B, page recycling failing (the model also runs the TCP receive on A; under RFS the kernel runs it on B).")
             .kernel("iperf -u / netperf TCP_STREAM"),
         ParamSpec::choice_of("consumer", Consumer::Other)
             .help("Where the iperf server runs: same CPU as the NIC's interrupts, another CPU, or a dispatcher CPU feeding `consumers` readers (one client each). udp-iperf only.")

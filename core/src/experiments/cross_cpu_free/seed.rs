@@ -1,6 +1,7 @@
 //! Seed 001's measured runs, as data (Ian Campbell, netdev, 2011-12-07, "Re: [PATCH 0/4] skb
 //! paged fragment destructors"): `iperf -c qarun -m -t 60 -u -b 10000M -l 64` between two
-//! Xen guests, before and after splitting skb_shared_info into its own cache.
+//! hosts (Xen guests: our assumption, the post does not say), before and after splitting
+//! skb_shared_info into its own cache.
 //!
 //! Used only to compare (reproduce, calibration, tests). The model never reads it.
 

@@ -33,7 +33,7 @@ pub fn tables() -> Vec<TableSpec> {
         TableSpec {
             experiment: ID,
             table: TABLE,
-            title: "seed 001: iperf -u -l 64 datagrams in 60 s between Xen guests, before and after the shinfo split",
+            title: "seed 001: iperf -u -l 64 datagrams in 60 s between two hosts (Xen guests assumed), before and after the shinfo split",
             targets: 2,
             arithmetic: false,
             fitted: Vec::new(),

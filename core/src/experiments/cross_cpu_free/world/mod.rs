@@ -8,7 +8,9 @@
 //! `xennet_tx_buf_gc()`, which `xennet_start_xmit()` calls, so on the sending CPU.
 //!
 //! **tcp-100g**: one TCP_STREAM flow into a 100 Gbit/s NIC with RFS: NIC RX + GRO + skb and
-//! page allocation on CPU A, `recvmsg()` + free on CPU B; every frame needs a fresh page from
+//! page allocation on CPU A, `recvmsg()` + free on CPU B. The model also charges the TCP
+//! receive (`tcp_v4_rcv`) to A; under RFS the kernel runs it on B, the reader's CPU
+//! (68822bdf76f1's message), a known difference. Every frame needs a fresh page from
 //! the page allocator (page recycling failing). `defer_free` models
 //! `skb_attempt_defer_free()` (68822bdf76f1, v5.19): B puts the skb on A's per-CPU defer list
 //! and A frees it in its next `net_rx_action()` (an IPI only if the list reaches 128).
@@ -106,7 +108,7 @@ crate::choice_enum! {
 crate::choice_enum! {
     /// Which workload runs.
     pub enum Workload {
-        /// Seed 001: UDP iperf between two 2011 Xen guests.
+        /// Seed 001: UDP iperf between two 2011 hosts (Xen guests: our assumption).
         UdpIperf = "udp-iperf",
         /// One TCP_STREAM flow into a 100 Gbit/s NIC, RX and reader on two CPUs.
         Tcp100g = "tcp-100g",
