@@ -324,3 +324,19 @@ fn a_wakeup_bound_dispatcher_delivers_more_to_busier_readers() {
     let (idle, busy) = (at(0), at(5000));
     assert!(busy > idle * 1.1, "dispatcher, 4 readers: {idle} datagrams at 0 ns, {busy} at 5000 ns");
 }
+
+/// The exception to "datagrams never rise with datagram_bytes" (`tables::monotone`): with the
+/// iperf server on the interrupt CPU and more arrivals than it can read, the softirq's work on
+/// datagrams then dropped at the full socket takes the reader's time (receive livelock), so
+/// fewer, bigger datagrams leave the reader more (docs/cross-cpu-free.md, Knobs; seed 1:
+/// 3.85 M at 600 B, 4.36 M at 1472 B).
+#[test]
+fn a_livelocked_receiver_reads_more_of_fewer_bigger_datagrams() {
+    let at = |b: u32| {
+        let o = run(&["consumer=same", "reader_work_ns=10500", &format!("datagram_bytes={b}")]);
+        (metric(&o, "datagrams"), metric(&o, "lost_pct"))
+    };
+    let (small, big) = (at(600), at(1472));
+    assert!(big.0 > small.0 * 1.05, "consumer=same, 10.5 us readers: {small:?} at 600 B, {big:?} at 1472 B");
+    assert!(big.1 < small.1, "fewer lost: {small:?} vs {big:?}");
+}
