@@ -1,5 +1,6 @@
-//! SLUB (mm/slub.c, 3.x–6.x): kmem caches, per-CPU active slabs, slab pages with their own
-//! freelists, the node's partial list and its `list_lock`.
+//! SLUB (mm/slub.c, 3.x–6.19): kmem caches, per-CPU active slabs, slab pages with their own
+//! freelists, the node's partial list and its `list_lock`. (For 7.0, Vlastimil Babka's
+//! slab/for-7.0 series replaces the per-CPU slabs with percpu sheaves; not modelled here.)
 //!
 //! What Linux does: every cache (`skbuff_head_cache`, `kmalloc-1024`, ...) keeps, per CPU, one
 //! *active* slab (`kmem_cache_cpu->page`, "frozen" to that CPU) and a lockless per-CPU freelist
@@ -289,7 +290,7 @@ pub struct KmemCache {
 
 /// `calculate_order()`: the smallest order (≤ [`SLUB_MAX_ORDER`]) whose slab holds at least
 /// `min_objects` with little waste, relaxing the waste fraction 1/16 → 1/8 → 1/4, then fewer
-/// objects, as mm/slub.c does. `min_objects = 4 * (fls(nr_cpus) + 1)` (3.x–6.x).
+/// objects, as mm/slub.c does. `min_objects = 4 * (fls(nr_cpus) + 1)` (3.x–6.19).
 pub fn calculate_order(size: u32, nr_cpus: u32) -> u32 {
     let fls = 32 - nr_cpus.leading_zeros();
     let max_objects = ((PAGE_SIZE << SLUB_MAX_ORDER) / size).max(1);
