@@ -125,7 +125,8 @@ fn link_words(text: &str, out: &mut String) {
     // What may stand around a citation in a sentence: brackets, quotes (escaped or not), the
     // sentence's punctuation.
     const LEFT: [&str; 7] = ["&lt;", "&quot;", "&#39;", "(", "[", "\"", "'"];
-    const RIGHT: [&str; 12] = ["&gt;", "&quot;", "&#39;", ")", "]", "\"", "'", ",", ";", ":", ".", "?"];
+    const RIGHT: [&str; 15] =
+        ["'s", "&#39;s", "’s", "&gt;", "&quot;", "&#39;", ")", "]", "\"", "'", ",", ";", ":", ".", "?"];
     for piece in text.split_inclusive(|c: char| c.is_whitespace()) {
         let word = piece.trim_end();
         let mut core = word;
@@ -170,10 +171,10 @@ mod tests {
         let commit = commit_href("3948b05950fd");
         // In text and in code, with the sentence's punctuation around it.
         assert_eq!(
-            linkify_html("Since v6.4 (commit <code>3948b05950fd</code>). See 3948b05950fd."),
+            linkify_html("Since v6.4 (commit <code>3948b05950fd</code>). See 3948b05950fd's."),
             format!(
                 "Since v6.4 (commit <code><a href=\"{commit}\" rel=\"noopener noreferrer\">3948b05950fd</a></code>). \
-                 See <a href=\"{commit}\" rel=\"noopener noreferrer\">3948b05950fd</a>."
+                 See <a href=\"{commit}\" rel=\"noopener noreferrer\">3948b05950fd</a>'s."
             )
         );
         // A Markdown autolink of a Message-ID goes to the archive, not to a mail program.
