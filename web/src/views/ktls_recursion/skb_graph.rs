@@ -217,6 +217,21 @@ fn top_label(s: &mut String, walk: &WalkData, first: usize, g: &GraphGeom) {
             g.font(13.0, false),
             first - 1
         );
+    } else if walk.trace.graph.roots.is_empty() {
+        let (x, size) = (g.w / 2.0, g.font(13.0, false));
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="22" font-size="{}" text-anchor="middle">the socket holds no skb at close</text>"#,
+            x,
+            size
+        );
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="40" font-size="{}" text-anchor="middle">({})</text>"#,
+            x,
+            g.font(12.0, true),
+            roots_text(walk)
+        );
     } else if let Some((big, little)) = g.narrow {
         // Two lines: the socket, then its roots.
         svg!(
@@ -242,7 +257,7 @@ fn top_label(s: &mut String, walk: &WalkData, first: usize, g: &GraphGeom) {
 }
 
 /// The socket's references this walk frees, by what holds them: "1 root: rx skb cache" in the
-/// seed's scenario, "0 roots" without the cache (nothing is left at close).
+/// seed's scenario; without the cache, that nothing is left at close.
 fn roots_text(walk: &WalkData) -> String {
     let mut names: Vec<&str> = walk
         .trace
