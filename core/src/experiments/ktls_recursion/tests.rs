@@ -445,7 +445,7 @@ proptest! {
         let sc = input.scenario;
         let want = match (cache, FIXES[fix]) {
             (false, _) => 0,
-            (true, Fix::StrparserUnclone) => u32::from(skbs > 0),
+            (true, Fix::StrparserUnclone) => u32::from(sc.wire_bytes > 0),
             (true, _) => chain_levels_oracle(sc.wire_bytes, sc.tcp_skb_bytes, sc.record_wire_bytes),
         };
         prop_assert_eq!(g.nesting_levels(), want, "{:?}", sc);
