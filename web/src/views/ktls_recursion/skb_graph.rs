@@ -178,14 +178,16 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>, fit: Fit) -
         }
     }
     let s = &mut String::new();
+    let label = match walk.rows.len() {
+        0 => "skb graph: the socket holds no skb at close".to_string(),
+        n => format!("skb graph, levels {first} to {last} of {n}"),
+    };
     svg!(
         s,
-        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="skb graph, levels {} to {} of {}" xmlns="http://www.w3.org/2000/svg" data-testid="skb-graph" data-levels-shown="{}-{}" data-fit="{}">"#,
+        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg" data-testid="skb-graph" data-levels-shown="{}-{}" data-fit="{}">"#,
         g.w,
         height,
-        first,
-        last,
-        walk.rows.len(),
+        label,
         first,
         last,
         if g.narrow.is_some() { "narrow" } else { "wide" }
@@ -452,6 +454,7 @@ mod tests {
         for fit in [Fit::Wide, Fit::Narrow(300.0)] {
             let svg = graph_svg(&walk, 0, None, fit);
             assert!(svg.contains("nothing is left for close() to free"), "{svg}");
+            assert!(svg.contains("aria-label=\"skb graph: the socket holds no skb at close\""), "{svg}");
             assert_eq!(svg.matches("<g class=\"skb").count(), 0);
         }
     }
