@@ -45,7 +45,7 @@ pub const SEED_003: Citation = Citation {
 pub const SEED_004: Citation = Citation {
     list: "netdev",
     date: "2019 (after 5.1-rc2; not shown), reply to the patch of 2019-03-22",
-    author: "not shown in the archived copy (reportedly Jakub Kicinski; unconfirmed)",
+    author: "Jakub Kicinski (his fix 4a9c2e3746e6 quotes the same oops)",
     subject: "Re: tcp: add one skb cache for rx (reply to the patch)",
     message_id: "not shown in the archived copy",
 };

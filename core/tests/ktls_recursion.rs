@@ -9,9 +9,11 @@
 //! level, for every nesting depth past the cliff, not at one depth.
 //!
 //! The oracle here is independent of the walk machine: the closed-form sequence of frame
-//! pushes of the scenario's free (close() path, the receive-queue purge, then per level
+//! pushes of the scenario's free (close() path, the rx cache's `__kfree_skb`, then per level
 //! `kfree_skb_list`, `kfree_skb`, `__kfree_skb`, `skb_release_all`, `skb_release_data`, and the
-//! dip `__free_pages_ok`, `free_one_page`), and the first push that does not fit.
+//! dip `__free_pages_ok`, `free_one_page`), and the first push that does not fit. The chain is
+//! as deep as the TCP skbs received (strparser after 4e485d06bb8c, the rx cache on, records no
+//! longer than a TCP skb: one level per skb, 4a9c2e3746e6).
 
 use proptest::prelude::*;
 use skblab_core::experiments::ktls_recursion::{self as ktls, FrameSizes, KtlsInput, KtlsRecursion, WalkResult};
@@ -35,7 +37,8 @@ fn oops_tail(r: &WalkResult, n: usize) -> Vec<&'static str> {
 }
 
 /// The first push of the recursive scenario (fix none) that does not fit: (function, level,
-/// bytes needed), or None. `levels` = records + 1; `frags` says whether data blocks hold frags.
+/// bytes needed), or None. `levels` = TCP skbs received; `frags` says whether data blocks hold
+/// frags.
 fn first_push_over(s: &FrameSizes, thread: u64, levels: u32, frags: bool) -> Option<(&'static str, u32, u64)> {
     let (inl, base) = (s.inlined_bytes, s.base_bytes());
     if base > thread {
@@ -52,16 +55,6 @@ fn first_push_over(s: &FrameSizes, thread: u64, levels: u32, frags: bool) -> Opt
         }
         None
     };
-    // The receive-queue purge of the last TCP skb: its data is still shared, no frags freed.
-    let purge = [
-        ("kfree_skb", s.kfree_skb_bytes),
-        ("__kfree_skb", inl),
-        ("skb_release_all", inl),
-        ("skb_release_data", s.skb_release_data_bytes),
-    ];
-    if let Some(hit) = over(base, &purge, 1) {
-        return Some(hit);
-    }
     let dip = [("__free_pages_ok", s.free_pages_ok_bytes), ("free_one_page", s.free_one_page_bytes)];
     let root = [
         ("__kfree_skb", s.root_kfree_skb_bytes),
@@ -110,24 +103,24 @@ fn the_default_oops_faults_like_the_seed() {
 #[test]
 fn the_fault_site_does_not_depend_on_how_deep_the_chain_goes() {
     // (function, level, bytes needed): the skb ids differ, the site does not.
-    let at = |d: u32| walk(&[format!("nesting_depth={d}")]).1.overflow.map(|o| (o.function, o.level, o.needed_bytes));
-    let first = (1..=ktls::NESTING_DEPTH_MAX).find(|&d| at(d).is_some()).expect("a cliff");
+    let at = |d: u32| walk(&[format!("tcp_skbs={d}")]).1.overflow.map(|o| (o.function, o.level, o.needed_bytes));
+    let first = (1..=ktls::TCP_SKBS_MAX).find(|&d| at(d).is_some()).expect("a cliff");
     let site = at(first);
     assert_eq!(site.map(|s| s.0), Some("free_one_page"));
-    for d in [first + 1, first + 2, first + 17, 1000, 6104, ktls::NESTING_DEPTH_MAX] {
-        assert_eq!(at(d), site, "nesting_depth={d}");
+    for d in [first + 1, first + 2, first + 17, 1000, 1529, ktls::TCP_SKBS_MAX] {
+        assert_eq!(at(d), site, "tcp_skbs={d}");
     }
 }
 
-/// The smallest nesting depth that overflows (bisection: a deeper chain's walk starts with
-/// the shallower one's), or None if even the largest fits.
+/// The smallest number of TCP skbs received that overflows (bisection: a deeper chain's walk
+/// starts with the shallower one's), or None if even the largest fits.
 fn cliff(settings: &[String]) -> Option<u32> {
     let overflows = |d: u32| {
         let mut s = settings.to_vec();
-        s.push(format!("nesting_depth={d}"));
+        s.push(format!("tcp_skbs={d}"));
         walk(&s).1.overflow.is_some()
     };
-    let (mut lo, mut hi) = (1u32, ktls::NESTING_DEPTH_MAX);
+    let (mut lo, mut hi) = (1u32, ktls::TCP_SKBS_MAX);
     if !overflows(hi) {
         return None;
     }
@@ -145,7 +138,7 @@ fn cliff(settings: &[String]) -> Option<u32> {
 /// A bigger stack, or smaller frames, need a deeper chain before the free overflows.
 #[test]
 fn a_bigger_stack_or_smaller_frames_move_the_cliff_deeper() {
-    let with = |k: &str, v: u64| cliff(&[format!("{k}={v}")]).expect("overflows at 8192 levels");
+    let with = |k: &str, v: u64| cliff(&[format!("{k}={v}")]).expect("overflows at 8192 TCP skbs");
     let by_stack: Vec<u32> =
         [4096u64, 8192, 16384, 32768, 65536].iter().map(|&t| with("thread_size_bytes", t)).collect();
     assert!(by_stack.windows(2).all(|w| w[0] < w[1]), "THREAD_SIZE 4..64 KiB: {by_stack:?}");
@@ -158,17 +151,18 @@ fn a_bigger_stack_or_smaller_frames_move_the_cliff_deeper() {
     assert!(by_path.windows(2).all(|w| w[0] > w[1]), "syscall_path_bytes: {by_path:?}");
 }
 
-/// Random valid settings for the recursive scenario (fix none or bigger-stack).
+/// Random valid settings for the recursive scenario (fix none or bigger-stack, the rx cache
+/// on, the default record and TCP skb sizes).
 fn arb_settings() -> impl Strategy<Value = Vec<String>> {
     let frame = || (1i64..=64).prop_map(|k| k * 8);
     (
-        (1u32..=ktls::NESTING_DEPTH_MAX, 12u32..=16, 0u32..=45, any::<bool>(), any::<bool>()),
+        (1u32..=ktls::TCP_SKBS_MAX, 12u32..=16, 0u32..=45, any::<bool>(), any::<bool>()),
         (frame(), frame(), (0i64..=32).prop_map(|k| k * 8), prop_oneof![Just(0i64), (1i64..=2048).prop_map(|k| k * 8)]),
     )
         .prop_map(|((depth, shift, frags, bigger, vmap), (kfree, srd, inl, path))| {
             vec![
                 format!("fix={}", if bigger { "bigger-stack" } else { "none" }),
-                format!("nesting_depth={depth}"),
+                format!("tcp_skbs={depth}"),
                 format!("thread_size_bytes={}", 1u64 << shift),
                 format!("frags_per_skb={frags}"),
                 format!("vmap_stack={vmap}"),
@@ -191,12 +185,12 @@ proptest! {
     fn the_fault_is_in_the_page_free_dip_of_the_deepest_level(s in arb_settings()) {
         let (input, r) = walk(&s);
         let sizes = &input.walk.sizes;
-        let levels = input.records + 1;
-        let want = first_push_over(sizes, input.walk.thread_size_bytes, levels, input.nr_frags > 0);
+        let levels = input.scenario.tcp_skbs();
+        let want = first_push_over(sizes, input.walk.thread_size_bytes, levels, input.nr_frags() > 0);
         let got = r.overflow.as_ref().map(|o| (o.function, o.level, o.needed_bytes));
         prop_assert_eq!(got, want, "{:?}", s);
         let dip = sizes.free_pages_ok_bytes + sizes.free_one_page_bytes;
-        if let Some(o) = r.overflow.as_ref().filter(|o| o.level >= 2 && input.nr_frags > 0) {
+        if let Some(o) = r.overflow.as_ref().filter(|o| o.level >= 2 && input.nr_frags() > 0) {
             if sizes.per_level_bytes() <= dip {
                 prop_assert!(matches!(o.function, "__free_pages_ok" | "free_one_page"), "{:?}: {}", s, o.function);
                 prop_assert_eq!(o.level, r.depth_reached);

@@ -101,7 +101,7 @@ test('with A pinned: the chart draws A, a differential flame graph, /proc views 
   page.assertClean();
 });
 
-test('with A pinned, a custom chart (ktls-recursion stack vs depth) draws A dashed beside B', async () => {
+test('with A pinned, a custom chart (ktls-recursion stack vs TCP skbs) draws A dashed beside B', async () => {
   const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 900 } });
   await page.goto(`${srv.base}/#/play/ktls-recursion`);
   await appReady(page);
@@ -116,8 +116,8 @@ test('with A pinned, a custom chart (ktls-recursion stack vs depth) draws A dash
     chart, { timeout: 60000 });
   // The text alternative names both runs' lines, and A's own stack size.
   const label = await page.locator(chart).getAttribute('aria-label');
-  assert.match(label, /^Peak stack vs nesting depth, THREAD_SIZE 8192 B \(A's 16384 B\): none \(B\) overflows/, label);
-  const from = (run) => Number(label.match(new RegExp(`none \\(${run}\\) overflows from depth (\\d+)`))[1]);
+  assert.match(label, /^Peak stack vs TCP skbs received, THREAD_SIZE 8192 B \(A's 16384 B\): none \(B\) overflows/, label);
+  const from = (run) => Number(label.match(new RegExp(`none \\(${run}\\) overflows from (\\d+) TCP skbs`))[1]);
   assert.ok(from('B') < from('A'), `half the stack overflows sooner: ${label}`);
   // The legend, drawn on the canvas, names A's lines and B's.
   const layout = JSON.parse(await page.locator(chart).getAttribute('data-layout'));

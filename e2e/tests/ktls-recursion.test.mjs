@@ -41,15 +41,25 @@ test('ktls-recursion: step to the overflow and see the trace', async () => {
   page.assertClean();
 });
 
-test('ktls-recursion: the fixes chart and the graph render', async () => {
+test('ktls-recursion: without the rx cache the chart is drawn and nothing is left at close', async () => {
   const page = await openPage(browser, srv.base);
+  // Step 6: the seed's strparser with the rx cache off.
   await page.goto(`${srv.base}/#/lesson/ktls-recursion/6`);
   await appReady(page);
   await page.waitForSelector(tid('ktls-chart'));
   const png = await page.locator(tid('ktls-chart')).evaluate((c) => c.toDataURL());
   assert.ok(png.length > 3000, 'the chart canvas is drawn');
+  assert.match(await page.locator(tid('ktls-chart')).getAttribute('aria-label'), /rx cache off/);
+  await page.waitForSelector(tid('skb-graph'));
+  assert.equal(await page.locator(`${tid('skb-graph')} g.skb`).count(), 0, 'no skb is left at close');
+  assert.match(await page.locator(tid('skb-graph')).textContent(), /nothing is left for close\(\) to free/);
+  await shot(page, 'ktls-no-cache');
+  // The seed's setting in the playground: one chain, one skb per level.
+  await page.goto(`${srv.base}/#/play/ktls-recursion`);
+  await appReady(page);
+  await page.waitForSelector(`${tid('skb-graph')} g.skb`);
   assert.ok(await page.locator(`${tid('skb-graph')} g.skb`).count() > 0, 'the skb graph has nodes');
-  await shot(page, 'ktls-fixes');
+  await shot(page, 'ktls-chain');
   page.assertClean();
 });
 
@@ -57,6 +67,9 @@ test('ktls-recursion: on a phone the call trace keeps its columns and the page d
   const page = await openPage(browser, srv.base, { viewport: { width: 360, height: 900 }, colorScheme: 'dark' });
   await page.goto(`${srv.base}/#/lesson/ktls-recursion/2`);
   await appReady(page);
+  // The step's question veils the trace; ask for the answer to use it.
+  await page.click(tid('show-answer'));
+  await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-trace"]'));
   await page.waitForSelector(tid('call-trace'));
   const m = await page.locator(tid('call-trace')).evaluate((el) => {
     // Rendered line boxes of the text vs lines in the text: equal when no row wraps.

@@ -257,7 +257,7 @@ test('every chart and custom table exports its numbers as CSV', async () => {
   await page.goto(`${srv.base}/#/play/ktls-recursion`);
   await page.waitForSelector(tid('ktls-chart'));
   csv = await csvOf(page, 'ktls-chart-csv');
-  assert.match(csv.header, /^depth,[^,]+ peak stack \(bytes\),[^,]+ overflow/);
+  assert.match(csv.header, /^tcp_skbs,[^,]+ peak stack \(bytes\),[^,]+ overflow/);
   assert.equal(csv.rows.length, 65);
 
   await page.goto(`${srv.base}/#/play/cross-cpu-free`);

@@ -119,20 +119,9 @@ pub const PARAM_SYSCTLS: &[ParamSysctl] = &[
     row("high-order-alloc", "tcp_tx_skb_cache", "net.ipv4.tcp_tx_skb_cache", Conversion::Bool),
     row("skb-cache", "tcp_rx_skb_cache", "net.ipv4.tcp_rx_skb_cache", Conversion::Bool),
     row("skb-cache", "tcp_tx_skb_cache", "net.ipv4.tcp_tx_skb_cache", Conversion::Bool),
-    // Only turning the rx cache off is the sysctl (5.2-5.15); `none` is 5.1-rc, where the cache
-    // had no sysctl, and the other fixes are code changes.
-    row(
-        "ktls-recursion",
-        "fix",
-        "net.ipv4.tcp_rx_skb_cache",
-        Conversion::Choice(&[
-            ("none", None),
-            ("no-rx-cache", Some(0)),
-            ("iterative-free", None),
-            ("strparser-flatten", None),
-            ("bigger-stack", None),
-        ]),
-    ),
+    // The rx cache as a sysctl (5.2-5.15; in the seed's 5.1-rc net-next it had none and was on
+    // unless RPS was). The fixes are code changes (strparser 4a9c2e3746e6, or ours).
+    row("ktls-recursion", "tcp_rx_skb_cache", "net.ipv4.tcp_rx_skb_cache", Conversion::Bool),
 ];
 
 /// The sysctl a `kernel_name` names, if any: a dotted `net.`/`vm.`/`kernel.`/`fs.` word

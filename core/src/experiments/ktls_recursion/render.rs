@@ -19,9 +19,21 @@ const OUTER_FRAMES_SHOWN: usize = 4;
 /// What the header says about the run.
 pub struct OopsContext<'a> {
     pub fix: &'a str,
-    pub records: u32,
+    pub rx_cache: bool,
+    pub tcp_skbs: u32,
     pub thread_size_bytes: u64,
     pub base_frames: usize,
+}
+
+impl OopsContext<'_> {
+    fn setup(&self) -> String {
+        format!(
+            "fix: {}, rx cache {}, {} TCP skbs received",
+            self.fix,
+            if self.rx_cache { "on" } else { "off" },
+            self.tcp_skbs
+        )
+    }
 }
 
 /// The oops, or a one-paragraph all-clear when the walk fit.
@@ -30,14 +42,13 @@ pub fn render_oops(ctx: &OopsContext<'_>, result: &WalkResult) -> String {
         Some(o) => render_overflow(ctx, o),
         None => format!(
             "skblab (simulated): no overflow. close() freed {} skbs over {} nesting levels; \
-             peak stack {} of {} bytes ({} to spare). fix: {}, records: {}\n",
+             peak stack {} of {} bytes ({} to spare). {}\n",
             result.skbs_freed.len(),
             result.depth_reached,
             result.stack_used_bytes_max,
             ctx.thread_size_bytes,
             ctx.thread_size_bytes.saturating_sub(result.stack_used_bytes_max),
-            ctx.fix,
-            ctx.records
+            ctx.setup()
         ),
     }
 }
@@ -51,7 +62,7 @@ fn render_overflow(ctx: &OopsContext<'_>, o: &Overflow) -> String {
         s.push_str("BUG (sim): stack overrun with no guard page: the frame is written over\n");
         s.push_str("           whatever memory lies below the stack (silent corruption)\n");
     }
-    let _ = writeln!(s, "  task: close() of a kTLS socket after {} records, fix: {}", ctx.records, ctx.fix);
+    let _ = writeln!(s, "  task: close() of a kTLS socket; {}", ctx.setup());
     let _ = writeln!(
         s,
         "  THREAD_SIZE {} B; calling {} ({} B) at nesting level {} needs {} B",

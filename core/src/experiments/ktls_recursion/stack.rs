@@ -2,8 +2,9 @@
 //! and how big the stack is.
 //!
 //! What Linux does: every task has one kernel stack of THREAD_SIZE bytes (x86_64: 16 KiB,
-//! `THREAD_SIZE_ORDER = 2`, since 6538b8ea886e "x86_64: expand kernel stack to 16K", merged
-//! for 3.15 by our reading; a 2019 commit message says 3.16 — the sources disagree). A
+//! `THREAD_SIZE_ORDER = 2`, since 6538b8ea886e "x86_64: expand kernel stack to 16K", Minchan
+//! Kim, RFC of 2014-05-28; 3.15 by our reading, "3.16" in a 2019 commit message — not
+//! checked against the tags). A
 //! syscall enters at the top with `struct pt_regs` (21 registers × 8 = 168 bytes), and each
 //! call pushes a return address, the callee-saved registers the callee uses and its locals.
 //! With CONFIG_VMAP_STACK (x86_64, 4.9) the stack is vmalloc'd with an unmapped guard page
@@ -14,10 +15,11 @@
 //! taken through it; functions the compiler inlined cost 0 and do not appear in the oops
 //! (the seed's trace shows only `kfree_skb` and `skb_release_data` per nesting level, so
 //! `__kfree_skb`, `skb_release_all` and `kfree_skb_list` were inlined in that build).
-//! Every size here is an ESTIMATE (see docs/ktls-recursion.md, "Frame sizes": no vmlinux of
-//! that build, and no published -fstack-usage figures for these functions, were found; this
-//! machine's kernel has BTF, which has no frame sizes), except `PT_REGS_BYTES` and
-//! `free_one_page`'s 56 B, which the seed's own Code: line gives.
+//! No size here was read from a binary of the seed's build (none was found, nor published
+//! -fstack-usage figures for these functions; see docs/ktls-recursion.md, "Frame sizes").
+//! `PT_REGS_BYTES` is exact and `free_one_page`'s 56 B are read off the seed's own Code:
+//! line; the two frames of one recursion level are FITTED to the seed's depth
+//! ([`FrameSizes`]); the rest are estimates.
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -155,20 +157,23 @@ pub fn syscall_path_table_bytes() -> u64 {
 /// vmlinux, System.map or `-fstack-usage` output to read (`/boot` is empty); we did not read
 /// kernel memory, and a 6.18 build would not be 5.1's anyway (`kfree_skb` became
 /// `kfree_skb_reason` in 5.17). We found no published `checkstack.pl` or `-fstack-usage`
-/// figures for these functions. So every size except `free_one_page`'s is ASSUMED: a return
+/// figures for these functions. So every size except `free_one_page`'s is ours: a return
 /// address plus the callee-saved registers (`rbx`, `rbp`, `r12`–`r15`) a function of that
 /// shape keeps live across its calls, in an -O2 build without frame pointers (ORC). The
-/// per-level pair was first picked so that 16 KiB holds about the 249 levels we count in
-/// the seed; the seed's depth is therefore a consistency check, not a prediction
-/// (docs/ktls-recursion.md, "Frame sizes").
+/// per-level pair (`kfree_skb` + `skb_release_data`) was picked so that 16 KiB holds about
+/// the 249 levels we count in the seed: two constants FITTED to that one number, which
+/// `skblab validate` counts (table `seed004-ktls`, verdict fit, over the fitting budget);
+/// the seed's depth is therefore no test of them (docs/ktls-recursion.md, "Frame sizes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FrameSizes {
     /// `kfree_skb` (net/core/skbuff.c, 5.1) with `__kfree_skb` and `skb_release_all` inlined
-    /// into it: ASSUMED return address + 2 saved registers (the skb across
+    /// into it: FITTED (with `skb_release_data_bytes`) to the seed's depth; read as a return
+    /// address + 2 saved registers (the skb across
     /// `skb_release_all` → `kfree_skbmem`, one scratch), 24 B; range 16–40 B.
     pub kfree_skb_bytes: u64,
-    /// `skb_release_data` (net/core/skbuff.c, 5.1) with `kfree_skb_list` inlined: ASSUMED
-    /// return address + 4 saved registers (skb, shinfo, the frag index, the list cursor),
+    /// `skb_release_data` (net/core/skbuff.c, 5.1) with `kfree_skb_list` inlined: FITTED
+    /// (with `kfree_skb_bytes`) to the seed's depth; read as a return address + 4 saved
+    /// registers (skb, shinfo, the frag index, the list cursor),
     /// 40 B; range 32–56 B. The seed's stale "? skb_release_data+0xad" word inside every
     /// level hints at one more slot (so more likely above 40 than below).
     pub skb_release_data_bytes: u64,

@@ -27,10 +27,35 @@ fn cfg(thread_size_bytes: u64, iterative: bool) -> WalkConfig {
     WalkConfig { sizes: FrameSizes::default(), thread_size_bytes, iterative, vmap_stack: true }
 }
 
+/// The chain the seed's strparser leaves under the rx cache's skb, counted without the
+/// simulation: level 1 is the first TCP skb's shared info; a record that starts in the current
+/// TCP skb and runs on into a later one hangs that later skb's shared info one level down (its
+/// clone is on the current one's frag_list); the chain stops at a TCP skb whose end is a record
+/// boundary (no record crosses it) or at the stream's end.
+fn chain_levels_oracle(wire: u64, skb: u64, record: u64) -> u32 {
+    if wire == 0 {
+        return 0;
+    }
+    let (mut at, mut levels) = (0u64, 1u32);
+    loop {
+        let end = ((at + 1) * skb).min(wire);
+        if end == wire || end % record == 0 {
+            return levels;
+        }
+        // The record crossing this skb's end ends in skb `next`.
+        let record_end = (end / record + 1) * record;
+        at = (record_end.min(wire) - 1) / skb;
+        levels += 1;
+    }
+}
+
 #[test]
 fn default_scenario_is_the_seed_and_overflows() {
     let v = run_json(&[]);
     assert_eq!(v["records"], 6104, "100 MB / 16 KiB records, rounded up");
+    assert_eq!(v["tcp_skbs"], 1529, "100 MB + 29 B per record, in 64 KiB skbs");
+    assert_eq!(v["graph_levels"], 1529, "every TCP skb chained one level below the last");
+    assert_eq!(v["skbs_total"], 1529, "the cached TCP skb and one clone per later TCP skb");
     assert_eq!(v["overflow"], true);
     assert_eq!(v["guard_page_hit"], true);
     assert_eq!(v["thread_size_bytes"], 16384);
@@ -41,6 +66,10 @@ fn default_scenario_is_the_seed_and_overflows() {
     assert_eq!(v["stack_used_bytes_max"], 16416);
     assert_eq!(v["stack_base_bytes"], 512);
     assert_eq!(v["stack_per_level_bytes"], 64);
+    assert_eq!(
+        v["transfer_free_levels_max"], 1,
+        "the cache keeps the chain: nothing below a level is freed before close"
+    );
 }
 
 /// Issue 23 finding 8: each level frees its own page frags (`__free_pages_ok` →
@@ -54,22 +83,94 @@ fn the_default_oops_faults_in_free_one_page_under_the_frag_loop() {
     // The frames the oops shows (inlined ones take no stack and print no line).
     let tail: Vec<&str> = o.stack.iter().rev().filter(|e| e.frame_bytes > 0).take(5).map(|e| e.function).collect();
     assert_eq!(tail, ["free_one_page", "__free_pages_ok", "skb_release_data", "kfree_skb", "skb_release_data"]);
-    // Every level on the stack freed pages on the way down: the data blocks released before
-    // the fault are the levels' own (one per level entered, the deepest one's in progress).
+    // Nothing is released until the frag loop of a level returns.
     assert!(r.data_freed.is_empty(), "nothing is released until the frag loop returns");
-    for fix in [Fix::IterativeFree, Fix::NoRxCache, Fix::StrparserFlatten] {
+    for fix in [Fix::IterativeFree, Fix::StrparserUnclone] {
         let (r, _, _) = run_input(&input.with_fix(fix));
         assert!(r.overflow.is_none(), "{fix:?} must not overflow");
     }
+    let (r, _, _) = run_input(&KtlsInput::from_params(&params(&["tcp_rx_skb_cache=false"])));
+    assert!(r.overflow.is_none(), "without the rx cache nothing is left to free at close");
+}
+
+/// 4a9c2e3746e6's mechanism on four TCP skbs: the cached TCP skb's shared info holds
+/// strparser's clone of the second TCP skb, whose (shared) info holds the third's, and so on.
+#[test]
+fn the_seed_strparser_chains_the_tcp_skbs_through_their_shared_info() {
+    let input = KtlsInput::from_params(&params(&["tcp_skbs=4"]));
+    let t = input.transfer();
+    let g = &t.graph;
+    g.check_invariants();
+    assert_eq!(g.roots.len(), 1);
+    assert_eq!(g.roots[0].call, graph::RootCall::RxSkbCache);
+    let mut at = g.roots[0].skb;
+    assert_eq!(g.skbs[at as usize].role, SkbRole::Tcp);
+    let mut chain = vec![at];
+    while let [next] = g.children(at) {
+        let c = &g.skbs[*next as usize];
+        assert_eq!((c.role, c.kind), (SkbRole::StrpClone, SkbKind::Clone));
+        // The clone's data is a TCP skb's, which TCP has freed: the clone is its last user.
+        assert_eq!(g.data[c.data as usize].dataref, 1);
+        assert!(g.skbs.iter().any(|s| s.role == SkbRole::Tcp && s.data == c.data && s.freed));
+        at = *next;
+        chain.push(at);
+    }
+    assert_eq!(chain.len(), 4, "{chain:?}");
+    assert_eq!(g.live_skbs(), 4);
+    assert_eq!(g.nesting_levels(), 4);
 }
 
 #[test]
-fn shallow_nesting_fits() {
-    let v = run_json(&["nesting_depth=4"]);
+fn shallow_chains_fit() {
+    let v = run_json(&["tcp_skbs=4"]);
     assert_eq!(v["overflow"], false);
-    assert_eq!(v["graph_levels"], 5, "4 wrapped heads above the first record's clone");
+    assert_eq!(v["graph_levels"], 4);
+    assert_eq!(v["skbs_freed"], 4);
     assert_eq!(v["skbs_left"], 0);
     assert!(v["stack_used_bytes_max"].as_i64().unwrap() < 1024);
+}
+
+/// The brief's knob relations: more data received → a deeper chain under the seed's
+/// strparser with the rx cache; the merged fix → at most one level whatever the data; no rx
+/// cache → nothing kept at close.
+#[test]
+fn more_data_deepens_the_chain_only_under_the_bug_and_the_cache() {
+    let levels = |s: &[&str]| run_json(s)["graph_levels"].as_i64().unwrap();
+    let seed: Vec<i64> = [1, 2, 10, 100, 1000, 8192].iter().map(|n| levels(&[&format!("tcp_skbs={n}")])).collect();
+    assert_eq!(seed, [1, 2, 10, 100, 1000, 8192], "one level per TCP skb received");
+    let by_transfer: Vec<i64> =
+        [1, 10, 100, 1000].iter().map(|mb| levels(&[&format!("transfer_bytes={}", mb * 1_000_000)])).collect();
+    assert!(by_transfer.windows(2).all(|w| w[0] < w[1]), "{by_transfer:?}");
+    for n in [1, 10, 1000, 8192] {
+        let fixed = levels(&["fix=strparser-unclone", &format!("tcp_skbs={n}")]);
+        assert_eq!(fixed, 1, "the fix: only the cached TCP skb, its frag_list empty ({n} skbs)");
+        for fix in ["none", "strparser-unclone"] {
+            let v = run_json(&[&format!("fix={fix}"), "tcp_rx_skb_cache=false", &format!("tcp_skbs={n}")]);
+            assert_eq!((v["graph_levels"].as_i64(), v["skbs_total"].as_i64()), (Some(0), Some(0)), "{fix} {n}");
+        }
+    }
+    // Without the cache the chain is freed as the data is read: a record's head frees the
+    // previous TCP skb's shared info, whose frag_list holds the next TCP skb's clone (2 levels).
+    assert_eq!(run_json(&["tcp_rx_skb_cache=false"])["transfer_free_levels_max"], 2);
+}
+
+/// Records longer than a TCP skb: one level per record that crosses into a later skb, and
+/// the chain stops where a record ends exactly at an skb's end.
+#[test]
+fn the_chain_follows_the_records_across_the_tcp_skbs() {
+    for (skb, record, n) in [(4096u64, 16384u64, 64u32), (65536, 1024, 40), (16384, 16384, 30), (1024, 2048, 300)] {
+        let input = KtlsInput::from_params(&params(&[
+            &format!("tcp_skb_bytes={skb}"),
+            &format!("tls_record_bytes={record}"),
+            &format!("tcp_skbs={n}"),
+        ]));
+        let sc = input.scenario;
+        let want = chain_levels_oracle(sc.wire_bytes, sc.tcp_skb_bytes, sc.record_wire_bytes);
+        assert_eq!(input.graph().nesting_levels(), want, "skb {skb} record {record} skbs {n}");
+    }
+    // A record boundary on an skb boundary stops the chain (the oracle on small numbers).
+    assert_eq!(chain_levels_oracle(4 * 100, 100, 50), 1, "every skb end is a record end");
+    assert_eq!(chain_levels_oracle(4 * 100, 100, 150), 3, "records end at 150 and 300: the third skb ends the chain");
 }
 
 #[test]
@@ -82,13 +183,9 @@ fn doubling_thread_size_roughly_doubles_the_depth() {
 
 #[test]
 fn fixes_compared_on_the_seed_scenario() {
-    for (fix, overflow) in [
-        ("none", true),
-        ("no-rx-cache", false),
-        ("iterative-free", false),
-        ("strparser-flatten", false),
-        ("bigger-stack", true),
-    ] {
+    for (fix, overflow) in
+        [("none", true), ("strparser-unclone", false), ("iterative-free", false), ("bigger-stack", true)]
+    {
         let v = run_json(&[&format!("fix={fix}")]);
         assert_eq!(v["overflow"], overflow, "{fix}");
         if !overflow {
@@ -99,8 +196,10 @@ fn fixes_compared_on_the_seed_scenario() {
     assert_eq!(v["thread_size_bytes"], 32768);
     assert_eq!(v["depth_reached"], run_json(&["thread_size_bytes=32768"])["depth_reached"]);
     let v = run_json(&["fix=iterative-free"]);
-    assert_eq!(v["depth_reached"], 6105, "every level is freed, none on the stack");
+    assert_eq!(v["depth_reached"], 1529, "every level is freed, none on the stack");
     assert!(v["stack_used_bytes_max"].as_i64().unwrap() < 1024);
+    let v = run_json(&["fix=strparser-unclone"]);
+    assert_eq!((v["graph_levels"].as_i64(), v["skbs_freed"].as_i64()), (Some(1), Some(1)));
 }
 
 #[test]
@@ -115,41 +214,44 @@ fn without_vmap_stack_the_overrun_is_silent() {
 fn levels_fit_is_the_walks_last_level() {
     for thread in [4096u64, 8192, 16384, 32768, 65536] {
         let fit = run_json(&[&format!("thread_size_bytes={thread}")])["levels_fit"].as_i64().unwrap();
-        // The last level that fits is the deepest a walk without overflow reaches: one record
-        // more overflows (the seed's depth is far past it at every size here).
-        let walk =
-            |records: i64| run_json(&[&format!("thread_size_bytes={thread}"), &format!("nesting_depth={records}")]);
-        let ok = walk(fit - 1);
+        // The last level that fits is the deepest a walk without overflow reaches: one TCP skb
+        // more overflows.
+        let walk = |skbs: i64| run_json(&[&format!("thread_size_bytes={thread}"), &format!("tcp_skbs={skbs}")]);
+        let ok = walk(fit);
         assert_eq!(
             (ok["overflow"].as_bool(), ok["depth_reached"].as_i64()),
             (Some(false), Some(fit)),
             "{thread}: fit {fit}"
         );
-        assert_eq!(walk(fit)["overflow"].as_bool(), Some(true), "{thread}: {fit} records overflow");
+        assert_eq!(walk(fit + 1)["overflow"].as_bool(), Some(true), "{thread}: {} skbs overflow", fit + 1);
     }
 }
 
 #[test]
-fn nesting_is_capped_and_reported() {
+fn the_transfer_is_capped_and_reported() {
     let v = run_json(&["transfer_bytes=1000000000"]);
-    assert_eq!(v["records"], NESTING_DEPTH_MAX);
-    assert_eq!(v["records_capped"], true);
+    assert_eq!(v["tcp_skbs"], TCP_SKBS_MAX);
+    assert_eq!(v["transfer_capped"], true);
+    let v = run_json(&["tcp_skbs=8192", "tcp_skb_bytes=65536", "tls_record_bytes=1024"]);
+    assert_eq!(v["records"], RECORDS_MAX);
+    assert_eq!(v["transfer_capped"], true);
+    assert_eq!(run_json(&[])["transfer_capped"], false);
 }
 
 #[test]
 fn oops_snapshot() {
     insta::assert_snapshot!("oops_default", view(&[], "oops"));
-    insta::assert_snapshot!("oops_no_overflow", view(&["nesting_depth=4"], "oops"));
+    insta::assert_snapshot!("oops_no_overflow", view(&["tcp_skbs=4"], "oops"));
 }
 
 #[test]
 fn stack_table_snapshot() {
-    insta::assert_snapshot!("stack_nesting_4", view(&["nesting_depth=4"], "stack"));
+    insta::assert_snapshot!("stack_nesting_4", view(&["tcp_skbs=4"], "stack"));
 }
 
 #[test]
 fn runs_are_deterministic() {
-    for s in [&[][..], &["fix=iterative-free"][..], &["nesting_depth=300", "fix=strparser-flatten"][..]] {
+    for s in [&[][..], &["fix=iterative-free"][..], &["tcp_skbs=300", "fix=strparser-unclone"][..]] {
         let p = params(s);
         assert_eq!(KtlsRecursion.run(&p, 1), KtlsRecursion.run(&p, 1), "{s:?}");
         assert_eq!(walk_trace(&p), walk_trace(&p), "{s:?}");
@@ -167,17 +269,26 @@ fn walk_trace_steps_to_the_overflow() {
     let bytes: u64 = stack.iter().map(|e| e.frame_bytes).sum();
     assert_eq!(bytes, last.stack_used_bytes);
     assert!(bytes > t.thread_size_bytes);
-    assert_eq!(t.graph.nodes.len(), 12209);
-    assert_eq!(t.graph.nesting_levels, 6105);
+    assert_eq!(t.graph.nodes.len(), 1529);
+    assert_eq!(t.graph.nesting_levels, 1529);
+    assert!(t.graph.nodes.iter().all(|n| n.level >= 1), "every live skb hangs from the cache");
     serde_json::to_string(&t).expect("serializes");
 }
 
 #[test]
 fn walk_trace_is_bounded() {
-    let t = walk_trace(&params(&["fix=iterative-free"]));
+    let t = walk_trace(&params(&["fix=iterative-free", "tcp_skbs=8192"]));
     assert!(t.truncated);
     assert_eq!(t.frames.len(), TRACE_FRAMES_MAX);
-    assert_eq!(t.summary.skbs_freed.len(), 12209, "the summary covers the whole walk");
+    assert_eq!(t.summary.skbs_freed.len(), 8192, "the summary covers the whole walk");
+}
+
+#[test]
+fn an_empty_close_walks_nothing() {
+    let t = walk_trace(&params(&["tcp_rx_skb_cache=false"]));
+    assert!(t.graph.nodes.is_empty() && t.frames.is_empty() && t.summary.overflow.is_none());
+    assert_eq!(t.summary.stack_used_bytes_max, 512, "only the close() path");
+    assert!(view(&["tcp_rx_skb_cache=false"], "oops").contains("no overflow. close() freed 0 skbs"));
 }
 
 #[test]
@@ -186,16 +297,21 @@ fn stack_vs_depth_per_fix() {
     let depths = chart_depths();
     let none = stack_vs_depth(&p, Fix::None, &depths);
     assert_eq!(none.len(), 65);
+    assert!(none.iter().all(|pt| pt.levels == pt.tcp_skbs), "one level per TCP skb");
     assert!(none.windows(2).all(|w| w[0].stack_used_bytes_max <= w[1].stack_used_bytes_max));
-    let cliff = none.iter().find(|pt| pt.overflow).expect("a cliff").depth;
+    let cliff = none.iter().find(|pt| pt.overflow).expect("a cliff").tcp_skbs;
     let bigger = stack_vs_depth(&p, Fix::BiggerStack, &depths);
-    let cliff2 = bigger.iter().find(|pt| pt.overflow).expect("a later cliff").depth;
+    let cliff2 = bigger.iter().find(|pt| pt.overflow).expect("a later cliff").tcp_skbs;
     assert!(cliff <= 256 && cliff2 > 2 * cliff - 32 && cliff2 <= 2 * cliff + 32, "{cliff} {cliff2}");
-    for fix in [Fix::NoRxCache, Fix::IterativeFree, Fix::StrparserFlatten] {
+    for fix in [Fix::StrparserUnclone, Fix::IterativeFree] {
         let pts = stack_vs_depth(&p, fix, &depths);
         assert!(pts.iter().all(|pt| !pt.overflow), "{fix:?}");
         let peak = pts.iter().map(|pt| pt.stack_used_bytes_max).max().unwrap();
         assert!(peak < 1024, "{fix:?} stays flat: {peak}");
+    }
+    let off = params(&["tcp_rx_skb_cache=false"]);
+    for &fix in FIXES {
+        assert!(stack_vs_depth(&off, fix, &depths).iter().all(|pt| pt.levels == 0 && !pt.overflow), "{fix:?}");
     }
     let many = vec![1u32; 10_000];
     assert_eq!(stack_vs_depth(&p, Fix::None, &many).len(), CHART_POINTS_MAX);
@@ -219,7 +335,11 @@ fn a_clone_keeps_shared_data_until_the_last_reference() {
 fn reproduce_is_labelled_an_estimate() {
     let rep = KtlsRecursion.reproduce(1).expect("a comparison");
     assert!(rep.notes[0].contains("ESTIMATE"));
+    assert!(rep.notes[1].contains("FITTED"));
     assert!(rep.max_abs_error_pct() < 2.0);
+    let t = &KtlsRecursion.tables()[0];
+    assert_eq!(t.verdict(), crate::calibrate::tables::Verdict::Fit);
+    assert_eq!(t.fitted, FITTED, "the frames of one level are fitted to the one number");
 }
 
 /// A random graph: skbs with frags, clones, frag_lists of older unlisted skbs, and extra
@@ -303,23 +423,50 @@ proptest! {
     }
 
     #[test]
-    fn scenario_graphs_are_sound(records in 0u32..300, fix in 0usize..5, frags in 0u32..18) {
-        let g = build_scenario(records, FIXES[fix], frags);
+    fn scenario_graphs_are_sound(
+        skbs in 0u32..400,
+        skb_k in 1u64..=64,
+        record_k in 1u64..=16,
+        fix in 0usize..4,
+        cache in any::<bool>(),
+        frags in 0u32..18,
+    ) {
+        let input = KtlsInput::from_params(&params(&[
+            &format!("fix={}", FIXES[fix].name()),
+            &format!("tcp_rx_skb_cache={cache}"),
+            &format!("tcp_skbs={skbs}"),
+            &format!("tcp_skb_bytes={}", skb_k * 1024),
+            &format!("tls_record_bytes={}", record_k * 1024),
+            &format!("frags_per_skb={frags}"),
+        ]));
+        let t = input.transfer();
+        let g = &t.graph;
         g.check_invariants();
-        let want = match FIXES[fix] {
-            Fix::NoRxCache | Fix::StrparserFlatten => 2.min(records + 1),
-            _ => records + 1,
+        let sc = input.scenario;
+        let want = match (cache, FIXES[fix]) {
+            (false, _) => 0,
+            (true, Fix::StrparserUnclone) => u32::from(sc.wire_bytes > 0),
+            (true, _) => chain_levels_oracle(sc.wire_bytes, sc.tcp_skb_bytes, sc.record_wire_bytes),
         };
-        prop_assert_eq!(g.nesting_levels(), if records == 0 { 0 } else { want });
+        prop_assert_eq!(g.nesting_levels(), want, "{:?}", sc);
+        // One skb per level when records are no longer than TCP skbs; a longer record also
+        // keeps the clones of the TCP skbs it covers whole, on the same frag_list.
+        if sc.record_wire_bytes <= sc.tcp_skb_bytes || want == 0 {
+            prop_assert_eq!(g.live_skbs() as u32, want);
+        } else {
+            prop_assert!(g.live_skbs() as u32 >= want);
+        }
         let (r, after) = walk::walk(g.clone(), cfg(1 << 30, false));
         prop_assert_eq!(r.skbs_freed.len(), g.live_skbs());
+        prop_assert_eq!(r.depth_reached, want);
         after.check_invariants();
+        prop_assert!(after.data.iter().all(|d| d.freed), "close() releases every data block");
     }
 }
 
 #[test]
 fn view_data_is_the_walk_and_the_chart_and_reads_back_from_json() {
-    let p = params(&["nesting_depth=40"]);
+    let p = params(&["tcp_skbs=40"]);
     let walk = KtlsRecursion.view_data(&p, 1, &ViewQuery::new("walk")).expect("walk data");
     let direct = walk.decode::<WalkTrace>().unwrap();
     assert_eq!(*direct, walk_trace(&p));

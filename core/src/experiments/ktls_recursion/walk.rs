@@ -9,10 +9,12 @@
 //! head. `kfree_skbmem` then frees the descriptor.
 //!
 //! What we simplify: the walk is an explicit machine (a `Vec` of simulated frames with a
-//! cursor each), never Rust recursion, so a 8192-level chain cannot overflow *our* stack in
+//! cursor each), never Rust recursion, so an 8192-level chain cannot overflow *our* stack in
 //! a browser. Putting all frags of a data block is one leaf call (`__free_pages_ok` →
-//! `free_one_page`, as in the seed's oops). The iterative fix replaces the recursion into a
-//! frag_list by a work list (FIFO) drained at the bottom of the walk. On overflow the walk
+//! `free_one_page`, as in the seed's oops; our simplification: the kernel reaches the page
+//! allocator only for the last reference of a page). The iterative fix (OURS, hypothetical)
+//! replaces the recursion into a frag_list by a work list (FIFO) drained at the bottom of the
+//! walk. On overflow the walk
 //! stops: what is not yet freed stays allocated (the real kernel oopses there).
 
 use super::graph::{DataId, RootCall, SkbGraph, SkbId};
@@ -165,7 +167,7 @@ impl Walker {
                 break;
             }
             let (func, bytes) = match root.call {
-                RootCall::ReceiveQueuePurge | RootCall::TlsRecvPkt => (Func::KfreeSkb, self.cfg.sizes.kfree_skb_bytes),
+                RootCall::ReceiveQueuePurge => (Func::KfreeSkb, self.cfg.sizes.kfree_skb_bytes),
                 RootCall::RxSkbCache => (Func::KfreeSkbInner, self.cfg.sizes.root_kfree_skb_bytes),
             };
             self.push(func, bytes, root.skb, 1);

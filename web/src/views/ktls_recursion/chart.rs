@@ -1,4 +1,4 @@
-//! The stack-vs-depth chart (drawn by the app's one [`Chart`] component), and the oops text view.
+//! The stack-vs-TCP-skbs chart (drawn by the app's one [`Chart`] component), and the oops text view.
 
 use super::depth::{draw_stack_vs_depth, StackChart, StackVsDepth};
 use super::ViewCtx;
@@ -32,37 +32,37 @@ impl Drawing for StackChart {
     }
     fn lines(&self) -> Lines {
         let lines = self.all_series().map(|(_, s, _)| {
-            let points = s.points.iter().map(|p| (f64::from(p.depth), p.stack_used_bytes_max as f64));
+            let points = s.points.iter().map(|p| (f64::from(p.tcp_skbs), p.stack_used_bytes_max as f64));
             let mut line = Line::new(s.fix.clone(), points);
             line.notes = s.points.iter().map(|p| if p.overflow { "overflow: the walk stopped".into() } else { String::new() }).collect();
             line
         });
         Lines {
-            x_label: "nesting depth (TLS records)".into(),
+            x_label: "TCP skbs received before close()".into(),
             y_label: "stack used, max (bytes)".into(),
             x_names: Vec::new(),
             lines: lines.collect(),
         }
     }
     fn table(&self) -> DataTable {
-        // One row per depth (B's, then any only A has); per fix (B's, then A's) its peak stack
-        // and whether the walk overflowed (1).
-        let mut columns = vec!["depth".to_string()];
+        // One row per number of TCP skbs received (B's, then any only A has); per fix (B's,
+        // then A's) its peak stack and whether the walk overflowed (1).
+        let mut columns = vec!["tcp_skbs".to_string()];
         for (_, s, _) in self.all_series() {
             columns.push(format!("{} peak stack (bytes)", s.fix));
             columns.push(format!("{} overflows (1 = yes)", s.fix));
         }
         let mut t = DataTable::new(columns);
-        let mut depths: Vec<u32> = Vec::new();
+        let mut xs: Vec<u32> = Vec::new();
         for p in self.all_series().flat_map(|(_, s, _)| &s.points) {
-            if !depths.contains(&p.depth) {
-                depths.push(p.depth);
+            if !xs.contains(&p.tcp_skbs) {
+                xs.push(p.tcp_skbs);
             }
         }
-        for depth in depths {
-            let mut row = vec![depth.to_string()];
+        for x in xs {
+            let mut row = vec![x.to_string()];
             for (_, s, _) in self.all_series() {
-                let p = s.points.iter().find(|p| p.depth == depth);
+                let p = s.points.iter().find(|p| p.tcp_skbs == x);
                 row.push(p.map(|p| p.stack_used_bytes_max.to_string()).unwrap_or_default());
                 row.push(p.map(|p| u8::from(p.overflow).to_string()).unwrap_or_default());
             }
@@ -74,7 +74,7 @@ impl Drawing for StackChart {
 
 #[function_component(ChartView)]
 pub fn chart_view(props: &ChartProps) -> Html {
-    // Five fixes × 65 depths of walks without a trace: core's view data "chart", heavy, so
+    // Four fixes × 65 receives and walks without a trace: core's view data "chart", heavy, so
     // computed in the sweep worker once per parameter set; the pinned run's the same way.
     let keys = std::iter::once(&props.run).chain(&props.pinned).map(|k| (k.clone(), ViewQuery::new("chart")));
     let data = use_view_data_list::<StackVsDepth>(keys.collect());
@@ -93,7 +93,7 @@ pub fn chart_view(props: &ChartProps) -> Html {
         return data.first().and_then(ViewLoad::note).unwrap_or_default();
     };
     html! {
-        <Chart data={ChartData::from(chart)} dark={props.dark} caption="Stack use vs. nesting depth, per fix"
+        <Chart data={ChartData::from(chart)} dark={props.dark} caption="Stack use vs. TCP skbs received, per fix"
             name="ktls-stack-vs-depth" testid="ktls-chart" />
     }
 }
@@ -104,13 +104,14 @@ fn chart_label(data: &StackChart) -> String {
     let per_fix: Vec<String> = data
         .all_series()
         .map(|(_, s, _)| match s.points.iter().find(|p| p.overflow) {
-            Some(p) => format!("{} overflows from depth {}", s.fix, p.depth),
+            Some(p) => format!("{} overflows from {} TCP skbs", s.fix, p.tcp_skbs),
             None => format!("{} never overflows", s.fix),
         })
         .collect();
     let a_limit = data.pinned_thread_size().map_or(String::new(), |t| format!(" (A's {t} B)"));
+    let cache = if data.run.tcp_rx_skb_cache { "" } else { ", rx cache off" };
     format!(
-        "Peak stack vs nesting depth, THREAD_SIZE {} B{a_limit}: {}",
+        "Peak stack vs TCP skbs received, THREAD_SIZE {} B{a_limit}{cache}: {}",
         data.run.thread_size_bytes,
         per_fix.join("; ")
     )

@@ -1,4 +1,5 @@
-//! The ktls-recursion chart: peak kernel stack against frag_list nesting depth, one line per
+//! The ktls-recursion chart: peak kernel stack against the TCP skbs received (under the seed's
+//! strparser with the rx cache, one frag_list nesting level each), one line per
 //! fix, with THREAD_SIZE drawn across and every overflowing point marked; with a run pinned as
 //! A ("compare two runs", issue #26), A's lines dashed beside them.
 //!
@@ -54,7 +55,7 @@ impl StackChart {
 
 /// The deepest depth on the axis (at least 1).
 fn depth_max(data: &StackChart) -> u32 {
-    let d = data.all_series().flat_map(|(_, s, _)| s.points.iter().map(|p| p.depth)).max().unwrap_or(0);
+    let d = data.all_series().flat_map(|(_, s, _)| s.points.iter().map(|p| p.tcp_skbs)).max().unwrap_or(0);
     d.max(1)
 }
 
@@ -94,7 +95,7 @@ fn line_color(theme: &Theme, i: usize, pinned: bool) -> RGBColor {
 /// Line widths per fix, in CSS pixels: the three fixes that stay flat overlap, so they are drawn
 /// as nested stripes (wide under narrow) instead of hiding each other.
 const WIDTHS: [u32; 5] = [2, 7, 4, 2, 2];
-const TITLE: &str = "Peak kernel stack vs. nesting depth";
+const TITLE: &str = "Peak kernel stack vs. TCP skbs received";
 
 /// The legend: one line per fix (B's, then A's dashed), the THREAD_SIZE lines (A's too where
 /// they differ), the overflow mark.
@@ -142,7 +143,7 @@ pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     let margin_right = sizes.margin_right_for(&widest_x);
     let plot_w = f64::from(w) / theme.px - f64::from(sizes.margin + margin_right + y_area);
     let plot_h = sizes.plot_h(f64::from(h) / theme.px);
-    let (x_desc, y_desc) = ("nesting depth (TLS records)", "stack used, max (bytes)");
+    let (x_desc, y_desc) = ("TCP skbs received before close()", "stack used, max (bytes)");
     let mut chart = ChartBuilder::on(&plot)
         .margin(theme.s(sizes.margin))
         .margin_right(theme.s(margin_right))
@@ -187,7 +188,7 @@ fn draw_lines<DB: DrawingBackend>(
     }
     for (i, s, pinned) in data.all_series() {
         let color = line_color(theme, i, pinned);
-        let points = s.points.iter().map(|p| (p.depth as f64, p.stack_used_bytes_max as f64));
+        let points = s.points.iter().map(|p| (p.tcp_skbs as f64, p.stack_used_bytes_max as f64));
         if pinned {
             chart.draw_series(DashedLineSeries::new(points, theme.s(7), theme.s(5), color.stroke_width(theme.s(2))))?;
         } else {
@@ -195,7 +196,7 @@ fn draw_lines<DB: DrawingBackend>(
         }
         let overflows = s.points.iter().filter(|p| p.overflow);
         let cross = |p: &DepthPoint| {
-            Cross::new((p.depth as f64, p.stack_used_bytes_max as f64), theme.si(3), color)
+            Cross::new((p.tcp_skbs as f64, p.stack_used_bytes_max as f64), theme.si(3), color)
         };
         chart.draw_series(overflows.map(cross))?;
     }
@@ -220,8 +221,7 @@ mod tests {
         assert!(data.series[0].points.iter().any(|p| p.overflow), "fix none overflows somewhere on the axis");
         let svg = render_svg(&data);
         assert!(svg.starts_with("<svg"), "{svg}");
-        for word in ["none", "no-rx-cache", "iterative-free", "strparser-flatten", "bigger-stack", "THREAD_SIZE 16384"]
-        {
+        for word in ["none", "strparser-unclone", "iterative-free", "bigger-stack", "THREAD_SIZE 16384"] {
             assert!(svg.contains(word), "missing {word}");
         }
         assert!(svg.matches("<polyline").count() >= FIXES.len(), "one line per fix");
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn empty_data_does_not_panic() {
-        let data = StackVsDepth { thread_size_bytes: 0, series: vec![] };
+        let data = StackVsDepth { thread_size_bytes: 0, tcp_rx_skb_cache: true, series: vec![] };
         assert!(render_svg(&data).starts_with("<svg"));
     }
 }

@@ -2,7 +2,7 @@
 //! from each skb to the skbs on its list, one row per nesting level, the skb being freed at
 //! the current position highlighted and the ones already freed faded.
 //!
-//! Bounded: the default scenario has about 18,000 skbs over 6,105 levels, so only a window of
+//! Bounded: the default scenario has about 1,500 skbs over as many levels, so only a window of
 //! [`LEVELS_SHOWN`] levels around the current skb is drawn, at most [`PER_ROW_SHOWN`] skbs a
 //! row, with a label for what is left out.
 
@@ -178,14 +178,16 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>, fit: Fit) -
         }
     }
     let s = &mut String::new();
+    let label = match walk.rows.len() {
+        0 => "skb graph: the socket holds no skb at close".to_string(),
+        n => format!("skb graph, levels {first} to {last} of {n}"),
+    };
     svg!(
         s,
-        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="skb graph, levels {} to {} of {}" xmlns="http://www.w3.org/2000/svg" data-testid="skb-graph" data-levels-shown="{}-{}" data-fit="{}">"#,
+        r#"<svg viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg" data-testid="skb-graph" data-levels-shown="{}-{}" data-fit="{}">"#,
         g.w,
         height,
-        first,
-        last,
-        walk.rows.len(),
+        label,
         first,
         last,
         if g.narrow.is_some() { "narrow" } else { "wide" }
@@ -217,6 +219,21 @@ fn top_label(s: &mut String, walk: &WalkData, first: usize, g: &GraphGeom) {
             g.font(13.0, false),
             first - 1
         );
+    } else if walk.trace.graph.roots.is_empty() {
+        let (x, size) = (g.w / 2.0, g.font(13.0, false));
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="22" font-size="{}" text-anchor="middle">the socket holds no skb at close</text>"#,
+            x,
+            size
+        );
+        svg!(
+            s,
+            r#"<text class="dim" x="{}" y="40" font-size="{}" text-anchor="middle">({})</text>"#,
+            x,
+            g.font(12.0, true),
+            roots_text(walk)
+        );
     } else if let Some((big, little)) = g.narrow {
         // Two lines: the socket, then its roots.
         svg!(
@@ -241,8 +258,8 @@ fn top_label(s: &mut String, walk: &WalkData, first: usize, g: &GraphGeom) {
     }
 }
 
-/// The socket's references this walk frees, by what holds them: "2 roots: receive queue, rx skb
-/// cache" with the cache on, "2 roots: receive queue, kTLS record" without it.
+/// The socket's references this walk frees, by what holds them: "1 root: rx skb cache" in the
+/// seed's scenario; without the cache, that nothing is left at close.
 fn roots_text(walk: &WalkData) -> String {
     let mut names: Vec<&str> = walk
         .trace
@@ -252,12 +269,13 @@ fn roots_text(walk: &WalkData) -> String {
         .map(|r| match r.call {
             RootCall::ReceiveQueuePurge => "receive queue",
             RootCall::RxSkbCache => "rx skb cache",
-            RootCall::TlsRecvPkt => "kTLS record",
         })
         .collect();
     names.dedup();
-    let n = walk.trace.graph.roots.len();
-    format!("{n} root{}: {}", if n == 1 { "" } else { "s" }, names.join(", "))
+    match walk.trace.graph.roots.len() {
+        0 => "no root: nothing is left for close() to free".to_string(),
+        n => format!("{n} root{}: {}", if n == 1 { "" } else { "s" }, names.join(", ")),
+    }
 }
 
 fn edges(s: &mut String, walk: &WalkData, at: &HashMap<u32, (f64, f64)>, g: &GraphGeom) {
@@ -321,13 +339,14 @@ fn node_box(s: &mut String, n: &GraphNode, (x, y): (f64, f64), (current, freed):
     svg!(
         s,
         concat!(
-            "<title>skb {} ({}), level {}: {} page frags, {} skbs on its frag_list, users {}, dataref {}{}</title></rect>",
+            "<title>skb {} ({}), level {}, data block {}: {} page frags, {} skbs on its frag_list, users {}, dataref {}{}</title></rect>",
             r#"<text x="{}" y="{}" font-size="13" text-anchor="middle" font-weight="600">{} #{}</text>"#,
             r#"<text class="dim" x="{}" y="{}" font-size="11" text-anchor="middle">{} frags · list {} · u{} d{}</text></g>"#
         ),
         n.id,
         role_name(n),
         n.level,
+        n.data,
         n.nr_frags,
         n.frag_list.len(),
         n.users,
@@ -352,7 +371,7 @@ fn node_box_narrow(s: &mut String, n: &GraphNode, (cx, y): (f64, f64), freed: bo
     svg!(
         s,
         concat!(
-            "<title>skb {} ({}), level {}: {} page frags, {} skbs on its frag_list, users {}, dataref {}{}</title></rect>",
+            "<title>skb {} ({}), level {}, data block {}: {} page frags, {} skbs on its frag_list, users {}, dataref {}{}</title></rect>",
             r#"<text x="{}" y="{}" font-size="{}" text-anchor="middle" font-weight="600">{}</text>"#,
             r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="middle">#{} · {} frags</text>"#,
             r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="middle">list {} · u{} d{}</text></g>"#
@@ -360,6 +379,7 @@ fn node_box_narrow(s: &mut String, n: &GraphNode, (cx, y): (f64, f64), freed: bo
         n.id,
         role_name(n),
         n.level,
+        n.data,
         n.nr_frags,
         n.frag_list.len(),
         n.users,
@@ -422,6 +442,21 @@ mod tests {
         }
         assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
         assert_eq!(svg.matches("<title>").count(), svg.matches("<rect").count());
+    }
+
+    #[test]
+    fn an_empty_close_draws_no_box_and_says_why() {
+        use skblab_core::experiments::ktls_recursion::{walk_trace, KtlsRecursion};
+        use skblab_core::Experiment;
+        let p = KtlsRecursion.params_from(&["tcp_rx_skb_cache=false".to_string()]).expect("valid");
+        let walk = WalkData::new(std::sync::Arc::new(walk_trace(&p)));
+        assert_eq!(walk.n_positions(), 1);
+        for fit in [Fit::Wide, Fit::Narrow(300.0)] {
+            let svg = graph_svg(&walk, 0, None, fit);
+            assert!(svg.contains("nothing is left for close() to free"), "{svg}");
+            assert!(svg.contains("aria-label=\"skb graph: the socket holds no skb at close\""), "{svg}");
+            assert_eq!(svg.matches("<g class=\"skb").count(), 0);
+        }
     }
 
     #[test]
