@@ -111,6 +111,34 @@ fn every_written_lesson_parses_and_matches_its_index_entry() {
     }
 }
 
+/// Every written lesson says how we know (docs/lesson-format.md): which of its
+/// statements are the kernel's, with sources; the model's simplifications; and where the model
+/// differs from the kernel the seed post ran. The lesson page shows the three lists, folded
+/// (web/src/components/player.rs), and leaves out an empty one: here none may be empty.
+#[test]
+fn every_written_lesson_says_how_we_know() {
+    for entry in index().iter().filter(|e| e.status == Status::Written) {
+        let l = lesson(&entry.slug).unwrap_or_else(|| panic!("{}: not loaded", entry.slug));
+        let h = &l.how_we_know;
+        for (key, items) in [("kernel", &h.kernel_html), ("model", &h.model_html), ("seed_kernel", &h.seed_kernel_html)]
+        {
+            assert!(
+                !items.is_empty(),
+                "content/{}.md: [how_we_know] {key} is empty (every written lesson fills kernel, model and seed_kernel)",
+                entry.slug
+            );
+            for (i, item) in items.iter().enumerate() {
+                assert!(
+                    !item.trim().is_empty(),
+                    "content/{}.md: [how_we_know] {key} item {} is blank",
+                    entry.slug,
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn every_preset_is_in_range() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
