@@ -124,7 +124,8 @@ pub fn render_stack_table(result: &WalkResult, thread_size_bytes: u64, base_byte
         let shown = n <= 24 || i < 10 || i >= n - 10;
         if shown {
             let left = thread_size_bytes as i64 - used as i64;
-            let _ = writeln!(s, "{:>5}  {:>16}  {:>11}  {:>10}", i + 1, used, used - prev, left);
+            let delta = used as i64 - prev as i64;
+            let _ = writeln!(s, "{:>5}  {:>16}  {:>11}  {:>10}", i + 1, used, delta, left);
         } else if i == 10 {
             let _ = writeln!(s, "  ...  ({} levels)", n - 20);
         }

@@ -485,3 +485,14 @@ fn an_unknown_function_name_is_an_error() {
     let e = serde_json::from_str::<StackEntry>(r#"{"function":"nope","frame_bytes":8}"#).unwrap_err();
     assert!(e.to_string().contains("nope"), "{e}");
 }
+
+/// The stack table's delta column is signed: under the iterative free a later level can use less
+/// stack than the first (a fuzz draw found the unsigned subtraction overflowing here).
+#[test]
+fn the_stack_table_shows_a_shrinking_level_as_a_negative_delta() {
+    let text = view(&["fix=iterative-free", "tcp_skbs=64", "thread_size_bytes=4096", "frags_per_skb=0"], "stack");
+    let deltas: Vec<i64> =
+        text.lines().skip(2).filter_map(|l| l.split_whitespace().nth(2)).filter_map(|d| d.parse().ok()).collect();
+    assert!(!deltas.is_empty(), "no rows in:\n{text}");
+    assert!(deltas.iter().all(|d| d.abs() <= 4096), "a delta beyond THREAD_SIZE in:\n{text}");
+}

@@ -178,10 +178,7 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>, fit: Fit) -
         }
     }
     let s = &mut String::new();
-    let label = match walk.rows.len() {
-        0 => "skb graph: the socket holds no skb at close".to_string(),
-        n => format!("skb graph, levels {first} to {last} of {n}"),
-    };
+    let label = graph_label(walk.rows.len(), first, last);
     svg!(
         s,
         r#"<svg viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg" data-testid="skb-graph" data-levels-shown="{}-{}" data-fit="{}">"#,
@@ -207,6 +204,14 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>, fit: Fit) -
     }
     s.push_str("</svg>");
     std::mem::take(s)
+}
+
+/// The graph's text alternative: which levels are drawn, or that close() holds no skb.
+fn graph_label(levels: usize, first: usize, last: usize) -> String {
+    match levels {
+        0 => "skb graph: the socket holds no skb at close".to_string(),
+        n => format!("skb graph, levels {first} to {last} of {n}"),
+    }
 }
 
 /// What is above the window: the socket (level 1 shown) or the levels left out.
