@@ -139,6 +139,22 @@ fn every_written_lesson_says_how_we_know() {
     }
 }
 
+/// A lesson's `sources` are shown as plain text (with commit ids and Message-IDs linked), not
+/// Markdown: a backtick would show as itself on the page.
+#[test]
+fn sources_are_plain_text() {
+    for entry in index().iter().filter(|e| e.status == Status::Written) {
+        let l = lesson(&entry.slug).unwrap_or_else(|| panic!("{}: not loaded", entry.slug));
+        for s in &l.sources {
+            assert!(
+                !s.contains('`'),
+                "content/{}.md: a source has a backtick (sources are plain text): {s}",
+                entry.slug
+            );
+        }
+    }
+}
+
 #[test]
 fn every_preset_is_in_range() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
