@@ -147,7 +147,7 @@ fn defaults_and_every_choice_resolve_inside_the_spec() {
     }
 }
 
-/// The CLI's JSON has one shape for every experiment and row count (README "The CLI").
+/// The CLI's JSON has one shape for every experiment and row count (docs/cli.md, "Output formats of `run`").
 #[test]
 fn json_output_has_the_documented_shape() {
     for e in experiments() {
