@@ -1,4 +1,4 @@
-//! The advisory ignores of `deny.toml` stay honest (issue #27, dependency hygiene): every
+//! The advisory ignores of `deny.toml` stay honest (dependency hygiene): every
 //! ignored RustSec advisory is in the committed snapshot (`deny/advisory-db/`), its crate is
 //! still in `Cargo.lock` at the version the reason names (an ignore outliving its crate
 //! fails), its reason is dated ("reviewed YYYY-MM-DD", not before the snapshot was taken) and docs/dependencies.md explains it. cargo-deny itself

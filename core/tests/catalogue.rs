@@ -1,4 +1,4 @@
-//! The registry against the machine catalogue and the fitting budget (issue #22): every
+//! The registry against the machine catalogue and the fitting budget: every
 //! experiment with a seed table declares its tables (independent numbers, constants fitted to
 //! each); no group of tables joined by a joint fit fits more than one constant per three
 //! independent numbers (except a table admitted over it in [`OVER_BUDGET_ADMITTED`], which

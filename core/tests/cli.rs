@@ -121,7 +121,7 @@ fn an_unwritable_stdout_is_one_line_and_status_1() {
     assert!(stderr.contains("cannot write the output"), "{stderr}");
 }
 
-/// `validate <id> --format json`: one object with the contract's names (issue #22); the table
+/// `validate <id> --format json`: one object with the contract's names; the table
 /// and CSV forms carry the same tables and the budget line; progress goes to stderr only.
 #[test]
 fn validate_prints_the_contracts_figures() {
@@ -165,7 +165,7 @@ fn reproduce_prints_verdicts_and_says_when_there_is_no_band() {
     assert_eq!(v["tables"][0]["targets"], 4);
 }
 
-/// Issue #27-5/6: every number is plain decimal, every error names the form and the range.
+/// Every number is plain decimal, every error names the form and the range.
 #[test]
 fn numbers_are_strict_and_errors_name_form_and_range() {
     for (flag, range) in
@@ -205,7 +205,7 @@ fn invalid_utf8_names_the_argument_and_version_takes_no_arguments() {
     bad_input(&["-V", "run"], &["--version takes no other arguments"]);
 }
 
-/// Issue #27-6: a closed stdout or one opened read-only is a write failure: exit 1, one line.
+/// A closed stdout or one opened read-only is a write failure: exit 1, one line.
 #[test]
 fn a_closed_or_read_only_stdout_is_status_1() {
     for script in ["exec \"$0\" list >&-", "exec \"$0\" list 1</dev/null", "exec \"$0\" run skb-layout >&-"] {
@@ -220,7 +220,7 @@ fn a_closed_or_read_only_stdout_is_status_1() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// Issue #27-4: the 196-second sweep is refused without --allow-long, in one line naming the
+/// The 196-second sweep is refused without --allow-long, in one line naming the
 /// estimate and the flag; calibrate prints its evaluation count and ETA first.
 #[test]
 fn long_sweeps_need_allow_long_and_calibrate_says_its_eta() {
@@ -253,7 +253,7 @@ fn long_sweeps_need_allow_long_and_calibrate_says_its_eta() {
     assert!(first.contains("at most 1 evaluations") && first.contains("ETA"), "{stderr}");
 }
 
-/// Issue #27-1: a run without meaningful values shows `–` and says why, in every format.
+/// A run without meaningful values shows `–` and says why, in every format.
 #[test]
 fn missing_values_are_marked_and_noted_in_every_format() {
     let args = ["run", "page-frag-free", "--set", "warmup_us=0", "--set", "measure_us=100", "--set", "offered_kpps=10"];

@@ -1,5 +1,5 @@
 //! `cross-cpu-free` against seed 001 (Ian Campbell, netdev, 2011-12-07, "Re: [PATCH 0/4] skb
-//! paged fragment destructors") and the knobs of issue #10. Slow-path counts are what the
+//! paged fragment destructors") and its knobs. Slow-path counts are what the
 //! SLUB model counted (`free_slowpath` of the receiver's caches per skb freed), not set.
 
 use skblab_core::experiments::cross_cpu_free::{self as x, seed, CrossCpuFree};
@@ -25,7 +25,7 @@ fn predicts_seed_001_without_a_fitted_constant() {
     };
     let b = cell("64 B before", "datagrams");
     let a = cell("64 B after", "datagrams");
-    // A prediction (issue #22): within ±25 % on the counts, the change within half a point.
+    // A prediction (no constant fitted to it): within ±25 % on the counts, the change within half a point.
     assert!(b.error_pct().abs() <= 25.0, "before {:.0} vs {}", b.simulated, b.measured);
     assert!(a.error_pct().abs() <= 25.0, "after {:.0} vs {}", a.simulated, a.measured);
     let change = (a.simulated / b.simulated - 1.0) * 100.0;
@@ -62,7 +62,7 @@ fn consumer_placement_changes_the_result_through_the_cross_cpu_frees() {
     assert!(other.4 < 0.1 && same.4 > 1.0);
 }
 
-/// Where the split's percent comes from (issue #23 finding 4). Seed 001 lost nothing, so its
+/// Where the split's percent comes from. Seed 001 lost nothing, so its
 /// sender set the rate: in the model the client's vCPU (100 % busy) allocates each skb's
 /// objects and netfront's interrupt vCPU frees them with `__slab_free`, three per skb with the
 /// split. That vCPU has headroom, so the slow path's own cycles cost no rate; what reaches the
@@ -106,7 +106,7 @@ fn the_split_costs_what_its_slow_paths_cost() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
 
-    /// Issue #23 finding 4: over random valid udp settings, what the receiver's reader took
+    /// Over random valid udp settings, what the receiver's reader took
     /// (unrounded Mbit/s, payload) never exceeds the link's payload ceiling: the window counts
     /// only datagrams whose whole wire time lies in it, so no ring or socket queue filled
     /// during the warm-up is read into it, and nothing is scaled.
@@ -257,8 +257,8 @@ fn defer_free_moves_the_free_work_to_the_allocating_cpu() {
 /// tcp-100g on the catalogue's Skylake-SP with its 2019 kernel costs: CPU A (driver and GRO
 /// per frame, a page per frame from the page allocator, the skb, `tcp_v4_rcv` at the receive
 /// half of the era's per-segment TCP cost, and the reader's wakeup) is the CPU that sets the
-/// rate, saturated, while the reader's CPU B has headroom (about 86 % busy since issue #23's ACK refit
-/// raised `tcp_recvmsg_skb_cycles` to 8,815; a third idle before). Deferral moves B's
+/// rate, saturated, while the reader's CPU B has headroom (about 86 % busy with `tcp_recvmsg_skb_cycles`
+/// at its fitted 8,815). Deferral moves B's
 /// page and slab frees onto A, the bottleneck (A's page allocations get cheaper, but B, now
 /// faster, sleeps after nearly every skb and A pays a wakeup for each), so the flow gets
 /// *slower*: the opposite of Eric

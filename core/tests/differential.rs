@@ -1,4 +1,4 @@
-//! Native-vs-wasm differential test over random settings (issue #27): a fixed list of random
+//! Native-vs-wasm differential test over random settings: a fixed list of random
 //! valid settings — [`CASES_PER_EXPERIMENT`] per experiment, drawn by `skblab_core::rng::Rng`
 //! from [`LIST_SEED`], small enough to run in seconds — and the FNV-1a 64 of each whole run's
 //! JSON (table, views, flame graphs, notes) natively, pinned in `core/tests/differential.tsv`.

@@ -1,6 +1,6 @@
-//! Bounded work (issue #27): `Experiment::estimate` is an upper bound of the events a run
+//! Bounded work: `Experiment::estimate` is an upper bound of the events a run
 //! really handles, for every simulated experiment, over random valid settings (the events
-//! counted by each world's own outcome, over every simulation `run` makes); the issue's
+//! counted by each world's own outcome, over every simulation `run` makes); a
 //! 196-second high-order-alloc sweep is estimated above the CLI's 60-second limit.
 
 use proptest::prelude::*;
@@ -116,7 +116,7 @@ fn the_estimate_bounds_the_events_a_run_handles() {
     }
 }
 
-/// Issue #27-4: this sweep took 196 s natively; its estimate says so before it starts.
+/// This sweep took 196 s natively; its estimate says so before it starts.
 #[test]
 fn the_issues_long_sweep_is_estimated_above_the_limit() {
     let e = find("high-order-alloc").unwrap();

@@ -111,7 +111,7 @@ fn invalid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
             (max.saturating_add(1)..=i64::MAX).prop_map(|v| v.to_string()),
         ]
         .boxed(),
-        // Booleans are exactly `true|false` (issue #27): "1", "yes", "on", " true" are junk too.
+        // Booleans are exactly `true|false`: "1", "yes", "on", " true" are junk too.
         ParamKind::Bool => prop_oneof![
             junk.prop_filter("not a bool word", |s| s != "true" && s != "false"),
             proptest::sample::select(vec!["1", "0", "on", "off", "yes", "no", "TRUE", " true", "false\n"])

@@ -1,4 +1,4 @@
-//! The simulator fuzzed like a storage engine (issue #27, after TigerBeetle's VOPR and
+//! The simulator fuzzed like a storage engine (after TigerBeetle's VOPR and
 //! FoundationDB's simulation tests): every registered experiment's worlds run with random
 //! valid parameters and random seeds, with every world's invariants checked before the first
 //! event and after every event (`Experiment::run_point_checked` → `World::run_checked` →

@@ -2,9 +2,9 @@
 //! netdev, 2019-06-14, <20190614232221.248392-5-edumazet@google.com>), default parameters, on
 //! the MEAN over seeds 1..=5 (`skblab reproduce high-order-alloc`), never on one seed.
 //!
-//! The targets of issue #8 (now #22, see the FIXME below): MAPE ≤ 5 % per column, no cell off by more than 12 %, order-3
-//! plateau 575..615 Gbit/s over 20..30 flows, crossover at 9 flows on the mean and 8..=10 on
-//! each seed. All are asserted as the issue states them; docs/high-order-alloc.md ("Results")
+//! The targets: MAPE ≤ 5 % per column, no cell off by more than 12 %, order-3 plateau
+//! 575..615 Gbit/s over 20..30 flows, crossover at 9 flows on the mean and 8..=10 on each
+//! seed (see the FIXME below for what is missed). All are asserted as stated; docs/high-order-alloc.md ("Results")
 //! has the numbers.
 
 use skblab_core::experiments::high_order_alloc::{self as hoa, crossover, plateau, score_rows, sweep_on};
@@ -41,8 +41,8 @@ fn reproduces_seed_000_on_the_mean_of_five_seeds() {
     let (_, peak) = plateau(&mean).unwrap();
     let per_seed: Vec<Option<u32>> = runs.iter().map(|r| crossover(r)).collect();
     println!("MAPE o3 {mape3:.2} o0 {mape0:.2} max {max_err:.2} crossover {x:?} per seed {per_seed:?} peak {peak:.0}");
-    // FIXME(model): issue #22's targets (MAPE <= 6 % per column, crossover 9 +/- 1, plateau
-    // 560-640 Gbit/s) are missed. After issue #23's Linux ACK rules, the priced socket and
+    // FIXME(model): the targets for a prediction (MAPE <= 6 % per column, crossover 9 +/- 1,
+    // plateau 560-640 Gbit/s) are missed. After Linux's ACK rules, the priced socket and
     // wakeup lines and the joint refit of the two TCP costs (docs/calibration.md,
     // high-order-alloc): MAPE order-3 6.48 -> 8.26 %, order-0 9.64 -> 5.77 %, max |error|
     // 17.88 -> 25.17 %, crossover 6 -> 6 (5-7 by seed), peak 657 -> 723 Gbit/s (the two
@@ -60,7 +60,7 @@ fn reproduces_seed_000_on_the_mean_of_five_seeds() {
     for r in &runs {
         assert!(r[0].1 > 1.05 * r[0].2, "one flow: {:.0} vs {:.0}", r[0].1, r[0].2);
         // FIXME(model): order-3 still climbs ~13 % from 24 to 30 flows (638 -> 722 Gbit/s on
-        // seed 1, after issue #23's ACK rules and refit; 551 -> 658 before): the two
+        // seed 1, with Linux's ACK rules and the joint refit; 551 -> 658 without): the two
         // zone->locks are not saturated (busy 54 / 62 / 64 % at 24 / 28 / 30 flows, seeds 1–3,
         // `examples/one_lock.rs 24 28 30 sockets=2`). Not the SMT siblings: they are taken
         // only from 29 flows, and 0–0.5 % of the handoffs go to one (docs/high-order-alloc.md,

@@ -1,5 +1,5 @@
-//! The knobs of `high-order-alloc` move the way the real system would (issue #23, findings
-//! 1–3), each on the mean of seeds 1..=2 at default parameters otherwise. Each test failed on
+//! The knobs of `high-order-alloc` move the way the real system would (docs/knob-audit.md,
+//! knobs 1–3), each on the mean of seeds 1..=2 at default parameters otherwise. Each test failed on
 //! main at bbca30e (the numbers in each comment are main's).
 
 use skblab_core::experiments::high_order_alloc::{self as hoa, FragOrder};
@@ -153,7 +153,7 @@ fn finding3_one_socket_saturates_its_one_lock() {
         "order-3 {mid:.0} -> {late:.0}, order-0 {mid0:.0} -> {late0:.0}"
     );
     assert!(l25.0 >= 0.92 * l25.1 && l29.0 >= 0.92 * l29.1, "25 flows {l25:?}, 29 flows {l29:?}");
-    // FIXME(model): the issue's flat plateau at the catalogue's mesh needs a zone->lock pass
+    // FIXME(model): the seed's flat plateau at the catalogue's mesh needs a zone->lock pass
     // of ≥ ~430 ns (the seed's two-socket top, ~604 Gbit/s), the model's is ~260 (hold ~160,
     // handoff two 50 ns transfers): the known gap "No flat order-3 top". Pinned at +27 %.
     assert!(late <= mid * 1.30, "one socket: {mid:.0} at 13–15 flows, {late:.0} at 25–29");

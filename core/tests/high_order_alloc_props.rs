@@ -86,7 +86,7 @@ proptest! {
         let summary = &out.views.iter().find(|v| v.id == "summary").expect("summary view").text;
         for name in ["order3_mbps", "order0_mbps"] {
             for v in out.column_f64(name) {
-                // A cell below its meaningful bar is missing, and the run says why (issue #27).
+                // A cell below its meaningful bar is missing, and the run says why.
                 let Some(v) = v else {
                     prop_assert!(!out.notes.is_empty(), "a missing cell without a note");
                     continue;

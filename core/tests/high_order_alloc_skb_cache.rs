@@ -1,6 +1,6 @@
-//! The skb-cache sysctls in `high-order-alloc`'s TCP_STREAM world (#11): each moves the frees
+//! The skb-cache sysctls in `high-order-alloc`'s TCP_STREAM world: each moves the frees
 //! the way the v5.2 code does, and the effects follow from where the frees run. Since the ACK
-//! is processed where `tcp_v4_rcv` finds the sender's socket (#8, fourth pass), a busy sender
+//! is processed where `tcp_v4_rcv` finds the sender's socket, a busy sender
 //! already frees its skbs itself; `STARVED` is the regime where it does not.
 //!
 //! Rerun: `cargo test -p skblab-core --test high_order_alloc_skb_cache`.
@@ -35,11 +35,11 @@ fn without_the_caches_the_ack_decides_where_the_frags_die() {
     // Sender-bound (default): the ACK waits in netperf's backlog, the pages die on its CPU and
     // return to the per-CPU list they came from: the lists stay balanced, no zone->lock.
     let busy = run(&[], 4, FragOrder::Order0, 1);
-    // Not all: an ACK sent on arrival (issue #23's ACK rules) can be processed before the
+    // Not all: an ACK sent on arrival (Linux's ACK rules) can be processed before the
     // read, which then drops the last reference on the receiver (0.91 on seed 1).
     assert!(sender_put_share(&busy) > 0.85, "busy: sender share {}", sender_put_share(&busy));
-    // (The pages the reader frees overflow its list now and then: 464 per GB on seed 1 since
-    // issue #23's ACK rules, against thousands when starved.)
+    // (The pages the reader frees overflow its list now and then: 464 per GB on seed 1 with
+    // Linux's ACK rules, against thousands when starved.)
     assert!(zone_lock_per_gb(&busy) < 700.0, "busy: {} zone->lock per GB", zone_lock_per_gb(&busy));
     // Receiver-bound: netserver's softirq processes the ACK at once and the pages die on the
     // receiver: its per-CPU list overflows (free_pcppages_bulk) while the sender's runs dry
@@ -71,7 +71,7 @@ fn a_busy_sender_frees_its_slab_objects_locally_without_the_cache() {
     // pair, head) are freed: __slab_free, the slow path.
     let starved = run(&STARVED, 2, FragOrder::Order3, 1);
     let slow = starved.stats.skb.slab_slow_frees as f64 / skbs(&starved);
-    // 0.98 per skb on seed 1 since issue #23's ACK rules (above 1.5 before): one of the two
+    // 0.98 per skb on seed 1 with Linux's ACK rules (above 1.5 without): one of the two
     // objects of some skbs is freed on the sender after all.
     assert!(slow > 0.8, "starved: {slow:.2} slow frees per skb");
     // Busy: netperf frees them at release_sock into its own active slab: the fast path, as the
@@ -79,7 +79,7 @@ fn a_busy_sender_frees_its_slab_objects_locally_without_the_cache() {
     for settings in [&[][..], &["tcp_rx_skb_cache=true"][..]] {
         let busy = run(settings, 2, FragOrder::Order3, 1);
         let s = &busy.stats.skb;
-        // FIXME(model): since issue #23's ACK rules an ACK sent on arrival often reaches
+        // FIXME(model): with Linux's ACK rules an ACK sent on arrival often reaches
         // netperf's socket before netserver reads the skb; the reader then frees the fclone
         // pair and the head (the last user, as in Linux): 372 slow of 554 frees, 1.25 per skb
         // at 2 order-3 flows, seed 1 (below 0.2 before). Whether a real busy sender's ACKs
@@ -107,8 +107,8 @@ fn tx_cache_reuses_the_acked_skb_unless_the_rx_cache_holds_its_clone() {
     // sends and the one-slot cache reuses about half of them (129 reused, 117 allocated).
     let tx = run(&["tcp_tx_skb_cache=true", "msg_bytes=65536"], 2, FragOrder::Order0, 1);
     let s = &tx.stats.skb;
-    // Most skbs after the first come from the cache. Not all: with Linux's ACK rules (issue
-    // #23) netserver acks every second full segment on arrival, so one ACK often frees two
+    // Most skbs after the first come from the cache. Not all: with Linux's ACK rules
+    // netserver acks every second full segment on arrival, so one ACK often frees two
     // skbs and the one-slot cache keeps one (177 reused, 35 allocated; 210 / 20 before).
     assert!(s.tx_reused > 4 * s.skb_allocs.max(1), "{} reused, {} allocated", s.tx_reused, s.skb_allocs);
     // An skb acked on arrival and read after is freed by the reader: a remote (slow) free.
@@ -118,7 +118,7 @@ fn tx_cache_reuses_the_acked_skb_unless_the_rx_cache_holds_its_clone() {
     // With the rx cache too, the clone is parked when the ACK comes: skb_cloned(), so the
     // acked skb is freed and the tx cache stays empty (as in the kernel).
     let both = run(&["tcp_tx_skb_cache=true", "tcp_rx_skb_cache=true", "msg_bytes=65536"], 2, FragOrder::Order0, 1);
-    // FIXME(model): since recvmsg takes every queued skb (issue #23), only the first of a
+    // FIXME(model): since recvmsg takes every queued skb, only the first of a
     // call is parked in the one-slot rx cache; the others' clones are freed and their acked
     // skbs reach the tx cache (214 reuses with both on, 210 with tx alone). Pinned.
     assert!(both.stats.skb.tx_reused <= tx.stats.skb.tx_reused * 11 / 10);

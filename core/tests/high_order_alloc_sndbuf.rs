@@ -1,4 +1,4 @@
-//! high-order-alloc's `sndbuf_bytes` against what a socket buffer does (issue 23, knob audit:
+//! high-order-alloc's `sndbuf_bytes` against what a socket buffer does (docs/knob-audit.md:
 //! "128 KiB – 8 MiB identical at 1 and 20 flows").
 //!
 //! netperf sleeps in `sk_stream_wait_memory()` only when the bytes it has queued and not yet

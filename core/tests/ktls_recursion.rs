@@ -1,5 +1,5 @@
 //! Where `ktls-recursion` faults, over random valid settings, and how its knobs move the cliff
-//! (issue 23 finding 8).
+//! (docs/knob-audit.md).
 //!
 //! Seed 004's oops faults in `free_one_page+0x2b` ← `__free_pages_ok+0x143` ←
 //! `skb_release_data+0x8e`: `skb_release_data` (net/core/skbuff.c, 5.1) puts its own page
@@ -84,7 +84,7 @@ fn first_push_over(s: &FrameSizes, thread: u64, levels: u32, frags: bool) -> Opt
     None
 }
 
-/// Issue 23 finding 8, the seed's chain: the default close() faults in `free_one_page` under
+/// The seed's chain: the default close() faults in `free_one_page` under
 /// `__free_pages_ok` under the frag-unref loop of the deepest level's `skb_release_data`.
 #[test]
 fn the_default_oops_faults_like_the_seed() {

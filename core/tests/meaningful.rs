@@ -1,9 +1,9 @@
-//! No silent nonsense (issue #27), for every registered experiment: every output column
+//! No silent nonsense, for every registered experiment: every output column
 //! declares when its value is meaningful (`Experiment::meanings`); over random valid settings,
 //! biased to the smallest windows and loads, no rate is 0, no change is -100 % or ten-fold
 //! and no loss share is 100 % without a note naming its column, every `Cell::Missing` has a
-//! note naming its row and column, and no note is more than one line. Then the issue's own
-//! cases, each of which printed nonsense before.
+//! note naming its row and column, and no note is more than one line. Then the cases
+//! that once printed nonsense, one by one.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -157,7 +157,7 @@ fn missing(out: &RunOutput, column: &str) -> bool {
     out.rows[0][out.column_index(column).unwrap()] == Cell::Missing
 }
 
-/// Issue #27-1: 0 packets forwarded printed gain -100 % and drop 100 %.
+/// 0 packets forwarded once printed gain -100 % and drop 100 %.
 #[test]
 fn page_frag_free_without_packets_says_so() {
     let out = run("page-frag-free", &["warmup_us=0", "measure_us=100", "offered_kpps=10"]);
@@ -170,7 +170,7 @@ fn page_frag_free_without_packets_says_so() {
     assert!(out.to_csv().lines().nth(1).unwrap().contains(",–,"), "{}", out.to_csv());
 }
 
-/// Issue #27-1: at the default load with no warm-up and 100 us, the gain read 216 %: the
+/// At the default load with no warm-up and 100 us, the gain once read 216 %: the
 /// per-CPU lists had not reached their steady state. Now a light load warms up until they
 /// have (`warmup_us` is a minimum, up to 100 ms): the default load with `warmup_us=0` gets
 /// its gain; a load too light for 100 ms still says why it has none.
@@ -207,7 +207,7 @@ fn page_frag_free_overload_says_so() {
     assert!(out.notes.iter().any(|n| n.starts_with("drop_pct = ") && n.contains("Mpps offered")), "{:?}", out.notes);
 }
 
-/// Issue #27-1: threads=1 rps=true gave 0 Mpps, latency 0 and per-request costs over no request.
+/// threads=1 rps=true once gave 0 Mpps, latency 0 and per-request costs over no request.
 #[test]
 fn skb_cache_without_requests_says_so() {
     let out = run("skb-cache", &["threads=1", "rps=true"]);
@@ -222,7 +222,7 @@ fn skb_cache_without_requests_says_so() {
     }
 }
 
-/// Issue #27-1: a single-point sweep reported a "crossover" on a 0.05 % difference.
+/// A single-point sweep once reported a "crossover" on a 0.05 % difference.
 #[test]
 fn a_crossover_that_means_nothing_says_so() {
     let out = run("high-order-alloc", &["min_threads=9", "max_threads=9", "measure_us=500"]);

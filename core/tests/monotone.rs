@@ -1,4 +1,4 @@
-//! Registry-wide knob property (issue #23): every relation an experiment declares in
+//! Registry-wide knob property: every relation an experiment declares in
 //! `Experiment::monotone` holds over random valid settings. For each relation and case, the
 //! other parameters are drawn at random from their specs (simulated durations `*_us` stay at
 //! their defaults, so the noise is the one the relation's tolerance was declared for), the

@@ -3,10 +3,11 @@
 //! <ec2e45bb-5c28-8f89-5bb5-041f68f79b51@mellanox.com>; commit 65895b67ad27).
 //!
 //! Targets: before the fix, each of the four big perf frames within ±2.5 points of the seed
-//! (router, one fitted constant: its carried load) at that load without drop (issue 23
-//! finding 6); the x86 and Cortex-A53 gains are predictions from the catalogue (their misses
-//! are in docs/page-frag-free.md), all as the mean of seeds 1..=5. Knobs: more RX queues or CPUs → more contention before the fix;
-//! recycle_pct=100 → the allocator and the fix stop mattering; bigger packets → smaller gain.
+//! (router, one fitted constant: its carried load) at that load without drop; the x86 and
+//! Cortex-A53 gains are predictions from the catalogue (their misses are in
+//! docs/page-frag-free.md), all as the mean of seeds 1..=5. Knobs: more RX queues or CPUs →
+//! more contention before the fix; recycle_pct=100 → the allocator and the fix stop
+//! mattering; bigger packets → smaller gain.
 
 use skblab_core::experiments::page_frag_free::machines::{MachineKind, ROUTER};
 use skblab_core::experiments::page_frag_free::{
@@ -48,7 +49,7 @@ fn reproduces_seed_002_over_five_seeds() {
     assert_eq!(labels, want);
 }
 
-/// Issue 23 finding 6: the seed's ~10 % spin must emerge at a load the router carries, not at
+/// The seed's ~10 % spin must emerge at a load the router carries, not at
 /// 79 % packet drop (the old model offered 100 Gbit of 800-byte packets, 15.2 Mpps).
 #[test]
 fn the_router_spins_like_the_seed_while_carrying_its_load() {
@@ -64,7 +65,7 @@ fn the_router_spins_like_the_seed_while_carrying_its_load() {
     }
 }
 
-/// Issue 23 finding 6 (x86): the benchmark's forwarding capacity is the sourced one (6 cores
+/// x86: the benchmark's forwarding capacity is the sourced one (6 cores
 /// of the XDP paper's E5-1650 v4 forward 9.29 Mpps with one route), and its gain does not
 /// need a 98.7 % drop: just past the after-fix capacity it is the line-rate flood's gain.
 #[test]
@@ -80,7 +81,7 @@ fn the_x86_gain_needs_saturation_not_a_flood() {
     assert!((near.gain_pct - flood.gain_pct).abs() < 0.05 * flood.gain_pct.abs() + 1.0, "{near:?}");
 }
 
-/// Issue 23 finding 6 (overload): a NIC's send queue holds `TX_SQ` packets; when the CPU that
+/// Overload: a NIC's send queue holds `TX_SQ` packets; when the CPU that
 /// polls its completions lags, the queue fills and the transmit drops (the receiving CPU frees
 /// the packet). The old model queued completions without bound: at a 15.2 Mpps flood the
 /// router held 54,000 pages in flight and node 1's zone ran dry (5,269 allocation failures).
@@ -144,7 +145,7 @@ fn full_recycling_makes_the_allocator_and_the_fix_irrelevant() {
     assert!(half < none, "gain at 50 % recycling {half:.2} vs none {none:.2}");
 }
 
-/// Issue 23 finding 6 (x86): the XDP paper measured this host forwarding 9.29 Mpps on six
+/// x86: the XDP paper measured this host forwarding 9.29 Mpps on six
 /// cores *before* the fix, nearly in proportion to the cores; a driver that recycled nothing
 /// would have stopped at about half of that on one zone->lock (the old model's 4.68 Mpps and
 /// +80 % gain). With the recycling and the stack's cycles fitted to those rates the model's

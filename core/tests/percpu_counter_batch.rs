@@ -1,4 +1,4 @@
-//! percpu-counter's `batch` against lib/percpu_counter.c (issue 23, knob audit: "batch 112 /
+//! percpu-counter's `batch` against lib/percpu_counter.c (docs/knob-audit.md: "batch 112 /
 //! 1024 / 8192 give identical cost").
 //!
 //! `percpu_counter_add_batch()` adds to this CPU's s32 and only when |count| ≥ batch takes

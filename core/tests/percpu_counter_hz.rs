@@ -1,4 +1,4 @@
-//! HZ over random valid settings (issue 23, finding 7): which way the atomic's CPU share must
+//! HZ over random valid settings (docs/knob-audit.md): which way the atomic's CPU share must
 //! move when only `hz` changes.
 //!
 //! What HZ changes in this workload: not how many write timers fire (that is the connections'

@@ -1,4 +1,4 @@
-//! percpu-counter's knobs against what the kernel and the hardware say (issue 23, finding 7):
+//! percpu-counter's knobs against what the kernel and the hardware say (docs/knob-audit.md):
 //! HZ moves the atomic by the timer wheel's burst period (non-monotonic in HZ, monotonic in
 //! the period), the figure does not grow with the run length while the line drains each
 //! burst, the atomic's share rises with CPUs and with the line transfers, and every declared

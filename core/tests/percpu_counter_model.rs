@@ -1,5 +1,5 @@
 //! percpu-counter: the world's invariants after every event, the error bound as a property
-//! over random valid settings, the bound arithmetic, and the knobs the issue names.
+//! over random valid settings, the bound arithmetic, and the knobs a kernel engineer would move.
 //! (Determinism and the pinned output hash come from registry.rs; fidelity from
 //! percpu_counter_fidelity.rs.)
 

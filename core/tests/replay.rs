@@ -1,4 +1,4 @@
-//! "Copy as CLI" (issue #26): the command line the page shows under a run replays it. For every
+//! "Copy as CLI": the command line the page shows under a run replays it. For every
 //! experiment, over random valid settings, the line's settings parse and resolve to the run's
 //! values and none of them can be dropped (a run is a function of its resolved values and seed).
 

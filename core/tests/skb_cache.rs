@@ -1,5 +1,5 @@
 //! `skb-cache` against the rx skb cache patch quoted in seed 004 (tcp_rr, 10,000 flows, 112
-//! threads: 8 → 9 Mpps) and the knobs of issue #11. Every figure is what the world counted on
+//! threads: 8 → 9 Mpps) and its knobs. Every figure is what the world counted on
 //! the SLUB model; nothing is looked up.
 
 use skblab_core::experiments::skb_cache::{self as sc, seed, SkbCache};
@@ -21,7 +21,7 @@ fn with_on(extra: &[&'static str]) -> Vec<&'static str> {
     ON.iter().copied().chain(extra.iter().copied()).collect()
 }
 
-/// Issue #22: seed 004 is a prediction. No constant is fitted to its two numbers; the error
+/// Seed 004 is a prediction. No constant is fitted to its two numbers; the error
 /// is what it is (docs/skb-cache.md explains the miss). The gain, the lesson's point, must lie
 /// within ±5 points of the seed's 12.5 %; the Mpps miss is bounded here only so that a change
 /// that moves it is noticed and explained.
@@ -145,10 +145,10 @@ fn lane_diagram_shows_where_the_free_moves() {
     assert!(n_rps >= 3 && same_rps == 0, "rps: {same_rps} of {n_rps} rx frees on the IRQ CPU");
 }
 
-/// Issue #23 finding 5: 1,024, 10,000 and 1,000,000 flows differ: a simulated flow stands for
+/// 1,024, 10,000 and 1,000,000 flows differ: a simulated flow stands for
 /// flows/1,024 sockets whose state ages out of L2 and L3 by capacity; a million sockets' state
-/// comes from DRAM (more line time per request, fewer Mpps). Today's model gave bit-identical
-/// output (MAX_SIM_FLOWS capped the flows, nothing aged).
+/// comes from DRAM (more line time per request, fewer Mpps). A model that capped the flows
+/// (MAX_SIM_FLOWS) and aged nothing gave bit-identical output.
 ///
 /// Between 1,024 and 10,000 flows the line time may not grow beyond noise, and that is the
 /// physics: a socket's private state is 2 × 8 lines (1 KiB); 10,000 sockets over 56 cores are
@@ -259,7 +259,7 @@ fn world_run(settings: &[&str], seed: u64) -> sc::RunResult {
     sc::run_input(&sc::Input::from(&p), sc::profile::SERVER_2019_RR, seed).0
 }
 
-/// Issue #23 finding 5 (2026-12-03): SLUB's slabs turn over — and `list_lock` is taken — only
+/// SLUB's slabs turn over — and `list_lock` is taken — only
 /// when more of a cache's objects are in flight per allocating CPU than a slab holds (32 for
 /// `skbuff_head_cache` at 112 CPUs). The rx skb is in flight from the driver to recvmsg. In the
 /// saturated default the requests do *not* wait before the driver (in the NIC ring, no
@@ -290,7 +290,7 @@ fn slab_turnover_follows_the_rx_skbs_held_per_cpu() {
     assert!(r.list_lock_contended > few.list_lock_contended);
 }
 
-/// Issue #23 finding 5: at a fixed load per CPU (the seed's 10,000 flows on 112 threads, i.e.
+/// At a fixed load per CPU (the seed's 10,000 flows on 112 threads, i.e.
 /// ~87 rx skbs held per CPU, flows and threads scaled with the CPUs) more cores per socket
 /// put more CPUs on each node's `list_lock` at the same rate each: contentions must not fall
 /// as cores are added, and an acquisition waits longer at 28 cores than at 7 (summed over
@@ -322,7 +322,7 @@ fn list_lock_contention_grows_with_cores_at_a_fixed_load_per_cpu() {
     assert!(seen[2].1 > seen[0].1 && seen[2].0 > 0, "{seen:?}");
 }
 
-/// Issue #23 finding 5: a CPU's per-CPU partial slabs are one list (`kmem_cache_cpu->partial`,
+/// A CPU's per-CPU partial slabs are one list (`kmem_cache_cpu->partial`,
 /// one per cache and CPU), whatever the slabs' nodes, and every skb allocation passes
 /// `NUMA_NO_NODE`, so `___slab_alloc` takes a slab of the other node that the CPU froze by a
 /// remote free (5.x mm/slub.c: `node_match` is true for `NUMA_NO_NODE`). The world modelled one

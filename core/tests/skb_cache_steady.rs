@@ -1,7 +1,7 @@
-//! `skb-cache`'s SLUB steady-state start (issue #23, finding 5: slab `list_lock` contention
-//! must be able to emerge in a window of a few ms), the single thread with RPS that served
-//! nothing and the round-trip latency that grew with the window (issue #27, finding 1), and
-//! the gain's dependence on the core count. Every figure is what the world counted.
+//! `skb-cache`'s SLUB steady-state start (slab `list_lock` contention must be able to emerge
+//! in a window of a few ms), a single thread with RPS that serves requests, a round-trip
+//! latency that does not grow with the window, and the gain's dependence on the core count.
+//! Every figure is what the world counted.
 
 use skblab_core::experiments::skb_cache::{self as sc, world, SkbCache};
 use skblab_core::Experiment;
@@ -55,7 +55,7 @@ fn steady_start_matches_a_long_cold_run() {
     assert!(c > 0.0 && s > 0.5 * c && s < 2.0 * c, "steady {s:.4} vs long cold run {c:.4}");
 }
 
-/// Issue #27 finding 1: one thread with RPS served nothing (its CPU ran the TCP receive path
+/// One thread with RPS once served nothing (its CPU ran the TCP receive path
 /// of every flow before any recvmsg, for longer than the window). Softirq work that runs past
 /// MAX_SOFTIRQ_TIME goes to ksoftirqd, which CFS shares with the thread.
 #[test]
@@ -67,7 +67,7 @@ fn one_thread_with_rps_still_serves_requests() {
     assert!(metric(&one, "mpps") > 0.05);
 }
 
-/// Issue #27 finding 1: the round trip is the request's send to its response's receive, so
+/// The round trip is the request's send to its response's receive, so
 /// by Little's law over the closed loop (every simulated flow has one request in flight) it is
 /// flows / transaction rate minus the client's turnaround, whatever the window; and it no
 /// longer grows with the window.

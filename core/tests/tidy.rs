@@ -390,8 +390,8 @@ fn named_after(code: &str, prefix: &str, modules: &[String]) -> Vec<String> {
 fn no_arrow_from_sim_to_an_experiment_or_between_experiments() {
     // ARCHITECTURE.md: sim is the shared kernel and names no experiment; each experiment
     // depends on sim, never on another experiment (shared code moves down into sim).
-    // ALLOWLIST: (file, what it names) of offenders; empty since issue 21 (item 3) moved
-    // TraceFrame out of sim and the 2019 server's SLUB costs into sim::slub.
+    // ALLOWLIST: (file, what it names) of offenders; empty since TraceFrame moved out of sim
+    // and the 2019 server's SLUB costs into sim::slub.
     const ALLOWLIST: [(&str, &str); 0] = [];
     let experiments_dir = root().join("core/src/experiments");
     let modules: Vec<String> = fs::read_dir(&experiments_dir)
@@ -426,7 +426,7 @@ fn no_arrow_from_sim_to_an_experiment_or_between_experiments() {
 
 #[test]
 fn worlds_keep_no_copy_of_the_skeleton_the_time_report_or_the_skb_helpers() {
-    // Issue 21: the run loop is `sim::world`'s (a world only handles events), CPU time goes to
+    // The run loop is `sim::world`'s (a world only handles events), CPU time goes to
     // `sim::profile` call chains, and skb sizes and kmalloc classes are `sim::skb`'s. A world
     // that pops its own queue, keeps its own table of time terms, or defines one of these
     // helpers again has forked the shared skeleton.

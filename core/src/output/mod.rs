@@ -127,7 +127,7 @@ pub struct RunOutput {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plots: Vec<Plot>,
     /// One-line notes on the run, each naming the row or column it concerns: a measured
-    /// quantity that rests on too few events, a capped knob (issue #27's contract: the CLI's
+    /// quantity that rests on too few events, a capped knob (a contract: the CLI's
     /// JSON always carries `"notes"`, `[]` when none; the table and the page show them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,

@@ -64,7 +64,7 @@ fn echoed_text_is_one_short_line() {
     assert_eq!(echo("née ✓"), "née ✓", "printable text is kept as is");
 }
 
-/// Issue #27-5: exactly what `skblab params` documents, nothing else.
+/// Values are read exactly as `skblab params` documents them, nothing else.
 #[test]
 fn parsing_is_strict_and_says_the_form() {
     let p = |s: &str| Params::from_settings("x", specs(), &[s]);

@@ -183,7 +183,7 @@ impl Caches {
             // This L2 holds the lines: reading them costs nothing more, whoever else holds
             // them. Overwriting them whole (`rep movsb` fast strings) neither: the home slice
             // invalidates the other copies and the core does not wait for that (the no-RFO
-            // model assumption of `copy_stall_ps`). Issue #8: an order-3 sender that gets back
+            // model assumption of `copy_stall_ps`). So an order-3 sender that gets back
             // the block it wrote itself (one flow per node) writes into its own L2; one that
             // gets a block another sender wrote must bring the lines in.
             (true, _) => Source::Own,
@@ -291,7 +291,7 @@ mod tests {
 
 /// How many real copies one simulated piece of data stands for: `real / sim` (at least 1), an
 /// exact ratio so that every flow count gives its own ageing (a rounded integer made 16,384 to
-/// 24,575 flows alike, issue #23 finding 5).
+/// 24,575 flows alike).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scale {
     pub real: u64,

@@ -24,10 +24,10 @@
 //! - The event's time is handed to `handle`; a world that needs "now" in its handlers keeps
 //!   it (the loop never moves time backwards: the queue pops in `(time, sequence)` order).
 //!
-//! Invariants (issue #27, the simulator fuzzed the way TigerBeetle's VOPR fuzzes a storage
-//! engine): a world may implement [`World::check`] (its buddy lists, pagesets, zone totals,
-//! slabs, lock queues, conservation of pages and objects, counters within bounds; each
-//! experiment keeps them in its `world/invariants.rs`, apart from the model).
+//! Invariants (the simulator is fuzzed the way TigerBeetle's VOPR fuzzes a storage engine): a
+//! world may implement [`World::check`] (its buddy lists, pagesets, zone totals, slabs, lock
+//! queues, conservation of pages and objects, counters within bounds; each experiment keeps
+//! them in its `world/invariants.rs`, apart from the model).
 //! [`World::run_checked`] is the same loop as [`World::run`] with `check` before the first
 //! event and after every one; [`World::run`] and [`World::step`] never call it, so normal
 //! runs pay nothing and their bits do not depend on it (checks only read). `make fuzz-sim`

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_BANDS: u32 = 64;
 
 /// A band is wide (the model cannot tell) when it spans more than this share of the value on
-/// either side (±25 %: the success bound for a prediction).
+/// either side (±25 %: the bound within which a prediction counts as a success).
 pub const WIDE_HALF_PCT: f64 = 25.0;
 
 /// One cell's band.

@@ -34,7 +34,8 @@ use std::fmt::Write as _;
 pub const SNAPSHOT_JSON: &str = include_str!("snapshot.json");
 
 /// One table's figures, as `skblab validate` prints them (percentages; `None` where a figure
-/// does not apply). Field names are a contract (issue #22): keep them.
+/// does not apply). Field names are a contract (the snapshot, the CLI's JSON and the
+/// Validation page read them): keep them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableReport {
     pub experiment: String,

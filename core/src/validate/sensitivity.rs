@@ -1,4 +1,4 @@
-//! Issue #22's rule that a hand-set constant can be as good as fitted: "a hand-set constant
+//! The rule that a hand-set constant can be as good as fitted: "a hand-set constant
 //! whose ±10 % moves a target as much as a fitted one counts as fitted". For an experiment with
 //! a fitted table, every quantity of [`Experiment::uncertain`] is moved alone by −10 % and
 //! +10 % (through [`Experiment::run_perturbed`] at the reproduce parameters, one seed) and the

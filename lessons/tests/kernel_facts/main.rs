@@ -1,4 +1,4 @@
-//! The course's facts checked against the running kernel (issue #40, item 5):
+//! The course's facts checked against the running kernel:
 //!
 //! - every sysctl a lesson sets (a parameter whose `ParamSpec::kernel_name` is a sysctl, set by
 //!   a step, a question or a claim) exists on this kernel and takes the lesson's value,

@@ -161,7 +161,7 @@ pub const ZEN5_GUEST: Family = Family {
     dram_remote_ns: q(190.0, 180.0, 200.0, "ns", Measured, "other socket 191.6 ns, Dual EPYC 9654 (Zen 4 proxy, KCORES)"),
     l2_bytes: q(1048576.0, 1048576.0, 1048576.0, "bytes", Secondary, "1 MB 16-way L2 (chipsandcheese, 2024-08-14)"),
     l3_bytes_per_core: q(4194304.0, 4194304.0, 4194304.0, "bytes", Secondary, "32 MB per 8-core CCD (chipsandcheese)"),
-    locked_rmw_ns: q(2.0, 1.0, 5.0, "ns", Assumed, "not found; `skblab measure` (issue #24) will measure it here"),
+    locked_rmw_ns: q(2.0, 1.0, 5.0, "ns", Assumed, "not found; `skblab measure` does not measure it"),
     copy_bytes_per_kcycle: q(32000.0, 16000.0, 64000.0, "bytes/kcycle", Assumed, "not found; 64 B/cycle L1 paths"),
     copy_mlp: q(16.0, 10.0, 24.0, "lines in flight", Assumed, "Zen 5 fill buffers not found: 10-24 as Intel server cores"),
     turbo_max_mhz: q(4100.0, 3000.0, 4100.0, "MHz", Secondary, "EPYC 9755 4.1 GHz peak (Tom's Hardware); the guest's clock is the host's"),
