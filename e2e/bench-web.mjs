@@ -1,4 +1,4 @@
-// The browser lines of `make bench` (issue #25), against a release build in headless
+// The browser lines of `make bench`, against a release build in headless
 // Chromium, served as `make serve` serves it (brotli). Prints exactly:
 //   deep-link: <int> bytes brotli          the heaviest lesson step (desktop or phone), bytes requested before its first view
 //   sweep: <int> ms with <k> workers, <int> ms with 1 worker   the seed-000 sweep, warm

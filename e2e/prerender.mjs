@@ -1,4 +1,4 @@
-// Pre-renders every lesson step's first view into DIST/first/ (issue #25: a shared link's first
+// Pre-renders every lesson step's first view into DIST/first/ (a shared link's first
 // view without the app's wasm). Usage: node e2e/prerender.mjs DIST  (scripts/prerender.sh runs it
 // after each release build; make serve, make test and make bench do).
 //

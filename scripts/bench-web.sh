@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The browser lines of `make bench` (issue #25; called by scripts/bench.sh, or on its own).
+# The browser lines of `make bench` (called by scripts/bench.sh, or on its own).
 # Numbers to read, not pass/fail tests. Prints exactly:
 #   first-load: <int> bytes gzip, <int> bytes brotli   the home page (scripts/first-load.sh)
 #   deep-link: <int> bytes brotli                      the heaviest lesson step before its first view

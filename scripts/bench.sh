@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Performance benchmarks (numbers to read, not pass/fail tests). Automated checks read the
-# lines of this exact form (issue #25):
+# lines of this exact form:
 #   native: <float> M events/s        the high-order-alloc sweep natively (core/examples/bench_sim.rs)
 #   wasm: <float> M events/s          the same sweep under wasm32 in headless Chromium (web/tests/bench.rs)
 #   wasm/native: <float>              their ratio, measured in the same minute
@@ -90,10 +90,11 @@ size() {
     bash scripts/first-load.sh "$dist"
 }
 
-# HOOK for the browser side (issue #25, targets 1, 2 and 5): scripts/bench-web.sh, when it
-# exists, prints `sweep: <int> ms with <k> workers, <int> ms with 1 worker`, `deep-link:
-# <int> bytes brotli` and `band: <int> ms for <n> profiles`. It gets the dist directory that
-# `size` built (or builds its own when it is missing) as its first argument.
+# HOOK for the browser side (the pool's sweep, a deep link's weight, the band):
+# scripts/bench-web.sh, when it exists, prints `sweep: <int> ms with <k> workers, <int> ms
+# with 1 worker`, `deep-link: <int> bytes brotli` and `band: <int> ms for <n> profiles`. It
+# gets the dist directory that `size` built (or builds its own when it is missing) as its
+# first argument.
 web() {
     if [ ! -f scripts/bench-web.sh ]; then
         echo "== web: scripts/bench-web.sh not present (sweep:, deep-link:, band: not measured)"

@@ -1,6 +1,6 @@
 // Accessibility: axe-core (npm, pinned in package.json) on every page and every lesson step,
 // light and dark: no serious or critical violation, and no moderate one about landmarks or
-// headings (issue #26: unique landmark names, heading order). axe is evaluated through the DevTools
+// headings (unique landmark names, heading order). axe is evaluated through the DevTools
 // protocol, which the page's Content-Security-Policy does not apply to.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-//! One alert region per problem (issue #27, finding 7): settings an experiment refuses are
+//! One alert region per problem: settings an experiment refuses are
 //! announced once, by the parameter panel, not again by every view's progress line; and the
 //! cosmetic findings of 8: a step written `+2` is named as written, and a query on a page that
 //! takes none (`#/about?x=…`) is dropped with a notice, like a bad parameter elsewhere.

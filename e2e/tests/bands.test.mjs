@@ -1,4 +1,4 @@
-// End-to-end test of the uncertainty band (issue #22): on a light experiment's playground the
+// End-to-end test of the uncertainty band: on a light experiment's playground the
 // seed table offers "Show uncertainty band" with the number of runs before anything runs; the
 // band is computed in the sweep worker (the main thread never runs a sample), its progress
 // shown, then drawn as a bar per banded cell with its label and, where it is wide, the computed
@@ -54,7 +54,7 @@ test('the uncertainty band at 360 px: no horizontal page scroll', async () => {
   await page.close();
 });
 
-// Issue #25: high-order-alloc's default view with its band (32 sampled profiles of the 30-point
+// high-order-alloc's default view with its band (32 sampled profiles of the 30-point
 // sweep) streams from the worker pool: the band is drawn before the last sample, the count
 // grows, and Stop is offered while it runs. The time is printed (make bench's `band:` line).
 test('high-order-alloc\'s band streams from the pool sample by sample', async () => {

@@ -1,4 +1,4 @@
-// Charts a screen reader can read (issue #26): every canvas chart (components/chart.rs) has,
+// Charts a screen reader can read: every canvas chart (components/chart.rs) has,
 // beside its canvas' aria-label, a one-sentence summary of its trend, its numbers as a folded
 // data table, and a keyboard cursor over its points with a live region that says where it
 // is. Checked through the browser's accessibility tree (the DevTools protocol's full AX

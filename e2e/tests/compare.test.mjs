@@ -1,4 +1,4 @@
-// "Compare two runs" (issue #26): pin the run as A, move a knob, and read A against B with the
+// "Compare two runs": pin the run as A, move a knob, and read A against B with the
 // change; A travels in the URL (a reload or a shared link compares the same two runs), and is
 // shown as its CLI line; Unpin stops comparing. A light experiment (skb-layout) and a heavy one
 // (page-frag-free, whose A is recomputed on the worker pool) both work. With A pinned the views

@@ -5,7 +5,7 @@
 // (dist/first/, e2e/prerender.mjs) before the app's wasm arrives; "ready" is the harness's
 // `firstViewDrawn`. Asserted, for every step of every lesson: it gets there within 30 s, from the
 // pre-rendered copy, and its deep link weighs at most DEEP_LINK_CEILING bytes before the first
-// view (issue #25's target, 250 KB).
+// view (the target: 250 KB).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, playableLessons, firstViewOf } from './harness.mjs';

@@ -1,5 +1,5 @@
-// End-to-end test of the generic flame view on the two worlds that moved onto sim::profile
-// (issue 21): cross-cpu-free and skb-cache draw their CPU time as flame graphs in the
+// End-to-end test of the generic flame view on the two worlds that draw sim::profile's call
+// chains: cross-cpu-free and skb-cache draw their CPU time as flame graphs in the
 // playground, with the kernel functions their perf reports name.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

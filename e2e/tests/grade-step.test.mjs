@@ -1,4 +1,4 @@
-//! Grade against the step (issue #26, item 1): a question is graded at the step's own
+//! Grade against the step: a question is graded at the step's own
 //! parameters, the ones its prompt and explanation speak of, even after the learner moved a
 //! knob — the asked one (frag_bytes back to 16, as skb-layout/2's text invites) or an
 //! unrelated one — and the answer the page reveals is the same either way.

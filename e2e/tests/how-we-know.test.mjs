@@ -1,4 +1,4 @@
-// "How we know" (issue #40): every step of a lesson carries a folded note (a native <details>)
+// "How we know": every step of a lesson carries a folded note (a native <details>)
 // of which statements are the kernel's (with sources), which are the model's simplifications,
 // and where the model differs from the seed's kernel (components/player.rs how_we_know). Folded
 // on load, in the app and in the pre-rendered first view; opened from the keyboard; three

@@ -157,7 +157,7 @@ test('first load: bytes transferred by the home page (benchmark; brotli from the
   console.info(`[first-load] ${total} bytes over ${sent.length} requests: ${sent.map(([p, b]) => `${p} ${b}`).join(', ')}`);
   assert.ok(!sent.some(([p]) => /worker/.test(p)), 'the sweep worker loads only when a sweep starts');
   assert.ok(!sent.some(([p]) => /skblab-web/.test(p)), 'the home page loads its small wasm, not the full app');
-  // Issue #13: the home page's first load transfers at most 300 KB.
+  // The home page's first load transfers at most 300 KB (docs/performance.md).
   assert.ok(total <= 300_000, `first load ${total} bytes`);
   page.assertClean();
 });

@@ -1,4 +1,4 @@
-// The prediction ledger (issue #26): a confidence said before checking; "You predicted …, the
+// The prediction ledger: a confidence said before checking; "You predicted …, the
 // model says …" with the gap once the question is settled (never before: predict first); the
 // lesson's end lists every question's first prediction, confidence, model value and outcome
 // with a calibration line; a later visit offers to practise the questions missed; a corrupt

@@ -1,4 +1,4 @@
-// End-to-end tests of the "Your machine" page (#/machine, issue #24 part 3): the project's
+// End-to-end tests of the "Your machine" page (#/machine): the project's
 // reference measurement is fetched, parsed and fitted in the worker (progress to done), and the
 // page's table and fitted constant equal the CLI's JSON for it (data/machine-fit/2026-12-02-amd-epyc-f25m1.json,
 // checked against core by core/tests/measure.rs) number for number; a file picked or pasted is

@@ -103,7 +103,7 @@ test('phone and dark: the flame graphs fit a 360 px screen', async () => {
   }
 });
 
-// Issue #26 item 7, "copy as CLI": under the run, the command that replays it natively, with
+// "Copy as CLI": under the run, the command that replays it natively, with
 // the fewest settings that give its values (core's replay::command, checked there over random
 // settings) and its seed; it follows the knobs and the seed, and the button copies it.
 test('copy as CLI: the line follows the knobs and the seed, and copies', async () => {

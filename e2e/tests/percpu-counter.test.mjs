@@ -44,7 +44,7 @@ test('percpu-counter: the line travels, and a prediction is graded by the model'
   await page.waitForFunction(() => /model says [\d.]+/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''),
     null, { timeout: 60000 });
   const expected = (await page.locator(tid('grade')).innerText()).match(/model says ([\d.]+)/i)[1];
-  // A prediction now (issue #22): the model's share, not the seed's 0.70 %.
+  // A prediction (no constant fitted to it): the model's share, not the seed's 0.70 %.
   assert.ok(Number(expected) > 0 && Number(expected) < 5, `atomic share ${expected} %`);
   await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-cpu"]'));
   await shot(page, 'percpu-counter-step1');

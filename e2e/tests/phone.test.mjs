@@ -1,4 +1,4 @@
-// Phones (issue #26, item 5): every lesson step and every playground on a 360 × 780 screen at
+// Phones: every lesson step and every playground on a 360 × 780 screen at
 // devicePixelRatio 2, in the light and the dark theme. On each: no sideways scroll, a one-line
 // header (at most 64 px), and every canvas chart laid out for its width, read off the layout
 // the chart component writes on the canvas (`data-layout`, CSS pixels: components/chart.rs):

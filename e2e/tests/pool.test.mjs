@@ -1,7 +1,7 @@
-// End-to-end test of the worker pool (issue #25) and of long runs' estimate, ETA and Stop
-// (issues #25 and #27): the seed-000 sweep spread over the pool gives the same bits as on one
-// worker and as core's pinned default run (its FNV-1a hash, core/src/experiments/
-// high_order_alloc/default_run.hash, which the page logs for every finished run); a playground
+// End-to-end test of the worker pool and of long runs' estimate, ETA and Stop: the seed-000
+// sweep spread over the pool gives the same bits as on one worker and as core's pinned
+// default run (its FNV-1a hash, core/src/experiments/high_order_alloc/default_run.hash,
+// which the page logs for every finished run); a playground
 // setting estimated above 30 s waits for the learner's go-ahead, then shows its ETA and a Stop
 // button, and Stop ends the run within 100 ms, terminates its workers and leaves the page
 // responsive. The sweep times (one worker and the pool) are printed, not asserted.
@@ -15,7 +15,7 @@ import { startServer, launch, openPage } from './harness.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const PINNED = fs.readFileSync(path.resolve(here, '../../core/src/experiments/high_order_alloc/default_run.hash'), 'utf8').trim();
 const tid = (id) => `[data-testid="${id}"]`;
-// Valid, and far beyond 30 s on any worker count (issue #27: 196 s natively without seeds).
+// Valid, and far beyond 30 s on any worker count (196 s natively without seeds).
 const BIG = 'sockets=8&cpus=512&max_threads=256&measure_us=20000&warmup_us=10000&msg_bytes=4096&seeds=10';
 
 let srv; let browser;

@@ -1,4 +1,4 @@
-// The pre-rendered first view (e2e/prerender.mjs, index.html's loader; issue #25): a lesson
+// The pre-rendered first view (e2e/prerender.mjs, index.html's loader): a lesson
 // step's deep link draws the step's static copy before the app's wasm arrives, with the app's
 // numbers; the app then replaces it. The app's wasm is held back here until the copy has been
 // checked, so the test sees the copy alone. Screenshots: e2e/screenshots/first-*.png.

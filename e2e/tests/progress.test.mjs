@@ -1,4 +1,4 @@
-//! The home page and saved progress (issue #26, item 7): the primary action is the first
+//! The home page and saved progress: the primary action is the first
 //! lesson; "Reset my progress" asks once more, then forgets everything; saved progress with a
 //! corrupt entry keeps the rest and says in plain words how many entries it dropped (no parser
 //! jargon), and `[]` is not taken silently for empty progress.

@@ -16,7 +16,7 @@ const REFUSED_SKB_CACHE = '#/lesson/skb-cache/1?threads=2048&cpus=1&sockets=1&sm
 const REFUSED_PERCPU = '#/lesson/percpu-counter/1?sockets=3';
 
 test('a question under refused settings is graded at its step\'s own settings, at once', async () => {
-  // Issue #26, item 1: a question is graded at the step's own parameters, so settings the
+  // A question is graded at the step's own parameters, so settings the
   // model refuses (the panel's alert says why) do not hold the question up.
   const page = await openPage(browser, srv.base);
   for (const url of [REFUSED_SKB_CACHE, REFUSED_PERCPU]) {

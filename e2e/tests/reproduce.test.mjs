@@ -1,4 +1,4 @@
-// End-to-end tests of the Reproduce page (#/reproduce?seeds=N, issue #26 item 2): the five seed
+// End-to-end tests of the Reproduce page (#/reproduce?seeds=N): the five seed
 // posts in order, each with its citation and the tables of its experiments, titled as the
 // lessons, with links to the lesson and the playground; every cell of every table at 5 seeds
 // equals `skblab reproduce <id> --seeds 5 --format json` (committed in e2e/fixtures, kept in

@@ -1,4 +1,4 @@
-//! A new version deployed while a tab is open (issue #27, finding 3): tab A opens v1 at `#/`
+//! A new version deployed while a tab is open: tab A opens v1 at `#/`
 //! and its service worker caches v1; the server switches to v2 (a copy of the build whose
 //! full-app files carry other hashes, as a real new build's do); tab B loads v2, whose service
 //! worker takes over both tabs. Tab A is told "a new version is ready", and clicking a lesson
