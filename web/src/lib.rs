@@ -9,7 +9,6 @@
 //!   - [`progress`]: steps done per lesson, as stored in localStorage;
 //!   - [`ledger`]: the prediction ledger (first prediction, confidence, outcome per question);
 //!   - [`practice`]: the practice of missed questions under way, as stored in localStorage;
-//!   - [`saved`]: the measurement file of the "Your machine" page, as stored in localStorage;
 //!   - [`charts`]: drawing functions generic over the plotters backend, and their data;
 //!   - [`svg`](mod@svg): markup written as escaped text, inserted as one raw node (the large SVG views).
 //! - browser side:
@@ -27,12 +26,12 @@ pub mod cite;
 pub mod components;
 pub mod hooks;
 pub mod ledger;
+pub mod machine;
 pub mod page;
 pub mod practice;
 pub mod progress;
 pub mod route;
 pub mod run;
-pub mod saved;
 pub mod store;
 pub mod svg;
 pub mod views;

@@ -26,9 +26,9 @@
 use crate::store::{self, Topic};
 use crate::worker::{Request, RunSpec};
 pub use bands::{start_band, stop_band, use_band, BandState, BAND_SAMPLES};
-pub use machine::{current_fit, restart_fit, start_fit, stop_fit, use_fit, FitState};
 use plan::{Sweep, Task};
-use pool::{Owner, Pool};
+pub(crate) use pool::Owner;
+use pool::Pool;
 use skblab_core::{Cost, Experiment, Params, Row, RunOutput};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -37,7 +37,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod bands;
-mod machine;
 pub mod plan;
 mod pool;
 mod replies;
@@ -202,8 +201,8 @@ struct Active {
 
 /// The pool and what it is doing.
 #[derive(Default)]
-struct Client {
-    pool: Pool,
+pub(crate) struct Client {
+    pub(crate) pool: Pool,
     next_run: u64,
     /// Runs in the pool, in the order they started.
     runs: Vec<Active>,
@@ -220,23 +219,23 @@ struct Client {
     /// Uncertainty bands, one per experiment.
     bands: bands::BandStore,
     /// Fits of measurement files (the "Your machine" page).
-    machine: machine::MachineStore,
+    pub(crate) machine: crate::machine::job::MachineStore,
 }
 
 thread_local! {
-    static CLIENT: RefCell<Client> = RefCell::default();
+    pub(crate) static CLIENT: RefCell<Client> = RefCell::default();
 }
 
 /// Which shared states changed (notified once the client is no longer borrowed).
 #[derive(Default, Clone, Copy)]
-struct Changed {
-    runs: bool,
-    views: bool,
-    bands: bool,
-    machine: bool,
+pub(crate) struct Changed {
+    pub(crate) runs: bool,
+    pub(crate) views: bool,
+    pub(crate) bands: bool,
+    pub(crate) machine: bool,
     /// Only streamed results changed (a run's next row, a band's next sample): the redraw may
     /// wait up to [`STREAM_REDRAW_MS`] (see [`Changed::notify`]).
-    streamed: bool,
+    pub(crate) streamed: bool,
 }
 
 /// Streamed results redraw the page at most this often. Redrawing the charts after every row
@@ -277,14 +276,14 @@ impl Changed {
     }
 
     /// The same change, marked as streamed (its redraw may wait).
-    fn streamed(mut self) -> Changed {
+    pub(crate) fn streamed(mut self) -> Changed {
         self.streamed = true;
         self
     }
 
     /// Redraws what changed: at once, with any streamed redraw held back; a streamed change
     /// within [`STREAM_REDRAW_MS`] of the last redraw waits for a timer instead.
-    fn notify(self) {
+    pub(crate) fn notify(self) {
         if !self.any() {
             return;
         }
@@ -402,7 +401,7 @@ fn work_count(c: &Client) -> usize {
 }
 
 /// Gives idle workers tasks, and starts workers for the work left (up to the pool's size).
-fn pump(c: &mut Client) -> Changed {
+pub(crate) fn pump(c: &mut Client) -> Changed {
     if let Some(message) = c.pool.broken.clone() {
         return fail_all(c, &message);
     }

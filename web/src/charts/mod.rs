@@ -7,7 +7,6 @@
 
 pub mod columns;
 pub mod layout;
-pub mod machine;
 pub mod plot;
 pub mod record;
 pub mod summary;

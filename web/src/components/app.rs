@@ -3,11 +3,11 @@
 use super::about::About;
 use super::frame::Frame;
 use super::home::{Home, PlayIndex};
-use super::machine::MachinePage;
 use super::player::Player;
 use super::seed_posts::ReproducePage;
 use super::validation::ValidationPage;
 use crate::hooks::{use_hash_nav, use_progress};
+use crate::machine::MachinePage;
 use crate::page::{resolve, View};
 use crate::route::{self, Route};
 use yew::prelude::*;

@@ -10,7 +10,6 @@ pub mod compare;
 pub mod export;
 pub mod frame;
 pub mod home;
-pub mod machine;
 pub mod notices;
 pub mod panel;
 pub mod pin;

@@ -20,7 +20,7 @@ pub const SIZE_KEY: &str = "skblab-workers";
 
 /// Who a task is for.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Owner {
+pub(crate) enum Owner {
     /// A run's point at `position`, or its `finish()`/whole run (`None`).
     Run {
         run: u64,
@@ -54,7 +54,7 @@ struct Slot {
 
 /// The workers.
 #[derive(Default)]
-pub(super) struct Pool {
+pub(crate) struct Pool {
     slots: Vec<Slot>,
     next_slot: u64,
     next_task: u64,

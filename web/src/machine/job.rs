@@ -5,10 +5,10 @@
 //! terminates it at once (a worker cannot be interrupted otherwise). Finished fits are kept by
 //! the text's hash, so going back to a file (the reference) costs nothing.
 
-use super::pool::Owner;
-use super::{fnv64, now_ms, plan, pump, Changed, CLIENT};
+use super::worker::MachineFacts;
+use crate::run::{fnv64, page_ms as now_ms, plan, pump, Changed, Owner, CLIENT};
 use crate::store::{self, Topic};
-use crate::worker::{MachineFacts, Request};
+use crate::worker::Request;
 use skblab_core::calibrate::machine::MachineReport;
 use skblab_core::WorkEstimate;
 use std::rc::Rc;
@@ -65,7 +65,7 @@ impl FitState {
 
 /// The page's fit and the finished ones.
 #[derive(Default)]
-pub(super) struct MachineStore {
+pub(crate) struct MachineStore {
     current: Option<Rc<FitState>>,
     /// The text of the current fit (sent when a worker is free; kept for "Fit again").
     text: Option<Rc<String>>,
@@ -75,11 +75,11 @@ pub(super) struct MachineStore {
 }
 
 impl MachineStore {
-    pub(super) fn available(&self) -> usize {
+    pub(crate) fn available(&self) -> usize {
         usize::from(self.waiting)
     }
 
-    pub(super) fn next_task(&mut self, task: u64) -> Option<(Request, Owner)> {
+    pub(crate) fn next_task(&mut self, task: u64) -> Option<(Request, Owner)> {
         if !self.waiting {
             return None;
         }
@@ -100,7 +100,7 @@ impl MachineStore {
         }
     }
 
-    pub(super) fn started(&mut self, id: u64, facts: MachineFacts, total: u32, events: u64) -> Changed {
+    pub(crate) fn started(&mut self, id: u64, facts: MachineFacts, total: u32, events: u64) -> Changed {
         let estimate_ms = plan::estimate_ms(&WorkEstimate { points: u64::from(total), events }, 1);
         self.update(id, |s| {
             s.facts = Some(Rc::new(facts));
@@ -109,11 +109,11 @@ impl MachineStore {
         })
     }
 
-    pub(super) fn progress(&mut self, id: u64, done: u32, total: u32) -> Changed {
+    pub(crate) fn progress(&mut self, id: u64, done: u32, total: u32) -> Changed {
         self.update(id, |s| (s.done, s.total) = (done, total))
     }
 
-    pub(super) fn arrived(&mut self, id: u64, report: MachineReport, compute_ms: f64) -> Changed {
+    pub(crate) fn arrived(&mut self, id: u64, report: MachineReport, compute_ms: f64) -> Changed {
         let now = now_ms();
         let changed = self.update(id, |s| {
             s.report = Some(Rc::new(report));
@@ -139,7 +139,7 @@ impl MachineStore {
     }
 
     /// Fit `id` failed: `rejected` when the worker refused the file.
-    pub(super) fn failed(&mut self, id: u64, message: &str, rejected: bool) -> Changed {
+    pub(crate) fn failed(&mut self, id: u64, message: &str, rejected: bool) -> Changed {
         if self.current.as_ref().is_some_and(|s| s.id == id) {
             self.waiting = false;
         }
@@ -150,7 +150,7 @@ impl MachineStore {
     }
 
     /// No worker can run: a fit waiting for one fails.
-    pub(super) fn fail_pending(&mut self, message: &str) {
+    pub(crate) fn fail_pending(&mut self, message: &str) {
         if let Some(id) = self.current.as_ref().filter(|s| s.is_running()).map(|s| s.id) {
             self.failed(id, message, false);
         }

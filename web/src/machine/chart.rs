@@ -6,11 +6,11 @@
 //!
 //! Generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
-use super::layout::{self, LegendEntry, Marker, Sizes, Swatch};
-use super::record::ChartBoxes;
-use super::summary::{Line, Lines};
-use super::table::{num, DataTable};
-use super::Theme;
+use crate::charts::layout::{self, LegendEntry, Marker, Sizes, Swatch};
+use crate::charts::record::ChartBoxes;
+use crate::charts::summary::{Line, Lines};
+use crate::charts::table::{num, DataTable};
+use crate::charts::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use skblab_core::calibrate::machine::{MachinePoint, MachineReport};
@@ -284,7 +284,7 @@ pub fn draw_overlay<DB: DrawingBackend>(
 
 /// The measured medians with their min–max whiskers, a ring around the cells the fit saw.
 fn draw_measured<DB: DrawingBackend>(
-    chart: &mut super::XyChart<'_, DB>,
+    chart: &mut crate::charts::XyChart<'_, DB>,
     o: &Overlay,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {

@@ -4,7 +4,7 @@
 //! fitting of its own: the report is core's, so the page shows the CLI's numbers
 //! (`skblab calibrate high-order-alloc --machine FILE --format json`) bit for bit.
 
-use super::Reply;
+use crate::worker::Reply;
 use serde::{Deserialize, Serialize};
 use skblab_core::calibrate::machine::MachineFit;
 use skblab_core::measure::{self, Machine, Measurement};

@@ -1,21 +1,22 @@
 //! `#/machine`, "Your machine": the commands that measure a real Linux box (core's
 //! `calibrate::machine::COMMANDS`, with a Copy button), a file picker and a paste box for the
 //! file they write, the file's machine facts, and its fit — core's `MachineFit`, run in the
-//! worker pool ([`crate::run::start_fit`]) with progress, ETA and Stop — as a table of every
-//! point and overlay charts of the stream suite ([`crate::charts::machine`]). The file is
-//! parsed by core (in the worker), kept in localStorage ([`crate::saved`]) and never uploaded;
+//! worker pool ([`super::job::start_fit`]) with progress, ETA and Stop — as a table of every
+//! point and overlay charts of the stream suite ([`super::chart`]). The file is
+//! parsed by core (in the worker), kept in localStorage ([`super::saved`]) and never uploaded;
 //! without one, the project's own reference measurement (fetched, not compiled in) is shown.
 
-use super::chart::{CanvasArea, Chart, ChartData, Drawing};
-use super::reproduce::error_class;
-use crate::charts::machine::{draw_overlay, overlays, setting_text, Overlay};
+use super::chart::{draw_overlay, overlays, setting_text, Overlay};
+use super::job::{current_fit, restart_fit, start_fit, stop_fit, use_fit, FitState};
+use super::saved::{self, Saved};
 use crate::charts::record::ChartBoxes;
 use crate::charts::summary::Lines;
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
+use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
+use crate::components::reproduce::error_class;
 use crate::hooks::use_dark_mode;
-use crate::run::{current_fit, page_ms, plan, restart_fit, start_fit, stop_fit, use_fit, use_ticker, FitState};
-use crate::saved::{self, Saved};
+use crate::run::{page_ms, plan, use_ticker};
 use skblab_core::calibrate::machine::{MachinePoint, MachineReport, COMMANDS};
 use skblab_core::measure::MAX_FILE_BYTES;
 use std::rc::Rc;
@@ -34,7 +35,7 @@ impl Drawing for Overlay {
         draw_overlay(area, self, theme).ok()
     }
     fn height_css(&self, css_w: f64) -> f64 {
-        crate::charts::machine::height_css(css_w)
+        super::chart::height_css(css_w)
     }
     fn describe(&self) -> String {
         Overlay::describe(self)
@@ -357,7 +358,7 @@ fn status(props: &StatusProps) -> Html {
     }
 }
 
-fn facts_box(f: &crate::worker::MachineFacts) -> Html {
+fn facts_box(f: &super::worker::MachineFacts) -> Html {
     let m = &f.machine;
     let or_none = |s: &str, none: &str| if s.is_empty() { none.to_string() } else { s.to_string() };
     let cpu = if m.cpu.is_empty() { m.model.clone() } else { format!("{} ({})", m.model, m.cpu) };
