@@ -1,6 +1,6 @@
 //! The knobs of `high-order-alloc` move the way the real system would (docs/knob-audit.md,
-//! knobs 1–3), each on the mean of seeds 1..=2 at default parameters otherwise. Each test failed on
-//! main at bbca30e (the numbers in each comment are main's).
+//! findings 1–3), each on the mean of seeds 1..=2 at default parameters otherwise. Each test
+//! failed on the model of bbca30e (the numbers in each comment are that model's).
 
 use skblab_core::experiments::high_order_alloc::{self as hoa, FragOrder};
 use skblab_core::params::Params;

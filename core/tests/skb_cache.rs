@@ -174,12 +174,12 @@ fn flows_scale_socket_state_misses() {
     assert!(mem.iter().flatten().any(|&g| g > 3.0), "{mem:?}");
 }
 
-/// Finding 5, the leftover (docs/knob-audit.md): beyond the 16,384 simulated flows each one
+/// Flows beyond the simulated ones (docs/knob-audit.md, finding 5): beyond the 16,384 simulated flows each one
 /// stands for `flows / 16,384` sockets as an exact ratio (a rounded integer made 16,384 to
 /// 24,575 flows identical and 100,000 equal to 1,000,000), and the round trip grows by
 /// Little's law for the flows that are not simulated: in a saturated closed loop with one
 /// request in flight per flow, latency = flows / transactions per second (less the client's
-/// turnaround). The old model stopped at 2.86 ms for a million flows.
+/// turnaround). A model without it stopped at 2.86 ms for a million flows.
 #[test]
 fn flows_beyond_the_simulated_ones_still_move_the_run() {
     let at = |f: u32| run(&[&format!("flows={f}")]);
@@ -264,8 +264,8 @@ fn world_run(settings: &[&str], seed: u64) -> sc::RunResult {
 /// `skbuff_head_cache` at 112 CPUs). The rx skb is in flight from the driver to recvmsg. In the
 /// saturated default the requests do *not* wait before the driver (in the NIC ring, no
 /// sk_buff): softirq work runs first, so the driver allocates on arrival and the skb waits on
-/// the socket for the epoll loop, ~87 per CPU (the lead of docs/knob-audit.md guessed the
-/// opposite). Fewer flows hold fewer: 2,048 flows hold ~16 per CPU and take `list_lock`
+/// the socket for the epoll loop, ~87 per CPU (not the other way round:
+/// docs/knob-audit.md, finding 5). Fewer flows hold fewer: 2,048 flows hold ~16 per CPU and take `list_lock`
 /// almost never, 10,000 hold ~87 and take it ~20 times per 1,000 requests.
 #[test]
 fn slab_turnover_follows_the_rx_skbs_held_per_cpu() {
