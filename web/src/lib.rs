@@ -27,8 +27,7 @@ pub mod components;
 pub mod hooks;
 pub mod ledger;
 pub mod machine;
-pub mod page;
-pub mod practice;
+pub mod pages;
 pub mod progress;
 pub mod route;
 pub mod run;
@@ -41,13 +40,13 @@ pub mod worker;
 pub fn start() {
     browser::register_service_worker();
     match browser::app_root() {
-        Some(root) => yew::Renderer::<components::app::App>::with_root(root).render(),
-        None => yew::Renderer::<components::app::App>::new().render(),
+        Some(root) => yew::Renderer::<pages::app::App>::with_root(root).render(),
+        None => yew::Renderer::<pages::app::App>::new().render(),
     };
 }
 
 /// Mounts the home page's small app on `<body>` (binary `skblab-home`; see
-/// [`components::shell`]).
+/// [`pages::shell`]).
 pub fn start_home() {
-    components::shell::start();
+    pages::shell::start();
 }

@@ -3,7 +3,7 @@
 //! notes box: what the page did that is no problem but worth saying (a preset change that
 //! kept the learner's own knobs), under its own heading and announced politely.
 
-use crate::page::bound_notices;
+use crate::pages::player::state::bound_notices;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -2,7 +2,7 @@
 //!
 //! [`ParamControl`] draws any [`ParamSpec`]: an integer becomes a slider with a number box, a
 //! power of two a select, a bool a checkbox, a choice a select. It reports raw text
-//! (`name`, `value`) upward; validation and state live in [`crate::page::apply`].
+//! (`name`, `value`) upward; validation and state live in [`crate::pages::player::state::apply`].
 
 use skblab_core::{ParamKind, ParamSpec, Params, Value};
 use std::collections::BTreeMap;
@@ -163,7 +163,7 @@ pub fn param_panel(props: &ParamPanelProps) -> Html {
     };
     // On a narrow screen the panel starts folded: the text and the views come first.
     let open = crate::browser::viewport_width().is_none_or(|w| w > 720.0);
-    let seed_error = props.errors.get(crate::page::SEED_KEY).cloned();
+    let seed_error = props.errors.get(crate::pages::player::state::SEED_KEY).cloned();
     html! {
         <>
         // Outside the <details>: seen even where the panel starts folded (a phone).

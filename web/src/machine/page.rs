@@ -14,7 +14,7 @@ use crate::charts::summary::Lines;
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
-use crate::components::reproduce::error_class;
+use crate::components::repro_table::error_class;
 use crate::hooks::use_dark_mode;
 use crate::run::{page_ms, plan, use_ticker};
 use skblab_core::calibrate::machine::{MachinePoint, MachineReport, COMMANDS};

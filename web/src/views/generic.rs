@@ -6,7 +6,7 @@
 use super::ViewCtx;
 use crate::charts::columns::{add_model_bands, column_chart};
 use crate::components::chart::Chart;
-use crate::components::reproduce::ReproTable;
+use crate::components::repro_table::ReproTable;
 use crate::components::results::Results;
 use crate::run::RunProgress;
 use skblab_core::{ChartSpec, ViewSpec};

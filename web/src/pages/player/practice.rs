@@ -1,17 +1,19 @@
 //! The practice of missed questions in the lesson player: the offer on a lesson's first and
 //! last step, the bar while practising, and the practice kept across reloads
-//! ([`crate::practice`]: which steps are asked again and which are answered, in localStorage;
+//! ([`crate::pages::player::practice::record`]: which steps are asked again and which are answered, in localStorage;
 //! the step itself is in the URL).
 
+use super::state::{Action, Page};
+use super::PageState;
 use crate::browser;
 use crate::components::notices::Notices;
-use crate::components::player::PageState;
 use crate::hooks::ProgressCtx;
-use crate::page::{Action, Page};
-use crate::practice::{Practice, DROPPED, STORAGE_KEY};
+use record::{Practice, DROPPED, STORAGE_KEY};
 use skblab_lessons::Lesson;
 use std::rc::Rc;
 use yew::prelude::*;
+
+pub mod record;
 
 /// The practice under way, kept in localStorage, and what could not be read of it.
 #[derive(Clone, PartialEq)]

@@ -1,12 +1,12 @@
 //! The seed-vs-simulation table of one run ([`ReproTable`], the generic `Compare` view of a
 //! lesson step or the playground) and the error badges the Reproduce page
-//! ([`super::seed_posts`]) shares. With `bands`, a table offers the
+//! ([`crate::pages::reproduce`]) shares. With `bands`, a table offers the
 //! uncertainty band of its experiment ([`super::bands`]): a band column with a drawn bar per
 //! cell once the learner starts it, and the "cannot tell" line under the table.
 
 use super::bands::{band_bar, use_bands_of, BandPanel};
-use super::validation::VerdictStrip;
 use crate::browser;
+use crate::pages::validation::VerdictStrip;
 use skblab_core::Reproduction;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -1,22 +1,26 @@
 //! The lesson player and the playground: step text, question, parameter panel, views.
 //!
-//! The page state is [`Page`], changed only through [`crate::page::apply`] (wrapped in
+//! The page state is [`Page`], changed only through [`crate::pages::player::state::apply`] (wrapped in
 //! `use_reducer`). Effects keep the URL in step with the state: a new step adds a history
 //! entry, a moved control replaces it; a navigation (back button, edited URL) reloads the state.
 
-use super::notices::Notices;
-use super::panel::ParamPanel;
-use super::practice::{practice_bar, use_practice, PracticeHandle};
-use super::question::QuestionBox;
-use super::results::{Results, RunNotes};
+use crate::components::notices::Notices;
+use crate::components::panel::ParamPanel;
+use crate::components::question::QuestionBox;
+use crate::components::results::{Results, RunNotes};
 use crate::hooks::{use_dark_mode, Nav, ProgressCtx, Record};
-use crate::page::{apply, Action, Page};
 use crate::route::{self, Route};
 use crate::run::use_run;
 use crate::{browser, views};
+use practice::{practice_bar, use_practice, PracticeHandle};
 use skblab_core::{Cost, ViewSpec};
+use state::{apply, Action, Page};
 use std::rc::Rc;
 use yew::prelude::*;
+
+pub mod pinned_view;
+pub mod practice;
+pub mod state;
 
 /// `Page` as a Yew reducer.
 #[derive(Clone, PartialEq)]
@@ -53,7 +57,7 @@ pub fn player(props: &PlayerProps) -> Html {
     let on_arrows = arrow_keys(&state, arrow_focus);
     // The step list folded on a phone (style.css shows it whole on a wider screen).
     let steps_open = use_state_eq(|| false);
-    super::pin::use_pinned_main_view();
+    pinned_view::use_pinned_main_view();
     let resolved = page.resolved();
     let invalid = page.experiment.validate(&resolved).err().map(|e| e.to_string());
     let refused = invalid.is_some();
@@ -540,7 +544,7 @@ fn step_question(
     html! {
         <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
             question={q} experiment={page.experiment}
-            params={super::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
+            params={crate::components::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
             {answered_before} {on_record} />
     }
 }

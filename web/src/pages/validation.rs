@@ -10,7 +10,7 @@
 //! current ones and says so if they differ. [`VerdictStrip`] is the verdict badge line the
 //! Reproduce page and every lesson's seed table show above the errors.
 
-use super::reproduce::error_class;
+use crate::components::repro_table::error_class;
 use crate::route::{self, Route};
 use skblab_core::calibrate::tables::{TableSpec, Verdict};
 use skblab_core::validate::{is_held_out, snapshot, TableReport, Validation};

@@ -10,7 +10,7 @@
 //! worker change: `window.skblabUpdateReady`, event `skblab-update`), the frame says so above
 //! the page: the tab reloads into the new version on its next navigation, or now by the button.
 
-use super::notices::Notices;
+use crate::components::notices::Notices;
 use crate::hooks::ProgressCtx;
 use crate::route::{self, Route};
 use gloo_events::EventListener;
