@@ -17,7 +17,7 @@
 //! problem string in [`Location::problems`], which the page shows as a notice (a query on a
 //! page that takes none is one too: it is dropped, and the notice says so). Path segments are
 //! percent-decoded only (`+` is a plus there; in the query it is a space, as in forms). Whether a
-//! lesson, parameter or value exists is decided later by [`crate::pages::player::state`], which knows the
+//! lesson, parameter or value exists is decided later by [`crate::pages::resolve`], which knows the
 //! lessons and the experiments.
 
 use skblab_core::params::{echo, echo_within};

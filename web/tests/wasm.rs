@@ -8,7 +8,7 @@
 //! How to run in the browser: see web/README.md.
 
 use skblab_core::rng::Rng;
-use skblab_web::pages::player::state::{self as page, View};
+use skblab_web::pages::{self as page, View};
 use skblab_web::route;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 

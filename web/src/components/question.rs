@@ -533,7 +533,8 @@ pub fn question_box(props: &QuestionProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pages::player::state::{apply, resolve, Action, View};
+    use crate::pages::player::state::{apply, Action};
+    use crate::pages::{resolve, View};
     use crate::route;
     use skblab_core::{Cost, ParamKind};
     use skblab_lessons::{index, lesson, Runs, Status};

@@ -6,9 +6,9 @@ use super::home::{Home, PlayIndex};
 use super::player::Player;
 use super::reproduce::ReproducePage;
 use super::validation::ValidationPage;
+use super::{resolve, View};
 use crate::hooks::{use_hash_nav, use_progress};
 use crate::machine::MachinePage;
-use crate::pages::player::state::{resolve, View};
 use crate::route::{self, Route};
 use yew::prelude::*;
 
@@ -44,7 +44,7 @@ pub fn app() -> Html {
         let canonical = match view {
             View::Home => Some(route::href(Route::Home)),
             View::About => Some(route::href(Route::About)),
-            View::Reproduce { seeds } => Some(crate::pages::player::state::reproduce_href(*seeds)),
+            View::Reproduce { seeds } => Some(super::reproduce_href(*seeds)),
             View::Validation => Some(route::href(Route::Validation)),
             View::Machine => Some(route::href(Route::Machine)),
             View::PlayIndex => Some(route::href(Route::Play { experiment: None })),

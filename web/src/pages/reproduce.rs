@@ -10,10 +10,11 @@
 //! (the mean of those so far, said so) and is the CLI's once all are in. The page only lays
 //! the numbers out, in the CLI's rounding (core's `fmt_num`).
 
+use super::player::state::Page;
 use super::validation::VerdictStrip;
+use super::{reproduce_href, MAX_REPRODUCE_SEEDS};
 use crate::cite;
 use crate::components::repro_table::error_class;
-use crate::pages::player::state::{reproduce_href, Page, MAX_REPRODUCE_SEEDS};
 use crate::route::{self, Route};
 use crate::run::{self, RunKey, RunState, ViewLoad};
 use crate::store::{self, Topic};

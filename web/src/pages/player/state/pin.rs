@@ -47,7 +47,8 @@ impl Pin {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{apply, resolve, Action, Page, View};
+    use super::super::{apply, Action, Page};
+    use crate::pages::{resolve, View};
     use crate::route;
 
     fn page(hash: &str) -> Page {

@@ -2,6 +2,7 @@
 //! hostile URLs).
 
 use super::*;
+use crate::pages::{reproduce_href, thousands, View, MAX_NOTICES, MAX_NOTICE_CHARS, REPRODUCE_SEEDS};
 use crate::route;
 
 fn page(hash: &str) -> Page {
