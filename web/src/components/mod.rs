@@ -13,3 +13,4 @@ pub mod question;
 pub mod repro_table;
 pub mod results;
 pub mod transport;
+pub mod verdict;

@@ -5,8 +5,8 @@
 //! cell once the learner starts it, and the "cannot tell" line under the table.
 
 use super::bands::{band_bar, use_bands_of, BandPanel};
+use super::verdict::VerdictStrip;
 use crate::browser;
-use crate::pages::validation::VerdictStrip;
 use skblab_core::Reproduction;
 use std::rc::Rc;
 use yew::prelude::*;

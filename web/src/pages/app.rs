@@ -2,7 +2,8 @@
 
 use super::about::About;
 use super::frame::Frame;
-use super::home::{Home, PlayIndex};
+use super::home::Home;
+use super::play_index::PlayIndex;
 use super::player::Player;
 use super::reproduce::ReproducePage;
 use super::validation::ValidationPage;

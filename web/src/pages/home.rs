@@ -1,4 +1,4 @@
-//! The home page (lesson cards with progress) and the playground's list of experiments.
+//! The home page (`#/`): the lesson cards with the learner's progress.
 
 use crate::hooks::ProgressCtx;
 use crate::route::{self, Route};
@@ -133,30 +133,5 @@ fn card(number: Option<usize>, entry: &IndexEntry, progress: &ProgressCtx) -> Ht
                 <p>{ &entry.summary }</p>
             </li>
         },
-    }
-}
-
-/// `#/play`: every experiment of the registry.
-#[function_component(PlayIndex)]
-pub fn play_index() -> Html {
-    html! {
-        <div class="home">
-            <h1>{"Playground"}</h1>
-            <p class="lead">{"Every model with all of its knobs, no lesson text. The URL keeps your settings: share it."}</p>
-            <ul class="cards">
-                { for skblab_core::experiments().iter().map(|e| {
-                    let href = route::href(Route::Play { experiment: Some(e.id().to_string()) });
-                    html! {
-                        <li class="card" data-testid={format!("play-card-{}", e.id())}>
-                            <a class="card-link" {href}>
-                                <div class="card-top"><code>{ e.id() }</code></div>
-                                <h2>{ e.title() }</h2>
-                                <p>{ e.summary() }</p>
-                            </a>
-                        </li>
-                    }
-                }) }
-            </ul>
-        </div>
     }
 }

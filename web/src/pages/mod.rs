@@ -12,6 +12,7 @@ pub mod about;
 pub mod app;
 pub mod frame;
 pub mod home;
+pub mod play_index;
 pub mod player;
 pub mod reproduce;
 pub mod shell;

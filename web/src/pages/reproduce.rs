@@ -11,10 +11,10 @@
 //! the numbers out, in the CLI's rounding (core's `fmt_num`).
 
 use super::player::state::Page;
-use super::validation::VerdictStrip;
 use super::{reproduce_href, MAX_REPRODUCE_SEEDS};
 use crate::cite;
 use crate::components::repro_table::error_class;
+use crate::components::verdict::VerdictStrip;
 use crate::route::{self, Route};
 use crate::run::{self, RunKey, RunState, ViewLoad};
 use crate::store::{self, Topic};

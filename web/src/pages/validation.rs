@@ -7,56 +7,14 @@
 //! Cross-validation refits are too heavy for a page, so the figures come from the committed
 //! snapshot of `skblab validate --format json` (`skblab_core::validate::snapshot`, rewritten by
 //! `make validate`); the page checks the snapshot's tables and verdicts against the registry's
-//! current ones and says so if they differ. [`VerdictStrip`] is the verdict badge line the
-//! Reproduce page and every lesson's seed table show above the errors.
+//! current ones and says so if they differ.
 
 use crate::components::repro_table::error_class;
+use crate::components::verdict::verdict_badge;
 use crate::route::{self, Route};
 use skblab_core::calibrate::tables::{TableSpec, Verdict};
 use skblab_core::validate::{is_held_out, snapshot, TableReport, Validation};
 use yew::prelude::*;
-
-/// The badge of a verdict, its explanation as tooltip and accessible description.
-pub fn verdict_badge(v: Verdict) -> Html {
-    html! {
-        <span class={classes!("verdict-badge", format!("verdict-{}", v.name()))} title={v.explain()}
-            data-testid="verdict-badge">{ v.name() }</span>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-pub struct VerdictStripProps {
-    /// The experiment whose tables to show.
-    pub experiment: AttrValue,
-}
-
-/// One line per table of an experiment: verdict badge, degrees of freedom, a link to the
-/// validation page (nothing for an experiment that declares no table).
-#[function_component(VerdictStrip)]
-pub fn verdict_strip(props: &VerdictStripProps) -> Html {
-    let Ok(e) = skblab_core::find(&props.experiment) else { return html! {} };
-    let tables = e.tables();
-    if tables.is_empty() {
-        return html! {};
-    }
-    html! {
-        <ul class="verdict-strip" data-testid="verdict-strip">
-            { for tables.iter().map(|t| html! {
-                <li>
-                    { verdict_badge(t.verdict()) }{" "}
-                    <span class="verdict-dof">{ dof(t) }</span>{" "}
-                    <span class="muted verdict-why">{ t.verdict().explain() }</span>{" "}
-                    <a href={route::href(Route::Validation)} data-testid="verdict-link">{"validation"}</a>
-                </li>
-            }) }
-        </ul>
-    }
-}
-
-fn dof(t: &TableSpec) -> String {
-    let fitted = if t.fitted.is_empty() { "0 fitted".to_string() } else { format!("{} fitted", t.fitted.len()) };
-    format!("{}: {} numbers, {fitted}", t.table, t.targets)
-}
 
 /// Where the snapshot's tables differ from the registry's (empty: in step).
 fn staleness(v: &Validation) -> Option<String> {
