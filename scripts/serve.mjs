@@ -4,6 +4,16 @@
 // beside the big files (scripts/precompress.mjs); other files are compressed on first request
 // (fast settings) and kept in memory.
 //
+// The coding follows Accept-Encoding with its q-values (RFC 9110 §12.5.3): `q=0` means not
+// acceptable, the highest q wins, a tie goes to br, then gzip, then none; `*` stands for any
+// coding not named; no header means none.
+//
+// What it keeps is bounded by the build, never by the requests: the memory cache holds files
+// of the build (one entry per file and coding), and the byte counts are kept per file of the
+// build (under `/` for the page at the root), so any number of distinct request paths —
+// missing ones, navigations that get index.html, aliases such as `/%2e/index.html` — adds
+// nothing.
+//
 // What it answers:
 // - a file of the build: 200 with its type; content-hashed names (`name-<hex>.ext`: Trunk writes 16 digits, fewer when the hash starts with zeros) may be
 //   kept by caches for an hour, everything else (index.html, sw.js, the sweep worker's unhashed
@@ -89,6 +99,48 @@ function fileFor(root, urlPath) {
   }
 }
 
+/** A coding we can send, by its Accept-Encoding name (`x-gzip` is gzip, RFC 9110 §8.4.1.3). */
+const CODINGS = { br: 'br', gzip: 'gzip', 'x-gzip': 'gzip', identity: 'identity' };
+/** A qvalue (RFC 9110 §12.4.2): 0 to 1 with at most three decimals; anything else is null. */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * The content coding to send for an Accept-Encoding header: 'br', 'gzip' or null (none).
+ * Each listed coding gets its q (1 when not given; a malformed q counts as 0, so a coding is
+ * never sent on a weight we cannot read); `*` gives its q to br, gzip and identity when they
+ * are not named. Codings with q=0 are out; of the rest the highest q wins, ties going to br,
+ * then gzip, then identity. Identity not named (and no `*`) is the last resort, below any
+ * acceptable coding; when nothing is acceptable, not even identity, the answer is still
+ * uncompressed (the one form every client reads).
+ */
+export function pickEncoding(header) {
+  if (header == null) return null;
+  const named = new Map();
+  let star = null;
+  for (const item of String(header).split(',')) {
+    const [name, ...params] = item.split(';').map((t) => t.trim());
+    if (!name) continue;
+    let q = 1;
+    for (const param of params) {
+      const eq = param.indexOf('=');
+      if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
+      const value = param.slice(eq + 1).trim();
+      q = QVALUE.test(value) ? Number(value) : 0;
+    }
+    const lower = name.toLowerCase();
+    if (lower === '*') star = q;
+    else if (CODINGS[lower] && !named.has(CODINGS[lower])) named.set(CODINGS[lower], q);
+  }
+  const weight = (coding) => named.get(coding) ?? star ?? (coding === 'identity' ? Number.MIN_VALUE : 0);
+  let best = null;
+  let bestQ = 0;
+  for (const coding of ['br', 'gzip', 'identity']) {
+    const q = weight(coding);
+    if (q > bestQ) [best, bestQ] = [coding, q];
+  }
+  return best === 'identity' ? null : best;
+}
+
 /** Whether the request is a page load (the only kind that may get index.html for a missing path). */
 function isNavigation(req) {
   const mode = req.headers['sec-fetch-mode'];
@@ -97,9 +149,21 @@ function isNavigation(req) {
 }
 
 /**
- * A server for `dist`. `stats.bytes` counts the body bytes sent per URL path (what a
- * browser transfers), for first-load measurements. `setRoot(dir)` serves another build from
- * the same origin from the next request on (a test's "new version deployed").
+ * The path a response's bytes are counted under: `/` for the page at the root, else the
+ * served file's own path in the build (`/skblab-web-….js`, `/index.html` for a navigation
+ * to a missing path). One key per file of the build, whatever the request said.
+ */
+function statsKey(root, file, urlPath) {
+  const rel = `/${path.relative(root, file).split(path.sep).join('/')}`;
+  return urlPath === '/' && rel === '/index.html' ? '/' : rel;
+}
+
+/**
+ * A server for `dist`. `stats.bytes` counts the body bytes sent per file of the build (keyed
+ * by its URL path, `/` for the root page: what a browser transfers), for first-load
+ * measurements. `setRoot(dir)` serves another build from the same origin from the next
+ * request on (a test's "new version deployed"). `kept()` says how much the server holds:
+ * `{ cached, counted }`, the entries of its file cache and of `stats.bytes`.
  */
 export function createStaticServer(dist) {
   let root = path.resolve(dist);
@@ -131,8 +195,7 @@ export function createStaticServer(dist) {
       if (!fs.existsSync(file)) return plain(res, 404, 'not found', security);
     }
     const ext = path.extname(file);
-    const accept = String(req.headers['accept-encoding'] || '');
-    const encoding = !COMPRESSIBLE.has(ext) ? null : /\bbr\b/.test(accept) ? 'br' : /\bgzip\b/.test(accept) ? 'gzip' : null;
+    const encoding = COMPRESSIBLE.has(ext) ? pickEncoding(req.headers['accept-encoding']) : null;
     const stamp = fs.statSync(file).mtimeMs;
     const key = `${file}|${encoding}`;
     let entry = cache.get(key);
@@ -164,7 +227,8 @@ export function createStaticServer(dist) {
     }
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : entry.body);
-    stats.bytes.set(urlPath, (stats.bytes.get(urlPath) || 0) + entry.body.length);
+    const counted = statsKey(root, file, urlPath);
+    stats.bytes.set(counted, (stats.bytes.get(counted) || 0) + entry.body.length);
   };
   const server = http.createServer((req, res) => {
     try {
@@ -185,7 +249,8 @@ export function createStaticServer(dist) {
     root = path.resolve(dir);
     cache.clear();
   };
-  return { server, stats, setRoot };
+  const kept = () => ({ cached: cache.size, counted: stats.bytes.size });
+  return { server, stats, setRoot, kept };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

@@ -3,13 +3,16 @@
 //! carries the security headers, the CSP being the built index.html's meta policy plus
 //! `frame-ancestors 'none'`; a missing .js/.wasm/.css (or any asset) is a 404, never
 //! index.html, while a navigation to an unknown path gets index.html; only content-hashed
-//! names may be cached. Runs against a small fixture build, and checks the real build's CSP too.
+//! names may be cached; any number of distinct request paths adds nothing to what the server
+//! keeps; the coding follows Accept-Encoding's q-values (`br;q=0` is no brotli). Runs against a
+//! small fixture build, and checks the real build's CSP too.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { createStaticServer, metaCsp } from '../../scripts/serve.mjs';
 import { DIST } from './harness.mjs';
 
@@ -24,9 +27,11 @@ fs.writeFileSync(path.join(fixture, 'app-e167294f887eae5_bg.wasm'), '\0asm');
 fs.mkdirSync(path.join(fixture, 'snippets'));
 
 let srv;
+let app;
 let port;
 test.before(async () => {
-  srv = createStaticServer(fixture).server;
+  app = createStaticServer(fixture);
+  srv = app.server;
   await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
   port = srv.address().port;
 });
@@ -116,6 +121,56 @@ test('only content-hashed names may be cached; index.html and unhashed files are
   const again = await get('/sweep-worker.js', `If-None-Match: ${first.headers.etag}`);
   assert.equal(again.status, 304);
   assert.equal(again.body, '');
+});
+
+test('any number of distinct request paths adds nothing to what the server keeps', async () => {
+  // Every file of the fixture in every coding, and the root page: all the server may keep.
+  const files = ['/', '/index.html', '/app-0123456789abcdef.js', '/sweep-worker.js', '/app-e167294f887eae5_bg.wasm'];
+  for (const p of files) for (const coding of ['br', 'gzip', 'identity']) await get(p, `Accept-Encoding: ${coding}`);
+  await get('/elsewhere', 'Sec-Fetch-Mode: navigate\r\nAccept: text/html');
+  const before = app.kept();
+  assert.ok(before.counted <= files.length, `counted under ${[...app.stats.bytes.keys()]}`);
+  for (let i = 0; i < 1500; i++) {
+    const asked = [
+      [`/lesson/${i}/step`, 'Sec-Fetch-Mode: navigate\r\nAccept: text/html'], // index.html for a navigation
+      [`/missing-${i}.js`, ''], // a 404
+      [`/${'%2e/'.repeat(1 + (i % 50))}index.html?v=${i}`, 'Accept-Encoding: gzip'], // an alias of a file
+    ][i % 3];
+    const r = await get(...asked);
+    assert.ok(r.status === 200 || r.status === 404, `${asked[0]}: ${r.status}`);
+  }
+  assert.equal(app.stats.bytes.size, before.counted, `byte counts under ${app.stats.bytes.size} paths`);
+  assert.deepEqual(app.kept(), before, 'the file cache and the byte counts hold only the build\'s files');
+});
+
+test('Accept-Encoding is read with its q-values: q=0 is not acceptable, the highest q wins', async () => {
+  const source = fs.readFileSync(path.join(fixture, 'sweep-worker.js'));
+  const cases = [
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0', null],
+    ['br; q=0.000, gzip;q=0.001', 'gzip'],
+    ['gzip, br', 'br'],
+    ['gzip;q=0.9, br;q=0.5', 'gzip'],
+    ['identity;q=1, br;q=0.5', null],
+    ['*;q=0.2, br;q=0', 'gzip'],
+    ['*;q=0', null],
+    ['br;q=nonsense, gzip;q=0.1', 'gzip'],
+    ['br;q=1.5', null],
+    ['BR;Q=1', 'br'],
+    ['x-gzip', 'gzip'],
+    ['deflate, zstd', null],
+    ['', null],
+    [null, null],
+  ];
+  for (const [header, want] of cases) {
+    const r = await get('/sweep-worker.js', header === null ? '' : `Accept-Encoding: ${header}`);
+    assert.equal(r.status, 200, `${header}`);
+    assert.equal(r.headers['content-encoding'] ?? null, want, `Accept-Encoding: ${header}`);
+    const body = Buffer.from(r.body, 'latin1');
+    const plain = want === 'br' ? zlib.brotliDecompressSync(body) : want === 'gzip' ? zlib.gunzipSync(body) : body;
+    assert.deepEqual(plain, source, `the body for ${header} is the file`);
+    assert.match(r.headers.vary, /accept-encoding/i);
+  }
 });
 
 test('the real build: the header CSP is the meta tag policy of its index.html', { skip: !fs.existsSync(path.join(DIST, 'index.html')) && 'no build' }, async () => {
