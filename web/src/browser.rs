@@ -87,7 +87,7 @@ pub async fn blob_text(blob: &web_sys::Blob) -> Result<String, String> {
 }
 
 /// This tab's session storage: what should last until the tab closes, across the home page's
-/// handover to the full app (components/shell.rs), but not beyond.
+/// handover to the full app (pages/shell.rs), but not beyond.
 fn session() -> Option<web_sys::Storage> {
     window().and_then(|w| w.session_storage().ok().flatten())
 }

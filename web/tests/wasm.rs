@@ -8,7 +8,7 @@
 //! How to run in the browser: see web/README.md.
 
 use skblab_core::rng::Rng;
-use skblab_web::pages::{self as page, View};
+use skblab_web::pages::{self, View};
 use skblab_web::route;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -136,7 +136,7 @@ fn url_round_trips_through_the_page_state() {
         skblab_core::MODEL_VERSION
     );
     let text = text.as_str();
-    let (view, notices) = page::resolve(&route::parse(text));
+    let (view, notices) = pages::resolve(&route::parse(text));
     assert!(notices.is_empty(), "{notices:?}");
     let View::Player(p) = view else { panic!("{text} is not a player page") };
     assert!(p.notices.is_empty(), "{:?}", p.notices);
@@ -146,7 +146,7 @@ fn url_round_trips_through_the_page_state() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn malformed_url_falls_back_with_notices() {
-    let (view, _) = page::resolve(&route::parse("#/lesson/skb-layout/99?mtu=abc"));
+    let (view, _) = pages::resolve(&route::parse("#/lesson/skb-layout/99?mtu=abc"));
     let View::Player(p) = view else { panic!("expected the lesson player") };
     assert_eq!(p.step, 0);
     assert_eq!(p.notices.len(), 2, "{:?}", p.notices);

@@ -6,7 +6,7 @@
 //! frame is focusable; ← / → move along a line, ↑ / ↓ to the line above or below, Home / End
 //! to its ends, Page Up / Down by a tenth; a live region says "x, line, value with unit" and a
 //! ring marks the point over the canvas. All of it lives inside the chart's `<figure>`, so a
-//! view veiled by an open question (components/player.rs) veils it too.
+//! view veiled by an open question (the player, pages/player/) veils it too.
 //!
 //! A chart's data implements [`Drawing`] (the line chart of [`crate::charts::sweep`] does, and
 //! so may a custom view's chart); the component holds no chart logic. The canvas is as tall as

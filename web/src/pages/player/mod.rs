@@ -6,21 +6,24 @@
 
 use crate::components::notices::Notices;
 use crate::components::panel::ParamPanel;
-use crate::components::question::QuestionBox;
 use crate::components::results::{Results, RunNotes};
-use crate::hooks::{use_dark_mode, Nav, ProgressCtx, Record};
-use crate::route::{self, Route};
+use crate::hooks::{use_dark_mode, Nav, ProgressCtx};
+use crate::route;
 use crate::run::use_run;
 use crate::{browser, views};
-use practice::{practice_bar, use_practice, PracticeHandle};
+use head::{arrow_keys, player_head};
+use practice::use_practice;
 use skblab_core::{Cost, ViewSpec};
 use state::{apply, Action, Page};
 use std::rc::Rc;
+use step::step_body;
 use yew::prelude::*;
 
+mod head;
 pub mod pinned_view;
 pub mod practice;
 pub mod state;
+mod step;
 
 /// `Page` as a Yew reducer.
 #[derive(Clone, PartialEq)]
@@ -171,49 +174,6 @@ fn run_status(run: &Rc<crate::run::RunState>, refused: bool) -> Html {
     }
 }
 
-/// The key handler of the step list and the step's buttons: ← / → (no modifier) go to the
-/// previous / next step and keep focus in the same place (`arrow_focus`: the element id to
-/// focus on the new step: the current step's pill, or the button pressed).
-fn arrow_keys(
-    state: &UseReducerHandle<PageState>,
-    arrow_focus: Rc<std::cell::RefCell<Option<String>>>,
-) -> Callback<KeyboardEvent> {
-    let dispatch = state.dispatcher();
-    let (step, n) = (state.0.step, state.0.n_steps());
-    Callback::from(move |e: KeyboardEvent| {
-        if e.alt_key() || e.ctrl_key() || e.meta_key() || e.shift_key() {
-            return;
-        }
-        let (action, next) = match e.key().as_str() {
-            "ArrowLeft" if step > 0 => (Action::Prev, step - 1),
-            "ArrowRight" if step + 1 < n => (Action::Next, step + 1),
-            "ArrowLeft" | "ArrowRight" => return e.prevent_default(),
-            _ => return,
-        };
-        e.prevent_default();
-        // On a pill (not on the folded list's toggle, whose pills may be hidden).
-        let in_list = e
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .is_some_and(|el| el.closest(".steps ol").ok().flatten().is_some());
-        // On the step's buttons, focus stays on the one that still does something.
-        let button = match () {
-            _ if next == 0 => "next-step",
-            _ if next + 1 == n => "prev-step",
-            _ if next > step => "next-step",
-            _ => "prev-step",
-        };
-        let target = if in_list { step_pill_id(next) } else { button.to_string() };
-        *arrow_focus.borrow_mut() = Some(target);
-        dispatch.dispatch(action);
-    })
-}
-
-/// The element id of step `i`'s pill in the step list (from 0).
-fn step_pill_id(i: usize) -> String {
-    format!("step-pill-{}", i + 1)
-}
-
 /// A callback that dispatches the action `make` builds from its argument.
 fn send<T: 'static>(state: &UseReducerHandle<PageState>, make: impl Fn(T) -> Action + 'static) -> Callback<T> {
     let dispatch = state.dispatcher();
@@ -229,28 +189,6 @@ fn results_under_views(page: &Page, resolved: &skblab_core::Params, view_names: 
         .iter()
         .any(|v| matches!(v, ViewSpec::Table { id } if view_names.iter().any(|n| n == id)));
     page.experiment.cost(resolved) == Cost::Light && !shows_table
-}
-
-/// The title block: lesson or playground, title, summary, the copy-link button and the steps.
-fn player_head(
-    page: &Page,
-    progress: &ProgressCtx,
-    state: &UseReducerHandle<PageState>,
-    on_arrows: &Callback<KeyboardEvent>,
-    steps_open: &UseStateHandle<bool>,
-) -> Html {
-    let title = page.lesson.map_or(page.experiment.title(), |l| l.title.as_str());
-    let summary = page.lesson.map_or(page.experiment.summary(), |l| l.summary.as_str());
-    html! {
-        <header class="player-head">
-            <p class="eyebrow">{ if page.lesson.is_some() { "Lesson" } else { "Playground" } }
-                {" · "}<code>{ page.experiment.id() }</code></p>
-            <h1>{ title }</h1>
-            <p class="lead">{ summary }</p>
-            <CopyLink />
-            { step_list(page, progress, state, on_arrows, steps_open) }
-        </header>
-    }
 }
 
 /// Keyboard users reach the views (a trace player's buttons) without tabbing through the
@@ -302,7 +240,7 @@ fn veiled_views(question: Option<&skblab_lessons::Question>, open: bool) -> (Vec
 }
 
 /// A view in a slot of its own: the first one that draws is the step's main view, which a
-/// one-column screen keeps in sight while a knob moves (components/pin.rs).
+/// one-column screen keeps in sight while a knob moves (pinned_view.rs).
 fn view_slot(name: &str, hidden: bool, ctx: &views::ViewCtx) -> Html {
     html! {
         <div class="view-slot" key={name.to_string()}>{ veil(name, hidden, views::render(name, ctx)) }</div>
@@ -362,301 +300,4 @@ fn use_url_sync(page: &Page, nav: &Nav, dispatch: UseReducerDispatcher<PageState
             dispatch.dispatch(Action::Load(route::parse(&nav.hash)));
         }
     });
-}
-
-/// The lesson's steps as pills. On a phone (style.css, below 640 px) the list folds behind
-/// one button that names the current step: eight pills wrapped one a line took a whole screen
-/// before the step's text. A step chosen from the unfolded list folds it again.
-fn step_list(
-    page: &Page,
-    progress: &ProgressCtx,
-    state: &UseReducerHandle<PageState>,
-    on_arrows: &Callback<KeyboardEvent>,
-    steps_open: &UseStateHandle<bool>,
-) -> Html {
-    let Some(lesson) = page.lesson else { return html! {} };
-    let open = **steps_open;
-    let toggle = {
-        let steps_open = steps_open.clone();
-        Callback::from(move |_: MouseEvent| steps_open.set(!*steps_open))
-    };
-    let current_title = lesson.steps.get(page.step).map_or("", |s| s.title.as_str());
-    html! {
-        <nav class={classes!("steps", open.then_some("open"))} aria-label="Steps" onkeydown={on_arrows.clone()}>
-            <button type="button" class="steps-toggle" data-testid="steps-toggle" aria-expanded={open.to_string()}
-                aria-controls="step-list" onclick={toggle}>
-                <span class="steps-toggle-count">{ format!("Step {} of {}", page.step + 1, lesson.steps.len()) }</span>
-                <span class="steps-toggle-title">{ current_title }</span>
-                <span class="steps-toggle-mark" aria-hidden="true">{ if open { "▴" } else { "▾" } }</span>
-            </button>
-            <ol id="step-list">
-                { for lesson.steps.iter().enumerate().map(|(i, s)| {
-                    let dispatch = state.dispatcher();
-                    let steps_open = steps_open.clone();
-                    let current = i == page.step;
-                    let done = progress.progress.is_correct(&lesson.slug, i)
-                        || (s.question.is_none() && progress.progress.is_visited(&lesson.slug, i));
-                    html! {
-                        <li>
-                            <button type="button" class={classes!("step-pill", current.then_some("current"), done.then_some("done"))}
-                                id={step_pill_id(i)} aria-current={current.then_some("step")} data-testid={format!("step-{}", i + 1)}
-                                onclick={move |_| { steps_open.set(false); dispatch.dispatch(Action::GoStep(i)) }} title={s.title.clone()}>
-                                <span class="step-num">{ if done { "✓".to_string() } else { (i + 1).to_string() } }</span>
-                                <span class="step-name">{ &s.title }</span>
-                            </button>
-                        </li>
-                    }
-                }) }
-            </ol>
-        </nav>
-    }
-}
-
-fn step_body(
-    page: &Page,
-    progress: &ProgressCtx,
-    state: &UseReducerHandle<PageState>,
-    settled: &UseStateHandle<bool>,
-    answered_before: bool,
-    practice: &PracticeHandle,
-    on_arrows: &Callback<KeyboardEvent>,
-) -> Html {
-    let dispatcher = state.dispatcher();
-    let send = move |action: Action| {
-        let d = dispatcher.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(action.clone()))
-    };
-    let (Some(lesson), Some(step)) = (page.lesson, page.lesson.and_then(|l| l.steps.get(page.step))) else {
-        return html! {
-            <div class="step-actions">
-                <button class="btn" type="button" onclick={send(Action::ResetStep)} data-testid="reset-step">{"Reset to defaults"}</button>
-                <a class="btn" href={route::href(Route::Play { experiment: None })}>{"All experiments"}</a>
-            </div>
-        };
-    };
-    let n = lesson.steps.len();
-    // Rendered from the lesson's Markdown at build time (trusted, compiled-in content).
-    let body = Html::from_html_unchecked(AttrValue::from(step.body_html.as_str()));
-    // The ledger shows model values: not while this step's question is open and was never
-    // answered (nor during a practice).
-    let hold_ledger = practice.active().is_some()
-        || (step.question.is_some()
-            && !**settled
-            && !answered_before
-            && progress.ledger.get(&lesson.slug, page.step).is_none());
-    let next = send(Action::Next);
-    html! {
-        <article class="step card-flat" aria-labelledby="step-title">
-            <p class="eyebrow">{ format!("Step {} of {n}", page.step + 1) }</p>
-            <h2 id="step-title" data-testid="step-title" tabindex="-1">{ &step.title }</h2>
-            { practice_bar(page, lesson, progress, state, practice) }
-            <div class="prose">{ body }</div>
-            { step_question(page, lesson, step, progress, settled, answered_before, practice) }
-            <div class="step-actions" onkeydown={on_arrows.clone()}>
-                <button class="btn" type="button" onclick={send(Action::Prev)} disabled={page.step == 0}
-                    id="prev-step" data-testid="prev-step" aria-keyshortcuts="ArrowLeft">{"← Previous"}</button>
-                <button class="btn" type="button" onclick={send(Action::ResetStep)} data-testid="reset-step">{"Reset step"}</button>
-                <button class="btn btn-primary" type="button" onclick={next} disabled={page.step + 1 >= n}
-                    id="next-step" data-testid="next-step" aria-keyshortcuts="ArrowRight">{"Next →"}</button>
-            </div>
-            if page.step + 1 == n {
-                { lesson_end(lesson, progress, hold_ledger) }
-            }
-            { how_we_know(lesson) }
-            if page.step + 1 == n && !lesson.sources.is_empty() {
-                <section class="lesson-sources">
-                    <h3>{"Sources"}</h3>
-                    <ul>{ for lesson.sources.iter().map(|s| html! { <li>{ crate::cite::linkify(s) }</li> }) }</ul>
-                </section>
-            }
-        </article>
-    }
-}
-
-/// "How we know" (issue #40), on every step, folded: which of the lesson's statements are the
-/// kernel's (each with its versions and source), which are the model's simplifications, and
-/// where the model differs from the kernel the seed post ran. A native `<details>` (keyboard and
-/// screen readers know it); it stays as the learner left it from step to step, and nothing
-/// opens it for them: the notes keep model numbers out, and the leaks test (e2e) reads them as
-/// readable text all the same. An empty list is left out; with all three empty, the note is.
-fn how_we_know(lesson: &skblab_lessons::Lesson) -> Html {
-    let h = &lesson.how_we_know;
-    let lists = [
-        ("kernel", "From the kernel (with sources)", &h.kernel_html),
-        ("model", "The model's simplifications (ours)", &h.model_html),
-        ("seed-kernel", "Where the model differs from the seed's kernel", &h.seed_kernel_html),
-    ];
-    if lists.iter().all(|(_, _, items)| items.is_empty()) {
-        return html! {};
-    }
-    html! {
-        <details class="how-we-know" data-testid="how-we-know">
-            <summary><h3>{"How we know"}</h3></summary>
-            { for lists.iter().filter(|(_, _, items)| !items.is_empty()).map(|(id, title, items)| html! {
-                <div class="how-we-know-list" data-testid={format!("how-we-know-{id}")}>
-                    <h4>{ *title }</h4>
-                    <ul>
-                        // Rendered from the lesson's Markdown at build time (trusted, compiled-in
-                        // content, as a step's body), its citations linked here.
-                        { for items.iter().map(|item| html! {
-                            <li>{ Html::from_html_unchecked(AttrValue::from(crate::cite::linkify_html(item))) }</li>
-                        }) }
-                    </ul>
-                </div>
-            }) }
-        </details>
-    }
-}
-
-/// The step's question, if it has one: graded at the step's own parameters, not the learner's
-/// knobs (question.rs); a practice asks afresh (a new key: a new question box).
-fn step_question(
-    page: &Page,
-    lesson: &skblab_lessons::Lesson,
-    step: &'static skblab_lessons::Step,
-    progress: &ProgressCtx,
-    settled: &UseStateHandle<bool>,
-    answered_before: bool,
-    practice: &PracticeHandle,
-) -> Html {
-    let Some(q) = &step.question else { return html! {} };
-    let practising = practice.practising(page.step);
-    let mark_correct = {
-        let (cb, slug, i) = (progress.mark_correct.clone(), lesson.slug.clone(), page.step);
-        Callback::from(move |_| cb.emit((slug.clone(), i)))
-    };
-    let on_settled = {
-        let settled = settled.clone();
-        Callback::from(move |_| settled.set(true))
-    };
-    let on_record = record_for(progress, &lesson.slug, page.step, practising);
-    // A question ended in a practice is done there (kept across a reload).
-    let on_record = match practising {
-        true => {
-            let (practice, step) = (practice.clone(), page.step);
-            on_record.reform(move |entry| {
-                practice.mark_done(step);
-                entry
-            })
-        }
-        false => on_record,
-    };
-    html! {
-        <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
-            question={q} experiment={page.experiment}
-            params={crate::components::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
-            {answered_before} {on_record} />
-    }
-}
-
-/// The prediction ledger of a lesson: per question, the first prediction, how sure the learner
-/// was, the model's value and how it ended; then the calibration line.
-fn ledger_table(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx) -> Html {
-    let Some(entries) = progress.ledger.0.get(&lesson.slug).filter(|m| !m.is_empty()) else { return html! {} };
-    let cal = crate::ledger::calibration_line(&progress.ledger.calibration(&lesson.slug));
-    html! {
-        <section class="ledger" data-testid="ledger" aria-labelledby="ledger-title">
-            <h4 id="ledger-title">{"Your predictions"}</h4>
-            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="ledger-title">
-            <table class="ledger-table">
-                <thead><tr>
-                    <th scope="col">{"Step"}</th><th scope="col">{"Question"}</th>
-                    <th scope="col">{"Your first prediction"}</th><th scope="col">{"Confidence"}</th>
-                    <th scope="col">{"Model"}</th><th scope="col">{"Outcome"}</th>
-                </tr></thead>
-                <tbody>
-                { for entries.iter().filter_map(|(&i, e)| {
-                    let step = lesson.steps.get(i)?;
-                    let q = step.question.as_ref()?;
-                    let outcome = match e.practice {
-                        Some(p) => format!("{}; practised: {}", e.outcome.label(), p.label()),
-                        None => e.outcome.label().to_string(),
-                    };
-                    Some(html! {
-                        <tr data-testid={format!("ledger-row-{}", i + 1)}>
-                            <td data-label="Step">{ i + 1 }</td>
-                            <td class="ledger-prompt" data-label="Question">{ &q.prompt }</td>
-                            <td data-label="Your first prediction">{ if e.first.is_empty() { "—".to_string() } else { e.first.clone() } }</td>
-                            <td data-label="Confidence">{ e.confidence.map_or("—", |c| c.label()) }</td>
-                            <td data-label="Model">{ &e.model }</td>
-                            <td data-label="Outcome">{ outcome }</td>
-                        </tr>
-                    })
-                }) }
-                </tbody>
-            </table>
-            </div>
-            if let Some(line) = cal {
-                <p data-testid="calibration">{ line }</p>
-            }
-        </section>
-    }
-}
-
-/// The callback that records how step `step`'s question ended in the ledger.
-fn record_for(progress: &ProgressCtx, slug: &str, step: usize, practice: bool) -> Callback<crate::ledger::Entry> {
-    let (cb, slug) = (progress.record.clone(), slug.to_string());
-    Callback::from(move |entry| cb.emit(Record { slug: slug.clone(), step, entry, practice }))
-}
-
-/// The end of a lesson: what the learner did, the prediction ledger, and the way on. The ledger
-/// shows the model's values, so it waits (`hold_ledger`) while the last step's question is
-/// open or a practice is under way: predict first (e2e/tests/leaks.test.mjs).
-fn lesson_end(lesson: &skblab_lessons::Lesson, progress: &ProgressCtx, hold_ledger: bool) -> Html {
-    let has_question: Vec<bool> = lesson.steps.iter().map(|s| s.question.is_some()).collect();
-    let t = progress.progress.tally(&lesson.slug, &has_question);
-    let written: Vec<_> =
-        skblab_lessons::index().iter().filter(|e| e.status == skblab_lessons::Status::Written).collect();
-    let next = written.iter().skip_while(|e| e.slug != lesson.slug).nth(1);
-    html! {
-        <section class="lesson-end" data-testid="lesson-end" aria-labelledby="lesson-end-title">
-            <h3 id="lesson-end-title">{"End of the lesson"}</h3>
-            <p data-testid="lesson-tally">
-                { format!("Steps visited: {} of {}. Questions answered right: {} of {}.", t.visited, t.steps, t.correct, t.questions) }
-            </p>
-            if !hold_ledger {
-                { ledger_table(lesson, progress) }
-            } else if progress.ledger.0.get(&lesson.slug).is_some_and(|m| !m.is_empty()) {
-                <p class="muted" data-testid="ledger-held">{"Your predictions are listed here once this step's question is answered."}</p>
-            }
-            if let Some(next) = next {
-                <p><a class="btn btn-primary" data-testid="next-lesson"
-                    href={route::href(Route::Lesson { slug: next.slug.clone(), step: 1 })}>
-                    { format!("Next lesson: {} →", next.title) }</a></p>
-            } else {
-                <p>{"That was the last lesson written so far. "}
-                    <a href={route::href(Route::Home)}>{"Back to the course"}</a></p>
-            }
-        </section>
-    }
-}
-
-/// "Copy link": the page's URL (lesson, step, parameters, seed and model version) to the
-/// clipboard, or shown to copy by hand where the browser refuses.
-#[function_component(CopyLink)]
-fn copy_link() -> Html {
-    // None: not clicked; Some(true): copied; Some(false): shown for copying by hand.
-    let status = use_state_eq(|| None::<bool>);
-    let onclick = {
-        let status = status.clone();
-        Callback::from(move |_: MouseEvent| {
-            let status = status.clone();
-            browser::copy_text(&browser::current_url(), move |ok| status.set(Some(ok)));
-        })
-    };
-    html! {
-        <p class="copy-link">
-            <button class="btn btn-small" type="button" data-testid="copy-link" {onclick}>{"Copy link"}</button>
-            <span role="status" data-testid="copy-link-status">
-                { match *status {
-                    Some(true) => html! { {" Link copied: it opens this step with these settings."} },
-                    Some(false) => html! {
-                        <label>{" Copy this link: "}
-                            <input type="text" readonly=true value={browser::current_url()} class="copy-link-url" /></label>
-                    },
-                    None => html! {},
-                } }
-            </span>
-        </p>
-    }
 }
