@@ -10,10 +10,12 @@
 use crate::ledger::{self, Confidence, Entry};
 use crate::run::{self, RunKey};
 use crate::store::{self, Topic};
+use feedback::{answer_input, comparison, confidence_input, in_unit, verdict};
 use skblab_core::{Experiment, Params, RunOutput, DEFAULT_SEED};
-use skblab_lessons::{apply_settings, parse_answer, Grade, Question, QuestionKind, Step};
-use web_sys::HtmlInputElement;
+use skblab_lessons::{apply_settings, Grade, Question, QuestionKind, Step};
 use yew::prelude::*;
+
+mod feedback;
 
 #[derive(Properties, Clone)]
 pub struct QuestionProps {
@@ -151,106 +153,6 @@ struct SaidState {
 
 type Said = std::rc::Rc<std::cell::RefCell<SaidState>>;
 
-/// A prediction in the question's unit ("0.5 KiB" reads as 512 bytes), or as typed if it is
-/// not a number (a choice).
-fn in_unit(kind: &QuestionKind, answer: &str, unit: &str) -> String {
-    match (kind, parse_answer(answer, unit)) {
-        (QuestionKind::Number { .. }, Ok(v)) => with_unit(&fmt_number(v), unit),
-        _ => answer.trim().to_string(),
-    }
-}
-
-fn with_unit(v: &str, unit: &str) -> String {
-    if unit.is_empty() {
-        v.to_string()
-    } else {
-        format!("{v} {unit}")
-    }
-}
-
-/// A number as the page prints it: whole numbers as they are, others to three significant
-/// digits.
-fn fmt_number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        let decimals = (2 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
-        let s = format!("{v:.decimals$}");
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    }
-}
-
-/// The gap between a prediction and the model's value, in the unit and relative to the
-/// model's value: "a gap of −388 bytes (−79.5 %)"; `None` for a choice or an unreadable one.
-fn gap(kind: &QuestionKind, answer: &str, expected: &str, unit: &str) -> Option<String> {
-    let QuestionKind::Number { .. } = kind else { return None };
-    let (a, e) = (parse_answer(answer, unit).ok()?, parse_answer(expected, unit).ok()?);
-    let d = a - e;
-    if d.abs() < 1e-12 {
-        return Some("no gap".to_string());
-    }
-    let sign = |x: f64| if x < 0.0 { "−" } else { "+" };
-    let abs = with_unit(&fmt_number(d.abs()), unit);
-    let rel = (e != 0.0).then(|| format!(" ({}{} %)", sign(d), fmt_number((d / e * 100.0).abs())));
-    Some(format!("a gap of {}{abs}{}", sign(d), rel.unwrap_or_default()))
-}
-
-/// "You predicted X, the model says Y: a gap of …", once the question is settled (never
-/// before: the model's value would give the answer away), and the first prediction's gap
-/// too when the right one came after a retry.
-fn comparison(g: &Grade, said: &SaidState, outcome: Outcome, q: &Question, unit: &str) -> Html {
-    if !matches!(outcome, Outcome::Right | Outcome::Shown) || g.expected == "?" {
-        return html! {};
-    }
-    let revealed = said.ending == Some(ledger::Outcome::Revealed);
-    let line = |(answer, confidence): &(String, Option<Confidence>), first: bool| {
-        let sure = confidence.map(|c| format!(" ({})", c.label())).unwrap_or_default();
-        let gap = gap(&q.kind, answer, &g.expected, unit).map(|g| format!(": {g}")).unwrap_or_default();
-        let who = if first { "Your first prediction was" } else { "You predicted" };
-        format!("{who} {}{sure}, the model says {}{gap}.", in_unit(&q.kind, answer, unit), g.expected_with_unit)
-    };
-    let mut lines = Vec::new();
-    match &said.last {
-        Some(last) => lines.push(line(last, false)),
-        None => lines.push(format!("You did not predict; the model says {}.", g.expected_with_unit)),
-    }
-    if let (Some(first), Some(last)) = (&said.first, &said.last) {
-        if first.0 != last.0 {
-            lines.push(line(first, true));
-        }
-    }
-    html! {
-        <p class="prediction" data-testid="prediction">
-            { lines.join(" ") }
-            if revealed { {" "}<span class="tag" data-testid="prediction-revealed">{"(revealed)"}</span> }
-        </p>
-    }
-}
-
-/// "How sure are you?": an optional radio group, said before checking.
-fn confidence_input(confidence: &UseStateHandle<Option<Confidence>>) -> Html {
-    html! {
-        <fieldset class="confidence" data-testid="confidence">
-            <legend>{"How sure are you? "}<span class="muted">{"(optional)"}</span></legend>
-            { for Confidence::ALL.iter().map(|&c| {
-                let confidence = confidence.clone();
-                html! {
-                    <label class="choice">
-                        <input type="radio" name="confidence" value={c.id()} checked={*confidence == Some(c)}
-                            data-testid={format!("confidence-{}", c.id())}
-                            onchange={move |_| confidence.set(Some(c))} />
-                        { c.label() }
-                    </label>
-                }
-            }) }
-        </fieldset>
-    }
-}
-
 /// Once the question has ended with the model's value known, hands its ledger entry on (once).
 #[hook]
 fn use_record_ending(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>>, said: &Said, outcome: Outcome) {
@@ -266,78 +168,6 @@ fn use_record_ending(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>
             props.on_record.emit(Entry { first, confidence, model: model.clone(), outcome, practice: None });
         }
     });
-}
-
-/// The answer control: a text box for a number, radio buttons for a choice.
-fn answer_input(kind: &QuestionKind, unit: &str, answer: &UseStateHandle<String>) -> Html {
-    match kind {
-        QuestionKind::Number { .. } => {
-            let set_answer = {
-                let answer = answer.clone();
-                Callback::from(move |e: InputEvent| answer.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-            };
-            html! {
-                <div class="answer-row">
-                    <label for="answer" class="visually-hidden">{"Your answer"}</label>
-                    <input id="answer" data-testid="answer" type="text" inputmode="decimal" autocomplete="off"
-                        placeholder="your prediction" value={(**answer).clone()} oninput={set_answer}
-                        aria-describedby="answer-unit" />
-                    if !unit.is_empty() {
-                        <span id="answer-unit" class="answer-unit" data-testid="answer-unit">{ unit.to_string() }</span>
-                    }
-                </div>
-            }
-        }
-        QuestionKind::Choice { choices } => html! {
-            <fieldset class="choices">
-                <legend class="visually-hidden">{"Choices"}</legend>
-                { for choices.iter().map(|c| {
-                    let answer = answer.clone();
-                    let value = c.clone();
-                    html! {
-                        <label class="choice">
-                            <input type="radio" name="answer" value={c.clone()} checked={**answer == *c}
-                                data-testid={format!("choice-{c}")}
-                                onchange={move |_| answer.set(value.clone())} />
-                            { c }
-                        </label>
-                    }
-                }) }
-            </fieldset>
-        },
-    }
-}
-
-/// The verdict line: what the last answer earned, without giving the value away until the
-/// question is settled.
-fn verdict(g: &Grade, outcome: Outcome, q: &Question) -> Html {
-    let direction = g.direction.map(|d| format!(" The model's value is {d}.")).unwrap_or_default();
-    let (class, head, text) = match outcome {
-        // No model value (its run failed or was refused): why, whatever the outcome.
-        _ if g.expected == "?" && !g.problem.is_empty() => {
-            ("grade grade-wrong", "Not graded:", format!(" {}", g.problem))
-        }
-        Outcome::Right => ("grade grade-right", "✓ Right.", format!(" The model says {}.", g.expected_with_unit)),
-        Outcome::Shown => ("grade grade-shown", "The answer:", format!(" the model says {}.", g.expected_with_unit)),
-        Outcome::Trying(_) if !g.problem.is_empty() => ("grade grade-wrong", "Not graded:", format!(" {}", g.problem)),
-        Outcome::Trying(n) => {
-            let left = MAX_TRIES.saturating_sub(n);
-            let tries = if left == 1 { "1 try left".to_string() } else { format!("{left} tries left") };
-            ("grade grade-wrong", "✗ Not quite.", format!("{direction} {tries}."))
-        }
-    };
-    let settled = matches!(outcome, Outcome::Right | Outcome::Shown);
-    html! {
-        <div class={class} data-testid="grade">
-            <strong>{ head }</strong>{ text }
-            if matches!(outcome, Outcome::Trying(n) if n >= 1) && !q.hint.is_empty() {
-                <p class="hint" data-testid="hint"><strong>{"Hint: "}</strong>{ &q.hint }</p>
-            }
-            if settled && !q.explanation.is_empty() {
-                <p data-testid="explanation">{ &q.explanation }</p>
-            }
-        </div>
-    }
 }
 
 /// Every redraw (a row arrived, a run finished): grades the waiting answer if its run is done,
@@ -531,86 +361,4 @@ pub fn question_box(props: &QuestionProps) -> Html {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::pages::player::state::{apply, Action};
-    use crate::pages::{resolve, View};
-    use crate::route;
-    use skblab_core::{Cost, ParamKind};
-    use skblab_lessons::{index, lesson, Runs, Status};
-
-    /// Another valid text for `name` than its current value (None if it has only one).
-    fn moved(params: &Params, name: &str) -> Option<String> {
-        let spec = params.specs().iter().find(|s| s.name == name)?;
-        let now = params.value(name).to_string();
-        let candidates: Vec<String> = match &spec.kind {
-            ParamKind::Choice { options } => options.iter().map(|c| c.to_string()).collect(),
-            ParamKind::Bool => vec!["true".into(), "false".into()],
-            ParamKind::Int { min, max, .. } | ParamKind::Pow2 { min, max } => vec![min.to_string(), max.to_string()],
-        };
-        candidates.into_iter().find(|c| *c != now && params.clone().set_text(name, c).is_ok())
-    }
-
-    /// Every question of every lesson: moving any knob (the step's own ones, the asked one, or an
-    /// unrelated one) changes the page's parameters but not the grading run, and grading the
-    /// lessons checker's value at it is right (light experiments are run here; heavy ones are
-    /// the worker's, checked by key).
-    #[test]
-    fn questions_are_graded_at_the_steps_parameters_whatever_the_knobs() {
-        let mut runs = Runs::new();
-        for entry in index().iter().filter(|e| e.status == Status::Written) {
-            let l = lesson(&entry.slug).unwrap();
-            for (i, step) in l.steps.iter().enumerate() {
-                let Some(q) = &step.question else { continue };
-                let View::Player(page) = resolve(&route::parse(&format!("#/lesson/{}/{}", l.slug, i + 1))).0 else {
-                    panic!("{} step {}", l.slug, i + 1)
-                };
-                let e = page.experiment;
-                let base = step_params(e, step);
-                assert!(
-                    base == page.params,
-                    "{} step {}: the step's parameters are the page's on entry",
-                    l.slug,
-                    i + 1
-                );
-                let key = |params: Params| {
-                    let props = QuestionProps {
-                        question: q,
-                        experiment: e,
-                        params,
-                        seed: 7,
-                        on_correct: Callback::noop(),
-                        on_settled: Callback::noop(),
-                        answered_before: false,
-                        on_record: Callback::noop(),
-                    };
-                    grading_key(&props).map(|k| (k.params, grading_unit(&props)))
-                };
-                let fresh = key(base.clone()).expect("the question's settings apply");
-                let names: Vec<&str> = e.specs().iter().map(|s| s.name).collect();
-                for name in names {
-                    let Some(text) = moved(&page.params, name) else { continue };
-                    let after = apply(&page, Action::SetParam { name: name.to_string(), text });
-                    if after.params == page.params {
-                        continue;
-                    }
-                    // The player hands the step's parameters, computed from the step alone.
-                    let again = key(step_params(after.experiment, &after.lesson.unwrap().steps[after.step])).unwrap();
-                    assert!(
-                        again.0.iter().eq(fresh.0.iter()),
-                        "{} step {}: moving {name} moved the grading run",
-                        l.slug,
-                        i + 1
-                    );
-                    assert_eq!(again.1, fresh.1, "{} step {}: moving {name} changed the unit", l.slug, i + 1);
-                }
-                if e.cost(&fresh.0) == Cost::Light && matches!(q.kind, QuestionKind::Number { .. }) {
-                    let checker = q.grade_in(&mut runs, e, &base, "-123456789");
-                    let out = runs.output(e, &fresh.0, DEFAULT_SEED).clone();
-                    let g = q.grade_value(value_in(q, &out), &fresh.1, &checker.expected);
-                    assert!(g.correct, "{} step {}: the checker's {} is graded wrong", l.slug, i + 1, checker.expected);
-                }
-            }
-        }
-    }
-}
+mod tests;
