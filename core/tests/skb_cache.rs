@@ -235,7 +235,7 @@ fn gain_grows_with_cores() {
 /// receive on a few CPUs while all CPUs free: the IRQ CPUs saturate (Mpps falls with the
 /// queues, the other CPUs idle) and nearly every rx free is remote (the exceptions: the flows
 /// whose thread runs on an IRQ CPU, which ksoftirqd now lets run). The freeing CPUs' partial
-/// lists overflow and drain under list_lock (docs/skb-cache.md, "list_lock").
+/// lists overflow and drain under list_lock (docs/skb-cache.md, "Flows, threads, cores and slab contention").
 #[test]
 fn fewer_rx_queues_saturate_the_irq_cpus() {
     let at = |q: &'static str| run(&[q]);
