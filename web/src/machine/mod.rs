@@ -12,6 +12,7 @@
 pub mod chart;
 pub mod job;
 pub mod page;
+mod results;
 pub mod saved;
 pub mod worker;
 

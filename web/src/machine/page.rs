@@ -6,18 +6,12 @@
 //! parsed by core (in the worker), kept in localStorage ([`super::saved`]) and never uploaded;
 //! without one, the project's own reference measurement (fetched, not compiled in) is shown.
 
-use super::chart::{draw_overlay, overlays, setting_text, Overlay};
 use super::job::{current_fit, restart_fit, start_fit, stop_fit, use_fit, FitState};
+use super::results::{facts_box, Results};
 use super::saved::{self, Saved};
-use crate::charts::record::ChartBoxes;
-use crate::charts::summary::Lines;
-use crate::charts::table::DataTable;
-use crate::charts::Theme;
-use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
-use crate::components::repro_table::error_class;
 use crate::hooks::use_dark_mode;
 use crate::run::{page_ms, plan, use_ticker};
-use skblab_core::calibrate::machine::{MachinePoint, MachineReport, COMMANDS};
+use skblab_core::calibrate::machine::COMMANDS;
 use skblab_core::measure::MAX_FILE_BYTES;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -29,24 +23,6 @@ pub const REFERENCE_URL: &str = "./2026-12-02-amd-epyc-f25m1.json";
 /// What the page calls it.
 pub const REFERENCE_LABEL: &str = "the reference measurement";
 const PASTED_LABEL: &str = "pasted text";
-
-impl Drawing for Overlay {
-    fn draw(&self, area: &CanvasArea, theme: &Theme) -> Option<ChartBoxes> {
-        draw_overlay(area, self, theme).ok()
-    }
-    fn height_css(&self, css_w: f64) -> f64 {
-        super::chart::height_css(css_w)
-    }
-    fn describe(&self) -> String {
-        Overlay::describe(self)
-    }
-    fn lines(&self) -> Lines {
-        Overlay::lines(self)
-    }
-    fn table(&self) -> DataTable {
-        Overlay::table(self)
-    }
-}
 
 /// A file the page was asked to fit, and whether it should be kept once core accepts it.
 #[derive(Clone, PartialEq)]
@@ -355,170 +331,5 @@ fn status(props: &StatusProps) -> Html {
             <span class="run-eta" data-testid="machine-eta">{ eta }</span>
             <button class="btn btn-small" type="button" {onclick} data-testid="machine-stop" aria-label="Stop the fit">{"Stop"}</button>
         </div>
-    }
-}
-
-fn facts_box(f: &super::worker::MachineFacts) -> Html {
-    let m = &f.machine;
-    let or_none = |s: &str, none: &str| if s.is_empty() { none.to_string() } else { s.to_string() };
-    let cpu = if m.cpu.is_empty() { m.model.clone() } else { format!("{} ({})", m.model, m.cpu) };
-    let family = or_none(&m.family, "none of the catalogue's families");
-    let suites: Vec<String> = f.suites.iter().map(|(s, n)| format!("{s} ({n})")).collect();
-    let rows = [
-        ("CPU", cpu),
-        ("CPUs", m.cpus.to_string()),
-        ("catalogue family", family),
-        ("kernel", format!("{} {}", f.kernel, f.kernel_version).trim().to_string()),
-        ("hypervisor", or_none(&m.hypervisor, "none (bare metal)")),
-        ("PMU", (if m.pmu { "yes: perf has hardware counters" } else { "no: perf sampled cpu-clock" }).to_string()),
-        ("taken", f.taken.clone()),
-        ("note", or_none(&f.note, "—")),
-        ("suites (cells)", suites.join(", ")),
-        ("written by", f.tool.clone()),
-    ];
-    html! {
-        <section class="card-flat machine-facts">
-            <h2>{"The machine"}</h2>
-            <dl class="validation-figures" data-testid="machine-facts">
-                { for rows.into_iter().map(|(k, v)| html! { <><dt>{ k }</dt><dd data-fact={k}>{ v }</dd></> }) }
-            </dl>
-        </section>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct ResultsProps {
-    report: Rc<MachineReport>,
-    dark: bool,
-}
-
-/// The fitted constant, the summary, the overlays, the table, what is not predicted and why.
-#[function_component(Results)]
-fn results(props: &ResultsProps) -> Html {
-    let r = &props.report;
-    let charts = use_memo(props.report.clone(), |r| overlays(r).into_iter().map(Rc::new).collect::<Vec<_>>());
-    let summary = r.summary_line().trim().trim_start_matches("summary: ").to_string();
-    html! {
-        <section class="machine-results" data-testid="machine-results">
-            <h2>{"3. Predicted, fitted, measured"}</h2>
-            <p class="muted">{ format!("{} — kernel {}. Profile: {}.", r.machine, r.kernel, r.profile) }</p>
-            { for r.fitted.iter().map(|f| html! {
-                <p class="machine-fitted" data-testid="machine-fitted" data-value={f.value.to_string()}>
-                    {"Fitted "}<code>{ &f.name }</code>{ format!(" = {} {} (catalogue {} {}; sourced range {}–{}), on the cells marked “fit saw it”.",
-                        grouped(f.value, 0), f.unit, grouped(f.catalogue, 0), f.unit, grouped(f.range[0], 0), grouped(f.range[1], 0)) }
-                </p>
-            }) }
-            <p class="machine-summary" data-testid="machine-summary">{ summary }</p>
-            <div class="machine-charts">
-                { for charts.iter().map(|o| html! {
-                    <Chart data={ChartData::from(o.clone())} dark={props.dark} caption={o.title()}
-                        name={format!("machine-stream-{}flow-order{}", o.flows, o.order)}
-                        testid={format!("machine-chart-{}-{}", o.order, o.flows)} points={Some(o.points.len())} />
-                }) }
-            </div>
-            { points_table(&r.points) }
-            if !r.not_predicted.is_empty() {
-                <h3>{"Not predicted, and why"}</h3>
-                <ul class="validation-gaps" data-testid="machine-not-predicted">
-                    { for r.not_predicted.iter().map(|l| html! { <li>{ l }</li> }) }
-                </ul>
-            }
-            if !r.notes.is_empty() {
-                <h3>{"Notes"}</h3>
-                <ul class="validation-gaps" data-testid="machine-notes">{ for r.notes.iter().map(|l| html! { <li>{ l }</li> }) }</ul>
-            }
-        </section>
-    }
-}
-
-/// What a verdict means (core's rule, `calibrate::machine::MachinePoint::verdict`).
-fn verdict_help(v: &str) -> &'static str {
-    match v {
-        "within spread" => "the fitted prediction lies inside the measured min–max",
-        "agrees" => "the fitted prediction is within 10 % of the measured median",
-        "close" => "the fitted prediction is within 25 % of the measured median",
-        _ => "the fitted prediction is more than 25 % from the measured median",
-    }
-}
-
-/// `1234.5` as "1,234.5" (`decimals` after the point).
-pub fn grouped(v: f64, decimals: usize) -> String {
-    let text = format!("{:.*}", decimals, v.abs());
-    let (int, frac) = text.split_once('.').map_or((text.as_str(), None), |(i, f)| (i, Some(f)));
-    let mut out = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    let sign = if v < 0.0 && text.chars().any(|c| c != '0' && c != '.') { "-" } else { "" };
-    match frac {
-        Some(f) => format!("{sign}{out}.{f}"),
-        None => format!("{sign}{out}"),
-    }
-}
-
-fn err_badge(e: f64) -> Html {
-    html! { <span class={classes!("err-badge", error_class(e))}>{ format!("{e:+.1} %") }</span> }
-}
-
-fn point_row(p: &MachinePoint) -> Html {
-    let what = setting_text(p);
-    let title = format!("{}: {}", p.verdict, verdict_help(&p.verdict));
-    html! {
-        <tr data-testid="machine-row" data-suite={p.suite.clone()} data-cell={p.cell.clone()}
-            data-measured={p.measured.to_string()} data-min={p.measured_min.to_string()} data-max={p.measured_max.to_string()}
-            data-catalogue={p.predicted_catalogue.to_string()} data-error-catalogue={p.error_catalogue_pct.to_string()}
-            data-fitted={p.predicted.to_string()} data-error={p.error_pct.to_string()}
-            data-used={p.used_for_fit.to_string()} data-verdict={p.verdict.clone()}>
-            <td>{ &p.suite }</td>
-            <th scope="row"><code>{ &p.cell }</code>if !what.is_empty() { <div class="muted">{ what }</div> }</th>
-            <td class="num"><span data-testid="machine-measured">{ grouped(p.measured, 1) }</span>{" "}<span class="unit">{ &p.unit }</span>
-                <div class="muted">{ format!("{}–{}", grouped(p.measured_min, 1), grouped(p.measured_max, 1)) }</div></td>
-            <td class="num">{ grouped(p.predicted_catalogue, 1) }</td>
-            <td class="num">{ err_badge(p.error_catalogue_pct) }</td>
-            <td class="num">{ grouped(p.predicted, 1) }</td>
-            <td class="num">{ err_badge(p.error_pct) }</td>
-            <td>{ if p.used_for_fit { "yes" } else { "no" } }</td>
-            <td><span class={classes!("tag", "machine-verdict", format!("mv-{}", p.verdict.replace(' ', "-")))}
-                title={title.clone()} aria-label={title}>{ &p.verdict }</span>
-                if p.contaminated { <span class="tag" title="every sample ran on a busy machine">{"busy"}</span> }</td>
-        </tr>
-    }
-}
-
-fn points_table(points: &[MachinePoint]) -> Html {
-    html! {
-        <div class="table-scroll" tabindex="0" role="region" aria-label="every measured point beside the model">
-            <table class="results grid machine-table" data-testid="machine-table">
-                <thead><tr>
-                    <th scope="col">{"Suite"}</th><th scope="col">{"Cell"}</th>
-                    <th scope="col" class="num">{"Measured: median, min–max"}</th>
-                    <th scope="col" class="num" title="predicted from the machine catalogue, nothing fitted">{"Catalogue alone"}</th>
-                    <th scope="col" class="num">{"Error"}</th>
-                    <th scope="col" class="num" title="predicted after the fit">{"After the fit"}</th>
-                    <th scope="col" class="num">{"Error"}</th>
-                    <th scope="col" title="whether the fit saw this cell (in sample)">{"Fit saw it"}</th>
-                    <th scope="col">{"Verdict"}</th>
-                </tr></thead>
-                <tbody>{ for points.iter().map(point_row) }</tbody>
-            </table>
-        </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn numbers_are_grouped_by_thousands() {
-        assert_eq!(grouped(9280.182, 1), "9,280.2");
-        assert_eq!(grouped(224.0, 1), "224.0");
-        assert_eq!(grouped(1_234_567.0, 0), "1,234,567");
-        assert_eq!(grouped(-40000.0, 0), "-40,000");
-        assert_eq!(grouped(-0.01, 1), "0.0");
-        assert_eq!(grouped(999.96, 1), "1,000.0");
     }
 }
