@@ -12,12 +12,9 @@
 //! [`Experiment::run`] is just that loop. `reproduce` is the same rows compared with the seed
 //! post's table by [`Experiment::compare`].
 //!
-//! No silent nonsense (issue #27): every experiment declares, per output column, when its
-//! value means something ([`Experiment::meanings`]: a [`Meaning`] per column, either
-//! [`Basis::Always`] or [`Basis::AtLeast`] so many events counted in the measured window).
-//! `run_point` marks a cell whose run counted fewer as [`crate::Cell::Missing`]
-//! ([`mark_row`]) and `finish` adds one note per such row ([`RunOutput::note_missing`]); the
-//! registry tests hold every experiment to it (`core/tests/meaningful.rs`).
+//! No silent nonsense: every experiment declares, per output column, when its value means
+//! something ([`Experiment::meanings`], [`crate::output::Meaning`]); the registry tests hold
+//! every experiment to it (`core/tests/meaningful.rs`).
 //!
 //! Bounded work: [`Experiment::estimate`] is an upper bound of a run's simulated events,
 //! computed from its real event budget before it starts; the CLI prints it and refuses a run
@@ -32,6 +29,8 @@ use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
 use crate::output::{Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
+// Transition: experiments still import these from here; they live in `crate::output`.
+pub use crate::output::{mark_row, Basis, Meaning};
 use crate::sim::machine::MachineProfile;
 use crate::sim::world::Checked;
 use serde::de::DeserializeOwned;
@@ -78,8 +77,8 @@ pub enum Cost {
     Heavy,
 }
 
-/// The work a run will take, known before it starts (issue #27: every run and sweep has a
-/// bounded, estimated amount of work): its points and the simulated events it is expected to
+/// The work a run will take, known before it starts (every run and sweep has a bounded,
+/// estimated amount of work): its points and the simulated events it is expected to
 /// take (each world also caps every run, which bounds the work if the estimate misjudges it).
 /// Experiments override [`Experiment::estimate`]; the default assumes
 /// [`WorkEstimate::DEFAULT_EVENTS_PER_POINT`] per point.
@@ -98,65 +97,6 @@ impl WorkEstimate {
     /// Seconds of one core natively at [`Self::NATIVE_EVENTS_PER_S`].
     pub fn native_seconds(&self) -> f64 {
         self.events as f64 / Self::NATIVE_EVENTS_PER_S
-    }
-}
-
-/// What makes a column's value meaningful (see [`Meaning`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum Basis {
-    /// Always meaningful: arithmetic on the parameters, a key or a label, a count itself or a
-    /// share of simulated time; the text says which.
-    Always(&'static str),
-    /// A rate, share or ratio over events counted in the measured window: meaningful only with
-    /// at least `min` of `what` (e.g. "packets forwarded in the measured window").
-    AtLeast { min: u64, what: &'static str },
-}
-
-impl Basis {
-    /// "100 packets forwarded in the measured window" (what a short run lacks).
-    pub fn need_text(&self) -> String {
-        match self {
-            Basis::AtLeast { min, what } => format!("{min} {what}"),
-            Basis::Always(why) => format!("what it needs ({why})"),
-        }
-    }
-}
-
-/// When one output column's value is meaningful. A column may have several (each must hold).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Meaning {
-    pub column: &'static str,
-    pub basis: Basis,
-}
-
-impl Meaning {
-    /// The default bar of a counted figure: with 100 events a count's Poisson error is 10 %,
-    /// the most a lesson's figure can carry (ASSUMPTION, a rule of thumb, not a fit).
-    pub const MIN_COUNTED: u64 = 100;
-
-    pub const fn always(column: &'static str, why: &'static str) -> Meaning {
-        Meaning { column, basis: Basis::Always(why) }
-    }
-
-    pub const fn at_least(column: &'static str, min: u64, what: &'static str) -> Meaning {
-        Meaning { column, basis: Basis::AtLeast { min, what } }
-    }
-}
-
-/// Marks as [`crate::Cell::Missing`] every numeric cell of `row` whose column has a
-/// [`Basis::AtLeast`] in `meanings` that `counts` (`what` → how many the run counted) falls
-/// short of. A `what` without a count is a bug (panics in debug builds; the cell is kept).
-pub fn mark_row(row: &mut Row, columns: &[Column], meanings: &[Meaning], counts: &[(&str, u64)]) {
-    for m in meanings {
-        let Basis::AtLeast { min, what } = m.basis else { continue };
-        let Some(&(_, n)) = counts.iter().find(|(w, _)| *w == what) else {
-            debug_assert!(false, "bug: no count of '{what}' for column {}", m.column);
-            continue;
-        };
-        let Some(c) = columns.iter().position(|col| col.name == m.column) else { continue };
-        if n < min && row[c].as_f64().is_some() {
-            row[c] = crate::output::Cell::Missing;
-        }
     }
 }
 
@@ -409,7 +349,7 @@ pub trait Experiment: Sync {
     }
     /// Per output column, when its value is meaningful (every column has at least one; the
     /// registry test checks it). Cells that fall short are [`crate::Cell::Missing`] with a
-    /// note ([`mark_row`], [`RunOutput::note_missing`]).
+    /// note ([`crate::output::mark_row`], [`RunOutput::note_missing`]).
     fn meanings(&self, _params: &Params) -> Vec<Meaning> {
         Vec::new()
     }

@@ -7,7 +7,10 @@
 //! - [`params`]: parameter specs as data, validation with one-line errors.
 //! - [`calibrate`]: fitting a machine profile's constants (coordinate descent over seeds,
 //!   ±10 % sensitivity), for any experiment that implements its trait.
-//! - [`experiment`]: the [`Experiment`](experiment::Experiment) trait and [`ViewSpec`]s.
+//! - [`model`]: the [`Model`] trait an experiment writes (typed input, points, the worlds a
+//!   point runs, its row, its expected events) and its optional capabilities.
+//! - [`experiment`]: the object-safe [`Experiment`](experiment::Experiment) the platform calls
+//!   (every `Model` is one) and [`ViewSpec`]s.
 //! - [`output`]: result tables, text views, and seed-vs-simulation reproductions.
 //! - [`validate`]: `skblab validate` (every seed table's verdict, degrees of freedom, in- and
 //!   out-of-sample errors; the committed snapshot the app shows) and `reproduce --bands N`.
@@ -27,6 +30,7 @@ pub mod calibrate;
 pub mod experiment;
 pub mod experiments;
 pub mod measure;
+pub mod model;
 pub mod output;
 pub mod params;
 pub mod replay;
@@ -35,10 +39,11 @@ pub mod sim;
 pub mod sources;
 pub mod validate;
 
-pub use experiment::{
-    Basis, ChartSpec, Cost, Experiment, Meaning, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate, DEFAULT_SEED,
-};
+pub use experiment::{ChartSpec, Cost, Experiment, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate, DEFAULT_SEED};
 pub use experiments::{experiments, find};
-pub use output::{Cell, Column, Plot, PlotBand, PlotLine, Reproduction, Row, RunOutput, TextView, MODEL_VERSION};
+pub use model::{Model, Runner};
+pub use output::{
+    Basis, Cell, Column, Meaning, Plot, PlotBand, PlotLine, Reproduction, Row, RunOutput, TextView, MODEL_VERSION,
+};
 pub use params::{ParamError, ParamKind, ParamSpec, Params, ParamsWire, Value};
 pub use sim::profile::{FlameGraph, FlameNode, FoldedStack};

@@ -5,14 +5,16 @@
 //! (claims name a metric) and the web app (tables, badges) need no per-experiment code.
 //!
 //! A value that would be nonsense — a rate, share or ratio over fewer events than its column
-//! needs ([`crate::experiment::Meaning`]) — is not printed as 0 or ±100 %: its cell is
+//! needs ([`Meaning`]) — is not printed as 0 or ±100 %: its cell is
 //! [`Cell::Missing`], rendered `–` in the table and the CSV and `null` in the JSON, and
 //! [`RunOutput::notes`] carries one line naming the row, the columns and what they lacked
 //! ([`RunOutput::note_missing`]).
 
+mod meaning;
 mod plot;
 mod repro;
 
+pub use meaning::{mark_row, Basis, Meaning};
 pub use plot::{Plot, PlotBand, PlotLine};
 pub use repro::{Citation, ReproCell, ReproRow, Reproduction};
 
@@ -32,7 +34,7 @@ pub enum Cell {
     Bool(bool),
     Text(String),
     /// No meaningful value: the run has fewer events than the column needs (see
-    /// [`crate::experiment::Meaning`]); a note says which. `–` in tables and CSV, `null` in JSON.
+    /// [`Meaning`]); a note says which. `–` in tables and CSV, `null` in JSON.
     Missing,
 }
 
@@ -192,7 +194,7 @@ impl RunOutput {
     /// that is a key, else its number), the columns and what each lacked, from `meanings`
     /// (the experiment's [`crate::Experiment::meanings`]). Every `finish` calls it; a note
     /// already there is not repeated.
-    pub fn note_missing(&mut self, meanings: &[crate::experiment::Meaning]) {
+    pub fn note_missing(&mut self, meanings: &[Meaning]) {
         let mut notes = Vec::new();
         for (r, row) in self.rows.iter().enumerate() {
             // Columns grouped by what they need, in column order.
@@ -205,7 +207,7 @@ impl RunOutput {
                 // A cell does not say which of its column's bases it fell short of: name them all.
                 let bases: Vec<String> = meanings
                     .iter()
-                    .filter(|m| m.column == name && matches!(m.basis, crate::experiment::Basis::AtLeast { .. }))
+                    .filter(|m| m.column == name && matches!(m.basis, Basis::AtLeast { .. }))
                     .map(|m| m.basis.need_text())
                     .collect();
                 let need = match bases.len() {

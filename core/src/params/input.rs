@@ -94,6 +94,12 @@ macro_rules! params_input {
             pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),+];
         }
 
+        impl $crate::model::ModelInput for $name {
+            fn names() -> &'static [&'static str] {
+                $name::NAMES
+            }
+        }
+
         impl From<&$crate::params::Params> for $name {
             fn from(p: &$crate::params::Params) -> $name {
                 $name { $($field: <$ty as $crate::params::FromParam>::from_param(p, stringify!($field))),+ }
