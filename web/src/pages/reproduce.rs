@@ -13,56 +13,16 @@
 use super::player::state::Page;
 use super::{reproduce_href, MAX_REPRODUCE_SEEDS};
 use crate::cite;
-use crate::components::repro_table::error_class;
-use crate::components::verdict::VerdictStrip;
 use crate::route::{self, Route};
-use crate::run::{self, RunKey, RunState, ViewLoad};
-use crate::store::{self, Topic};
-use skblab_core::experiment::REPRODUCE_FIGURES;
-use skblab_core::output::{fmt_num, Citation, ReproCell, Reproduction};
-use skblab_core::{Cost, Experiment, RunOutput, ViewQuery, DEFAULT_SEED};
-use std::collections::BTreeMap;
-use std::rc::Rc;
+use crate::run;
+use seeds::{use_progress, Progress};
+use skblab_core::output::Citation;
+use skblab_core::{Experiment, DEFAULT_SEED};
+use table::SeedTable;
 use yew::prelude::*;
 
-/// A metric's column heading, with its unit (the CLI's units: the caption says so).
-pub fn metric_label(metric: &str) -> String {
-    let known = match metric {
-        "order3_mbps" => "order-3, Mbit/s",
-        "order0_mbps" => "order-0, Mbit/s",
-        "share_pct" => "share of CPU time, %",
-        "gain_pct" => "gain, %",
-        "datagrams" => "datagrams in 60 s",
-        "mbps" => "goodput, Mbit/s",
-        "change_pct" => "change, %",
-        "mpps" => "transactions, Mpps",
-        "cpu_pct" => "CPU time, %",
-        "depth_reached" => "nesting depth, levels",
-        "head_unaligned_bytes" => "unaligned head, bytes",
-        "max_skb_frags" => "MAX_SKB_FRAGS, frags",
-        "shinfo_bytes" => "skb_shared_info, bytes",
-        _ => "",
-    };
-    if !known.is_empty() {
-        return known.to_string();
-    }
-    let (name, unit) = match metric.rsplit_once('_') {
-        Some((n, "mbps")) => (n, "Mbit/s"),
-        Some((n, "pct")) => (n, "%"),
-        Some((n, "bytes")) => (n, "bytes"),
-        _ => return metric.replace('_', " "),
-    };
-    format!("{}, {unit}", name.replace('_', " "))
-}
-
-/// The row key's heading.
-pub fn key_label(key: &str) -> String {
-    match key {
-        "threads" => "flows".to_string(),
-        "row" => "frame / machine".to_string(),
-        other => other.replace('_', " "),
-    }
-}
+mod seeds;
+mod table;
 
 /// The seeds of a reproduction over `n` seeds: the CLI's, from the default seed on.
 pub fn seed_list(n: u32) -> Vec<u64> {
@@ -192,19 +152,6 @@ struct ExperimentProps {
     seeds: u32,
 }
 
-/// One experiment's reproduction as far as its seeds have come.
-struct Progress {
-    repro: Option<Rc<Reproduction>>,
-    /// Seeds in, and work done of the total (points of runs, or seeds of figures).
-    seeds_done: usize,
-    done: usize,
-    total: usize,
-    error: Option<String>,
-    /// Heavy runs of the seeds (for Stop and Run again).
-    keys: Vec<RunKey>,
-    stopped: bool,
-}
-
 #[function_component(ExperimentRepro)]
 fn experiment_repro(props: &ExperimentProps) -> Html {
     let e = props.experiment.0;
@@ -286,196 +233,9 @@ fn progress_line(p: &Progress, n: usize, t0: f64, took: Option<f64>, id: &str) -
     }
 }
 
-/// The reproduction of `e` over `seeds` as far as it has come, from core's per-seed shares.
-#[hook]
-fn use_progress(e: &'static dyn Experiment, seeds: &[u64]) -> Progress {
-    let params = e.resolve(&e.reproduce_params());
-    let figures = e.reproduce_figures_cost().is_some();
-    let light = !figures && e.cost(&params) == Cost::Light;
-    let key = |seed| RunKey { experiment: e, params: params.clone(), seed };
-    let fig_keys: Vec<(RunKey, ViewQuery)> =
-        if figures { seeds.iter().map(|&s| (key(s), ViewQuery::new(REPRODUCE_FIGURES))).collect() } else { Vec::new() };
-    let run_keys: Vec<RunKey> = if figures || light { Vec::new() } else { seeds.iter().map(|&s| key(s)).collect() };
-    let loads = run::use_view_data_list::<Vec<f64>>(fig_keys);
-    let states = use_seed_runs(run_keys.clone());
-    let seeds_key = seeds.to_vec();
-    let light_repro =
-        use_memo((e.id(), seeds_key), move |(_, seeds)| light.then(|| e.reproduce_mean(seeds).map(Rc::new)).flatten());
-    if light {
-        let repro = (*light_repro).clone();
-        let error = repro.is_none().then(|| format!("{} has no seed table", e.id()));
-        return Progress { repro, seeds_done: seeds.len(), done: 1, total: 1, error, keys: Vec::new(), stopped: false };
-    }
-    if figures {
-        let mut p = Progress {
-            repro: None,
-            seeds_done: 0,
-            done: 0,
-            total: seeds.len(),
-            error: None,
-            keys: Vec::new(),
-            stopped: false,
-        };
-        let (mut done_seeds, mut done_figs) = (Vec::new(), Vec::new());
-        for (&seed, load) in seeds.iter().zip(&loads) {
-            match load {
-                ViewLoad::Ready(f) => {
-                    done_seeds.push(seed);
-                    done_figs.push((**f).clone());
-                }
-                ViewLoad::Failed(err) => p.error = Some(err.clone()),
-                ViewLoad::Waiting => {}
-            }
-        }
-        (p.seeds_done, p.done) = (done_seeds.len(), done_seeds.len());
-        p.repro = e.reproduce_from_figures(&done_seeds, &done_figs).map(Rc::new);
-        return p;
-    }
-    runs_progress(e, seeds, &states, run_keys)
-}
-
-fn runs_progress(
-    e: &'static dyn Experiment,
-    seeds: &[u64],
-    states: &[Option<Rc<RunState>>],
-    keys: Vec<RunKey>,
-) -> Progress {
-    let n_points = keys.first().map_or(1, |k| e.points(&k.params).len().max(1));
-    let mut p = Progress {
-        repro: None,
-        seeds_done: 0,
-        done: 0,
-        total: seeds.len() * n_points,
-        error: None,
-        keys,
-        stopped: false,
-    };
-    let (mut done_seeds, mut outputs): (Vec<u64>, Vec<RunOutput>) = (Vec::new(), Vec::new());
-    for (&seed, state) in seeds.iter().zip(states) {
-        let Some(s) = state else { continue };
-        p.done += if s.is_done() { n_points } else { s.rows.len() };
-        p.stopped |= s.stopped;
-        if let Some(err) = &s.error {
-            p.error = Some(err.clone());
-        }
-        if let Some(out) = &s.output {
-            done_seeds.push(seed);
-            outputs.push((**out).clone());
-        }
-    }
-    p.seeds_done = done_seeds.len();
-    p.repro = e.reproduce_from_runs(&done_seeds, &outputs).map(Rc::new);
-    p
-}
-
-/// The heavy runs of `keys` in the pool's background; a finished run is kept here (the run
-/// store's cache holds fewer runs than ten seeds of two experiments).
-#[hook]
-fn use_seed_runs(keys: Vec<RunKey>) -> Vec<Option<Rc<RunState>>> {
-    store::use_topic(Topic::Runs, None);
-    let kept = use_mut_ref(Vec::<Rc<RunState>>::new);
-    let states: Vec<Option<Rc<RunState>>> =
-        keys.iter().map(|k| kept.borrow().iter().find(|s| s.key == *k).cloned().or_else(|| run::state_of(k))).collect();
-    for s in states.iter().flatten().filter(|s| s.is_done()) {
-        if !kept.borrow().iter().any(|k| k.key == s.key) {
-            kept.borrow_mut().push(s.clone());
-        }
-    }
-    {
-        let kept = kept.clone();
-        // Every render: a no-op for runs kept, running, queued or stopped.
-        use_effect(move || {
-            for k in keys.into_iter().filter(|k| !kept.borrow().iter().any(|s| s.key == *k)) {
-                run::want(k);
-            }
-        });
-    }
-    states
-}
-
-#[derive(Properties, PartialEq)]
-struct SeedTableProps {
-    repro: Rc<Reproduction>,
-    /// Seeds in of all, while some are still running.
-    partial: Option<(usize, usize)>,
-}
-
-/// The seed's numbers beside the model's mean [min–max], as the CLI prints them.
-#[function_component(SeedTable)]
-fn seed_table(props: &SeedTableProps) -> Html {
-    let r = &props.repro;
-    let metrics = r.metrics();
-    let spread = r.rows.iter().flat_map(|row| &row.cells).any(|c| c.spread.is_some());
-    let model = if spread { "model: mean [min–max]" } else { "model" };
-    let groups = metrics.iter().map(|m| html! { <th scope="colgroup" colspan="3">{ metric_label(m) }</th> });
-    let subs = metrics.iter().map(|_| {
-        html! { <>
-        <th scope="col" class="num">{"seed"}</th><th scope="col" class="num">{ model }</th>
-        <th scope="col" class="num">{"error"}</th></> }
-    });
-    let mape = metrics.iter().map(|m| {
-        let cell = r.mape_pct(m).map_or(html! {"–"}, |v| html! {
-            <span class={classes!("err-badge", error_class(v))} data-metric={*m} data-kind="mape">{ format!("{v:.2} %") }</span>
-        });
-        html! { <><td colspan="2" class="num">{"MAPE"}</td><td class="num">{ cell }</td></> }
-    });
-    let so_far = props.partial.map_or(String::new(), |(k, n)| format!(" (mean of {k} of {n} seeds so far)"));
-    let units = units_caption(&metrics);
-    html! {
-        <figure class="card-flat repro" data-testid={format!("repro-{}-table", r.experiment)}
-            data-partial={props.partial.is_some().to_string()}>
-            <figcaption class="repro-cite">{ format!("Seed: {}{units}", r.citation.one_line()) }</figcaption>
-            <VerdictStrip experiment={r.experiment} />
-            <div class="table-scroll" tabindex="0" role="region" aria-label={format!("{}: seed vs model", r.experiment)}>
-                <table class="results grid repro-table">
-                    <thead>
-                        <tr><th scope="col" rowspan="2">{ key_label(r.key_name) }</th>{ for groups }</tr>
-                        <tr>{ for subs }</tr>
-                    </thead>
-                    <tbody>{ for r.rows.iter().map(|row| row_html(row, &metrics)) }</tbody>
-                    <tfoot><tr><th scope="row">{ format!("all{so_far}") }</th>{ for mape }</tr></tfoot>
-                </table>
-            </div>
-            <ul class="repro-summary">
-                <li data-kind="max-error">{ format!("max |error|{so_far}: {:.2} %", r.max_abs_error_pct()) }</li>
-                { for r.notes.iter().map(|n| html! { <li>{ n }</li> }) }
-            </ul>
-        </figure>
-    }
-}
-
-/// The caption's word on units: the CLI's (Mbit/s where the lessons chart Gbit/s).
-fn units_caption(metrics: &[&str]) -> &'static str {
-    if metrics.iter().any(|m| m.ends_with("_mbps")) {
-        ". Throughputs in Mbit/s, the CLI's and the seed's unit (the lesson's charts show Gbit/s: 1 Gbit/s = 1000 Mbit/s)"
-    } else {
-        ""
-    }
-}
-
-fn row_html(row: &skblab_core::output::ReproRow, metrics: &[&'static str]) -> Html {
-    let by_metric: BTreeMap<&str, &ReproCell> = row.cells.iter().map(|c| (c.metric, c)).collect();
-    let cells = metrics.iter().map(|m| match by_metric.get(m) {
-        Some(c) => {
-            let err = c.error_pct();
-            html! { <>
-                <td class="num" data-metric={*m} data-kind="seed">{ fmt_num(c.measured) }</td>
-                <td class="num" data-metric={*m} data-kind="sim">{ fmt_num(c.simulated) }
-                    if let Some([lo, hi]) = c.spread {
-                        <span class="spread">{ format!(" [{}–{}]", fmt_num(lo), fmt_num(hi)) }</span>
-                    }
-                </td>
-                <td class="num" data-metric={*m} data-kind="err">
-                    <span class={classes!("err-badge", error_class(err))}>{ format!("{err:+.1} %") }</span></td>
-            </> }
-        }
-        None => html! { <><td class="num">{"–"}</td><td class="num">{"–"}</td><td class="num">{"–"}</td></> },
-    });
-    html! { <tr data-label={row.label.clone()}><th scope="row">{ &row.label }</th>{ for cells }</tr> }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::table::{key_label, metric_label};
     use super::*;
 
     #[test]
