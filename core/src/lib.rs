@@ -20,8 +20,8 @@
 //!   two worlds share (machine profiles, caches and cache lines, atomics, qspinlock, buddy +
 //!   PCP zones, page_frag, SLUB, profiles and flame graphs, trace frames); its module doc
 //!   maps its modules. A world itself lives with its experiment.
-//! - [`measure`]: the measurement file of a real machine (`skblab measure`): schema, parser,
-//!   the suites' plans and the parsers of the tools' outputs (the CLI runs them).
+//! - [`machine`]: "Your machine": the measurement file of a real machine (`skblab measure`),
+//!   its parser, the suites' plans, the tools' parsers, and the model's fit to the file.
 //! - [`experiments`](mod@experiments): one module per lesson and the registry; each experiment's own doc
 //!   lists its files.
 #![forbid(unsafe_code)]
@@ -29,7 +29,7 @@
 pub mod calibrate;
 pub mod experiment;
 pub mod experiments;
-pub mod measure;
+pub mod machine;
 pub mod model;
 pub mod output;
 pub mod params;

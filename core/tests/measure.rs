@@ -1,9 +1,9 @@
 //! The committed measurement files (`data/measurements/*.json`): each parses, has the
-//! contract's top-level keys, round-trips, and `calibrate::machine::fit` fits within the
+//! contract's top-level keys, round-trips, and `machine::fit::fit` fits within the
 //! sourced range and predicts every stream cell (`used_for_fit` on the 64 KiB ones).
 
-use skblab_core::calibrate::machine::{self, FIT};
-use skblab_core::measure;
+use skblab_core::machine::fit::FIT;
+use skblab_core::machine::{file, fit};
 use std::path::PathBuf;
 
 fn files() -> Vec<(PathBuf, String)> {
@@ -26,15 +26,15 @@ fn files() -> Vec<(PathBuf, String)> {
 #[test]
 fn every_committed_file_parses_round_trips_and_has_the_contract_keys() {
     for (path, text) in files() {
-        let m = measure::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let m = file::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         for key in ["schema_version", "kernel", "machine", "suites"] {
             assert!(v.get(key).is_some(), "{}: no {key}", path.display());
         }
-        assert_eq!(measure::parse(&m.to_json()).as_ref(), Ok(&m), "{}", path.display());
+        assert_eq!(file::parse(&m.to_json()).as_ref(), Ok(&m), "{}", path.display());
         // Truncated anywhere: one line, never a panic.
         for cut in [1, text.len() / 3, text.len() / 2, text.len() - 2] {
-            let e = measure::parse(&text[..cut]).expect_err("truncated");
+            let e = file::parse(&text[..cut]).expect_err("truncated");
             assert!(!e.contains('\n'), "{e}");
         }
     }
@@ -43,8 +43,8 @@ fn every_committed_file_parses_round_trips_and_has_the_contract_keys() {
 #[test]
 fn the_fit_stays_in_its_range_and_predicts_every_stream_cell() {
     for (path, text) in files() {
-        let m = measure::parse(&text).unwrap();
-        let r = machine::fit(&m, &mut |_, _| {}).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let m = file::parse(&text).unwrap();
+        let r = fit::fit(&m, &mut |_, _| {}).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let stream: Vec<_> = r.points.iter().filter(|p| p.suite == "stream").collect();
         assert_eq!(stream.len(), m.cells("stream").len());
         for p in &stream {
@@ -59,7 +59,7 @@ fn the_fit_stays_in_its_range_and_predicts_every_stream_cell() {
         }
         // The fitting budget: one constant on at least three measured numbers.
         let fit_cells = stream.iter().filter(|p| p.used_for_fit).count();
-        assert!(r.fitted.len() * machine::MIN_FIT_CELLS <= fit_cells, "{}: {fit_cells} fit cells", path.display());
+        assert!(r.fitted.len() * fit::MIN_FIT_CELLS <= fit_cells, "{}: {fit_cells} fit cells", path.display());
         for f in &r.fitted {
             assert_eq!(f.name, FIT.0);
             assert!(f.range[0] <= f.value && f.value <= f.range[1], "{f:?}");
@@ -80,7 +80,7 @@ fn the_reference_fit_is_the_committed_cli_output() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let text =
         std::fs::read_to_string(root.join("data/measurements/2026-12-02-amd-epyc-f25m1.json")).expect("the reference");
-    let report = machine::fit(&measure::parse(&text).unwrap(), &mut |_, _| {}).unwrap();
+    let report = fit::fit(&file::parse(&text).unwrap(), &mut |_, _| {}).unwrap();
     let path = root.join("data/machine-fit/2026-12-02-amd-epyc-f25m1.json");
     if std::env::var_os("SKBLAB_UPDATE_MACHINE_FIT").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -98,8 +98,8 @@ fn the_reference_fit_is_the_committed_cli_output() {
         path.display()
     );
     // The page's worker sends the report as this JSON: it reads back as the same report.
-    let back: machine::MachineReport = serde_json::from_str(&committed).unwrap();
+    let back: fit::MachineReport = serde_json::from_str(&committed).unwrap();
     assert_eq!(back, report);
-    let estimate = machine::MachineFit::new(&measure::parse(&text).unwrap()).unwrap().estimate();
+    let estimate = fit::MachineFit::new(&file::parse(&text).unwrap()).unwrap().estimate();
     assert!(estimate.points == 84 && estimate.events > 0, "{estimate:?}");
 }

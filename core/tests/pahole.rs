@@ -3,7 +3,7 @@
 //! scripts/setup.sh) from the kernel's BTF at /sys/kernel/btf/vmlinux.
 
 use skblab_core::experiments::skb_layout::{preset, LayoutInput};
-use skblab_core::measure::tools;
+use skblab_core::machine::tools;
 use std::process::Command;
 
 const BTF: &str = "/sys/kernel/btf/vmlinux";

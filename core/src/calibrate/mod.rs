@@ -16,14 +16,9 @@
 //! - [`sensitivity`]: every constant moved by −10 % and +10 % alone, with the figures the score
 //!   reports — how much each fitted constant leans on the result.
 //!
-//! [`machine`] holds the model against a real machine's measurement file
-//! (`skblab calibrate high-order-alloc --machine FILE`): catalogue prediction, a one-constant
-//! fit on one part, the rest predicted.
-//!
 //! `skblab calibrate <id> [--rounds N] [--seeds N] [--sensitivity]` prints both; the committed
 //! values are then copied into the experiment's machine profile by hand (core does no I/O).
 
-pub mod machine;
 mod multistart;
 mod par;
 pub mod tables;
@@ -172,7 +167,7 @@ pub fn max_descent_evaluations(constants: usize, rounds: u32) -> u64 {
 
 /// An upper bound of the scores `skblab calibrate` computes, each on `(coarse seeds, seeds)`:
 /// `calibrate_with` (`starts` = 0) or `calibrate_multistart_with`. The CLI prints it, with an
-/// ETA, before it starts (issue #27).
+/// ETA, before it starts.
 pub fn max_evaluations(cal: &dyn Calibration, rounds: u32, starts: u32) -> (u64, u64) {
     let k = cal.constants().len();
     if starts == 0 {

@@ -22,7 +22,7 @@ mod kernel;
 use facts::{named_sysctl, Conversion, PARAM_SYSCTLS};
 use kernel::{note, Answer, Fake, Kernel, Live, Release};
 use skblab_core::experiments::skb_layout::SkbLayout;
-use skblab_core::measure::tools;
+use skblab_core::machine::tools;
 use skblab_core::{experiments, find, ParamKind};
 use skblab_lessons::{apply_settings, index, lesson, Lesson, Status};
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,4 +1,4 @@
-//! `skblab measure`: runs the suites of `skblab_core::measure::plan` on this machine and writes
+//! `skblab measure`: runs the suites of `skblab_core::machine::plan` on this machine and writes
 //! one measurement file. The I/O edge: processes (iperf3, sockperf, taskset, pahole, perf),
 //! /proc and /proc/sys, the clock, Ctrl-C.
 //!
@@ -13,9 +13,9 @@
 //! Everything goes through [`Runner`], so `measure/tests.rs` drives the same code with a fake
 //! machine (a failing client, an interrupt) and checks the sysctl comes back.
 
-use skblab_core::measure::plan::{self, Argv, CellPlan, Options, SuitePlan, HOA_SYSCTL};
-use skblab_core::measure::tools::{self, CpuTimes};
-use skblab_core::measure::{Cell, Kernel, Machine, Measurement, Sample, Suite, SCHEMA_VERSION};
+use skblab_core::machine::file::{Cell, Kernel, Machine, Measurement, Sample, Suite, SCHEMA_VERSION};
+use skblab_core::machine::plan::{self, Argv, CellPlan, Options, SuitePlan, HOA_SYSCTL};
+use skblab_core::machine::tools::{self, CpuTimes};
 use std::collections::BTreeMap;
 use std::io::Read as _;
 use std::process::{Child, Command, Stdio};
@@ -275,7 +275,7 @@ fn run_cells(r: &mut dyn Runner, p: &SuitePlan, g: Guard, pr: &mut Progress, sui
     for (name, argv) in &p.after {
         let text = text_of(r, argv);
         let text = if name == "perf_folded" && !text.starts_with("unavailable") {
-            tools::fold_perf_script(&text, skblab_core::measure::MAX_TEXT_BYTES / 2)
+            tools::fold_perf_script(&text, skblab_core::machine::file::MAX_TEXT_BYTES / 2)
         } else {
             text
         };
@@ -549,9 +549,9 @@ pub fn calibrate(experiment: &str, path: &std::path::Path, json: bool) -> Result
         ));
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let m = skblab_core::measure::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let m = skblab_core::machine::file::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut last = 0;
-    let report = skblab_core::calibrate::machine::fit(&m, &mut |done, total| {
+    let report = skblab_core::machine::fit::fit(&m, &mut |done, total| {
         if done * 10 / total.max(1) != last {
             last = done * 10 / total.max(1);
             eprintln!("skblab: calibrate --machine: run {done} of {total}");

@@ -113,7 +113,7 @@ fn a_clean_run_sets_each_order_and_restores_the_sysctl() {
     assert_eq!((cells[0].median, cells[0].samples.len()), (1000.0, 3));
     assert_eq!(m.machine.family, "zen5-guest");
     // What was written parses back.
-    assert_eq!(skblab_core::measure::parse(&m.to_json()), Ok(m));
+    assert_eq!(skblab_core::machine::file::parse(&m.to_json()), Ok(m));
 }
 
 #[test]

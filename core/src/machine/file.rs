@@ -1,16 +1,9 @@
-//! Measurements of a real Linux machine (issue #24): the versioned file `skblab measure`
-//! writes, its parser and validation (text → [`Measurement`], or one line saying what is
-//! wrong), the suites' plans (which cells, which commands) and the parsers of the tools'
-//! outputs. No I/O here: the CLI binary runs the commands (`core/src/bin/skblab/measure.rs`)
-//! and the web page reads a file the reader picks; both hand the text to [`parse`].
-//!
-//! Files: `mod.rs` (here: the schema, [`parse`], summaries), `plan.rs` (the suites, their
-//! cells and command lines), `tools.rs` (parsers of iperf3's JSON, sockperf's summary,
-//! `/proc/stat`, `/proc/zoneinfo`, pahole and `/proc/self/stat`).
+//! The measurement file of a real Linux machine: the versioned JSON `skblab measure` writes,
+//! its types, and [`parse`], the one way in (text → [`Measurement`], or one line saying what is
+//! wrong, where in the file). The CLI hands it the file it wrote or was given; the page, the
+//! file the reader picked.
 
-pub mod plan;
-pub mod tools;
-
+use super::plan;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -275,6 +268,3 @@ fn short(s: &str) -> String {
 fn one_line(s: &str) -> String {
     crate::params::echo_within(s, 300)
 }
-
-#[cfg(test)]
-mod tests;

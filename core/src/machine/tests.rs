@@ -1,15 +1,16 @@
 //! The measurement file's schema and parser: round trip, version, hostile and truncated files
 //! rejected with one line each; the tools' parsers on real-looking outputs.
 
+use super::file::*;
 use super::plan::{self, Options, Reading};
 use super::tools;
-use super::*;
+use std::collections::BTreeMap;
 
 fn sample(v: f64) -> Sample {
     Sample { value: v, foreign_cpu_pct: 1.0, contaminated: false, attempts: 1 }
 }
 
-pub(crate) fn example() -> Measurement {
+fn example() -> Measurement {
     let stream = Suite {
         commands: vec!["iperf3 -c 127.0.0.1 -t 5 -l 64K -P 1 -J".into()],
         cells: vec![Cell::new(

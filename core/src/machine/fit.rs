@@ -1,5 +1,5 @@
-//! `skblab calibrate high-order-alloc --machine FILE`: the model held against a real machine
-//! (issue #24). From a measurement file ([`crate::measure`]) it builds the machine's profile
+//! `skblab calibrate high-order-alloc --machine FILE`: the model held against a real machine.
+//! From a measurement file ([`super::file`]) it builds the machine's profile
 //! from the catalogue (the family the file names; `zen5-guest` for this project's 2-vCPU
 //! guests), predicts every cell the experiments can simulate for it from the catalogue alone,
 //! then fits [`FIT`] — one constant, inside its sourced range — on one part of the measurement
@@ -17,9 +17,11 @@
 //! The work is a list of simulator runs done one per [`MachineFit::step`], so the page can run
 //! it in slices with progress; [`fit`] runs them all.
 
-use crate::experiments::high_order_alloc::{config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim};
+use super::file::{Cell, Measurement};
+use crate::experiments::high_order_alloc::{
+    config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim, MAX_CPUS,
+};
 use crate::experiments::skb_layout::preset;
-use crate::measure::{Cell, Measurement};
 use crate::sim::catalogue::{Quantity, ZEN5_GUEST, ZEN5_GUEST_2026};
 use crate::sim::machine::MachineProfile;
 use crate::sim::world::World as _;
@@ -307,7 +309,7 @@ pub fn fit(m: &Measurement, progress: &mut dyn FnMut(usize, usize)) -> Result<Ma
 /// high-order-alloc's parameters for this machine: one socket of `cpus` cores, no SMT,
 /// high-order per-CPU lists (5.14+), the measured pageset when the state suite has it.
 fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, String> {
-    let cpus = m.machine.cpus.min(crate::experiments::high_order_alloc::MAX_CPUS);
+    let cpus = m.machine.cpus.min(MAX_CPUS);
     let major: u32 = m.kernel.release.split('.').next().and_then(|s| s.parse().ok()).unwrap_or(6);
     let mut set = vec![format!("sockets=1"), format!("cpus={cpus}"), "smt=false".to_string()];
     set.push(format!("pcp_high_order={}", major >= 6));
@@ -341,7 +343,7 @@ fn simulate(params: &Params, c: &Cell, cpus: u32, tcp_skb_cycles: f64) -> f64 {
     }
     let flows = flows_of(c);
     let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
-    let cpus = cpus.clamp(1, crate::experiments::high_order_alloc::MAX_CPUS);
+    let cpus = cpus.clamp(1, MAX_CPUS);
     let mut sim = StreamSim::new(config_on(profile(cpus, tcp_skb_cycles), &p, flows, order), SEED);
     sim.run();
     sim.throughput_mbps()

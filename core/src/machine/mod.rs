@@ -1,0 +1,33 @@
+//! "Your machine": the model held against a real Linux machine. A reader runs
+//! `skblab measure` on their machine, which writes a measurement file; `skblab calibrate
+//! high-order-alloc --machine FILE` (or the web app's "Your machine" page, in its worker) reads
+//! it back, predicts every measured number the experiments can simulate from the catalogue
+//! alone, fits one constant on part of the file and predicts the rest again.
+//!
+//! No I/O here: the CLI binary runs the commands (`src/bin/skblab/measure.rs`) and the page
+//! reads a file the reader picks; both hand the text to [`file::parse`].
+//!
+//! Files:
+//! - [`file`](mod@file): the file format (schema version, machine and kernel facts, suites, cells and
+//!   their samples), its limits and [`file::parse`], which validates a text into a
+//!   [`file::Measurement`] or says in one line what is wrong.
+//! - [`plan`]: the suites `skblab measure` runs, as data: each cell's setting, the sysctl it
+//!   needs, its server and client command lines and how to read its result (`--dry-run`
+//!   prints a plan).
+//! - [`tools`]: parsers of what the measured machine prints (iperf3, sockperf, pahole,
+//!   `/proc/stat`, `/proc/self/stat`, `/proc/zoneinfo`, `perf script`).
+//! - [`fit`]: the comparison: the machine's profile from the catalogue, high-order-alloc's
+//!   stream world and skb-layout's preset run for the measured cells, one constant fitted by
+//!   golden section, as runs done in slices ([`fit::MachineFit`]) so the page shows progress.
+//! - `tests.rs`: the file's round trip and refusals, the plans, the tools' parsers.
+//!
+//! This is a feature folder: it names the experiments whose worlds it runs; nothing generic
+//! (`sim`, `calibrate`, `output`, `validate`) names it.
+
+pub mod file;
+pub mod fit;
+pub mod plan;
+pub mod tools;
+
+#[cfg(test)]
+mod tests;
