@@ -448,7 +448,7 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
                 None => experiments().to_vec(),
             };
             let seeds = calibrate::seeds(seed, seeds);
-            let v = validate::validate_with(&exps, &seeds, &mut progress_printer());
+            let v = validate::validate_with(experiments(), &exps, &seeds, &mut progress_printer());
             Ok(match format {
                 Format::Table => v.to_table(),
                 Format::Csv => v.to_csv(),

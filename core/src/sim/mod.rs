@@ -5,7 +5,7 @@
 //! **The rule.** Mechanisms shared by worlds live here; a *world* (a workload with its
 //! threads, its event enum, where its threads run, its profile call chains and its trace
 //! frame) lives with its experiment, e.g. the TCP_STREAM world of seed 000 in
-//! `crate::experiments::high_order_alloc::world`. Nothing here names a world. Every world
+//! high-order-alloc's `world.rs`. Nothing here names a world or an experiment. Every world
 //! runs on [`world`]'s skeleton: it supplies its event enum and `handle`, the one run loop
 //! (warm-up, measurement window, event cap) is there.
 //!

@@ -261,7 +261,6 @@ pub fn bands_with(exp: &dyn Experiment, params: &Params, seed: u64, n: u32, prog
 mod tests {
     use super::*;
     use crate::experiment::{Point, ViewSpec};
-    use crate::experiments::find;
     use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Row, RunOutput};
     use crate::params::ParamSpec;
     use crate::sim::catalogue::{Basis, Quantity};
@@ -376,11 +375,5 @@ mod tests {
         assert_eq!(job.bands(), &bands_with(&Stub, &Stub.defaults(), 1, 4, &mut |_| {}).unwrap());
         let text = serde_json::to_string(job.bands()).unwrap();
         assert_eq!(&serde_json::from_str::<Bands>(&text).unwrap(), job.bands(), "crosses the worker boundary");
-    }
-
-    #[test]
-    fn an_experiment_without_uncertain_quantities_has_no_band() {
-        let e = find("skb-layout").unwrap();
-        assert!(bands_with(e, &e.reproduce_params(), 1, 4, &mut |_| {}).is_none());
     }
 }
