@@ -258,7 +258,7 @@ pub trait SeedTables<M: Model>: Sync {
         None
     }
     /// The reproduction of the mean of each seed's figures (in the order of `seeds`).
-    fn from_figures(&self, _seeds: &[u64], _figures: &[Vec<f64>]) -> Option<Reproduction> {
+    fn mean_of_figures(&self, _seeds: &[u64], _figures: &[Vec<f64>]) -> Option<Reproduction> {
         None
     }
 }
@@ -393,7 +393,7 @@ impl<M: Model> Experiment for M {
         self.seed_tables()?.figures(seed)
     }
     fn reproduce_from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
-        self.seed_tables()?.from_figures(seeds, figures)
+        self.seed_tables()?.mean_of_figures(seeds, figures)
     }
     fn calibration(&self) -> Option<&'static dyn Calibration> {
         self.calibrated()?.calibration()

@@ -40,7 +40,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::machine::worker::{self as machine, MachineFacts};
-use skblab_core::calibrate::machine::MachineReport;
+use skblab_core::machine::fit::MachineReport;
 
 /// The workers' entry script (`static/sweep-worker.js`, copied by Trunk). Trunk builds the
 /// `worker` binary as a classic script (`worker.js`, name without hash) that only defines

@@ -13,7 +13,7 @@ use crate::charts::table::{num, DataTable};
 use crate::charts::Theme;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use skblab_core::calibrate::machine::{MachinePoint, MachineReport};
+use skblab_core::machine::fit::{MachinePoint, MachineReport};
 
 /// One measured cell and its two predictions.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,7 +9,7 @@ use super::worker::MachineFacts;
 use crate::run::{fnv64, page_ms as now_ms, plan, pump, Changed, Owner, CLIENT};
 use crate::store::{self, Topic};
 use crate::worker::Request;
-use skblab_core::calibrate::machine::MachineReport;
+use skblab_core::machine::fit::MachineReport;
 use skblab_core::WorkEstimate;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -1,5 +1,5 @@
 //! `#/machine`, "Your machine": the commands that measure a real Linux box (core's
-//! `calibrate::machine::COMMANDS`, with a Copy button), a file picker and a paste box for the
+//! `machine::fit::COMMANDS`, with a Copy button), a file picker and a paste box for the
 //! file they write, the file's machine facts, and its fit — core's `MachineFit`, run in the
 //! worker pool ([`super::job::start_fit`]) with progress, ETA and Stop — as a table of every
 //! point and overlay charts of the stream suite ([`super::chart`]). The file is
@@ -11,8 +11,8 @@ use super::results::{facts_box, Results};
 use super::saved::{self, Saved};
 use crate::hooks::use_dark_mode;
 use crate::run::{page_ms, plan, use_ticker};
-use skblab_core::calibrate::machine::COMMANDS;
-use skblab_core::measure::MAX_FILE_BYTES;
+use skblab_core::machine::file::MAX_FILE_BYTES;
+use skblab_core::machine::fit::COMMANDS;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

@@ -11,7 +11,7 @@ use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
 use crate::components::repro_table::error_class;
-use skblab_core::calibrate::machine::{MachinePoint, MachineReport};
+use skblab_core::machine::fit::{MachinePoint, MachineReport};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -106,7 +106,7 @@ pub(super) fn results(props: &ResultsProps) -> Html {
     }
 }
 
-/// What a verdict means (core's rule, `calibrate::machine::MachinePoint::verdict`).
+/// What a verdict means (core's rule, `machine::fit::MachinePoint::verdict`).
 fn verdict_help(v: &str) -> &'static str {
     match v {
         "within spread" => "the fitted prediction lies inside the measured min–max",

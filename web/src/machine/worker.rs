@@ -6,8 +6,8 @@
 
 use crate::worker::Reply;
 use serde::{Deserialize, Serialize};
-use skblab_core::calibrate::machine::MachineFit;
-use skblab_core::measure::{self, Machine, Measurement};
+use skblab_core::machine::file::{self as measure, Machine, Measurement};
+use skblab_core::machine::fit::MachineFit;
 
 /// What the page shows of a measurement file before and beside its fit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,7 +69,7 @@ pub fn fit(task: u64, text: &str, post: &mut dyn FnMut(Reply)) -> Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skblab_core::calibrate::machine;
+    use skblab_core::machine::fit as machine;
 
     fn reference() -> String {
         std::fs::read_to_string(concat!(

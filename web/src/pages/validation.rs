@@ -18,7 +18,7 @@ use yew::prelude::*;
 
 /// Where the snapshot's tables differ from the registry's (empty: in step).
 fn staleness(v: &Validation) -> Option<String> {
-    let live: Vec<TableSpec> = skblab_core::validate::registry_tables();
+    let live: Vec<TableSpec> = skblab_core::validate::registry_tables(skblab_core::experiments());
     let same = v.tables.len() == live.len()
         && v.tables.iter().zip(&live).all(|(s, t)| {
             s.table == t.table
