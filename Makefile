@@ -2,7 +2,7 @@
 # `make check` is the fast tier of `make test`: fmt, clippy and the native tests (no rustdoc,
 # cargo-deny, wasm, Trunk or e2e). `make fuzz` (long property runs, 10^5 cases per
 # experiment) is not part of `make test`.
-.PHONY: serve test check bench fuzz fuzz-sim validate measure machine-table
+.PHONY: serve test check bench fuzz fuzz-sim validate update measure machine-table
 serve:
 	bash scripts/serve.sh
 test:
@@ -23,6 +23,13 @@ fuzz-sim:
 validate:
 	cargo run --release -q -p skblab-core --features cli --bin skblab -- validate --format json > core/src/validate/snapshot.json.new
 	mv core/src/validate/snapshot.json.new core/src/validate/snapshot.json
+# After a change that is MEANT to move simulated numbers: rewrites every generated file the
+# tests compare against (one switch, SKBLAB_UPDATE=1: each experiment's default_run.hash, the
+# differential hashes, the e2e reproduce fixtures, docs/calibration.md's catalogue block, the
+# reference machine fit), then the validation snapshot. Review the diff and say why in the commit.
+update:
+	SKBLAB_UPDATE=1 cargo test -q -p skblab-core --features cli --test registry --test differential --test reproduce_fixtures --test catalogue_doc --test measure
+	$(MAKE) validate
 # Measures this machine (`skblab measure all`: layout, stream, udp, rr, state) into
 # data/measurements/<date>-<machine>.json (scripts/machine-slug.sh names the CPU), the files the
 # "Your machine" page offers, then regenerates docs/validation.md's predicted-vs-measured

@@ -7,7 +7,7 @@
 //! only for the default settings (registry.rs, golden.rs) but for these.
 //!
 //! When the settings or the numbers change on purpose (a model change, a new parameter or
-//! experiment), rewrite the file with `SKBLAB_UPDATE_HASHES=1 cargo test -p skblab-core --test
+//! experiment), rewrite the file with `SKBLAB_UPDATE=1 cargo test -p skblab-core --test
 //! differential` (the registry's variable) and say why in the commit.
 
 use skblab_core::rng::Rng;
@@ -107,7 +107,7 @@ fn lines() -> Vec<String> {
         .collect()
 }
 
-const HEADER: &str = "# core/tests/differential.rs: experiment, seed, FNV-1a 64 of the run's JSON, settings (tab-separated); web/tests/differential.rs checks them under wasm. Rewrite: SKBLAB_UPDATE_HASHES=1 cargo test -p skblab-core --test differential";
+const HEADER: &str = "# core/tests/differential.rs: experiment, seed, FNV-1a 64 of the run's JSON, settings (tab-separated); web/tests/differential.rs checks them under wasm. Rewrite: SKBLAB_UPDATE=1 cargo test -p skblab-core --test differential";
 
 #[test]
 fn random_settings_hash_to_the_pinned_values() {
@@ -117,7 +117,7 @@ fn random_settings_hash_to_the_pinned_values() {
     if pinned == got {
         return;
     }
-    if std::env::var_os("SKBLAB_UPDATE_HASHES").is_some_and(|v| v == "1") {
+    if std::env::var_os("SKBLAB_UPDATE").is_some_and(|v| v == "1") {
         std::fs::write(&path, &got).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
         eprintln!("{} rewritten", path.display());
         return;
@@ -133,7 +133,7 @@ fn random_settings_hash_to_the_pinned_values() {
         .collect();
     panic!(
         "{}: {} lines differ:\n{}\nIf the change is meant (model, parameters), rewrite it with \
-         SKBLAB_UPDATE_HASHES=1 cargo test -p skblab-core --test differential, and say why in the commit.",
+         SKBLAB_UPDATE=1 cargo test -p skblab-core --test differential, and say why in the commit.",
         path.display(),
         diff.len(),
         diff.join("\n")

@@ -73,7 +73,7 @@ fn the_fit_stays_in_its_range_and_predicts_every_stream_cell() {
 /// The "Your machine" page must show the CLI's numbers: `data/machine-fit/2026-12-02-amd-epyc-f25m1.json` is
 /// `skblab calibrate high-order-alloc --machine data/measurements/2026-12-02-amd-epyc-f25m1.json --format json`
 /// (the same `fit` and `to_json`), checked here and read by `e2e/tests/machine.test.mjs`, which
-/// compares the page's table with it. `SKBLAB_UPDATE_MACHINE_FIT=1` rewrites it (after a model
+/// compares the page's table with it. `SKBLAB_UPDATE=1` rewrites it (after a model
 /// change or a new reference measurement).
 #[test]
 fn the_reference_fit_is_the_committed_cli_output() {
@@ -82,19 +82,19 @@ fn the_reference_fit_is_the_committed_cli_output() {
         std::fs::read_to_string(root.join("data/measurements/2026-12-02-amd-epyc-f25m1.json")).expect("the reference");
     let report = fit::fit(&file::parse(&text).unwrap(), &mut |_, _| {}).unwrap();
     let path = root.join("data/machine-fit/2026-12-02-amd-epyc-f25m1.json");
-    if std::env::var_os("SKBLAB_UPDATE_MACHINE_FIT").is_some() {
+    if std::env::var_os("SKBLAB_UPDATE").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, report.to_json()).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; write it with SKBLAB_UPDATE_MACHINE_FIT=1 cargo test -p skblab-core --test measure",
+            "{}: {e}; write it with SKBLAB_UPDATE=1 cargo test -p skblab-core --test measure",
             path.display()
         )
     });
     assert!(
         report.to_json() == committed,
-        "{} is not the fit of the reference any more: regenerate it with SKBLAB_UPDATE_MACHINE_FIT=1 cargo test -p skblab-core --test measure",
+        "{} is not the fit of the reference any more: regenerate it with SKBLAB_UPDATE=1 cargo test -p skblab-core --test measure",
         path.display()
     );
     // The page's worker sends the report as this JSON: it reads back as the same report.

@@ -7,7 +7,7 @@
 //! (`<id>` in snake_case; a single-file experiment gets a folder for it): one line, the FNV-1a
 //! 64 of the default run's JSON (seed [`DEFAULT_SEED`]) in hex. web/tests/golden.rs checks the
 //! same files under wasm. When a model change moves the numbers on purpose, rewrite them with
-//! `SKBLAB_UPDATE_HASHES=1 cargo test -p skblab-core --test registry` and say why in the commit.
+//! `SKBLAB_UPDATE=1 cargo test -p skblab-core --test registry` and say why in the commit.
 
 use skblab_core::{experiments, Experiment, ViewSpec, DEFAULT_SEED};
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ pub fn fnv64(text: &str) -> u64 {
 }
 
 /// The env var that rewrites the hash files instead of checking them.
-const UPDATE: &str = "SKBLAB_UPDATE_HASHES";
+const UPDATE: &str = "SKBLAB_UPDATE";
 
 /// Where an experiment's pinned hash lives: its own folder (kebab-case id → snake_case module).
 fn hash_file(id: &str) -> PathBuf {

@@ -1,7 +1,7 @@
 //! The Reproduce page's e2e test (`e2e/tests/reproduce.test.mjs`) compares every cell of the
 //! page at 5 seeds with `skblab reproduce <id> --seeds 5 --format json`, committed in
 //! `e2e/fixtures/reproduce-<id>.json`. This test runs the CLI and requires the committed files
-//! to be its output byte for byte, so they cannot go stale; `SKBLAB_UPDATE_FIXTURES=1` rewrites
+//! to be its output byte for byte, so they cannot go stale; `SKBLAB_UPDATE=1` rewrites
 //! them (then commit them with the model change that moved them).
 
 use std::path::PathBuf;
@@ -15,7 +15,7 @@ fn fixture(id: &str) -> PathBuf {
 
 #[test]
 fn committed_reproduce_json_is_the_clis() {
-    let update = std::env::var_os("SKBLAB_UPDATE_FIXTURES").is_some();
+    let update = std::env::var_os("SKBLAB_UPDATE").is_some();
     let mut stale = Vec::new();
     for e in skblab_core::experiments() {
         let out = Command::new(BIN)
@@ -36,6 +36,6 @@ fn committed_reproduce_json_is_the_clis() {
     }
     assert!(
         stale.is_empty(),
-        "e2e/fixtures/reproduce-*.json differ from the CLI for {stale:?}: rerun with SKBLAB_UPDATE_FIXTURES=1 and commit them"
+        "e2e/fixtures/reproduce-*.json differ from the CLI for {stale:?}: rerun with SKBLAB_UPDATE=1 and commit them"
     );
 }

@@ -1,14 +1,14 @@
 //! The machine catalogue ([`super::catalogue`]) as the Markdown tables of docs/calibration.md:
 //! one table per core family and one per kernel era × family, every quantity with its value,
 //! sourced range, unit, basis and source. `core/tests/catalogue_doc.rs` holds the document to
-//! this text (`SKBLAB_UPDATE_DOCS=1` rewrites the block), so the docs cannot drift from the code.
+//! this text (`SKBLAB_UPDATE=1` rewrites the block), so the docs cannot drift from the code.
 
 use super::catalogue::{Basis, Quantity, FAMILIES, KERNELS, PARTS};
 use crate::params::Choice;
 use std::fmt::Write as _;
 
 /// The line that opens the generated block in docs/calibration.md.
-pub const BEGIN: &str = "<!-- catalogue:begin (generated from core/src/sim/catalogue.rs; SKBLAB_UPDATE_DOCS=1 cargo test -p skblab-core --test catalogue_doc) -->";
+pub const BEGIN: &str = "<!-- catalogue:begin (generated from core/src/sim/catalogue/; SKBLAB_UPDATE=1 cargo test -p skblab-core --test catalogue_doc) -->";
 /// The line that closes it.
 pub const END: &str = "<!-- catalogue:end -->";
 
