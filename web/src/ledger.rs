@@ -1,4 +1,4 @@
-//! The prediction ledger (issue #26): per lesson and step, how the learner's prediction went —
+//! The prediction ledger: per lesson and step, how the learner's prediction went —
 //! their first prediction, how sure they said they were, the model's value, and the outcome
 //! (right on the first try, right after a retry, or revealed) — plus the outcome of a later
 //! practice of that question. The lesson's end lists it with a calibration line, and a later

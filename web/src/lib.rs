@@ -1,24 +1,39 @@
-//! skblab-web: the browser app of skblab (Yew, built by Trunk).
+//! skblab-web: the browser app of skblab — a Yew 0.23 (CSR) app that Trunk builds from the
+//! repository's `index.html` (`make serve`). It turns UI input into experiment parameters, calls
+//! `skblab-core`, and draws what core returns; it holds no simulation logic.
 //!
-//! It turns UI input into experiment parameters, calls `skblab-core`, and draws what core
-//! returns; it holds no simulation logic. Map of the crate:
+//! Three binaries: `skblab-web` (the full app, [`start`]), `skblab-home` (the home page's small
+//! first wasm, [`pages::shell`]) and `worker` (the Web Worker of [`worker`], built with the
+//! `wasm-worker` profile at opt-level 3 and spawned as a classic script through
+//! `static/sweep-worker.js`).
 //!
-//! - pure modules (no yew, no browser; unit-tested natively with `cargo test -p skblab-web`):
-//!   - [`route`]: the URL hash ⇄ [`route::Route`] + query;
-//!   - [`page`]: the player's state and its reducer `apply(page, action)`, URL ⇄ state;
-//!   - [`progress`]: steps done per lesson, as stored in localStorage;
-//!   - [`ledger`]: the prediction ledger (first prediction, confidence, outcome per question);
-//!   - [`practice`]: the practice of missed questions under way, as stored in localStorage;
-//!   - [`charts`]: drawing functions generic over the plotters backend, and their data;
-//!   - [`svg`](mod@svg): markup written as escaped text, inserted as one raw node (the large SVG views).
-//! - browser side:
-//!   - [`browser`]: the few browser calls (hash, storage, downloads);
-//!   - [`hooks`]: where browser state enters Yew (URL, progress, dark mode, arrow keys);
-//!   - [`components`]: the app shell, home, about, player, generic parameter panel, question;
-//!   - [`store`]: the one subscription mechanism for state shared by components;
-//!   - [`run`]: runs of any experiment (light ones here, heavy ones in the worker), cached;
-//!   - [`views`]: the generic views core declares, and the table of custom views;
-//!   - [`worker`]: the Web Worker (second binary) that runs any experiment's points.
+//! Map of the crate, one folder per kind of thing and one per feature:
+//!
+//! - [`pages`]: one module per route (home, the playground's list, about, the lesson player,
+//!   Reproduce, Validation), the app that picks the page for the URL ([`pages::resolve`], pure)
+//!   and the frame around it; the player folder holds its pure reducer (`player/state.rs`).
+//! - [`components`]: widgets the pages and views are built from — parameter panel, question,
+//!   results table, canvas chart, notices, exports, the CLI line, compare, uncertainty bands,
+//!   verdict badges, the seed table, the step-through transport.
+//! - [`views`]: every experiment's views — the generic ones core declares, and one module of
+//!   custom views per experiment (the only place the web names an experiment).
+//! - [`charts`]: pure drawing, generic over the plotters backend (canvas in the browser, SVG in
+//!   the tests), and what a chart says in words and as a table.
+//! - [`run`]: the run store — runs, custom views' data and uncertainty bands, light ones computed
+//!   here, heavy ones in the worker pool, cached — and the hooks through which pages read it.
+//! - [`machine`]: "Your machine" as one feature: its page, chart, fit job, worker side and saved
+//!   file.
+//! - [`worker`]: the Web Worker's side: the request/reply protocol and the serve loop.
+//!
+//! Modules shared by several of these stay at the top: [`route`] (URL hash ⇄ route, pure),
+//! [`browser`] (the few browser calls) and [`hooks`] (where browser state enters Yew), [`store`]
+//! (the one subscription mechanism for shared state), [`progress`] and [`ledger`] (the learner's
+//! records as localStorage keeps them, pure), [`cite`] (citations as links) and
+//! [`svg`](mod@svg) (markup written as escaped text, one raw node per large SVG view).
+//!
+//! Tests: `cargo test -p skblab-web` runs the pure modules, the chart drawing and
+//! `tests/*.rs` natively; `scripts/wasm-test.sh` runs `tests/*.rs` again in headless Chromium
+//! (wasm-bindgen-test; `webdriver.json` holds Chromium's flags, read from `web/`).
 
 pub mod browser;
 pub mod charts;

@@ -1,7 +1,7 @@
 //! Runs of any experiment as the page sees them: light runs computed right here, heavy ones
-//! (core's [`Cost::Heavy`](skblab_core::Cost::Heavy)) spread point by point over the worker pool ([`pool`], the
-//! protocol in [`crate::worker`]), finished runs cached, and the hook [`use_run`] through
-//! which every view shares them.
+//! (core's [`Cost::Heavy`](skblab_core::Cost::Heavy)) spread point by point over the worker
+//! pool ([`pool`], the protocol in [`crate::worker`]), finished runs cached, and the hook
+//! [`use_run`] through which every view shares them.
 //!
 //! A run is identified by its [`RunKey`] (experiment, parameters, seed). The page shows one run
 //! at a time ([`use_run`] makes it the *visible* run; the previous one, unfinished, is dropped
@@ -24,9 +24,9 @@
 //! fitted in the pool too ([`crate::machine::job`]: one task per file, progress after every
 //! simulator run).
 //!
-//! Files: [`runs`] (the runs' keys, states and life), [`plan`] (a run's tasks and estimate,
-//! pure), [`pool`] (the workers), [`replies`] (what they answer), [`redraw`] (when the page
-//! redraws), [`view_data`], [`bands`], and [`ui`] (the hooks and the progress components).
+//! Files: `runs.rs` (the runs' keys, states and life), [`plan`] (a run's tasks and estimate,
+//! pure), `pool.rs` (the workers), `replies.rs` (what they answer), `redraw.rs` (when the page
+//! redraws), `view_data.rs`, `bands.rs`, and `ui.rs` (the hooks and the progress components).
 
 use crate::worker::{Request, RunSpec};
 pub use bands::{start_band, stop_band, use_band, BandState, BAND_SAMPLES};
@@ -156,7 +156,7 @@ pub(crate) fn pump(c: &mut Client) -> Changed {
     }
     // One worker first; the rest once one is ready. Started together, every worker would fetch
     // the worker's wasm over the network (no copy is cached until one download ends): on a
-    // first visit that doubled the bytes before the first view (#25). Once one is ready, the
+    // first visit that doubled the bytes before the first view. Once one is ready, the
     // others get the cached copy (a 304 by its ETag).
     let size = if c.pool.any_ready() { c.pool.size() as usize } else { 1 };
     let mut wanted = work_count(c).saturating_sub(c.pool.starting());

@@ -17,8 +17,8 @@
 //!   [`Reply::Band`] with that sample's band; the page folds the samples in index order
 //!   ([`fold_bands`]), which gives core's `bands_with` bit for bit;
 //! - [`Request::MachineFit`]: a measurement file of the "Your machine" page, parsed by core's
-//!   `measure::parse` and fitted by core's `MachineFit` ([`crate::machine::worker::fit`]): the one task that
-//!   posts more than one reply — [`Reply::MachineStart`] (the file's facts), one
+//!   `measure::parse` and fitted by core's `MachineFit` ([`crate::machine::worker::fit`]): the
+//!   one task that posts more than one reply — [`Reply::MachineStart`] (the file's facts), one
 //!   [`Reply::MachineProgress`] per simulator run, then [`Reply::Machine`] (core's report, bit for
 //!   bit the CLI's) or [`Reply::Failed`] (the file's problem, one line).
 //!

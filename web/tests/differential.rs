@@ -1,4 +1,4 @@
-//! Native-vs-wasm differential test over random settings (issue #27): every line of
+//! Native-vs-wasm differential test over random settings: every line of
 //! core/tests/differential.tsv — random valid settings of every experiment, a seed, and the
 //! FNV-1a 64 of the whole run's JSON that core/tests/differential.rs computes natively — must
 //! hash the same under wasm, in headless Chromium (scripts/wasm-test.sh). (On the host,

@@ -5,7 +5,7 @@
 //! --format json` with the same settings). Every test is also a plain `#[test]` on the host
 //! (`unsupported = test`), so `cargo test -p skblab-web` checks the same goldens natively and
 //! the wasm run checks them in Chromium: a difference between the two fails one side.
-//! How to run in the browser: see web/README.md.
+//! How to run in the browser: `scripts/wasm-test.sh`.
 
 use skblab_core::rng::Rng;
 use skblab_web::pages::{self, View};

@@ -45,8 +45,8 @@ pub fn column_chart(spec: &ChartSpec, out: &RunOutput, seed: Option<&RunOutput>,
                 .filter_map(|(x, y)| Some((((*x)?), (*y)? / spec.y_divisor)))
                 .filter(|(x, _)| (lo..=hi).contains(x))
                 .collect::<Vec<_>>();
-            // A line the seed has no number for gets no legend entry (issue #26: the legend
-            // listed a seed point that does not exist).
+            // A line the seed has no number for gets no legend entry: the legend must not list a
+            // seed point that does not exist.
             if points.is_empty() {
                 continue;
             }

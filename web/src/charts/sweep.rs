@@ -2,7 +2,7 @@
 //! rows arrive), optional overlays of measured points (a seed post's table), an optional
 //! horizontal reference line (the half page) and a marker at the learner's current setting.
 //!
-//! Here the chart's data and what it says in words, lines and a table; [`draw`] draws it,
+//! Here the chart's data and what it says in words, lines and a table; `draw.rs` draws it,
 //! generic over the plotters backend: the canvas in the browser, SVG in the tests.
 
 use super::summary::{Line, Lines, Spread};

@@ -1,8 +1,8 @@
-//! "Compare two runs" (issue #26): pin the page's run as A, change knobs or the seed, and read A
+//! "Compare two runs": pin the page's run as A, change knobs or the seed, and read A
 //! against the current run B, metric by metric, with the change. A is its resolved parameters
-//! and seed ([`crate::pages::player::state::Pin`]): it travels in the URL (`pin=`), and the page recomputes it
-//! (a light run here, a heavy one in the background on the pool, cached), bit for bit what
-//! the CLI line under it gives. Rows are matched by position (a sweep's points), columns by
+//! and seed ([`Pin`]): it travels in the URL (`pin=`), and the page recomputes it (a light
+//! run here, a heavy one in the background on the pool, cached), bit for bit what the CLI
+//! line under it gives. Rows are matched by position (a sweep's points), columns by
 //! name; a column only one run has is left out, and the table says when row counts differ.
 
 use crate::pages::player::state::Pin;

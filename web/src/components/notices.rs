@@ -1,7 +1,7 @@
 //! The notice box: what was wrong with a URL or stored data, and what the app did instead —
-//! at most [`crate::pages::MAX_NOTICES`] short lines, however many things were wrong. Beside it, the
-//! notes box: what the page did that is no problem but worth saying (a preset change that
-//! kept the learner's own knobs), under its own heading and announced politely.
+//! at most [`crate::pages::MAX_NOTICES`] short lines, however many things were wrong. Beside
+//! it, the notes box: what the page did that is no problem but worth saying (a preset change
+//! that kept the learner's own knobs), under its own heading and announced politely.
 
 use crate::pages::bound_notices;
 use yew::prelude::*;

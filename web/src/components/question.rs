@@ -2,8 +2,8 @@
 //!
 //! A question is graded at the step's own parameters ([`step_params`]: the experiment's
 //! defaults with the step's settings, then the question's), the values its prompt and
-//! explanation speak of — never at the learner's current knobs, which may have moved since (issue
-//! #26: "set frag_bytes back to 16" must not turn 488 into 344). The grading run is the page's
+//! explanation speak of — never at the learner's current knobs, which may have moved since
+//! ("set frag_bytes back to 16" must not turn 488 into 344). The grading run is the page's
 //! visible run while the knobs are untouched; otherwise it is asked for in the background
 //! ([`run::want`]: the worker runs a heavy one), and the answer is graded when it arrives.
 

@@ -1,6 +1,6 @@
 //! The home page's own small wasm (binary `skblab-home`): the frame, the lesson cards and
 //! progress, without the simulation core, the lessons' text, the views or the charts, so the
-//! first visit of the home page stays light (issue #13: ≤ 300 KB transferred).
+//! first visit of the home page stays light (at most 300 KB transferred).
 //!
 //! index.html's loader starts it only when the URL is the home page; any other URL loads the
 //! full app (binary `skblab-web`) directly. When the learner leaves the home page (a card, a

@@ -16,8 +16,8 @@ use skblab_core::{Experiment, DEFAULT_SEED};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Samples of a band the page runs (bounded work: one run of the reproduction each; issue
-/// #25: 32 sampled profiles of high-order-alloc's 30 points in a few seconds on two cores).
+/// Samples of a band the page runs (bounded work: one run of the reproduction each; 32 sampled
+/// profiles of high-order-alloc's 30 points take a few seconds on two cores).
 pub const BAND_SAMPLES: u32 = 32;
 
 /// A band as far as it has come.

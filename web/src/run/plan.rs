@@ -12,7 +12,8 @@ use skblab_core::{Experiment, Params, Row, WorkEstimate};
 /// load, docs/performance.md; the lower middle, so that estimates err long).
 pub const WASM_SPEED: f64 = 0.6;
 
-/// Runs estimated above this many milliseconds wait for the learner's go-ahead (issue #27).
+/// Runs estimated above this many milliseconds wait for the learner's go-ahead: nothing that
+/// long starts on a page load or a moved knob alone.
 pub const CONFIRM_MS: f64 = 30_000.0;
 
 /// Runs estimated (or running) above this many milliseconds show an ETA and a Stop button.

@@ -234,7 +234,7 @@ pub(super) fn ensure_visible(key: &RunKey) {
         }
         start(&mut c, key, false);
         // Cold, with a first row computed here: the workers start after the first view is
-        // painted, so a shared link's first view downloads no worker (issue #25).
+        // painted, so a shared link's first view downloads no worker.
         let first_here = c.runs.iter().any(|a| a.state.key == *key && !a.state.rows.is_empty());
         if c.pool.len() == 0 && first_here {
             pump_after_paint();

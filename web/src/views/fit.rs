@@ -1,4 +1,4 @@
-//! Custom SVG views laid out for the width they are drawn at (issue #26, phones).
+//! Custom SVG views laid out for the width they are drawn at (a phone's as well as a desktop's).
 //!
 //! An SVG with a fixed `viewBox` scales to its column: a 600-unit drawing with 13-unit text
 //! in a phone's 300 CSS px column shows that text at 6.5 px. Each custom SVG view therefore

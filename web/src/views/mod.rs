@@ -42,9 +42,9 @@ pub struct ViewCtx {
     pub run: Rc<RunState>,
     pub seed: u64,
     pub dark: bool,
-    /// The run pinned as A ("compare two runs": [`crate::pages::player::state::Pin`]), when the views may show
-    /// it beside this one (B): a chart draws A's lines too, a flame graph its change, text
-    /// views A beside B. `None` unpinned, and while the step's question is open.
+    /// The run pinned as A ("compare two runs": [`crate::pages::player::state::Pin`]), when
+    /// the views may show it beside this one (B): a chart draws A's lines too, a flame graph
+    /// its change, text views A beside B. `None` unpinned, and while the step's question is open.
     pub pinned: Option<Rc<RunState>>,
 }
 

@@ -1,4 +1,4 @@
-//! Text views of two runs side by side ("compare two runs", issue #26): a /proc file, a perf
+//! Text views of two runs side by side ("compare two runs"): a /proc file, a perf
 //! report or lock_stat of the pinned run A beside the same view of run B, line against line,
 //! the lines that differ marked (`<mark>`, a bar and a tint; stacked on a narrow screen).
 //! Lines are aligned by their longest common subsequence, so a line that only one run has

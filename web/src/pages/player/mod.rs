@@ -1,8 +1,11 @@
 //! The lesson player and the playground: step text, question, parameter panel, views.
 //!
-//! The page state is [`Page`], changed only through [`crate::pages::player::state::apply`] (wrapped in
-//! `use_reducer`). Effects keep the URL in step with the state: a new step adds a history
-//! entry, a moved control replaces it; a navigation (back button, edited URL) reloads the state.
+//! The page state is [`Page`], changed only through the pure reducer [`state::apply`] (wrapped
+//! in `use_reducer`). Effects keep the URL in step with the state: a new step adds a history
+//! entry, a moved control replaces it; a navigation (back button, edited URL) reloads the
+//! state. Files: `head.rs` (title block, step list), `step.rs` (a step's text and question,
+//! the lesson's end), [`practice`], [`pinned_view`] (the main view kept in sight on a phone)
+//! and [`state`] (the page and its reducer, pure).
 
 use crate::components::notices::Notices;
 use crate::components::panel::ParamPanel;

@@ -1,7 +1,7 @@
 //! The practice of missed questions in the lesson player: the offer on a lesson's first and
 //! last step, the bar while practising, and the practice kept across reloads
-//! ([`crate::pages::player::practice::record`]: which steps are asked again and which are answered, in localStorage;
-//! the step itself is in the URL).
+//! ([`record`]: which steps are asked again and which are answered, in localStorage; the step
+//! itself is in the URL).
 
 use super::state::{Action, Page};
 use super::PageState;

@@ -268,7 +268,7 @@ fn set_param(page: &mut Page, name: &str, text: &str) {
         Ok(()) => {
             if name == PRESET_PARAM {
                 // A new preset fills the knobs nobody set: the step's own settings and the
-                // learner's stay explicit (issue #26), and the page says which of the
+                // learner's stay explicit, and the page says which of the
                 // learner's it kept, so a knob that does not follow the preset is no surprise.
                 page.notes = kept_over_preset(page, &params).into_iter().collect();
             }

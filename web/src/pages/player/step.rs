@@ -71,7 +71,7 @@ pub(super) fn step_body(
     }
 }
 
-/// "How we know" (issue #40), on every step, folded: which of the lesson's statements are the
+/// "How we know", on every step, folded: which of the lesson's statements are the
 /// kernel's (each with its versions and source), which are the model's simplifications, and
 /// where the model differs from the kernel the seed post ran. A native `<details>` (keyboard and
 /// screen readers know it); it stays as the learner left it from step to step, and nothing

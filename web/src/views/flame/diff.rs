@@ -1,4 +1,4 @@
-//! The differential flame graph of "compare two runs" (issue #26), after Brendan Gregg's
+//! The differential flame graph of "compare two runs", after Brendan Gregg's
 //! differential flame graphs: run B's graph, every frame coloured by the change of its share
 //! from the pinned run A to B (red: grew, blue: shrank, the deeper the larger the change, pale
 //! grey: unchanged). A frame is the same frame in both runs when its whole call path is (root

@@ -1,7 +1,7 @@
 //! The ktls-recursion chart: peak kernel stack against the TCP skbs received (under the seed's
 //! strparser with the rx cache, one frag_list nesting level each), one line per
 //! fix, with THREAD_SIZE drawn across and every overflowing point marked; with a run pinned as
-//! A ("compare two runs", issue #26), A's lines dashed beside them.
+//! A ("compare two runs"), A's lines dashed beside them.
 //!
 //! The numbers come from core (its view data "chart", [`StackVsDepth`]); this module only
 //! lays them out. Generic over the plotters backend: the canvas in the browser, SVG in the tests.

@@ -1,4 +1,4 @@
-//! A practice under way ("Practise the N you missed", issue #26): which lesson, which of its
+//! A practice under way ("Practise the N you missed"): which lesson, which of its
 //! steps are being asked again, in order, and which of them the learner has answered in this
 //! practice. Kept in localStorage under [`STORAGE_KEY`] so that a reload mid-practice comes
 //! back to it (the step itself is in the URL); removed when the practice ends.

@@ -1,4 +1,4 @@
-//! A pinned run ("compare two runs", issue #26): the run the learner keeps as A while moving
+//! A pinned run ("compare two runs"): the run the learner keeps as A while moving
 //! knobs. It is its resolved parameters and seed, and travels in the page's URL under
 //! [`super::PIN_KEY`] in the CLI's own terms (`skblab_core::replay::settings`).
 

@@ -1,6 +1,6 @@
 //! One skb's box in the graph: its role and id, its frags, its frag_list's length, users and
-//! dataref — on a narrow box over several lines — outlined when it is the
-//! skb being freed and faded once freed.
+//! dataref (on a narrow box over several lines), outlined when it is the skb being freed and
+//! faded once freed.
 
 use super::{role_name, GraphGeom};
 use crate::svg;
