@@ -40,6 +40,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod bands;
+mod job;
 pub mod plan;
 mod pool;
 mod redraw;
@@ -47,6 +48,7 @@ mod replies;
 mod runs;
 mod ui;
 mod view_data;
+pub use job::{Job, Phase};
 pub(crate) use redraw::Changed;
 pub use runs::{confirm, finished, restart, state_of, stop, want, RunKey, RunState};
 use runs::{ensure_visible, keep_idle, Active, CACHE_LEN};
@@ -126,7 +128,7 @@ fn next_task(c: &mut Client) -> Option<(Request, Owner)> {
                 Task::Finish(rows) => (Request::Finish { task, run, rows }, None),
                 Task::Whole => (Request::Whole { task, run }, None),
             };
-            return Some((request, Owner::Run { run: a.id, position }));
+            return Some((request, Owner::Run { run: a.state.job.id, position }));
         }
     }
     if !bands_tried {
@@ -174,7 +176,7 @@ pub(crate) fn pump(c: &mut Client) -> Changed {
 fn fail_all(c: &mut Client, message: &str) -> Changed {
     for a in std::mem::take(&mut c.runs) {
         let mut s = (*a.state).clone();
-        s.error = Some(message.to_string());
+        s.job.fail(message);
         keep_idle(c, Rc::new(s));
     }
     c.views.fail_pending(message);

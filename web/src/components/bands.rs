@@ -83,7 +83,7 @@ pub struct BandPanelProps {
 pub fn band_panel(props: &BandPanelProps) -> Html {
     let Ok(e) = skblab_core::find(props.experiment) else { return html! {} };
     let state = use_band(e);
-    use_ticker(state.as_ref().is_some_and(|s| s.is_running()));
+    use_ticker(state.as_ref().is_some_and(|s| s.job.is_running()));
     if e.uncertain().is_empty() {
         return html! {};
     }
@@ -103,19 +103,19 @@ pub fn band_panel(props: &BandPanelProps) -> Html {
             </div>
         };
     };
-    let label = format!("{} of {} samples", s.answered, s.samples);
-    let cannot = s.bands.as_ref().filter(|_| s.done && props.at_seed).and_then(|b| b.cannot_tell(&props.repro));
-    let elapsed = crate::run::page_ms() - s.started_ms;
-    let eta = eta_text(plan::eta_ms(s.estimate_ms, elapsed, s.answered, s.samples));
+    let label = format!("{} of {} samples", s.job.done, s.job.total);
+    let cannot =
+        s.bands.as_ref().filter(|_| s.job.is_done() && props.at_seed).and_then(|b| b.cannot_tell(&props.repro));
+    let eta = eta_text(s.job.eta_ms(crate::run::page_ms()));
     let on_stop = Callback::from(move |_: MouseEvent| stop_band(e));
     let on_again = Callback::from(move |_: MouseEvent| start_band(e, BAND_SAMPLES));
     html! {
-        <div class="band-panel" data-testid="band-panel" data-done={s.done.to_string()}>
-            if s.is_running() {
+        <div class="band-panel" data-testid="band-panel" data-done={s.job.is_done().to_string()}>
+            if s.job.is_running() {
                 <div class="run-progress">
                     <div class="run-bar" role="progressbar" aria-label="Band progress" aria-valuemin="0" aria-valuemax="100"
-                        aria-valuenow={s.percent().to_string()} aria-valuetext={label.clone()} data-testid="band-progress">
-                        <div class="run-bar-fill" style={format!("width: {}%", s.percent())}></div>
+                        aria-valuenow={s.job.percent().to_string()} aria-valuetext={label.clone()} data-testid="band-progress">
+                        <div class="run-bar-fill" style={format!("width: {}%", s.job.percent())}></div>
                     </div>
                     <span class="run-progress-text">{ label }</span>
                     <span class="run-eta" data-testid="band-eta">{ format!(" {eta}") }</span>
@@ -123,25 +123,25 @@ pub fn band_panel(props: &BandPanelProps) -> Html {
                         aria-label="Stop the band">{"Stop"}</button>
                 </div>
             }
-            if s.stopped {
-                <p class="run-control" data-testid="band-stopped">{ format!("Stopped after {} of {} samples. ", s.answered, s.samples) }
+            if s.job.is_stopped() {
+                <p class="run-control" data-testid="band-stopped">{ format!("Stopped after {} of {} samples. ", s.job.done, s.job.total) }
                     <button class="btn btn-small" type="button" onclick={on_again} data-testid="band-restart">{"Run again"}</button></p>
             }
-            if let (true, Some(t)) = (s.done, s.total_ms) {
-                <p class="muted" data-testid="band-time">{ format!("{} samples in {t:.0} ms on {} workers", s.samples, s.workers) }</p>
+            if let (true, Some(t)) = (s.job.is_done(), s.job.total_ms) {
+                <p class="muted" data-testid="band-time">{ format!("{} samples in {t:.0} ms on {} workers", s.job.total, s.job.workers) }</p>
             }
             if let Some(b) = &s.bands {
-                <p class="band-label" data-testid="band-label">{ band_label(b) }{ if s.done { "" } else { " (so far)" } }</p>
+                <p class="band-label" data-testid="band-label">{ band_label(b) }{ if s.job.is_done() { "" } else { " (so far)" } }</p>
             }
             if !props.at_seed {
                 <p class="muted">{"The band is of the seed's parameters (the Reproduce page); this table's settings differ."}</p>
             }
             if let Some(line) = cannot {
                 <p class="band-cannot-tell" data-testid="band-cannot-tell">{ line }</p>
-            } else if s.done && props.at_seed {
+            } else if s.job.is_done() && props.at_seed {
                 <p class="muted" data-testid="band-narrow">{"The band is narrow: every banded cell within ±25 % of its value and the table's own differences."}</p>
             }
-            if let Some(e) = &s.error {
+            if let Some(e) = s.job.error() {
                 <p class="run-error" role="alert">{ format!("No band: {e}") }</p>
             }
         </div>

@@ -192,7 +192,7 @@ fn use_grade_when_run_finishes(
                 }
                 // The run failed (the worker crashed or refused it): waiting longer would
                 // leave "Checking…" up for good.
-                None => match run::state_of(&key).and_then(|s| s.error.clone()) {
+                None => match run::state_of(&key).and_then(|s| s.job.error().map(str::to_string)) {
                     Some(e) => {
                         pending.set(None);
                         report(&props, &grade, cannot_run(&props, &answer, &e));
@@ -311,7 +311,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
     use_record_ending(props, &grade, &said, *outcome);
     let waiting = pending.as_ref().map(|(key, _)| {
         run::state_of(key).map_or("waiting for the worker…".to_string(), |s| {
-            format!("running the model: {} of {} points", s.rows.len(), s.n_points)
+            format!("running the model: {} of {} points", s.rows.len(), s.job.total)
         })
     });
     let settled = matches!(*outcome, Outcome::Right | Outcome::Shown);

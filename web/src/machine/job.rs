@@ -6,7 +6,7 @@
 //! the text's hash, so going back to a file (the reference) costs nothing.
 
 use super::worker::MachineFacts;
-use crate::run::{fnv64, page_ms as now_ms, plan, pump, Changed, Owner, CLIENT};
+use crate::run::{fnv64, page_ms as now_ms, plan, pump, Changed, Job, Owner, CLIENT};
 use crate::store::{self, Topic};
 use crate::worker::Request;
 use skblab_core::machine::fit::MachineReport;
@@ -17,50 +17,19 @@ use yew::prelude::*;
 /// Finished fits kept (the reference and a few files).
 const KEPT: usize = 4;
 
-/// A fit as far as it has come.
+/// A fit as far as it has come: the fit as a job (simulator runs done of all, its estimate,
+/// its times), the file's facts (the worker's first reply) and core's report once done.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitState {
-    pub id: u64,
     /// What the page calls the file ("the reference measurement", a file name, "pasted text").
     pub label: String,
     /// FNV-1a of the text: the same text is the same fit.
     pub hash: u64,
-    /// The file parsed (the worker's first reply).
+    pub job: Job,
     pub facts: Option<Rc<MachineFacts>>,
-    pub done: u32,
-    pub total: u32,
-    /// Estimated wall time of the whole fit on one worker (core's `MachineFit::estimate`).
-    pub estimate_ms: f64,
-    /// The page clock when it was asked for.
-    pub started_ms: f64,
     pub report: Option<Rc<MachineReport>>,
-    /// The file's problem (one line, core's), or why no worker could run it.
-    pub error: Option<String>,
     /// The worker read the file and refused it (not a crash): the file is unusable.
     pub rejected: bool,
-    pub stopped: bool,
-    /// Wall time to the report, and the worker's compute time.
-    pub total_ms: Option<f64>,
-    pub compute_ms: Option<f64>,
-}
-
-impl FitState {
-    pub fn is_running(&self) -> bool {
-        self.report.is_none() && self.error.is_none() && !self.stopped
-    }
-
-    /// Progress in percent (0..=100).
-    pub fn percent(&self) -> u32 {
-        if self.report.is_some() {
-            return 100;
-        }
-        (self.done * 100).checked_div(self.total).unwrap_or(0).min(99)
-    }
-
-    /// Time left: from the runs' rate once some are done, else the estimate.
-    pub fn eta_ms(&self, now_ms: f64) -> f64 {
-        plan::eta_ms(self.estimate_ms, now_ms - self.started_ms, self.done, self.total)
-    }
 }
 
 /// The page's fit and the finished ones.
@@ -85,12 +54,12 @@ impl MachineStore {
         }
         let (s, text) = (self.current.as_ref()?, self.text.as_ref()?);
         self.waiting = false;
-        Some((Request::MachineFit { task, text: text.to_string() }, Owner::Machine { id: s.id }))
+        Some((Request::MachineFit { task, text: text.to_string() }, Owner::Machine { id: s.job.id }))
     }
 
     fn update(&mut self, id: u64, change: impl FnOnce(&mut FitState)) -> Changed {
         match &mut self.current {
-            Some(s) if s.id == id => {
+            Some(s) if s.job.id == id => {
                 let mut next = (**s).clone();
                 change(&mut next);
                 *s = Rc::new(next);
@@ -104,31 +73,30 @@ impl MachineStore {
         let estimate_ms = plan::estimate_ms(&WorkEstimate { points: u64::from(total), events }, 1);
         self.update(id, |s| {
             s.facts = Some(Rc::new(facts));
-            s.total = total;
-            s.estimate_ms = estimate_ms;
+            s.job.progress(0, total);
+            s.job.estimate_ms = estimate_ms;
         })
     }
 
     pub(crate) fn progress(&mut self, id: u64, done: u32, total: u32) -> Changed {
-        self.update(id, |s| (s.done, s.total) = (done, total))
+        self.update(id, |s| s.job.progress(done, total))
     }
 
     pub(crate) fn arrived(&mut self, id: u64, report: MachineReport, compute_ms: f64) -> Changed {
         let now = now_ms();
         let changed = self.update(id, |s| {
             s.report = Some(Rc::new(report));
-            s.done = s.total;
-            s.total_ms = Some(now - s.started_ms);
-            s.compute_ms = Some(compute_ms);
+            s.job.finish(now);
+            s.job.compute_ms = Some(compute_ms);
             let msg = format!(
                 "skblab: machine fit of {} ({} runs) in {:.0} ms, worker compute {compute_ms:.0} ms",
                 s.label,
-                s.total,
-                now - s.started_ms
+                s.job.total,
+                now - s.job.started_ms
             );
             web_sys::console::info_1(&msg.into());
         });
-        if let Some(s) = self.current.clone().filter(|s| s.id == id) {
+        if let Some(s) = self.current.clone().filter(|s| s.job.id == id) {
             self.finished.retain(|f| f.hash != s.hash);
             self.finished.push(s);
             if self.finished.len() > KEPT {
@@ -140,18 +108,18 @@ impl MachineStore {
 
     /// Fit `id` failed: `rejected` when the worker refused the file.
     pub(crate) fn failed(&mut self, id: u64, message: &str, rejected: bool) -> Changed {
-        if self.current.as_ref().is_some_and(|s| s.id == id) {
+        if self.current.as_ref().is_some_and(|s| s.job.id == id) {
             self.waiting = false;
         }
         self.update(id, |s| {
-            s.error = Some(message.to_string());
+            s.job.fail(message);
             s.rejected = rejected;
         })
     }
 
     /// No worker can run: a fit waiting for one fails.
     pub(crate) fn fail_pending(&mut self, message: &str) {
-        if let Some(id) = self.current.as_ref().filter(|s| s.is_running()).map(|s| s.id) {
+        if let Some(id) = self.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id) {
             self.failed(id, message, false);
         }
     }
@@ -165,10 +133,10 @@ pub fn start_fit(label: &str, text: Rc<String>) {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         let same = c.machine.current.as_ref().is_some_and(|s| s.hash == hash && s.label == label);
-        if same && c.machine.current.as_ref().is_some_and(|s| s.is_running() || s.report.is_some()) {
+        if same && c.machine.current.as_ref().is_some_and(|s| s.job.is_running() || s.report.is_some()) {
             return None;
         }
-        if let Some(old) = c.machine.current.as_ref().filter(|s| s.is_running()).map(|s| s.id) {
+        if let Some(old) = c.machine.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id) {
             c.pool.terminate(|o| matches!(o, Owner::Machine { id } if *id == old));
         }
         if let Some(done) = c.machine.finished.iter().find(|s| s.hash == hash).cloned() {
@@ -181,20 +149,12 @@ pub fn start_fit(label: &str, text: Rc<String>) {
         }
         c.machine.next_id += 1;
         let state = FitState {
-            id: c.machine.next_id,
             label: label.to_string(),
             hash,
+            job: Job::new(c.machine.next_id, 0, now_ms()),
             facts: None,
-            done: 0,
-            total: 0,
-            estimate_ms: 0.0,
-            started_ms: now_ms(),
             report: None,
-            error: None,
             rejected: false,
-            stopped: false,
-            total_ms: None,
-            compute_ms: None,
         };
         c.machine.current = Some(Rc::new(state));
         c.machine.text = Some(text);
@@ -212,14 +172,11 @@ pub fn start_fit(label: &str, text: Rc<String>) {
 pub fn stop_fit() {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
-        let id = c.machine.current.as_ref().filter(|s| s.is_running()).map(|s| s.id)?;
+        let id = c.machine.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id)?;
         c.pool.terminate(|o| matches!(o, Owner::Machine { id: m } if *m == id));
         c.machine.waiting = false;
         let now = now_ms();
-        let mut changed = c.machine.update(id, |s| {
-            s.stopped = true;
-            s.total_ms = Some(now - s.started_ms);
-        });
+        let mut changed = c.machine.update(id, |s| s.job.stop(now));
         changed |= pump(&mut c);
         Some(changed)
     });

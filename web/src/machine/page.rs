@@ -97,7 +97,7 @@ fn settle(s: &FitState, wanted: &UseStateHandle<Option<Wanted>>, notices: &UseSt
     if s.rejected {
         if w.from_storage {
             crate::browser::storage_remove(saved::KEY);
-            let reason = s.error.clone().unwrap_or_default();
+            let reason = s.job.error().unwrap_or_default().to_string();
             notices.set(vec![saved::dropped_notice(&format!("core could not read it ({reason})"))]);
         }
         wanted.set(None);
@@ -124,7 +124,7 @@ pub fn machine_page() -> Html {
     }
     {
         let (wanted, notices) = (wanted.clone(), notices.clone());
-        let key = fit_state.as_ref().map(|s| (s.id, s.label.clone(), s.facts.is_some(), s.rejected));
+        let key = fit_state.as_ref().map(|s| (s.job.id, s.label.clone(), s.facts.is_some(), s.rejected));
         let state = fit_state.clone();
         use_effect_with(key, move |_| {
             if let Some(s) = state {
@@ -290,41 +290,42 @@ struct StatusProps {
 /// Where the fit is: loading, running (bar, ETA, Stop), stopped, failed, done (its time).
 #[function_component(Status)]
 fn status(props: &StatusProps) -> Html {
-    use_ticker(props.state.as_ref().is_some_and(|s| s.is_running()));
+    use_ticker(props.state.as_ref().is_some_and(|s| s.job.is_running()));
     let Some(s) = props.state.as_deref() else {
         return html! { <p class="muted" data-testid="machine-loading">{"Loading the reference measurement…"}</p> };
     };
-    if let Some(e) = &s.error {
+    if let Some(e) = s.job.error() {
         return html! { <p class="run-error machine-error" role="alert" data-testid="machine-error">{ format!("{}: {e}", s.label) }</p> };
     }
-    if s.stopped {
+    if s.job.is_stopped() {
         let onclick = Callback::from(|_: MouseEvent| restart_fit());
         return html! {
             <div class="run-control" data-testid="machine-stopped">
-                <span>{ format!("Stopped after {} of {} simulator runs.", s.done, s.total) }</span>
+                <span>{ format!("Stopped after {} of {} simulator runs.", s.job.done, s.job.total) }</span>
                 <button class="btn btn-small" type="button" {onclick} data-testid="machine-restart">{"Fit again"}</button>
             </div>
         };
     }
-    let pct = s.percent();
-    let label = format!("{} of {} simulator runs", s.done, s.total);
-    if let Some(total) = s.total_ms.filter(|_| s.report.is_some()) {
+    let pct = s.job.percent();
+    let label = format!("{} of {} simulator runs", s.job.done, s.job.total);
+    if let Some(total) = s.job.total_ms.filter(|_| s.report.is_some()) {
         let line = format!(
             "Fitted {} in {:.1} s in the worker ({} simulator runs, worker compute {:.1} s).",
             s.label,
             total / 1000.0,
-            s.total,
-            s.compute_ms.unwrap_or(0.0) / 1000.0
+            s.job.total,
+            s.job.compute_ms.unwrap_or(0.0) / 1000.0
         );
         return html! { <p class="muted machine-time" data-testid="machine-time">{ line }</p> };
     }
-    let eta = if s.facts.is_some() { plan::eta_text(s.eta_ms(page_ms())) } else { "reading the file…".to_string() };
+    let eta =
+        if s.facts.is_some() { plan::eta_text(s.job.eta_ms(page_ms())) } else { "reading the file…".to_string() };
     let onclick = Callback::from(|_: MouseEvent| stop_fit());
     html! {
         <div class="run-progress machine-progress">
             <div class="run-bar" role="progressbar" aria-label="Fit progress" aria-valuemin="0" aria-valuemax="100"
                 aria-valuenow={pct.to_string()} aria-valuetext={label.clone()} data-testid="machine-progress"
-                data-done={s.done.to_string()} data-total={s.total.to_string()}>
+                data-done={s.job.done.to_string()} data-total={s.job.total.to_string()}>
                 <div class="run-bar-fill" style={format!("width: {pct}%")}></div>
             </div>
             <span>{ format!("Fitting {}: {label}", s.label) }</span>

@@ -6,6 +6,7 @@
 //! are in, core's `bands_with` bit for bit). Finished bands stay, one per experiment (asking
 //! again with another number of samples replaces it); [`stop_band`] terminates its workers.
 
+use super::job::Job;
 use super::plan;
 use super::pool::Owner;
 use super::{now_ms, pump, Changed, CLIENT};
@@ -20,40 +21,14 @@ use yew::prelude::*;
 /// profiles of high-order-alloc's 30 points take a few seconds on two cores).
 pub const BAND_SAMPLES: u32 = 32;
 
-/// A band as far as it has come.
+/// A band as far as it has come: the band as a job (samples answered of all; a failed sample
+/// counts, it adds nothing to the band) and the band of the samples so far (`None` before the
+/// first).
 #[derive(Debug, Clone, PartialEq)]
 pub struct BandState {
     pub experiment: &'static str,
-    /// The store's number for it.
-    pub id: u64,
-    pub samples: u32,
-    /// Samples answered so far (a failed sample counts: it adds nothing to the band).
-    pub answered: u32,
-    /// The band of the samples so far (`None` before the first).
+    pub job: Job,
     pub bands: Option<Rc<Bands>>,
-    pub done: bool,
-    pub error: Option<String>,
-    pub stopped: bool,
-    /// The page clock when it started, and its estimate (ms on `workers` workers).
-    pub started_ms: f64,
-    pub estimate_ms: f64,
-    pub workers: u32,
-    /// Wall time to the last sample.
-    pub total_ms: Option<f64>,
-}
-
-impl BandState {
-    /// Progress in percent (0..=100).
-    pub fn percent(&self) -> u32 {
-        if self.done {
-            return 100;
-        }
-        (self.answered * 100).checked_div(self.samples).unwrap_or(0).min(99)
-    }
-
-    pub fn is_running(&self) -> bool {
-        !self.done && self.error.is_none() && !self.stopped
-    }
 }
 
 /// The samples of a band in flight.
@@ -97,7 +72,7 @@ impl BandStore {
     }
 
     fn update(&mut self, id: u64, change: impl FnOnce(&mut BandState)) -> Changed {
-        if let Some(entry) = self.entries.iter_mut().find(|s| s.id == id) {
+        if let Some(entry) = self.entries.iter_mut().find(|s| s.job.id == id) {
             let mut next = (**entry).clone();
             change(&mut next);
             *entry = Rc::new(next);
@@ -124,17 +99,16 @@ impl BandStore {
         }
         let now = now_ms();
         let changed = self.update(id, |s| {
-            s.answered = answered;
+            s.job.progress(answered, s.job.total);
             s.bands = Some(Rc::new(folded));
-            s.done = done;
             if done {
-                s.total_ms = Some(now - s.started_ms);
+                s.job.finish(now);
                 let msg = format!(
                     "skblab: band of {} samples of {} in {:.0} ms on {} workers",
-                    s.samples,
+                    s.job.total,
                     s.experiment,
-                    now - s.started_ms,
-                    s.workers
+                    now - s.job.started_ms,
+                    s.job.workers
                 );
                 web_sys::console::info_1(&msg.into());
             }
@@ -150,7 +124,7 @@ impl BandStore {
     /// Band `id` failed: its other samples are not wanted.
     pub(super) fn failed(&mut self, id: u64, message: String) -> Changed {
         self.work.retain(|w| w.id != id);
-        self.update(id, |s| s.error = Some(message))
+        self.update(id, |s| s.job.fail(&message))
     }
 
     /// No worker can run: no pending band will come.
@@ -166,7 +140,9 @@ impl BandStore {
 pub fn start_band(e: &'static dyn Experiment, samples: u32) {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
-        let keep = |s: &BandState| s.experiment == e.id() && s.samples == samples && s.error.is_none() && !s.stopped;
+        let keep = |s: &BandState| {
+            s.experiment == e.id() && s.job.total == samples && s.job.error().is_none() && !s.job.is_stopped()
+        };
         if c.bands.entries.iter().any(|s| keep(s)) {
             return None;
         }
@@ -174,21 +150,11 @@ pub fn start_band(e: &'static dyn Experiment, samples: u32) {
         let id = c.bands.next_id;
         let workers = c.pool.size().min(samples.max(1));
         let one = plan::run_estimate_ms(e, &e.reproduce_params(), 1);
-        let state = BandState {
-            experiment: e.id(),
-            id,
-            samples,
-            answered: 0,
-            bands: None,
-            done: false,
-            error: None,
-            stopped: false,
-            started_ms: now_ms(),
-            estimate_ms: one * f64::from(samples) / f64::from(workers),
-            workers,
-            total_ms: None,
-        };
-        let old: Vec<u64> = c.bands.entries.iter().filter(|s| s.experiment == e.id()).map(|s| s.id).collect();
+        let mut job = Job::new(id, samples, now_ms());
+        job.estimate_ms = one * f64::from(samples) / f64::from(workers);
+        job.workers = workers;
+        let state = BandState { experiment: e.id(), job, bands: None };
+        let old: Vec<u64> = c.bands.entries.iter().filter(|s| s.experiment == e.id()).map(|s| s.job.id).collect();
         c.pool.terminate(|o| matches!(o, Owner::Band { id, .. } if old.contains(id)));
         c.bands.work.retain(|w| !old.contains(&w.id));
         c.bands.entries.retain(|s| s.experiment != e.id());
@@ -213,14 +179,11 @@ pub fn start_band(e: &'static dyn Experiment, samples: u32) {
 pub fn stop_band(e: &'static dyn Experiment) {
     let changed = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
-        let id = c.bands.entries.iter().find(|s| s.experiment == e.id() && s.is_running()).map(|s| s.id)?;
+        let id = c.bands.entries.iter().find(|s| s.experiment == e.id() && s.job.is_running()).map(|s| s.job.id)?;
         c.pool.terminate(|o| matches!(o, Owner::Band { id: b, .. } if *b == id));
         c.bands.work.retain(|w| w.id != id);
         let now = now_ms();
-        let mut changed = c.bands.update(id, |s| {
-            s.stopped = true;
-            s.total_ms = Some(now - s.started_ms);
-        });
+        let mut changed = c.bands.update(id, |s| s.job.stop(now));
         changed |= pump(&mut c);
         Some(changed)
     });

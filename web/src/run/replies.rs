@@ -92,10 +92,10 @@ pub(super) fn on_worker_error(slot: u64) {
 fn fail_owner(c: &mut Client, owner: Option<Owner>, message: &str) -> Changed {
     match owner {
         Some(Owner::Run { run, .. }) => {
-            let Some(i) = c.runs.iter().position(|a| a.id == run) else { return Changed::default() };
+            let Some(i) = c.runs.iter().position(|a| a.state.job.id == run) else { return Changed::default() };
             let a = c.runs.remove(i);
             let mut s = (*a.state).clone();
-            s.error = Some(message.to_string());
+            s.job.fail(message);
             keep_idle(c, Rc::new(s));
             Changed { runs: true, ..Changed::default() }
         }
@@ -107,40 +107,41 @@ fn fail_owner(c: &mut Client, owner: Option<Owner>, message: &str) -> Changed {
 }
 
 fn row_arrived(c: &mut Client, run: u64, position: u32, row: Row, compute_ms: f64) -> Changed {
-    let Some(a) = c.runs.iter_mut().find(|a| a.id == run) else { return Changed::default() };
+    let Some(a) = c.runs.iter_mut().find(|a| a.state.job.id == run) else { return Changed::default() };
     if !a.sweep.arrived(position, row.clone()) {
         return Changed::default();
     }
     a.compute_ms += compute_ms;
     let mut s = (*a.state).clone();
     let index = s.key.experiment.points(&s.key.params).get(position as usize).map_or(position, |p| p.index);
-    s.first_row_ms.get_or_insert(now_ms() - s.started_ms);
+    s.first_row_ms.get_or_insert(now_ms() - s.job.started_ms);
     s.rows.retain(|(i, _)| *i != index);
     s.rows.push((index, row));
     s.rows.sort_by_key(|(i, _)| *i);
+    s.job.progress(s.rows.len() as u32, s.job.total);
     a.state = Rc::new(s);
     Changed { runs: true, ..Changed::default() }.streamed()
 }
 
 fn run_done(c: &mut Client, run: u64, output: RunOutput, compute_ms: f64) -> Changed {
-    let Some(i) = c.runs.iter().position(|a| a.id == run) else { return Changed::default() };
+    let Some(i) = c.runs.iter().position(|a| a.state.job.id == run) else { return Changed::default() };
     let a = c.runs.remove(i);
     let mut s = (*a.state).clone();
-    let elapsed = now_ms() - s.started_ms;
-    s.total_ms = Some(elapsed);
-    s.compute_ms = Some(a.compute_ms + compute_ms);
     if s.rows.is_empty() {
         s.rows = output.rows.iter().cloned().enumerate().map(|(i, r)| (i as u32, r)).collect();
     }
+    s.job.finish(now_ms());
+    s.job.compute_ms = Some(a.compute_ms + compute_ms);
+    let elapsed = s.job.total_ms.unwrap_or(0.0);
     let fnv = fnv64(&serde_json::to_string(&output).unwrap_or_default());
     s.output = Some(Rc::new(output));
     let msg = format!(
         "skblab: ran {} points of {} in {elapsed:.0} ms on {} workers (first point {:.0} ms, worker compute {:.0} ms{}); output fnv {fnv:016x}",
         s.rows.len(),
         s.key.experiment.id(),
-        s.workers,
+        s.job.workers,
         s.first_row_ms.unwrap_or(0.0),
-        s.compute_ms.unwrap_or(0.0),
+        s.job.compute_ms.unwrap_or(0.0),
         if s.cold_start { ", including worker start" } else { "" }
     );
     web_sys::console::info_1(&JsValue::from_str(&msg));

@@ -3,6 +3,7 @@
 //! first point computed here), made the visible run, asked for in the background, confirmed,
 //! stopped, restarted — and the cache of finished runs.
 
+use super::job::Job;
 use super::plan::{self, Sweep};
 use super::pool::Owner;
 use super::{now_ms, pump, pump_after_paint, Changed, Client, CLIENT};
@@ -38,55 +39,36 @@ impl std::fmt::Debug for RunKey {
     }
 }
 
-/// A run as far as it has come.
+/// A run as far as it has come: the run as a job (its phase, points done of all, times and
+/// estimate) and what it computed so far.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunState {
     pub key: RunKey,
-    pub n_points: u32,
+    pub job: Job,
     /// Rows so far, by point index.
     pub rows: Vec<(u32, Row)>,
     /// Core's `finish()` of all rows, once the run is done.
     pub output: Option<Rc<RunOutput>>,
-    /// Wall time from the request to the first row and to the output, on the main thread.
+    /// Wall time from the request to the first row, on the main thread.
     pub first_row_ms: Option<f64>,
-    pub total_ms: Option<f64>,
-    /// Time the workers spent computing (sum over tasks).
-    pub compute_ms: Option<f64>,
     /// True if this run also waited for workers to load.
     pub cold_start: bool,
     /// True if the run went to the worker pool.
     pub in_worker: bool,
-    pub error: Option<String>,
-    /// The estimate before it started, in ms of wall time on `workers` workers.
-    pub estimate_ms: f64,
-    pub workers: u32,
-    /// The page clock when it started (for the ETA).
-    pub started_ms: f64,
-    /// Estimated above [`plan::CONFIRM_MS`]: waits for the learner's go-ahead ([`confirm`]).
-    pub awaiting: bool,
-    /// Stopped by the learner ([`stop`]); [`restart`] runs it again.
-    pub stopped: bool,
 }
 
 impl RunState {
+    /// A run of `key` not started yet (a job of id 0: the store numbers those it starts).
     pub(super) fn new(key: RunKey) -> RunState {
         let n_points = key.experiment.points(&key.params).len() as u32;
         RunState {
             key,
-            n_points,
+            job: Job::new(0, n_points, 0.0),
             rows: Vec::new(),
             output: None,
             first_row_ms: None,
-            total_ms: None,
-            compute_ms: None,
             cold_start: false,
             in_worker: false,
-            error: None,
-            estimate_ms: 0.0,
-            workers: 1,
-            started_ms: 0.0,
-            awaiting: false,
-            stopped: false,
         }
     }
 
@@ -98,45 +80,11 @@ impl RunState {
                 let out = s.key.experiment.run(&s.key.params, s.key.seed);
                 s.rows = out.rows.iter().cloned().enumerate().map(|(i, r)| (i as u32, r)).collect();
                 s.output = Some(Rc::new(out));
-                s.total_ms = Some(0.0);
+                s.job.finish(0.0);
             }
-            Err(e) => s.error = Some(e.to_string()),
+            Err(e) => s.job.fail(&e.to_string()),
         }
         s
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.output.is_some()
-    }
-
-    /// Where the run is, as the views column's `data-run` says it (for index.html's loader, which
-    /// keeps a pre-rendered first view until "done", and for scripts): "done", "running",
-    /// "failed", "stopped" or "awaiting" (a go-ahead).
-    pub fn phase(&self) -> &'static str {
-        if self.is_done() {
-            "done"
-        } else if self.error.is_some() {
-            "failed"
-        } else if self.stopped {
-            "stopped"
-        } else if self.awaiting {
-            "awaiting"
-        } else {
-            "running"
-        }
-    }
-
-    /// Running (not done, failed, stopped or waiting for a go-ahead).
-    pub fn is_running(&self) -> bool {
-        !self.is_done() && self.error.is_none() && !self.stopped && !self.awaiting
-    }
-
-    /// Progress in percent (0..=100).
-    pub fn percent(&self) -> u32 {
-        if self.is_done() {
-            return 100;
-        }
-        (self.rows.len() as u32 * 100).checked_div(self.n_points).unwrap_or(0).min(99)
     }
 
     /// The result table so far: the finished output, or the rows that have arrived (no views).
@@ -157,7 +105,6 @@ impl RunState {
 
 /// A run in the pool.
 pub(super) struct Active {
-    pub(super) id: u64,
     pub(super) state: Rc<RunState>,
     pub(super) sweep: Sweep,
     pub(super) background: bool,
@@ -184,24 +131,25 @@ pub(super) fn find_state(c: &Client, key: &RunKey) -> Option<Rc<RunState>> {
 /// Starts `key` in the pool (unless cached): validated, estimated, its first point computed
 /// here if core says it is light; a visible run estimated too long waits for a go-ahead.
 pub(super) fn start(c: &mut Client, key: &RunKey, background: bool) {
-    let stopped = c.idle.iter().any(|s| s.key == *key && s.stopped);
+    let stopped = c.idle.iter().any(|s| s.key == *key && s.job.is_stopped());
     if stopped || cached(c, key).is_some() || c.runs.iter().any(|a| a.state.key == *key) {
         return;
     }
     c.idle.retain(|s| s.key != *key);
     let mut state = RunState::new(key.clone());
     let e = key.experiment;
+    c.next_run += 1;
+    state.job = Job::new(c.next_run, state.job.total, now_ms());
     state.in_worker = true;
     state.cold_start = c.pool.len() == 0;
-    state.started_ms = now_ms();
-    state.workers = c.pool.size().min(state.n_points.max(1));
-    state.estimate_ms = plan::run_estimate_ms(e, &key.params, state.workers);
+    state.job.workers = c.pool.size().min(state.job.total.max(1));
+    state.job.estimate_ms = plan::run_estimate_ms(e, &key.params, state.job.workers);
     if let Err(err) = e.validate(&key.params) {
-        state.error = Some(err.to_string());
+        state.job.fail(&err.to_string());
         return keep_idle(c, Rc::new(state));
     }
-    if !background && state.estimate_ms > plan::CONFIRM_MS && !c.confirmed.contains(key) {
-        state.awaiting = true;
+    if !background && state.job.estimate_ms > plan::CONFIRM_MS && !c.confirmed.contains(key) {
+        state.job.wait_for_go_ahead();
         return keep_idle(c, Rc::new(state));
     }
     let points = e.points(&key.params);
@@ -212,11 +160,11 @@ pub(super) fn start(c: &mut Client, key: &RunKey, background: bool) {
     if let Some(first) = points.first().filter(|p| points.len() > 1 && e.point_cost(&key.params, p) == Cost::Light) {
         let row = e.run_point(&key.params, first, key.seed);
         state.rows.push((first.index, row.clone()));
-        state.first_row_ms = Some(now_ms() - state.started_ms);
+        state.job.progress(1, state.job.total);
+        state.first_row_ms = Some(now_ms() - state.job.started_ms);
         sweep.arrived(0, row);
     }
-    c.next_run += 1;
-    c.runs.push(Active { id: c.next_run, state: Rc::new(state), sweep, background, compute_ms: 0.0 });
+    c.runs.push(Active { state: Rc::new(state), sweep, background, compute_ms: 0.0 });
 }
 
 /// Makes `key` the visible run (the previous one, unfinished, is dropped).
@@ -300,11 +248,10 @@ pub fn stop(key: &RunKey) {
         let mut c = c.borrow_mut();
         let i = c.runs.iter().position(|a| a.state.key == *key)?;
         let a = c.runs.remove(i);
-        let id = a.id;
+        let id = a.state.job.id;
         c.pool.terminate(|o| matches!(o, Owner::Run { run, .. } if *run == id));
         let mut s = (*a.state).clone();
-        s.stopped = true;
-        s.total_ms = Some(now_ms() - s.started_ms);
+        s.job.stop(now_ms());
         keep_idle(&mut c, Rc::new(s));
         let mut changed = pump(&mut c);
         changed.runs = true;
@@ -344,18 +291,17 @@ mod tests {
     #[test]
     fn progress_and_partial_table() {
         let mut s = RunState::new(key(&["max_threads=4"]));
-        assert_eq!((s.n_points, s.percent()), (4, 0));
+        assert_eq!((s.job.total, s.job.percent()), (4, 0));
         let row = |n: i64| vec![Cell::Int(n), Cell::Float(1.0), Cell::Float(2.0)];
         s.rows = vec![(0, row(1)), (1, row(2))];
-        assert_eq!(s.percent(), 50);
+        s.job.progress(2, 4);
+        assert_eq!(s.job.percent(), 50);
         let t = s.table();
         assert_eq!(t.rows.len(), 2);
         assert_eq!(t.column_f64("threads"), vec![Some(1.0), Some(2.0)]);
-        assert!(s.is_running());
-        s.stopped = true;
-        assert!(!s.is_running());
-        s.output = Some(t);
-        assert_eq!(s.percent(), 100);
+        assert!(s.job.is_running());
+        s.job.stop(1.0);
+        assert!(!s.job.is_running() && s.job.percent() == 50);
     }
 
     #[test]
@@ -363,7 +309,7 @@ mod tests {
         let e = skblab_core::find("skb-layout").unwrap();
         let k = RunKey { experiment: e, params: e.defaults(), seed: 1 };
         let s = RunState::computed(k.clone());
-        assert!(s.is_done());
+        assert!(s.job.is_done() && s.job.percent() == 100);
         assert_eq!(*s.output.unwrap(), e.run(&k.params, 1));
     }
 }

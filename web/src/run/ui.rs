@@ -68,12 +68,14 @@ pub fn use_background_run_of(key: Option<RunKey>) -> Option<Rc<RunState>> {
 /// What a view shows until its run is done: how far it is, or why it failed (a failed run never
 /// finishes, so "waiting" would be a promise the page cannot keep).
 pub fn waiting_note(s: &RunState) -> Html {
-    match &s.error {
+    match s.job.error() {
         // Not an alert: the panel announces the refusal once (one line per view would repeat it).
         Some(e) => html! { <p class="run-error">{ format!("No run: {e}") }</p> },
-        None if s.awaiting => html! { <p class="muted">{"not started: the run waits for your go-ahead (above)"}</p> },
-        None if s.stopped => html! { <p class="muted">{ format!("stopped at {} %", s.percent()) }</p> },
-        None => html! { <p class="muted view-pending">{ format!("waiting for the run ({} %)…", s.percent()) }</p> },
+        None if s.job.is_awaiting() => {
+            html! { <p class="muted">{"not started: the run waits for your go-ahead (above)"}</p> }
+        }
+        None if s.job.is_stopped() => html! { <p class="muted">{ format!("stopped at {} %", s.job.percent()) }</p> },
+        None => html! { <p class="muted view-pending">{ format!("waiting for the run ({} %)…", s.job.percent()) }</p> },
     }
 }
 
@@ -86,15 +88,15 @@ pub struct ProgressProps {
 #[function_component(RunProgress)]
 pub fn run_progress(props: &ProgressProps) -> Html {
     let s = &props.state;
-    if !s.in_worker && s.error.is_none() {
+    if !s.in_worker && s.job.error().is_none() {
         return html! {};
     }
-    let pct = s.percent();
-    let label = format!("{} of {} points simulated", s.rows.len(), s.n_points);
-    let timing = s.total_ms.filter(|_| s.is_done()).map(|total| {
+    let pct = s.job.percent();
+    let label = format!("{} of {} points simulated", s.rows.len(), s.job.total);
+    let timing = s.job.total_ms.filter(|_| s.job.is_done()).map(|total| {
         let first = s.first_row_ms.unwrap_or(0.0);
         let cold = if s.cold_start { " (including the workers' start)" } else { "" };
-        let on = if s.workers > 1 { format!(" on {} workers", s.workers) } else { String::new() };
+        let on = if s.job.workers > 1 { format!(" on {} workers", s.job.workers) } else { String::new() };
         format!("ran {} points in {total:.0} ms{on}; first point after {first:.0} ms{cold}", s.rows.len())
     });
     html! {
@@ -103,11 +105,11 @@ pub fn run_progress(props: &ProgressProps) -> Html {
                 aria-valuenow={pct.to_string()} aria-valuetext={label.clone()} data-testid="sweep-progress">
                 <div class="run-bar-fill" style={format!("width: {pct}%")}></div>
             </div>
-            <span class="run-progress-text">{ if s.is_done() { "done".to_string() } else { label } }</span>
+            <span class="run-progress-text">{ if s.job.is_done() { "done".to_string() } else { label } }</span>
             if let Some(t) = timing {
                 <span class="run-time" data-testid="sweep-time">{ t }</span>
             }
-            if let Some(e) = &s.error {
+            if let Some(e) = s.job.error() {
                 // Not an alert: the page announces a failed or refused run once (the player's run
                 // error, the panel's refusal), not once per view.
                 <span class="run-error">{ e }</span>
@@ -140,10 +142,10 @@ pub fn use_ticker(active: bool) {
 /// "about 3 s on 2 workers (30 points, about 3.7 M simulated events)".
 fn estimate_line(s: &RunState) -> String {
     let w = s.key.experiment.estimate(&s.key.params);
-    let workers = if s.workers == 1 { "1 worker".to_string() } else { format!("{} workers", s.workers) };
+    let workers = if s.job.workers == 1 { "1 worker".to_string() } else { format!("{} workers", s.job.workers) };
     format!(
         "about {} on {workers} ({} points, about {:.1} M simulated events)",
-        duration_text(s.estimate_ms),
+        duration_text(s.job.estimate_ms),
         w.points,
         w.events as f64 / 1e6
     )
@@ -155,12 +157,12 @@ fn estimate_line(s: &RunState) -> String {
 #[function_component(RunControl)]
 pub fn run_control(props: &ProgressProps) -> Html {
     let s = &props.state;
-    use_ticker(s.is_running());
+    use_ticker(s.job.is_running());
     if !s.in_worker {
         return html! {};
     }
     let key = s.key.clone();
-    if s.awaiting {
+    if s.job.is_awaiting() {
         let onclick = Callback::from(move |_: MouseEvent| confirm(&key));
         return html! {
             <div class="run-control run-confirm" data-testid="run-confirm" role="group" aria-label="Long run">
@@ -169,27 +171,28 @@ pub fn run_control(props: &ProgressProps) -> Html {
             </div>
         };
     }
-    if s.stopped {
+    if s.job.is_stopped() {
         let onclick = Callback::from(move |_: MouseEvent| restart(&key));
         return html! {
             <div class="run-control" data-testid="run-stopped">
-                <span>{ format!("Stopped after {} of {} points.", s.rows.len(), s.n_points) }</span>
+                <span>{ format!("Stopped after {} of {} points.", s.rows.len(), s.job.total) }</span>
                 <button class="btn btn-small" type="button" {onclick} data-testid="run-restart">{"Run again"}</button>
             </div>
         };
     }
-    if !s.is_running() {
+    if !s.job.is_running() {
         return html! {};
     }
-    let elapsed = now_ms() - s.started_ms;
-    let long = s.estimate_ms >= plan::LONG_MS || elapsed >= plan::LONG_MS;
-    let eta = plan::eta_ms(s.estimate_ms, elapsed, s.rows.len() as u32, s.n_points);
+    let now = now_ms();
+    let elapsed = now - s.job.started_ms;
+    let long = s.job.estimate_ms >= plan::LONG_MS || elapsed >= plan::LONG_MS;
+    let eta = s.job.eta_ms(now);
     let onclick = Callback::from(move |_: MouseEvent| stop(&key));
     html! {
         <div class="run-control" data-testid="run-control">
             <span class="muted" data-testid="run-estimate">{ format!("Estimated {}.", estimate_line(s)) }</span>
             if long {
-                <span class="run-eta" data-testid="run-eta">{ format!(" {} of {} points, {}.", s.rows.len(), s.n_points, eta_text(eta)) }</span>
+                <span class="run-eta" data-testid="run-eta">{ format!(" {} of {} points, {}.", s.rows.len(), s.job.total, eta_text(eta)) }</span>
                 <button class="btn btn-small" type="button" {onclick} data-testid="run-stop" aria-label="Stop the run">{"Stop"}</button>
             }
         </div>

@@ -7,6 +7,7 @@
 //! the view reads core's type, else the view's struct read from the data's JSON (once: the
 //! entry then keeps the view's value).
 
+use super::job::Job;
 use super::pool::Owner;
 use super::{pump, Changed, RunKey, CLIENT};
 use crate::store::{self, Topic};
@@ -28,12 +29,12 @@ struct ViewKey {
     query: ViewQuery,
 }
 
+/// One view's data as a job of one part (its id is the number the worker echoes), and the data
+/// once done.
 struct Entry {
     key: ViewKey,
-    /// The number the worker echoes.
-    id: u64,
-    /// `None` while the worker computes it.
-    data: Option<Result<ViewData, String>>,
+    job: Job,
+    data: Option<ViewData>,
     /// Given to a worker.
     sent: bool,
 }
@@ -50,15 +51,42 @@ impl Views {
         self.entries.iter().find(|e| e.key == *key)
     }
 
-    /// Adds an entry, dropping the oldest finished ones beyond [`CACHE_LEN`].
+    /// Adds an entry, finished if `data` is given (else the worker's to compute), dropping the
+    /// oldest finished ones beyond [`CACHE_LEN`].
     fn push(&mut self, key: ViewKey, data: Option<Result<ViewData, String>>) -> u64 {
         self.next_id += 1;
-        self.entries.push(Entry { key, id: self.next_id, data, sent: false });
-        while self.entries.iter().filter(|e| e.data.is_some()).count() > CACHE_LEN {
-            let Some(oldest) = self.entries.iter().position(|e| e.data.is_some()) else { break };
+        let mut entry = Entry { key, job: Job::new(self.next_id, 1, 0.0), data: None, sent: false };
+        if let Some(result) = data {
+            entry.settle(result);
+        }
+        self.entries.push(entry);
+        while self.entries.iter().filter(|e| !e.job.is_running()).count() > CACHE_LEN {
+            let Some(oldest) = self.entries.iter().position(|e| !e.job.is_running()) else { break };
             self.entries.remove(oldest);
         }
         self.next_id
+    }
+}
+
+impl Entry {
+    /// The data is in, or why there is none.
+    fn settle(&mut self, result: Result<ViewData, String>) {
+        match result {
+            Ok(data) => {
+                self.data = Some(data);
+                self.job.finish(0.0);
+            }
+            Err(e) => self.job.fail(&e),
+        }
+    }
+
+    /// The finished result (`None` while the worker computes it).
+    fn result(&self) -> Option<Result<ViewData, String>> {
+        match (self.job.error(), &self.data) {
+            (Some(e), _) => Some(Err(e.to_string())),
+            (None, Some(data)) => Some(Ok(data.clone())),
+            (None, None) => None,
+        }
     }
 }
 
@@ -95,29 +123,29 @@ fn compute(key: &ViewKey) -> Result<ViewData, String> {
 impl Views {
     /// Requests waiting for a worker.
     pub(super) fn available(&self) -> usize {
-        self.entries.iter().filter(|e| e.data.is_none() && !e.sent).count()
+        self.entries.iter().filter(|e| e.job.is_running() && !e.sent).count()
     }
 
     /// The oldest request waiting for a worker, as task `task`.
     pub(super) fn next_task(&mut self, task: u64) -> Option<(Request, Owner)> {
-        let e = self.entries.iter_mut().find(|e| e.data.is_none() && !e.sent)?;
+        let e = self.entries.iter_mut().find(|e| e.job.is_running() && !e.sent)?;
         e.sent = true;
         let run = RunSpec::new(e.key.run.experiment, &e.key.run.params, e.key.run.seed);
-        Some((Request::View { task, run, query: e.key.query.clone() }, Owner::View { id: e.id }))
+        Some((Request::View { task, run, query: e.key.query.clone() }, Owner::View { id: e.job.id }))
     }
 
     /// The data of request `id` arrived (or why not).
     pub(super) fn arrived(&mut self, id: u64, result: Result<String, String>) -> Changed {
-        if let Some(e) = self.entries.iter_mut().find(|e| e.id == id) {
-            e.data = Some(result.map(ViewData::from_json));
+        if let Some(e) = self.entries.iter_mut().find(|e| e.job.id == id) {
+            e.settle(result.map(ViewData::from_json));
         }
         Changed { views: true, ..Changed::default() }
     }
 
     /// No worker can run: no pending data will come.
     pub(super) fn fail_pending(&mut self, message: &str) {
-        for e in self.entries.iter_mut().filter(|e| e.data.is_none()) {
-            e.data = Some(Err(message.to_string()));
+        for e in self.entries.iter_mut().filter(|e| e.job.is_running()) {
+            e.job.fail(message);
         }
     }
 }
@@ -154,12 +182,11 @@ fn lookup<T: Serialize + DeserializeOwned + Send + Sync + 'static>(key: &ViewKey
             c.views.push(key.clone(), Some(compute(key)));
         }
         let entry = c.views.entries.iter_mut().find(|e| e.key == *key)?;
-        let data = entry.data.as_ref()?.clone();
-        let value = data.and_then(|d| d.decode::<T>());
+        let value = entry.result()?.and_then(|d| d.decode::<T>());
         // Keep the view's own value, so that the JSON is read once.
         if let Ok(v) = &value {
-            if entry.data.as_ref().is_some_and(|d| d.as_ref().is_ok_and(|d| d.get::<T>().is_none())) {
-                entry.data = Some(Ok(ViewData::from_arc(v.clone())));
+            if entry.data.as_ref().is_some_and(|d| d.get::<T>().is_none()) {
+                entry.data = Some(ViewData::from_arc(v.clone()));
             }
         }
         Some(value)

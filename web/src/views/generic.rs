@@ -83,7 +83,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
     let e = ctx.experiment;
     let repro = use_memo((ctx.run.clone(), ctx.resolved.clone()), move |(run, params)| {
         e.compare(params, &run.table()).map(|mut r| {
-            if !run.is_done() {
+            if !run.job.is_done() {
                 r.notes.clear();
             }
             Rc::new(r)
@@ -94,11 +94,11 @@ pub fn compare_view(props: &CompareProps) -> Html {
     let at_seed = ctx.resolved == e.resolve(&e.reproduce_params());
     html! {
         <section class="compare-view" aria-label="Simulation beside the seed">
-            if run.in_worker && !run.is_done() {
+            if run.in_worker && !run.job.is_done() {
                 <RunProgress state={run.clone()} />
             }
             if let Some(repro) = (*repro).clone() {
-                <ReproTable {repro} partial={!run.is_done()} bands={run.is_done()} {at_seed} />
+                <ReproTable {repro} partial={!run.job.is_done()} bands={run.job.is_done()} {at_seed} />
             } else {
                 <p class="muted">{ format!("(no seed table for {})", e.id()) }</p>
             }
@@ -172,7 +172,7 @@ pub fn plots_view(props: &PlotsProps) -> Html {
         return html! {
             <figure class="card-flat" data-testid={format!("plot-{}", props.id)}>
                 // (a failed run: the note below says why, once)
-                if run.in_worker && run.error.is_none() {
+                if run.in_worker && run.job.error().is_none() {
                     <RunProgress state={run.clone()} />
                 }
                 { crate::run::waiting_note(run) }

@@ -101,7 +101,7 @@ pub fn player(props: &PlayerProps) -> Html {
                         resolved={resolved} seed={page.seed} errors={page.field_errors.clone()}
                         {invalid} {on_set} {on_seed} />
                 </div>
-                <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views" data-run={run.phase()}>
+                <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views" data-run={run.job.phase_name()}>
                     { run_status(&run, refused) }
                     { for view_names.iter().map(|name| view_slot(name, veiled.contains(&name.as_str()), &ctx)) }
                     { under_views(page, &state, &run, light, veil_results) }
@@ -166,7 +166,7 @@ fn under_views(
 fn run_status(run: &Rc<crate::run::RunState>, refused: bool) -> Html {
     html! {
         <>
-            if let Some(e) = run.error.as_ref().filter(|_| !refused) {
+            if let Some(e) = run.job.error().filter(|_| !refused) {
                 <p class="run-error" role="alert" data-testid="run-error">{ format!("The run failed: {e}") }</p>
             }
             if let Some(output) = run.output.clone() {

@@ -93,10 +93,10 @@ fn runs_progress(
     let (mut done_seeds, mut outputs): (Vec<u64>, Vec<RunOutput>) = (Vec::new(), Vec::new());
     for (&seed, state) in seeds.iter().zip(states) {
         let Some(s) = state else { continue };
-        p.done += if s.is_done() { n_points } else { s.rows.len() };
-        p.stopped |= s.stopped;
-        if let Some(err) = &s.error {
-            p.error = Some(err.clone());
+        p.done += if s.job.is_done() { n_points } else { s.rows.len() };
+        p.stopped |= s.job.is_stopped();
+        if let Some(err) = s.job.error() {
+            p.error = Some(err.to_string());
         }
         if let Some(out) = &s.output {
             done_seeds.push(seed);
@@ -116,7 +116,7 @@ fn use_seed_runs(keys: Vec<RunKey>) -> Vec<Option<Rc<RunState>>> {
     let kept = use_mut_ref(Vec::<Rc<RunState>>::new);
     let states: Vec<Option<Rc<RunState>>> =
         keys.iter().map(|k| kept.borrow().iter().find(|s| s.key == *k).cloned().or_else(|| run::state_of(k))).collect();
-    for s in states.iter().flatten().filter(|s| s.is_done()) {
+    for s in states.iter().flatten().filter(|s| s.job.is_done()) {
         if !kept.borrow().iter().any(|k| k.key == s.key) {
             kept.borrow_mut().push(s.clone());
         }
