@@ -17,21 +17,24 @@
 //! go-ahead when it is estimated above [`plan::CONFIRM_MS`]. A long run shows its ETA and a
 //! Stop button ([`RunControl`]); [`stop`] terminates the workers of its tasks at once.
 //!
-//! Custom views' own data (core's `Experiment::view_data`) lives here too, beside the runs:
-//! [`view_data`] computes light data on the spot and asks the pool for heavy data, before any
-//! run's next point. Uncertainty bands ([`bands`]) are always the pool's: asked for by a
-//! button, streamed sample by sample. Measurement files of the "Your machine" page are
-//! fitted in the pool too ([`crate::machine::job`]: one task per file, progress after every
-//! simulator run).
+//! Every job of the store — a run, and each other kind: custom views' own data (core's
+//! `Experiment::view_data`: light data computed on the spot, heavy data from the pool before
+//! any run's next point), uncertainty bands (always the pool's: asked for by a button,
+//! streamed sample by sample), the "Your machine" page's fits ([`crate::machine::job`]) — moves
+//! through one state machine, [`Job`]; the other kinds plug into the pool through one
+//! interface, [`kind::JobKind`], so the pool names none of them.
 //!
-//! Files: `runs.rs` (the runs' keys, states and life), [`plan`] (a run's tasks and estimate,
-//! pure), `pool.rs` (the workers), `replies.rs` (what they answer), `redraw.rs` (when the page
-//! redraws), `view_data.rs`, `bands.rs`, and `ui.rs` (the hooks and the progress components).
+//! Files: `job.rs` (the state machine, pure), [`kind`] (the interface of a kind of job),
+//! `runs.rs` (the runs' keys, states and life), [`plan`] (a run's tasks and estimate, pure),
+//! `pool.rs` (the workers), `replies.rs` (what they answer), `redraw.rs` (when the page
+//! redraws), `view_data.rs` and `bands.rs` (two kinds), and `ui.rs` (the hooks and the progress
+//! components).
 
+use crate::store::Topic;
 use crate::worker::{Request, RunSpec};
 pub use bands::{start_band, stop_band, use_band, BandState, BAND_SAMPLES};
 use plan::Task;
-pub(crate) use pool::Owner;
+use pool::Owner;
 use pool::Pool;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -41,6 +44,7 @@ use wasm_bindgen::JsCast;
 
 mod bands;
 mod job;
+pub mod kind;
 pub mod plan;
 mod pool;
 mod redraw;
@@ -49,15 +53,15 @@ mod runs;
 mod ui;
 mod view_data;
 pub use job::{Job, Phase};
-pub(crate) use redraw::Changed;
+pub use redraw::Changed;
 pub use runs::{confirm, finished, restart, state_of, stop, want, RunKey, RunState};
 use runs::{ensure_visible, keep_idle, Active, CACHE_LEN};
 pub use ui::{use_background_run, use_background_run_of, use_run, use_ticker, waiting_note, RunControl, RunProgress};
 
 /// The pool and what it is doing.
 #[derive(Default)]
-pub(crate) struct Client {
-    pub(crate) pool: Pool,
+struct Client {
+    pool: Pool,
     next_run: u64,
     /// Runs in the pool, in the order they started.
     runs: Vec<Active>,
@@ -69,16 +73,13 @@ pub(crate) struct Client {
     confirmed: Vec<RunKey>,
     /// Finished runs, oldest first.
     cache: Vec<Rc<RunState>>,
-    /// Custom views' data, asked for and finished, oldest first.
-    views: view_data::Views,
-    /// Uncertainty bands, one per experiment.
-    bands: bands::BandStore,
-    /// Fits of measurement files (the "Your machine" page).
-    pub(crate) machine: crate::machine::job::MachineStore,
+    /// The store of every other kind of job (custom views' data, bands, machine fits), made on
+    /// first use, in priority order.
+    kinds: Vec<Box<dyn kind::JobKind>>,
 }
 
 thread_local! {
-    pub(crate) static CLIENT: RefCell<Client> = RefCell::default();
+    static CLIENT: RefCell<Client> = RefCell::default();
 }
 
 fn now_ms() -> f64 {
@@ -95,14 +96,12 @@ pub fn pool_size() -> u32 {
     CLIENT.with(|c| c.borrow_mut().pool.size())
 }
 
-/// The next task for an idle worker: views first, then a machine fit (the page's only work when
-/// there is one), the visible run, bands, background runs.
+/// The next task for an idle worker: the kinds of jobs before the visible run (views' data, a
+/// machine fit: the page's only work when there is one), the visible run, the other kinds
+/// (bands), background runs.
 fn next_task(c: &mut Client) -> Option<(Request, Owner)> {
     let task = c.pool.task_id();
-    if let Some(t) = c.views.next_task(task) {
-        return Some(t);
-    }
-    if let Some(t) = c.machine.next_task(task) {
+    if let Some(t) = kind::next_task(c, task, 0..kind::VISIBLE_RUN) {
         return Some(t);
     }
     let visible = c.visible.clone();
@@ -111,11 +110,11 @@ fn next_task(c: &mut Client) -> Option<(Request, Owner)> {
         let first = c.runs.iter().position(is_visible);
         first.into_iter().chain((0..c.runs.len()).filter(move |i| Some(*i) != first)).collect()
     };
-    let mut bands_tried = false;
+    let mut others_tried = false;
     for i in order {
-        if c.runs[i].background && !bands_tried {
-            bands_tried = true;
-            if let Some(t) = c.bands.next_task(task) {
+        if c.runs[i].background && !others_tried {
+            others_tried = true;
+            if let Some(t) = kind::next_task(c, task, kind::VISIBLE_RUN..u8::MAX) {
                 return Some(t);
             }
         }
@@ -131,22 +130,19 @@ fn next_task(c: &mut Client) -> Option<(Request, Owner)> {
             return Some((request, Owner::Run { run: a.state.job.id, position }));
         }
     }
-    if !bands_tried {
-        return c.bands.next_task(task);
+    if !others_tried {
+        return kind::next_task(c, task, kind::VISIBLE_RUN..u8::MAX);
     }
     None
 }
 
 /// Tasks that could start now.
 fn work_count(c: &Client) -> usize {
-    c.views.available()
-        + c.bands.available()
-        + c.machine.available()
-        + c.runs.iter().map(|a| a.sweep.available()).sum::<usize>()
+    c.kinds.iter().map(|k| k.available()).sum::<usize>() + c.runs.iter().map(|a| a.sweep.available()).sum::<usize>()
 }
 
 /// Gives idle workers tasks, and starts workers for the work left (up to the pool's size).
-pub(crate) fn pump(c: &mut Client) -> Changed {
+fn pump(c: &mut Client) -> Changed {
     if let Some(message) = c.pool.broken.clone() {
         return fail_all(c, &message);
     }
@@ -172,17 +168,18 @@ pub(crate) fn pump(c: &mut Client) -> Changed {
     Changed::default()
 }
 
-/// No worker can run: every run, view and band in flight fails with `message`.
+/// No worker can run: every job in flight, of every kind, fails with `message`.
 fn fail_all(c: &mut Client, message: &str) -> Changed {
     for a in std::mem::take(&mut c.runs) {
         let mut s = (*a.state).clone();
         s.job.fail(message);
         keep_idle(c, Rc::new(s));
     }
-    c.views.fail_pending(message);
-    c.bands.fail_pending(message);
-    c.machine.fail_pending(message);
-    Changed { runs: true, views: true, bands: true, machine: true, streamed: false }
+    let mut changed = Changed::of(Topic::Runs);
+    for k in &mut c.kinds {
+        changed |= k.fail_pending(message);
+    }
+    changed
 }
 
 /// Pumps once the next frame is painted (a timeout after the animation frame), or after

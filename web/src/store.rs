@@ -19,8 +19,13 @@ pub enum Topic {
     Views,
     /// Uncertainty bands ([`crate::run::use_band`]).
     Bands,
-    /// Measurement files' fits ([`crate::run::use_fit`]).
+    /// Measurement files' fits ([`crate::machine::job::use_fit`]).
     Machine,
+}
+
+impl Topic {
+    /// Every topic, in the order a change of several notifies them.
+    pub const ALL: [Topic; 5] = [Topic::Runs, Topic::Walk, Topic::Views, Topic::Bands, Topic::Machine];
 }
 
 #[derive(Default)]

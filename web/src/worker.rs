@@ -147,6 +147,29 @@ impl PartialEq for Reply {
     }
 }
 
+impl Reply {
+    /// The task it answers or reports on ([`Reply::Ready`] has none).
+    pub fn task(&self) -> Option<u64> {
+        match self {
+            Reply::Ready => None,
+            Reply::Row { task, .. }
+            | Reply::Done { task, .. }
+            | Reply::View { task, .. }
+            | Reply::Band { task, .. }
+            | Reply::MachineStart { task, .. }
+            | Reply::MachineProgress { task, .. }
+            | Reply::Machine { task, .. }
+            | Reply::Failed { task, .. } => Some(*task),
+        }
+    }
+
+    /// Whether it is its task's answer (the worker is free again), not a report of how far
+    /// the task has come (more replies follow).
+    pub fn answers(&self) -> bool {
+        !matches!(self, Reply::Ready | Reply::MachineStart { .. } | Reply::MachineProgress { .. })
+    }
+}
+
 impl Request {
     pub fn task(&self) -> u64 {
         match self {

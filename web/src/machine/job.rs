@@ -1,14 +1,15 @@
-//! Fits of measurement files (the "Your machine" page) in the run store: one task in the
-//! worker pool per file ([`crate::worker::Request::MachineFit`]: core parses and fits it, and
+//! Fits of measurement files (the "Your machine" page), a kind of job of the run store
+//! ([`JobKind`]): one task in the worker pool per file ([`crate::worker::Request::MachineFit`]: core parses and fits it, and
 //! reports after every simulator run), never on the main thread. One fit is the page's at a
 //! time: starting another terminates the worker of the one in flight, and [`stop_fit`]
 //! terminates it at once (a worker cannot be interrupted otherwise). Finished fits are kept by
 //! the text's hash, so going back to a file (the reference) costs nothing.
 
 use super::worker::MachineFacts;
-use crate::run::{fnv64, page_ms as now_ms, plan, pump, Changed, Job, Owner, CLIENT};
+use crate::run::kind::{self, JobKind, VISIBLE_RUN};
+use crate::run::{fnv64, page_ms as now_ms, plan, Changed, Job};
 use crate::store::{self, Topic};
-use crate::worker::Request;
+use crate::worker::{Reply, Request};
 use skblab_core::machine::fit::MachineReport;
 use skblab_core::WorkEstimate;
 use std::rc::Rc;
@@ -34,7 +35,7 @@ pub struct FitState {
 
 /// The page's fit and the finished ones.
 #[derive(Default)]
-pub(crate) struct MachineStore {
+pub struct MachineStore {
     current: Option<Rc<FitState>>,
     /// The text of the current fit (sent when a worker is free; kept for "Fit again").
     text: Option<Rc<String>>,
@@ -43,33 +44,69 @@ pub(crate) struct MachineStore {
     next_id: u64,
 }
 
-impl MachineStore {
-    pub(crate) fn available(&self) -> usize {
+impl JobKind for MachineStore {
+    /// Before the visible run: on its page, the fit is the only work.
+    fn priority(&self) -> u8 {
+        VISIBLE_RUN - 1
+    }
+
+    fn available(&self) -> usize {
         usize::from(self.waiting)
     }
 
-    pub(crate) fn next_task(&mut self, task: u64) -> Option<(Request, Owner)> {
+    fn next_task(&mut self, task: u64) -> Option<(Request, u64, u32)> {
         if !self.waiting {
             return None;
         }
         let (s, text) = (self.current.as_ref()?, self.text.as_ref()?);
         self.waiting = false;
-        Some((Request::MachineFit { task, text: text.to_string() }, Owner::Machine { id: s.job.id }))
+        Some((Request::MachineFit { task, text: text.to_string() }, s.job.id, 0))
     }
 
+    /// The file's facts, a report after every simulator run, then core's report.
+    fn reply(&mut self, id: u64, _: u32, reply: Reply) -> Changed {
+        match reply {
+            Reply::MachineStart { facts, total, events, .. } => self.started(id, facts, total, events),
+            Reply::MachineProgress { done, total, .. } => self.update(id, |s| s.job.progress(done, total)),
+            Reply::Machine { report, compute_ms, .. } => self.arrived(id, *report, compute_ms),
+            _ => Changed::default(),
+        }
+    }
+
+    /// A refusal is the file's problem (`rejected`: the page drops a kept file); a crash is not.
+    fn failed(&mut self, id: u64, _: u32, message: &str, refused: bool) -> Changed {
+        if self.current.as_ref().is_some_and(|s| s.job.id == id) {
+            self.waiting = false;
+        }
+        self.update(id, |s| {
+            s.job.fail(message);
+            s.rejected = refused;
+        })
+    }
+
+    /// No worker can run: a fit waiting for one fails.
+    fn fail_pending(&mut self, message: &str) -> Changed {
+        match self.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id) {
+            Some(id) => self.failed(id, 0, message, false),
+            None => Changed::default(),
+        }
+    }
+}
+
+impl MachineStore {
     fn update(&mut self, id: u64, change: impl FnOnce(&mut FitState)) -> Changed {
         match &mut self.current {
             Some(s) if s.job.id == id => {
                 let mut next = (**s).clone();
                 change(&mut next);
                 *s = Rc::new(next);
-                Changed { machine: true, ..Changed::default() }
+                Changed::of(Topic::Machine)
             }
             _ => Changed::default(),
         }
     }
 
-    pub(crate) fn started(&mut self, id: u64, facts: MachineFacts, total: u32, events: u64) -> Changed {
+    fn started(&mut self, id: u64, facts: MachineFacts, total: u32, events: u64) -> Changed {
         let estimate_ms = plan::estimate_ms(&WorkEstimate { points: u64::from(total), events }, 1);
         self.update(id, |s| {
             s.facts = Some(Rc::new(facts));
@@ -78,11 +115,7 @@ impl MachineStore {
         })
     }
 
-    pub(crate) fn progress(&mut self, id: u64, done: u32, total: u32) -> Changed {
-        self.update(id, |s| s.job.progress(done, total))
-    }
-
-    pub(crate) fn arrived(&mut self, id: u64, report: MachineReport, compute_ms: f64) -> Changed {
+    fn arrived(&mut self, id: u64, report: MachineReport, compute_ms: f64) -> Changed {
         let now = now_ms();
         let changed = self.update(id, |s| {
             s.report = Some(Rc::new(report));
@@ -105,24 +138,6 @@ impl MachineStore {
         }
         changed
     }
-
-    /// Fit `id` failed: `rejected` when the worker refused the file.
-    pub(crate) fn failed(&mut self, id: u64, message: &str, rejected: bool) -> Changed {
-        if self.current.as_ref().is_some_and(|s| s.job.id == id) {
-            self.waiting = false;
-        }
-        self.update(id, |s| {
-            s.job.fail(message);
-            s.rejected = rejected;
-        })
-    }
-
-    /// No worker can run: a fit waiting for one fails.
-    pub(crate) fn fail_pending(&mut self, message: &str) {
-        if let Some(id) = self.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id) {
-            self.failed(id, message, false);
-        }
-    }
 }
 
 /// Fits `text` (called `label` on the page): at once from the finished fits if this text was
@@ -130,82 +145,63 @@ impl MachineStore {
 /// running or shown already is kept.
 pub fn start_fit(label: &str, text: Rc<String>) {
     let hash = fnv64(&text);
-    let changed = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let same = c.machine.current.as_ref().is_some_and(|s| s.hash == hash && s.label == label);
-        if same && c.machine.current.as_ref().is_some_and(|s| s.job.is_running() || s.report.is_some()) {
+    kind::change::<MachineStore, ()>(|m, pool| {
+        let same = m.current.as_ref().is_some_and(|s| s.hash == hash && s.label == label);
+        if same && m.current.as_ref().is_some_and(|s| s.job.is_running() || s.report.is_some()) {
             return None;
         }
-        if let Some(old) = c.machine.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id) {
-            c.pool.terminate(|o| matches!(o, Owner::Machine { id } if *id == old));
+        if let Some(old) = m.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id) {
+            pool.stop(old);
         }
-        if let Some(done) = c.machine.finished.iter().find(|s| s.hash == hash).cloned() {
+        m.text = Some(text);
+        if let Some(done) = m.finished.iter().find(|s| s.hash == hash).cloned() {
             let mut s = (*done).clone();
             s.label = label.to_string();
-            c.machine.current = Some(Rc::new(s));
-            c.machine.waiting = false;
-            c.machine.text = Some(text);
-            return Some(Changed { machine: true, ..Changed::default() });
+            m.current = Some(Rc::new(s));
+            m.waiting = false;
+            return Some(((), Changed::of(Topic::Machine)));
         }
-        c.machine.next_id += 1;
-        let state = FitState {
-            label: label.to_string(),
-            hash,
-            job: Job::new(c.machine.next_id, 0, now_ms()),
-            facts: None,
-            report: None,
-            rejected: false,
-        };
-        c.machine.current = Some(Rc::new(state));
-        c.machine.text = Some(text);
-        c.machine.waiting = true;
-        let mut changed = pump(&mut c);
-        changed.machine = true;
-        Some(changed)
+        m.next_id += 1;
+        let job = Job::new(m.next_id, 0, now_ms());
+        let state = FitState { label: label.to_string(), hash, job, facts: None, report: None, rejected: false };
+        m.current = Some(Rc::new(state));
+        m.waiting = true;
+        Some(((), Changed::of(Topic::Machine)))
     });
-    if let Some(changed) = changed {
-        changed.notify();
-    }
 }
 
 /// Stops the fit in flight: its worker is terminated at once; the state says where it stopped.
 pub fn stop_fit() {
-    let changed = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let id = c.machine.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id)?;
-        c.pool.terminate(|o| matches!(o, Owner::Machine { id: m } if *m == id));
-        c.machine.waiting = false;
+    kind::change::<MachineStore, ()>(|m, pool| {
+        let id = m.current.as_ref().filter(|s| s.job.is_running()).map(|s| s.job.id)?;
+        pool.stop(id);
+        m.waiting = false;
         let now = now_ms();
-        let mut changed = c.machine.update(id, |s| s.job.stop(now));
-        changed |= pump(&mut c);
-        Some(changed)
+        Some(((), m.update(id, |s| s.job.stop(now))))
     });
-    if let Some(changed) = changed {
-        changed.notify();
-    }
 }
 
 /// Runs the stopped (or failed) fit again, from the start.
 pub fn restart_fit() {
-    let again = CLIENT.with(|c| {
-        let c = c.borrow();
-        let s = c.machine.current.as_ref()?;
-        Some((s.label.clone(), c.machine.text.clone()?))
+    let again = kind::with::<MachineStore, _>(|m| {
+        let label = m.current.as_ref()?.label.clone();
+        let text = m.text.clone()?;
+        m.current = None;
+        Some((label, text))
     });
     if let Some((label, text)) = again {
-        CLIENT.with(|c| c.borrow_mut().machine.current = None);
         start_fit(&label, text);
     }
 }
 
 /// The page's fit now (outside a component).
 pub fn current_fit() -> Option<Rc<FitState>> {
-    CLIENT.with(|c| c.borrow().machine.current.clone())
+    kind::read::<MachineStore, _>(|m| m.current.clone()).flatten()
 }
 
 /// The page's fit (redraws as it comes in).
 #[hook]
 pub fn use_fit() -> Option<Rc<FitState>> {
     store::use_topic(Topic::Machine, None);
-    CLIENT.with(|c| c.borrow().machine.current.clone())
+    current_fit()
 }

@@ -7,11 +7,11 @@
 //! again with another number of samples replaces it); [`stop_band`] terminates its workers.
 
 use super::job::Job;
+use super::kind::{self, JobKind};
 use super::plan;
-use super::pool::Owner;
-use super::{now_ms, pump, Changed, CLIENT};
+use super::{now_ms, Changed};
 use crate::store::{self, Topic};
-use crate::worker::{empty_bands, fold_bands, Request};
+use crate::worker::{empty_bands, fold_bands, Reply, Request};
 use skblab_core::validate::Bands;
 use skblab_core::{Experiment, DEFAULT_SEED};
 use std::rc::Rc;
@@ -50,14 +50,19 @@ pub(super) struct BandStore {
     next_id: u64,
 }
 
-impl BandStore {
+impl JobKind for BandStore {
+    /// After the visible run, before background runs: the learner asked for it.
+    fn priority(&self) -> u8 {
+        kind::VISIBLE_RUN + 1
+    }
+
     /// Samples waiting for a worker.
-    pub(super) fn available(&self) -> usize {
+    fn available(&self) -> usize {
         self.work.iter().map(|w| w.results.len().saturating_sub(w.next as usize)).sum()
     }
 
-    /// The next sample of the oldest band in flight, as task `task`.
-    pub(super) fn next_task(&mut self, task: u64) -> Option<(Request, Owner)> {
+    /// The next sample of the oldest band in flight (the part is the sample's index).
+    fn next_task(&mut self, task: u64) -> Option<(Request, u64, u32)> {
         let w = self.work.iter_mut().find(|w| (w.next as usize) < w.results.len())?;
         let index = w.next;
         w.next += 1;
@@ -68,24 +73,45 @@ impl BandStore {
             samples: w.results.len() as u32,
             index,
         };
-        Some((request, Owner::Band { id: w.id, index }))
+        Some((request, w.id, index))
     }
 
+    fn reply(&mut self, id: u64, index: u32, reply: Reply) -> Changed {
+        match reply {
+            Reply::Band { bands, .. } => self.arrived(id, index, Ok(bands)),
+            _ => Changed::default(),
+        }
+    }
+
+    fn failed(&mut self, id: u64, _: u32, message: &str, _: bool) -> Changed {
+        self.fail(id, message)
+    }
+
+    /// No worker can run: no pending band will come.
+    fn fail_pending(&mut self, message: &str) -> Changed {
+        for id in self.work.iter().map(|w| w.id).collect::<Vec<_>>() {
+            self.fail(id, message);
+        }
+        Changed::of(Topic::Bands)
+    }
+}
+
+impl BandStore {
     fn update(&mut self, id: u64, change: impl FnOnce(&mut BandState)) -> Changed {
         if let Some(entry) = self.entries.iter_mut().find(|s| s.job.id == id) {
             let mut next = (**entry).clone();
             change(&mut next);
             *entry = Rc::new(next);
         }
-        Changed { bands: true, ..Changed::default() }
+        Changed::of(Topic::Bands)
     }
 
     /// Sample `index` of band `id` answered: the band so far, folded in sample order.
-    pub(super) fn arrived(&mut self, id: u64, index: u32, sample: Result<Option<Bands>, String>) -> Changed {
+    fn arrived(&mut self, id: u64, index: u32, sample: Result<Option<Bands>, String>) -> Changed {
         let Some(wi) = self.work.iter().position(|w| w.id == id) else { return Changed::default() };
         let sample = match sample {
             Ok(b) => b,
-            Err(message) => return self.failed(id, message),
+            Err(message) => return self.fail(id, &message),
         };
         let w = &mut self.work[wi];
         if let Some(slot) = w.results.get_mut(index as usize) {
@@ -122,79 +148,60 @@ impl BandStore {
     }
 
     /// Band `id` failed: its other samples are not wanted.
-    pub(super) fn failed(&mut self, id: u64, message: String) -> Changed {
+    fn fail(&mut self, id: u64, message: &str) -> Changed {
         self.work.retain(|w| w.id != id);
-        self.update(id, |s| s.job.fail(&message))
-    }
-
-    /// No worker can run: no pending band will come.
-    pub(super) fn fail_pending(&mut self, message: &str) {
-        for id in self.work.iter().map(|w| w.id).collect::<Vec<_>>() {
-            self.failed(id, message.to_string());
-        }
+        self.update(id, |s| s.job.fail(message))
     }
 }
 
 /// Starts a band of `samples` samples of `e`'s reproduction in the pool (replacing one of
 /// another size, or a stopped one; a running or finished band of this size is kept).
 pub fn start_band(e: &'static dyn Experiment, samples: u32) {
-    let changed = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
+    kind::change::<BandStore, ()>(|bands, pool| {
         let keep = |s: &BandState| {
             s.experiment == e.id() && s.job.total == samples && s.job.error().is_none() && !s.job.is_stopped()
         };
-        if c.bands.entries.iter().any(|s| keep(s)) {
+        if bands.entries.iter().any(|s| keep(s)) {
             return None;
         }
-        c.bands.next_id += 1;
-        let id = c.bands.next_id;
-        let workers = c.pool.size().min(samples.max(1));
+        bands.next_id += 1;
+        let id = bands.next_id;
+        let workers = pool.pool_size().min(samples.max(1));
         let one = plan::run_estimate_ms(e, &e.reproduce_params(), 1);
         let mut job = Job::new(id, samples, now_ms());
         job.estimate_ms = one * f64::from(samples) / f64::from(workers);
         job.workers = workers;
         let state = BandState { experiment: e.id(), job, bands: None };
-        let old: Vec<u64> = c.bands.entries.iter().filter(|s| s.experiment == e.id()).map(|s| s.job.id).collect();
-        c.pool.terminate(|o| matches!(o, Owner::Band { id, .. } if old.contains(id)));
-        c.bands.work.retain(|w| !old.contains(&w.id));
-        c.bands.entries.retain(|s| s.experiment != e.id());
-        c.bands.entries.push(Rc::new(state));
-        c.bands.work.push(Work {
+        let old: Vec<u64> = bands.entries.iter().filter(|s| s.experiment == e.id()).map(|s| s.job.id).collect();
+        old.iter().for_each(|&id| pool.stop(id));
+        bands.work.retain(|w| !old.contains(&w.id));
+        bands.entries.retain(|s| s.experiment != e.id());
+        bands.entries.push(Rc::new(state));
+        bands.work.push(Work {
             id,
             e,
             next: 0,
             results: vec![None; samples as usize],
             empty: empty_bands(e, DEFAULT_SEED, samples),
         });
-        let mut changed = pump(&mut c);
-        changed.bands = true;
-        Some(changed)
+        Some(((), Changed::of(Topic::Bands)))
     });
-    if let Some(changed) = changed {
-        changed.notify();
-    }
 }
 
 /// Stops the band of `e`: its workers are terminated at once; the band so far stays.
 pub fn stop_band(e: &'static dyn Experiment) {
-    let changed = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        let id = c.bands.entries.iter().find(|s| s.experiment == e.id() && s.job.is_running()).map(|s| s.job.id)?;
-        c.pool.terminate(|o| matches!(o, Owner::Band { id: b, .. } if *b == id));
-        c.bands.work.retain(|w| w.id != id);
+    kind::change::<BandStore, ()>(|bands, pool| {
+        let id = bands.entries.iter().find(|s| s.experiment == e.id() && s.job.is_running()).map(|s| s.job.id)?;
+        pool.stop(id);
+        bands.work.retain(|w| w.id != id);
         let now = now_ms();
-        let mut changed = c.bands.update(id, |s| s.job.stop(now));
-        changed |= pump(&mut c);
-        Some(changed)
+        Some(((), bands.update(id, |s| s.job.stop(now))))
     });
-    if let Some(changed) = changed {
-        changed.notify();
-    }
 }
 
 /// The band of `e`'s reproduction, if the learner asked for one (redraws as samples arrive).
 #[hook]
 pub fn use_band(e: &'static dyn Experiment) -> Option<Rc<BandState>> {
     store::use_topic(Topic::Bands, None);
-    CLIENT.with(|c| c.borrow().bands.entries.iter().find(|s| s.experiment == e.id()).cloned())
+    kind::read::<BandStore, _>(|b| b.entries.iter().find(|s| s.experiment == e.id()).cloned()).flatten()
 }

@@ -20,23 +20,12 @@ pub const SIZE_KEY: &str = "skblab-workers";
 
 /// Who a task is for.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Owner {
+pub(super) enum Owner {
     /// A run's point at `position`, or its `finish()`/whole run (`None`).
-    Run {
-        run: u64,
-        position: Option<u32>,
-    },
-    View {
-        id: u64,
-    },
-    Band {
-        id: u64,
-        index: u32,
-    },
-    /// A measurement file's fit (the "Your machine" page).
-    Machine {
-        id: u64,
-    },
+    Run { run: u64, position: Option<u32> },
+    /// Part `part` of job `id` of a kind of job ([`super::kind::JobKind`]): a view's data, a
+    /// band's sample, a machine fit.
+    Job { kind: std::any::TypeId, id: u64, part: u32 },
 }
 
 struct Busy {
@@ -54,7 +43,7 @@ struct Slot {
 
 /// The workers.
 #[derive(Default)]
-pub(crate) struct Pool {
+pub(super) struct Pool {
     slots: Vec<Slot>,
     next_slot: u64,
     next_task: u64,

@@ -8,14 +8,12 @@ use std::cell::RefCell;
 
 /// Which shared states changed (notified once the client is no longer borrowed).
 #[derive(Default, Clone, Copy)]
-pub(crate) struct Changed {
-    pub(crate) runs: bool,
-    pub(crate) views: bool,
-    pub(crate) bands: bool,
-    pub(crate) machine: bool,
+pub struct Changed {
+    /// The topics, a bit each (`1 << topic as u8`).
+    topics: u8,
     /// Only streamed results changed (a run's next row, a band's next sample): the redraw may
     /// wait up to [`STREAM_REDRAW_MS`] (see [`Changed::notify`]).
-    pub(crate) streamed: bool,
+    streamed: bool,
 }
 
 /// Streamed results redraw the page at most this often. Redrawing the charts after every row
@@ -43,27 +41,29 @@ impl std::ops::BitOrAssign for Changed {
             (_, false) => self.streamed,
             _ => self.streamed && more.streamed,
         };
-        self.runs |= more.runs;
-        self.views |= more.views;
-        self.bands |= more.bands;
-        self.machine |= more.machine;
+        self.topics |= more.topics;
     }
 }
 
 impl Changed {
-    pub(super) fn any(self) -> bool {
-        self.runs || self.views || self.bands || self.machine
+    /// `topic` changed.
+    pub fn of(topic: Topic) -> Changed {
+        Changed { topics: 1 << topic as u8, streamed: false }
+    }
+
+    fn any(self) -> bool {
+        self.topics != 0
     }
 
     /// The same change, marked as streamed (its redraw may wait).
-    pub(crate) fn streamed(mut self) -> Changed {
+    pub fn streamed(mut self) -> Changed {
         self.streamed = true;
         self
     }
 
     /// Redraws what changed: at once, with any streamed redraw held back; a streamed change
     /// within [`STREAM_REDRAW_MS`] of the last redraw waits for a timer instead.
-    pub(crate) fn notify(self) {
+    pub(super) fn notify(self) {
         if !self.any() {
             return;
         }
@@ -102,16 +102,8 @@ impl Changed {
             return;
         }
         REDRAW.with(|r| r.borrow_mut().last_ms = now_ms());
-        let topics = [
-            (self.runs, Topic::Runs),
-            (self.views, Topic::Views),
-            (self.bands, Topic::Bands),
-            (self.machine, Topic::Machine),
-        ];
-        for (changed, topic) in topics {
-            if changed {
-                store::notify(topic);
-            }
+        for topic in Topic::ALL.into_iter().filter(|t| self.topics & (1 << *t as u8) != 0) {
+            store::notify(topic);
         }
     }
 }

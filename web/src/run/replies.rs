@@ -1,10 +1,12 @@
-//! What the workers answer: each reply goes to the owner of its task (a run's row or output, a
-//! view's data, a band's sample), then idle workers get the next tasks; a worker that crashes
+//! What the workers answer: each reply goes to the owner of its task (a run's row or output, or
+//! the kind of job the task is of: a view's data, a band's sample, a fit's progress and
+//! report), then idle workers get the next tasks; a worker that crashes
 //! or fails to load fails its task (and, before it was ever ready, the pool: its files are
 //! missing, and spawning more would fail alike).
 
 use super::pool::Owner;
 use super::{fnv64, keep_idle, now_ms, pump, Changed, Client, CACHE_LEN, CLIENT};
+use crate::store::Topic;
 use crate::worker::Reply;
 use skblab_core::{Row, RunOutput};
 use std::rc::Rc;
@@ -18,7 +20,7 @@ pub(super) fn on_reply(slot: u64, text: &str) {
             Ok(r) => r,
             Err(e) => {
                 let (owner, _) = c.pool.failed(slot);
-                let mut changed = fail_owner(&mut c, owner, &format!("unreadable reply from the worker: {e}"));
+                let mut changed = fail_owner(&mut c, owner, &format!("unreadable reply from the worker: {e}"), false);
                 changed |= pump(&mut c);
                 return changed;
             }
@@ -36,33 +38,19 @@ pub(super) fn on_reply(slot: u64, text: &str) {
                 Some(Owner::Run { run, position: None }) => run_done(&mut c, run, output, compute_ms),
                 _ => Changed::default(),
             },
-            Reply::View { task, data, .. } => match c.pool.answered(slot, task) {
-                Some(Owner::View { id }) => c.views.arrived(id, Ok(data.get().to_string())),
-                _ => Changed::default(),
-            },
-            Reply::Band { task, bands, .. } => match c.pool.answered(slot, task) {
-                Some(Owner::Band { id, index }) => c.bands.arrived(id, index, Ok(bands)),
-                _ => Changed::default(),
-            },
-            Reply::MachineStart { task, facts, total, events } => match c.pool.owner(slot, task) {
-                Some(Owner::Machine { id }) => c.machine.started(id, facts, total, events),
-                _ => Changed::default(),
-            },
-            Reply::MachineProgress { task, done, total } => match c.pool.owner(slot, task) {
-                Some(Owner::Machine { id }) => c.machine.progress(id, done, total),
-                _ => Changed::default(),
-            },
-            Reply::Machine { task, report, compute_ms } => match c.pool.answered(slot, task) {
-                Some(Owner::Machine { id }) => c.machine.arrived(id, *report, compute_ms),
-                _ => Changed::default(),
-            },
             Reply::Failed { task, message } => {
                 let owner = c.pool.answered(slot, task).or_else(|| c.pool.free(slot));
-                // The worker read the task and refused it: for a fit, the file is the problem.
-                if let Some(Owner::Machine { id }) = owner {
-                    c.machine.failed(id, &message, true)
-                } else {
-                    fail_owner(&mut c, owner, &message)
+                // The worker read the task and refused it (for a fit: the file is the problem).
+                fail_owner(&mut c, owner, &message, true)
+            }
+            reply => {
+                let task = reply.task().unwrap_or_default();
+                let owner = if reply.answers() { c.pool.answered(slot, task) } else { c.pool.owner(slot, task) };
+                match owner {
+                    Some(Owner::Job { kind, id, part }) => {
+                        c.kind_of(kind).map_or_else(Changed::default, |k| k.reply(id, part, reply))
+                    }
+                    _ => Changed::default(),
                 }
             }
         };
@@ -81,15 +69,16 @@ pub(super) fn on_worker_error(slot: u64) {
         if !was_ready {
             c.pool.broken = Some(message.clone());
         }
-        let mut changed = fail_owner(&mut c, owner, &message);
+        let mut changed = fail_owner(&mut c, owner, &message, false);
         changed |= pump(&mut c);
         changed
     });
     changed.notify();
 }
 
-/// The task of `owner` failed with `message`.
-fn fail_owner(c: &mut Client, owner: Option<Owner>, message: &str) -> Changed {
+/// The task of `owner` failed with `message`: `refused` by the worker that read it, or its
+/// worker crashed or sent what cannot be read.
+fn fail_owner(c: &mut Client, owner: Option<Owner>, message: &str, refused: bool) -> Changed {
     match owner {
         Some(Owner::Run { run, .. }) => {
             let Some(i) = c.runs.iter().position(|a| a.state.job.id == run) else { return Changed::default() };
@@ -97,11 +86,11 @@ fn fail_owner(c: &mut Client, owner: Option<Owner>, message: &str) -> Changed {
             let mut s = (*a.state).clone();
             s.job.fail(message);
             keep_idle(c, Rc::new(s));
-            Changed { runs: true, ..Changed::default() }
+            Changed::of(Topic::Runs)
         }
-        Some(Owner::View { id }) => c.views.arrived(id, Err(message.to_string())),
-        Some(Owner::Band { id, .. }) => c.bands.failed(id, message.to_string()),
-        Some(Owner::Machine { id }) => c.machine.failed(id, message, false),
+        Some(Owner::Job { kind, id, part }) => {
+            c.kind_of(kind).map_or_else(Changed::default, |k| k.failed(id, part, message, refused))
+        }
         None => Changed::default(),
     }
 }
@@ -120,7 +109,7 @@ fn row_arrived(c: &mut Client, run: u64, position: u32, row: Row, compute_ms: f6
     s.rows.sort_by_key(|(i, _)| *i);
     s.job.progress(s.rows.len() as u32, s.job.total);
     a.state = Rc::new(s);
-    Changed { runs: true, ..Changed::default() }.streamed()
+    Changed::of(Topic::Runs).streamed()
 }
 
 fn run_done(c: &mut Client, run: u64, output: RunOutput, compute_ms: f64) -> Changed {
@@ -151,5 +140,5 @@ fn run_done(c: &mut Client, run: u64, output: RunOutput, compute_ms: f64) -> Cha
     if c.cache.len() > CACHE_LEN {
         c.cache.remove(0);
     }
-    Changed { runs: true, ..Changed::default() }
+    Changed::of(Topic::Runs)
 }

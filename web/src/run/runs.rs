@@ -7,6 +7,7 @@ use super::job::Job;
 use super::plan::{self, Sweep};
 use super::pool::Owner;
 use super::{now_ms, pump, pump_after_paint, Changed, Client, CLIENT};
+use crate::store::Topic;
 use skblab_core::{Cost, Experiment, Params, Row, RunOutput};
 use std::rc::Rc;
 
@@ -186,10 +187,10 @@ pub(super) fn ensure_visible(key: &RunKey) {
         let first_here = c.runs.iter().any(|a| a.state.key == *key && !a.state.rows.is_empty());
         if c.pool.len() == 0 && first_here {
             pump_after_paint();
-            return Some(Changed { runs: true, ..Changed::default() });
+            return Some(Changed::of(Topic::Runs));
         }
         let mut changed = pump(&mut c);
-        changed.runs = true;
+        changed |= Changed::of(Topic::Runs);
         Some(changed)
     });
     if let Some(changed) = changed {
@@ -207,7 +208,7 @@ pub fn want(key: RunKey) {
         }
         start(&mut c, &key, true);
         let mut changed = pump(&mut c);
-        changed.runs = true;
+        changed |= Changed::of(Topic::Runs);
         Some(changed)
     });
     if let Some(changed) = changed {
@@ -237,7 +238,7 @@ fn restart_in(c: &mut Client, key: &RunKey) -> Changed {
     c.idle.retain(|s| s.key != *key);
     start(c, key, background);
     let mut changed = pump(c);
-    changed.runs = true;
+    changed |= Changed::of(Topic::Runs);
     changed
 }
 
@@ -254,7 +255,7 @@ pub fn stop(key: &RunKey) {
         s.job.stop(now_ms());
         keep_idle(&mut c, Rc::new(s));
         let mut changed = pump(&mut c);
-        changed.runs = true;
+        changed |= Changed::of(Topic::Runs);
         Some(changed)
     });
     if let Some(changed) = changed {

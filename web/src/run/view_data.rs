@@ -8,10 +8,10 @@
 //! entry then keeps the view's value).
 
 use super::job::Job;
-use super::pool::Owner;
-use super::{pump, Changed, RunKey, CLIENT};
+use super::kind::{self, JobKind};
+use super::{Changed, RunKey};
 use crate::store::{self, Topic};
-use crate::worker::{Request, RunSpec};
+use crate::worker::{Reply, Request, RunSpec};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use skblab_core::experiment::view_cost_of;
@@ -120,68 +120,75 @@ fn compute(key: &ViewKey) -> Result<ViewData, String> {
         .ok_or_else(|| format!("{} has no data {:?}", e.id(), key.query.name))
 }
 
-impl Views {
-    /// Requests waiting for a worker.
-    pub(super) fn available(&self) -> usize {
+impl JobKind for Views {
+    /// Before any run's next point: a view waits for its data.
+    fn priority(&self) -> u8 {
+        0
+    }
+
+    fn available(&self) -> usize {
         self.entries.iter().filter(|e| e.job.is_running() && !e.sent).count()
     }
 
-    /// The oldest request waiting for a worker, as task `task`.
-    pub(super) fn next_task(&mut self, task: u64) -> Option<(Request, Owner)> {
+    /// The oldest request waiting for a worker.
+    fn next_task(&mut self, task: u64) -> Option<(Request, u64, u32)> {
         let e = self.entries.iter_mut().find(|e| e.job.is_running() && !e.sent)?;
         e.sent = true;
         let run = RunSpec::new(e.key.run.experiment, &e.key.run.params, e.key.run.seed);
-        Some((Request::View { task, run, query: e.key.query.clone() }, Owner::View { id: e.job.id }))
+        Some((Request::View { task, run, query: e.key.query.clone() }, e.job.id, 0))
     }
 
-    /// The data of request `id` arrived (or why not).
-    pub(super) fn arrived(&mut self, id: u64, result: Result<String, String>) -> Changed {
-        if let Some(e) = self.entries.iter_mut().find(|e| e.job.id == id) {
-            e.settle(result.map(ViewData::from_json));
+    fn reply(&mut self, id: u64, _: u32, reply: Reply) -> Changed {
+        match reply {
+            Reply::View { data, .. } => self.arrived(id, Ok(ViewData::from_json(data.get().to_string()))),
+            _ => Changed::default(),
         }
-        Changed { views: true, ..Changed::default() }
     }
 
-    /// No worker can run: no pending data will come.
-    pub(super) fn fail_pending(&mut self, message: &str) {
+    fn failed(&mut self, id: u64, _: u32, message: &str, _: bool) -> Changed {
+        self.arrived(id, Err(message.to_string()))
+    }
+
+    fn fail_pending(&mut self, message: &str) -> Changed {
         for e in self.entries.iter_mut().filter(|e| e.job.is_running()) {
             e.job.fail(message);
         }
+        Changed::of(Topic::Views)
+    }
+}
+
+impl Views {
+    /// The data of request `id` arrived (or why not).
+    fn arrived(&mut self, id: u64, result: Result<ViewData, String>) -> Changed {
+        if let Some(e) = self.entries.iter_mut().find(|e| e.job.id == id) {
+            e.settle(result);
+        }
+        Changed::of(Topic::Views)
     }
 }
 
 /// Asks the pool for heavy data, unless it was asked for already.
 fn request(key: &ViewKey) {
-    let changed = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.views.find(key).is_some() {
+    kind::change::<Views, ()>(|views, _| {
+        if views.find(key).is_some() {
             return None;
         }
-        if let Err(e) = key.run.experiment.validate(&key.run.params) {
-            c.views.push(key.clone(), Some(Err(e.to_string())));
-            return Some(Changed { views: true, ..Changed::default() });
-        }
-        c.views.push(key.clone(), None);
-        let mut changed = pump(&mut c);
-        changed.views = true;
-        Some(changed)
+        let refused = key.run.experiment.validate(&key.run.params).err().map(|e| Err(e.to_string()));
+        views.push(key.clone(), refused);
+        Some(((), Changed::of(Topic::Views)))
     });
-    if let Some(changed) = changed {
-        changed.notify();
-    }
 }
 
 /// The data of `key` as `T`, computing light data now; `None` while heavy data is pending or
 /// was never asked for.
 fn lookup<T: Serialize + DeserializeOwned + Send + Sync + 'static>(key: &ViewKey) -> Option<Result<Arc<T>, String>> {
     let heavy = view_cost_of(key.run.experiment, &key.run.params, &key.query) == Cost::Heavy;
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.views.find(key).is_none() && !heavy {
+    kind::with::<Views, _>(|views| {
+        if views.find(key).is_none() && !heavy {
             // Not notified: the caller draws the data right away.
-            c.views.push(key.clone(), Some(compute(key)));
+            views.push(key.clone(), Some(compute(key)));
         }
-        let entry = c.views.entries.iter_mut().find(|e| e.key == *key)?;
+        let entry = views.entries.iter_mut().find(|e| e.key == *key)?;
         let value = entry.result()?.and_then(|d| d.decode::<T>());
         // Keep the view's own value, so that the JSON is read once.
         if let Ok(v) = &value {
