@@ -1,7 +1,9 @@
 //! Bounded work: `Experiment::estimate` is an upper bound of the events a run
 //! really handles, for every simulated experiment, over random valid settings (the events
-//! counted by each world's own outcome, over every simulation `run` makes); a
-//! 196-second high-order-alloc sweep is estimated above the CLI's 60-second limit.
+//! counted by each world's own outcome, over every simulation `run` makes) — or, for a
+//! [`EXPECTED`] experiment (a `Model` whose estimate is its expected events), within 2× of
+//! them; a 196-second high-order-alloc sweep is estimated above the CLI's 60-second
+//! limit.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -13,6 +15,15 @@ use skblab_core::{find, Experiment, ParamKind, Params, Value};
 const CASES: u32 = 200;
 /// Settings estimated above this are skipped (a debug build's test stays short).
 const MAX_EVENTS: u64 = 30_000_000;
+
+/// Experiments whose estimate is an expectation of the events, not a cap: it must lie within
+/// 2× of the events a run handles (either way).
+const EXPECTED: &[&str] = &[ktls::ID, "skb-layout"];
+
+/// True if `est` is within 2× of `got` (both 0 counts).
+fn within_2x(got: u64, est: u64) -> bool {
+    est <= got.saturating_mul(2) && got <= est.saturating_mul(2)
+}
 
 /// The events `run(params, seed)` handles, from each world's counters.
 fn actual_events(id: &str, params: &Params, seed: u64) -> u64 {
@@ -58,7 +69,7 @@ fn actual_events(id: &str, params: &Params, seed: u64) -> u64 {
             sampled.sample_every_ns = (sampled.duration_ns / 500).max(1);
             n + events(sampled) + events(pc::ramp_config(m, costs, &i, i.cpus, i.counter))
         }
-        ktls::ID => 2 * ktls::run_input(&ktls::KtlsInput::from_params(params)).0.calls,
+        ktls::ID => 2 * ktls::run_input(&ktls::KtlsInput::from(params)).0.calls,
         _ => 0,
     }
 }
@@ -97,7 +108,16 @@ fn the_estimate_bounds_the_events_a_run_handles() {
         let check = |params: &Params| {
             let est = e.estimate(params);
             let got = actual_events(e.id(), params, 1);
-            assert!(got <= est.events, "{}: {got} events handled, estimate {} ({params:?})", e.id(), est.events);
+            if EXPECTED.contains(&e.id()) {
+                assert!(
+                    within_2x(got, est.events),
+                    "{}: {got} events handled, expected {} ({params:?})",
+                    e.id(),
+                    est.events
+                );
+            } else {
+                assert!(got <= est.events, "{}: {got} events handled, estimate {} ({params:?})", e.id(), est.events);
+            }
             assert_eq!(est.points, e.points(params).len() as u64, "{}", e.id());
         };
         check(&e.defaults());
@@ -116,7 +136,7 @@ fn the_estimate_bounds_the_events_a_run_handles() {
     }
 }
 
-/// This sweep took 196 s natively; its estimate says so before it starts.
+/// Issue #27-4: this sweep took 196 s natively; its estimate says so before it starts.
 #[test]
 fn the_issues_long_sweep_is_estimated_above_the_limit() {
     let e = find("high-order-alloc").unwrap();

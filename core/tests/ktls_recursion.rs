@@ -25,7 +25,7 @@ fn params(settings: &[String]) -> Params {
 }
 
 fn walk(settings: &[String]) -> (KtlsInput, WalkResult) {
-    let input = KtlsInput::from_params(&params(settings));
+    let input = KtlsInput::from(&params(settings));
     let (r, _, _) = ktls::run_input(&input);
     (input, r)
 }

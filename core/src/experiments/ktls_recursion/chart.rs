@@ -22,10 +22,10 @@ pub fn chart_depths() -> Vec<u32> {
     std::iter::once(1).chain((16..=1024).step_by(16)).collect()
 }
 
-/// Peak stack per number of TCP skbs received under `fix` (other knobs from `params`). At
+/// Peak stack per number of TCP skbs received under `fix` (other knobs from `input`). At
 /// most [`CHART_POINTS_MAX`] points are computed, each receive at most [`TCP_SKBS_MAX`](super::TCP_SKBS_MAX) skbs.
-pub fn stack_vs_depth(params: &Params, fix: Fix, depths: &[u32]) -> Vec<DepthPoint> {
-    let input = KtlsInput::from_params(params).with_fix(fix);
+pub fn stack_vs_depth(input: &KtlsInput, fix: Fix, depths: &[u32]) -> Vec<DepthPoint> {
+    let input = input.with_fix(fix);
     depths
         .iter()
         .take(CHART_POINTS_MAX)
@@ -63,16 +63,20 @@ pub struct StackVsDepth {
 }
 
 impl StackVsDepth {
-    /// Every fix in [`FIXES`] over [`chart_depths`], other knobs from `params`.
-    pub fn of(params: &Params) -> StackVsDepth {
+    /// Every fix in [`FIXES`] over [`chart_depths`], other knobs from `input`.
+    pub fn of_input(input: &KtlsInput) -> StackVsDepth {
         let depths = chart_depths();
         let series =
-            FIXES.iter().map(|&f| FixSeries { fix: f.name().to_string(), points: stack_vs_depth(params, f, &depths) });
-        let input = KtlsInput::from_params(params);
+            FIXES.iter().map(|&f| FixSeries { fix: f.name().to_string(), points: stack_vs_depth(input, f, &depths) });
         StackVsDepth {
             thread_size_bytes: input.thread_size_bytes,
             tcp_rx_skb_cache: input.scenario.rx_cache,
             series: series.collect(),
         }
+    }
+
+    /// [`StackVsDepth::of_input`] of validated `params` (the web's chart tests).
+    pub fn of(params: &Params) -> StackVsDepth {
+        StackVsDepth::of_input(&KtlsInput::from(params))
     }
 }

@@ -8,18 +8,21 @@ use crate::experiment::Experiment;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
+/// The experiment as the platform calls it.
+const KTLS: &dyn Experiment = &KtlsRecursion;
+
 fn params(settings: &[&str]) -> Params {
     let settings: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-    KtlsRecursion.params_from(&settings).expect("valid settings")
+    KTLS.params_from(&settings).expect("valid settings")
 }
 
 fn run_json(settings: &[&str]) -> serde_json::Value {
-    let v: serde_json::Value = serde_json::from_str(&KtlsRecursion.run(&params(settings), 1).to_json()).expect("json");
+    let v: serde_json::Value = serde_json::from_str(&KTLS.run(&params(settings), 1).to_json()).expect("json");
     v["rows"][0].clone()
 }
 
 fn view(settings: &[&str], title: &str) -> String {
-    let out = KtlsRecursion.run(&params(settings), 1);
+    let out = KTLS.run(&params(settings), 1);
     out.views.into_iter().find(|v| v.title == title).expect("view exists").text
 }
 
@@ -77,7 +80,7 @@ fn default_scenario_is_the_seed_and_overflows() {
 /// loop, not in the next level's `kfree_skb`.
 #[test]
 fn the_default_oops_faults_in_free_one_page_under_the_frag_loop() {
-    let input = KtlsInput::from_params(&params(&[]));
+    let input = KtlsInput::from(&params(&[]));
     let (r, _, _) = run_input(&input);
     let o = r.overflow.expect("the default overflows");
     // The frames the oops shows (inlined ones take no stack and print no line).
@@ -89,7 +92,7 @@ fn the_default_oops_faults_in_free_one_page_under_the_frag_loop() {
         let (r, _, _) = run_input(&input.with_fix(fix));
         assert!(r.overflow.is_none(), "{fix:?} must not overflow");
     }
-    let (r, _, _) = run_input(&KtlsInput::from_params(&params(&["tcp_rx_skb_cache=false"])));
+    let (r, _, _) = run_input(&KtlsInput::from(&params(&["tcp_rx_skb_cache=false"])));
     assert!(r.overflow.is_none(), "without the rx cache nothing is left to free at close");
 }
 
@@ -97,7 +100,7 @@ fn the_default_oops_faults_in_free_one_page_under_the_frag_loop() {
 /// strparser's clone of the second TCP skb, whose (shared) info holds the third's, and so on.
 #[test]
 fn the_seed_strparser_chains_the_tcp_skbs_through_their_shared_info() {
-    let input = KtlsInput::from_params(&params(&["tcp_skbs=4"]));
+    let input = KtlsInput::from(&params(&["tcp_skbs=4"]));
     let t = input.transfer();
     let g = &t.graph;
     g.check_invariants();
@@ -159,7 +162,7 @@ fn more_data_deepens_the_chain_only_under_the_bug_and_the_cache() {
 #[test]
 fn the_chain_follows_the_records_across_the_tcp_skbs() {
     for (skb, record, n) in [(4096u64, 16384u64, 64u32), (65536, 1024, 40), (16384, 16384, 30), (1024, 2048, 300)] {
-        let input = KtlsInput::from_params(&params(&[
+        let input = KtlsInput::from(&params(&[
             &format!("tcp_skb_bytes={skb}"),
             &format!("tls_record_bytes={record}"),
             &format!("tcp_skbs={n}"),
@@ -253,7 +256,7 @@ fn stack_table_snapshot() {
 fn runs_are_deterministic() {
     for s in [&[][..], &["fix=iterative-free"][..], &["tcp_skbs=300", "fix=strparser-unclone"][..]] {
         let p = params(s);
-        assert_eq!(KtlsRecursion.run(&p, 1), KtlsRecursion.run(&p, 1), "{s:?}");
+        assert_eq!(KTLS.run(&p, 1), KTLS.run(&p, 1), "{s:?}");
         assert_eq!(walk_trace(&p), walk_trace(&p), "{s:?}");
     }
 }
@@ -293,7 +296,7 @@ fn an_empty_close_walks_nothing() {
 
 #[test]
 fn stack_vs_depth_per_fix() {
-    let p = params(&[]);
+    let p = KtlsInput::from(&params(&[]));
     let depths = chart_depths();
     let none = stack_vs_depth(&p, Fix::None, &depths);
     assert_eq!(none.len(), 65);
@@ -309,7 +312,7 @@ fn stack_vs_depth_per_fix() {
         let peak = pts.iter().map(|pt| pt.stack_used_bytes_max).max().unwrap();
         assert!(peak < 1024, "{fix:?} stays flat: {peak}");
     }
-    let off = params(&["tcp_rx_skb_cache=false"]);
+    let off = KtlsInput::from(&params(&["tcp_rx_skb_cache=false"]));
     for &fix in FIXES {
         assert!(stack_vs_depth(&off, fix, &depths).iter().all(|pt| pt.levels == 0 && !pt.overflow), "{fix:?}");
     }
@@ -333,11 +336,11 @@ fn a_clone_keeps_shared_data_until_the_last_reference() {
 
 #[test]
 fn reproduce_is_labelled_an_estimate() {
-    let rep = KtlsRecursion.reproduce(1).expect("a comparison");
+    let rep = KTLS.reproduce(1).expect("a comparison");
     assert!(rep.notes[0].contains("ESTIMATE"));
     assert!(rep.notes[1].contains("FITTED"));
     assert!(rep.max_abs_error_pct() < 2.0);
-    let t = &KtlsRecursion.tables()[0];
+    let t = &KTLS.tables()[0];
     assert_eq!(t.verdict(), crate::calibrate::tables::Verdict::Fit);
     assert_eq!(t.fitted, FITTED, "the frames of one level are fitted to the one number");
 }
@@ -431,7 +434,7 @@ proptest! {
         cache in any::<bool>(),
         frags in 0u32..18,
     ) {
-        let input = KtlsInput::from_params(&params(&[
+        let input = KtlsInput::from(&params(&[
             &format!("fix={}", FIXES[fix].name()),
             &format!("tcp_rx_skb_cache={cache}"),
             &format!("tcp_skbs={skbs}"),
@@ -467,17 +470,17 @@ proptest! {
 #[test]
 fn view_data_is_the_walk_and_the_chart_and_reads_back_from_json() {
     let p = params(&["tcp_skbs=40"]);
-    let walk = KtlsRecursion.view_data(&p, 1, &ViewQuery::new("walk")).expect("walk data");
+    let walk = KTLS.view_data(&p, 1, &ViewQuery::new("walk")).expect("walk data");
     let direct = walk.decode::<WalkTrace>().unwrap();
     assert_eq!(*direct, walk_trace(&p));
     let back = ViewData::from_json(walk.to_json()).decode::<WalkTrace>().unwrap();
     assert_eq!(back, direct, "the walk crosses the worker boundary unchanged");
-    let chart = KtlsRecursion.view_data(&p, 1, &ViewQuery::new("chart")).expect("chart data");
+    let chart = KTLS.view_data(&p, 1, &ViewQuery::new("chart")).expect("chart data");
     let back = ViewData::from_json(chart.to_json()).decode::<StackVsDepth>().unwrap();
     assert_eq!(back, chart.decode::<StackVsDepth>().unwrap());
     assert_eq!(back.series.len(), FIXES.len());
-    assert!(KtlsRecursion.view_data(&p, 1, &ViewQuery::new("oops")).is_none());
-    assert_eq!(KtlsRecursion.view_cost(&p, &ViewQuery::new("chart")), crate::Cost::Heavy);
+    assert!(KTLS.view_data(&p, 1, &ViewQuery::new("oops")).is_none());
+    assert_eq!(KTLS.view_cost(&p, &ViewQuery::new("chart")), crate::Cost::Heavy);
 }
 
 #[test]

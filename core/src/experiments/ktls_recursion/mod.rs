@@ -20,33 +20,35 @@
 //!
 //! API for the web app (all `Serialize`, all bounded: at most [`TCP_SKBS_MAX`] TCP skbs and
 //! [`RECORDS_MAX`] records, [`TRACE_FRAMES_MAX`] trace frames, [`CHART_POINTS_MAX`] points):
-//! - [`walk_trace`]`(&Params) -> WalkTrace`: the skb graph to draw ([`GraphView`]), the
-//!   close() path frames ([`WalkTrace::base`]), one [`TraceFrame`] per call / return /
-//!   refcount event (stack bytes in use, skb being freed, level, text, overflow flag), and
-//!   the summary. The call stack at step `i` is [`WalkTrace::stack_at`]`(i)` (rebuilt on
-//!   demand so the trace stays linear in size).
-//! - [`stack_vs_depth`]`(&Params, Fix, &[u32]) -> Vec<DepthPoint>`: peak stack and overflow
-//!   per number of TCP skbs received for one fix; [`chart_depths`] gives a default x axis,
-//!   and [`StackVsDepth::of`] every fix over it (the chart's data).
+//! - [`WalkTrace::of_input`]`(&KtlsInput) -> WalkTrace`: the skb graph to draw
+//!   ([`GraphView`]), the close() path frames ([`WalkTrace::base`]), one [`TraceFrame`] per
+//!   call / return / refcount event (stack bytes in use, skb being freed, level, text, overflow
+//!   flag), and the summary. The call stack at step `i` is [`WalkTrace::stack_at`]`(i)`
+//!   (rebuilt on demand so the trace stays linear in size).
+//! - [`stack_vs_depth`]`(&KtlsInput, Fix, &[u32]) -> Vec<DepthPoint>`: peak stack and
+//!   overflow per number of TCP skbs received for one fix; [`chart_depths`] gives a default x
+//!   axis, and [`StackVsDepth::of_input`] every fix over it (the chart's data).
 //!
-//! The page gets both as [`Experiment::view_data`]: "walk" (light: the three stepping views
-//! share it) and "chart" (heavy: four fixes × 65 receives and walks, so the worker).
+//! The page gets both as custom view data ([`CustomViews`]): "walk" (light: the three stepping
+//! views share it) and "chart" (heavy: four fixes × 65 receives and walks, so the worker).
 //! Both types read back from JSON (function names as the model's own `&'static str`).
 //!
 //! The run is deterministic and uses no randomness; the seed is carried for the CLI only.
 //!
-//! Files: `ktls_recursion.rs` (here: parameters, the `Experiment` impl, the web API),
-//! `ktls_recursion/stack.rs`, `ktls_recursion/graph.rs`, `ktls_recursion/walk.rs`,
-//! `ktls_recursion/render.rs` (as above), `ktls_recursion/chart.rs` (the stack-vs-depth chart's data) and `ktls_recursion/tests.rs` (unit, snapshot,
+//! Files: `mod.rs` (here: parameters, the `Model` impl), `stack.rs`, `graph.rs`, `walk.rs`,
+//! `render.rs` (as above), `trace.rs` (the walk step by step and the graph, for the stepping
+//! views), `chart.rs` (the stack-vs-depth chart's data) and `tests.rs` (unit, snapshot,
 //! determinism and property tests).
 
 mod chart;
 pub mod graph;
 pub mod render;
 pub mod stack;
+mod trace;
 pub mod walk;
 
 pub use chart::{chart_depths, stack_vs_depth, DepthPoint, FixSeries, StackVsDepth};
+pub use trace::{walk_trace, GraphNode, GraphView, WalkTrace};
 
 pub use graph::{
     build_scenario, Fix, Scenario, SkbGraph, SkbKind, SkbRole, Transfer, FIXES, RECORDS_MAX, TCP_SKBS_MAX,
@@ -56,10 +58,9 @@ pub use stack::{FrameSizes, StackEntry, GUARD_PAGE_BYTES, THREAD_SIZE_BYTES_DEFA
 pub use walk::{Overflow, TraceEvent, TraceFrame, WalkConfig, WalkResult, Walker, TRACE_FRAMES_MAX};
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{
-    mark_row, Cost, Experiment, Meaning, Monotone, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate,
-};
-use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
+use crate::experiment::{Cost, Monotone, Point, ViewData, ViewQuery, ViewSpec};
+use crate::model::{CustomViews, Model, ModelInput, Runner, SeedTables};
+use crate::output::{mark_row, Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::Choice;
 use crate::params::{ParamSpec, Params};
 use crate::sources;
@@ -94,7 +95,7 @@ pub struct KtlsInput {
 
 crate::params_input! {
     /// The parameters as set, typed (each field is the parameter of its name);
-    /// [`KtlsInput::from_params`] derives a run's input from them.
+    /// [`KtlsInput`] derives a run's input from them.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub struct KtlsParams {
         pub fix: Fix,
@@ -114,8 +115,14 @@ crate::params_input! {
     }
 }
 
-impl KtlsInput {
-    pub fn from_params(params: &Params) -> KtlsInput {
+impl ModelInput for KtlsInput {
+    fn names() -> &'static [&'static str] {
+        KtlsParams::NAMES
+    }
+}
+
+impl From<&Params> for KtlsInput {
+    fn from(params: &Params) -> KtlsInput {
         let p = KtlsParams::from(params);
         let record = p.tls_record_bytes as u64;
         let record_wire = record + TLS_RECORD_OVERHEAD_BYTES;
@@ -157,7 +164,9 @@ impl KtlsInput {
             },
         }
     }
+}
 
+impl KtlsInput {
     /// Page frags of each TCP skb.
     pub fn nr_frags(&self) -> u32 {
         self.scenario.nr_frags
@@ -201,159 +210,43 @@ fn fix_named<'de, D: Deserializer<'de>>(d: D) -> Result<Fix, D::Error> {
     Fix::from_name(&name).ok_or_else(|| serde::de::Error::custom(format!("no fix named {name:?}")))
 }
 
-/// One skb of the graph as the web app draws it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphNode {
-    pub id: u32,
-    pub kind: SkbKind,
-    pub role: SkbRole,
-    /// The data block (head + shared info) it points at: a clone shares its original's.
-    pub data: u32,
-    pub nr_frags: u32,
-    /// The skbs on this skb's (shared) frag_list, in order.
-    pub frag_list: Vec<u32>,
-    pub users: u32,
-    pub dataref: u32,
-    /// Nesting level below the socket (1 = held by the socket).
-    pub level: u32,
-}
-
-/// The skbs alive at close, and which the socket holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphView {
-    pub nodes: Vec<GraphNode>,
-    pub roots: Vec<graph::Root>,
-    pub nesting_levels: u32,
-}
-
-impl GraphView {
-    pub fn of(g: &SkbGraph) -> GraphView {
-        // Levels from the roots down the frag_lists, breadth first (the first level found).
-        let mut level = vec![0u32; g.skbs.len()];
-        let mut queue = std::collections::VecDeque::new();
-        for r in &g.roots {
-            if level[r.skb as usize] == 0 {
-                level[r.skb as usize] = 1;
-                queue.push_back(r.skb);
-            }
-        }
-        while let Some(id) = queue.pop_front() {
-            for &c in g.children(id) {
-                if level[c as usize] == 0 {
-                    level[c as usize] = level[id as usize] + 1;
-                    queue.push_back(c);
-                }
-            }
-        }
-        let nodes = g
-            .skbs
-            .iter()
-            .filter(|s| !s.freed)
-            .map(|s| {
-                let d = &g.data[s.data as usize];
-                GraphNode {
-                    id: s.id,
-                    kind: s.kind,
-                    role: s.role,
-                    data: s.data,
-                    nr_frags: d.nr_frags,
-                    frag_list: d.frag_list.clone(),
-                    users: s.users,
-                    dataref: d.dataref,
-                    level: level[s.id as usize],
-                }
-            })
-            .collect();
-        GraphView { nodes, roots: g.roots.clone(), nesting_levels: g.nesting_levels() }
-    }
-}
-
-/// The whole free walk, step by step, for the player.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WalkTrace {
-    pub input: KtlsInput,
-    pub graph: GraphView,
-    /// The close() path below the walk, outermost first.
-    pub base: Vec<StackEntry>,
-    pub frames: Vec<TraceFrame>,
-    /// True if the walk had more than [`TRACE_FRAMES_MAX`] events (the summary is complete).
-    pub truncated: bool,
-    pub thread_size_bytes: u64,
-    pub guard_page_bytes: u64,
-    pub summary: WalkResult,
-}
-
-impl WalkTrace {
-    /// The call stack after step `step` (outermost first): the base plus every call not yet
-    /// returned. Steps past the end give the last stack.
-    pub fn stack_at(&self, step: usize) -> Vec<StackEntry> {
-        let mut stack = self.base.clone();
-        for f in self.frames.iter().take(step.saturating_add(1)) {
-            match &f.event {
-                TraceEvent::Call { function, frame_bytes } => {
-                    stack.push(StackEntry { function, frame_bytes: *frame_bytes })
-                }
-                TraceEvent::Return { .. } => {
-                    stack.pop();
-                }
-                TraceEvent::Note => {}
-            }
-        }
-        stack
-    }
-}
-
-/// The walk of validated `params`, with its trace.
-pub fn walk_trace(params: &Params) -> WalkTrace {
-    let input = KtlsInput::from_params(params);
-    let g = input.graph();
-    let graph = GraphView::of(&g);
-    let walker = Walker::new(g, input.walk, true);
-    let base = walker.base().to_vec();
-    let (summary, frames, _) = walker.run();
-    let frames = frames.expect("trace was requested");
-    WalkTrace {
-        input,
-        graph,
-        base,
-        truncated: frames.len() >= TRACE_FRAMES_MAX,
-        frames,
-        thread_size_bytes: input.walk.thread_size_bytes,
-        guard_page_bytes: GUARD_PAGE_BYTES,
-        summary,
-    }
-}
-
 /// The registry entry.
 pub struct KtlsRecursion;
 
+/// The result columns (name, unit).
+const COLUMNS: [(&str, &str); 21] = [
+    ("fix", ""),
+    ("tcp_skbs", "skbs"),
+    ("records", "records"),
+    ("transfer_capped", ""),
+    ("transfer_free_levels_max", "levels"),
+    ("graph_levels", "levels"),
+    ("skbs_total", "skbs"),
+    ("thread_size_bytes", "bytes"),
+    ("stack_base_bytes", "bytes"),
+    ("stack_per_level_bytes", "bytes"),
+    ("levels_fit", "levels"),
+    ("overflow", ""),
+    ("guard_page_hit", ""),
+    ("overflow_function", ""),
+    ("overflow_level", "levels"),
+    ("depth_reached", "levels"),
+    ("stack_used_bytes_max", "bytes"),
+    ("stack_left_bytes", "bytes"),
+    ("skbs_freed", "skbs"),
+    ("skbs_left", "skbs"),
+    ("calls", "calls"),
+];
+
 fn columns() -> Vec<Column> {
-    let c = Column::new;
-    vec![
-        c("fix", ""),
-        c("tcp_skbs", "skbs"),
-        c("records", "records"),
-        c("transfer_capped", ""),
-        c("transfer_free_levels_max", "levels"),
-        c("graph_levels", "levels"),
-        c("skbs_total", "skbs"),
-        c("thread_size_bytes", "bytes"),
-        c("stack_base_bytes", "bytes"),
-        c("stack_per_level_bytes", "bytes"),
-        c("levels_fit", "levels"),
-        c("overflow", ""),
-        c("guard_page_hit", ""),
-        c("overflow_function", ""),
-        c("overflow_level", "levels"),
-        c("depth_reached", "levels"),
-        c("stack_used_bytes_max", "bytes"),
-        c("stack_left_bytes", "bytes").signed(
-            "THREAD_SIZE minus the deepest stack use: negative by the overflow's size when the stack overflows",
-        ),
-        c("skbs_freed", "skbs"),
-        c("skbs_left", "skbs"),
-        c("calls", "calls"),
-    ]
+    let signed = "THREAD_SIZE minus the deepest stack use: negative by the overflow's size when the stack overflows";
+    COLUMNS
+        .iter()
+        .map(|&(name, unit)| match name {
+            "stack_left_bytes" => Column::new(name, unit).signed(signed),
+            _ => Column::new(name, unit),
+        })
+        .collect()
 }
 
 /// What the basis of [`meanings`] counts.
@@ -363,48 +256,28 @@ const OVERFLOWS: &str = "stack overflow in the walk (without one there is no ove
 /// the parameters, so every value is exact; only the overflow's level needs an overflow (else
 /// its 0 would read as a level).
 fn meanings() -> Vec<Meaning> {
-    columns()
+    COLUMNS
         .iter()
-        .map(|c| {
-            let name: &'static str = COLUMN_NAMES.iter().find(|n| **n == c.name).expect("every column is named");
-            match name {
-                "overflow_level" => Meaning::at_least(name, 1, OVERFLOWS),
-                _ => Meaning::always(name, "exact: a deterministic receive and walk, or arithmetic on the parameters"),
-            }
+        .map(|&(name, _)| match name {
+            "overflow_level" => Meaning::at_least(name, 1, OVERFLOWS),
+            _ => Meaning::always(name, "exact: a deterministic receive and walk, or arithmetic on the parameters"),
         })
         .collect()
 }
 
-const COLUMN_NAMES: [&str; 21] = [
-    "fix",
-    "tcp_skbs",
-    "records",
-    "transfer_capped",
-    "transfer_free_levels_max",
-    "graph_levels",
-    "skbs_total",
-    "thread_size_bytes",
-    "stack_base_bytes",
-    "stack_per_level_bytes",
-    "levels_fit",
-    "overflow",
-    "guard_page_hit",
-    "overflow_function",
-    "overflow_level",
-    "depth_reached",
-    "stack_used_bytes_max",
-    "stack_left_bytes",
-    "skbs_freed",
-    "skbs_left",
-    "calls",
-];
-
-/// Calls one walk of `input` makes at most: per skb alive at close its free path
-/// (kfree_skb, skb_release_data, the inlined frames: 8 calls is a margin over them) and one
-/// per frag, plus the syscall path; the walk counts them in [`WalkResult::calls`].
-pub fn max_calls(input: &KtlsInput) -> u64 {
-    let skbs = input.graph().live_skbs() as u64;
-    (skbs + 1) * (u64::from(input.nr_frags()) + 8) + stack::SYSCALL_PATH.len() as u64
+/// The calls one walk of `input` is expected to make ([`WalkResult::calls`]): per skb freed,
+/// `kfree_skb`, `__kfree_skb`, `skb_release_all`, `skb_release_data` and `kfree_skb_list`, and
+/// with page frags the leaf `__free_pages_ok` → `free_one_page`. A recursive walk down a chain
+/// deeper than the stack holds stops at the overflow, after about the share of the skbs that
+/// hang in the levels that fit.
+fn expected_calls(input: &KtlsInput) -> u64 {
+    let g = input.graph();
+    let skbs = g.live_skbs() as u64;
+    let levels = u64::from(g.nesting_levels());
+    let frags = input.nr_frags() > 0;
+    let fit = input.walk.sizes.levels_fit(input.walk.thread_size_bytes, frags);
+    let walked = if !input.walk.iterative && levels > fit { skbs * fit / levels } else { skbs };
+    walked * if frags { 7 } else { 5 }
 }
 
 /// Runs the receive and the close() walk of `input` without a trace: the walk's result, the
@@ -415,38 +288,35 @@ pub fn run_input(input: &KtlsInput) -> (WalkResult, Transfer, SkbGraph) {
     (result, before, after)
 }
 
-impl Experiment for KtlsRecursion {
-    fn id(&self) -> &'static str {
-        ID
-    }
+impl Model for KtlsRecursion {
+    type Input = KtlsInput;
+    /// The walk's result, the receive and the graph after the walk ([`run_input`]).
+    type Worlds = (WalkResult, Transfer, SkbGraph);
 
-    fn title(&self) -> &'static str {
-        "A kernel stack overflow, frame by frame"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Freeing nested frag_lists recurses once per level until the 16 KiB stack hits its guard page (seed 004)."
-    }
+    const ID: &'static str = ID;
+    const TITLE: &'static str = "A kernel stack overflow, frame by frame";
+    const SUMMARY: &'static str =
+        "Freeing nested frag_lists recurses once per level until the 16 KiB stack hits its guard page (seed 004).";
 
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
     }
-    fn input_names(&self) -> Option<&'static [&'static str]> {
-        Some(KtlsParams::NAMES)
-    }
 
-    fn columns(&self, _params: &Params) -> Vec<Column> {
+    fn columns(&self, _input: &KtlsInput) -> Vec<Column> {
         columns()
     }
 
-    fn run_point(&self, params: &Params, _point: &Point, _seed: u64) -> Row {
-        let input = KtlsInput::from_params(params);
-        let (r, before, after) = run_input(&input);
+    /// The receive and the walk: no simulated world (no event queue), so nothing for the
+    /// checked runner to check; [`graph`] and [`walk`] assert their own invariants.
+    fn worlds(&self, input: &KtlsInput, _point: &Point, _seed: u64, _runner: &mut Runner) -> Self::Worlds {
+        run_input(input)
+    }
+
+    fn row(&self, input: &KtlsInput, _point: &Point, (r, before, after): Self::Worlds) -> Row {
         let sizes = &input.walk.sizes;
         let thread = input.walk.thread_size_bytes;
         let o = r.overflow.as_ref();
         let int = |v: u64| Cell::Int(v as i64);
-        let overflows = u64::from(o.is_some());
         let mut row = vec![
             Cell::Text(input.fix.name().to_string()),
             int(u64::from(before.tcp_skbs)),
@@ -470,27 +340,30 @@ impl Experiment for KtlsRecursion {
             int(after.live_skbs() as u64),
             int(r.calls),
         ];
-        mark_row(&mut row, &columns(), &meanings(), &[(OVERFLOWS, overflows)]);
+        mark_row(&mut row, &columns(), &meanings(), &[(OVERFLOWS, u64::from(o.is_some()))]);
         row
     }
 
-    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
+    /// One walk's calls (the walk is the work; the receive before it is about as long).
+    fn events(&self, input: &KtlsInput, _point: &Point) -> u64 {
+        expected_calls(input)
+    }
+
+    fn meanings(&self, _input: &KtlsInput) -> Vec<Meaning> {
         meanings()
     }
 
-    /// Two walks (the row's and `finish`'s), each at most [`max_calls`] calls.
-    fn estimate(&self, params: &Params) -> WorkEstimate {
-        WorkEstimate { points: 1, events: 2 * max_calls(&KtlsInput::from_params(params)) }
+    fn views(&self) -> Vec<ViewSpec> {
+        ["stack", "trace", "graph", "chart", "oops"].into_iter().map(|id| ViewSpec::Custom { id }).collect()
     }
 
     /// The table, the oops and the stack table (the walk again: a few ms, deterministic).
-    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
+    fn finish(&self, input: &KtlsInput, seed: u64, rows: Vec<Row>) -> RunOutput {
         let mut out = RunOutput::new(ID, seed, columns());
         for row in rows {
             out.push_row(row);
         }
-        let input = KtlsInput::from_params(params);
-        let (r, _, _) = run_input(&input);
+        let (r, _, _) = run_input(input);
         let sizes = &input.walk.sizes;
         let thread = input.walk.thread_size_bytes;
         let ctx = render::OopsContext {
@@ -501,11 +374,8 @@ impl Experiment for KtlsRecursion {
             base_frames: sizes.base_frames().len(),
         };
         out.views.push(TextView::new("oops", "oops", render::render_oops(&ctx, &r)));
-        out.views.push(TextView::new(
-            "stack-table",
-            "stack",
-            render::render_stack_table(&r, thread, sizes.base_bytes()),
-        ));
+        let table = render::render_stack_table(&r, thread, sizes.base_bytes());
+        out.views.push(TextView::new("stack-table", "stack", table));
         out.note_missing(&meanings());
         if input.transfer_capped {
             out.notes.push(format!(
@@ -515,31 +385,48 @@ impl Experiment for KtlsRecursion {
         out
     }
 
+    /// `finish` walks again for the oops and the stack table.
+    fn finish_events(&self, input: &KtlsInput) -> u64 {
+        expected_calls(input)
+    }
+
+    fn monotone(&self) -> Vec<Monotone> {
+        monotone()
+    }
+
+    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
+        Some(self)
+    }
+
+    fn custom_views(&self) -> Option<&dyn CustomViews<Self>> {
+        Some(self)
+    }
+}
+
+impl CustomViews<KtlsRecursion> for KtlsRecursion {
     /// "walk" ([`WalkTrace`], shared by the stack, trace and graph views) and "chart"
     /// ([`StackVsDepth`]).
-    fn view_data(&self, params: &Params, _seed: u64, query: &ViewQuery) -> Option<ViewData> {
+    fn view_data(&self, input: &KtlsInput, _seed: u64, query: &ViewQuery) -> Option<ViewData> {
         match query.name.as_str() {
-            "walk" => Some(ViewData::new(walk_trace(params))),
-            "chart" => Some(ViewData::new(StackVsDepth::of(params))),
+            "walk" => Some(ViewData::new(WalkTrace::of_input(input))),
+            "chart" => Some(ViewData::new(StackVsDepth::of_input(input))),
             _ => None,
         }
     }
 
     /// The receive and the walk with its trace: a few ms natively. The chart: 260 receives
     /// and walks.
-    fn view_cost(&self, _params: &Params, query: &ViewQuery) -> Cost {
+    fn view_cost(&self, _input: &KtlsInput, query: &ViewQuery) -> Cost {
         if query.name == "chart" {
             Cost::Heavy
         } else {
             Cost::Light
         }
     }
+}
 
-    fn views(&self) -> Vec<ViewSpec> {
-        ["stack", "trace", "graph", "chart", "oops"].into_iter().map(|id| ViewSpec::Custom { id }).collect()
-    }
-
-    fn compare(&self, _params: &Params, _output: &RunOutput) -> Option<Reproduction> {
+impl SeedTables<KtlsRecursion> for KtlsRecursion {
+    fn compare(&self, _input: &KtlsInput, _output: &RunOutput) -> Option<Reproduction> {
         Some(reproduce())
     }
 
@@ -563,10 +450,6 @@ impl Experiment for KtlsRecursion {
             arithmetic: false,
             fitted: FITTED.to_vec(),
         }]
-    }
-
-    fn monotone(&self) -> Vec<Monotone> {
-        monotone()
     }
 
     fn check_table(&self, table: &str, _seeds: &[u64]) -> Option<TableCheck> {
@@ -626,8 +509,7 @@ pub const SEED_LEVELS_ESTIMATE: u64 = 249;
 
 /// The one number we can set beside the seed.
 pub fn reproduce() -> Reproduction {
-    let params = KtlsRecursion.defaults();
-    let input = KtlsInput::from_params(&params);
+    let input = KtlsInput::from(&Params::new(ID, specs()));
     let (r, before, _) = run_input(&input);
     Reproduction {
         experiment: ID,

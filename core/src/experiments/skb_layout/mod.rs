@@ -26,12 +26,13 @@
 //! page allocator in whole power-of-two pages; truesize uses the post-3.2 rule
 //! `ksize(head) + SKB_DATA_ALIGN(sizeof(struct sk_buff))`.
 //!
-//! Files: `skb_layout.rs` (here: the arithmetic, the presets, the `Experiment` impl) and
-//! `skb_layout/tests.rs` (its unit, snapshot and property tests).
+//! Files: `mod.rs` (here: the arithmetic, the presets, the `Model` impl) and `tests.rs` (its
+//! unit, snapshot and property tests).
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{Experiment, Meaning, Point, ViewSpec, WorkEstimate};
-use crate::output::{Cell, Citation, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
+use crate::experiment::{Point, ViewSpec};
+use crate::model::{Model, ModelInput, Runner, SeedTables};
+use crate::output::{Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
 use crate::params::{Choice, ParamSpec, Params, Value};
 use crate::sim::skb::kmalloc_suffix;
 pub use crate::sim::skb::{align_up, kmalloc_class, page_alloc_bytes};
@@ -276,7 +277,7 @@ pub const ID: &str = "skb-layout";
 
 crate::params_input! {
     /// The parameters as set, typed (each field is the parameter of its name);
-    /// [`SkbLayout::input`] resolves the preset and names them as the arithmetic does.
+    /// [`Input`] resolves the preset and names them as the arithmetic does.
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct LayoutParams {
         pub preset: String,
@@ -294,23 +295,46 @@ crate::params_input! {
     }
 }
 
-impl SkbLayout {
-    /// The resolved, typed input for validated `params` (preset values where not explicit).
-    pub fn input(params: &Params) -> LayoutInput {
-        let p = LayoutParams::from(&SkbLayout.resolve(params));
-        LayoutInput {
-            page_size_bytes: p.page_size,
-            formula: p.frags_formula,
-            config_max_skb_frags: p.config_max_skb_frags,
-            max_skb_frags: p.max_skb_frags,
-            frag_bytes: p.frag_bytes,
-            shinfo_fixed_bytes: p.shinfo_fixed_bytes,
-            cacheline_bytes: p.cacheline_bytes,
-            net_skb_pad_bytes: p.net_skb_pad,
-            net_ip_align_bytes: p.net_ip_align,
-            mtu_bytes: p.mtu,
-            sk_buff_bytes: p.sk_buff_bytes,
+/// The model's input: the chosen preset's name and the resolved arithmetic (preset values
+/// where a parameter was not set explicitly).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    pub preset: &'static str,
+    pub layout: LayoutInput,
+}
+
+impl From<&Params> for Input {
+    fn from(params: &Params) -> Input {
+        let p = LayoutParams::from(&Model::resolve(&SkbLayout, params));
+        Input {
+            preset: preset(&p.preset).name,
+            layout: LayoutInput {
+                page_size_bytes: p.page_size,
+                formula: p.frags_formula,
+                config_max_skb_frags: p.config_max_skb_frags,
+                max_skb_frags: p.max_skb_frags,
+                frag_bytes: p.frag_bytes,
+                shinfo_fixed_bytes: p.shinfo_fixed_bytes,
+                cacheline_bytes: p.cacheline_bytes,
+                net_skb_pad_bytes: p.net_skb_pad,
+                net_ip_align_bytes: p.net_ip_align,
+                mtu_bytes: p.mtu,
+                sk_buff_bytes: p.sk_buff_bytes,
+            },
         }
+    }
+}
+
+impl ModelInput for Input {
+    fn names() -> &'static [&'static str] {
+        LayoutParams::NAMES
+    }
+}
+
+impl SkbLayout {
+    /// The resolved arithmetic for validated `params` (the web's diagram and sweeps).
+    pub fn input(params: &Params) -> LayoutInput {
+        Input::from(params).layout
     }
 
     fn preset_values(input: &LayoutInput) -> Vec<(&'static str, Value)> {
@@ -331,43 +355,33 @@ impl SkbLayout {
     }
 }
 
-fn columns() -> Vec<Column> {
-    let c = Column::new;
-    vec![
-        c("preset", ""),
-        c("page_size_bytes", "bytes"),
-        c("max_skb_frags", "frags"),
-        c("shinfo_bytes", "bytes"),
-        c("shinfo_aligned_bytes", "bytes"),
-        c("frame_bytes", "bytes"),
-        c("head_unaligned_bytes", "bytes"),
-        c("head_bytes", "bytes"),
-        c("kmalloc_bucket_bytes", "bytes"),
-        c("from_page_allocator", ""),
-        c("truesize_bytes", "bytes"),
-        c("waste_bytes", "bytes"),
-        c("tailroom_bytes", "bytes"),
-        c("heads_per_page", "heads"),
-        c("fits_half_page", ""),
-    ]
-}
+/// The result columns, every one exact arithmetic on the layout.
+const COLUMNS: [(&str, &str); 15] = [
+    ("preset", ""),
+    ("page_size_bytes", "bytes"),
+    ("max_skb_frags", "frags"),
+    ("shinfo_bytes", "bytes"),
+    ("shinfo_aligned_bytes", "bytes"),
+    ("frame_bytes", "bytes"),
+    ("head_unaligned_bytes", "bytes"),
+    ("head_bytes", "bytes"),
+    ("kmalloc_bucket_bytes", "bytes"),
+    ("from_page_allocator", ""),
+    ("truesize_bytes", "bytes"),
+    ("waste_bytes", "bytes"),
+    ("tailroom_bytes", "bytes"),
+    ("heads_per_page", "heads"),
+    ("fits_half_page", ""),
+];
 
-impl Experiment for SkbLayout {
-    fn id(&self) -> &'static str {
-        ID
-    }
+impl Model for SkbLayout {
+    type Input = Input;
+    /// A closed form: the layout is the point's only figure.
+    type Worlds = Layout;
 
-    fn title(&self) -> &'static str {
-        "How big is an sk_buff head?"
-    }
-
-    fn summary(&self) -> &'static str {
-        "MAX_SKB_FRAGS, sizeof(skb_shared_info), SKB_DATA_ALIGN and the kmalloc class of a received frame's head (seed 001)."
-    }
-
-    fn input_names(&self) -> Option<&'static [&'static str]> {
-        Some(LayoutParams::NAMES)
-    }
+    const ID: &'static str = ID;
+    const TITLE: &'static str = "How big is an sk_buff head?";
+    const SUMMARY: &'static str = "MAX_SKB_FRAGS, sizeof(skb_shared_info), SKB_DATA_ALIGN and the kmalloc class of a received frame's head (seed 001).";
 
     fn specs(&self) -> Vec<ParamSpec> {
         let d = &PRESETS[DEFAULT_PRESET].input;
@@ -422,44 +436,19 @@ impl Experiment for SkbLayout {
         out
     }
 
-    fn columns(&self, _params: &Params) -> Vec<Column> {
-        columns()
+    fn columns(&self, _input: &Input) -> Vec<Column> {
+        COLUMNS.iter().map(|&(name, unit)| Column::new(name, unit)).collect()
     }
 
-    /// Arithmetic on the layout: every value is exact.
-    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
-        const NAMES: [&str; 15] = [
-            "preset",
-            "page_size_bytes",
-            "max_skb_frags",
-            "shinfo_bytes",
-            "shinfo_aligned_bytes",
-            "frame_bytes",
-            "head_unaligned_bytes",
-            "head_bytes",
-            "kmalloc_bucket_bytes",
-            "from_page_allocator",
-            "truesize_bytes",
-            "waste_bytes",
-            "tailroom_bytes",
-            "heads_per_page",
-            "fits_half_page",
-        ];
-        NAMES.iter().map(|n| Meaning::always(n, "arithmetic on the layout: exact")).collect()
+    fn worlds(&self, input: &Input, _point: &Point, _seed: u64, _runner: &mut Runner) -> Layout {
+        input.layout.layout()
     }
 
-    /// Arithmetic, no simulation: no events.
-    fn estimate(&self, _params: &Params) -> WorkEstimate {
-        WorkEstimate { points: 1, events: 0 }
-    }
-
-    fn run_point(&self, params: &Params, _point: &Point, _seed: u64) -> Row {
-        let input = SkbLayout::input(params);
-        let l = input.layout();
+    fn row(&self, input: &Input, _point: &Point, l: Layout) -> Row {
         let int = |v: u64| Cell::Int(v as i64);
         vec![
-            Cell::Text(params.choice("preset").to_string()),
-            int(input.page_size_bytes),
+            Cell::Text(input.preset.to_string()),
+            int(input.layout.page_size_bytes),
             int(l.max_skb_frags),
             int(l.shinfo_bytes),
             int(l.shinfo_aligned_bytes),
@@ -476,14 +465,13 @@ impl Experiment for SkbLayout {
         ]
     }
 
-    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
-        let mut out = RunOutput::new(ID, seed, columns());
-        for row in rows {
-            out.push_row(row);
-        }
-        let input = SkbLayout::input(params);
-        out.views.push(TextView::new("segments", "head buffer (offsets in bytes)", render_segments(&input)));
-        out
+    /// Arithmetic, no simulation: no events.
+    fn events(&self, _input: &Input, _point: &Point) -> u64 {
+        0
+    }
+
+    fn meanings(&self, _input: &Input) -> Vec<Meaning> {
+        COLUMNS.iter().map(|(n, _)| Meaning::always(n, "arithmetic on the layout: exact")).collect()
     }
 
     fn views(&self) -> Vec<ViewSpec> {
@@ -495,14 +483,30 @@ impl Experiment for SkbLayout {
         ]
     }
 
-    fn compare(&self, _params: &Params, _output: &RunOutput) -> Option<Reproduction> {
+    fn finish(&self, input: &Input, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let mut out = RunOutput::new(ID, seed, self.columns(input));
+        for row in rows {
+            out.push_row(row);
+        }
+        let text = render_segments(&input.layout);
+        out.views.push(TextView::new("segments", "head buffer (offsets in bytes)", text));
+        out
+    }
+
+    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
+        Some(self)
+    }
+}
+
+impl SeedTables<SkbLayout> for SkbLayout {
+    fn compare(&self, _input: &Input, _output: &RunOutput) -> Option<Reproduction> {
         Some(reproduce())
     }
 
     fn tables(&self) -> Vec<TableSpec> {
         let numbers = reproduce().rows.iter().map(|r| r.cells.len() as u32).sum();
         vec![TableSpec {
-            experiment: self.id(),
+            experiment: ID,
             table: "seed001-layout",
             title: "seed 001: MAX_SKB_FRAGS, shinfo and head sizes of the 24-byte-frag era",
             targets: numbers,
@@ -510,16 +514,18 @@ impl Experiment for SkbLayout {
             fitted: Vec::new(),
         }]
     }
+
     fn check_table(&self, table: &str, _seeds: &[u64]) -> Option<TableCheck> {
         (table == "seed001-layout").then(|| TableCheck::from_reproduction(&reproduce()))
     }
+
     fn reproduce(&self, _seed: u64) -> Option<Reproduction> {
         Some(reproduce())
     }
 }
 
 /// The head buffer as a pahole-like listing of spans.
-pub fn render_segments(input: &LayoutInput) -> String {
+fn render_segments(input: &LayoutInput) -> String {
     let l = input.layout();
     let mut s = String::new();
     for seg in input.segments() {
@@ -535,7 +541,7 @@ pub fn render_segments(input: &LayoutInput) -> String {
 }
 
 /// Seed 001's figures beside the model's.
-pub fn reproduce() -> Reproduction {
+fn reproduce() -> Reproduction {
     let base = preset("frag-destructor-2011").input.clone();
     let eighteen = base.layout();
     let sixteen = LayoutInput { max_skb_frags: 16, ..base }.layout();
@@ -574,11 +580,6 @@ pub fn reproduce() -> Reproduction {
             "48 bytes saved = 2 frags x 24 bytes (the seed: \"would save 48 bytes on amd64\")".to_string(),
         ],
     }
-}
-
-/// Citation helper for the lesson and the about page.
-pub fn citation() -> Citation {
-    sources::SEED_001
 }
 
 #[cfg(test)]
