@@ -277,10 +277,11 @@ pub enum ParamError {
 /// How many characters of user text a message echoes ([`echo`]).
 pub const ECHO_MAX_CHARS: usize = 60;
 
-/// User text as a message may show it: control characters escaped (`\n`, `\u{1b}`: a value can
-/// neither break the one-line promise nor send escape codes to a terminal) and at most
-/// [`ECHO_MAX_CHARS`] characters, the rest replaced by `…`. Every [`ParamError`] echoes user
-/// text through it, so the CLI, the web app's notices and the lessons checker all get it.
+/// User text as a message may show it: every invisible character escaped (`\n`, `\u{1b}`,
+/// `\u{200b}`: [`is_invisible`]; a value can neither break the one-line promise, send escape
+/// codes to a terminal, reorder the line nor hide in it) and at most [`ECHO_MAX_CHARS`]
+/// characters, the rest replaced by `…`. Every [`ParamError`] echoes user text through it, so
+/// the CLI, the web app's notices and the lessons checker all get it.
 pub fn echo(text: &str) -> String {
     echo_within(text, ECHO_MAX_CHARS)
 }
@@ -299,16 +300,45 @@ pub fn echo_within(text: &str, max_chars: usize) -> String {
     out
 }
 
-/// Pushes `c`, escaped (`\n`, `\u{1b}`) if it is a control character, a line or paragraph
-/// separator or a bidirectional override (which would reorder the rest of the line).
+/// [`echo`] without the length limit: every invisible character escaped, nothing cut (a
+/// message already bounded, a table of a measurement file's texts).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    text.chars().for_each(|c| push_escaped(&mut out, c));
+    out
+}
+
+/// Pushes `c`, as `\n` or `\u{..}` if it is invisible.
 fn push_escaped(out: &mut String, c: char) {
-    let hostile = c.is_control()
-        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-    if hostile {
+    if is_invisible(c) {
         out.extend(c.escape_default());
     } else {
         out.push(c);
     }
+}
+
+/// Whether `c` would not show as itself in a message: a control character (C0, DEL, C1), a
+/// format character (Unicode category Cf: zero-width spaces and joiners, bidirectional marks,
+/// embeddings, overrides and isolates, the byte-order mark, soft hyphen, tags), a line or
+/// paragraph separator, a space other than U+0020 (no-break, en, em, ideographic...) or a
+/// character that draws nothing (variation selectors, Hangul fillers, the combining grapheme
+/// joiner, the braille blank).
+pub fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            // Cf, Unicode 15.1
+            '\u{ad}' | '\u{600}'..='\u{605}' | '\u{61c}' | '\u{6dd}' | '\u{70f}' | '\u{890}'..='\u{891}'
+            | '\u{8e2}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}' | '\u{110cd}' | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}' | '\u{e0001}' | '\u{e0020}'..='\u{e007f}'
+            // Zl, Zp and the spaces of Zs other than U+0020
+            | '\u{2028}' | '\u{2029}' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{202f}'
+            | '\u{205f}' | '\u{3000}'
+            // drawn as nothing
+            | '\u{34f}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}' | '\u{180b}'..='\u{180d}'
+            | '\u{180f}' | '\u{2800}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{ffa0}'
+            | '\u{e0100}'..='\u{e01ef}')
 }
 
 impl fmt::Display for ParamError {
@@ -330,17 +360,11 @@ impl fmt::Display for ParamError {
             ParamError::UnknownExperiment { id, known } => {
                 write!(f, "unknown experiment '{}'; known experiments: {}", echo(id), known.join(", "))
             }
-            ParamError::Invalid { message } => write!(f, "{}", echo_line(message)),
+            // A message built by an experiment from validated values: already bounded (its length is
+            // the experiment's), only escaped.
+            ParamError::Invalid { message } => write!(f, "{}", escape(message)),
         }
     }
-}
-
-/// A message built by an experiment from validated values: only control characters escaped
-/// (it is already bounded; its length is the experiment's).
-fn echo_line(text: &str) -> String {
-    let mut out = String::new();
-    text.chars().for_each(|c| push_escaped(&mut out, c));
-    out
 }
 
 impl std::error::Error for ParamError {}

@@ -64,6 +64,35 @@ fn echoed_text_is_one_short_line() {
     assert_eq!(echo("née ✓"), "née ✓", "printable text is kept as is");
 }
 
+/// Invisible characters (format, separators, odd spaces, fillers) are escaped like control
+/// characters: an echoed value shows every character it holds.
+#[test]
+fn echo_escapes_every_invisible_character() {
+    for (c, shown) in [
+        ('\u{200b}', "\\u{200b}"),
+        ('\u{feff}', "\\u{feff}"),
+        ('\u{ad}', "\\u{ad}"),
+        ('\u{a0}', "\\u{a0}"),
+        ('\u{3000}', "\\u{3000}"),
+        ('\u{2060}', "\\u{2060}"),
+        ('\u{2069}', "\\u{2069}"),
+        ('\u{9b}', "\\u{9b}"),
+        ('\u{7f}', "\\u{7f}"),
+        ('\u{fe0f}', "\\u{fe0f}"),
+        ('\u{3164}', "\\u{3164}"),
+        ('\u{e0041}', "\\u{e0041}"),
+    ] {
+        let e = Params::from_settings("x", specs(), &[format!("mtu=9{c}0")]).unwrap_err().to_string();
+        assert!(e.contains(&format!("'9{shown}0'")) && !e.contains(c), "{c:?}: {e}");
+        assert_eq!(escape(&format!("a{c}")), format!("a{shown}"));
+    }
+    let e = ParamError::Invalid { message: "x\u{200b}\u{202e}y".to_string() }.to_string();
+    assert_eq!(e, "x\\u{200b}\\u{202e}y");
+    for kept in ["née ✓", "a b", "→ ≈ × –", "日本語", "e\u{301}"] {
+        assert_eq!(escape(kept), kept, "visible text is kept as is");
+    }
+}
+
 /// Values are read exactly as `skblab params` documents them, nothing else.
 #[test]
 fn parsing_is_strict_and_says_the_form() {
