@@ -181,6 +181,26 @@ impl Measurement {
     }
 }
 
+/// Reads a measurement file's text from `reader` (the file the CLI opened): at most
+/// [`MAX_FILE_BYTES`] + 1 bytes are read, so a larger file, `/dev/zero` or a pipe that never
+/// ends is refused at that point instead of read whole; then the bytes must be UTF-8.
+pub fn read_limited(reader: impl std::io::Read) -> Result<String, String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    reader.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "the file is larger than {MAX_FILE_BYTES} bytes, the most a measurement may have (a full run with perf stacks is a few hundred KB)"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (an invalid byte at offset {}): expected the JSON that `skblab measure` writes",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// Parses and validates a measurement file: the one way in, for the CLI and the page. The
 /// error is one line naming what is wrong (where in the file, which cell, what is allowed).
 pub fn parse(text: &str) -> Result<Measurement, String> {
@@ -190,14 +210,23 @@ pub fn parse(text: &str) -> Result<Measurement, String> {
     if text.trim().is_empty() {
         return Err("the file is empty: expected the JSON that `skblab measure` writes".to_string());
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| one_line(&format!("not valid JSON: {e}")))?;
+    let Unique(value) = serde_json::from_str(text).map_err(|e| one_line(&format!("not valid JSON: {e}")))?;
     let Some(obj) = value.as_object() else {
-        return Err("not a measurement: the file is JSON but not an object with schema_version".to_string());
+        return Err(format!(
+            "not a measurement: the file is JSON but not an object with schema_version {SCHEMA_VERSION}"
+        ));
     };
-    match obj.get("schema_version").and_then(serde_json::Value::as_u64) {
-        None => return Err("not a measurement: no schema_version (expected the file `skblab measure` writes)".into()),
-        Some(v) if v != u64::from(SCHEMA_VERSION) => {
-            return Err(format!("schema_version {v} is not supported: this skblab reads version {SCHEMA_VERSION}"))
+    match obj.get("schema_version") {
+        None => {
+            return Err(format!(
+                "not a measurement: no schema_version (expected the file `skblab measure` writes, version {SCHEMA_VERSION})"
+            ))
+        }
+        Some(v) if v.as_u64() != Some(u64::from(SCHEMA_VERSION)) => {
+            return Err(format!(
+                "schema_version {} is not supported: this skblab reads version {SCHEMA_VERSION}",
+                short(&v.to_string())
+            ))
         }
         Some(_) => {}
     }
@@ -217,7 +246,10 @@ fn check(m: &Measurement) -> Result<(), String> {
         return Err("kernel.release is empty: expected `uname -r`".to_string());
     }
     if m.suites.is_empty() {
-        return Err("no suites: the file measured nothing".to_string());
+        return Err(format!(
+            "no suites: the file measured nothing (expected one or more of {})",
+            plan::SUITES.join(", ")
+        ));
     }
     for (name, s) in &m.suites {
         if !plan::SUITES.contains(&name.as_str()) {
@@ -239,7 +271,7 @@ fn check_suite(name: &str, s: &Suite) -> Result<(), String> {
     for c in &s.cells {
         let at = format!("suite {name}, cell '{}'", short(&c.id));
         if c.id.is_empty() || !seen.insert(c.id.as_str()) {
-            return Err(format!("{at}: the id is empty or not unique"));
+            return Err(format!("{at}: the id is empty or not unique (expected an id no other cell of the suite has)"));
         }
         if c.samples.is_empty() || c.samples.len() > MAX_SAMPLES {
             return Err(format!("{at}: {} samples, expected 1..={MAX_SAMPLES}", c.samples.len()));
@@ -267,4 +299,63 @@ fn short(s: &str) -> String {
 
 fn one_line(s: &str) -> String {
     crate::params::echo_within(s, 300)
+}
+
+/// A JSON value whose objects repeat no key: serde_json keeps the last of two equal keys
+/// silently, so `{"cpus": 2, "cpus": 4096}` would mean whatever the reader picked. Parsed
+/// like [`serde_json::Value`] (its depth limit too), refused at the second key.
+struct Unique(serde_json::Value);
+
+impl<'de> Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Unique, D::Error> {
+        d.deserialize_any(UniqueVisitor).map(Unique)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UniqueVisitor {
+    type Value = serde_json::Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, serde_json::Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(Unique(x)) = seq.next_element()? {
+            v.push(x);
+        }
+        Ok(serde_json::Value::Array(v))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut m = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if m.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key '{}' appears twice in one object (expected each key once)",
+                    short(&key)
+                )));
+            }
+            let Unique(v) = map.next_value()?;
+            m.insert(key, v);
+        }
+        Ok(serde_json::Value::Object(m))
+    }
 }

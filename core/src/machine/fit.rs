@@ -42,15 +42,20 @@ cargo run --release -q -p skblab-core --features cli --bin skblab -- calibrate h
 /// work per segment has no published figure for this family (basis Assumed), and at 64 KiB
 /// sends it is most of a segment's cost, so the 64 KiB cells pin it.
 pub const FIT: (&str, Quantity) = ("tcp_skb_cycles", ZEN5_GUEST_2026.tcp_skb_cycles);
-/// The cells the fit may see (`used_for_fit`): 64 KiB sends, any flow count, both orders.
+/// The cells the fit may see (`used_for_fit`): 64 KiB sends, any flow count, both orders, a
+/// measured median above zero ([`MEASURED_ZERO`]: a zero says nothing about the constant).
 pub fn used_for_fit(c: &Cell) -> bool {
-    c.get("msg_bytes") == Some(65536.0)
+    c.get("msg_bytes") == Some(65536.0) && c.median >= MEASURED_ZERO
 }
 /// The fitting budget: one constant needs at least three independent measured numbers; with
 /// fewer 64 KiB cells nothing is fitted and every prediction stays the catalogue's.
 pub const MIN_FIT_CELLS: usize = 3;
 /// Golden-section steps of the fit (the bracket shrinks 0.618× per step).
 pub const FIT_STEPS: usize = 14;
+/// A measured median below this, in the cell's unit (a bit per second in Mbit/s, a millionth
+/// of a byte), is zero for the comparison: an error relative to it is no percentage, so the
+/// point has none (`NaN`, JSON `null`) and its verdict says `measured zero`.
+pub const MEASURED_ZERO: f64 = 1e-6;
 /// The seed of every simulated run (one seed: a cell's seed-to-seed spread is ~1–7 %,
 /// docs/high-order-alloc.md, below the machine's own run-to-run spread).
 pub const SEED: u64 = 1;
@@ -76,15 +81,21 @@ pub struct MachinePoint {
     pub measured_max: f64,
     /// After the fit (for `layout`: the preset, nothing is fitted).
     pub predicted: f64,
+    /// (predicted − measured) / measured in percent; `NaN` (JSON `null`) when the measured
+    /// median is zero ([`MEASURED_ZERO`]).
+    #[serde(with = "percentage")]
     pub error_pct: f64,
     /// From the catalogue alone, before any fit.
     pub predicted_catalogue: f64,
+    /// As `error_pct`, for the catalogue's prediction.
+    #[serde(with = "percentage")]
     pub error_catalogue_pct: f64,
     pub used_for_fit: bool,
     /// Every sample of the cell was contaminated (a busy machine).
     pub contaminated: bool,
-    /// `within spread` (the prediction lies in the measured min–max), `agrees` (|error| ≤
-    /// 10 %), `close` (≤ 25 %) or `misses`.
+    /// `within spread` (the prediction lies in the measured min–max), `measured zero` (outside
+    /// it, and no percentage to judge by), `agrees` (|error| ≤ 10 %), `close` (≤ 25 %) or
+    /// `misses`.
     pub verdict: String,
     /// The setting (flows, msg_bytes, order, ...), for charts.
     pub setting: std::collections::BTreeMap<String, f64>,
@@ -135,7 +146,7 @@ impl MachineFit {
         if m.machine.family.is_empty() {
             notes.push(format!(
                 "the CPU ({}) is none of the catalogue's families: predicted with zen5-guest, the catalogue's profile of this project's 2-vCPU guests; its hardware constants are then another CPU's",
-                if m.machine.cpu.is_empty() { m.machine.model.as_str() } else { m.machine.cpu.as_str() }
+                crate::params::echo(if m.machine.cpu.is_empty() { &m.machine.model } else { &m.machine.cpu })
             ));
         }
         let params = stream_params(m, &mut notes)?;
@@ -170,11 +181,21 @@ impl MachineFit {
     pub fn done(&self) -> usize {
         self.done
     }
+    /// The cores every run simulates: the file's CPUs, at most high-order-alloc's [`MAX_CPUS`].
+    pub fn simulated_cpus(&self) -> u32 {
+        self.m.machine.cpus.clamp(1, MAX_CPUS)
+    }
     /// The expected work of all [`MachineFit::total`] runs, as high-order-alloc estimates its
     /// own (`expected_events_per_run` of each cell's flows): the page's estimate and ETA
     /// before the first runs are timed.
     pub fn estimate(&self) -> WorkEstimate {
-        let run = |c: &Cell| expected_events_per_run(&self.params, flows_of(c));
+        let cpus = u64::from(self.simulated_cpus());
+        // A run's threads (a sender and a receiver per flow) share the simulated cores: with
+        // fewer cores than threads, only as many run at once.
+        let run = |c: &Cell| {
+            let threads = 2 * u64::from(flows_of(c));
+            expected_events_per_run(&self.params, flows_of(c)) * threads.min(cpus) / threads
+        };
         let all: u64 = self.cells.iter().map(run).sum();
         let fit: u64 = self.cells.iter().filter(|c| used_for_fit(c)).map(run).sum();
         WorkEstimate { points: self.total() as u64, events: 2 * all + (FIT_STEPS as u64 + 1) * fit }
@@ -269,7 +290,7 @@ impl MachineFit {
         }
         if fitted.is_empty() {
             notes.push(format!(
-                "{} 64 KiB stream cells, fewer than the {MIN_FIT_CELLS} one fitted constant needs: nothing fitted, every prediction is the catalogue's",
+                "{} 64 KiB stream cells measured above zero, fewer than the {MIN_FIT_CELLS} one fitted constant needs: nothing fitted, every prediction is the catalogue's",
                 self.fit_cells()
             ));
         }
@@ -278,7 +299,9 @@ impl MachineFit {
             kernel: self.m.kernel.release.clone(),
             profile: format!(
                 "{} with {}'s kernel costs, 1 socket × {} cores",
-                ZEN5_GUEST.name, "Linux 6.x", self.m.machine.cpus
+                ZEN5_GUEST.name,
+                "Linux 6.x",
+                self.simulated_cpus()
             ),
             fitted,
             points,
@@ -310,6 +333,12 @@ pub fn fit(m: &Measurement, progress: &mut dyn FnMut(usize, usize)) -> Result<Ma
 /// high-order per-CPU lists (5.14+), the measured pageset when the state suite has it.
 fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, String> {
     let cpus = m.machine.cpus.min(MAX_CPUS);
+    if m.machine.cpus > MAX_CPUS {
+        notes.push(format!(
+            "the machine has {} CPUs, high-order-alloc simulates at most {MAX_CPUS}: every stream cell is predicted on {MAX_CPUS} cores",
+            m.machine.cpus
+        ));
+    }
     let major: u32 = m.kernel.release.split('.').next().and_then(|s| s.parse().ok()).unwrap_or(6);
     let mut set = vec![format!("sockets=1"), format!("cpus={cpus}"), "smt=false".to_string()];
     set.push(format!("pcp_high_order={}", major >= 6));
@@ -354,10 +383,40 @@ fn flows_of(c: &Cell) -> u32 {
     c.get("flows").unwrap_or(1.0).round().clamp(1.0, 16.0) as u32
 }
 
+/// (predicted − measured) / measured in percent, or `NaN` when `measured` is zero or so near it
+/// ([`MEASURED_ZERO`]) that the ratio is no percentage (or not finite).
+pub fn error_pct(predicted: f64, measured: f64) -> f64 {
+    let e = (predicted - measured) / measured * 100.0;
+    if measured.abs() < MEASURED_ZERO || !e.is_finite() {
+        f64::NAN
+    } else {
+        e
+    }
+}
+
+/// A percentage that may be undefined: `NaN` is written as JSON `null` and read back.
+mod percentage {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_none()
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
 fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used: bool) -> MachinePoint {
-    let err = |p: f64| if c.median > 0.0 { (p - c.median) / c.median * 100.0 } else { 0.0 };
+    let err = |p: f64| error_pct(p, c.median);
     let verdict = if (c.min..=c.max).contains(&predicted) {
         "within spread"
+    } else if err(predicted).is_nan() {
+        "measured zero"
     } else if err(predicted).abs() <= 10.0 {
         "agrees"
     } else if err(predicted).abs() <= 25.0 {
@@ -416,9 +475,17 @@ fn not_predicted(m: &Measurement) -> Vec<String> {
 
 impl MachineReport {
     /// The validate-style table: per point measured [min–max], catalogue prediction and
-    /// error, fitted prediction and error, whether the fit saw it.
+    /// error, fitted prediction and error, whether the fit saw it. Every text from the file
+    /// (machine, kernel, cell ids, units, notes quoting it) is escaped and bounded
+    /// ([`crate::params::echo_within`]): the file cannot write to the terminal.
     pub fn to_table(&self) -> String {
-        let mut s = format!("# {} — kernel {}\n# profile: {}\n", self.machine, self.kernel, self.profile);
+        let text = |s: &str, max: usize| crate::params::echo_within(s, max);
+        let mut s = format!(
+            "# {} — kernel {}\n# profile: {}\n",
+            text(&self.machine, 120),
+            text(&self.kernel, 80),
+            self.profile
+        );
         for f in &self.fitted {
             s += &format!(
                 "fitted {} = {} {} (catalogue {}, range {}..={})\n",
@@ -433,36 +500,48 @@ impl MachineReport {
             let tag = if p.used_for_fit { " (fit)" } else { "" };
             let dirty = if p.contaminated { " contaminated" } else { "" };
             s += &format!(
-                "{:<8} {:<24} {:>12.1} {:>23} {:>12.1} {:>+8.1} {:>12.1} {:>+8.1}  {}{tag}{dirty}\n",
-                p.suite,
-                p.cell,
-                p.measured,
-                format!("[{:.1}-{:.1}]", p.measured_min, p.measured_max),
-                p.predicted_catalogue,
-                p.error_catalogue_pct,
-                p.predicted,
-                p.error_pct,
+                "{:<8} {:<24} {:>12} {:>23} {:>12} {:>8} {:>12} {:>8}  {}{tag}{dirty}\n",
+                text(&p.suite, 8),
+                text(&p.cell, 40),
+                number(p.measured),
+                format!("[{}-{}]", number(p.measured_min), number(p.measured_max)),
+                number(p.predicted_catalogue),
+                percent(p.error_catalogue_pct),
+                number(p.predicted),
+                percent(p.error_pct),
                 p.verdict
             );
         }
         s += &self.summary_line();
-        s.extend(self.not_predicted.iter().map(|l| format!("not predicted: {l}\n")));
-        s.extend(self.notes.iter().map(|l| format!("note: {l}\n")));
+        s.extend(self.not_predicted.iter().map(|l| format!("not predicted: {}\n", text(l, 400))));
+        s.extend(self.notes.iter().map(|l| format!("note: {}\n", text(l, 400))));
         s
     }
     /// Mean |error| of the stream cells: from the catalogue alone, and after the fit on the
-    /// cells it did not see (out of sample) and on those it did (in sample).
+    /// cells it did not see (out of sample) and on those it did (in sample). A cell measured
+    /// zero has no percentage error and is counted apart.
     pub fn summary_line(&self) -> String {
         let stream: Vec<&MachinePoint> = self.points.iter().filter(|p| p.suite == "stream").collect();
-        let mape =
-            |v: &[f64]| if v.is_empty() { f64::NAN } else { v.iter().map(|e| e.abs()).sum::<f64>() / v.len() as f64 };
+        let mape = |v: &[f64]| {
+            let v: Vec<f64> = v.iter().copied().filter(|e| e.is_finite()).collect();
+            if v.is_empty() {
+                "n/a".to_string()
+            } else {
+                format!("{:.1} %", v.iter().map(|e| e.abs()).sum::<f64>() / v.len() as f64)
+            }
+        };
         let cat: Vec<f64> = stream.iter().map(|p| p.error_catalogue_pct).collect();
         let out: Vec<f64> = stream.iter().filter(|p| !p.used_for_fit).map(|p| p.error_pct).collect();
         let inn: Vec<f64> = stream.iter().filter(|p| p.used_for_fit).map(|p| p.error_pct).collect();
+        let zero = cat.iter().filter(|e| e.is_nan()).count();
+        let zero = if zero > 0 { format!("; {zero} measured zero, no percentage error") } else { String::new() };
+        let catalogue =
+            format!("summary: stream MAPE from the catalogue alone {} ({} cells{zero})", mape(&cat), cat.len());
+        if self.fitted.is_empty() {
+            return format!("{catalogue}; nothing fitted\n");
+        }
         format!(
-            "summary: stream MAPE from the catalogue alone {:.1} % ({} cells); after fitting {} on {}: out of sample {:.1} % ({} cells), in sample {:.1} %\n",
-            mape(&cat),
-            cat.len(),
+            "{catalogue}; after fitting {} on {}: out of sample {} ({} cells), in sample {}\n",
             self.fitted.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "),
             inn.len(),
             mape(&out),
@@ -470,7 +549,38 @@ impl MachineReport {
             mape(&inn)
         )
     }
+    /// The report as JSON, every invisible character of the file's texts written as a `\u`
+    /// escape (serde_json escapes only C0 controls): the same data, nothing the terminal acts on.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a report serializes") + "\n"
+        let json = serde_json::to_string_pretty(self).expect("a report serializes") + "\n";
+        let mut out = String::with_capacity(json.len());
+        for c in json.chars() {
+            if crate::params::is_invisible(c) && !matches!(c, '\n' | ' ') {
+                let mut units = [0u16; 2];
+                c.encode_utf16(&mut units).iter().for_each(|u| out.push_str(&format!("\\u{u:04x}")));
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+}
+
+/// A number of the table: one decimal, or three significant digits and an exponent when one
+/// decimal would show nothing (below 0.05) or too much (from 10^12 on).
+fn number(v: f64) -> String {
+    match v.abs() {
+        a if !a.is_finite() => "n/a".to_string(),
+        a if a == 0.0 || (0.05..1e12).contains(&a) => format!("{v:.1}"),
+        _ => format!("{v:.2e}"),
+    }
+}
+
+/// An error of the table: signed percent, or `n/a` against a zero measurement.
+fn percent(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:+.1}")
+    } else {
+        "n/a".to_string()
     }
 }

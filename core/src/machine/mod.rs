@@ -4,8 +4,10 @@
 //! it back, predicts every measured number the experiments can simulate from the catalogue
 //! alone, fits one constant on part of the file and predicts the rest again.
 //!
-//! No I/O here: the CLI binary runs the commands (`src/bin/skblab/measure.rs`) and the page
-//! reads a file the reader picks; both hand the text to [`file::parse`].
+//! No I/O here: the CLI binary runs the commands and opens the file it is given
+//! (`src/bin/skblab/measure.rs`, reading it through [`file::read_limited`], which stops at the
+//! size limit), and the page reads a file the reader picks; both hand the text to
+//! [`file::parse`].
 //!
 //! Files:
 //! - [`file`](mod@file): the file format (schema version, machine and kernel facts, suites, cells and
@@ -19,7 +21,9 @@
 //! - [`fit`]: the comparison: the machine's profile from the catalogue, high-order-alloc's
 //!   stream world and skb-layout's preset run for the measured cells, one constant fitted by
 //!   golden section, as runs done in slices ([`fit::MachineFit`]) so the page shows progress.
-//! - `tests.rs`: the file's round trip and refusals, the plans, the tools' parsers.
+//! - `tests.rs`: the file's round trip and refusals, the plans, the tools' parsers. The
+//!   hostile-input corpus of the parser (`core/tests/data/hostile-measure/`: files refused in
+//!   one line, legal files with hostile texts and values) runs in `core/tests/measure_hostile.rs`.
 //!
 //! This is a feature folder: it names the experiments whose worlds it runs; nothing generic
 //! (`sim`, `calibrate`, `output`, `validate`) names it.
