@@ -12,9 +12,9 @@
 //! and the workload assumptions are in [`profile`]; seed 003 is a prediction ([`predict`]);
 //! docs/percpu-counter.md has every mechanism and source.
 //!
-//! Files: `mod.rs` (here: the counter choice, the result columns and the `Experiment` impl),
+//! Files: `mod.rs` (here: the counter choice, the result columns and the `Model` impl),
 //! `params.rs` (spec, typed `Input`, validation), `sweep.rs` (the worlds of a sweep, one per
-//! counter and core count, and their figures), `ramp.rs` (the second mode, a run that climbs
+//! counter and core count, their expected events and their figures), `ramp.rs` (the second mode, a run that climbs
 //! to `tcp_mem[2]` to see how late the kernel notices), `views.rs` (the perf report, the
 //! line's travels, the bounds and the error plot), `seed.rs` (seed 003's figures and the
 //! comparison), `chains.rs` (the profile call chains), `profile.rs` (the dual-Xeon profile
@@ -39,19 +39,22 @@ pub use params::{default_batch, specs, validate, Input, MIN_RESERVE_BYTES};
 pub use profile::{costs_on, COSTS_2018, DUAL_XEON_2018, WORKLOAD};
 pub use ramp::{ramp_config, ramp_outcome, render_tcp_mem, tcp_mem_pages, RAMP_LEAD_NS, RAMP_SAMPLE_NS};
 pub use seed::{reproduce, SEED_ATOMIC_PCT, SEED_PERCPU_PCT};
-pub use sweep::{config_on, core_ladder, outcome, point_outcomes, point_outcomes_on, simulate, Outcome};
-pub use views::{render_bounds, render_hops};
+pub use sweep::{
+    config_on, core_ladder, expected_events, outcome, point_outcomes, point_outcomes_on, point_worlds_on, simulate,
+    Outcome, PointWorlds, DRAW_STEPS_PER_EVENT,
+};
 pub use world::{
     error_bound_pages, CounterCosts, Crossing, Hop, Ramp, Sample, World, WorldConfig, WorldStats, MAX_EVENTS_PER_RUN,
     MAX_UPDATES_PER_RUN,
 };
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{mark_row, ChartSpec, Cost, Experiment, Meaning, Monotone, Point, ViewSpec, WorkEstimate};
-use crate::output::{Cell, Column, Reproduction, Row, RunOutput};
+use crate::experiment::{ChartSpec, Cost, Monotone, Point, ViewSpec};
+use crate::model::{Calibrated, Model, Runner, SeedTables};
+use crate::output::{mark_row, Cell, Column, Meaning, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
+use crate::sim::catalogue::Quantity;
 use crate::sim::machine::MachineProfile;
-use crate::sim::world::Checked;
 use ramp::crossing_plot;
 use views::{error_plot, text_views};
 
@@ -100,14 +103,13 @@ fn columns() -> Vec<Column> {
     ]
 }
 
-/// One row: the three counters with `cores` cores online on `m` with `costs`, and the ramp
-/// of the selected counter.
-pub fn row_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32, seed: u64) -> Row {
+/// The row of the point at `cores` cores from its worlds: the three counters, and the ramp of
+/// the selected counter.
+fn row_of(i: &Input, cores: u32, worlds: PointWorlds) -> Row {
     let nr = cores * i.threads();
-    let o = point_outcomes_on(m, costs, i, cores, seed);
+    let (o, ramp) = (&worlds.counters, &worlds.ramp);
     let sel = &o[i.counter as usize];
-    let ramp = simulate(ramp_config(m, costs, i, cores, i.counter), seed);
-    let (overshoot, late_ms) = ramp_outcome(&ramp);
+    let (overshoot, late_ms) = ramp_outcome(ramp);
     let updates = |o: &Outcome| o.stats.raises + o.stats.reduces;
     let whole = |o: &Outcome| u64::from(!o.truncated);
     let counts = [
@@ -185,147 +187,122 @@ fn meanings() -> Vec<Meaning> {
     ]
 }
 
-impl Experiment for PercpuCounter {
-    fn id(&self) -> &'static str {
-        ID
-    }
+/// The core count of `point` (x = logical CPUs).
+fn cores_at(i: &Input, point: &Point) -> u32 {
+    point.x as u32 / i.threads()
+}
 
-    fn title(&self) -> &'static str {
-        "One hot counter: tcp_memory_allocated"
-    }
+impl Model for PercpuCounter {
+    type Input = Input;
+    type Worlds = PointWorlds;
 
-    fn summary(&self) -> &'static str {
-        "tcp_memory_allocated as one atomic, a percpu_counter, or 6.0's per-CPU reserves: CPU cost vs counting error on a dual-socket Xeon (seed 003)."
-    }
+    const ID: &'static str = ID;
+    const TITLE: &'static str = "One hot counter: tcp_memory_allocated";
+    const SUMMARY: &'static str = "tcp_memory_allocated as one atomic, a percpu_counter, or 6.0's per-CPU reserves: CPU cost vs counting error on a dual-socket Xeon (seed 003).";
 
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
     }
-    fn input_names(&self) -> Option<&'static [&'static str]> {
-        Some(Input::NAMES)
+
+    fn validate(&self, i: &Input) -> Result<(), ParamError> {
+        validate(i)
     }
 
-    fn validate(&self, params: &Params) -> Result<(), ParamError> {
-        validate(params)
-    }
-
-    fn columns(&self, _params: &Params) -> Vec<Column> {
+    fn columns(&self, _i: &Input) -> Vec<Column> {
         columns()
     }
 
     /// One point per core count of [`core_ladder`]; x = logical CPUs.
-    fn points(&self, params: &Params) -> Vec<Point> {
-        let i = Input::from(params);
-        core_ladder(&i)
+    fn points(&self, i: &Input) -> Vec<Point> {
+        core_ladder(i)
             .iter()
             .enumerate()
             .map(|(k, &c)| Point { index: k as u32, x: i64::from(c * i.threads()) })
             .collect()
     }
 
-    /// The three counters at `point.x` CPUs; `cpu_pct` and the error columns are `counter`'s.
-    fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
-        let i = Input::from(params);
-        row_on(&DUAL_XEON_2018, COSTS_2018, &i, point.x as u32 / i.threads(), seed)
+    /// The three counters at `point.x` CPUs and the selected counter's ramp.
+    fn worlds(&self, i: &Input, point: &Point, seed: u64, runner: &mut Runner) -> PointWorlds {
+        point_worlds_on(&DUAL_XEON_2018, COSTS_2018, i, cores_at(i, point), seed, runner)
     }
 
-    fn run_point_checked(&self, params: &Params, point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
-        world::invariants::check_point(params, point, seed, max_events)
+    /// `cpu_pct` and the error columns are the selected counter's.
+    fn row(&self, i: &Input, point: &Point, worlds: PointWorlds) -> Row {
+        row_of(i, cores_at(i, point), worlds)
     }
 
-    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
+    /// The expected events of the point's four worlds ([`expected_events`]).
+    fn events(&self, i: &Input, point: &Point) -> u64 {
+        let (m, costs, cores) = (&DUAL_XEON_2018, COSTS_2018, cores_at(i, point));
+        let counters = [Counter::Atomic, Counter::PercpuCounter, Counter::PcpuReserve];
+        let steady: u64 = counters.iter().map(|&c| expected_events(&config_on(m, costs, i, cores, c))).sum();
+        steady + expected_events(&ramp_config(m, costs, i, cores, i.counter))
+    }
+
+    fn meanings(&self, _i: &Input) -> Vec<Meaning> {
+        meanings()
+    }
+
+    fn views(&self) -> Vec<ViewSpec> {
+        views()
+    }
+
+    /// The table, and the views of two more runs at `cpus` cores: the selected counter
+    /// sampled for the error plot, and its ramp.
+    fn finish(&self, i: &Input, seed: u64, rows: Vec<Row>) -> RunOutput {
         let mut out = RunOutput::new(ID, seed, columns());
         for row in rows {
             out.push_row(row);
         }
-        let i = Input::from(params);
-        let mut cfg = config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, i.counter);
-        cfg.sample_every_ns = (cfg.duration_ns / 500).max(1);
-        let sel = simulate(cfg, seed);
-        let ramp = simulate(ramp_config(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, i.counter), seed);
-        out.plots = vec![crossing_plot(&i, &ramp), error_plot(&i, &sel)];
-        let (views, flame) = text_views(&i, sel, &ramp, seed);
+        let sel = simulate(sampled_config(i), seed);
+        let ramp = simulate(ramp_config(&DUAL_XEON_2018, COSTS_2018, i, i.cpus, i.counter), seed);
+        out.plots = vec![crossing_plot(i, &ramp), error_plot(i, &sel)];
+        let (views, flame) = text_views(i, sel, &ramp, seed);
         out.views = views;
         out.flames = vec![flame];
         out.note_missing(&meanings());
         out
     }
 
-    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
-        meanings()
+    fn finish_events(&self, i: &Input) -> u64 {
+        expected_events(&sampled_config(i))
+            + expected_events(&ramp_config(&DUAL_XEON_2018, COSTS_2018, i, i.cpus, i.counter))
     }
 
-    /// Per point the three counters and the ramp, then two runs for the views: each at most
-    /// [`MAX_EVENTS_PER_RUN`] events, plus the work of drawing each touched connection's spare
-    /// pages from the steady state (`world/load.rs`, `fw`): raises / timers loop steps on
-    /// average, at most one draw per connection and per event, each step about a tenth of an
-    /// event's time (1.2 × 10^9 steps took about 15 s natively at the knobs' corner, raises
-    /// 1200 and timers 1 per minute, a million connections); a few per cent at the defaults.
-    fn estimate(&self, params: &Params) -> WorkEstimate {
-        let points = self.points(params).len() as u64;
-        let i = Input::from(params);
-        let touches = u64::from(i.connections).min(MAX_EVENTS_PER_RUN);
-        let draws = touches * u64::from(i.raises_per_min) / u64::from(i.timers_per_min.max(1)) / 10;
-        WorkEstimate { points, events: (4 * points + 2) * (MAX_EVENTS_PER_RUN + draws) }
-    }
-
-    /// Up to 20 simulated runs (5 CPU counts × 3 counters + a ramp) of at most
-    /// [`MAX_UPDATES_PER_RUN`] updates each, and 3 more for the views.
-    fn cost(&self, _params: &Params) -> Cost {
+    /// Heavy whatever the events say: every event walks the cache model, about 5 times the
+    /// engine's average time per event, so even the smallest lesson step is no frame's work.
+    fn cost(&self, _i: &Input) -> Cost {
         Cost::Heavy
     }
 
-    fn views(&self) -> Vec<ViewSpec> {
-        vec![
-            ViewSpec::Chart {
-                id: "cpu",
-                chart: ChartSpec {
-                    title: "CPU time in the accounting vs CPUs online (seed 003 marked)",
-                    x: "nr_cpus",
-                    ys: &[
-                        ("atomic_cpu_pct", "atomic (sim)"),
-                        ("percpu_counter_cpu_pct", "percpu_counter (sim)"),
-                        ("pcpu_reserve_cpu_pct", "6.0 per-CPU reserve (sim)"),
-                    ],
-                    y_label: "% of all CPU time",
-                    y_divisor: 1.0,
-                    x_label: "CPUs online",
-                    seed_overlay: true,
-                },
-            },
-            ViewSpec::Chart {
-                id: "error",
-                chart: ChartSpec {
-                    title: "How far the shared value is off: largest error seen vs the bound",
-                    x: "nr_cpus",
-                    ys: &[("max_error_pages", "largest error seen (sim)"), ("error_bound_pages", "bound")],
-                    y_label: "pages (4 KiB)",
-                    y_divisor: 1.0,
-                    x_label: "CPUs online",
-                    seed_overlay: false,
-                },
-            },
-            ViewSpec::Plot { id: "crossing", plots: &["crossing"], shows: &["late_ms", "limit_overshoot_pages"] },
-            ViewSpec::Plot {
-                id: "error-time",
-                plots: &["error-time"],
-                shows: &["max_error_pages", "error_bound_pages"],
-            },
-            ViewSpec::Flame { id: "flame", flames: &["profile"] },
-            ViewSpec::Compare { id: "table" },
-            ViewSpec::Text { id: "profile", texts: &["profile"] },
-            ViewSpec::Text { id: "line", texts: &["line"] },
-            ViewSpec::Text { id: "bound", texts: &["bound"] },
-            ViewSpec::Text { id: "tcp-mem", texts: &["tcp_mem"] },
-            ViewSpec::Table { id: "results" },
-        ]
+    /// The same: a point at `measure_us = 200000` takes ~75,000 events, 50 ms natively.
+    fn point_cost(&self, _i: &Input, _point: &Point) -> Cost {
+        Cost::Heavy
     }
 
-    /// The defaults with the 2018 atomic selected, so the reduce share is the seed's.
-    fn reproduce_params(&self) -> Params {
-        let mut p = self.defaults();
-        p.set_text("counter", "atomic").expect("atomic is a counter");
-        p
+    fn monotone(&self) -> Vec<Monotone> {
+        predict::monotone()
+    }
+
+    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
+        Some(self)
+    }
+
+    fn calibrated(&self) -> Option<&dyn Calibrated<Self>> {
+        Some(self)
+    }
+}
+
+/// The selected counter's run at `cpus` cores, sampled for the error plot (500 samples).
+fn sampled_config(i: &Input) -> WorldConfig {
+    let mut cfg = config_on(&DUAL_XEON_2018, COSTS_2018, i, i.cpus, i.counter);
+    cfg.sample_every_ns = (cfg.duration_ns / 500).max(1);
+    cfg
+}
+
+impl SeedTables<PercpuCounter> for PercpuCounter {
+    fn compare(&self, i: &Input, output: &RunOutput) -> Option<Reproduction> {
+        seed::compare(i, output)
     }
 
     fn tables(&self) -> Vec<TableSpec> {
@@ -336,27 +313,70 @@ impl Experiment for PercpuCounter {
         (table == predict::TABLE).then(|| predict::check(seeds)).flatten()
     }
 
-    fn machines(&self) -> Vec<MachineProfile> {
-        vec![DUAL_XEON_2018]
-    }
-
-    fn uncertain(&self) -> Vec<(&'static str, crate::sim::catalogue::Quantity)> {
-        predict::uncertain()
-    }
-
-    fn run_perturbed(&self, params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
-        predict::run_perturbed(params, seed, values)
-    }
-
-    fn monotone(&self) -> Vec<Monotone> {
-        predict::monotone()
-    }
-
     fn seed_output(&self) -> Option<RunOutput> {
         seed::seed_output()
     }
 
-    fn compare(&self, params: &Params, output: &RunOutput) -> Option<Reproduction> {
-        seed::compare(params, output)
+    /// The defaults with the 2018 atomic selected, so the reduce share is the seed's.
+    fn reproduce_params(&self) -> Option<Params> {
+        let mut p = Params::new(ID, specs());
+        p.set_text("counter", "atomic").expect("atomic is a counter");
+        Some(p)
     }
+}
+
+impl Calibrated<PercpuCounter> for PercpuCounter {
+    fn machines(&self) -> Vec<MachineProfile> {
+        vec![DUAL_XEON_2018]
+    }
+
+    fn uncertain(&self) -> Vec<(&'static str, Quantity)> {
+        predict::uncertain()
+    }
+
+    fn run_perturbed(&self, i: &Input, seed: u64, values: &[f64]) -> Option<RunOutput> {
+        predict::run_perturbed(i, seed, values)
+    }
+}
+
+fn views() -> Vec<ViewSpec> {
+    vec![
+        ViewSpec::Chart {
+            id: "cpu",
+            chart: ChartSpec {
+                title: "CPU time in the accounting vs CPUs online (seed 003 marked)",
+                x: "nr_cpus",
+                ys: &[
+                    ("atomic_cpu_pct", "atomic (sim)"),
+                    ("percpu_counter_cpu_pct", "percpu_counter (sim)"),
+                    ("pcpu_reserve_cpu_pct", "6.0 per-CPU reserve (sim)"),
+                ],
+                y_label: "% of all CPU time",
+                y_divisor: 1.0,
+                x_label: "CPUs online",
+                seed_overlay: true,
+            },
+        },
+        ViewSpec::Chart {
+            id: "error",
+            chart: ChartSpec {
+                title: "How far the shared value is off: largest error seen vs the bound",
+                x: "nr_cpus",
+                ys: &[("max_error_pages", "largest error seen (sim)"), ("error_bound_pages", "bound")],
+                y_label: "pages (4 KiB)",
+                y_divisor: 1.0,
+                x_label: "CPUs online",
+                seed_overlay: false,
+            },
+        },
+        ViewSpec::Plot { id: "crossing", plots: &["crossing"], shows: &["late_ms", "limit_overshoot_pages"] },
+        ViewSpec::Plot { id: "error-time", plots: &["error-time"], shows: &["max_error_pages", "error_bound_pages"] },
+        ViewSpec::Flame { id: "flame", flames: &["profile"] },
+        ViewSpec::Compare { id: "table" },
+        ViewSpec::Text { id: "profile", texts: &["profile"] },
+        ViewSpec::Text { id: "line", texts: &["line"] },
+        ViewSpec::Text { id: "bound", texts: &["bound"] },
+        ViewSpec::Text { id: "tcp-mem", texts: &["tcp_mem"] },
+        ViewSpec::Table { id: "results" },
+    ]
 }

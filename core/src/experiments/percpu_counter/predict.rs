@@ -4,11 +4,11 @@
 //! the real system fixes in sign.
 
 use super::profile::{costs_on, WORKLOAD};
-use super::{point_outcomes_on, row_on, Input, PercpuCounter, ID};
+use super::{columns, core_ladder, point_outcomes_on, point_worlds_on, row_of, Input, PercpuCounter, ID};
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::experiment::{Experiment, Monotone};
+use crate::model::Runner;
 use crate::output::RunOutput;
-use crate::params::Params;
 use crate::sim::catalogue::{Quantity, BROADWELL_EP, BROADWELL_EP_2018};
 use crate::sim::machine::MachineProfile;
 
@@ -60,14 +60,14 @@ pub fn uncertain() -> Vec<(&'static str, Quantity)> {
     ]
 }
 
-/// The rows of a run of `params` with the quantities of [`uncertain`] set to `values`.
-pub fn run_perturbed(params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
+/// The rows of a run of `input` with the quantities of [`uncertain`] set to `values`.
+pub fn run_perturbed(input: &Input, seed: u64, values: &[f64]) -> Option<RunOutput> {
     let names = uncertain();
     if values.len() != names.len() {
         return None;
     }
     let (mut f, mut k) = (BROADWELL_EP, BROADWELL_EP_2018);
-    let mut i = Input::from(params);
+    let mut i = input.clone();
     for ((name, q), &v) in names.iter().zip(values) {
         let q = q.with_value(v);
         match *name {
@@ -93,11 +93,10 @@ pub fn run_perturbed(params: &Params, seed: u64, values: &[f64]) -> Option<RunOu
     let m = MachineProfile::from_catalogue(super::DUAL_XEON_2018.name, &f, &k, 2, 14, 2);
     let costs = costs_on(&f, &k);
     i.atomic_ns = costs.atomic_ns;
-    let e = PercpuCounter;
-    let mut out = RunOutput::new(ID, seed, e.columns(params));
-    for p in e.points(params) {
-        let cores = p.x as u32 / i.threads();
-        out.push_row(row_on(&m, costs, &i, cores, seed));
+    let mut out = RunOutput::new(ID, seed, columns());
+    for cores in core_ladder(input) {
+        let worlds = point_worlds_on(&m, costs, &i, cores, seed, &mut Runner::plain());
+        out.push_row(row_of(&i, cores, worlds));
     }
     Some(out)
 }

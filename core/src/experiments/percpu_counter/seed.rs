@@ -34,8 +34,7 @@ pub(super) fn seed_output() -> Option<RunOutput> {
     Some(out)
 }
 
-pub(super) fn compare(params: &Params, output: &RunOutput) -> Option<Reproduction> {
-    let i = Input::from(params);
+pub(super) fn compare(i: &Input, output: &RunOutput) -> Option<Reproduction> {
     let key = ("nr_cpus", f64::from(i.nr_cpus()));
     let atomic = output.metric("atomic_cpu_pct", Some(key))?;
     let percpu = output.metric("percpu_counter_cpu_pct", Some(key))?;

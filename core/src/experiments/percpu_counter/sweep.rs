@@ -1,12 +1,14 @@
 //! The sweep of `percpu-counter`: which core counts a run visits, the world each (counter,
 //! core count) pair becomes (topology, Linux CPU numbering, connections scaled with the
-//! cores, the update cap), and the figures one finished world yields.
+//! cores, the update cap), the worlds of a point, the events a world is expected to take, and
+//! the figures one finished world yields.
 
 use super::world::{wheel_granularity, TIMER_TIMEOUT_MS};
 use super::{
-    Counter, CounterCosts, Input, World, WorldConfig, WorldStats, COSTS_2018, DUAL_XEON_2018, MAX_CORES,
-    MAX_UPDATES_PER_RUN,
+    ramp_config, Counter, CounterCosts, Input, World, WorldConfig, WorldStats, COSTS_2018, DUAL_XEON_2018, MAX_CORES,
+    MAX_EVENTS_PER_RUN, MAX_UPDATES_PER_RUN, RAMP_LEAD_NS,
 };
+use crate::model::Runner;
 use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::world as skeleton;
 
@@ -82,10 +84,90 @@ pub struct Outcome {
 
 /// Runs `cfg` to its end.
 pub fn simulate(cfg: WorldConfig, seed: u64) -> World {
+    run_through(cfg, seed, "", &mut Runner::plain())
+}
+
+/// Builds `cfg`'s world and runs it through `runner` (`what` names it in a broken invariant).
+fn run_through(cfg: WorldConfig, seed: u64, what: &str, runner: &mut Runner) -> World {
     let mut w = World::new(cfg, seed);
-    skeleton::World::run(&mut w);
+    runner.run(what, &mut w);
     w.finish();
     w
+}
+
+/// What the worlds of one point leave for its row: the three counters' figures and the
+/// selected counter's ramp.
+pub struct PointWorlds {
+    pub counters: [Outcome; 3],
+    pub ramp: World,
+}
+
+/// The worlds of the point at `cores` cores on machine `m` with `costs`, through `runner`:
+/// the three counters, then the selected counter's ramp.
+pub fn point_worlds_on(
+    m: &MachineProfile,
+    costs: CounterCosts,
+    i: &Input,
+    cores: u32,
+    seed: u64,
+    runner: &mut Runner,
+) -> PointWorlds {
+    let mut run = |c: Counter| {
+        let w = run_through(config_on(m, costs, i, cores, c), seed, &format!("{c:?} at {cores} cores"), runner);
+        outcome(&w)
+    };
+    let counters = [run(Counter::Atomic), run(Counter::PercpuCounter), run(Counter::PcpuReserve)];
+    let what = format!("ramp of {:?} at {cores} cores", i.counter);
+    let ramp = run_through(ramp_config(m, costs, i, cores, i.counter), seed, &what, runner);
+    PointWorlds { counters, ramp }
+}
+
+/// Steady-state draw steps (`WorldStats::draw_steps`) that take about one event's time
+/// (1.2 × 10^9 steps took about 15 s natively at the knobs' corner, raises 1200 and timers 1
+/// per minute, a million connections).
+pub const DRAW_STEPS_PER_EVENT: u64 = 10;
+
+/// The events `cfg`'s world is expected to take, its draws' steps counted in events: a tick
+/// per CPU per tick begun, a timer per connection's expiry (whole bursts of the wheel's period), a
+/// raise per send beyond the forward alloc, two per percpu_counter fold (lock, release), over
+/// the window, or the ramp's (until the kernel sees the limit, a quarter more, at least a
+/// tick); and each connection the run first touches draws its forward alloc in raises /
+/// timers + 1 steps.
+pub fn expected_events(cfg: &WorldConfig) -> u64 {
+    let tick_ns = 1_000_000_000 / u64::from(cfg.hz);
+    let period_ns = cfg.wheel_gran_ticks.max(1) * tick_ns;
+    let pages_per_raise = u64::from(1 + cfg.raise_pages_max) / 2;
+    let per_window = |per_min: u32, ns: u64| u64::from(cfg.connections) * u64::from(per_min) * ns / 60_000_000_000;
+    let pages_per_s = per_window(cfg.raises_per_min, 1_000_000_000) * pages_per_raise;
+    let end_ns = match cfg.ramp {
+        Some(_) if pages_per_s > 0 => {
+            let late_ns = cfg.error_bound_pages().max(0) as u64 / 2 * 1_000_000_000 / pages_per_s;
+            let seen_ns = RAMP_LEAD_NS + late_ns;
+            cfg.duration_ns.min(seen_ns + (seen_ns / 4).max(tick_ns))
+        }
+        _ => cfg.duration_ns,
+    };
+    let ticks = u64::from(cfg.nr_cpus()) * end_ns.div_ceil(tick_ns);
+    let timers = per_window(cfg.timers_per_min, end_ns.div_ceil(period_ns) * period_ns);
+    let raises = per_window(cfg.raises_per_min, end_ns);
+    let batch = cfg.batch.max(1) as u64;
+    let folds = match (cfg.counter, cfg.ramp) {
+        (Counter::PercpuCounter, None) => {
+            (timers + raises) * pages_per_raise.pow(2) / batch.pow(2).max(pages_per_raise.pow(2))
+        }
+        (Counter::PercpuCounter, Some(_)) => (raises * pages_per_raise / batch).min(raises),
+        _ => 0,
+    };
+    let events = (ticks + timers + raises + 2 * folds).min(MAX_EVENTS_PER_RUN);
+    let draws = match cfg.ramp {
+        Some(_) => 0,
+        None => {
+            let (updates, conns) = (timers + raises, u64::from(cfg.connections));
+            let touched = updates * conns / (updates + conns).max(1);
+            touched * u64::from(cfg.raises_per_min + cfg.timers_per_min) / u64::from(cfg.timers_per_min.max(1))
+        }
+    };
+    events + draws / DRAW_STEPS_PER_EVENT
 }
 
 /// The figures of the finished run `w`.

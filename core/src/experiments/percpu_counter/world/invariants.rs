@@ -1,13 +1,9 @@
-//! The socket-memory world's invariants after every event (`make fuzz-sim`, issue #27): the
-//! counter's own checker (`check`: per-CPU parts, true sum, forward alloc, `fbc->lock`), the
-//! counting error within [`WorldConfig::error_bound_pages`], and every waiter on the fold
-//! lock with a fold pending (the holder with its fold applied); and [`check_point`], the worlds `run_point` runs.
+//! The socket-memory world's invariants after every event (`make fuzz-sim`): the counter's
+//! own checker (`check`: per-CPU parts, true sum, forward alloc, `fbc->lock`), the counting
+//! error within [`WorldConfig::error_bound_pages`](super::WorldConfig::error_bound_pages), and
+//! every waiter on the fold lock with a fold pending (the holder with its fold applied).
 
-use super::super::{config_on, ramp_config, Counter, Input, COSTS_2018, DUAL_XEON_2018};
-use super::{World, WorldConfig};
-use crate::experiment::Point;
-use crate::params::Params;
-use crate::sim::world::{Checked, World as _};
+use super::World;
 
 impl World {
     /// What [`crate::sim::world::World::check`] checks for this world.
@@ -39,23 +35,4 @@ impl World {
         }
         Ok(())
     }
-}
-
-/// The worlds [`super::super::row_on`] runs for `point` on the default machine, each run with
-/// its invariants checked after every event: the three counters and the ramp.
-pub fn check_point(params: &Params, point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
-    let i = Input::from(params);
-    let cores = point.x as u32 / i.threads();
-    let (m, costs) = (&DUAL_XEON_2018, COSTS_2018);
-    let mut configs: Vec<(String, WorldConfig)> = [Counter::Atomic, Counter::PercpuCounter, Counter::PcpuReserve]
-        .into_iter()
-        .map(|c| (format!("{c:?} at {cores} cores"), config_on(m, costs, &i, cores, c)))
-        .collect();
-    configs.push((format!("ramp of {:?} at {cores} cores", i.counter), ramp_config(m, costs, &i, cores, i.counter)));
-    let mut done = Checked::default();
-    for (what, cfg) in configs {
-        let mut w = World::new(cfg, seed);
-        done.add(w.run_checked(max_events).map_err(|e| format!("{what}: {e}"))?);
-    }
-    Ok(done)
 }

@@ -90,8 +90,10 @@ impl World {
             let mut pages = 0u32;
             // In the ramp, what the sockets held before the window is in `base_pages`.
             if self.cfg.ramp.is_none() {
+                self.stats.draw_steps += 1;
                 while rng.below(r + t) < r {
                     pages = pages.saturating_add(1 + rng.below(max));
+                    self.stats.draw_steps += 1;
                 }
             }
             self.fw_pages[conn] = pages.saturating_add(1);

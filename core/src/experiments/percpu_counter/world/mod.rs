@@ -49,7 +49,7 @@
 //! three counters' update paths (the shared line's RMWs, the per-CPU parts, the fold under
 //! `fbc->lock`), the time they charge and the other work's cache traffic; `ramp` is the ramp mode (its start, the limit
 //! check, the crossing) and the samples over time; `check` holds the invariant checker;
-//! `invariants` is what `make fuzz-sim` checks after every event, and the worlds of a point.
+//! `invariants` is what `make fuzz-sim` checks after every event.
 
 mod check;
 mod counter;
@@ -232,6 +232,9 @@ pub struct WorldStats {
     pub raise_ns: u64,
     pub reduce_ns: u64,
     pub max_error_pages: i64,
+    /// Steps of the steady-state draws of first-touched connections' forward alloc (`load`'s
+    /// `fw`): work the run does besides its events, which its expected events count.
+    pub draw_steps: u64,
 }
 
 /// The world: time, queue, one RNG per CPU, connections, the counter and its lines.
