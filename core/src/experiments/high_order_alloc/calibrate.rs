@@ -7,17 +7,16 @@
 //! table. The objective is the sum of the two columns' MAPE (%), plus twice the distance of the
 //! crossover from the seed's 9 flows, plus every percentage point by which a cell is off by more
 //! than 12 %, plus half the percentage by which the order-3 peak lies outside 575..615 Gbit/s:
-//! each term in the units of the targets. The crossover weighs 2 per flow (1/2 before issue
-//! #8's second pass): at 1/2 the descent traded a crossover of 22 flows, a hard target, for a
-//! few points of worst cell. Run it with
+//! each term in the units of the targets. The crossover weighs 2 per flow: at 1/2 the descent
+//! traded a crossover of 22 flows, a hard target, for a few points of worst cell. Run it with
 //! `skblab calibrate high-order-alloc [--seeds N] [--sensitivity]`; commit the printed values
 //! into `crate::sim::machine::SERVER_2019`.
 
+use super::runs::stream_config;
 use super::seed::{crossover, plateau, SEED_000_ROWS};
 use super::world::StreamSim;
-use super::{config_on, FragOrder, HighOrderAlloc};
+use super::{FragOrder, Input};
 use crate::calibrate::{Calibration, Constant, Score};
-use crate::experiment::Experiment;
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 use crate::sim::world::World as _;
 
@@ -58,11 +57,11 @@ pub fn profile_with(values: &[f64]) -> MachineProfile {
 
 /// Sweeps 1..=30 flows on `m` with default parameters and `seed`; (threads, order3, order0) Mbit/s.
 pub fn sweep_on(m: &MachineProfile, seed: u64) -> Vec<(u32, f64, f64)> {
-    let params = HighOrderAlloc.defaults();
+    let i = Input::defaults();
     let flows: Vec<u32> = (1..=30).collect();
     crate::calibrate::par_map(&flows, |&n| {
         let run = |o| {
-            let mut sim = StreamSim::new(config_on(m.clone(), &params, n, o), seed);
+            let mut sim = StreamSim::new(stream_config(m.clone(), &i, n, o), seed);
             sim.run();
             sim.throughput_mbps()
         };

@@ -1,13 +1,14 @@
 //! What high-order-alloc does not know and which way its knobs must move: the catalogue
 //! quantities a reproduction depends on that were not fitted (their sourced ranges make the
 //! uncertainty band, `skblab reproduce --bands N`), a run with them set, and the knob relations
-//! the real system fixes in sign (issue #23; checked by `core/tests/high_order_alloc_knobs.rs`
+//! the real system fixes in sign (checked by `core/tests/high_order_alloc_knobs.rs`
 //! and the registry-wide monotonicity test).
 
-use super::{columns_for, machine_from, row_on, HighOrderAlloc, Input, ID};
-use crate::experiment::{Experiment, Monotone};
+use super::runs::{machine_from, point_runs};
+use super::{columns_for, row_of, HighOrderAlloc, Input, ID};
+use crate::experiment::Monotone;
+use crate::model::{Model, Runner};
 use crate::output::RunOutput;
-use crate::params::Params;
 use crate::sim::catalogue::{Quantity, SKYLAKE_SP, SKYLAKE_SP_2019};
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 
@@ -65,31 +66,30 @@ fn field<'a>(m: &'a mut MachineProfile, name: &str) -> &'a mut u64 {
 
 /// The table of a run with the quantities of [`uncertain`] set to `values` (same order; a
 /// missing value keeps the catalogue's). `line_transfer_ns` and `cross_socket_ns` are
-/// parameters too: a value set here wins over the parameter's default, an explicit parameter
-/// over both.
-pub fn run_perturbed(params: &Params, seed: u64, values: &[f64]) -> RunOutput {
+/// parameters too: at the catalogue's value (their default) they take the sampled one; any
+/// other value is the reader's and stays.
+pub fn run_perturbed(i: &Input, seed: u64, values: &[f64]) -> RunOutput {
     let mut m = SERVER_2019;
     for ((name, _), &v) in uncertain().iter().zip(values) {
         *field(&mut m, name) = v.max(1.0).round() as u64;
     }
-    let mut p = params.clone();
-    let lines = [("line_transfer_ns", m.line_same_socket_ns, 1000), ("cross_socket_ns", m.line_cross_socket_ns, 2000)];
-    for (param, ns, max) in lines {
-        if !params.is_explicit(param) {
-            let ns = ns.clamp(10, max);
-            p.set_text(param, &ns.to_string()).expect("bug: a line latency out of its parameter's spec");
-        }
+    let mut i = i.clone();
+    if i.line_transfer_ns == SERVER_2019.line_same_socket_ns {
+        i.line_transfer_ns = m.line_same_socket_ns.clamp(10, 1000);
     }
-    let m = machine_from(m, &p);
-    let i = Input::from(&p);
+    if i.cross_socket_ns == SERVER_2019.line_cross_socket_ns {
+        i.cross_socket_ns = m.line_cross_socket_ns.clamp(10, 2000);
+    }
+    let m = machine_from(m, &i);
     let mut out = RunOutput::new(ID, seed, columns_for(&i));
-    for point in HighOrderAlloc.points(&p) {
-        out.push_row(row_on(&m, &p, point.x as u32, seed));
+    for point in HighOrderAlloc.points(&i) {
+        let flows = point.x as u32;
+        out.push_row(row_of(&i, flows, &point_runs(&m, &i, flows, seed, &mut Runner::plain())));
     }
     out
 }
 
-/// The knob relations of issue #23 ("The model's broken knobs"), for both columns.
+/// The knob relations the real system fixes in sign, for both columns.
 pub fn monotone() -> Vec<Monotone> {
     let mut out = Vec::new();
     for column in ["order3_mbps", "order0_mbps"] {

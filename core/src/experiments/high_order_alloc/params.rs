@@ -59,11 +59,16 @@ crate::params_input! {
     }
 }
 
+impl Input {
+    /// Every parameter at its default.
+    pub fn defaults() -> Input {
+        Input::from(&Params::new(super::ID, specs()))
+    }
+}
+
 /// The cross-parameter rules the spec's ranges cannot say: the cores split evenly over the
-/// sockets, `pcp_batch <= pcp_high`, and the sweep's flow range is not empty. `params_from` applies it, and `run`
-/// answers an error output instead of running.
-pub fn validate(params: &Params) -> Result<(), ParamError> {
-    let i = Input::from(params);
+/// sockets, `pcp_batch <= pcp_high`, and the sweep's flow range is not empty.
+pub fn validate(i: &Input) -> Result<(), ParamError> {
     if i.cpus % i.sockets != 0 {
         return Err(ParamError::BadValue {
             name: "cpus".into(),

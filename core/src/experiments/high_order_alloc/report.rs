@@ -2,10 +2,14 @@
 //! words), /proc/buddyinfo, zoneinfo pagesets, lock_stat and the perf report of the profiled
 //! run, and the notes that say why a cell has no throughput.
 
-use super::{crossover, plateau, profile, simulate, FragOrder, Input, RunSummary, StreamStats};
+use super::runs::{machine, simulate_on, summarize, RunSummary};
+use super::world::{StreamSim, LOCK_OPS};
+use super::{crossover, plateau, FragOrder, Input, StreamStats};
 use crate::output::{Cell, RunOutput, TextView};
-use crate::params::Params;
+use crate::sim::profile::ProfileReport;
+use crate::sim::qspinlock::LOCK_STAT_HEADER;
 use crate::sim::world::World;
+use serde::Serialize;
 
 /// Below this lead of order 0 over order 3 (at its largest, from the crossover on) a
 /// crossover is within the seed-to-seed spread of a cell (up to ~3 % at windows of
@@ -45,21 +49,20 @@ pub(super) fn missing_cells(out: &RunOutput) -> Vec<(u32, bool, bool)> {
 /// The text views, the flame graph of the profiled run, and the notes the output carries
 /// (a short window; why a row has no throughput).
 pub(super) fn views(
-    params: &Params,
+    i: &Input,
     rows: &[(u32, f64, f64)],
     missing: &[(u32, bool, bool)],
     seed: u64,
 ) -> (Vec<TextView>, crate::sim::profile::FlameGraph, Vec<String>) {
-    let i = Input::from(params);
     let (n, order) = (i.profile_threads, i.profile_order);
-    let d = profile(params, n, order, seed);
+    let d = detail(i, n, order, seed);
     let summary = format!(
         "crossover (order-0 ahead from here on): {}\norder-3 peak over 20..30 flows: {}\n",
         crossover_text(rows),
         plateau(rows).map_or("n/a".to_string(), |(n, v)| format!("{v:.0} Mbit/s at {n} flows")),
     );
     let mut summary = summary;
-    let (notes, out_notes) = run_notes(params, rows, missing, seed, &d.summary, n, order);
+    let (notes, out_notes) = run_notes(i, rows, missing, seed, &d.summary, n, order);
     for note in notes {
         summary.push_str(&format!("note: {note}\n"));
     }
@@ -100,7 +103,7 @@ pub const MIN_STEADY_MEASURE_US: u64 = 1000;
 /// summary shows the first list; the second (the short window, the rows without throughput)
 /// also goes to the output's notes.
 fn run_notes(
-    params: &Params,
+    i: &Input,
     rows: &[(u32, f64, f64)],
     missing: &[(u32, bool, bool)],
     seed: u64,
@@ -108,7 +111,6 @@ fn run_notes(
     n: u32,
     order: FragOrder,
 ) -> (Vec<String>, Vec<String>) {
-    let i = Input::from(params);
     let mut notes = Vec::new();
     let mut out_notes = Vec::new();
     if i.measure_us < MIN_STEADY_MEASURE_US {
@@ -138,7 +140,7 @@ fn run_notes(
             if mbps > 0.0 {
                 continue;
             }
-            let sim = simulate(params, t, ord, seed);
+            let sim = simulate_on(machine(i), i, t, ord, seed);
             let why = alloc_note(&sim.stats).unwrap_or_else(|| {
                 if sim.outcome().truncated {
                     "the run hit its event bound before the window ended".to_string()
@@ -170,4 +172,59 @@ fn alloc_note(s: &StreamStats) -> Option<String> {
     } else {
         None
     }
+}
+
+/// Everything the detail views show for one setting.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PointDetail {
+    pub summary: RunSummary,
+    pub profile: ProfileReport,
+    pub buddyinfo: String,
+    pub zoneinfo_pagesets: String,
+    pub lock_stat: String,
+}
+
+/// Perf report, lock stats and /proc views of one run.
+pub fn detail(i: &Input, threads: u32, order: FragOrder, seed: u64) -> PointDetail {
+    let sim = simulate_on(machine(i), i, threads, order, seed);
+    let o = if order == FragOrder::Order3 { 3 } else { 0 };
+    let title = format!(
+        "perf report: {threads} TCP_STREAM flows over lo, order-{o} frags, {:.0} Mbit/s",
+        sim.throughput_mbps()
+    );
+    let buddyinfo: String = sim.zones.iter().map(|z| z.free_area.buddyinfo_line(z.node, "Normal") + "\n").collect();
+    let cpus = sim.thread_cpus();
+    // The first four distinct CPUs the threads run on (on a small machine threads share CPUs).
+    let mut shown: Vec<u16> = Vec::new();
+    for c in cpus {
+        if shown.len() < 4 && !shown.contains(&c) {
+            shown.push(c);
+        }
+    }
+    let zoneinfo_pagesets = sim.zones.iter().map(|z| z.zoneinfo_pagesets(&shown)).collect::<Vec<_>>().join("");
+    PointDetail {
+        summary: summarize(&sim),
+        profile: sim.profile.report(title),
+        buddyinfo,
+        zoneinfo_pagesets,
+        lock_stat: lock_stat(&sim),
+    }
+}
+
+/// /proc/lock_stat's zone->lock lines per node, then the hold time per operation: the lines
+/// and list steps each does under the lock (docs/high-order-alloc.md, "Lock hold times").
+fn lock_stat(sim: &StreamSim) -> String {
+    let mut lock_stat = format!("{LOCK_STAT_HEADER}\n");
+    for z in &sim.zones {
+        lock_stat.push_str(&format!("node {} {}\n", z.node, z.lock.lock_stat_line().trim_start()));
+    }
+    lock_stat.push_str("\nholdtime by caller (both nodes):      holds   avg (ns)\n");
+    for (k, name) in LOCK_OPS.iter().enumerate() {
+        let n = sim.stats.lock_ops[k];
+        if n > 0 {
+            let avg = sim.stats.lock_hold_ns[k] as f64 / n as f64;
+            lock_stat.push_str(&format!("  {name:<32} {n:>8} {avg:>10.0}\n"));
+        }
+    }
+    lock_stat
 }

@@ -5,10 +5,6 @@
 //!
 //! Used only to compare (reproduce, calibration, tests, chart overlays). The model never reads it.
 
-use crate::output::Citation;
-use crate::sources;
-use serde::Serialize;
-
 /// `thr: T0: T1` as printed in the post: flows, order-3 Mbit/s, order-0 Mbit/s.
 pub const SEED_000_ROWS: [(u32, u32, u32); 30] = [
     (1, 49979, 37267),
@@ -42,31 +38,6 @@ pub const SEED_000_ROWS: [(u32, u32, u32); 30] = [
     (29, 611610, 833249),
     (30, 577356, 841062),
 ];
-
-/// One row of the seed table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct SeedRow {
-    pub threads: u32,
-    pub order3_mbps: u32,
-    pub order0_mbps: u32,
-}
-
-/// The table with its citation, for chart overlays.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SeedTable {
-    pub citation: Citation,
-    pub rows: Vec<SeedRow>,
-}
-
-pub fn seed_table() -> SeedTable {
-    SeedTable {
-        citation: sources::SEED_000,
-        rows: SEED_000_ROWS
-            .iter()
-            .map(|&(threads, order3_mbps, order0_mbps)| SeedRow { threads, order3_mbps, order0_mbps })
-            .collect(),
-    }
-}
 
 /// First thread count from which `b` stays strictly ahead of `a` to the end of the table.
 pub fn crossover(rows: &[(u32, f64, f64)]) -> Option<u32> {

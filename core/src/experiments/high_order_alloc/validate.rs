@@ -1,4 +1,4 @@
-//! `skblab validate`'s figures for seed 000 (issue #22): the table's bookkeeping, the in-sample
+//! `skblab validate`'s figures for seed 000: the table's bookkeeping, the in-sample
 //! error on the mean of the seeds, two cross-validation splits, and the curve baseline.
 //!
 //! Seed 000 is one table of 60 independent numbers (order-3 and order-0 Gbit/s at 1..30
@@ -11,12 +11,12 @@
 //! `a·n / (1 + (a·n/P)^k)^(1/k)` for order-3 (five parameters).
 
 use super::calibrate::{profile_with, sweep_on, FITTED};
+use super::runs::stream_config;
 use super::seed::{crossover, SEED_000_ROWS};
 use super::world::StreamSim;
-use super::{config_on, FragOrder, HighOrderAlloc};
+use super::{FragOrder, HoaCalibration, Input};
 use crate::calibrate::tables::{mape, TableCheck};
 use crate::calibrate::{calibrate, Calibration, Constant, Score};
-use crate::experiment::Experiment;
 use crate::sim::machine::MachineProfile;
 use crate::sim::world::World as _;
 
@@ -49,12 +49,12 @@ fn seed_rows() -> Rows {
 
 /// Mean rows over `seeds` on `m` for flows in `flows`, only the orders asked for (0 elsewhere).
 fn rows_on(m: &MachineProfile, seeds: &[u64], flows: (u32, u32), order3: bool) -> Rows {
-    let params = HighOrderAlloc.defaults();
+    let i = Input::defaults();
     let k = seeds.len().max(1) as f64;
     let points: Vec<u32> = (flows.0..=flows.1).collect();
     crate::calibrate::par_map(&points, |&n| {
         let run = |o, s| {
-            let mut sim = StreamSim::new(config_on(m.clone(), &params, n, o), s);
+            let mut sim = StreamSim::new(stream_config(m.clone(), &i, n, o), s);
             sim.run();
             sim.throughput_mbps()
         };
@@ -186,7 +186,7 @@ fn fit_saturating(pts: &[(f64, f64)]) -> (f64, f64, f64) {
 pub fn check(seeds: &[u64]) -> TableCheck {
     let seeds = if seeds.is_empty() { &[1u64][..] } else { seeds };
     let all = (1, 30);
-    let committed: Vec<f64> = HighOrderAlloc.calibration().map(|c| c.committed()).unwrap_or_default();
+    let committed: Vec<f64> = HoaCalibration.committed();
     let m = profile_with(&committed);
     let mean = mean_rows(&m, seeds);
     let (p3, p0) = pairs(&mean, all);

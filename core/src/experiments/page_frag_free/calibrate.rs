@@ -20,8 +20,9 @@
 //! `machines.rs` (`ROUTER_LOAD`).
 
 use super::machines::{machine, ForwardingBox, MachineKind};
+use super::runs::{drop_pct, summary};
 use super::seed::SEED_FRAMES;
-use super::{machine_defaults, summary_on, Fix, Shares};
+use super::{machine_defaults, Fix, Input, Shares};
 use crate::calibrate::{Calibration, Constant, Score};
 use crate::params::{Params, Value};
 
@@ -74,16 +75,17 @@ pub fn frames(s: &Shares) -> [f64; 7] {
 /// Runs `kind`'s default setting with `values` on `seeds` (mean) and scores it.
 pub fn score(kind: MachineKind, values: &[f64], seeds: &[u64]) -> Score {
     let (b, params) = with_values(kind, values);
+    let i = Input::new(&params);
     let n = seeds.len().max(1) as f64;
     let mut sum = [0.0; 7];
     let (mut spin_after, mut drop) = (0.0, 0.0);
     let per_seed = crate::calibrate::par_map(seeds, |&seed| {
-        let after = Shares::of(&summary_on(&b, &params, Fix::After, seed).flame).spin_free;
-        (after, summary_on(&b, &params, Fix::Before, seed))
+        let after = Shares::of(&summary(&b, &i, Fix::After, seed).flame).spin_free;
+        (after, summary(&b, &i, Fix::Before, seed))
     });
     for (after, before) in per_seed {
         spin_after += after / n;
-        drop += super::drop_pct(&super::Input::new(&params), &before) / n;
+        drop += drop_pct(&i, &before) / n;
         for (a, v) in sum.iter_mut().zip(frames(&Shares::of(&before.flame))) {
             *a += v / n;
         }

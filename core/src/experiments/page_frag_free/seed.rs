@@ -1,7 +1,9 @@
 //! The seed's numbers for page-frag-free (seed 002: the perf shares of the router and the gains
 //! on the two machines) and the reproduce table that sets the model's figures beside them.
 
-use super::{machines, pair, summary_on, Experiment, Fix, MachineKind, PageFragFree, Shares, ID};
+use super::runs::{summary, Shares};
+use super::{machines, pair, Fix, Input, MachineKind, PageFragFree, ID};
+use crate::experiment::Experiment;
 use crate::output::{ReproCell, ReproRow, Reproduction};
 use crate::params::{Choice, Params, Value};
 use crate::sources;
@@ -62,8 +64,8 @@ pub(super) fn reproduction(rows: Vec<ReproRow>, seed: u64) -> Reproduction {
 pub fn reproduce_figures(seed: u64) -> Vec<f64> {
     let e = &PageFragFree;
     let mut out = Vec::new();
-    let router = e.defaults();
-    let before = summary_on(&machines::ROUTER, &router, Fix::Before, seed);
+    let router = Input::new(&e.defaults());
+    let before = summary(&machines::ROUTER, &router, Fix::Before, seed);
     out.extend(super::calibrate::frames(&Shares::of(&before.flame)));
     for kind in [MachineKind::X86Bench, MachineKind::CortexA53] {
         let params = machine_defaults(kind);

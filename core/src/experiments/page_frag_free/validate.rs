@@ -9,10 +9,11 @@
 //! per-packet costs of `machines.rs` and, for x86, the recycling fitted to the other table).
 
 use super::machines::{machine, workload, ForwardingBox, MachineKind};
-use super::{gain_target, machine_defaults, pair, seed, Input, ID};
+use super::seed::gain_target;
+use super::{machine_defaults, seed, ID};
 use crate::calibrate::tables::{mape, TableCheck, TableSpec};
 use crate::experiment::Monotone;
-use crate::params::{Choice, Params};
+use crate::params::Choice;
 use crate::sim::catalogue::{family, kernel, Quantity};
 
 /// The three tables (short names as `skblab validate` prints them).
@@ -207,9 +208,8 @@ fn set(b: &mut ForwardingBox, field: &str, v: f64) {
     }
 }
 
-/// The box of `params`' machine with the values of [`uncertain`] (same order) that name it.
-pub fn perturbed_box(params: &Params, values: &[f64]) -> ForwardingBox {
-    let kind = Input::new(params).machine;
+/// The box of machine `kind` with the values of [`uncertain`] (same order) that name it.
+pub fn perturbed_box(kind: MachineKind, values: &[f64]) -> ForwardingBox {
     let mut b = machine(kind).clone();
     for ((name, _), &v) in uncertain().iter().zip(values) {
         if let Some(field) = name.strip_prefix(kind.name()).and_then(|r| r.strip_prefix('.')) {
@@ -239,11 +239,4 @@ pub fn monotone() -> Vec<Monotone> {
             unless: &[],
         },
     ]
-}
-
-/// The gains of the two predictions with the router fitted, on `seeds` (x86, A53).
-pub fn predicted_gains(seeds: &[u64]) -> (f64, f64) {
-    let n = seeds.len().max(1) as f64;
-    let g = |k| crate::calibrate::par_map(seeds, |&s| pair(&machine_defaults(k), s).gain_pct).iter().sum::<f64>() / n;
-    (g(MachineKind::X86Bench), g(MachineKind::CortexA53))
 }

@@ -39,7 +39,7 @@ use crate::sim::zone::Zone;
 use serde::Serialize;
 use std::collections::VecDeque;
 
-pub(crate) mod invariants;
+mod invariants;
 mod zone_ops;
 
 /// Slots of an RX ring (mlx5's default ring size).

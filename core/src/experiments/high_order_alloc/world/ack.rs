@@ -1,4 +1,4 @@
-//! The receiver's ACKs as Linux 5.2 sends them (issue #23): `tcp_measure_rcv_mss` and
+//! The receiver's ACKs as Linux 5.2 sends them: `tcp_measure_rcv_mss` and
 //! `__tcp_ack_snd_check` when data arrives, the delayed-ACK timer, and the sender's
 //! processing of an ACK (`snd_una` moves when its socket takes it).
 

@@ -65,14 +65,8 @@ pub const JITTER_MIN_PERMILLE: u64 = 900;
 pub const JITTER_SPAN_PERMILLE: u32 = 201;
 
 /// At most this many events per thread per simulated µs (a syscall takes ≥ 1 µs and ≤ 40 events):
-/// the hard cap of a run.
+/// the hard cap of a run (a run takes about 1.3 at the default mesh: `runs::expected_events`).
 pub const EVENTS_PER_THREAD_US: u64 = 64;
-
-/// The events per thread per simulated µs a run is expected to handle, for its estimate:
-/// measured on the model 0.39–1.76 (msg_bytes 4, 16 and 64 KiB; 1, 4, 12 and 30 flows; one
-/// and two sockets; seed 1), so 6 leaves a margin of 3.4× over the highest. The cap above is
-/// ten times more: a run the estimate misjudges still ends.
-pub const EXPECTED_EVENTS_PER_THREAD_US: u64 = 6;
 
 /// At most this many events in one run, whatever the size (about 10 s of native CPU time);
 /// a run that reaches it stops early, truncated ([`crate::sim::world::World::outcome`]). The default sweep

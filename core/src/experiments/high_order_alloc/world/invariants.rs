@@ -1,17 +1,13 @@
-//! The TCP_STREAM world's invariants after every event (`make fuzz-sim`, issue #27), apart
-//! from the model: every zone (`Zone::check_invariants`: buddy lists, pagesets, pages
-//! conserved, zone->lock's FIFO queue) and every skb SLUB, the CPUs' run queues, every
-//! `zone->lock` holder and waiter a thread with an operation on that zone (and every spinning
-//! thread on it, queued or granted), page references (each page at least as referenced as the task frags and skb
-//! frags the world holds; a page queued for freeing unreferenced), the skb objects held allocated, and each
-//! flow's byte counters in order; and [`check_point`], the worlds `run_point` runs.
+//! The TCP_STREAM world's invariants, checked after every event by `make fuzz-sim`: every
+//! zone (`Zone::check_invariants`: buddy lists, pagesets, pages conserved, zone->lock's FIFO
+//! queue) and every skb SLUB, the CPUs' run queues, every `zone->lock` holder and waiter a
+//! thread with an operation on that zone (and every spinning thread on it, queued or
+//! granted), page references (each page at least as referenced as the task frags and skb
+//! frags the world holds; a page queued for freeing unreferenced), the skb objects held
+//! allocated, and each flow's byte counters in order.
 
-use super::super::{config_on, machine, FragOrder, Input};
 use super::{Action, Skb, StreamSim, ThreadState, ZoneOp};
-use crate::experiment::Point;
-use crate::params::Params;
 use crate::sim::machine::PAGE_SIZE;
-use crate::sim::world::{Checked, World as _};
 use std::collections::BTreeMap;
 
 impl ZoneOp {
@@ -141,19 +137,4 @@ impl StreamSim {
         }
         Ok(())
     }
-}
-
-/// The worlds `run_point` runs for `point` (both frag orders at `point.x` flows, for each of
-/// the `seeds` seeds), each checked after every event.
-pub fn check_point(params: &Params, point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
-    let m = machine(params);
-    let mut done = Checked::default();
-    for k in 0..u64::from(Input::from(params).seeds.max(1)) {
-        for order in [FragOrder::Order3, FragOrder::Order0] {
-            let s = seed.wrapping_add(k);
-            let mut sim = StreamSim::new(config_on(m.clone(), params, point.x as u32, order), s);
-            done.add(sim.run_checked(max_events).map_err(|e| format!("{order:?}, seed {s}: {e}"))?);
-        }
-    }
-    Ok(done)
 }

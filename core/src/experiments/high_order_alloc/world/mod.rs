@@ -41,7 +41,7 @@
 mod ack;
 mod chains;
 mod constants;
-pub(crate) mod invariants;
+mod invariants;
 mod ops;
 mod placement;
 mod sched;

@@ -1,17 +1,11 @@
-//! The forwarding world's invariants after every event (`make fuzz-sim`, issue #27), apart
-//! from the model: every zone (`Zone::check_invariants`: buddy lists, pagesets, pages
-//! conserved, zone->lock's queue), the pages of packets in flight still referenced, every send
-//! queue's count equal to the packets on it and within `TX_SQ`, a page
-//! being freed under the lock unreferenced, and every `zone->lock` holder and
-//! waiter a CPU with an operation on that zone (and every such CPU on the lock); and
-//! [`check_point`], the worlds `run_point` runs.
+//! The forwarding world's invariants, checked after every event by `make fuzz-sim`: every
+//! zone (`Zone::check_invariants`: buddy lists, pagesets, pages conserved, zone->lock's
+//! queue), the pages of packets in flight still referenced, every send queue's count equal to
+//! the packets on it and within `TX_SQ`, a page being freed under the lock unreferenced, and
+//! every `zone->lock` holder and waiter a CPU with an operation on that zone (and every such
+//! CPU on the lock).
 
-use super::super::machines::machine;
-use super::super::{config_on, Fix, Input};
 use super::{ForwardSim, ZoneOp};
-use crate::experiment::Point;
-use crate::params::Params;
-use crate::sim::world::{Checked, World as _};
 
 impl ForwardSim {
     /// What [`crate::sim::world::World::check`] checks for this world.
@@ -66,16 +60,4 @@ impl ForwardSim {
         }
         Ok(())
     }
-}
-
-/// The worlds `run_point` runs: the setting before and after the fix, each checked after
-/// every event.
-pub fn check_point(params: &Params, _point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
-    let b = machine(Input::new(params).machine);
-    let mut done = Checked::default();
-    for fix in [Fix::Before, Fix::After] {
-        let mut sim = ForwardSim::new(config_on(b, params, fix), seed);
-        done.add(sim.run_checked(max_events).map_err(|e| format!("{fix:?}: {e}"))?);
-    }
-    Ok(done)
 }
