@@ -337,7 +337,7 @@ impl SeedTables<PageFragFree> for PageFragFree {
     }
 
     /// The full table on the mean over `seeds` of each figure, each cell with its [min, max].
-    fn from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
+    fn mean_of_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
         if figures.is_empty() || figures.iter().any(|f| f.len() != FIGURES) {
             return None;
         }
