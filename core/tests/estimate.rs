@@ -1,7 +1,7 @@
-//! Bounded work (issue #27): `Experiment::estimate` is an upper bound of the events a run
-//! really handles, for every simulated experiment, over random valid settings (the events
-//! counted by each world's own outcome, over every simulation `run` makes); the issue's
-//! 196-second high-order-alloc sweep is estimated above the CLI's 60-second limit.
+//! Bounded work: `Experiment::estimate` is within 2× of the events a run really handles (an
+//! upper bound where an experiment still estimates by its caps), for every simulated
+//! experiment, over random valid settings (the events counted by each world's own outcome,
+//! over every simulation `run` makes); a 196-second high-order-alloc sweep is estimated above the CLI's 60-second limit.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -13,6 +13,10 @@ use skblab_core::{find, Experiment, ParamKind, Params, Value};
 const CASES: u32 = 200;
 /// Settings estimated above this are skipped (a debug build's test stays short).
 const MAX_EVENTS: u64 = 30_000_000;
+
+/// Experiments whose estimate is the events a run is expected to take (`Model::events`): within
+/// 2× of the events it handles. The others' estimate is still a cap, an upper bound.
+const EXPECTED: [&str; 1] = [ccf::ID];
 
 /// The events `run(params, seed)` handles, from each world's counters.
 fn actual_events(id: &str, params: &Params, seed: u64) -> u64 {
@@ -97,7 +101,12 @@ fn the_estimate_bounds_the_events_a_run_handles() {
         let check = |params: &Params| {
             let est = e.estimate(params);
             let got = actual_events(e.id(), params, 1);
-            assert!(got <= est.events, "{}: {got} events handled, estimate {} ({params:?})", e.id(), est.events);
+            if EXPECTED.contains(&e.id()) {
+                let within = got <= 2 * est.events && est.events <= 2 * got;
+                assert!(within, "{}: {got} events handled, expected {} ({params:?})", e.id(), est.events);
+            } else {
+                assert!(got <= est.events, "{}: {got} events handled, estimate {} ({params:?})", e.id(), est.events);
+            }
             assert_eq!(est.points, e.points(params).len() as u64, "{}", e.id());
         };
         check(&e.defaults());
