@@ -3,7 +3,6 @@
 
 use super::profile::XEN_GUEST_2011;
 use super::{run_input, Input, LaneEvent};
-use crate::params::Params;
 use serde::Serialize;
 
 /// The lane view's data: the first alloc/free events after the warm-up, the CPU roles, the
@@ -25,12 +24,14 @@ pub struct Lanes {
 pub const LANES_WARMUP_US: u64 = 3000;
 pub const LANES_MEASURE_US: u64 = 1000;
 
-/// The data of the lane view for `params` (a short window of the same configuration).
-pub fn lanes(params: &Params, seed: u64) -> Lanes {
-    let mut input = Input::from(params);
-    input.warmup_us = input.warmup_us.min(LANES_WARMUP_US);
-    input.measure_us = LANES_MEASURE_US;
-    let (_, r, s) = run_input(&input, XEN_GUEST_2011, seed, true);
+/// The configuration of `input` in the lane view's short window.
+pub(super) fn input(input: &Input) -> Input {
+    Input { warmup_us: input.warmup_us.min(LANES_WARMUP_US), measure_us: LANES_MEASURE_US, ..*input }
+}
+
+/// The data of the lane view for `input` (a short window of the same configuration).
+pub fn lanes(input: &Input, seed: u64) -> Lanes {
+    let (_, r, s) = run_input(&self::input(input), XEN_GUEST_2011, seed, true);
     Lanes {
         counters: r
             .rx_cpus

@@ -20,13 +20,15 @@
 //! link) and scales that to iperf's 60 s.
 //! docs/cross-cpu-free.md has the mechanisms, constants, sources, error and sensitivity.
 //!
-//! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
-//! `lanes.rs` (the lane view's short run), `profile.rs` (the 2011 and 100G machine profiles), `tables.rs` (seed 001's table for
-//! `skblab validate`, the band quantities, the knob relations),
+//! Files: `mod.rs` (here: parameters, columns, the worlds of a point and its row, the `Model`
+//! impl and its capabilities), `views.rs` (the text views and the flame graph), `lanes.rs`
+//! (the lane view's short run), `profile.rs` (the 2011 and 100G machine profiles), `tables.rs`
+//! (seed 001's table for `skblab validate`, the band quantities, the knob relations),
 //! `seed.rs` (seed 001's runs and the comparison), `repro.rs` (`skblab reproduce`: seed 001's
 //! rows from four runs per seed and their mean over seeds), and the worlds on `sim::slub`:
 //! `world/mod.rs` (constants, config, state, the event loop), `world/setup.rs` (cache sizes,
-//! hosts, CPU roles), `world/handlers.rs` (one handler per event, skb alloc and free),
+//! hosts, CPU roles), `world/expected.rs` (the events a run is expected to take),
+//! `world/handlers.rs` (one handler per event, skb alloc and free),
 //! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `world/chains.rs` (the
 //! call chains every CPU's time is charged to, for `sim::profile`) and `world/report.rs` (perf
 //! reports and flame graphs per CPU, lane events, `RunResult`).
@@ -37,17 +39,20 @@ mod repro;
 pub use repro::reproduce_on;
 pub mod seed;
 pub mod tables;
+mod views;
 pub mod world;
 
-use crate::experiment::{mark_row, Cost, Experiment, Meaning, ViewData, ViewQuery, ViewSpec, WorkEstimate};
-use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
-use crate::params::{ParamSpec, Params};
-use crate::sim::profile::FlameGraph;
+use crate::calibrate::tables::{TableCheck, TableSpec};
+use crate::experiment::{Cost, Monotone, Point, ViewData, ViewQuery, ViewSpec};
+use crate::model::{cost_of, Calibrated, CustomViews, Model, Runner, SeedTables};
+use crate::output::{mark_row, Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput};
+use crate::params::ParamSpec;
+use crate::sim::catalogue::Quantity;
+use crate::sim::machine::MachineProfile;
 use crate::sources;
 pub use lanes::{lanes, Lanes, LANES_MEASURE_US, LANES_WARMUP_US};
 use profile::{HostProfile, SERVER_100G, XEN_GUEST_2011};
 use serde::Serialize;
-use std::fmt::Write as _;
 pub use world::{Config, Consumer, LaneEvent, RunResult, Sim, Stack, Workload, MAX_EVENTS};
 
 pub const ID: &str = "cross-cpu-free";
@@ -76,6 +81,11 @@ crate::params_input! {
 }
 
 impl Input {
+    /// Every parameter at its default.
+    pub fn defaults() -> Input {
+        Input::from(&crate::params::Params::new(ID, specs()))
+    }
+
     /// The world's configuration on `profile`.
     pub fn config(&self, profile: HostProfile, lanes: bool) -> Config {
         let tcp = self.workload == Workload::Tcp100g;
@@ -126,9 +136,8 @@ fn per_60s(count: u64, measure_ns: u64) -> f64 {
 }
 
 /// The summary of a run result.
-pub fn summarize(cfg: &Config, r: &RunResult) -> Summary {
+pub fn summarize(r: &RunResult) -> Summary {
     let ms = r.measure_ns as f64 / 1e6;
-    let _ = cfg;
     let datagrams = per_60s(r.received, r.measure_ns);
     let mbps = r.bytes_read as f64 * 8.0 / (r.measure_ns.max(1) as f64 / 1e9) / 1e6;
     let tx_slow: u64 = r.tx_slub.iter().map(|s| s.free_slowpath).sum();
@@ -155,16 +164,11 @@ pub fn summarize(cfg: &Config, r: &RunResult) -> Summary {
     }
 }
 
-/// Runs one configuration.
-pub fn simulate(cfg: &Config, seed: u64) -> RunResult {
-    Sim::new(cfg.clone(), seed).run()
-}
-
-/// A run of `input` on `profile` and its summary.
+/// The run of `input` on `profile` (`lanes`: with its lane events) and its summary.
 pub fn run_input(input: &Input, profile: HostProfile, seed: u64, lanes: bool) -> (Config, RunResult, Summary) {
     let cfg = input.config(profile, lanes);
-    let r = simulate(&cfg, seed);
-    let s = summarize(&cfg, &r);
+    let r = Sim::new(cfg.clone(), seed).run(&mut Runner::plain(), "");
+    let s = summarize(&r);
     (cfg, r, s)
 }
 
@@ -178,15 +182,29 @@ pub fn baseline(input: &Input) -> Option<Input> {
     }
 }
 
-/// change of datagrams (udp) or Mbit/s (tcp) against the baseline, in %.
-pub fn change_pct(input: &Input, s: &Summary, profile: HostProfile, seed: u64) -> f64 {
-    let Some(b) = baseline(input) else { return 0.0 };
-    let (_, _, bs) = run_input(&b, profile, seed, false);
-    let (x, y) = match input.workload {
-        Workload::UdpIperf => (s.datagrams, bs.datagrams),
-        Workload::Tcp100g => (s.mbps, bs.mbps),
-    };
-    (x - y) / y.max(1e-9) * 100.0
+/// What a point's worlds leave: the run and, for a split or deferral run, its baseline.
+pub struct Runs {
+    pub run: RunResult,
+    pub base: Option<RunResult>,
+}
+
+/// The run of `input` on `profile` and its baseline, through `runner`.
+pub fn runs_on(input: &Input, profile: HostProfile, seed: u64, runner: &mut Runner) -> Runs {
+    let mut run = |what, i: &Input| Sim::new(i.config(profile, false), seed).run(runner, what);
+    Runs { run: run("run", input), base: baseline(input).map(|b| run("baseline", &b)) }
+}
+
+impl Runs {
+    /// Datagrams (udp) or Mbit/s (tcp) against the baseline, in % (0 without one).
+    fn change_pct(&self) -> f64 {
+        let Some(base) = &self.base else { return 0.0 };
+        let (s, bs) = (summarize(&self.run), summarize(base));
+        let (x, y) = match self.run.workload {
+            Workload::UdpIperf => (s.datagrams, bs.datagrams),
+            Workload::Tcp100g => (s.mbps, bs.mbps),
+        };
+        (x - y) / y.max(1e-9) * 100.0
+    }
 }
 
 fn columns() -> Vec<Column> {
@@ -244,20 +262,11 @@ fn meanings() -> Vec<Meaning> {
     m
 }
 
-/// The row of `input`, marked where its runs counted too few ([`meanings`]).
-fn measured_row(input: &Input, seed: u64) -> Row {
-    let (_, r, s) = run_input(input, XEN_GUEST_2011, seed, false);
-    let base = baseline(input).map(|b| run_input(&b, XEN_GUEST_2011, seed, false));
-    // change_pct's arithmetic, on the baseline run kept for its counts.
-    let change = base.as_ref().map_or(0.0, |(_, _, bs)| {
-        let (x, y) = match input.workload {
-            Workload::UdpIperf => (s.datagrams, bs.datagrams),
-            Workload::Tcp100g => (s.mbps, bs.mbps),
-        };
-        (x - y) / y.max(1e-9) * 100.0
-    });
-    let both = base.as_ref().map_or(r.received, |(_, br, _)| r.received.min(br.received));
-    let uncapped = u64::from(!r.capped) + base.as_ref().map_or(1, |(_, br, _)| u64::from(!br.capped));
+/// The row of `w`, marked where its runs counted too few ([`meanings`]).
+fn measured_row(w: &Runs) -> Row {
+    let r = &w.run;
+    let both = w.base.as_ref().map_or(r.received, |b| r.received.min(b.received));
+    let uncapped = u64::from(!r.capped) + w.base.as_ref().map_or(1, |b| u64::from(!b.capped));
     let offered = if r.workload == Workload::Tcp100g { r.received } else { r.received + r.dropped };
     let counts = [
         (RECEIVED, r.received),
@@ -267,7 +276,7 @@ fn measured_row(input: &Input, seed: u64) -> Row {
         (FREED, r.rx_skbs_freed),
         (UNCAPPED, uncapped),
     ];
-    let mut row = row(&s, change);
+    let mut row = row(&summarize(r), w.change_pct());
     mark_row(&mut row, &columns(), &meanings(), &counts);
     row
 }
@@ -294,229 +303,57 @@ fn row(s: &Summary, change: f64) -> Row {
     ]
 }
 
-/// iperf's client and server report for a run, in the seed's layout.
-pub fn iperf_text(input: &Input, s: &Summary, r: &RunResult) -> String {
-    let mut out = String::new();
-    if input.workload == Workload::Tcp100g {
-        let _ = writeln!(out, "netperf -t TCP_STREAM (one flow, 100 Gbit/s NIC, RFS on, page recycling failing)");
-        let _ = writeln!(out, "defer_free (skb_attempt_defer_free): {}", if input.defer_free { "on" } else { "off" });
-        let _ = writeln!(out, "Throughput: {:.0} Mbit/s ({:.1} Gbit/s)", s.mbps, s.mbps / 1000.0);
-        let _ = writeln!(out, "Frames received (1448 B payload each), scaled to 60 s: {:.0}", s.datagrams);
-        let _ = writeln!(
-            out,
-            "\n(simulated: {:.1} ms window; {} events{})",
-            r.measure_ns as f64 / 1e6,
-            r.events,
-            if r.capped { ", STOPPED AT THE EVENT CAP" } else { "" }
-        );
-        return out;
-    }
-    let bytes = s.datagrams * f64::from(input.datagram_bytes);
-    let _ = writeln!(out, "iperf -c qarun -m -t 60 -u -b 10000M -l {}", input.datagram_bytes);
-    let _ = writeln!(out, "Sending {} byte datagrams", input.datagram_bytes);
-    let _ = writeln!(out, "[ ID] Interval       Transfer     Bandwidth");
-    let _ = writeln!(out, "[  3]  0.0-60.0 sec  {:>5.0} MBytes  {:>5.0} Mbits/sec", bytes / 1048576.0, s.mbps);
-    let _ = writeln!(out, "[  3] Sent {:.0} datagrams", per_60s(r.sent, r.measure_ns));
-    let _ = writeln!(out, "[  3] Server Report:");
-    let total = per_60s(r.received + r.dropped, r.measure_ns);
-    let lost = per_60s(r.dropped, r.measure_ns);
-    let _ = writeln!(out, "[  3]  0.0-60.0 sec  {:>5.0} Mbits/sec  {lost:.0}/{total:.0} ({:.1}%)", s.mbps, s.lost_pct);
-    let _ = writeln!(
-        out,
-        "\n(simulated: {:.1} ms window scaled to 60 s; {} events{})",
-        r.measure_ns as f64 / 1e6,
-        r.events,
-        if r.capped { ", STOPPED AT THE EVENT CAP" } else { "" }
-    );
-    out
-}
-
-/// Receiver CPUs the profile and the flame graph show (the rest are more of the same readers).
-pub const PROFILE_CPUS: usize = 5;
-
-/// Where each receiver CPU's time goes: one perf report per CPU (`perf report -C`), in % of
-/// the window (the idle task holds the rest).
-pub fn profile_text(r: &RunResult, title: &str) -> String {
-    let mut out = format!("{title}\n");
-    for (cpu, role) in r.rx_cpus.iter().take(PROFILE_CPUS) {
-        let c = *cpu as usize;
-        let busy_pct = r.rx_time.busy(c) as f64 / r.measure_ns.max(1) as f64 * 100.0;
-        let report = r.rx_time.with_idle(c, r.measure_ns).report(format!("CPU {cpu} ({role}): {busy_pct:.1} % busy"));
-        let _ = write!(out, "\n{}", report.text);
-    }
-    if r.rx_cpus.len() > PROFILE_CPUS {
-        let _ = writeln!(out, "\n({} more readers not shown)", r.rx_cpus.len() - PROFILE_CPUS);
-    }
-    out
-}
-
-/// The receiver's busy time as one flame graph (id `flame`), a root frame per CPU.
-pub fn flame(r: &RunResult, title: &str) -> FlameGraph {
-    let parts = r
-        .rx_cpus
-        .iter()
-        .take(PROFILE_CPUS)
-        .map(|(cpu, role)| {
-            let label = format!("CPU {cpu} ({role})");
-            (label.clone(), r.rx_time.cpus[*cpu as usize].report(label.clone()).flame("", label))
-        })
-        .collect();
-    FlameGraph::nest("flame", title, parts)
-}
-
-/// Per-CPU slow-path counters of the receiver (the lane view's numbers, as text).
-pub fn counters_text(r: &RunResult) -> String {
-    let mut out = String::from("receiver, per CPU, in the window:\n");
-    let _ = writeln!(
-        out,
-        "{:<34} {:>10} {:>10} {:>10} {:>10} {:>10}",
-        "CPU", "alloc fast", "alloc slow", "free fast", "free slow", "list_lock"
-    );
-    for (cpu, role) in &r.rx_cpus {
-        let s = &r.rx_slub[*cpu as usize];
-        let _ = writeln!(
-            out,
-            "{:<34} {:>10} {:>10} {:>10} {:>10} {:>10}",
-            format!("{cpu} {role}"),
-            s.alloc_fastpath,
-            s.alloc_slowpath,
-            s.free_fastpath,
-            s.free_slowpath,
-            s.list_lock
-        );
-    }
-    if r.workload == Workload::UdpIperf {
-        let _ = writeln!(out, "\nsender, per vCPU (vCPU 0 takes netfront's interrupt and its tx_buf_gc):");
-        for (cpu, s) in r.tx_slub.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "{:<34} {:>10} {:>10} {:>10} {:>10} {:>10}",
-                format!("{cpu}"),
-                s.alloc_fastpath,
-                s.alloc_slowpath,
-                s.free_fastpath,
-                s.free_slowpath,
-                s.list_lock
-            );
-        }
-    }
-    let _ = writeln!(out, "\ncaches (object bytes, slab order):");
-    for (name, size, order) in &r.caches {
-        let _ = writeln!(out, "  {name:<20} {size:>5} B  order {order}");
-    }
-    let _ = writeln!(out, "\n/sys/kernel/slab/*/ (CONFIG_SLUB_STATS):\n{}", r.sysfs);
-    out
-}
-
-/// The seed's numbers as a result table (for the Compare view's overlay).
-fn seed_row(label: &str, datagrams: f64, mbps: f64) -> ReproRow {
+/// The seed's two figures of a 64-byte run beside the simulated ones.
+fn seed_row(label: &str, datagrams: f64, mbps: f64, seed: (u64, f64)) -> ReproRow {
     ReproRow {
         label: label.to_string(),
         cells: vec![
-            ReproCell { metric: "datagrams", measured: 0.0, simulated: datagrams, spread: None },
-            ReproCell { metric: "mbps", measured: 0.0, simulated: mbps, spread: None },
+            ReproCell { metric: "datagrams", measured: seed.0 as f64, simulated: datagrams, spread: None },
+            ReproCell { metric: "mbps", measured: seed.1, simulated: mbps, spread: None },
         ],
     }
 }
 
-impl Experiment for CrossCpuFree {
-    fn id(&self) -> &'static str {
-        ID
-    }
+/// The expected events of the run of `input` (`lanes`: with its lane events, the same run).
+fn run_events(input: &Input) -> u64 {
+    world::expected_events(&input.config(XEN_GUEST_2011, false))
+}
 
-    fn title(&self) -> &'static str {
-        "A free on the wrong CPU"
-    }
-
-    fn summary(&self) -> &'static str {
-        "SLUB's fast and slow free paths, Ian Campbell's separate shinfo cache and Eric Dumazet's objection, on UDP iperf between two 2011 hosts (Xen guests assumed) and a 100 Gbit/s TCP flow (seed 001)."
-    }
+impl Model for CrossCpuFree {
+    type Input = Input;
+    type Worlds = Runs;
+    const ID: &'static str = ID;
+    const TITLE: &'static str = "A free on the wrong CPU";
+    const SUMMARY: &'static str = "SLUB's fast and slow free paths, Ian Campbell's separate shinfo cache and Eric Dumazet's objection, on UDP iperf between two 2011 hosts (Xen guests assumed) and a 100 Gbit/s TCP flow (seed 001).";
 
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
     }
-    fn input_names(&self) -> Option<&'static [&'static str]> {
-        Some(Input::NAMES)
-    }
 
-    fn columns(&self, _params: &Params) -> Vec<Column> {
+    fn columns(&self, _input: &Input) -> Vec<Column> {
         columns()
     }
 
-    fn run_point(&self, params: &Params, _point: &crate::experiment::Point, seed: u64) -> Row {
-        measured_row(&Input::from(params), seed)
+    fn worlds(&self, input: &Input, _point: &Point, seed: u64, runner: &mut Runner) -> Runs {
+        runs_on(input, XEN_GUEST_2011, seed, runner)
     }
 
-    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
+    fn row(&self, _input: &Input, _point: &Point, worlds: Runs) -> Row {
+        measured_row(&worlds)
+    }
+
+    /// The run and, for a split or deferral run, its baseline ([`world::expected_events`]).
+    fn events(&self, input: &Input, _point: &Point) -> u64 {
+        run_events(input) + baseline(input).map_or(0, |b| run_events(&b))
+    }
+
+    /// `finish` runs the configuration again with its lane events for the views.
+    fn finish_events(&self, input: &Input) -> u64 {
+        run_events(input)
+    }
+
+    fn meanings(&self, _input: &Input) -> Vec<Meaning> {
         meanings()
-    }
-
-    /// The run, its baseline (for a split or deferral run), and the lanes run of `finish`:
-    /// each at most [`MAX_EVENTS`] events.
-    fn estimate(&self, params: &Params) -> WorkEstimate {
-        let runs = if baseline(&Input::from(params)).is_some() { 3 } else { 2 };
-        WorkEstimate { points: 1, events: runs * MAX_EVENTS }
-    }
-
-    fn run_point_checked(
-        &self,
-        params: &Params,
-        point: &crate::experiment::Point,
-        seed: u64,
-        max_events: u64,
-    ) -> Result<crate::sim::world::Checked, String> {
-        world::invariants::check_point(params, point, seed, max_events)
-    }
-
-    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
-        let mut out = RunOutput::new(ID, seed, columns());
-        for r in rows {
-            out.push_row(r);
-        }
-        let input = Input::from(params);
-        let (_, r, s) = run_input(&input, XEN_GUEST_2011, seed, true);
-        let title = match input.workload {
-            Workload::UdpIperf => format!(
-                "receiver CPU time, udp-iperf {} B, consumer={}, shinfo_split={}, defer_free={}",
-                input.datagram_bytes,
-                crate::params::Choice::name(input.consumer),
-                input.shinfo_split,
-                input.defer_free
-            ),
-            Workload::Tcp100g => {
-                format!("receiver CPU time, tcp-100g, defer_free={}: {:.1} Gbit/s", input.defer_free, s.mbps / 1000.0)
-            }
-        };
-        out.views = vec![
-            TextView::new("iperf", "iperf / netperf report (simulated)", iperf_text(&input, &s, &r)),
-            TextView::new("profile", "where the time goes (perf-style, % of each CPU)", profile_text(&r, &title)),
-            TextView::new("counters", "SLUB slow-path counters per CPU", counters_text(&r)),
-        ];
-        out.flames = vec![flame(&r, &title)];
-        out.note_missing(&meanings());
-        out
-    }
-
-    /// Two short simulated windows (the run and, for split/defer runs, its baseline): about
-    /// 10–30 ms in wasm at the defaults; long windows or many readers are heavy.
-    fn cost(&self, params: &Params) -> Cost {
-        let i = Input::from(params);
-        let readers = if i.consumer == Consumer::Dispatcher { i.consumers } else { 1 };
-        if i.measure_us + i.warmup_us <= 30_000 && readers <= 4 {
-            Cost::Light
-        } else {
-            Cost::Heavy
-        }
-    }
-
-    /// "lanes": the lane view's [`Lanes`] of a short window of the same configuration.
-    fn view_data(&self, params: &Params, seed: u64, query: &ViewQuery) -> Option<ViewData> {
-        (query.name == "lanes").then(|| ViewData::new(lanes(params, seed)))
-    }
-
-    /// The lanes' window is short whatever the page's windows: a few ms natively.
-    fn view_cost(&self, _params: &Params, _query: &ViewQuery) -> Cost {
-        Cost::Light
     }
 
     fn views(&self) -> Vec<ViewSpec> {
@@ -531,21 +368,59 @@ impl Experiment for CrossCpuFree {
         ]
     }
 
-    fn compare(&self, params: &Params, output: &RunOutput) -> Option<Reproduction> {
-        let i = Input::from(params);
+    fn finish(&self, input: &Input, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let mut out = RunOutput::new(ID, seed, columns());
+        for r in rows {
+            out.push_row(r);
+        }
+        let (_, r, s) = run_input(input, XEN_GUEST_2011, seed, true);
+        let (texts, flame) = views::of(input, &r, &s);
+        out.views = texts;
+        out.flames = vec![flame];
+        out.note_missing(&meanings());
+        out
+    }
+
+    /// Kept from before the expected events (which put the default split run, about 150,000
+    /// events, on the worker): short windows with few readers stay on the page's main thread.
+    fn cost(&self, i: &Input) -> Cost {
+        let readers = if i.consumer == Consumer::Dispatcher { i.consumers } else { 1 };
+        if i.measure_us + i.warmup_us <= 30_000 && readers <= 4 {
+            Cost::Light
+        } else {
+            Cost::Heavy
+        }
+    }
+
+    fn monotone(&self) -> Vec<Monotone> {
+        tables::monotone()
+    }
+
+    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
+        Some(self)
+    }
+
+    fn calibrated(&self) -> Option<&dyn Calibrated<Self>> {
+        Some(self)
+    }
+
+    fn custom_views(&self) -> Option<&dyn CustomViews<Self>> {
+        Some(self)
+    }
+}
+
+impl SeedTables<CrossCpuFree> for CrossCpuFree {
+    fn compare(&self, i: &Input, output: &RunOutput) -> Option<Reproduction> {
         if i.workload != Workload::UdpIperf || i.consumer == Consumer::Dispatcher || i.datagram_bytes != 64 {
             return None;
         }
         let d = output.metric("datagrams", None)?;
         let m = output.metric("mbps", None)?;
-        let (label, sd, sm) = if i.shinfo_split {
-            ("64 B after", seed::AFTER_DATAGRAMS, seed::AFTER_MBPS)
+        let row = if i.shinfo_split {
+            seed_row("64 B after", d, m, (seed::AFTER_DATAGRAMS, seed::AFTER_MBPS))
         } else {
-            ("64 B before", seed::BEFORE_DATAGRAMS, seed::BEFORE_MBPS)
+            seed_row("64 B before", d, m, (seed::BEFORE_DATAGRAMS, seed::BEFORE_MBPS))
         };
-        let mut row = seed_row(label, d, m);
-        row.cells[0].measured = sd as f64;
-        row.cells[1].measured = sm;
         Some(Reproduction {
             experiment: ID,
             citation: sources::SEED_001,
@@ -558,50 +433,58 @@ impl Experiment for CrossCpuFree {
         })
     }
 
+    fn tables(&self) -> Vec<TableSpec> {
+        tables::tables()
+    }
+
+    fn check_table(&self, table: &str, seeds: &[u64]) -> Option<TableCheck> {
+        tables::check_table(table, seeds)
+    }
+
     fn reproduce(&self, seed: u64) -> Option<Reproduction> {
         Some(reproduce_on(XEN_GUEST_2011, seed))
     }
 
-    fn reproduce_figures_cost(&self) -> Option<Cost> {
+    fn figures_cost(&self) -> Option<Cost> {
         Some(Cost::Heavy)
     }
 
     /// Datagrams and Mbit/s of the four runs ([`repro::figures_on`]).
-    fn reproduce_figures(&self, seed: u64) -> Option<Vec<f64>> {
+    fn figures(&self, seed: u64) -> Option<Vec<f64>> {
         Some(repro::figures_on(XEN_GUEST_2011, seed))
     }
 
-    fn reproduce_from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
+    fn from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
         repro::mean_of(XEN_GUEST_2011, seeds, figures)
     }
+}
 
-    fn tables(&self) -> Vec<crate::calibrate::tables::TableSpec> {
-        tables::tables()
-    }
-
-    fn check_table(&self, table: &str, seeds: &[u64]) -> Option<crate::calibrate::tables::TableCheck> {
-        tables::check_table(table, seeds)
-    }
-
-    fn machines(&self) -> Vec<crate::sim::machine::MachineProfile> {
+impl Calibrated<CrossCpuFree> for CrossCpuFree {
+    fn machines(&self) -> Vec<MachineProfile> {
         vec![XEN_GUEST_2011.machine(2), SERVER_100G.machine(2)]
     }
 
-    fn uncertain(&self) -> Vec<(&'static str, crate::sim::catalogue::Quantity)> {
+    fn uncertain(&self) -> Vec<(&'static str, Quantity)> {
         tables::uncertain()
     }
 
-    fn run_perturbed(&self, params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
-        let profile = tables::perturbed(values)?;
-        let input = Input::from(params);
+    fn run_perturbed(&self, input: &Input, seed: u64, values: &[f64]) -> Option<RunOutput> {
+        let runs = runs_on(input, tables::perturbed(values)?, seed, &mut Runner::plain());
         let mut out = RunOutput::new(ID, seed, columns());
-        let (_, _, s) = run_input(&input, profile, seed, false);
-        out.push_row(row(&s, change_pct(&input, &s, profile, seed)));
+        out.push_row(row(&summarize(&runs.run), runs.change_pct()));
         Some(out)
     }
+}
 
-    fn monotone(&self) -> Vec<crate::experiment::Monotone> {
-        tables::monotone()
+impl CustomViews<CrossCpuFree> for CrossCpuFree {
+    /// "lanes": the lane view's [`Lanes`] of a short window of the same configuration.
+    fn view_data(&self, input: &Input, seed: u64, query: &ViewQuery) -> Option<ViewData> {
+        (query.name == "lanes").then(|| ViewData::new(lanes(input, seed)))
+    }
+
+    /// The lanes' window is short whatever the page's windows: a few ms natively.
+    fn view_cost(&self, input: &Input, _query: &ViewQuery) -> Cost {
+        cost_of(run_events(&lanes::input(input)))
     }
 }
 

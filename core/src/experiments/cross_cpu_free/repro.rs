@@ -2,15 +2,14 @@
 //! 1200 B datagrams, before and after the split), and the mean over seeds from those figures.
 
 use super::profile::HostProfile;
-use super::{round, run_input, seed, CrossCpuFree, Input, ID};
-use crate::experiment::Experiment;
+use super::{round, run_input, seed, Input, ID};
 use crate::output::{ReproCell, ReproRow, Reproduction};
 use crate::sources;
 
 /// One seed's figures on `profile`: datagrams and Mbit/s of 64 B before and after the split,
 /// then the datagrams of 1200 B before and after.
 pub fn figures_on(profile: HostProfile, seed: u64) -> Vec<f64> {
-    let base = Input::from(&CrossCpuFree.defaults());
+    let base = Input::defaults();
     let run = |bytes: u32, split: bool| {
         let i = Input { datagram_bytes: bytes, shinfo_split: split, ..base };
         run_input(&i, profile, seed, false).2
@@ -35,7 +34,6 @@ fn table(profile: HostProfile, f: &[f64]) -> Option<Reproduction> {
             ReproCell { metric: "mbps", measured: m, simulated: round(mbps, 1), spread: None },
         ]
     };
-    let base = Input::from(&CrossCpuFree.defaults());
     Some(Reproduction {
         experiment: ID,
         citation: sources::SEED_001,
@@ -52,7 +50,7 @@ fn table(profile: HostProfile, f: &[f64]) -> Option<Reproduction> {
             format!("after/before: seed {:.4}, sim {:.4}", seed::ratio(), a_dgrams / b_dgrams),
             format!(
                 "simulated {} ms per run, scaled to iperf's 60 s; 1200 B: the seed says \"basically identical\" (read as 0 %)",
-                base.measure_us / 1000
+                Input::defaults().measure_us / 1000
             ),
             format!("machine: {}", profile.name),
         ],

@@ -1,17 +1,11 @@
-//! The invariants of `cross-cpu-free`'s worlds after every event (`make fuzz-sim`, issue #27),
-//! apart from the model: both hosts' SLUB (`Slub::check_invariants`: objects, slabs, lists,
+//! The invariants of `cross-cpu-free`'s worlds after every event (`make fuzz-sim`), apart
+//! from the model: both hosts' SLUB (`Slub::check_invariants`: objects, slabs, lists,
 //! zone, locks), the objects of every skb the world holds allocated and held once, the pages
 //! of held tcp skbs referenced, the queues within their bounds (netfront ring, socket buffer,
-//! TCP window) and sleeping readers with empty queues; and [`check_point`], the worlds
-//! `run_point` runs.
+//! TCP window) and sleeping readers with empty queues.
 
-use super::super::profile::XEN_GUEST_2011;
-use super::super::{baseline, Input};
 use super::{Sim, Skb, Workload, RX_RING, TCP_WINDOW_SKBS, UDP_RCVBUF_BYTES};
-use crate::experiment::Point;
-use crate::params::Params;
 use crate::sim::slub::Obj;
-use crate::sim::world::{Checked, World as _};
 
 fn objs<'a>(skbs: impl Iterator<Item = &'a Skb>) -> Vec<Obj> {
     skbs.flat_map(|s| s.objs.iter().flatten().copied()).collect()
@@ -59,17 +53,4 @@ impl Sim {
         }
         Ok(())
     }
-}
-
-/// The worlds `run_point` runs: the configuration and, for split or deferral runs, its
-/// baseline, each checked after every event.
-pub fn check_point(params: &Params, _point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
-    let input = Input::from(params);
-    let mut done = Checked::default();
-    for (what, i) in [("run", Some(input)), ("baseline", baseline(&input))] {
-        let Some(i) = i else { continue };
-        let mut sim = Sim::new(i.config(XEN_GUEST_2011, false), seed);
-        done.add(sim.run_checked(max_events).map_err(|e| format!("{what}: {e}"))?);
-    }
-    Ok(done)
 }

@@ -24,22 +24,26 @@
 //! state (hosts, the `Sim`, its event enum) and `handle()`, the dispatch of each event (the
 //! run loop is [`crate::sim::world`]'s);
 //! `setup` sizes the caches from the configuration and builds the hosts and roles;
+//! `expected` is the events a run is expected to take (the estimate's and the cost's number);
 //! `handlers` holds one handler per event (udp-iperf, tcp-100g and the shared receive side)
 //! and the skb's allocation and free through SLUB; `chains` names the call chains CPU time is charged to;
 //! `report` holds what a run reports (time per chain and CPU, lane events, the `RunResult`) and the measurement window's start and end;
-//! `invariants` holds what `make fuzz-sim` checks after every event, and the worlds of a point.
+//! `invariants` holds what `make fuzz-sim` checks after every event.
 
 mod chains;
+mod expected;
 mod handlers;
-pub(crate) mod invariants;
+mod invariants;
 mod report;
 mod setup;
 
 pub use chains::Stack;
+pub use expected::expected_events;
 pub use report::{CpuTime, LaneEvent, RunResult};
 pub use setup::{rx_head_bytes, tx_head_bytes};
 
 use super::profile::HostProfile;
+use crate::model::Runner;
 use crate::rng::Rng;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
@@ -278,12 +282,13 @@ impl Sim {
         }
     }
 
-    /// Runs to the end of the window ([`World::run`]); returns the result.
-    pub fn run(mut self) -> RunResult {
-        let outcome = World::run(&mut self);
+    /// Runs to the end of the window through `runner` (`what` names the run in a broken
+    /// invariant's message); returns the result.
+    pub fn run(mut self, runner: &mut Runner, what: &str) -> RunResult {
+        let outcome = runner.run(what, &mut self);
         self.res.events = outcome.events;
         self.res.capped = outcome.truncated;
-        self.finish()
+        self.finish(runner.is_checking())
     }
 }
 
