@@ -454,7 +454,7 @@ impl SeedTables<CrossCpuFree> for CrossCpuFree {
         Some(repro::figures_on(XEN_GUEST_2011, seed))
     }
 
-    fn from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
+    fn mean_of_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
         repro::mean_of(XEN_GUEST_2011, seeds, figures)
     }
 }
