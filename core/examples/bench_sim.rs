@@ -30,6 +30,6 @@ fn main() {
     let start = Instant::now();
     let t = hoa::traced_run(&params, 4, hoa::FragOrder::Order3, 1, 2000);
     println!("traced run: {} frames in {:.1} ms", t.frames.len(), start.elapsed().as_secs_f64() * 1000.0);
-    // The line `make bench` (scripts/bench.sh) and issue #25's checks read.
+    // The line `make bench` (scripts/bench.sh) and the performance checks read.
     println!("native: {rate:.2} M events/s");
 }

@@ -1,4 +1,4 @@
-//! Why one flow's order-3 throughput rises as the mesh gets slower (issue #23, finding 2):
+//! Why one flow's order-3 throughput rises as the mesh gets slower:
 //! per `line_transfer_ns`, one flow, mean of seeds 1-3: Gbit/s, the receiver's busy share, the
 //! share of last `put_page`s on the receiver's CPU, ACKs per 100 segments by what sent them,
 //! zone->lock holds per 100 segments and their mean hold. docs/knob-audit.md quotes it:

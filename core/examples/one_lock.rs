@@ -1,4 +1,4 @@
-//! Why the one-socket order-3 column of `high-order-alloc` climbs (issue #23, finding 3):
+//! Why the one-socket order-3 column of `high-order-alloc` climbs:
 //! zone->lock of every node seen from outside the simulation, event by event, over the
 //! measured window, and where the threads sit. Per flow count and order, mean of seeds 1-3:
 //! throughput, acquisitions per µs and node, mean hold, mean handoff (lock busy with nobody

@@ -1,4 +1,4 @@
-//! SLUB's paths in `skb-cache`, seen from outside the simulation (issue #23, finding 5): the
+//! SLUB's paths in `skb-cache`, seen from outside the simulation: the
 //! summed `CONFIG_SLUB_STATS` counters of one run (seed 1), list_lock acquisitions per 1000
 //! requests and the mean wait of an acquisition; the requests waiting for the driver and the rx
 //! skbs held (time-averaged), the busy share and the spin shares; `SEED=N` picks the seed.
