@@ -186,18 +186,13 @@ impl MachineFit {
         self.m.machine.cpus.clamp(1, MAX_CPUS)
     }
     /// The expected work of all [`MachineFit::total`] runs, as high-order-alloc estimates its
-    /// own (`expected_events_per_run` of each cell's flows): the page's estimate and ETA
-    /// before the first runs are timed.
+    /// own (`expected_events_per_run` of each cell's flows on the simulated cores: only as
+    /// many threads run at once as there are cores): the CLI's estimate before the first run
+    /// and the page's before the first runs are timed.
     pub fn estimate(&self) -> WorkEstimate {
-        let cpus = u64::from(self.simulated_cpus());
-        // A run's threads (a sender and a receiver per flow) share the simulated cores: with
-        // fewer cores than threads, only as many run at once.
-        let run = |c: &Cell| {
-            let threads = 2 * u64::from(flows_of(c));
-            expected_events_per_run(&self.params, flows_of(c)) * threads.min(cpus) / threads
-        };
+        let run = |c: &Cell| expected_events_per_run(&self.params, flows_of(c));
         let all: u64 = self.cells.iter().map(run).sum();
-        let fit: u64 = self.cells.iter().filter(|c| used_for_fit(c)).map(run).sum();
+        let fit: u64 = if self.fitting() { self.cells.iter().filter(|c| used_for_fit(c)).map(run).sum() } else { 0 };
         WorkEstimate { points: self.total() as u64, events: 2 * all + (FIT_STEPS as u64 + 1) * fit }
     }
     pub fn finished(&self) -> bool {
