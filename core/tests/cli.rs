@@ -26,7 +26,8 @@ fn bad_input(args: &[&str], needles: &[&str]) -> String {
 fn assert_one_line(stderr: &str, context: &[&str]) {
     let line = stderr.strip_suffix('\n').unwrap_or_else(|| panic!("{context:?}: {stderr:?} does not end a line"));
     assert!(line.starts_with("skblab: "), "{context:?}: {line:?}");
-    assert!(!line.chars().any(char::is_control), "{context:?}: control characters in {line:?}");
+    let raw: Vec<char> = line.chars().filter(|&c| skblab_core::params::is_invisible(c)).collect();
+    assert!(raw.is_empty(), "{context:?}: invisible characters {raw:?} in {line:?}");
     assert!(line.chars().count() <= 500, "{context:?}: {} characters", line.chars().count());
 }
 
@@ -190,6 +191,70 @@ fn numbers_are_strict_and_errors_name_form_and_range() {
     bad_input(&["run", "skb-layout", "--set"], &["missing value for --set", "name=value"]);
     bad_input(&["calibrate", "high-order-alloc", "--seeds"], &["missing value for --seeds", "1..=50"]);
     assert_eq!(skblab(&["run", "skb-layout", "--set", "mtu=9000", "--seed", "0"]).status.code(), Some(0));
+}
+
+/// `--jobs` and `measure`'s numeric flags take plain decimal in their range, like every other
+/// number of the CLI, and say so.
+#[test]
+fn jobs_and_measure_numbers_are_strict() {
+    for bad in ["+4", "04", " 4", "4 ", "4\u{200b}", "x", "0", "257", "-1", "4.0"] {
+        bad_input(&["--jobs", bad, "list"], &["--jobs", "1..=256", "whole number", "plain decimal"]);
+        bad_input(&["list", "--jobs", bad], &["--jobs", "1..=256"]);
+    }
+    bad_input(&["list", "--jobs"], &["missing value for --jobs", "1..=256"]);
+    assert_eq!(skblab(&["--jobs", "2", "list"]).status.code(), Some(0));
+    let flags = [("--seconds", "1..=60"), ("--runs", "1..=20"), ("--max-flows", "1..=8"), ("--max-foreign", "1..=100")];
+    for (flag, range) in [&flags[..], &[("--retries", "0..=5")]].concat() {
+        for bad in ["+1", "01", " 1", "1\u{feff}", "x", "-1", "999"] {
+            bad_input(&["measure", "stream", "--dry-run", flag, bad], &[flag, range, "whole number", "plain decimal"]);
+        }
+        bad_input(&["measure", "stream", "--dry-run", flag], &["missing value for", flag, range]);
+        assert_eq!(skblab(&["measure", "stream", "--dry-run", flag, "1"]).status.code(), Some(0), "{flag} 1");
+    }
+    bad_input(&["measure", "stream", "--dry-run", "--kib", "08"], &["'08'", "4, 16, 64"]);
+}
+
+/// The rejections clap words (a repeated option, a value for a switch, options that do not
+/// go together, a missing value) say what is allowed too.
+#[test]
+fn every_kind_of_rejection_says_what_is_allowed() {
+    bad_input(&["run", "skb-layout", "--format", "json", "--format", "csv"], &["--format given twice", "at most once"]);
+    bad_input(&["run", "skb-layout", "--seed", "1", "--seed", "2"], &["--seed given twice", "at most once"]);
+    bad_input(&["run", "skb-layout", "--allow-long=yes"], &["'yes' for --allow-long", "takes no value"]);
+    bad_input(&["calibrate", "skb-layout", "--sensitivity=1"], &["'1' for --sensitivity", "takes no value"]);
+    bad_input(&["measure", "--list", "stream"], &["--list cannot be used with", "one of them"]);
+    bad_input(&["measure", "--list", "--dry-run"], &["--list cannot be used with --dry-run"]);
+    let machine = ["calibrate", "high-order-alloc", "--machine", "m.json"];
+    bad_input(&[&machine[..], &["--rounds", "3"]].concat(), &["--machine cannot be used with --rounds"]);
+    bad_input(&[&machine[..], &["--sensitivity"]].concat(), &["cannot be used with --sensitivity"]);
+    bad_input(&["calibrate", "high-order-alloc", "--format", "json"], &["missing --machine", "usage:"]);
+    bad_input(
+        &[&machine[..], &["--format", "csv"]].concat(),
+        &["bad value 'csv' for --format", "expected one of table, json"],
+    );
+    bad_input(&["calibrate", "high-order-alloc", "--allow-long"], &["missing --machine", "usage:"]);
+    bad_input(&["calibrate", "high-order-alloc", "--machine"], &["missing value for --machine", "measurement file"]);
+    bad_input(&["measure", "stream", "--out"], &["missing value for --out", "path"]);
+    bad_input(&["measure", "stream", "--note"], &["missing value for --note", "text"]);
+}
+
+/// Invisible characters in user input (format characters, odd spaces, a byte-order mark) are
+/// escaped in every message that echoes it, like control characters.
+#[test]
+fn invisible_characters_are_escaped_in_every_echo() {
+    bad_input(&["run", "skb-layout", "--set", "mtu=9\u{200b}000"], &["'9\\u{200b}000'"]);
+    bad_input(&["run", "skb-layout", "--set", "m\u{ad}tu=9000"], &["unknown parameter 'm\\u{ad}tu'"]);
+    bad_input(&["run", "sk\u{2060}b-layout"], &["unknown experiment 'sk\\u{2060}b-layout'"]);
+    bad_input(&["\u{feff}list"], &["unknown command '\\u{feff}list'"]);
+    bad_input(&["run", "skb-layout", "--format", "json\u{a0}"], &["'json\\u{a0}'", "table, csv, json"]);
+    bad_input(&["measure", "str\u{200d}eam", "--dry-run"], &["unknown suite 'str\\u{200d}eam'", "layout"]);
+    bad_input(&["--jobs", "\u{3000}4", "list"], &["'\\u{3000}4'", "1..=256"]);
+    let path = "/nonexistent/\u{1b}[2J\u{202e}m.json";
+    bad_input(
+        &["calibrate", "high-order-alloc", "--machine", path],
+        &["cannot read /nonexistent/\\u{1b}[2J\\u{202e}m.json"],
+    );
+    bad_input(&["calibrate", "sk\u{200b}b", "--machine", "m.json"], &["not 'sk\\u{200b}b'"]);
 }
 
 #[test]

@@ -5,18 +5,19 @@
 //! [--seed N] [--format table|csv|json] [--allow-long]`, `reproduce <exp> [--format ...]
 //! [--bands N]`, `validate [<exp>] [--seeds N] [--format ...]`, `measure --list | <suite>
 //! [--dry-run] [--out FILE]` (`skblab/measure.rs`: this machine measured), `calibrate
-//! high-order-alloc --machine FILE [--format json]`. Exit status 0 when
+//! high-order-alloc --machine FILE [--format json] [--allow-long]`. Exit status 0 when
 //! done — also when the reader closed the pipe early (`skblab run … | head`), as Unix tools do;
 //! 1 with one line on stderr when the output cannot be written (a full disk, a closed or
 //! read-only stdout); 2 with one line saying what was wrong and what is allowed for bad input
-//! (and for a run estimated above [`LONG_RUN_LIMIT_S`] without `--allow-long`). Never a panic.
+//! (and for a run or a `--machine` fit estimated above [`LONG_RUN_LIMIT_S`] without
+//! `--allow-long`). Never a panic.
 //! Every number is parsed as `params` documents it ([`parse_whole`]). User text in a message
 //! goes through [`echo`]: control characters escaped, at most 60 characters.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use skblab_core::calibrate::{self, DEFAULT_SEEDS, MAX_ROUNDS, MAX_SEEDS, MAX_STARTS};
-use skblab_core::params::{echo, echo_within, parse_whole};
+use skblab_core::params::{echo, echo_within, escape, parse_whole};
 use skblab_core::validate::{self, MAX_BANDS};
 use skblab_core::{experiments, find, Experiment, ParamError, ParamKind, WorkEstimate, DEFAULT_SEED};
 use std::io::{self, Write};
@@ -44,8 +45,7 @@ struct Cli {
     command: Command,
     /// Simulations run at once by reproduce, validate, calibrate and bands (default: the
     /// available parallelism); the output is the same whatever the number.
-    #[arg(long, global = true, allow_hyphen_values = true,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_JOBS)))]
+    #[arg(long, global = true, allow_hyphen_values = true, value_parser = whole_in(1, MAX_JOBS))]
     jobs: Option<u32>,
 }
 
@@ -56,6 +56,13 @@ const MAX_JOBS: u32 = 256;
 enum Format {
     Table,
     Csv,
+    Json,
+}
+
+/// The outputs of `calibrate --machine` (no CSV: the report is a table with notes).
+#[derive(Clone, Copy, ValueEnum)]
+enum MachineFormat {
+    Table,
     Json,
 }
 
@@ -110,11 +117,16 @@ enum Command {
         sensitivity: bool,
         /// Hold the model against this machine's measurement file (`skblab measure`): the
         /// catalogue's prediction, a fit on one part (the 64 KiB sends), the rest predicted.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE",
+              conflicts_with_all = ["rounds", "seeds", "seed", "starts", "coarse_seeds", "sensitivity"])]
         machine: Option<std::path::PathBuf>,
         /// Output of `--machine` (the other modes print tables).
-        #[arg(long, value_enum, default_value_t = Format::Table)]
-        format: Format,
+        #[arg(long, value_enum, default_value_t = MachineFormat::Table, requires = "machine")]
+        format: MachineFormat,
+        /// Run the `--machine` comparison even if its estimate is above 60 s of one core (the
+        /// estimate is printed first).
+        #[arg(long, requires = "machine")]
+        allow_long: bool,
     },
     /// Measure this Linux machine (iperf3, sockperf, pahole, /proc; root for the sysctl it
     /// switches and restores) into one measurement file: `--list`, `<suite> --dry-run`.
@@ -162,8 +174,9 @@ fn parse_seed(text: &str) -> Result<u64, String> {
     parse_whole(text, 0, u64::MAX)
 }
 
-/// A `u32` flag's parser: plain decimal in `min..=max`, the error naming form and range.
-fn whole_in(min: u32, max: u32) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync + 'static {
+/// A `u32` flag's parser: plain decimal in `min..=max`, the error naming form and range
+/// (every numeric flag, `measure`'s too).
+pub(crate) fn whole_in(min: u32, max: u32) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync + 'static {
     move |text| parse_whole(text, u64::from(min), u64::from(max)).map(|v| v as u32)
 }
 
@@ -177,7 +190,14 @@ fn flag_form(flag: &str) -> Option<String> {
         "--rounds" => whole(0, MAX_ROUNDS),
         "--starts" => whole(0, MAX_STARTS),
         "--bands" => whole(1, MAX_BANDS),
-        _ => return None,
+        "--jobs" => whole(1, MAX_JOBS),
+        "--machine" => "the path of a measurement file (skblab measure --out FILE writes one)".to_string(),
+        "--out" => "the path of the file to write".to_string(),
+        "--note" => "a text kept in the file".to_string(),
+        flag => {
+            let (min, max) = measure::range_of(flag)?;
+            whole(min, max)
+        }
     })
 }
 
@@ -290,9 +310,10 @@ fn stdout_was_closed(_out: &io::Stdout) -> bool {
     false
 }
 
-/// One line on stderr; if even stderr is gone there is no one left to tell.
+/// One line on stderr, escaped once more ([`escape`]: whatever a message embeds, nothing
+/// invisible reaches the terminal); if even stderr is gone there is no one left to tell.
 fn report(line: &str) {
-    let _ = writeln!(io::stderr().lock(), "skblab: {line}");
+    let _ = writeln!(io::stderr().lock(), "skblab: {}", escape(line));
 }
 
 /// clap's error as one line saying what was wrong and what is allowed (clap's own text spans
@@ -335,9 +356,22 @@ fn clap_error_line(e: &clap::Error) -> String {
             arg(),
             std::error::Error::source(e).map(|s| s.to_string()).unwrap_or_else(|| "not allowed".to_string())
         ),
+        ErrorKind::ArgumentConflict => match ctx(ContextKind::PriorArg).split_whitespace().next() {
+            Some(prior) if prior != arg() => format!("{} cannot be used with {prior}: give one of them", arg()),
+            _ => format!("{} given twice: it may be given at most once", arg()),
+        },
+        ErrorKind::TooManyValues if !ctx(ContextKind::InvalidArg).contains('<') => format!(
+            "unexpected value '{}' for {}: it is a switch and takes no value (give {} alone)",
+            echo(&ctx(ContextKind::InvalidValue)),
+            arg(),
+            arg()
+        ),
         ErrorKind::MissingRequiredArgument if ctx(ContextKind::InvalidArg).contains("<EXPERIMENT>") => {
             let ids: Vec<&str> = experiments().iter().map(|x| x.id()).collect();
             format!("missing experiment: expected one of {} (usage: {})", ids.join(", "), usage())
+        }
+        ErrorKind::MissingRequiredArgument => {
+            format!("missing {}: the options given need it (usage: {})", ctx(ContextKind::InvalidArg), usage())
         }
         ErrorKind::UnknownArgument => {
             let tip = match ctx(ContextKind::SuggestedArg) {
@@ -415,8 +449,8 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
         Command::Measure(args) => {
             measure::command(args).map_err(|message| Refused::Input(ParamError::Invalid { message }))
         }
-        Command::Calibrate { machine: Some(path), experiment, format, .. } => {
-            measure::calibrate(&experiment, &path, matches!(format, Format::Json))
+        Command::Calibrate { machine: Some(path), experiment, format, allow_long, .. } => {
+            measure::calibrate(&experiment, &path, matches!(format, MachineFormat::Json), allow_long)
                 .map_err(|message| Refused::Input(ParamError::Invalid { message }))
         }
         Command::Calibrate { experiment, rounds, seeds: n_seeds, seed, starts, coarse_seeds, sensitivity, .. } => {

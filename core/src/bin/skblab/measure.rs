@@ -13,9 +13,11 @@
 //! Everything goes through [`Runner`], so `measure/tests.rs` drives the same code with a fake
 //! machine (a failing client, an interrupt) and checks the sysctl comes back.
 
-use skblab_core::machine::file::{Cell, Kernel, Machine, Measurement, Sample, Suite, SCHEMA_VERSION};
+use skblab_core::machine::file::{self, Cell, Kernel, Machine, Measurement, Sample, Suite, SCHEMA_VERSION};
+use skblab_core::machine::fit;
 use skblab_core::machine::plan::{self, Argv, CellPlan, Options, SuitePlan, HOA_SYSCTL};
 use skblab_core::machine::tools::{self, CpuTimes};
+use skblab_core::params::echo;
 use std::collections::BTreeMap;
 use std::io::Read as _;
 use std::process::{Child, Command, Stdio};
@@ -450,13 +452,29 @@ impl Drop for RealRunner {
     }
 }
 
+/// The allowed values of `measure`'s numeric flags, `(flag, min, max)`: the parsers below and
+/// the "missing value" message read them.
+const RANGES: [(&str, u32, u32); 5] =
+    [("--seconds", 1, 60), ("--runs", 1, 20), ("--max-flows", 1, 8), ("--max-foreign", 1, 100), ("--retries", 0, 5)];
+
+/// The allowed range of a numeric flag of `measure`.
+pub fn range_of(flag: &str) -> Option<(u32, u32)> {
+    RANGES.iter().find(|(f, _, _)| *f == flag).map(|&(_, min, max)| (min, max))
+}
+
+/// The parser of a numeric flag of `measure` (plain decimal in its range, [`super::whole_in`]).
+fn flag(name: &str) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync + 'static {
+    let (min, max) = range_of(name).expect("bug: a numeric flag of measure without a range");
+    super::whole_in(min, max)
+}
+
 /// `skblab measure`'s arguments.
 #[derive(clap::Args)]
 pub struct MeasureArgs {
     /// The suite: layout, stream, udp, rr, state, or all (`--list` prints them).
     suite: Option<String>,
     /// Print one suite name per line.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["suite", "dry_run", "out", "note", "force"])]
     list: bool,
     /// Print the commands it would run and exit, touching nothing.
     #[arg(long)]
@@ -465,22 +483,22 @@ pub struct MeasureArgs {
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
     /// Seconds per measured run.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, default_value_t = 5, allow_hyphen_values = true, value_parser = flag("--seconds"))]
     seconds: u32,
     /// Runs per cell (the median and min–max are over them).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    #[arg(long, default_value_t = 3, allow_hyphen_values = true, value_parser = flag("--runs"))]
     runs: u32,
     /// Flows of the stream and rr suites: 1..=N.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=8))]
+    #[arg(long, default_value_t = 2, allow_hyphen_values = true, value_parser = flag("--max-flows"))]
     max_flows: u32,
     /// Only this send size in the stream suite (KiB: 4, 16 or 64).
     #[arg(long, value_parser = ["4", "16", "64"])]
     kib: Option<String>,
     /// A run with more foreign CPU than this (percent of all CPUs) is repeated.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = 10, allow_hyphen_values = true, value_parser = flag("--max-foreign"))]
     max_foreign: u32,
     /// Repeats of a contaminated run before it is kept, marked.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=5))]
+    #[arg(long, default_value_t = 2, allow_hyphen_values = true, value_parser = flag("--retries"))]
     retries: u32,
     /// Measure even when the machine is busy at the start (runs stay marked).
     #[arg(long)]
@@ -532,30 +550,73 @@ pub fn command(a: MeasureArgs) -> Result<String, String> {
     }
     match a.out {
         Some(path) => {
-            std::fs::write(&path, m.to_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            Ok(format!("wrote {}\n", path.display()))
+            std::fs::write(&path, m.to_json()).map_err(|e| format!("cannot write {}: {e}", path_text(&path)))?;
+            Ok(format!("wrote {}\n", path_text(&path)))
         }
         None => Ok(m.to_json()),
     }
 }
 
 /// `skblab calibrate <exp> --machine FILE`: the catalogue prediction, the fit on one part and
-/// the rest predicted, as a table or JSON.
-pub fn calibrate(experiment: &str, path: &std::path::Path, json: bool) -> Result<String, String> {
+/// the rest predicted, as a table or JSON. The file is read up to its size limit and no
+/// further; the work is estimated and the estimate printed before the first run, and above
+/// the CLI's limit ([`super::LONG_RUN_LIMIT_S`]) refused without `--allow-long`, like `run`.
+pub fn calibrate(experiment: &str, path: &std::path::Path, json: bool, allow_long: bool) -> Result<String, String> {
     if experiment != "high-order-alloc" {
         return Err(format!(
             "--machine works with high-order-alloc (its stream world is what a measured machine can be held against), not '{}'",
-            skblab_core::params::echo(experiment)
+            echo(experiment)
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let m = skblab_core::machine::file::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let shown = path_text(path);
+    let text = std::fs::File::open(path)
+        .map_err(|e| {
+            format!("cannot read {shown}: {e} (expected a measurement file: skblab measure --out FILE writes one)")
+        })
+        .and_then(|f| file::read_limited(f).map_err(|e| format!("{shown}: {e}")))?;
+    let m = file::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
+    let mut f = fit::MachineFit::new(&m).map_err(|e| format!("{shown}: {e}"))?;
+    eprintln!("skblab: {}", work_line(&f, m.machine.cpus, super::LONG_RUN_LIMIT_S, allow_long)?);
     let mut last = 0;
-    let report = skblab_core::machine::fit::fit(&m, &mut |done, total| {
+    while !f.finished() {
+        f.step();
+        let (done, total) = (f.done(), f.total());
         if done * 10 / total.max(1) != last {
             last = done * 10 / total.max(1);
             eprintln!("skblab: calibrate --machine: run {done} of {total}");
         }
-    })?;
+    }
+    let report = f.report();
     Ok(if json { report.to_json() } else { report.to_table() })
+}
+
+/// A path as a message shows it: escaped, at most [`MAX_PATH_CHARS`] characters.
+fn path_text(path: &std::path::Path) -> String {
+    skblab_core::params::echo_within(&path.display().to_string(), MAX_PATH_CHARS)
+}
+
+/// The longest path a message echoes whole.
+const MAX_PATH_CHARS: usize = 240;
+
+/// The fit's work before it starts, as one line: runs, cores (and the cap when the file has
+/// more CPUs than the simulation), events, seconds of one core; refused (the same line and
+/// `--allow-long`) when the estimate is above `limit_s` seconds and `allow_long` is false.
+fn work_line(f: &fit::MachineFit, file_cpus: u32, limit_s: f64, allow_long: bool) -> Result<String, String> {
+    let e = f.estimate();
+    let cores = match f.simulated_cpus() {
+        n if n < file_cpus => {
+            format!("{n} cores (the file's {file_cpus} CPUs: high-order-alloc simulates at most {n})")
+        }
+        n => format!("{n} cores"),
+    };
+    let line = format!(
+        "calibrate high-order-alloc --machine: {} simulator runs on {cores}, about {} simulated events, about {} of one core",
+        f.total(),
+        e.events,
+        super::duration_text(e.native_seconds())
+    );
+    if e.native_seconds() > limit_s && !allow_long {
+        return Err(format!("{line}, above the limit of {limit_s:.0} s: pass --allow-long to run it anyway"));
+    }
+    Ok(line)
 }

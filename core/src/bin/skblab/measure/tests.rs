@@ -176,3 +176,19 @@ fn the_dry_run_lists_the_commands_and_touches_nothing() {
         assert!(text.contains(needle), "{needle}");
     }
 }
+
+/// `calibrate --machine` states the fit's work first and refuses it above the limit without
+/// `--allow-long` (every legal file is below 60 s today, so the limit is lowered here).
+#[test]
+fn a_fit_above_the_limit_needs_allow_long() {
+    let path = format!("{}/../data/measurements/2026-12-02-amd-epyc-f25m1.json", env!("CARGO_MANIFEST_DIR"));
+    let m = file::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let f = fit::MachineFit::new(&m).unwrap();
+    let line = work_line(&f, 2, 60.0, false).unwrap();
+    assert!(line.starts_with("calibrate high-order-alloc --machine: 84 simulator runs on 2 cores, about "), "{line}");
+    let e = work_line(&f, 2, 0.001, false).unwrap_err();
+    assert!(e.starts_with(&line) && e.ends_with("above the limit of 0 s: pass --allow-long to run it anyway"), "{e}");
+    assert_eq!(work_line(&f, 2, 0.001, true), Ok(line));
+    let capped = work_line(&f, 4096, 60.0, false).unwrap();
+    assert!(capped.contains("on 2 cores"), "the cap is said only when the file has more CPUs than simulated: {capped}");
+}
