@@ -19,8 +19,9 @@
 //!   custom views per experiment (the only place the web names an experiment).
 //! - [`charts`]: pure drawing, generic over the plotters backend (canvas in the browser, SVG in
 //!   the tests), and what a chart says in words and as a table.
-//! - [`run`]: the run store — runs, custom views' data and uncertainty bands, light ones computed
-//!   here, heavy ones in the worker pool, cached — and the hooks through which pages read it.
+//! - [`run`]: the run store — every job (a run, a custom view's data, an uncertainty band, and
+//!   kinds a feature plugs in, like the machine fit) moves through one state machine, light work
+//!   computed here, heavy work in the worker pool, cached — and the hooks pages read it with.
 //! - [`machine`]: "Your machine" as one feature: its page, chart, fit job, worker side and saved
 //!   file.
 //! - [`worker`]: the Web Worker's side: the request/reply protocol and the serve loop.

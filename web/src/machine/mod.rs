@@ -2,10 +2,11 @@
 //! held against the model. Core measures (the commands), parses and fits (`MachineFit`); this
 //! folder shows it:
 //!
-//! - [`page`]: the page — the commands, the file picker and paste box, the fit's progress, the
-//!   machine's facts and the fit's table and charts;
+//! - [`page`]: the page — the commands, the file picker and paste box, the fit's progress —
+//!   and `results.rs`, what it shows of a fit: the machine's facts, the fit's table and charts;
 //! - [`chart`]: the stream suite's overlay charts (pure drawing, generic over the backend);
-//! - [`job`]: the fit as a job of the run store (one worker task per file, progress, Stop);
+//! - [`job`]: the fit as a kind of job of the run store (one worker task per file, progress,
+//!   Stop), plugged in through `run::kind::JobKind`;
 //! - [`worker`]: the worker's side of that task (core's parse and fit, a reply per run);
 //! - [`saved`]: the chosen file as localStorage keeps it (pure).
 
