@@ -21,7 +21,8 @@ const MAX_EVENTS: u64 = 30_000_000;
 /// high-order-alloc and page-frag-free: corners such as one flow sending 64 KiB with
 /// `pcp_batch` 1, or a flood the fix lets through at several times the rate before it, move a
 /// world's events per simulated µs by up to 2.6× from their formulas.
-const EXPECTED: &[(&str, u64)] = &[(ktls::ID, 2), ("skb-layout", 2), (pc::ID, 2), (ccf::ID, 2), (hoa::ID, 4), (pff::ID, 4)];
+const EXPECTED: &[(&str, u64)] =
+    &[(ktls::ID, 2), ("skb-layout", 2), (pc::ID, 2), (ccf::ID, 2), (hoa::ID, 4), (pff::ID, 4)];
 
 /// True if `est` is within `k`× of `got` (both 0 counts).
 fn within(got: u64, est: u64, k: u64) -> bool {

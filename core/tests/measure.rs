@@ -87,10 +87,7 @@ fn the_reference_fit_is_the_committed_cli_output() {
         std::fs::write(&path, report.to_json()).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; write it with SKBLAB_UPDATE=1 cargo test -p skblab-core --test measure",
-            path.display()
-        )
+        panic!("{}: {e}; write it with SKBLAB_UPDATE=1 cargo test -p skblab-core --test measure", path.display())
     });
     assert!(
         report.to_json() == committed,
