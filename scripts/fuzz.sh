@@ -18,7 +18,7 @@ START=$(date +%s)
 printf '=== core/tests/fuzz_registry.rs, %s cases per experiment\n' "$PROPTEST_CASES"
 cargo test -q -p skblab-core --test fuzz_registry -- --nocapture
 
-printf '\n=== web/src/page.rs hostile_urls, %s cases per property\n' "$PROPTEST_CASES"
+printf '\n=== web/src/pages/player/state/tests.rs hostile_urls, %s cases per property\n' "$PROPTEST_CASES"
 cargo test -q -p skblab-web --lib hostile_urls
 
 printf '\nfuzzing passed in %ss\n' "$(($(date +%s) - START))"

@@ -67,7 +67,7 @@ fn the_compiled_course_is_the_parsed_sources() {
 
 #[test]
 fn the_index_says_which_steps_ask_without_the_lesson() {
-    // The home page's small wasm counts progress from the index alone (web/src/components/shell.rs).
+    // The home page's small wasm counts progress from the index alone (web/src/pages/shell.rs).
     for e in index() {
         let asks: Vec<bool> = match lesson(&e.slug) {
             Some(l) => l.steps.iter().map(|s| s.question.is_some()).collect(),
@@ -114,7 +114,7 @@ fn every_written_lesson_parses_and_matches_its_index_entry() {
 /// Every written lesson says how we know (docs/lesson-format.md): which of its
 /// statements are the kernel's, with sources; the model's simplifications; and where the model
 /// differs from the kernel the seed post ran. The lesson page shows the three lists, folded
-/// (web/src/components/player.rs), and leaves out an empty one: here none may be empty.
+/// (web/src/pages/player/), and leaves out an empty one: here none may be empty.
 #[test]
 fn every_written_lesson_says_how_we_know() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
