@@ -24,18 +24,11 @@ use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
 use crate::experiment::{Cost, Experiment, Monotone, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate};
 use crate::output::{Column, Meaning, Reproduction, Row, RunOutput};
+pub use crate::params::ModelInput;
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::catalogue::Quantity;
 use crate::sim::machine::MachineProfile;
 use crate::sim::world::{Checked, Outcome, World};
-
-/// An experiment's typed parameters ([`params_input!`](crate::params_input) implements it):
-/// read from validated [`Params`], with the parameter names it reads (the registry test
-/// checks that they are exactly the names of the spec).
-pub trait ModelInput: for<'a> From<&'a Params> + Send + Sync {
-    /// The parameter names the input reads.
-    fn names() -> &'static [&'static str];
-}
 
 /// Runs a point's worlds: plainly ([`Runner::plain`], what a run does), or with every world's
 /// invariants checked before the first event and after every event, over at most so many

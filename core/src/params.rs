@@ -14,7 +14,7 @@ use std::fmt;
 use std::sync::Arc;
 
 mod input;
-pub use input::FromParam;
+pub use input::{FromParam, ModelInput};
 
 /// What values a parameter accepts.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -9,6 +9,14 @@
 
 use super::{Choice, Params};
 
+/// An experiment's typed parameters ([`params_input!`](crate::params_input) implements it):
+/// read from validated [`Params`], with the parameter names it reads (the registry test
+/// checks that they are exactly the names of the spec).
+pub trait ModelInput: for<'a> From<&'a Params> + Send + Sync {
+    /// The parameter names the input reads.
+    fn names() -> &'static [&'static str];
+}
+
 /// A type one parameter's value reads into. Panics (a bug, not bad input) if the parameter is
 /// not in the spec or is of another kind: [`Params`] holds only values its spec accepts.
 pub trait FromParam: Sized {
@@ -94,7 +102,7 @@ macro_rules! params_input {
             pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),+];
         }
 
-        impl $crate::model::ModelInput for $name {
+        impl $crate::params::ModelInput for $name {
             fn names() -> &'static [&'static str] {
                 $name::NAMES
             }
