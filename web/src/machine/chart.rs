@@ -102,16 +102,16 @@ impl Overlay {
             .iter()
             .map(|p| {
                 format!(
-                    "{} KiB: measured {:.0} {u} (min {:.0}, max {:.0}){}; catalogue {:.0} ({:+.1} %); fitted {:.0} ({:+.1} %): {}",
+                    "{} KiB: measured {:.0} {u} (min {:.0}, max {:.0}){}; catalogue {:.0} ({}); fitted {:.0} ({}): {}",
                     p.kib,
                     p.measured,
                     p.min,
                     p.max,
                     if p.used_for_fit { ", used for the fit" } else { "" },
                     p.catalogue,
-                    p.error_catalogue_pct,
+                    super::results::pct_text(p.error_catalogue_pct),
                     p.fitted,
-                    p.error_pct,
+                    super::results::pct_text(p.error_pct),
                     p.verdict,
                     u = self.unit
                 )

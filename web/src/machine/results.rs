@@ -112,6 +112,7 @@ fn verdict_help(v: &str) -> &'static str {
         "within spread" => "the fitted prediction lies inside the measured min–max",
         "agrees" => "the fitted prediction is within 10 % of the measured median",
         "close" => "the fitted prediction is within 25 % of the measured median",
+        "measured zero" => "the measurement is zero: no percentage error, and the cell is not fitted",
         _ => "the fitted prediction is more than 25 % from the measured median",
     }
 }
@@ -135,7 +136,16 @@ pub fn grouped(v: f64, decimals: usize) -> String {
 }
 
 fn err_badge(e: f64) -> Html {
-    html! { <span class={classes!("err-badge", error_class(e))}>{ format!("{e:+.1} %") }</span> }
+    html! { <span class={classes!("err-badge", error_class(e))}>{ pct_text(e) }</span> }
+}
+
+/// An error in percent, or "n/a" where there is none (a measured zero has no percentage).
+pub fn pct_text(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:+.1} %")
+    } else {
+        "n/a".to_string()
+    }
 }
 
 fn point_row(p: &MachinePoint) -> Html {
