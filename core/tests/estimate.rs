@@ -20,9 +20,12 @@ const MAX_EVENTS: u64 = 30_000_000;
 /// the events a run handles it may lie at random settings (either way; 2× at the defaults).
 /// high-order-alloc and page-frag-free: corners such as one flow sending 64 KiB with
 /// `pcp_batch` 1, or a flood the fix lets through at several times the rate before it, move a
-/// world's events per simulated µs by up to 2.6× from their formulas.
+/// world's events per simulated µs by up to 2.6× from their formulas. skb-cache: its warm-up
+/// waits for the slowest flows, and where RX queue 0's CPU also runs threads their pace is
+/// all or nothing near its saturation (an RPS backlog behind a driver queue that never
+/// empties; ksoftirqd's 2 ms): about one setting in 250 lies beyond 2×, one in 800 up to 6×.
 const EXPECTED: &[(&str, u64)] =
-    &[(ktls::ID, 2), ("skb-layout", 2), (pc::ID, 2), (ccf::ID, 2), (hoa::ID, 4), (pff::ID, 4)];
+    &[(ktls::ID, 2), ("skb-layout", 2), (pc::ID, 2), (ccf::ID, 2), (hoa::ID, 4), (pff::ID, 4), (sc::ID, 8)];
 
 /// True if `est` is within `k`× of `got` (both 0 counts).
 fn within(got: u64, est: u64, k: u64) -> bool {

@@ -23,7 +23,7 @@ fn config(settings: &[&str]) -> world::Config {
     sc::Input::from(&p).config(sc::profile::SERVER_2019_RR)
 }
 
-/// Finding 5: no window took `list_lock` before (1,024 sampled flows kept ~9 objects per CPU
+/// A cold start took `list_lock` in no window (1,024 sampled flows kept ~9 objects per CPU
 /// in flight, fewer than a slab holds, so no active slab ever ran dry, and a cold start's
 /// partial lists took ~50 ms to fill). With the seed's 10,000 flows simulated and the
 /// steady-state start, the default caches-off run drains partial lists and takes batches
@@ -93,7 +93,7 @@ fn latency_is_the_whole_round_trip_whatever_the_window() {
     }
 }
 
-/// Finding 5: the gain grows with the core count (more CPUs: nearly every free is remote,
+/// The gain grows with the core count (more CPUs: nearly every free is remote,
 /// more of them cross the socket, and more CPUs drain to and take from one node list).
 #[test]
 fn gain_grows_with_cores_and_sockets() {

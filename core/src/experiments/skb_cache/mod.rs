@@ -16,16 +16,21 @@
 //! capacity cache model, over a window of `measure_us`; Mpps is measured on the whole machine.
 //! docs/skb-cache.md has the mechanisms, constants, sources, error and sensitivity.
 //!
-//! Files: `mod.rs` (here: parameters, columns, the `Experiment` impl and the views),
-//! `specs.rs` (the parameter specs), `profile.rs` (the constants), `validate.rs` (the seed table, bands and knob relations),
-//! `seed.rs` (the patch's figures and the comparison), `repro.rs` (`skblab reproduce`: the seed's numbers from the caches-off and -on runs of each seed, and their mean), and the tcp_rr world on per-node `sim::slub`: `world/mod.rs`
-//! (constants, config, state, the event loop), `world/setup.rs` (head and frag sizes, nodes,
-//! flows), `world/handlers.rs` (a CPU's softirq and thread work, the link),
+//! Files: `mod.rs` (here: parameters, columns, the worlds of a point and its row, the `Model`
+//! impl and its capabilities), `specs.rs` (the parameter specs), `views.rs` (the text views
+//! and the flame graph), `lanes.rs` (the lane diagram's two short runs), `profile.rs` (the
+//! constants), `validate.rs` (the seed table, bands and knob relations), `seed.rs` (the
+//! patch's figures and the comparison), `repro.rs` (`skblab reproduce`: the seed's numbers
+//! from the caches-off and -on runs of each seed, and their mean), and the tcp_rr world on
+//! per-node `sim::slub`: `world/mod.rs` (constants, config, state, the event loop),
+//! `world/setup.rs` (head and frag sizes, nodes, flows), `world/expected.rs` (the events a run
+//! is expected to take), `world/handlers.rs` (a CPU's softirq and thread work, the link),
 //! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `world/skb.rs` (an
 //! skb's alloc and free and the lines it pulls), `world/chains.rs` (the call chains CPU time
 //! is charged to, for `sim::profile`) and `world/report.rs` (the perf report and flame graph,
 //! lanes, `RunResult`).
 
+mod lanes;
 pub mod profile;
 mod repro;
 pub use repro::{reproduce_on, seed_pair};
@@ -33,17 +38,20 @@ pub mod seed;
 mod specs;
 pub use specs::specs;
 pub mod validate;
+mod views;
 pub mod world;
 
-use crate::experiment::{
-    mark_row, ChartSpec, Cost, Experiment, Meaning, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate,
-};
-use crate::output::{Cell, Column, ReproCell, ReproRow, Reproduction, Row, RunOutput, TextView};
-use crate::params::{ParamError, ParamSpec, Params};
-use crate::sim::profile::{FlameGraph, SPIN_SYMBOL};
+use crate::calibrate::tables::{TableCheck, TableSpec};
+use crate::experiment::{ChartSpec, Cost, Monotone, Point, ViewData, ViewQuery, ViewSpec};
+use crate::model::{cost_of, Calibrated, CustomViews, Model, Runner, SeedTables};
+use crate::output::{mark_row, Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput};
+use crate::params::{ParamError, ParamSpec};
+use crate::sim::catalogue::Quantity;
+use crate::sim::machine::MachineProfile;
+use crate::sim::profile::SPIN_SYMBOL;
+pub use lanes::{lane_diagram, LaneDiagram, LaneSet, LANE_FLOWS};
 use profile::{RrProfile, SERVER_2019_RR};
 use serde::Serialize;
-use std::fmt::Write as _;
 pub use world::{Config, RunResult, Stack};
 
 pub const ID: &str = "skb-cache";
@@ -80,6 +88,11 @@ crate::params_input! {
 }
 
 impl Input {
+    /// Every parameter at its default.
+    pub fn defaults() -> Input {
+        Input::from(&crate::params::Params::new(ID, specs()))
+    }
+
     /// The world's configuration on `profile`.
     pub fn config(&self, profile: RrProfile) -> Config {
         Config {
@@ -164,6 +177,27 @@ pub fn baseline(input: &Input) -> Option<Input> {
         tcp_tx_skb_cache: false,
         ..*input
     })
+}
+
+/// What the simulated row's worlds leave: the run and, with a cache on, its caches-off
+/// baseline.
+pub struct Runs {
+    pub run: RunResult,
+    pub base: Option<RunResult>,
+}
+
+/// The run of `input` on `profile` and its baseline, through `runner`.
+pub fn runs_on(input: &Input, profile: RrProfile, seed: u64, runner: &mut Runner) -> Runs {
+    let mut run = |what, i: &Input| world::Sim::new(i.config(profile), seed).run(runner, what);
+    Runs { run: run("run", input), base: baseline(input).map(|b| run("baseline", &b)) }
+}
+
+impl Runs {
+    /// Mpps against the caches-off baseline, in % (0 without one).
+    fn gain_pct(&self) -> f64 {
+        let Some(base) = &self.base else { return 0.0 };
+        (summarize(&self.run).mpps / summarize(base).mpps.max(1e-9) - 1.0) * 100.0
+    }
 }
 
 fn round(x: f64, digits: i32) -> f64 {
@@ -258,160 +292,36 @@ fn meanings() -> Vec<Meaning> {
     m
 }
 
-/// The simulated row of `input`, marked where its runs counted too few ([`meanings`]).
-fn measured_row(input: &Input, seed: u64) -> Row {
-    let (r, s) = run_input(input, SERVER_2019_RR, seed);
-    let base = baseline(input).map(|b| run_input(&b, SERVER_2019_RR, seed));
-    // The same arithmetic as gain_pct, on the baseline run kept for its counts.
-    let gain = base.as_ref().map_or(0.0, |(_, bs)| (s.mpps / bs.mpps.max(1e-9) - 1.0) * 100.0);
-    let both = base.as_ref().map_or(r.requests, |(br, _)| r.requests.min(br.requests));
-    let uncapped = [Some(&r), base.as_ref().map(|(br, _)| br)].iter().flatten().filter(|x| !x.capped).count() as u64
-        + u64::from(base.is_none());
-    let mut row = sim_row(input, &s, gain);
+/// The simulated row of `w`, marked where its runs counted too few ([`meanings`]).
+fn measured_row(input: &Input, w: &Runs) -> Row {
+    let r = &w.run;
+    let both = w.base.as_ref().map_or(r.requests, |b| r.requests.min(b.requests));
+    let uncapped =
+        [Some(r), w.base.as_ref()].iter().flatten().filter(|x| !x.capped).count() as u64 + u64::from(w.base.is_none());
+    let mut row = sim_row(input, &summarize(r), w.gain_pct());
     let counts = [(REQUESTS, r.requests), (REQUESTS_BOTH, both), (FREED, r.skbs_freed), (UNCAPPED, uncapped)];
     mark_row(&mut row, &columns(), &meanings(), &counts);
     row
 }
 
-/// Gain in Mpps of `s` over the caches-off run of the same configuration, in %.
-pub fn gain_pct(input: &Input, s: &Summary, profile: RrProfile, seed: u64) -> f64 {
-    let Some(b) = baseline(input) else { return 0.0 };
-    let (_, bs) = run_input(&b, profile, seed);
-    (s.mpps / bs.mpps.max(1e-9) - 1.0) * 100.0
+/// The expected events of the run of `input` ([`world::expected_events`]).
+fn run_events(input: &Input) -> u64 {
+    world::expected_events(&input.config(SERVER_2019_RR))
 }
 
-/// The title of a run's profile: the configuration and its Mpps.
-fn profile_title(input: &Input, r: &RunResult, s: &Summary) -> String {
-    format!(
-        "tcp_rr, {} flows ({} simulated), {} threads, {} CPUs; rx cache {}, tx cache {}, rps {}: {:.2} Mpps",
-        input.flows,
-        r.sim_flows,
-        input.threads,
-        r.n_cpus,
-        on_off(input.tcp_rx_skb_cache),
-        on_off(input.tcp_tx_skb_cache),
-        on_off(input.rps),
-        s.mpps
-    )
-}
-
-/// The run's flame graph (all CPUs, id `flame`).
-pub fn flame(input: &Input, r: &RunResult, s: &Summary) -> FlameGraph {
-    let title = profile_title(input, r, s);
-    r.profile.report(title.clone()).flame("flame", title)
-}
-
-/// Where the CPU time goes over the whole machine: a perf report of every CPU's time, then
-/// the per-request figures and SLUB's counters.
-pub fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
-    let mut out = format!("all CPUs {:.1} % busy; the report is in % of busy time\n\n", s.busy_pct);
-    out.push_str(&r.profile.report(profile_title(input, r, s)).text);
-    let tr = r.requests.max(1) as f64;
-    if r.requests < Meaning::MIN_COUNTED {
-        let _ = writeln!(
-            out,
-            "\nper request: not shown: {} requests completed in the window (a per-request cost needs {})",
-            r.requests,
-            Meaning::MIN_COUNTED
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "\nper request: {:.2} slab frees on the slow path,\n  {:.0} ns in the slow path and spinning,\n  {:.0} ns of line transfers",
-            s.slowpath_frees_per_request, s.slab_ns_per_request, s.line_ns_per_request
-        );
-    }
-    let _ = writeln!(
-        out,
-        "SLUB in the window: {} fast frees, {} slow frees,\n  {} list_lock ({} contended), zone->lock contended {},\n  tx skbs reused {}",
-        r.slub.free_fastpath,
-        r.slub.free_slowpath,
-        r.list_lock,
-        r.list_lock_contended,
-        r.zone_lock_contended,
-        r.tx_reused
-    );
-    let slab_spin = r.profile.ns_of(&[Stack::SlabAllocSpin, Stack::SlabFreeSpin]) as f64;
-    let _ = writeln!(
-        out,
-        "lock_stat, &n->list_lock: {} contentions, {:.1} us waited; {:.3} % of busy time\n  in queued_spin_lock_slowpath under ___slab_alloc / __slab_free",
-        r.list_lock_contended,
-        r.slub.list_lock_wait_ns as f64 / 1e3,
-        slab_spin / r.busy_ns.max(1) as f64 * 100.0
-    );
-    let frags = world::rx_frags(input.request_bytes);
-    if frags > 0 {
-        let _ = writeln!(out, "each request skb carries {frags} page frags: {frags} page frees per request");
-    }
-    let _ = writeln!(
-        out,
-        "\n(simulated {:.1} ms after {:.1} ms warm-up; {} events{}; {:.0} transactions/s/flow)",
-        r.measure_ns as f64 / 1e6,
-        r.warmup_ns as f64 / 1e6,
-        r.events,
-        if r.capped { ", STOPPED AT THE EVENT CAP" } else { "" },
-        tr / (r.measure_ns as f64 / 1e9) / f64::from(r.sim_flows.max(1))
-    );
-    out
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b {
-        "on"
-    } else {
-        "off"
-    }
-}
-
-/// Where sampled skbs were allocated and freed, as lanes (narrow: fits a phone).
-pub fn lanes_text(r: &RunResult) -> String {
-    let mut out = String::from("sampled skbs after the warm-up:\nCPU that allocated -> CPU that freed\n\n");
-    let _ = writeln!(out, "{:<6} {:<3} {:>11}  {:<19} SLUB free", "flow", "skb", "CPUs", "freed by");
-    for l in &r.lanes {
-        let cpus = match l.free_cpu {
-            Some(c) => format!("{:>3} -> {:<3}", l.alloc_cpu, c),
-            None => format!("{:>3} -> -  ", l.alloc_cpu),
-        };
-        let same = match l.free_cpu {
-            Some(c) if c == l.alloc_cpu => "same CPU",
-            Some(_) => "other CPU",
-            None => "",
-        };
-        let path = if l.path.is_empty() { "-" } else { l.path };
-        let _ = writeln!(
-            out,
-            "{:<6} {:<3} {:>11}  {:<19} {path}, {same}",
-            l.flow,
-            if l.rx { "rx" } else { "tx" },
-            cpus,
-            l.where_freed
-        );
-    }
-    out
-}
-
-impl Experiment for SkbCache {
-    fn id(&self) -> &'static str {
-        ID
-    }
-
-    fn title(&self) -> &'static str {
-        "One cached skb per socket"
-    }
-
-    fn summary(&self) -> &'static str {
-        "tcp_rr on a 112-thread server: rx skbs allocated on the IRQ CPU and freed on the application CPU, the per-socket rx/tx skb caches of v5.2 (8 to 9 Mpps), RPS, and the memory the caches pin (seed 004)."
-    }
+impl Model for SkbCache {
+    type Input = Input;
+    /// The simulated row's runs (point 0); the memory rows run nothing.
+    type Worlds = Option<Runs>;
+    const ID: &'static str = ID;
+    const TITLE: &'static str = "One cached skb per socket";
+    const SUMMARY: &'static str = "tcp_rr on a 112-thread server: rx skbs allocated on the IRQ CPU and freed on the application CPU, the per-socket rx/tx skb caches of v5.2 (8 to 9 Mpps), RPS, and the memory the caches pin (seed 004).";
 
     fn specs(&self) -> Vec<ParamSpec> {
         specs()
     }
-    fn input_names(&self) -> Option<&'static [&'static str]> {
-        Some(Input::NAMES)
-    }
 
-    fn validate(&self, params: &Params) -> Result<(), ParamError> {
-        let i = Input::from(params);
+    fn validate(&self, i: &Input) -> Result<(), ParamError> {
         let cpus = i.sockets * i.cpus * if i.smt { 2 } else { 1 };
         if i.threads > 4 * cpus {
             return Err(ParamError::Invalid {
@@ -421,79 +331,45 @@ impl Experiment for SkbCache {
         Ok(())
     }
 
-    fn columns(&self, _params: &Params) -> Vec<Column> {
+    fn columns(&self, _input: &Input) -> Vec<Column> {
         columns()
     }
 
-    fn points(&self, _params: &Params) -> Vec<Point> {
+    /// The simulated row, then one memory row per socket count of [`SOCKET_POINTS`].
+    fn points(&self, _input: &Input) -> Vec<Point> {
         std::iter::once(0).chain(SOCKET_POINTS).enumerate().map(|(k, x)| Point { index: k as u32, x }).collect()
     }
 
-    fn run_point(&self, params: &Params, point: &Point, seed: u64) -> Row {
-        let input = Input::from(params);
-        if point.index == 0 {
-            measured_row(&input, seed)
-        } else {
-            memory_row(&input, point.x)
+    fn worlds(&self, input: &Input, point: &Point, seed: u64, runner: &mut Runner) -> Option<Runs> {
+        (point.index == 0).then(|| runs_on(input, SERVER_2019_RR, seed, runner))
+    }
+
+    fn row(&self, input: &Input, point: &Point, worlds: Option<Runs>) -> Row {
+        match worlds {
+            Some(w) => measured_row(input, &w),
+            None => memory_row(input, point.x),
         }
     }
 
-    fn run_point_checked(
-        &self,
-        params: &Params,
-        point: &Point,
-        seed: u64,
-        max_events: u64,
-    ) -> Result<crate::sim::world::Checked, String> {
-        world::invariants::check_point(params, point, seed, max_events)
-    }
-
-    fn finish(&self, params: &Params, seed: u64, rows: Vec<Row>) -> RunOutput {
-        let mut out = RunOutput::new(ID, seed, columns());
-        for r in rows {
-            out.push_row(r);
+    /// The simulated row's run and baseline ([`world::expected_events`]); the memory rows
+    /// are arithmetic.
+    fn events(&self, input: &Input, point: &Point) -> u64 {
+        if point.index != 0 {
+            return 0;
         }
-        let input = Input::from(params);
-        let (r, s) = run_input(&input, SERVER_2019_RR, seed);
-        out.views = vec![
-            TextView::new("lanes", "where each skb is allocated and freed (CPU lanes)", lanes_text(&r)),
-            TextView::new("profile", "where the time goes (perf-style, all CPUs)", profile_text(&input, &r, &s)),
-        ];
-        out.flames = vec![flame(&input, &r, &s)];
-        out.note_missing(&meanings());
-        if r.rx_alloc_failed > 0 {
-            out.notes.push(format!(
-                "the driver dropped {} requests because the zone had no free page or slab for their skb",
-                r.rx_alloc_failed
-            ));
-        }
-        if r.tx_alloc_failed > 0 {
-            out.notes.push(format!(
-                "{} responses were not sent because the zone had no free slab for their skb",
-                r.tx_alloc_failed
-            ));
-        }
-        out
+        run_events(input) + baseline(input).map_or(0, |b| run_events(&b))
     }
 
-    fn meanings(&self, _params: &Params) -> Vec<Meaning> {
-        meanings()
+    /// `finish` runs the configuration again for the views.
+    fn finish_events(&self, input: &Input) -> u64 {
+        run_events(input)
     }
 
-    /// The simulated row runs the server once, twice with a cache on (its baseline), and
-    /// `finish` once more for the views: each run at most [`world::MAX_EVENTS`] events.
-    fn estimate(&self, params: &Params) -> WorkEstimate {
-        let runs = if baseline(&Input::from(params)).is_some() { 3 } else { 2 };
-        WorkEstimate { points: self.points(params).len() as u64, events: runs * world::MAX_EVENTS }
-    }
-
-    /// The simulated row runs the server twice (with the caches and without): tens of ms
-    /// natively, more in wasm, so heavy; the memory rows are arithmetic.
-    fn cost(&self, _params: &Params) -> Cost {
-        Cost::Heavy
-    }
-
-    fn point_cost(&self, _params: &Params, point: &Point) -> Cost {
+    /// Kept from before the expected events: this world's events cost about three times the
+    /// engine's average (a default run, about 100,000 events, takes some 40 ms natively), and
+    /// the derived rule would put the simulated row of the "fewer flows per thread" step
+    /// (90,000 events) on the page's main thread. The memory rows are arithmetic.
+    fn point_cost(&self, _input: &Input, point: &Point) -> Cost {
         if point.index == 0 {
             Cost::Heavy
         } else {
@@ -501,15 +377,8 @@ impl Experiment for SkbCache {
         }
     }
 
-    /// "lanes": the CPU-lane diagram's [`LaneDiagram`] (two short runs).
-    fn view_data(&self, params: &Params, seed: u64, query: &ViewQuery) -> Option<ViewData> {
-        (query.name == "lanes").then(|| ViewData::new(lane_diagram(params, seed)))
-    }
-
-    /// The lane diagram's two runs are short whatever the page's windows (about 3.5 ms
-    /// natively at the defaults): the page draws them at once, without waiting for the sweep.
-    fn view_cost(&self, _params: &Params, _query: &ViewQuery) -> Cost {
-        Cost::Light
+    fn meanings(&self, _input: &Input) -> Vec<Meaning> {
+        meanings()
     }
 
     fn views(&self) -> Vec<ViewSpec> {
@@ -534,15 +403,58 @@ impl Experiment for SkbCache {
         ]
     }
 
-    fn compare(&self, params: &Params, output: &RunOutput) -> Option<Reproduction> {
-        let i = Input::from(params);
-        let d = Input::from(&self.defaults());
+    fn finish(&self, input: &Input, seed: u64, rows: Vec<Row>) -> RunOutput {
+        let mut out = RunOutput::new(ID, seed, columns());
+        for r in rows {
+            out.push_row(r);
+        }
+        let (r, s) = run_input(input, SERVER_2019_RR, seed);
+        let (texts, flame) = views::of(input, &r, &s);
+        out.views = texts;
+        out.flames = vec![flame];
+        out.note_missing(&meanings());
+        if r.rx_alloc_failed > 0 {
+            out.notes.push(format!(
+                "the driver dropped {} requests because the zone had no free page or slab for their skb",
+                r.rx_alloc_failed
+            ));
+        }
+        if r.tx_alloc_failed > 0 {
+            out.notes.push(format!(
+                "{} responses were not sent because the zone had no free slab for their skb",
+                r.tx_alloc_failed
+            ));
+        }
+        out
+    }
+
+    fn monotone(&self) -> Vec<Monotone> {
+        validate::monotone()
+    }
+
+    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
+        Some(self)
+    }
+
+    fn calibrated(&self) -> Option<&dyn Calibrated<Self>> {
+        Some(self)
+    }
+
+    fn custom_views(&self) -> Option<&dyn CustomViews<Self>> {
+        Some(self)
+    }
+}
+
+impl SeedTables<SkbCache> for SkbCache {
+    /// The seed's row at its configuration (either cache setting, both caches alike).
+    fn compare(&self, i: &Input, output: &RunOutput) -> Option<Reproduction> {
+        let d = Input::defaults();
         let same = Input {
             tcp_rx_skb_cache: d.tcp_rx_skb_cache,
             tcp_tx_skb_cache: d.tcp_tx_skb_cache,
             warmup_us: d.warmup_us,
             measure_us: d.measure_us,
-            ..i
+            ..*i
         } == d;
         if !same || i.tcp_rx_skb_cache != i.tcp_tx_skb_cache {
             return None;
@@ -561,99 +473,66 @@ impl Experiment for SkbCache {
         })
     }
 
+    /// Seed 004's table: two numbers, nothing fitted to them (a prediction).
+    fn tables(&self) -> Vec<TableSpec> {
+        validate::tables()
+    }
+
+    fn check_table(&self, table: &str, seeds: &[u64]) -> Option<TableCheck> {
+        (table == validate::TABLE).then(|| validate::check(seeds))
+    }
+
     fn reproduce(&self, seed: u64) -> Option<Reproduction> {
         Some(reproduce_on(SERVER_2019_RR, seed))
     }
 
-    fn reproduce_figures_cost(&self) -> Option<Cost> {
+    fn figures_cost(&self) -> Option<Cost> {
         Some(Cost::Heavy)
     }
 
     /// Mpps with the caches off and on.
-    fn reproduce_figures(&self, seed: u64) -> Option<Vec<f64>> {
+    fn figures(&self, seed: u64) -> Option<Vec<f64>> {
         let (off, on) = seed_pair(SERVER_2019_RR, seed);
         Some(vec![off, on])
     }
 
-    fn reproduce_from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
+    fn mean_of_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
         repro::mean_of(SERVER_2019_RR, seeds, figures)
     }
+}
 
-    /// Seed 004's table: two numbers, nothing fitted to them (a prediction).
-    fn tables(&self) -> Vec<crate::calibrate::tables::TableSpec> {
-        validate::tables()
+impl Calibrated<SkbCache> for SkbCache {
+    /// The server at the default topology.
+    fn machines(&self) -> Vec<MachineProfile> {
+        let d = Input::defaults();
+        vec![SERVER_2019_RR.machine(d.sockets, d.cpus, d.smt)]
     }
 
-    fn check_table(&self, table: &str, seeds: &[u64]) -> Option<crate::calibrate::tables::TableCheck> {
-        (table == validate::TABLE).then(|| validate::check(seeds))
-    }
-
-    fn machines(&self) -> Vec<crate::sim::machine::MachineProfile> {
-        self.machine_profiles()
-    }
-
-    fn uncertain(&self) -> Vec<(&'static str, crate::sim::catalogue::Quantity)> {
+    fn uncertain(&self) -> Vec<(&'static str, Quantity)> {
         validate::uncertain()
     }
 
-    fn run_perturbed(&self, params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
-        Some(validate::run_perturbed(params, seed, values))
+    /// The simulated row only (Mpps and gain) on the perturbed server.
+    fn run_perturbed(&self, input: &Input, seed: u64, values: &[f64]) -> Option<RunOutput> {
+        let runs = runs_on(input, validate::perturbed(values), seed, &mut Runner::plain());
+        let mut out = RunOutput::new(ID, seed, columns());
+        out.push_row(sim_row(input, &summarize(&runs.run), runs.gain_pct()));
+        Some(out)
+    }
+}
+
+impl CustomViews<SkbCache> for SkbCache {
+    /// "lanes": the CPU-lane diagram's [`LaneDiagram`] (two short runs).
+    fn view_data(&self, input: &Input, seed: u64, query: &ViewQuery) -> Option<ViewData> {
+        (query.name == "lanes").then(|| ViewData::new(lane_diagram(input, seed)))
     }
 
-    fn monotone(&self) -> Vec<crate::experiment::Monotone> {
-        validate::monotone()
+    /// The lane diagram's two short runs.
+    fn view_cost(&self, input: &Input, _query: &ViewQuery) -> Cost {
+        cost_of([false, true].iter().map(|&on| run_events(&lanes::lane_input(input, on))).sum())
     }
 }
 
 /// Row labels of `skblab reproduce skb-cache`.
 pub const OFF_LABEL: &str = "tcp_rr 10000 flows 112 threads caches off";
 pub const ON_LABEL: &str = "tcp_rr 10000 flows 112 threads caches on";
-
-/// Flows of the short runs behind the lane diagram: at most this many (one per thread is
-/// enough to place flow 0 where the full run places it).
-pub const LANE_FLOWS: u32 = 64;
-
-/// Flow 0's first skbs under one setting of the caches.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LaneSet {
-    pub rx_cache: bool,
-    pub tx_cache: bool,
-    /// The CPU that takes flow 0's interrupts (RSS) and the CPU of its thread.
-    pub irq_cpu: Option<crate::sim::machine::CpuId>,
-    pub app_cpu: Option<crate::sim::machine::CpuId>,
-    /// Allocations and frees in time order of allocation (rx and tx interleaved).
-    pub lanes: Vec<world::Lane>,
-}
-
-/// The data of the CPU-lane diagram: flow 0's skbs with both caches off and both on, the
-/// page's other parameters kept (RPS included).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LaneDiagram {
-    pub rps: bool,
-    /// Flows and window of the short runs (the caption says so).
-    pub flows: u32,
-    pub measure_us: u64,
-    pub off: LaneSet,
-    pub on: LaneSet,
-}
-
-/// Two short runs of `params` (at most [`LANE_FLOWS`] flows, 0.5 ms warm-up, 0.3 ms window)
-/// with the caches off and on: where flow 0's skbs are allocated and freed. Light (a few ms
-/// natively), so the page draws it on the main thread.
-pub fn lane_diagram(params: &Params, seed: u64) -> LaneDiagram {
-    let base = Input::from(params);
-    let small = Input { flows: base.flows.min(LANE_FLOWS), warmup_us: 500, measure_us: 300, ..base };
-    let set = |on: bool| {
-        let input = Input { tcp_rx_skb_cache: on, tcp_tx_skb_cache: on, ..small };
-        let (r, _) = run_input(&input, SERVER_2019_RR, seed);
-        let lanes: Vec<world::Lane> = r.lanes.into_iter().filter(|l| l.flow == 0).collect();
-        LaneSet {
-            rx_cache: on,
-            tx_cache: on,
-            irq_cpu: lanes.iter().find(|l| l.rx).map(|l| l.alloc_cpu),
-            app_cpu: Some(world::app_cpu(0, input.threads, input.config(SERVER_2019_RR).n_cpus())),
-            lanes,
-        }
-    };
-    LaneDiagram { rps: base.rps, flows: small.flows, measure_us: small.measure_us, off: set(false), on: set(true) }
-}

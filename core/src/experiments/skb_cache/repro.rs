@@ -2,13 +2,12 @@
 //! and caches-on runs of each seed ([`seed_pair`]); the mean over seeds from those figures.
 
 use super::profile::RrProfile;
-use super::{round, run_input, seed, world, Input, SkbCache, ID, OFF_LABEL, ON_LABEL};
-use crate::experiment::Experiment;
+use super::{round, run_input, seed, world, Input, ID, OFF_LABEL, ON_LABEL};
 use crate::output::{ReproCell, ReproRow, Reproduction};
 
 /// Mpps without and with both caches at the seed's configuration on `profile`.
 pub fn seed_pair(profile: RrProfile, seed: u64) -> (f64, f64) {
-    let base = Input::from(&SkbCache.defaults());
+    let base = Input::defaults();
     let off = run_input(&Input { tcp_rx_skb_cache: false, tcp_tx_skb_cache: false, ..base }, profile, seed).1.mpps;
     let on = run_input(&Input { tcp_rx_skb_cache: true, tcp_tx_skb_cache: true, ..base }, profile, seed).1.mpps;
     (off, on)

@@ -1,14 +1,12 @@
 //! What `skblab validate` and the bands know about seed 004: one table of two independent
 //! numbers (8 and 9 Mpps; the gain is derived from them, not a third), nothing fitted to it —
-//! a prediction from the catalogue — the catalogue quantities the prediction depends on,
-//! with a run that sets them, and the knobs whose direction the real system fixes.
+//! a prediction from the catalogue — the catalogue quantities the prediction depends on and
+//! the server with them set, and the knobs whose direction the real system fixes.
 
 use super::profile::{RrProfile, SERVER_2019_RR};
-use super::{reproduce_on, run_input, Input, SkbCache};
+use super::reproduce_on;
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{Experiment, Monotone};
-use crate::output::RunOutput;
-use crate::params::Params;
+use crate::experiment::Monotone;
 use crate::sim::catalogue::Quantity;
 
 /// The table's short name.
@@ -99,17 +97,6 @@ pub fn perturbed(values: &[f64]) -> RrProfile {
     p
 }
 
-/// A run of `params` on the perturbed server: the simulated row only (Mpps and gain).
-pub fn run_perturbed(params: &Params, seed: u64, values: &[f64]) -> RunOutput {
-    let profile = perturbed(values);
-    let input = Input::from(params);
-    let (_, s) = run_input(&input, profile, seed);
-    let gain = super::gain_pct(&input, &s, profile, seed);
-    let mut out = RunOutput::new(super::ID, seed, super::columns());
-    out.push_row(super::sim_row(&input, &s, gain));
-    out
-}
-
 /// Knobs whose effect on a column the real system fixes in sign.
 pub fn monotone() -> Vec<Monotone> {
     vec![
@@ -138,12 +125,4 @@ pub fn monotone() -> Vec<Monotone> {
             unless: &[],
         },
     ]
-}
-
-impl SkbCache {
-    /// The machine profiles of this experiment (the default topology).
-    pub fn machine_profiles(&self) -> Vec<crate::sim::machine::MachineProfile> {
-        let d = Input::from(&self.defaults());
-        vec![SERVER_2019_RR.machine(d.sockets, d.cpus, d.smt)]
-    }
 }

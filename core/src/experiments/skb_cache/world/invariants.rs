@@ -1,15 +1,10 @@
-//! The invariants of `skb-cache`'s world after every event (`make fuzz-sim`, issue #27), apart
-//! from the model: every node's SLUB (`Slub::check_invariants`: objects, slabs, lists, zone,
+//! The invariants of `skb-cache`'s world after every event (`make fuzz-sim`), apart from the
+//! model: every node's SLUB (`Slub::check_invariants`: objects, slabs, lists, zone,
 //! locks), object conservation (the skbs the flows and backlogs hold are exactly the objects
 //! SLUB counts allocated), the rx frames' pages referenced, and the queues naming real flows
-//! and threads, the counts of requests before the driver and rx skbs held equal to the queues'; and [`check_point`], the worlds `run_point` runs.
+//! and threads, the counts of requests before the driver and rx skbs held equal to the queues'.
 
-use super::super::profile::SERVER_2019_RR;
-use super::super::{baseline, Input};
 use super::{Sim, Skb};
-use crate::experiment::Point;
-use crate::params::Params;
-use crate::sim::world::{Checked, World as _};
 
 impl Sim {
     /// Every skb the world holds (flows' slots, the RPS backlogs).
@@ -57,20 +52,4 @@ impl Sim {
         }
         Ok(())
     }
-}
-
-/// The worlds `run_point` runs: the simulated row (point 0) runs the configuration and its
-/// baseline, each checked after every event; the memory rows are arithmetic.
-pub fn check_point(params: &Params, point: &Point, seed: u64, max_events: u64) -> Result<Checked, String> {
-    let mut done = Checked::default();
-    if point.index != 0 {
-        return Ok(done);
-    }
-    let input = Input::from(params);
-    for (what, i) in [("run", Some(input)), ("baseline", baseline(&input))] {
-        let Some(i) = i else { continue };
-        let mut sim = Sim::new(i.config(SERVER_2019_RR), seed);
-        done.add(sim.run_checked(max_events).map_err(|e| format!("{what}: {e}"))?);
-    }
-    Ok(done)
 }

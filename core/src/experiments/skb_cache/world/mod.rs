@@ -26,24 +26,28 @@
 //! state (flows, skbs, the `Sim`, its event enum) and `handle()`, the dispatch of each event
 //! (the run loop is [`crate::sim::world`]'s); `setup`
 //! sizes the skbs and caches from the configuration and builds the nodes and flows;
+//! `expected` is the events a run is expected to take (the estimate's and the cost's number);
 //! `handlers` is the work of a CPU (driver, TCP receive, the application's recvmsg and
 //! sendmsg) and the link; `skb` is an skb's allocation and free on its node's SLUB and the
 //! lines it pulls; `chains` names the call chains CPU time is charged to; `report` is what a run reports
 //! (the profile, lanes, `RunResult`); `invariants` is what `make fuzz-sim` checks after every
-//! event, and the worlds of a point.
+//! event.
 
 mod chains;
+mod expected;
 mod handlers;
-pub(crate) mod invariants;
+mod invariants;
 mod report;
 mod setup;
 mod skb;
 
 pub use chains::Stack;
+pub use expected::expected_events;
 pub use report::{Lane, RunResult};
 pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
 
 use super::profile::RrProfile;
+use crate::model::Runner;
 use crate::rng::Rng;
 use crate::sim::cache::{Caches, PageData, Scale};
 use crate::sim::cacheline::CacheLine;
@@ -103,7 +107,7 @@ pub struct Config {
     pub measure_ns: u64,
     /// SLUB's steady-state start ([`crate::sim::slub::RemoteTraffic`]): the partial lists filled
     /// to their long-run occupancy before the first event (false: a cold start, every list
-    /// empty, as before issue #23's finding 5 was closed).
+    /// empty, whose lists take tens of ms to fill).
     pub steady_slub: bool,
 }
 
@@ -230,8 +234,9 @@ pub struct Sim {
 
 impl Sim {
     /// Runs the warm-up (at least `warmup_ns`, and until every flow has completed
-    /// [`WARM_ROUND_TRIPS`] round trips) and then the window ([`World::run`]); returns the result.
-    pub fn run(mut self) -> RunResult {
+    /// [`WARM_ROUND_TRIPS`] round trips) by steps, then the window, through `runner` (`what`
+    /// names the run in a broken invariant's message); returns the result.
+    pub fn run(mut self, runner: &mut Runner, what: &str) -> RunResult {
         let warmup = self.cfg.warmup_ns;
         let warm_cap = MAX_EVENTS / 2;
         self.run_state = RunState::new(Window { warmup_ns: MAX_WARMUP_NS, measure_ns: 0 }, warm_cap);
@@ -243,7 +248,7 @@ impl Sim {
             if next >= warmup && warmed_at.is_some() {
                 break;
             }
-            if !self.step() {
+            if !runner.step(what, &mut self) {
                 break;
             }
         }
@@ -251,13 +256,13 @@ impl Sim {
         let used = self.run_state.events();
         self.res.warmup_ns = start;
         self.run_state = RunState::new(Window { warmup_ns: start, measure_ns: self.cfg.measure_ns }, MAX_EVENTS - used);
-        let outcome = World::run(&mut self);
+        let outcome = runner.run(what, &mut self);
         self.res.events = used + outcome.events;
         self.res.capped = outcome.truncated;
         if outcome.truncated {
             self.res.measure_ns = outcome.measured_ns.max(1);
         }
-        self.finish()
+        self.finish(runner.is_checking())
     }
 }
 
@@ -312,5 +317,5 @@ pub fn queue_cpu(q: u32, queues: u32, n_cpus: u32) -> CpuId {
 
 /// Runs one configuration.
 pub fn simulate(cfg: &Config, seed: u64) -> RunResult {
-    Sim::new(cfg.clone(), seed).run()
+    Sim::new(cfg.clone(), seed).run(&mut Runner::plain(), "")
 }
