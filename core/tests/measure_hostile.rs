@@ -5,7 +5,7 @@
 //! - `reject/`: files that must be refused — with one printable line, never a panic, in bounded
 //!   time. Broken JSON, other schemas, repeated keys, numbers out of range, hostile names.
 //! - `accept/`: legal files that carry hostile texts (escape sequences, fake lines, invisible
-//!   characters) or values (zero, tiny, huge, 4096 CPUs): they parse, the fit's estimate bounds
+//!   characters) or values (zero, tiny, 4096 CPUs): they parse, the fit's estimate bounds
 //!   its work, and the report says nothing false and prints nothing a terminal would act on.
 //!
 //! Files too large to keep (over the size limit, endless) are made here.
@@ -85,6 +85,7 @@ fn refusals_say_what_is_allowed() {
         ("unknown-field-bidi.json", &["\\u{202e}gnp.exe"]),
         ("family-unknown-escape.json", &["'\\u{1b}[1mzen9\\u{1b}[0m'", "only zen5-guest"]),
         ("negative-value.json", &["-1 is not a finite non-negative number"]),
+        ("huge-values.json", &["1.7e308 is not a measurement", "at most 1e15"]),
     ] {
         let e = error(name);
         for n in needles {

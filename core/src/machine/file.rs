@@ -16,6 +16,10 @@ pub const MAX_TEXT_BYTES: usize = 512 << 10;
 /// Most cells of a suite, and samples of a cell.
 pub const MAX_CELLS: usize = 256;
 pub const MAX_SAMPLES: usize = 64;
+/// The largest measured value a cell may carry, in any unit the suites use (Mbit/s, µs,
+/// packets/s, bytes): fifteen orders of magnitude above what a loopback measures, and far
+/// enough below `f64::MAX` that every scale and axis drawn from it stays finite.
+pub const MAX_VALUE: f64 = 1e15;
 
 /// One measurement file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -279,6 +283,10 @@ fn check_suite(name: &str, s: &Suite) -> Result<(), String> {
         let numbers = c.samples.iter().flat_map(|x| [x.value, x.foreign_cpu_pct]).chain(c.setting.values().copied());
         if let Some(bad) = numbers.chain([c.median, c.min, c.max]).find(|x| !x.is_finite() || *x < 0.0) {
             return Err(format!("{at}: {bad} is not a finite non-negative number"));
+        }
+        let values = c.samples.iter().map(|x| x.value).chain([c.median, c.min, c.max]);
+        if let Some(big) = values.into_iter().find(|x| *x > MAX_VALUE) {
+            return Err(format!("{at}: the value {big:e} is not a measurement (expected at most {MAX_VALUE:e})"));
         }
         let (median, min, max) = c.recomputed().unwrap_or_default();
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);

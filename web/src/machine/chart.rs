@@ -232,7 +232,10 @@ pub fn draw_overlay<DB: DrawingBackend>(
     let n = o.points.len().max(1);
     let x_range = -0.5..(n as f64 - 0.5);
     let y_hi = o.points.iter().flat_map(|p| [p.max, p.catalogue, p.fitted]).fold(0.0f64, f64::max);
-    let y_hi = if y_hi.is_finite() && y_hi > 0.0 { y_hi * 1.1 } else { 1.0 };
+    // Core refuses measured values above MAX_VALUE; a prediction is capped there too, so the
+    // axis (and plotters' ticks) stay finite whatever the file held.
+    let cap = skblab_core::machine::file::MAX_VALUE;
+    let y_hi = if y_hi.is_finite() && y_hi > 0.0 { y_hi.min(cap) * 1.1 } else { 1.0 };
     let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
     let y_area = sizes.y_label_area(&y_tick(y_hi));
     let plot_h = sizes.plot_h(f64::from(plot_area.dim_in_pixel().1) / theme.px);
