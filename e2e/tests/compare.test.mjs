@@ -168,3 +168,25 @@ test('while the step question is open, the views show no run A', async () => {
   assert.ok(labels.length > 0 && labels.every((l) => !/\((A|B)\)/.test(l)), labels.join(' | '));
   page.assertClean();
 });
+
+test('a long run pinned by a shared link waits for its go-ahead; Unpin stops it', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 900 } });
+  const big = 'sockets=8,cpus=512,max_threads=256,measure_us=20000,warmup_us=10000,msg_bytes=4096,seeds=10,seed=1';
+  const url = `#/play/high-order-alloc?max_threads=1&pin=${encodeURIComponent(big)}`;
+  await page.goto(`${srv.base}/${url}`);
+  await appReady(page);
+  const a = tid('compare-a-control');
+  await page.waitForSelector(`${a} ${tid('run-confirm')}`, { timeout: 30000 });
+  assert.match(await page.locator(`${a} ${tid('run-confirm')}`).innerText(), /estimated at about .*256 points/);
+  assert.match(await page.locator(tid('compare-waiting')).innerText(), /waits for your go-ahead/);
+  await page.click(`${a} ${tid('run-confirm-start')}`);
+  await page.waitForSelector(`${a} ${tid('run-stop')}`, { timeout: 10000 });
+  await page.click(tid('unpin-run'));
+  await page.waitForSelector(tid('pin-run'));
+  // Pinned again, the same run asks again: the one started was stopped and forgotten, not
+  // left running in the background (its Stop would show instead).
+  await page.evaluate((u) => { location.hash = u.slice(1); }, url);
+  await page.waitForSelector(`${a} ${tid('run-confirm')}`, { timeout: 30000 });
+  assert.equal(await page.locator(`${a} ${tid('run-stop')}`).count(), 0);
+  page.assertClean();
+});

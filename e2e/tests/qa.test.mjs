@@ -74,6 +74,22 @@ test('a bad seed is flagged on its box like any parameter (aria-invalid, describ
   page.assertClean();
 });
 
+test('the seed box keeps what is typed while a sweep streams its rows', async () => {
+  const page = await openPage(browser, srv.base);
+  await page.goto(`${srv.base}/#/play/high-order-alloc?max_threads=30&seeds=3`);
+  await appReady(page);
+  await page.waitForSelector(tid('sweep-progress'));
+  const seed = page.locator(tid('param-seed'));
+  await seed.click();
+  await seed.press('Control+a');
+  await seed.pressSequentially('4242', { delay: 120 });
+  assert.equal(await seed.inputValue(), '4242', 'nothing typed was lost to a redraw');
+  await seed.press('Enter');
+  await page.waitForFunction(() => /[?&]seed=4242\b/.test(location.hash));
+  assert.equal(await seed.inputValue(), '4242');
+  page.assertClean();
+});
+
 test('a view whose run was refused says so instead of "waiting for the run" for ever', async () => {
   const page = await openPage(browser, srv.base);
   // percpu-counter: text and plot views; page-frag-free: flame graphs.

@@ -14,8 +14,10 @@
 //!
 //! Before a heavy run starts, the page has its estimate (core's `Experiment::estimate`, scaled
 //! to wasm and the pool, [`plan::estimate_ms`]); the visible run waits for the learner's
-//! go-ahead when it is estimated above [`plan::CONFIRM_MS`]. A long run shows its ETA and a
-//! Stop button ([`RunControl`]); [`stop`] terminates the workers of its tasks at once.
+//! go-ahead when it is estimated above [`plan::CONFIRM_MS`], and so does a background run (a
+//! pinned run from a shared link) unless the learner asked for it ([`want_agreed`]); a
+//! background run that no component shows any more ([`hold`], [`release`]) is stopped. A long
+//! run shows its ETA and a Stop button ([`RunControl`]); [`stop`] terminates the workers of its tasks at once.
 //!
 //! Every job of the store — a run, and each other kind: custom views' own data (core's
 //! `Experiment::view_data`: light data computed on the spot, heavy data from the pool before
@@ -54,7 +56,7 @@ mod ui;
 mod view_data;
 pub use job::{Job, Phase};
 pub use redraw::Changed;
-pub use runs::{confirm, finished, restart, state_of, stop, want, RunKey, RunState};
+pub use runs::{confirm, finished, hold, release, restart, state_of, stop, want, want_agreed, RunKey, RunState};
 use runs::{ensure_visible, keep_idle, Active, CACHE_LEN};
 pub use ui::{use_background_run, use_background_run_of, use_run, use_ticker, waiting_note, RunControl, RunProgress};
 
@@ -71,6 +73,8 @@ struct Client {
     idle: Vec<Rc<RunState>>,
     /// Keys the learner agreed to run despite their estimate.
     confirmed: Vec<RunKey>,
+    /// Keys of background runs shown by components, and how many show each.
+    holders: Vec<(RunKey, u32)>,
     /// Finished runs, oldest first.
     cache: Vec<Rc<RunState>>,
     /// The store of every other kind of job (custom views' data, bands, machine fits), made on

@@ -147,6 +147,10 @@ fn compared(props: &ComparedProps) -> Html {
     let a_line = skblab_core::replay::command(e, &props.pin.params, props.pin.seed);
     let body = match (a.as_ref().and_then(|s| s.output.clone()), props.run.output.clone()) {
         (Some(a), Some(b)) => table(&a, &b),
+        (None, _) if a.is_some() => {
+            let a = a.as_ref().expect("checked");
+            html! { <div data-testid="compare-waiting">{ crate::run::waiting_note(a) }</div> }
+        }
         (a_out, _) => {
             let which = if a_out.is_none() { "A" } else { "B" };
             html! { <p class="muted" data-testid="compare-waiting">{ format!("waiting for run {which}…") }</p> }
@@ -159,6 +163,10 @@ fn compared(props: &ComparedProps) -> Html {
                 <button class="btn btn-small" type="button" data-testid="unpin-run" onclick={on_unpin}>{"Unpin"}</button>
             </div>
             <p class="cli-line">{"A: "}<code data-testid="compare-a-line">{ a_line }</code></p>
+            // A's estimate, go-ahead, ETA and Stop: a pin from a shared link may be a long run.
+            if let Some(a) = a.clone() {
+                <div data-testid="compare-a-control"><crate::run::RunControl state={a} /></div>
+            }
             { body }
         </section>
     }

@@ -157,10 +157,6 @@ pub struct ParamPanelProps {
 
 #[function_component(ParamPanel)]
 pub fn param_panel(props: &ParamPanelProps) -> Html {
-    let on_seed = {
-        let cb = props.on_seed.clone();
-        Callback::from(move |e: Event| cb.emit(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
     // On a narrow screen the panel starts folded: the text and the views come first.
     let open = crate::browser::viewport_width().is_none_or(|w| w > 720.0);
     let seed_error = props.errors.get(crate::pages::player::state::SEED_KEY).cloned();
@@ -186,16 +182,46 @@ pub fn param_panel(props: &ParamPanelProps) -> Html {
                         <label for="param-seed">{"seed"}</label>
                         <span class="badge">{"run"}</span>
                     </div>
-                    // Its error is tied to the box like every parameter's (read out with it).
-                    <input type="number" id="param-seed" data-testid="param-seed" class="num" min="0"
-                        value={props.seed.to_string()} onchange={on_seed}
-                        aria-invalid={seed_error.is_some().then_some("true")}
-                        aria-describedby={if seed_error.is_some() { "param-seed-help param-seed-error" } else { "param-seed-help" }} />
+                    <SeedBox seed={props.seed} error={seed_error.is_some()} on_seed={props.on_seed.clone()} />
                     <p class="help" id="param-seed-help">{"Seed of the run's random streams; the same seed replays the same run."}</p>
                     if let Some(e) = seed_error { <p class="field-error" id="param-seed-error">{ e }</p> }
                 </div>
             </form>
         </details>
         </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SeedBoxProps {
+    seed: u64,
+    error: bool,
+    on_seed: Callback<String>,
+}
+
+/// The seed's box. What is typed is kept as a draft until it is committed (Enter, or leaving
+/// the box), as in every number box of the panel: a sweep streaming rows redraws the panel many
+/// times a second, and a box drawn from `seed` alone would lose the keystrokes in between.
+#[function_component(SeedBox)]
+fn seed_box(props: &SeedBoxProps) -> Html {
+    let draft = use_state(|| None::<String>);
+    let keep_draft = {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| draft.set(Some(e.target_unchecked_into::<HtmlInputElement>().value())))
+    };
+    let on_change = {
+        let (cb, draft) = (props.on_seed.clone(), draft.clone());
+        Callback::from(move |e: Event| {
+            draft.set(None);
+            cb.emit(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let text = (*draft).clone().unwrap_or_else(|| props.seed.to_string());
+    // Its error is tied to the box like every parameter's (read out with it).
+    html! {
+        <input type="number" id="param-seed" data-testid="param-seed" class="num" min="0"
+            value={text} oninput={keep_draft} onchange={on_change}
+            aria-invalid={props.error.then_some("true")}
+            aria-describedby={if props.error { "param-seed-help param-seed-error" } else { "param-seed-help" }} />
     }
 }

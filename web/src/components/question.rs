@@ -102,7 +102,7 @@ fn check(
     match run::finished(&key) {
         Some(out) => report(props, grade, q.grade_value(value_in(q, &out), &grading_unit(props), &answer)),
         None => {
-            run::want(key.clone());
+            run::want_agreed(key.clone());
             pending.set(Some((key, answer)));
         }
     }
@@ -197,7 +197,7 @@ fn use_grade_when_run_finishes(
                         pending.set(None);
                         report(&props, &grade, cannot_run(&props, &answer, &e));
                     }
-                    None => run::want(key),
+                    None => run::want_agreed(key),
                 },
             }
         }

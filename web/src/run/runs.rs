@@ -130,7 +130,8 @@ pub(super) fn find_state(c: &Client, key: &RunKey) -> Option<Rc<RunState>> {
 }
 
 /// Starts `key` in the pool (unless cached): validated, estimated, its first point computed
-/// here if core says it is light; a visible run estimated too long waits for a go-ahead.
+/// here if core says it is light; a run estimated too long, visible or not (a pin from a
+/// shared link), waits for a go-ahead unless it was agreed to.
 pub(super) fn start(c: &mut Client, key: &RunKey, background: bool) {
     let stopped = c.idle.iter().any(|s| s.key == *key && s.job.is_stopped());
     if stopped || cached(c, key).is_some() || c.runs.iter().any(|a| a.state.key == *key) {
@@ -149,7 +150,7 @@ pub(super) fn start(c: &mut Client, key: &RunKey, background: bool) {
         state.job.fail(&err.to_string());
         return keep_idle(c, Rc::new(state));
     }
-    if !background && state.job.estimate_ms > plan::CONFIRM_MS && !c.confirmed.contains(key) {
+    if state.job.estimate_ms > plan::CONFIRM_MS && !c.confirmed.contains(key) {
         state.job.wait_for_go_ahead();
         return keep_idle(c, Rc::new(state));
     }
@@ -207,6 +208,56 @@ pub fn want(key: RunKey) {
             return None;
         }
         start(&mut c, &key, true);
+        let mut changed = pump(&mut c);
+        changed |= Changed::of(Topic::Runs);
+        Some(changed)
+    });
+    if let Some(changed) = changed {
+        changed.notify();
+    }
+}
+
+/// [`want`] of a run the learner asked for by an action of their own (a question's Check
+/// under the step's own settings): its estimate counts as agreed to.
+pub fn want_agreed(key: RunKey) {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if !c.confirmed.contains(&key) {
+            c.confirmed.push(key.clone());
+        }
+    });
+    want(key)
+}
+
+/// One more component shows `key` (see [`release`]).
+pub fn hold(key: &RunKey) {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.holders.iter_mut().find(|(k, _)| k == key) {
+            Some((_, n)) => *n += 1,
+            None => c.holders.push((key.clone(), 1)),
+        }
+    });
+}
+
+/// One component less shows `key`; when none is left, a background run of it that is not
+/// done (running, queued or waiting for its go-ahead) is stopped and forgotten: nothing needs
+/// it any more (an Unpin, leaving the page).
+pub fn release(key: &RunKey) {
+    let changed = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        let i = c.holders.iter().position(|(k, _)| k == key)?;
+        c.holders[i].1 -= 1;
+        if c.holders[i].1 > 0 {
+            return None;
+        }
+        c.holders.remove(i);
+        // A go-ahead was for that occasion: shown again, the run asks again.
+        c.confirmed.retain(|k| k != key);
+        c.idle.retain(|s| s.key != *key || !s.job.is_awaiting());
+        let i = c.runs.iter().position(|a| a.background && a.state.key == *key)?;
+        let id = c.runs.remove(i).state.job.id;
+        c.pool.terminate(|o| matches!(o, Owner::Run { run, .. } if *run == id));
         let mut changed = pump(&mut c);
         changed |= Changed::of(Topic::Runs);
         Some(changed)

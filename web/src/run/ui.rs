@@ -3,7 +3,7 @@
 //! estimated above half a minute, the ETA and Stop of a long run, "Run again" after Stop).
 
 use super::plan::{self, duration_text, eta_text};
-use super::{confirm, ensure_visible, now_ms, restart, state_of, stop, want, RunKey, RunState};
+use super::{confirm, ensure_visible, hold, now_ms, release, restart, state_of, stop, want, RunKey, RunState};
 use crate::store::{self, Topic};
 use skblab_core::{Cost, Experiment, Params};
 use std::cell::Cell;
@@ -44,7 +44,8 @@ pub fn use_background_run(key: RunKey) -> Option<Rc<RunState>> {
 }
 
 /// [`use_background_run`] of a key that may be absent (the pinned run of "compare two runs",
-/// none while nothing is pinned): `None` without a key.
+/// none while nothing is pinned): `None` without a key. The run is held while the component
+/// shows this key: once no component does (unpinned, the page left), an unfinished run stops.
 #[hook]
 pub fn use_background_run_of(key: Option<RunKey>) -> Option<Rc<RunState>> {
     store::use_topic(Topic::Runs, None);
@@ -53,9 +54,20 @@ pub fn use_background_run_of(key: Option<RunKey>) -> Option<Rc<RunState>> {
     let light = use_memo(key.clone(), move |key| {
         key.as_ref().filter(|_| !heavy).map(|key| Rc::new(RunState::computed(key.clone())))
     });
+    use_effect_with(key.clone(), |key| {
+        let key = key.clone();
+        if let Some(k) = &key {
+            hold(k);
+        }
+        move || {
+            if let Some(k) = &key {
+                release(k);
+            }
+        }
+    });
     {
         let key = key.clone();
-        // Every render: a no-op once the run is running, queued or cached.
+        // Every render: a no-op once the run is running, queued, waiting or cached.
         use_effect(move || {
             if let Some(key) = key.filter(|_| heavy) {
                 want(key)
