@@ -65,3 +65,36 @@ test('"[]" as saved progress is named, not taken silently', async () => {
   assert.match(await page.locator(tid('notice')).innerText(), /saved progress could not be read.*starting with no progress/);
   page.assertClean();
 });
+
+test('two tabs keep each other\'s progress, a newer format\'s field is kept, a full store says so', async () => {
+  const base = ctx.srv.base;
+  const a = await openPage(ctx.browser, base, { serviceWorkers: 'block' });
+  await a.goto(`${base}/#/`);
+  await a.evaluate((k) => localStorage.setItem(k, JSON.stringify({ visited: {}, correct: {}, v9: { kept: 1 } })), KEY);
+  await a.goto(`${base}/#/lesson/skb-layout/1`);
+  await a.reload();
+  await appReady(a);
+  // A second tab, opened before the first one moves on: each writes on top of the other.
+  const b = await a.context().newPage();
+  await b.goto(`${base}/#/lesson/skb-layout/2`);
+  await appReady(b);
+  await a.evaluate(() => { location.hash = '#/lesson/skb-layout/3'; });
+  const stored = () => a.evaluate((k) => JSON.parse(localStorage.getItem(k) || '{}'), KEY);
+  for (let i = 0; i < 50 && JSON.stringify((await stored()).visited?.['skb-layout']) !== '[0,1,2]'; i++) await a.waitForTimeout(100);
+  const s = await stored();
+  assert.deepEqual(s.visited['skb-layout'], [0, 1, 2], JSON.stringify(s));
+  assert.deepEqual(s.v9, { kept: 1 }, 'a newer version\'s field is written back');
+  // Tab B heard tab A (the storage event): its home page counts all three.
+  await b.evaluate(() => { location.hash = '#/'; });
+  await b.waitForFunction(() => /\b3 \/ \d+ steps visited/.test(document.querySelector('[data-testid="progress-skb-layout"]')?.innerText || ''));
+  // A full store: the step is kept in the tab, and the page says it could not be saved.
+  await a.evaluate(() => {
+    try { for (let i = 0; i < 64; i++) localStorage.setItem(`fill${i}`, 'x'.repeat(1 << 20)); } catch { /* full */ }
+  });
+  await a.evaluate(() => { location.hash = '#/lesson/skb-layout/4'; });
+  await a.waitForSelector(tid('notice'));
+  assert.match(await a.locator(tid('notice')).innerText(), /could not be saved: this browser's storage for the site is full/);
+  await a.evaluate(() => { for (let i = 0; i < 64; i++) localStorage.removeItem(`fill${i}`); });
+  a.assertClean();
+  await b.close();
+});

@@ -73,14 +73,35 @@ pub struct Record {
 /// to the full app (which starts with fresh state).
 const DISMISSED: &str = "skblab-progress-notice-dismissed";
 
+/// The notice when the browser did not keep a write (storage full, or turned off).
+const NOT_SAVED: &str = "your progress could not be saved: this browser's storage for the site is full or turned \
+     off; it is kept while this tab is open";
+
+/// Writes `json` under `key`: `None` if the browser kept it, else the notice to show.
+fn save(key: &str, json: &str) -> Option<String> {
+    (!browser::storage_try_set(key, json)).then(|| NOT_SAVED.to_string())
+}
+
 /// What [`use_ledger`] gives: the ledger as read at load, as it is now, the notice, and the
 /// callback that records a question's ending.
 type LedgerHandles = (Rc<Ledger>, UseStateHandle<Rc<Ledger>>, UseStateHandle<Option<String>>, Callback<Record>);
 
+/// The stored ledger, as another tab may have left it.
+fn stored_ledger() -> Ledger {
+    Ledger::load(browser::storage_get(ledger::STORAGE_KEY).as_deref()).0
+}
+
+/// The stored progress, as another tab may have left it.
+fn stored_progress() -> Progress {
+    Progress::load(browser::storage_get(STORAGE_KEY).as_deref()).0
+}
+
 /// The prediction ledger, read as progress is (entry by entry, with its own notice): as read
-/// at load, as it is now, the notice, and the callback that records a question's ending.
+/// at load, as it is now, the notice, and the callback that records a question's ending. A
+/// record is written on top of what is stored now (another tab's records are merged, not
+/// overwritten); a write the browser refuses sets `not_saved`.
 #[hook]
-fn use_ledger() -> LedgerHandles {
+fn use_ledger(not_saved: UseStateHandle<Option<String>>) -> LedgerHandles {
     let at_load = use_state(|| Ledger::load(browser::storage_get(ledger::STORAGE_KEY).as_deref()));
     let ledger = {
         let first = at_load.0.clone();
@@ -90,14 +111,18 @@ fn use_ledger() -> LedgerHandles {
     let record = {
         let ledger = ledger.clone();
         Callback::from(move |r: Record| {
+            let stored = stored_ledger();
+            let base = stored.merged(&ledger);
             let next = if r.practice {
                 let outcome = r.entry.outcome;
-                ledger.with_practice(&r.slug, r.step, r.entry, outcome)
+                base.with_practice(&r.slug, r.step, r.entry, outcome)
             } else {
-                ledger.with_first(&r.slug, r.step, r.entry)
+                base.with_first(&r.slug, r.step, r.entry)
             };
+            if next != stored {
+                not_saved.set(save(ledger::STORAGE_KEY, &next.to_json()));
+            }
             if next != **ledger {
-                browser::storage_set(ledger::STORAGE_KEY, &next.to_json());
                 ledger.set(Rc::new(next));
             }
         })
@@ -106,8 +131,36 @@ fn use_ledger() -> LedgerHandles {
     (at_load, ledger, notice, record)
 }
 
+/// What another tab wrote, merged in as it happens (the `storage` event): records only grow,
+/// so an empty stored record is a reset made there, taken as it is.
+#[hook]
+fn use_other_tabs(loaded: &UseStateHandle<(Rc<Progress>, Option<String>)>, ledger: &UseStateHandle<Rc<Ledger>>) {
+    let mine = use_mut_ref(|| ((**loaded).clone(), (**ledger).clone()));
+    *mine.borrow_mut() = ((**loaded).clone(), (**ledger).clone());
+    let (loaded, ledger) = (loaded.clone(), ledger.clone());
+    use_effect_with((), move |_| {
+        let listener = web_sys::window().map(|w| {
+            EventListener::new(&w, "storage", move |e| {
+                let key = js_sys::Reflect::get(e, &"key".into()).ok().and_then(|k| k.as_string());
+                let (p, l) = mine.borrow().clone();
+                if key.as_deref().is_none_or(|k| k == STORAGE_KEY) {
+                    let stored = stored_progress();
+                    let next = if stored.is_empty() { stored } else { stored.merged(&p.0) };
+                    loaded.set((Rc::new(next), p.1.clone()));
+                }
+                if key.as_deref().is_none_or(|k| k == ledger::STORAGE_KEY) {
+                    let stored = stored_ledger();
+                    ledger.set(Rc::new(if stored.is_empty() { stored } else { stored.merged(&l) }));
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}
+
 /// Reads progress from localStorage once, and saves it on every change made through the
-/// callbacks (corrupt stored data is left alone until the learner makes progress).
+/// callbacks, on top of what is stored then (another tab's progress is merged, not
+/// overwritten; corrupt stored data is left alone until the learner makes progress).
 #[hook]
 pub fn use_progress() -> ProgressCtx {
     // Unreadable entries are dropped one by one (progress.rs): the rest is kept, with a notice.
@@ -115,35 +168,42 @@ pub fn use_progress() -> ProgressCtx {
         (p, Some(_)) if browser::session_get(DISMISSED).is_some() => (Rc::new(p), None),
         (p, notice) => (Rc::new(p), notice),
     });
-    let (ledger_at_load, ledger, ledger_notice, record) = use_ledger();
+    let not_saved = use_state(|| None::<String>);
+    let (ledger_at_load, ledger, ledger_notice, record) = use_ledger(not_saved.clone());
+    use_other_tabs(&loaded, &ledger);
     let update = |change: fn(&Progress, &str, usize) -> Progress| {
-        let loaded = loaded.clone();
+        let (loaded, not_saved) = (loaded.clone(), not_saved.clone());
         Callback::from(move |(slug, step): (String, usize)| {
-            let next = change(&loaded.0, &slug, step);
-            if next == *loaded.0 {
-                return;
+            let stored = stored_progress();
+            let next = change(&stored.merged(&loaded.0), &slug, step);
+            if next != stored {
+                not_saved.set(save(STORAGE_KEY, &next.to_json()));
             }
-            browser::storage_set(STORAGE_KEY, &next.to_json());
-            loaded.set((Rc::new(next), loaded.1.clone()));
+            if next != *loaded.0 {
+                loaded.set((Rc::new(next), loaded.1.clone()));
+            }
         })
     };
     let dismiss_notice = {
-        let (loaded, ledger_notice) = (loaded.clone(), ledger_notice.clone());
+        let (loaded, ledger_notice, not_saved) = (loaded.clone(), ledger_notice.clone(), not_saved.clone());
         Callback::from(move |()| {
             browser::session_set(DISMISSED, "1");
             loaded.set((loaded.0.clone(), None));
             ledger_notice.set(None);
+            not_saved.set(None);
         })
     };
     let reset = {
-        let (loaded, ledger, ledger_notice) = (loaded.clone(), ledger.clone(), ledger_notice.clone());
+        let (loaded, ledger, ledger_notice, not_saved) =
+            (loaded.clone(), ledger.clone(), ledger_notice.clone(), not_saved.clone());
         Callback::from(move |()| {
             let empty = Progress::default();
-            browser::storage_set(STORAGE_KEY, &empty.to_json());
+            let failed =
+                save(STORAGE_KEY, &empty.to_json()).or(save(ledger::STORAGE_KEY, &Ledger::default().to_json()));
             loaded.set((Rc::new(empty), None));
-            browser::storage_set(ledger::STORAGE_KEY, &Ledger::default().to_json());
             ledger.set(Rc::new(Ledger::default()));
             ledger_notice.set(None);
+            not_saved.set(failed);
         })
     };
     ProgressCtx {
@@ -151,7 +211,7 @@ pub fn use_progress() -> ProgressCtx {
         progress: loaded.0.clone(),
         ledger: (*ledger).clone(),
         ledger_at_load,
-        notices: loaded.1.iter().chain(ledger_notice.iter()).cloned().collect(),
+        notices: loaded.1.iter().chain(ledger_notice.iter()).chain(not_saved.iter()).cloned().collect(),
         record,
         mark_visited: update(Progress::with_visited),
         mark_correct: update(Progress::with_correct),

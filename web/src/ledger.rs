@@ -8,7 +8,9 @@
 //! module only converts. Reading is forgiving, entry by entry ([`Ledger::load`]), as
 //! progress.rs is: an entry that is not a step's record is dropped alone and a plain-language
 //! notice says how many; text that is no ledger at all (not JSON, `[]`, a number) starts from
-//! an empty ledger, with a notice too.
+//! an empty ledger, with a notice too. An entry's fields this version does not know (a newer
+//! version's) are kept as they are and written back ([`Entry::newer`]); two tabs' ledgers
+//! merge ([`Ledger::merged`]).
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -74,7 +76,6 @@ impl Outcome {
 
 /// One question's record: its first ending (kept), and the last practice's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Entry {
     /// The first graded prediction as typed ("" if the answer was asked for before any).
     pub first: String,
@@ -87,6 +88,9 @@ pub struct Entry {
     /// The outcome of the latest practice of the question, if practised since.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub practice: Option<Outcome>,
+    /// Fields of a newer version's format, kept verbatim.
+    #[serde(flatten)]
+    pub newer: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Entry {
@@ -162,6 +166,20 @@ impl Ledger {
         self.0.values().all(BTreeMap::is_empty)
     }
 
+    /// Both ledgers' records (two tabs'): `self`'s record of a step where both have one (its
+    /// first ending is the one kept), with `other`'s practice if `self` has none.
+    pub fn merged(&self, other: &Ledger) -> Ledger {
+        let mut next = self.clone();
+        for (slug, steps) in &other.0 {
+            let mine = next.0.entry(slug.clone()).or_default();
+            for (step, e) in steps {
+                let kept = mine.entry(*step).or_insert_with(|| e.clone());
+                kept.practice = kept.practice.or(e.practice);
+            }
+        }
+        next
+    }
+
     /// The record of step `step` of `slug`.
     pub fn get(&self, slug: &str, step: usize) -> Option<&Entry> {
         self.0.get(slug)?.get(&step)
@@ -224,7 +242,14 @@ mod tests {
     use super::*;
 
     fn entry(first: &str, confidence: Option<Confidence>, outcome: Outcome) -> Entry {
-        Entry { first: first.into(), confidence, model: "488 bytes".into(), outcome, practice: None }
+        Entry {
+            first: first.into(),
+            confidence,
+            model: "488 bytes".into(),
+            outcome,
+            practice: None,
+            newer: Default::default(),
+        }
     }
 
     #[test]
@@ -280,14 +305,17 @@ mod tests {
         assert_eq!(l.get("skb-layout", 1).unwrap().confidence, Some(Confidence::Certain));
         assert_eq!(l.get("skb-layout", 7).unwrap().outcome, Outcome::Revealed);
         assert!(l.get("page-frag-free", 0).is_some(), "other lessons are kept");
-        for gone in [2, 4, 5, 6] {
+        // A newer version's field is kept with its entry, and written back.
+        assert_eq!(l.get("skb-layout", 4).unwrap().newer.get("extra"), Some(&serde_json::json!(1)));
+        assert!(l.to_json().contains(r#""extra":1"#));
+        for gone in [2, 5, 6] {
             assert!(l.get("skb-layout", gone).is_none(), "step {gone}");
         }
         assert!(!l.0.contains_key("ktls-recursion"));
         let notice = notice.expect("a notice");
         assert_eq!(
             notice,
-            "6 entries of your saved prediction ledger could not be read and were dropped; the rest is kept"
+            "5 entries of your saved prediction ledger could not be read and were dropped; the rest is kept"
         );
         for jargon in ["invalid", "expected", "variant", "usize", "column", "line"] {
             assert!(!notice.contains(jargon), "{notice}");
@@ -299,5 +327,18 @@ mod tests {
         );
         // Saved again, only what was kept remains.
         assert_eq!(Ledger::load(Some(&l.to_json())), (l, None));
+    }
+
+    #[test]
+    fn two_tabs_ledgers_merge_and_keep_the_first_ending() {
+        let a = Ledger::default().with_first("skb-layout", 1, entry("100", None, Outcome::AfterRetry));
+        let b = Ledger::default()
+            .with_first("skb-layout", 1, entry("488", None, Outcome::FirstTry))
+            .with_practice("skb-layout", 1, entry("488", None, Outcome::FirstTry), Outcome::FirstTry)
+            .with_first("skb-layout", 4, entry("320", None, Outcome::Revealed));
+        let m = a.merged(&b);
+        let one = m.get("skb-layout", 1).unwrap();
+        assert_eq!((one.first.as_str(), one.practice), ("100", Some(Outcome::FirstTry)));
+        assert!(m.get("skb-layout", 4).is_some());
     }
 }

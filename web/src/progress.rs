@@ -7,6 +7,8 @@
 //! plain-language notice says how many were dropped (no parser jargon); text that is not a
 //! progress record at all (not JSON, `[]`, a number) starts from empty progress, with a notice
 //! too. The first format (`{"done":…}`, steps answered or read) is read as visited steps.
+//! Fields this version does not know (a newer version's) are kept as they are and written
+//! back ([`Progress::newer`]), never dropped; two tabs' records merge ([`Progress::merged`]).
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,7 +20,6 @@ type Steps = BTreeMap<String, BTreeSet<usize>>;
 
 /// Per lesson slug, step indexes from 0.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Progress {
     /// Steps the learner has opened.
     #[serde(default)]
@@ -29,6 +30,9 @@ pub struct Progress {
     /// The first format's field, read into `visited` by [`Progress::parse`].
     #[serde(default, skip_serializing)]
     done: Steps,
+    /// Top-level fields of a newer version's format, kept verbatim.
+    #[serde(flatten)]
+    pub newer: serde_json::Map<String, serde_json::Value>,
 }
 
 /// What the home card and the lesson's end show.
@@ -63,7 +67,7 @@ impl Progress {
                 "visited" | "done" => &mut p.visited,
                 "correct" => &mut p.correct,
                 _ => {
-                    dropped += 1;
+                    p.newer.insert(field.clone(), lessons.clone());
                     continue;
                 }
             };
@@ -110,6 +114,21 @@ impl Progress {
             (p, None) => Ok(p),
             (_, Some(notice)) => Err(notice),
         }
+    }
+
+    /// Everything either record holds (two tabs' progress): steps visited or answered in
+    /// either, and `self`'s newer fields before `other`'s.
+    pub fn merged(&self, other: &Progress) -> Progress {
+        let mut next = self.clone();
+        for (into, from) in [(&mut next.visited, &other.visited), (&mut next.correct, &other.correct)] {
+            for (slug, steps) in from {
+                into.entry(slug.clone()).or_default().extend(steps.iter().copied());
+            }
+        }
+        for (k, v) in &other.newer {
+            next.newer.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        next
     }
 
     /// Whether nothing is recorded.
@@ -206,14 +225,17 @@ mod tests {
     #[test]
     fn corrupt_entries_are_dropped_one_by_one_with_a_plain_notice() {
         let text = r#"{"visited":{"skb-layout":[0,-1,2,"x",1e3,5],"ktls-recursion":"all","page-frag-free":[1]},
-                       "correct":{"skb-layout":[2,3.5]},"extra":1}"#;
+                       "correct":{"skb-layout":[2,3.5]},"newer":{"a":1}}"#;
         let (p, notice) = Progress::load(Some(text));
         assert!(p.is_visited("skb-layout", 0) && p.is_visited("skb-layout", 2) && p.is_visited("skb-layout", 5));
         assert!(p.is_visited("page-frag-free", 1), "other lessons are kept");
         assert!(p.is_correct("skb-layout", 2) && !p.is_correct("skb-layout", 3));
         assert!(!p.visited.contains_key("ktls-recursion"));
         let notice = notice.expect("a notice");
-        assert_eq!(notice, "6 entries of your saved progress could not be read and were dropped; the rest is kept");
+        assert_eq!(notice, "5 entries of your saved progress could not be read and were dropped; the rest is kept");
+        // A newer version's field is kept, and written back.
+        assert_eq!(p.newer.get("newer"), Some(&serde_json::json!({"a":1})));
+        assert!(p.to_json().contains(r#""newer":{"a":1}"#), "{}", p.to_json());
         for jargon in ["invalid", "expected", "usize", "column", "line"] {
             assert!(!notice.contains(jargon), "{notice}");
         }
@@ -225,5 +247,16 @@ mod tests {
         // Saved again, only what was kept remains.
         let again = Progress::load(Some(&p.to_json()));
         assert_eq!(again, (p, None));
+    }
+
+    #[test]
+    fn two_tabs_records_merge() {
+        let a = Progress::default().with_visited("skb-layout", 0).with_correct("skb-layout", 2);
+        let mut b = Progress::default().with_visited("skb-layout", 1).with_visited("ktls-recursion", 3);
+        b.newer.insert("v2".into(), serde_json::json!(true));
+        let m = a.merged(&b);
+        assert!(m.is_visited("skb-layout", 0) && m.is_visited("skb-layout", 1) && m.is_correct("skb-layout", 2));
+        assert!(m.is_visited("ktls-recursion", 3) && m.newer.contains_key("v2"));
+        assert_eq!(m, b.merged(&a), "the order of the tabs does not matter");
     }
 }

@@ -165,7 +165,14 @@ fn use_record_ending(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>
             let unit = props.question.answer_unit(&grading_unit(&props));
             let (first, confidence) = s.first.clone().unwrap_or_default();
             let first = if first.is_empty() { first } else { in_unit(&props.question.kind, &first, &unit) };
-            props.on_record.emit(Entry { first, confidence, model: model.clone(), outcome, practice: None });
+            props.on_record.emit(Entry {
+                first,
+                confidence,
+                model: model.clone(),
+                outcome,
+                practice: None,
+                newer: Default::default(),
+            });
         }
     });
 }
