@@ -28,8 +28,8 @@ fn predicts_seed_001_without_a_fitted_constant() {
     let b = cell("64 B before", "datagrams");
     let a = cell("64 B after", "datagrams");
     // A prediction (nothing fitted): within ±25 % on the counts, the change within half a point.
-    assert!(b.error_pct().abs() <= 25.0, "before {:.0} vs {}", b.simulated, b.measured);
-    assert!(a.error_pct().abs() <= 25.0, "after {:.0} vs {}", a.simulated, a.measured);
+    assert!(b.error_pct().expect("a measured non-zero").abs() <= 25.0, "before {:.0} vs {}", b.simulated, b.measured);
+    assert!(a.error_pct().expect("a measured non-zero").abs() <= 25.0, "after {:.0} vs {}", a.simulated, a.measured);
     let change = (a.simulated / b.simulated - 1.0) * 100.0;
     let seed_change = (seed::ratio() - 1.0) * 100.0;
     assert!((change - seed_change).abs() <= 0.5, "change {change:.2} % vs {seed_change:.2} %");

@@ -77,3 +77,17 @@ fn slower_line_transfers_cost_the_atomic_more() {
         assert!(b > a, "{name} {lo} -> {hi}: atomic {a:.3} -> {b:.3} %");
     }
 }
+
+#[test]
+fn a_sweep_cut_at_the_core_limit_says_which_points_are_not_run() {
+    let input = |settings: &[&str]| {
+        let s: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
+        Input::from(&PercpuCounter.params_from(&s).expect("valid settings"))
+    };
+    use skblab_core::experiments::percpu_counter::{core_ladder, ladder_note};
+    let big = input(&["cpus=256", "sockets=2"]);
+    assert_eq!(core_ladder(&big), vec![64, 128, 256, 512]);
+    let note = ladder_note(&big).expect("a note");
+    assert!(note.contains("stops at 512 cores") && note.contains("1024 cores"), "{note}");
+    assert_eq!(ladder_note(&input(&["cpus=64", "sockets=2"])), None);
+}

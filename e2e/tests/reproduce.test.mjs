@@ -36,8 +36,9 @@ function fmtNum(v) {
   if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
   return Math.abs(v) < 10 ? small(v) : v.toFixed(1);
 }
-const errorPct = (c) => (c.measured === 0 ? (c.simulated === 0 ? 0 : 100) : (c.simulated - c.measured) / c.measured * 100);
-const signed = (v) => `${v >= 0 ? '+' : '-'}${Math.abs(v).toFixed(1)} %`;
+// No percentage against a measured zero (core's ReproCell::error_pct): "n/a".
+const errorPct = (c) => (c.measured === 0 ? (c.simulated === 0 ? 0 : null) : (c.simulated - c.measured) / c.measured * 100);
+const signed = (v) => (v === null ? 'n/a' : `${v >= 0 ? '+' : '-'}${Math.abs(v).toFixed(1)} %`);
 
 async function allIn(page, n) {
   const t0 = Date.now();
@@ -88,6 +89,10 @@ test('reproduce page at 5 seeds: the five posts in order, every cell the CLI\'s'
     for (const [k, v] of Object.entries(cli.summary)) {
       if (!k.startsWith('mape_pct_')) continue;
       const metric = k.slice('mape_pct_'.length);
+      if (v === null) {
+        assert.equal(await table.locator(`tfoot [data-metric="${metric}"][data-kind="mape"]`).count(), 0, `${id}: no MAPE of ${metric}`);
+        continue;
+      }
       assert.equal(await table.locator(`tfoot [data-metric="${metric}"][data-kind="mape"]`).innerText(), `${v.toFixed(2)} %`, `${id}: MAPE ${metric}`);
     }
     assert.equal(await table.locator('[data-kind="max-error"]').innerText(), `max |error|: ${cli.summary.max_abs_error_pct.toFixed(2)} %`);

@@ -100,10 +100,14 @@ impl TableCheck {
         let mut errors = Vec::new();
         for row in &r.rows {
             for c in &row.cells {
-                errors.push(format!("{} {}: {:+.1} %", row.label, c.metric, c.error_pct()));
+                errors.push(match c.error_pct() {
+                    Some(e) => format!("{} {}: {e:+.1} %", row.label, c.metric),
+                    None => format!("{} {}: n/a (measured 0)", row.label, c.metric),
+                });
             }
         }
-        let abs: Vec<f64> = r.rows.iter().flat_map(|row| row.cells.iter().map(|c| c.error_pct().abs())).collect();
+        let abs: Vec<f64> =
+            r.rows.iter().flat_map(|row| row.cells.iter().filter_map(|c| c.error_pct().map(f64::abs))).collect();
         let in_sample = if abs.is_empty() { None } else { Some(abs.iter().sum::<f64>() / abs.len() as f64) };
         TableCheck { in_sample_mape: in_sample, errors, ..TableCheck::default() }
     }

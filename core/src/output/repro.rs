@@ -34,17 +34,20 @@ pub struct ReproCell {
 }
 
 impl ReproCell {
-    /// Signed relative error of the simulation, in percent of the measured value.
-    pub fn error_pct(&self) -> f64 {
+    /// Signed relative error of the simulation, in percent of the measured value; `None`
+    /// against a measured zero (no percentage of zero exists: 0.01 against 0 is not "100 %
+    /// off"), except that zero against zero is no error.
+    pub fn error_pct(&self) -> Option<f64> {
         if self.measured == 0.0 {
-            if self.simulated == 0.0 {
-                0.0
-            } else {
-                100.0
-            }
+            (self.simulated == 0.0).then_some(0.0)
         } else {
-            (self.simulated - self.measured) / self.measured * 100.0
+            Some((self.simulated - self.measured) / self.measured * 100.0)
         }
+    }
+
+    /// [`ReproCell::error_pct`] as printed: "+12.3", or "n/a" against a measured zero.
+    pub fn error_text(&self) -> String {
+        self.error_pct().map_or("n/a".to_string(), |e| format!("{e:+.1}"))
     }
 }
 
@@ -135,13 +138,14 @@ impl Reproduction {
             .iter()
             .flat_map(|r| &r.cells)
             .filter(|c| c.metric == metric)
-            .map(|c| c.error_pct().abs())
+            .filter_map(|c| c.error_pct().map(f64::abs))
             .collect();
         (!errs.is_empty()).then(|| errs.iter().sum::<f64>() / errs.len() as f64)
     }
 
+    /// The largest |error| of the cells that have one (cells against a measured zero have none).
     pub fn max_abs_error_pct(&self) -> f64 {
-        self.rows.iter().flat_map(|r| &r.cells).map(|c| c.error_pct().abs()).fold(0.0, f64::max)
+        self.rows.iter().flat_map(|r| &r.cells).filter_map(|c| c.error_pct().map(f64::abs)).fold(0.0, f64::max)
     }
 
     /// Metrics in first-seen order.
@@ -186,7 +190,7 @@ impl Reproduction {
                         let b = cell.and_then(|c| band(&r.label, c.metric));
                         line.push(b.map_or("-".to_string(), |[lo, hi]| format!("[{}-{}]", fmt_num(lo), fmt_num(hi))));
                     }
-                    line.push(cell.map_or("-".to_string(), |c| format!("{:+.1}", c.error_pct())));
+                    line.push(cell.map_or("-".to_string(), ReproCell::error_text));
                 }
                 line
             })
@@ -212,12 +216,12 @@ impl Reproduction {
                 let [lo, hi] = c.spread.unwrap_or([c.simulated, c.simulated]);
                 let _ = writeln!(
                     s,
-                    "{},{},{},{},{:.3},{},{}",
+                    "{},{},{},{},{},{},{}",
                     r.label,
                     c.metric,
                     c.measured,
                     c.simulated,
-                    c.error_pct(),
+                    c.error_pct().map_or(String::new(), |e| format!("{e:.3}")),
                     lo,
                     hi
                 );
@@ -234,7 +238,7 @@ impl Reproduction {
         v["seeds"] = seeds.into();
         v["model_version"] = MODEL_VERSION.into();
         let summary: serde_json::Map<String, serde_json::Value> =
-            self.metrics().iter().map(|m| (format!("mape_pct_{m}"), self.mape_pct(m).unwrap_or(0.0).into())).collect();
+            self.metrics().iter().map(|m| (format!("mape_pct_{m}"), self.mape_pct(m).into())).collect();
         v["summary"] = serde_json::Value::Object(summary);
         v["summary"]["max_abs_error_pct"] = self.max_abs_error_pct().into();
         serde_json::to_string_pretty(&v).expect("json serializes")
@@ -246,5 +250,19 @@ fn sim_text(c: &ReproCell) -> String {
     match c.spread {
         Some([lo, hi]) => format!("{} [{}-{}]", fmt_num(c.simulated), fmt_num(lo), fmt_num(hi)),
         None => fmt_num(c.simulated),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReproCell;
+
+    #[test]
+    fn no_percentage_against_a_measured_zero() {
+        let cell = |measured, simulated| ReproCell { metric: "m", measured, simulated, spread: None };
+        assert_eq!(cell(0.0, 0.01).error_pct(), None);
+        assert_eq!(cell(0.0, 0.01).error_text(), "n/a");
+        assert_eq!(cell(0.0, 0.0).error_pct(), Some(0.0));
+        assert_eq!(cell(2.0, 3.0).error_text(), "+50.0");
     }
 }

@@ -112,7 +112,7 @@ fn row_html(
                         None => html! { <span class="muted">{"–"}</span> },
                     } }</td>
                 }
-                <td class="num">{ badge(c.error_pct(), false) }</td>
+                <td class="num">{ c.error_pct().map_or_else(no_error, |e| badge(e, false)) }</td>
             </> }
         }
         None => html! { <><td class="num">{"–"}</td><td class="num">{"–"}</td>
@@ -122,6 +122,11 @@ fn row_html(
 }
 
 /// An error badge; `unsigned` for MAPE.
+/// The error cell against a measured zero: no percentage exists.
+pub fn no_error() -> Html {
+    html! { <span class="err-badge" title="measured 0: no percentage of zero">{"n/a"}</span> }
+}
+
 fn badge(error_pct: f64, unsigned: bool) -> Html {
     let text = if unsigned { format!("{error_pct:.1} %") } else { format!("{error_pct:+.1} %") };
     html! { <span class={classes!("err-badge", error_class(error_pct))}>{ text }</span> }

@@ -40,8 +40,8 @@ pub use profile::{costs_on, COSTS_2018, DUAL_XEON_2018, WORKLOAD};
 pub use ramp::{ramp_config, ramp_outcome, render_tcp_mem, tcp_mem_pages, RAMP_LEAD_NS, RAMP_SAMPLE_NS};
 pub use seed::{reproduce, SEED_ATOMIC_PCT, SEED_PERCPU_PCT};
 pub use sweep::{
-    config_on, core_ladder, expected_events, outcome, point_outcomes, point_outcomes_on, point_worlds_on, simulate,
-    Outcome, PointWorlds, DRAW_STEPS_PER_EVENT,
+    config_on, core_ladder, expected_events, ladder_note, outcome, point_outcomes, point_outcomes_on, point_worlds_on,
+    simulate, Outcome, PointWorlds, DRAW_STEPS_PER_EVENT,
 };
 pub use world::{
     error_bound_pages, CounterCosts, Crossing, Hop, Ramp, Sample, World, WorldConfig, WorldStats, MAX_EVENTS_PER_RUN,
@@ -261,6 +261,7 @@ impl Model for PercpuCounter {
         out.views = views;
         out.flames = vec![flame];
         out.note_missing(&meanings());
+        out.notes.extend(sweep::ladder_note(i));
         out
     }
 

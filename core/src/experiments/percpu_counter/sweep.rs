@@ -15,15 +15,39 @@ use crate::sim::world as skeleton;
 /// The core counts of the sweep: ¼, ½, 1, 2 and 4 × `cpus`, rounded up to whole sockets.
 pub fn core_ladder(i: &Input) -> Vec<u32> {
     let mut out: Vec<u32> = Vec::new();
-    for (num, den) in [(1, 4), (1, 2), (1, 1), (2, 1), (4, 1)] {
-        let c = (i.cpus * num).div_ceil(den).div_ceil(i.sockets) * i.sockets;
-        let c = c.clamp(i.sockets, MAX_CORES / i.sockets * i.sockets);
+    for c in ladder_wanted(i) {
+        let c = c.clamp(i.sockets, max_cores(i));
         if !out.contains(&c) {
             out.push(c);
         }
     }
     out.sort_unstable();
     out
+}
+
+/// The core counts the ladder asks for: 1/4, 1/2, 1, 2 and 4 times `cpus`, each rounded up to
+/// a multiple of the sockets.
+fn ladder_wanted(i: &Input) -> impl Iterator<Item = u32> + '_ {
+    [(1, 4), (1, 2), (1, 1), (2, 1), (4, 1)]
+        .into_iter()
+        .map(|(num, den)| (i.cpus * num).div_ceil(den).div_ceil(i.sockets) * i.sockets)
+}
+
+/// The most cores a point may have: [`MAX_CORES`], a multiple of the sockets.
+fn max_cores(i: &Input) -> u32 {
+    MAX_CORES / i.sockets * i.sockets
+}
+
+/// The note of a ladder cut at the model's limit (its rows are not silently missing).
+pub fn ladder_note(i: &Input) -> Option<String> {
+    let cut: Vec<String> = ladder_wanted(i).filter(|&c| c > max_cores(i)).map(|c| c.to_string()).collect();
+    (!cut.is_empty()).then(|| {
+        format!(
+            "the sweep stops at {} cores, the model's limit: the points at {} cores are not run",
+            max_cores(i),
+            cut.join(" and ")
+        )
+    })
 }
 
 /// The world of `counter` with `cores` cores online, on machine `m` with `costs`; the

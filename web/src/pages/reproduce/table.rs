@@ -113,7 +113,9 @@ fn row_html(row: &skblab_core::output::ReproRow, metrics: &[&'static str]) -> Ht
     let by_metric: BTreeMap<&str, &ReproCell> = row.cells.iter().map(|c| (c.metric, c)).collect();
     let cells = metrics.iter().map(|m| match by_metric.get(m) {
         Some(c) => {
-            let err = c.error_pct();
+            let err = c.error_pct().map_or_else(crate::components::repro_table::no_error, |err| {
+                html! { <span class={classes!("err-badge", error_class(err))}>{ format!("{err:+.1} %") }</span> }
+            });
             html! { <>
                 <td class="num" data-metric={*m} data-kind="seed">{ fmt_num(c.measured) }</td>
                 <td class="num" data-metric={*m} data-kind="sim">{ fmt_num(c.simulated) }
@@ -122,7 +124,7 @@ fn row_html(row: &skblab_core::output::ReproRow, metrics: &[&'static str]) -> Ht
                     }
                 </td>
                 <td class="num" data-metric={*m} data-kind="err">
-                    <span class={classes!("err-badge", error_class(err))}>{ format!("{err:+.1} %") }</span></td>
+                    { err }</td>
             </> }
         }
         None => html! { <><td class="num">{"–"}</td><td class="num">{"–"}</td><td class="num">{"–"}</td></> },
