@@ -7,50 +7,41 @@
 //! `cargo run --release -p skblab-core --example flow_balance [flows...] [name=value...]`.
 use skblab_core::experiments::high_order_alloc as hoa;
 use skblab_core::sim::world::World as _;
-use skblab_core::Experiment;
+
+mod common;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // Arguments: flow counts, and parameter settings (`name=value`, e.g. `cpus=112`).
-    let settings: Vec<String> = args.iter().filter(|a| a.contains('=')).cloned().collect();
-    let params = hoa::HighOrderAlloc.params_from(&settings).unwrap_or_else(|e| panic!("{e}"));
-    let flows: Vec<u32> = args.iter().filter_map(|a| a.parse().ok()).collect();
-    let flows = if flows.is_empty() { vec![1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20] } else { flows };
+    let (flows, settings) = common::numbers_and_settings(&args, vec![1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20]);
+    let params = common::params(&settings);
     println!("flows order  Gbit/s/flow  snd_busy%  rcv_busy%  tx_own%  lastput_rcv%  frag_reuse%");
     for n in flows {
         for order in [hoa::FragOrder::Order3, hoa::FragOrder::Order0] {
-            let mut acc = [0.0f64; 6];
-            let seeds = 1..=3u64;
-            let k = seeds.clone().count() as f64;
-            for seed in seeds {
-                let mut sim = hoa::StreamSim::new(hoa::config(&params, n, order), seed);
-                sim.run();
-                let win = sim.cfg.measure_ns as f64 * n as f64;
-                let rep = sim.profile.report(String::new());
-                let snd: u64 = rep.entries.iter().filter(|e| e.command == "netperf").map(|e| e.ns).sum();
-                let rcv: u64 = rep.entries.iter().filter(|e| e.command == "netserver").map(|e| e.ns).sum();
-                let st = &sim.stats;
-                let tx: u64 = st.tx_lines_from.iter().sum();
-                acc[0] += sim.throughput_mbps() / 1000.0 / n as f64;
-                acc[1] += snd as f64 / win * 100.0;
-                acc[2] += rcv as f64 / win * 100.0;
-                acc[3] += st.tx_lines_from[0] as f64 / tx.max(1) as f64 * 100.0;
-                acc[4] += st.last_put_by_receiver as f64
-                    / (st.last_put_by_receiver + st.last_put_by_sender).max(1) as f64
-                    * 100.0;
-                let refills = st.frag_reuses + st.order3_allocs + st.order0_allocs;
-                acc[5] += st.frag_reuses as f64 / refills.max(1) as f64 * 100.0;
-            }
-            let a: Vec<f64> = acc.iter().map(|x| x / k).collect();
+            let [gbit, snd_busy, rcv_busy, tx_own, lastput_rcv, frag_reuse] =
+                common::mean_over_seeds(&params, n, order, |sim| {
+                    sim.run();
+                    let win = sim.cfg.measure_ns as f64 * n as f64;
+                    let rep = sim.profile.report(String::new());
+                    let snd: u64 = rep.entries.iter().filter(|e| e.command == "netperf").map(|e| e.ns).sum();
+                    let rcv: u64 = rep.entries.iter().filter(|e| e.command == "netserver").map(|e| e.ns).sum();
+                    let st = &sim.stats;
+                    let tx: u64 = st.tx_lines_from.iter().sum();
+                    let refills = st.frag_reuses + st.order3_allocs + st.order0_allocs;
+                    [
+                        sim.throughput_mbps() / 1000.0 / n as f64,
+                        snd as f64 / win * 100.0,
+                        rcv as f64 / win * 100.0,
+                        st.tx_lines_from[0] as f64 / tx.max(1) as f64 * 100.0,
+                        st.last_put_by_receiver as f64
+                            / (st.last_put_by_receiver + st.last_put_by_sender).max(1) as f64
+                            * 100.0,
+                        st.frag_reuses as f64 / refills.max(1) as f64 * 100.0,
+                    ]
+                });
+            let order = format!("{order:?}");
             println!(
-                "{n:>5} {:>5}  {:>10.2}  {:>9.1}  {:>9.1}  {:>7.1}  {:>11.1}  {:>11.1}",
-                format!("{order:?}"),
-                a[0],
-                a[1],
-                a[2],
-                a[3],
-                a[4],
-                a[5]
+                "{n:>5} {order:>5}  {gbit:>10.2}  {snd_busy:>9.1}  {rcv_busy:>9.1}  {tx_own:>7.1}  {lastput_rcv:>11.1}  {frag_reuse:>11.1}"
             );
         }
     }

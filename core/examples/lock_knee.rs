@@ -6,23 +6,20 @@
 //! time-weighted mean queue length, and the mean wait; the hold split by caller
 //! (`__rmqueue_smallest`, `free_one_page`; both nodes). The numbers in docs/high-order-alloc.md
 //! ("The hard plateau knee") come from
-//! `cargo run --release -p skblab-core --example lock_knee`.
+//! `cargo run --release -p skblab-core --example lock_knee [flows...] [name=value...]`.
 
 use skblab_core::experiments::high_order_alloc as hoa;
 use skblab_core::sim::world::World as _;
-use skblab_core::Experiment;
+
+mod common;
 
 fn main() {
-    let params = hoa::HighOrderAlloc.defaults();
-    let flows: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let flows = if flows.is_empty() { vec![2, 4, 8, 12, 16, 18, 20, 22, 24, 27, 30] } else { flows };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (flows, settings) = common::numbers_and_settings(&args, vec![2, 4, 8, 12, 16, 18, 20, 22, 24, 27, 30]);
+    let params = common::params(&settings);
     println!("flows  Gbit/s  acq/us  hold ns  (alloc  free)  handoff ns  busy %  queue  wait ns");
     for n in flows {
-        let mut acc = [0.0f64; 9];
-        let seeds = 1..=3u64;
-        let k = seeds.clone().count() as f64;
-        for seed in seeds {
-            let mut sim = hoa::StreamSim::new(hoa::config(&params, n, hoa::FragOrder::Order3), seed);
+        let a = common::mean_over_seeds(&params, n, hoa::FragOrder::Order3, |sim| {
             let warm = sim.cfg.warmup_ns;
             // Run the warm-up, then snapshot the lock's counters.
             while sim.now_ns() < warm && sim.step() {}
@@ -52,17 +49,18 @@ fn main() {
             // Both nodes, measured window: __rmqueue_smallest (0) and free_one_page (2).
             let st = &sim.stats;
             let per_op = |k: usize| st.lock_hold_ns[k] as f64 / st.lock_ops[k].max(1) as f64;
-            acc[0] += sim.throughput_mbps() / 1000.0;
-            acc[1] += acq / (window / 1000.0);
-            acc[2] += hold / acq;
-            acc[3] += (busy as f64 - hold) / acq;
-            acc[4] += busy as f64 / window * 100.0;
-            acc[5] += queue as f64 / window;
-            acc[6] += (s.wait_ns_total - s0.wait_ns_total) as f64 / acq;
-            acc[7] += per_op(0);
-            acc[8] += per_op(2);
-        }
-        let a: Vec<f64> = acc.iter().map(|x| x / k).collect();
+            [
+                sim.throughput_mbps() / 1000.0,
+                acq / (window / 1000.0),
+                hold / acq,
+                (busy as f64 - hold) / acq,
+                busy as f64 / window * 100.0,
+                queue as f64 / window,
+                (s.wait_ns_total - s0.wait_ns_total) as f64 / acq,
+                per_op(0),
+                per_op(2),
+            ]
+        });
         println!(
             "{n:>5}  {:>6.1}  {:>6.2}  {:>7.0}  ({:>5.0}  {:>4.0})  {:>10.0}  {:>6.1}  {:>5.2}  {:>7.0}",
             a[0], a[1], a[2], a[7], a[8], a[3], a[4], a[5], a[6]

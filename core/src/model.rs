@@ -213,6 +213,33 @@ pub trait Model: Sync + Sized + 'static {
     }
 }
 
+/// Inside an `impl Model`, the accessors of the capability traits the model implements on
+/// itself: `capabilities!(seed_tables, calibrated)` writes
+/// `fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> { Some(self) }` and its
+/// `calibrated` twin (the trait's defaults return `None`: without specialization Rust
+/// cannot tell from the trait whether `Self` implements a capability).
+macro_rules! capabilities {
+    ($($capability:ident),+ $(,)?) => {
+        $($crate::model::capabilities!(@ $capability);)+
+    };
+    (@ seed_tables) => {
+        fn seed_tables(&self) -> Option<&dyn $crate::model::SeedTables<Self>> {
+            Some(self)
+        }
+    };
+    (@ calibrated) => {
+        fn calibrated(&self) -> Option<&dyn $crate::model::Calibrated<Self>> {
+            Some(self)
+        }
+    };
+    (@ custom_views) => {
+        fn custom_views(&self) -> Option<&dyn $crate::model::CustomViews<Self>> {
+            Some(self)
+        }
+    };
+}
+pub(crate) use capabilities;
+
 fn total_events<M: Model>(m: &M, input: &M::Input) -> u64 {
     let points = m.points(input);
     points.iter().fold(m.finish_events(input), |sum, p| sum.saturating_add(m.events(input, p)))

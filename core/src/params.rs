@@ -274,6 +274,33 @@ pub enum ParamError {
     },
 }
 
+/// The rule of every experiment with both parameters: `cpus` online cores split evenly over
+/// `sockets` (each socket a NUMA node with the same number of cores).
+pub fn cores_split_evenly(cpus: u32, sockets: u32) -> Result<(), ParamError> {
+    if cpus % sockets == 0 {
+        return Ok(());
+    }
+    Err(ParamError::BadValue {
+        name: "cpus".into(),
+        value: cpus.to_string(),
+        allowed: format!("a multiple of sockets ({sockets}): the cores split evenly over the sockets"),
+    })
+}
+
+/// Parameter `name` (`value`) at most parameter `limit` (`limit_value`), with the reason the
+/// message gives (none if empty): `pcp_batch <= pcp_high`, `min_threads <= max_threads`.
+pub fn at_most(name: &str, value: u32, limit: &str, limit_value: u32, why: &str) -> Result<(), ParamError> {
+    if value <= limit_value {
+        return Ok(());
+    }
+    let why = if why.is_empty() { String::new() } else { format!(": {why}") };
+    Err(ParamError::BadValue {
+        name: name.into(),
+        value: value.to_string(),
+        allowed: format!("at most {limit} ({limit_value}){why}"),
+    })
+}
+
 /// How many characters of user text a message echoes ([`echo`]).
 pub const ECHO_MAX_CHARS: usize = 60;
 

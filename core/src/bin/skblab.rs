@@ -15,7 +15,7 @@
 //! goes through [`echo`]: control characters escaped, at most 60 characters.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use skblab_core::calibrate::{self, DEFAULT_SEEDS, MAX_ROUNDS, MAX_SEEDS, MAX_STARTS};
 use skblab_core::params::{echo, echo_within, escape, parse_whole};
 use skblab_core::validate::{self, MAX_BANDS};
@@ -64,6 +64,25 @@ enum Format {
 enum MachineFormat {
     Table,
     Json,
+}
+
+/// The seeds `reproduce` and `validate` average their simulated figures over.
+#[derive(Args)]
+struct SeedRange {
+    /// The first seed.
+    #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
+    seed: u64,
+    /// How many seeds (from --seed) the simulated figures average over.
+    #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
+          value_parser = whole_in(1, MAX_SEEDS))]
+    seeds: u32,
+}
+
+impl SeedRange {
+    /// The seeds themselves.
+    fn list(&self) -> Vec<u64> {
+        calibrate::seeds(self.seed, self.seeds)
+    }
 }
 
 #[derive(Subcommand)]
@@ -135,13 +154,8 @@ enum Command {
     /// cell with its spread), with per-cell error.
     Reproduce {
         experiment: String,
-        /// The first seed.
-        #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
-        seed: u64,
-        /// How many seeds (from --seed) the simulated values average over.
-        #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
-              value_parser = whole_in(1, MAX_SEEDS))]
-        seeds: u32,
+        #[command(flatten)]
+        seeds: SeedRange,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
         /// Also run N Latin-hypercube samples of the experiment's uncertain catalogue constants
@@ -156,13 +170,8 @@ enum Command {
     /// progress goes to stderr.
     Validate {
         experiment: Option<String>,
-        /// The first seed.
-        #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true, value_parser = parse_seed)]
-        seed: u64,
-        /// How many seeds (from --seed) the figures average over.
-        #[arg(long, default_value_t = DEFAULT_SEEDS, allow_hyphen_values = true,
-              value_parser = whole_in(1, MAX_SEEDS))]
-        seeds: u32,
+        #[command(flatten)]
+        seeds: SeedRange,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -473,16 +482,15 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
                 calibrate::calibrate_with(cal, rounds, &seeds, &mut progress).to_text()
             })
         }
-        Command::Reproduce { experiment, seed, seeds, format, bands } => {
-            reproduce(find(&experiment)?, &calibrate::seeds(seed, seeds), format, bands)
+        Command::Reproduce { experiment, seeds, format, bands } => {
+            reproduce(find(&experiment)?, &seeds.list(), format, bands)
         }
-        Command::Validate { experiment, seed, seeds, format } => {
+        Command::Validate { experiment, seeds, format } => {
             let exps: Vec<&dyn Experiment> = match experiment {
                 Some(id) => vec![find(&id)?],
                 None => experiments().to_vec(),
             };
-            let seeds = calibrate::seeds(seed, seeds);
-            let v = validate::validate_with(experiments(), &exps, &seeds, &mut progress_printer());
+            let v = validate::validate_with(experiments(), &exps, &seeds.list(), &mut progress_printer());
             Ok(match format {
                 Format::Table => v.to_table(),
                 Format::Csv => v.to_csv(),

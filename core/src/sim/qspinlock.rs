@@ -62,6 +62,25 @@ pub struct LockStats {
     pub queue_len_max: u32,
 }
 
+impl LockStats {
+    /// Several locks' counters as one (a lock class over its instances, e.g. every node's
+    /// zone->lock): counts and totals add, maxima take the largest.
+    pub fn sum<'a>(all: impl IntoIterator<Item = &'a LockStats>) -> LockStats {
+        let mut s = LockStats::default();
+        for l in all {
+            s.acquisitions += l.acquisitions;
+            s.contentions += l.contentions;
+            s.acq_bounces += l.acq_bounces;
+            s.wait_ns_total += l.wait_ns_total;
+            s.wait_ns_max = s.wait_ns_max.max(l.wait_ns_max);
+            s.hold_ns_total += l.hold_ns_total;
+            s.hold_ns_max = s.hold_ns_max.max(l.hold_ns_max);
+            s.queue_len_max = s.queue_len_max.max(l.queue_len_max);
+        }
+        s
+    }
+}
+
 /// What `lock()` did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Acquire {

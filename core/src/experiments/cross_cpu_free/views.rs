@@ -38,13 +38,7 @@ fn iperf_text(input: &Input, s: &Summary, r: &RunResult) -> String {
         let _ = writeln!(out, "defer_free (skb_attempt_defer_free): {}", if input.defer_free { "on" } else { "off" });
         let _ = writeln!(out, "Throughput: {:.0} Mbit/s ({:.1} Gbit/s)", s.mbps, s.mbps / 1000.0);
         let _ = writeln!(out, "Frames received (1448 B payload each), scaled to 60 s: {:.0}", s.datagrams);
-        let _ = writeln!(
-            out,
-            "\n(simulated: {:.1} ms window; {} events{})",
-            r.measure_ns as f64 / 1e6,
-            r.events,
-            if r.capped { ", STOPPED AT THE EVENT CAP" } else { "" }
-        );
+        simulated_line(&mut out, r, "");
         return out;
     }
     let bytes = s.datagrams * f64::from(input.datagram_bytes);
@@ -57,14 +51,16 @@ fn iperf_text(input: &Input, s: &Summary, r: &RunResult) -> String {
     let total = per_60s(r.received + r.dropped, r.measure_ns);
     let lost = per_60s(r.dropped, r.measure_ns);
     let _ = writeln!(out, "[  3]  0.0-60.0 sec  {:>5.0} Mbits/sec  {lost:.0}/{total:.0} ({:.1}%)", s.mbps, s.lost_pct);
-    let _ = writeln!(
-        out,
-        "\n(simulated: {:.1} ms window scaled to 60 s; {} events{})",
-        r.measure_ns as f64 / 1e6,
-        r.events,
-        if r.capped { ", STOPPED AT THE EVENT CAP" } else { "" }
-    );
+    simulated_line(&mut out, r, " scaled to 60 s");
     out
+}
+
+/// A report's last line: the simulated window (`scaled`: what the report scales it to), the
+/// events it took and whether the event cap stopped it.
+fn simulated_line(out: &mut String, r: &RunResult, scaled: &str) {
+    let cap = if r.capped { ", STOPPED AT THE EVENT CAP" } else { "" };
+    let _ =
+        writeln!(out, "\n(simulated: {:.1} ms window{scaled}; {} events{cap})", r.measure_ns as f64 / 1e6, r.events);
 }
 
 /// Receiver CPUs the profile and the flame graph show (the rest are more of the same readers).

@@ -2,7 +2,7 @@
 //! stands for), their typed form [`Input`], and the checks across parameters.
 
 use super::world::{Placement, MAX_CPUS, MAX_FLOWS};
-use crate::params::{ParamError, ParamSpec, Params};
+use crate::params::{at_most, cores_split_evenly, ParamError, ParamSpec, Params};
 use crate::sim::machine::{MAX_SOCKETS, SERVER_2019};
 
 crate::choice_enum! {
@@ -69,33 +69,12 @@ impl Input {
 /// The cross-parameter rules the spec's ranges cannot say: the cores split evenly over the
 /// sockets, `pcp_batch <= pcp_high`, and the sweep's flow range is not empty.
 pub fn validate(i: &Input) -> Result<(), ParamError> {
-    if i.cpus % i.sockets != 0 {
-        return Err(ParamError::BadValue {
-            name: "cpus".into(),
-            value: i.cpus.to_string(),
-            allowed: format!("a multiple of sockets ({}): the cores split evenly over the sockets", i.sockets),
-        });
-    }
-    if i.pcp_batch > i.pcp_high {
-        // The kernel keeps batch below high (pageset_set_batch: high = 6 x batch); a batch
-        // above high would drain more than the list may hold.
-        return Err(ParamError::BadValue {
-            name: "pcp_batch".into(),
-            value: i.pcp_batch.to_string(),
-            allowed: format!(
-                "at most pcp_high ({}): a drain moves batch pages from a list of at most high",
-                i.pcp_high
-            ),
-        });
-    }
-    if i.min_threads > i.max_threads {
-        return Err(ParamError::BadValue {
-            name: "min_threads".into(),
-            value: i.min_threads.to_string(),
-            allowed: format!("at most max_threads ({})", i.max_threads),
-        });
-    }
-    Ok(())
+    cores_split_evenly(i.cpus, i.sockets)?;
+    // The kernel keeps batch below high (pageset_set_batch: high = 6 x batch); a batch above
+    // high would drain more than the list may hold.
+    let why = "a drain moves batch pages from a list of at most high";
+    at_most("pcp_batch", i.pcp_batch, "pcp_high", i.pcp_high, why)?;
+    at_most("min_threads", i.min_threads, "max_threads", i.max_threads, "")
 }
 
 /// The parameter spec.

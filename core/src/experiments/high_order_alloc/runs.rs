@@ -93,28 +93,12 @@ pub struct SweepPoint {
     pub order0: RunSummary,
 }
 
-fn summed_lock_stats(sim: &StreamSim) -> LockStats {
-    let mut s = LockStats::default();
-    for z in &sim.zones {
-        let l = &z.lock.stats;
-        s.acquisitions += l.acquisitions;
-        s.contentions += l.contentions;
-        s.acq_bounces += l.acq_bounces;
-        s.wait_ns_total += l.wait_ns_total;
-        s.wait_ns_max = s.wait_ns_max.max(l.wait_ns_max);
-        s.hold_ns_total += l.hold_ns_total;
-        s.hold_ns_max = s.hold_ns_max.max(l.hold_ns_max);
-        s.queue_len_max = s.queue_len_max.max(l.queue_len_max);
-    }
-    s
-}
-
 pub(super) fn summarize(sim: &StreamSim) -> RunSummary {
     RunSummary {
         mbps: sim.throughput_mbps(),
         stats: sim.stats.clone(),
         outcome: sim.outcome(),
-        lock: summed_lock_stats(sim),
+        lock: LockStats::sum(sim.zones.iter().map(|z| &z.lock.stats)),
         spin_pct: sim.profile.report(String::new()).spin_pct,
     }
 }

@@ -394,13 +394,7 @@ impl Model for KtlsRecursion {
         monotone()
     }
 
-    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
-        Some(self)
-    }
-
-    fn custom_views(&self) -> Option<&dyn CustomViews<Self>> {
-        Some(self)
-    }
+    crate::model::capabilities!(seed_tables, custom_views);
 }
 
 impl CustomViews<KtlsRecursion> for KtlsRecursion {

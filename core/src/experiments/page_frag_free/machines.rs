@@ -29,7 +29,7 @@
 //! with its last writer: a CPU that touches it after another pays the transfer by distance.
 
 use crate::sim::catalogue::{
-    Basis, Quantity, BROADWELL_EP, BROADWELL_EP_2018, CORTEX_A53, CORTEX_A53_2018, E5_1650_V4, SKYLAKE_SP,
+    q, Basis, Quantity, BROADWELL_EP, BROADWELL_EP_2018, CORTEX_A53, CORTEX_A53_2018, E5_1650_V4, SKYLAKE_SP,
     SKYLAKE_SP_2018,
 };
 use crate::sim::machine::MachineProfile;
@@ -103,10 +103,6 @@ impl ForwardingBox {
     }
 }
 
-const fn w(value: f64, min: f64, max: f64, unit: &'static str, basis: Basis, source: &'static str) -> Quantity {
-    Quantity { value, min, max, unit, basis, source }
-}
-
 /// The modelled TX completion and allocator work of one packet on one CPU (tx_cq + napi
 /// consume + release_data + page_frag_free + one PCP alloc and one PCP free at 104 cycles):
 /// what the XDP paper's whole-path forwarding cost includes besides [`ForwardingBox::rx_pkt_cycles`].
@@ -125,7 +121,7 @@ pub const FWD_FULL_TABLE_CYCLES: f64 = FWD_MHZ * 1e6 / 1_373_550.0;
 
 /// The router's stack work per packet: the full-table cost less the modelled TX completion and
 /// allocator work; the range runs from the single-route cost to 20 % above the full table.
-pub const ROUTER_RX: Quantity = w(
+pub const ROUTER_RX: Quantity = q(
     FWD_FULL_TABLE_CYCLES - TX_AND_ALLOC_CYCLES,
     FWD_SINGLE_ROUTE_CYCLES - TX_AND_ALLOC_CYCLES,
     1.2 * (FWD_FULL_TABLE_CYCLES - TX_AND_ALLOC_CYCLES),
@@ -139,7 +135,7 @@ pub const ROUTER_RX: Quantity = w(
 /// besides depends on how that work splits between the recycled path and the allocator
 /// before the fix, which is what the recycling says. Range: the one-route cost less 431
 /// modelled cycles at per-CPU-list costs, to the full-table cost less the same.
-pub const X86_RX: Quantity = w(
+pub const X86_RX: Quantity = q(
     1881.0,
     FWD_SINGLE_ROUTE_CYCLES - TX_AND_ALLOC_CYCLES,
     FWD_FULL_TABLE_CYCLES - TX_AND_ALLOC_CYCLES,
@@ -148,7 +144,7 @@ pub const X86_RX: Quantity = w(
     "fitted (xdp-fwd-x86) with recycle_pct: xdp-paper bench04_fwd.org, 1.74 Mpps on one core, 2,187 cycles at the measured 3,804 MHz, less the modelled work at 73 % recycling",
 );
 /// The A53's: no A53 forwarding figure was found; an in-order core at 1.5-3x the x86 cycles.
-pub const A53_RX: Quantity = w(
+pub const A53_RX: Quantity = q(
     2.0 * X86_RX.min,
     1.5 * X86_RX.min,
     3.0 * X86_RX.min,
@@ -157,7 +153,7 @@ pub const A53_RX: Quantity = w(
     "no A53 per-packet figure found: 2x the x86 single-route stack cycles (in-order, narrower core), 1.5-3x",
 );
 /// mlx5e_poll_tx_cq per packet (CQE read, DMA unmap without IOMMU).
-pub const TX_CQ: Quantity = w(
+pub const TX_CQ: Quantity = q(
     150.0,
     50.0,
     400.0,
@@ -167,8 +163,8 @@ pub const TX_CQ: Quantity = w(
 );
 /// napi_consume_skb + skb_release_data self: Brouer's whole kfree_skb path 18.3 ns at ~4 GHz
 /// (73 cycles) less page_frag_free's 6.2 ns (25 cycles): 48 cycles, split 28 / 20 (assumed).
-pub const NAPI_CONSUME: Quantity = w(28.0, 15.0, 60.0, "cycles", Basis::Estimate, "kfree_skb path 18.3 ns less page_frag_free 6.2 ns at 8.17 Mpps, i7-6700K, mlx5 (prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017): 48 cycles, 28 of them napi_consume_skb (split assumed)");
-pub const RELEASE_DATA: Quantity = w(
+pub const NAPI_CONSUME: Quantity = q(28.0, 15.0, 60.0, "cycles", Basis::Estimate, "kfree_skb path 18.3 ns less page_frag_free 6.2 ns at 8.17 Mpps, i7-6700K, mlx5 (prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017): 48 cycles, 28 of them napi_consume_skb (split assumed)");
+pub const RELEASE_DATA: Quantity = q(
     20.0,
     10.0,
     40.0,
@@ -177,9 +173,9 @@ pub const RELEASE_DATA: Quantity = w(
     "as napi_consume_skb: the other 20 of the 48 cycles (split assumed)",
 );
 /// page_frag_free self on a line the CPU owns: 6.2 ns in Brouer's profile at ~4 GHz.
-pub const PAGE_FRAG_FREE: Quantity = w(25.0, 20.0, 60.0, "cycles", Basis::Measured, "page_frag_free 6.2 ns per packet in a perf profile at 8.17 Mpps, i7-6700K 4.0-4.2 GHz, mlx5 (xdp25_eval_generic_xdp_tx.rst)");
+pub const PAGE_FRAG_FREE: Quantity = q(25.0, 20.0, 60.0, "cycles", Basis::Measured, "page_frag_free 6.2 ns per packet in a perf profile at 8.17 Mpps, i7-6700K 4.0-4.2 GHz, mlx5 (xdp25_eval_generic_xdp_tx.rst)");
 /// page_pool direct recycling: 19 cycles (E5-1650 v4), 17 (Gold 6140).
-pub const RX_CACHE: Quantity = w(
+pub const RX_CACHE: Quantity = q(
     19.0,
     17.0,
     24.0,
@@ -191,7 +187,7 @@ pub const RX_CACHE: Quantity = w(
 /// drop (the thread's own traffic figures were not found). Range: the 28 cores' forwarding
 /// capacity at the sourced per-packet cost bounds it from above; a loaded 100 Gbit router of
 /// 800-byte packets carries at least a few Mpps.
-pub const ROUTER_LOAD: Quantity = w(3040.0, 1500.0, 15_000.0, "kpps", Basis::Fitted(&["seed002-router"]), "fitted (seed002-router) with drop <= 1 %: Paweł Staszewski's thread (spinics netdev msg531362) was not in the stored archives");
+pub const ROUTER_LOAD: Quantity = q(3040.0, 1500.0, 15_000.0, "kpps", Basis::Fitted(&["seed002-router"]), "fitted (seed002-router) with drop <= 1 %: Paweł Staszewski's thread (spinics netdev msg531362) was not in the stored archives");
 /// The x86 host's driver recycling, % of RX pages that never reach the page allocator: fitted
 /// to the XDP paper's six Linux-forwarding rates on 1–6 cores of this host *before* the fix
 /// (table `xdp-fwd-x86`; `cargo run --release -p skblab-core --example x86_recycle_fit`
@@ -200,7 +196,7 @@ pub const ROUTER_LOAD: Quantity = w(3040.0, 1500.0, 15_000.0, "kpps", Basis::Fit
 /// fix (Message-ID `20181105105525.1f78c661@redhat.com`) says the contention "have been hiding
 /// behind the driver level recycle tricks for micro-benchmarking". Range: 0 (no recycling) to
 /// 100 (the allocator never sees a page).
-pub const X86_RECYCLE: Quantity = w(73.0, 0.0, 100.0, "%", Basis::Fitted(&["xdp-fwd-x86"]), "fitted (xdp-fwd-x86): xdp-paper benchmarks/bench04_fwd.org, Linux forwarding, single route, 1-6 cores, kernel 4.18 pre-release (before 65895b67ad27): 1.74 / 3.37 / 4.98 / 6.49 / 7.85 / 9.29 Mpps");
+pub const X86_RECYCLE: Quantity = q(73.0, 0.0, 100.0, "%", Basis::Fitted(&["xdp-fwd-x86"]), "fitted (xdp-fwd-x86): xdp-paper benchmarks/bench04_fwd.org, Linux forwarding, single route, 1-6 cores, kernel 4.18 pre-release (before 65895b67ad27): 1.74 / 3.37 / 4.98 / 6.49 / 7.85 / 9.29 Mpps");
 
 /// The 2018 router of the report.
 pub const ROUTER: ForwardingBox = ForwardingBox {

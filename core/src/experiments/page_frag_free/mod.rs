@@ -51,7 +51,7 @@ use crate::calibrate::Calibration;
 use crate::experiment::{Cost, Monotone, Point, ViewSpec};
 use crate::model::{Calibrated, Model, ModelInput, Runner, SeedTables};
 use crate::output::{Column, Meaning, Reproduction, Row, RunOutput};
-use crate::params::{Choice, ParamError, ParamSpec, Params, Value};
+use crate::params::{at_most, cores_split_evenly, Choice, ParamError, ParamSpec, Params, Value};
 use crate::sim::catalogue::Quantity;
 use crate::sim::machine::MachineProfile;
 use machines::{machine, MachineKind, TxIrq};
@@ -188,20 +188,8 @@ impl Deref for Resolved {
 
 /// The rules the ranges of single parameters cannot say.
 pub fn validate(i: &Input) -> Result<(), ParamError> {
-    let bad = |name: &str, value: u32, allowed: String| {
-        Err(ParamError::BadValue { name: name.into(), value: value.to_string(), allowed })
-    };
-    if i.cpus % i.sockets != 0 {
-        return bad("cpus", i.cpus, format!("a multiple of sockets ({}): the cores split evenly", i.sockets));
-    }
-    if i.pcp_batch > i.pcp_high {
-        return bad(
-            "pcp_batch",
-            i.pcp_batch,
-            format!("at most pcp_high ({}): a drain frees batch pages of a full list", i.pcp_high),
-        );
-    }
-    Ok(())
+    cores_split_evenly(i.cpus, i.sockets)?;
+    at_most("pcp_batch", i.pcp_batch, "pcp_high", i.pcp_high, "a drain frees batch pages of a full list")
 }
 
 impl Model for PageFragFree {
@@ -286,12 +274,7 @@ impl Model for PageFragFree {
         ]
     }
 
-    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
-        Some(self)
-    }
-    fn calibrated(&self) -> Option<&dyn Calibrated<Self>> {
-        Some(self)
-    }
+    crate::model::capabilities!(seed_tables, calibrated);
 }
 
 impl SeedTables<PageFragFree> for PageFragFree {

@@ -95,22 +95,6 @@ impl Shares {
     }
 }
 
-fn summed_lock_stats(sim: &ForwardSim) -> LockStats {
-    let mut s = LockStats::default();
-    for z in &sim.zones {
-        let l = &z.lock.stats;
-        s.acquisitions += l.acquisitions;
-        s.contentions += l.contentions;
-        s.acq_bounces += l.acq_bounces;
-        s.wait_ns_total += l.wait_ns_total;
-        s.wait_ns_max = s.wait_ns_max.max(l.wait_ns_max);
-        s.hold_ns_total += l.hold_ns_total;
-        s.hold_ns_max = s.hold_ns_max.max(l.hold_ns_max);
-        s.queue_len_max = s.queue_len_max.max(l.queue_len_max);
-    }
-    s
-}
-
 /// What the run `sim` of `fix` on `b` left.
 fn summarize(b: &ForwardingBox, sim: &ForwardSim, fix: Fix) -> RunSummary {
     let mpps = sim.throughput_pps() / 1e6;
@@ -120,7 +104,7 @@ fn summarize(b: &ForwardingBox, sim: &ForwardSim, fix: Fix) -> RunSummary {
     RunSummary {
         mpps,
         stats: sim.stats.clone(),
-        lock: summed_lock_stats(sim),
+        lock: LockStats::sum(sim.zones.iter().map(|z| &z.lock.stats)),
         flame: report.flame(fix.name(), title),
         perf_text: report.text,
         zoneinfo: sim.zones.iter().map(|z| z.zoneinfo_pagesets(&shown)).collect(),

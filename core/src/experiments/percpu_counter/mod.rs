@@ -285,13 +285,7 @@ impl Model for PercpuCounter {
         predict::monotone()
     }
 
-    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
-        Some(self)
-    }
-
-    fn calibrated(&self) -> Option<&dyn Calibrated<Self>> {
-        Some(self)
-    }
+    crate::model::capabilities!(seed_tables, calibrated);
 }
 
 /// The selected counter's run at `cpus` cores, sampled for the error plot (500 samples).

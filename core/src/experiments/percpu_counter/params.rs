@@ -3,7 +3,7 @@
 //! the check that the cores split evenly over the sockets.
 
 use super::{Counter, COSTS_2018, MAX_CORES, PAGE_BYTES, WORKLOAD};
-use crate::params::{ParamError, ParamSpec};
+use crate::params::{cores_split_evenly, ParamError, ParamSpec};
 use crate::sim::machine::MAX_SOCKETS;
 
 crate::params_input! {
@@ -71,14 +71,7 @@ pub fn default_batch(nr_cpus: u32) -> i64 {
 
 /// Cores online split evenly over the sockets.
 pub fn validate(i: &Input) -> Result<(), ParamError> {
-    if i.cpus % i.sockets != 0 {
-        return Err(ParamError::BadValue {
-            name: "cpus".into(),
-            value: i.cpus.to_string(),
-            allowed: format!("a multiple of sockets ({}): the cores split evenly over the sockets", i.sockets),
-        });
-    }
-    Ok(())
+    cores_split_evenly(i.cpus, i.sockets)
 }
 
 /// The parameter spec.

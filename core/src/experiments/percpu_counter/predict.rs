@@ -70,19 +70,11 @@ pub fn run_perturbed(input: &Input, seed: u64, values: &[f64]) -> Option<RunOutp
     let mut i = input.clone();
     for ((name, q), &v) in names.iter().zip(values) {
         let q = q.with_value(v);
+        if let Some(slot) = f.quantity_mut(name).or_else(|| k.quantity_mut(name)) {
+            *slot = q;
+            continue;
+        }
         match *name {
-            "line_smt_ns" => f.line_smt_ns = q,
-            "line_same_socket_ns" => f.line_same_socket_ns = q,
-            "line_cross_socket_ns" => f.line_cross_socket_ns = q,
-            "line_llc_ns" => f.line_llc_ns = q,
-            "dram_ns" => f.dram_ns = q,
-            "locked_rmw_ns" => f.locked_rmw_ns = q,
-            "turbo_all_core_mhz" => f.turbo_all_core_mhz = q,
-            "percpu_add_cycles" => k.percpu_add_cycles = q,
-            "percpu_fold_cycles" => k.percpu_fold_cycles = q,
-            "this_cpu_op_cycles" => k.this_cpu_op_cycles = q,
-            "timer_fire_cycles" => k.timer_fire_cycles = q,
-            "idle_exit_ns" => k.idle_exit_ns = q,
             // The balance assumption: one raise per reclaim cycle.
             "timers_per_min" => (i.timers_per_min, i.raises_per_min) = (q.int() as u32, q.int() as u32),
             "traffic_mb_s" => i.traffic_mb_s = q.int(),

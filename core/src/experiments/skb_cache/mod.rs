@@ -432,17 +432,7 @@ impl Model for SkbCache {
         validate::monotone()
     }
 
-    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
-        Some(self)
-    }
-
-    fn calibrated(&self) -> Option<&dyn Calibrated<Self>> {
-        Some(self)
-    }
-
-    fn custom_views(&self) -> Option<&dyn CustomViews<Self>> {
-        Some(self)
-    }
+    crate::model::capabilities!(seed_tables, calibrated, custom_views);
 }
 
 impl SeedTables<SkbCache> for SkbCache {

@@ -493,9 +493,7 @@ impl Model for SkbLayout {
         out
     }
 
-    fn seed_tables(&self) -> Option<&dyn SeedTables<Self>> {
-        Some(self)
-    }
+    crate::model::capabilities!(seed_tables);
 }
 
 impl SeedTables<SkbLayout> for SkbLayout {

@@ -52,7 +52,9 @@ pub struct Quantity {
     pub source: &'static str,
 }
 
-const fn q(value: f64, min: f64, max: f64, unit: &'static str, basis: Basis, source: &'static str) -> Quantity {
+/// A quantity (the catalogue's entries, and the workload quantities experiments keep beside
+/// their machines).
+pub const fn q(value: f64, min: f64, max: f64, unit: &'static str, basis: Basis, source: &'static str) -> Quantity {
     Quantity { value, min, max, unit, basis, source }
 }
 
@@ -291,64 +293,76 @@ pub fn kernel(family: FamilyId, era: Era) -> Option<&'static KernelCosts> {
     KERNELS.iter().find(|k| k.family == family && k.era == era).copied()
 }
 
-impl Family {
-    /// Every quantity with its field name (the same-physics test and the docs walk this).
-    pub fn quantities(&self) -> Vec<(&'static str, Quantity)> {
-        vec![
-            ("line_smt_ns", self.line_smt_ns),
-            ("line_same_socket_ns", self.line_same_socket_ns),
-            ("line_cross_socket_ns", self.line_cross_socket_ns),
-            ("line_llc_ns", self.line_llc_ns),
-            ("dram_ns", self.dram_ns),
-            ("dram_remote_ns", self.dram_remote_ns),
-            ("l2_bytes", self.l2_bytes),
-            ("l3_bytes_per_core", self.l3_bytes_per_core),
-            ("locked_rmw_ns", self.locked_rmw_ns),
-            ("copy_bytes_per_kcycle", self.copy_bytes_per_kcycle),
-            ("copy_mlp", self.copy_mlp),
-            ("turbo_max_mhz", self.turbo_max_mhz),
-            ("turbo_all_core_mhz", self.turbo_all_core_mhz),
-            ("smt_slowdown_pct", self.smt_slowdown_pct),
-        ]
-    }
+/// The name-keyed access to a catalogue struct's quantities, from one list of its fields (in
+/// declaration order): `quantities()`, every quantity with its field name (the same-physics
+/// test, the docs and the bands walk it), and `quantity_mut(name)`, the one of that name to
+/// set (a band sample, a fit's trial value).
+macro_rules! quantity_fields {
+    ($ty:ident { $($field:ident),+ $(,)? }) => {
+        impl $ty {
+            /// Every quantity with its field name.
+            pub fn quantities(&self) -> Vec<(&'static str, Quantity)> {
+                vec![$((stringify!($field), self.$field)),+]
+            }
+            /// The quantity of field `name`, if this struct has one.
+            pub fn quantity_mut(&mut self, name: &str) -> Option<&mut Quantity> {
+                match name {
+                    $(stringify!($field) => Some(&mut self.$field),)+
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-impl KernelCosts {
-    /// Every quantity with its field name.
-    pub fn quantities(&self) -> Vec<(&'static str, Quantity)> {
-        vec![
-            ("pcp_op_cycles", self.pcp_op_cycles),
-            ("buddy_step_cycles", self.buddy_step_cycles),
-            ("slub_fast_cycles", self.slub_fast_cycles),
-            ("slub_slow_cycles", self.slub_slow_cycles),
-            ("spin_lock_cycles", self.spin_lock_cycles),
-            ("syscall_cycles", self.syscall_cycles),
-            ("wakeup_cycles", self.wakeup_cycles),
-            ("tcp_skb_cycles", self.tcp_skb_cycles),
-            ("tcp_rx_share_pct", self.tcp_rx_share_pct),
-            ("tcp_recvmsg_skb_cycles", self.tcp_recvmsg_skb_cycles),
-            ("tcp_frag_cycles", self.tcp_frag_cycles),
-            ("skb_cycles", self.skb_cycles),
-            ("udp_send_cycles", self.udp_send_cycles),
-            ("udp_rcv_cycles", self.udp_rcv_cycles),
-            ("udp_recvmsg_cycles", self.udp_recvmsg_cycles),
-            ("pv_net_tx_cycles", self.pv_net_tx_cycles),
-            ("pv_net_rx_cycles", self.pv_net_rx_cycles),
-            ("pv_upcall_cycles", self.pv_upcall_cycles),
-            ("wake_latency_ns", self.wake_latency_ns),
-            ("percpu_add_cycles", self.percpu_add_cycles),
-            ("percpu_fold_cycles", self.percpu_fold_cycles),
-            ("this_cpu_op_cycles", self.this_cpu_op_cycles),
-            ("timer_fire_cycles", self.timer_fire_cycles),
-            ("idle_exit_ns", self.idle_exit_ns),
-            ("nic_rx_pkt_cycles", self.nic_rx_pkt_cycles),
-            ("nic_tx_pkt_cycles", self.nic_tx_pkt_cycles),
-            ("epoll_event_cycles", self.epoll_event_cycles),
-            ("context_switch_cycles", self.context_switch_cycles),
-            ("rps_enqueue_cycles", self.rps_enqueue_cycles),
-        ]
-    }
-}
+quantity_fields!(Family {
+    line_smt_ns,
+    line_same_socket_ns,
+    line_cross_socket_ns,
+    line_llc_ns,
+    dram_ns,
+    dram_remote_ns,
+    l2_bytes,
+    l3_bytes_per_core,
+    locked_rmw_ns,
+    copy_bytes_per_kcycle,
+    copy_mlp,
+    turbo_max_mhz,
+    turbo_all_core_mhz,
+    smt_slowdown_pct
+});
+
+quantity_fields!(KernelCosts {
+    pcp_op_cycles,
+    buddy_step_cycles,
+    slub_fast_cycles,
+    slub_slow_cycles,
+    spin_lock_cycles,
+    syscall_cycles,
+    wakeup_cycles,
+    tcp_skb_cycles,
+    tcp_rx_share_pct,
+    tcp_recvmsg_skb_cycles,
+    tcp_frag_cycles,
+    skb_cycles,
+    udp_send_cycles,
+    udp_rcv_cycles,
+    udp_recvmsg_cycles,
+    pv_net_tx_cycles,
+    pv_net_rx_cycles,
+    pv_upcall_cycles,
+    wake_latency_ns,
+    percpu_add_cycles,
+    percpu_fold_cycles,
+    this_cpu_op_cycles,
+    timer_fire_cycles,
+    idle_exit_ns,
+    nic_rx_pkt_cycles,
+    nic_tx_pkt_cycles,
+    epoll_event_cycles,
+    context_switch_cycles,
+    rps_enqueue_cycles
+});
 
 #[cfg(test)]
 mod tests {

@@ -234,6 +234,20 @@ struct Slab {
 }
 
 impl Slab {
+    /// A slab just taken from the page allocator (`allocate_slab`): `n` objects of `cache`,
+    /// all on the page's freelist in index order, on no list and frozen by no CPU.
+    fn fresh(cache: u16, pfn: Pfn, n: usize, line: CacheLine) -> Slab {
+        Slab {
+            cache,
+            pfn,
+            freelist: (0..n as u16).rev().collect(),
+            frozen: None,
+            on_partial: false,
+            line,
+            obj_line: vec![CacheLine::UNTOUCHED; n],
+            state: vec![ObjState::PageFree; n],
+        }
+    }
     fn objects(&self) -> u32 {
         self.state.len() as u32
     }

@@ -212,16 +212,7 @@ impl Slub {
         cost.cycles += k.init_object_cycles * n as u64;
         let mut line = CacheLine::UNTOUCHED;
         line.touch(m, &self.cpu_caches, cpu);
-        let slab = Slab {
-            cache,
-            pfn,
-            freelist: (0..n as u16).rev().collect(),
-            frozen: None,
-            on_partial: false,
-            line,
-            obj_line: vec![CacheLine::UNTOUCHED; n],
-            state: vec![ObjState::PageFree; n],
-        };
+        let slab = Slab::fresh(cache, pfn, n, line);
         let sid = self.insert_slab(slab);
         self.caches[ci].nr_slabs += 1;
         self.freeze(cpu, cache, sid);

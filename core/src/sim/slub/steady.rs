@@ -188,16 +188,7 @@ impl Slub {
         if let Some(c) = cpu {
             line.touch(m, &self.cpu_caches, c);
         }
-        let slab = Slab {
-            cache,
-            pfn,
-            freelist: (0..n as u16).rev().collect(),
-            frozen: cpu,
-            on_partial: cpu.is_none(),
-            line,
-            obj_line: vec![CacheLine::UNTOUCHED; n],
-            state: vec![super::ObjState::PageFree; n],
-        };
+        let slab = Slab { frozen: cpu, on_partial: cpu.is_none(), ..Slab::fresh(cache, pfn, n, line) };
         let sid = self.insert_slab(slab);
         self.caches[ci].nr_slabs += 1;
         Ok(sid)
