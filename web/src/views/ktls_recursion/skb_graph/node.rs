@@ -8,7 +8,13 @@ use skblab_core::experiments::ktls_recursion::GraphNode;
 
 /// An skb's box at `(x, y)`, `current` and/or `freed`: its role and id, then its frags, its
 /// frag_list's length, users and dataref (on a narrow box over two lines).
-pub(super) fn node_box(s: &mut String, n: &GraphNode, (x, y): (f64, f64), (current, freed): (bool, bool), g: &GraphGeom) {
+pub(super) fn node_box(
+    s: &mut String,
+    n: &GraphNode,
+    (x, y): (f64, f64),
+    (current, freed): (bool, bool),
+    g: &GraphGeom,
+) {
     let faded = freed && !current;
     let (fill, stroke, width) = match (current, freed) {
         (true, _) => ("var(--accent-soft, #e3edf9)", "var(--accent, #1f5fa8)", "3"),
