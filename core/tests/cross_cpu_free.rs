@@ -7,14 +7,11 @@
 use skblab_core::experiments::cross_cpu_free::{self as x, seed, CrossCpuFree};
 use skblab_core::Experiment;
 
-fn run(settings: &[&str]) -> skblab_core::RunOutput {
-    let s: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-    let p = CrossCpuFree.params_from(&s).expect("valid settings");
-    CrossCpuFree.run(&p, 1)
-}
+mod common;
+use common::metric;
 
-fn metric(out: &skblab_core::RunOutput, name: &str) -> f64 {
-    out.metric(name, None).unwrap_or_else(|| panic!("column {name}"))
+fn run(settings: &[&str]) -> skblab_core::RunOutput {
+    common::run(&CrossCpuFree, settings)
 }
 
 #[test]

@@ -10,7 +10,9 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use skblab_core::experiments::{cross_cpu_free as ccf, high_order_alloc as hoa, ktls_recursion as ktls};
 use skblab_core::experiments::{page_frag_free as pff, percpu_counter as pc, skb_cache as sc};
 use skblab_core::sim::world::World as _;
-use skblab_core::{find, Experiment, ParamKind, Params, Value};
+use skblab_core::{find, ParamKind, ParamSpec, Params, Value};
+
+mod common;
 
 const CASES: u32 = 200;
 /// Settings estimated above this are skipped (a debug build's test stays short).
@@ -85,32 +87,23 @@ fn actual_events(id: &str, params: &Params, seed: u64) -> u64 {
     }
 }
 
-/// Random valid settings with short windows (a few grid steps) and small sweeps.
-fn settings(e: &dyn Experiment) -> BoxedStrategy<Vec<String>> {
-    let parts: Vec<BoxedStrategy<String>> = e
-        .specs()
-        .into_iter()
-        .map(|s| {
-            let name = s.name;
-            let v: BoxedStrategy<String> = match s.kind.clone() {
-                ParamKind::Int { min, max, step } => {
-                    let step = step.max(1);
-                    let top = ((max - min) / step).min(if name.ends_with("_us") { 20 } else { 40 });
-                    let default = if let Value::Int(v) = s.default { v } else { min };
-                    prop_oneof![Just(min), Just(default), (0..=top).prop_map(move |k| min + k * step)]
-                        .prop_map(|v| v.to_string())
-                        .boxed()
-                }
-                ParamKind::Pow2 { min, .. } => Just(min.to_string()).boxed(),
-                ParamKind::Bool => any::<bool>().prop_map(|b| b.to_string()).boxed(),
-                ParamKind::Choice { options } => {
-                    proptest::sample::select(options.to_vec()).prop_map(|o: &str| o.to_string()).boxed()
-                }
-            };
-            v.prop_map(move |v| format!("{name}={v}")).boxed()
-        })
-        .collect();
-    parts.boxed()
+/// A valid value of `spec` for short windows (a few grid steps) and small sweeps.
+fn value(spec: &ParamSpec) -> BoxedStrategy<String> {
+    match spec.kind.clone() {
+        ParamKind::Int { min, max, step } => {
+            let step = step.max(1);
+            let top = ((max - min) / step).min(if spec.name.ends_with("_us") { 20 } else { 40 });
+            let default = if let Value::Int(v) = spec.default { v } else { min };
+            prop_oneof![Just(min), Just(default), (0..=top).prop_map(move |k| min + k * step)]
+                .prop_map(|v| v.to_string())
+                .boxed()
+        }
+        ParamKind::Pow2 { min, .. } => Just(min.to_string()).boxed(),
+        ParamKind::Bool => any::<bool>().prop_map(|b| b.to_string()).boxed(),
+        ParamKind::Choice { options } => {
+            proptest::sample::select(options.to_vec()).prop_map(|o: &str| o.to_string()).boxed()
+        }
+    }
 }
 
 #[test]
@@ -130,7 +123,7 @@ fn the_estimate_bounds_the_events_a_run_handles() {
         };
         check(&e.defaults(), 2);
         let mut runner = TestRunner::new(Config { cases: CASES, failure_persistence: None, ..Config::default() });
-        let result = runner.run(&settings(*e), |s| {
+        let result = runner.run(&common::settings(*e, value), |s| {
             let Ok(params) = e.params_from(&s) else { return Ok(()) };
             if e.estimate(&params).events > MAX_EVENTS {
                 return Ok(());

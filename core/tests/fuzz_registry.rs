@@ -22,6 +22,8 @@ use skblab_core::{experiments, Column, Cost, Experiment, ParamKind, ParamSpec, R
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
+mod common;
+
 /// Cases per experiment in `make test` (debug build: seconds for most experiments; the valid
 /// sets of the heaviest stop at [`DEFAULT_BUDGET_S`]).
 const DEFAULT_CASES: u32 = 2000;
@@ -58,32 +60,14 @@ fn config() -> Config {
     Config { cases: cases(), failure_persistence: None, ..Config::default() }
 }
 
-/// A valid value of `spec`, as text (the CLI's and URLs' form).
+/// A valid value of `spec`: an `Int` on its step grid, with the edges and the default often
+/// (so that combinations `validate` accepts are common).
 fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
-    match spec.kind.clone() {
-        ParamKind::Int { min, max, step } => {
-            let step = step.max(1);
-            let mut top = (max - min) / step;
-            if spec.name.ends_with("_us") {
-                top = top.min(DURATION_STEPS);
-            }
-            let grid = (0..=top).prop_map(move |k| min + k * step);
-            let default = match spec.default {
-                skblab_core::Value::Int(v) => v,
-                _ => min,
-            };
-            // Edges and the default often, so that combinations `validate` accepts are common.
-            prop_oneof![2 => grid, 1 => Just(min), 1 => Just(min + top * step), 1 => Just(default.clamp(min, min + top * step))]
-                .prop_map(|v| v.to_string())
-                .boxed()
-        }
-        ParamKind::Pow2 { min, max } => {
-            let exps: Vec<u32> = (0..63).filter(|s| (min..=max).contains(&(1i64 << s))).collect();
-            proptest::sample::select(exps).prop_map(|s| (1i64 << s).to_string()).boxed()
-        }
-        ParamKind::Bool => proptest::sample::select(vec!["true", "false"]).prop_map(str::to_string).boxed(),
-        ParamKind::Choice { options } => proptest::sample::select(options.to_vec()).prop_map(str::to_string).boxed(),
-    }
+    let max_steps = if spec.name.ends_with("_us") { DURATION_STEPS } else { i64::MAX };
+    common::valid_value(spec, max_steps, |g| {
+        let grid = (0..=g.top).prop_map(move |k| g.at(k));
+        prop_oneof![2 => grid, 1 => Just(g.min), 1 => Just(g.max()), 1 => Just(g.default)].boxed()
+    })
 }
 
 /// A value `spec` must reject.

@@ -30,7 +30,9 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use skblab_core::sim::world::Checked;
-use skblab_core::{experiments, find, Experiment, ParamKind, ParamSpec, Value};
+use skblab_core::{experiments, find, Experiment, ParamKind, ParamSpec};
+
+mod common;
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -39,40 +41,23 @@ fn env_u64(name: &str, default: u64) -> u64 {
 /// Grid steps a simulated duration (`*_us`) may take above its minimum.
 const DURATION_STEPS: i64 = 1;
 
-/// A valid value of `spec`, as text.
+/// A valid value of `spec`: an `Int` from its edges, its default and a log-uniform draw over
+/// its grid.
 fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
     // A repeat count (`seeds`) only reruns the same worlds with the next seeds: the fuzzer
     // draws seeds itself, so it keeps the minimum.
     if let (ParamKind::Int { min, .. }, "seeds") = (&spec.kind, spec.name) {
         return Just(min.to_string()).boxed();
     }
-    match spec.kind.clone() {
-        ParamKind::Int { min, max, step } => {
-            let step = step.max(1);
-            let mut top = (max - min) / step;
-            if spec.name.ends_with("_us") {
-                top = top.min(DURATION_STEPS);
-            }
-            let default = match spec.default {
-                Value::Int(v) => v.clamp(min, min + top * step),
-                _ => min,
-            };
-            // Log-uniform over the grid: k + 1 = (top + 1)^u.
-            let log = (0u32..=1000).prop_map(move |u| {
-                let k = ((top as f64 + 1.0).powf(f64::from(u) / 1000.0) - 1.0).floor() as i64;
-                min + k.clamp(0, top) * step
-            });
-            prop_oneof![3 => log, 1 => Just(min), 1 => Just(min + top * step), 1 => Just(default)]
-                .prop_map(|v| v.to_string())
-                .boxed()
-        }
-        ParamKind::Pow2 { min, max } => {
-            let exps: Vec<u32> = (0..63).filter(|s| (min..=max).contains(&(1i64 << s))).collect();
-            proptest::sample::select(exps).prop_map(|s| (1i64 << s).to_string()).boxed()
-        }
-        ParamKind::Bool => proptest::sample::select(vec!["false", "true"]).prop_map(str::to_string).boxed(),
-        ParamKind::Choice { options } => proptest::sample::select(options.to_vec()).prop_map(str::to_string).boxed(),
-    }
+    let max_steps = if spec.name.ends_with("_us") { DURATION_STEPS } else { i64::MAX };
+    common::valid_value(spec, max_steps, |g| {
+        // Log-uniform over the grid: k + 1 = (top + 1)^u.
+        let log = (0u32..=1000).prop_map(move |u| {
+            let k = ((g.top as f64 + 1.0).powf(f64::from(u) / 1000.0) - 1.0).floor() as i64;
+            g.at(k.clamp(0, g.top))
+        });
+        prop_oneof![3 => log, 1 => Just(g.min), 1 => Just(g.max()), 1 => Just(g.default)].boxed()
+    })
 }
 
 /// One case: settings (`k=v`), the run's seed, which point of the sweep.

@@ -9,6 +9,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use skblab_core::{experiments, find, Basis, Cell, Experiment, ParamKind, ParamSpec, RunOutput, Value};
 
+mod common;
+
 /// Runs per experiment (each a few ms to a few hundred ms in a debug build).
 const CASES: u32 = 40;
 /// Settings whose estimate is above this many events are skipped (kept fast in debug builds).
@@ -58,18 +60,6 @@ fn value(spec: &ParamSpec) -> BoxedStrategy<String> {
             proptest::sample::select(options.to_vec()).prop_map(|s: &str| s.to_string()).boxed()
         }
     }
-}
-
-fn settings(e: &dyn Experiment) -> BoxedStrategy<Vec<String>> {
-    let parts: Vec<BoxedStrategy<String>> = e
-        .specs()
-        .into_iter()
-        .map(|s| {
-            let name = s.name;
-            value(&s).prop_map(move |v| format!("{name}={v}")).boxed()
-        })
-        .collect();
-    parts.boxed()
 }
 
 /// The nonsense a number must not be without a note naming its column: a rate of 0, a
@@ -131,7 +121,7 @@ fn check(e: &dyn Experiment, settings: &[String], out: &RunOutput) -> Result<(),
 fn no_zero_or_extreme_ratio_without_a_note() {
     for e in experiments() {
         let mut runner = TestRunner::new(Config { cases: CASES, failure_persistence: None, ..Config::default() });
-        let result = runner.run(&settings(*e), |s| {
+        let result = runner.run(&common::settings(*e, value), |s| {
             let Ok(params) = e.params_from(&s) else { return Ok(()) };
             if e.estimate(&params).events > MAX_EVENTS {
                 return Ok(());

@@ -6,14 +6,11 @@
 use skblab_core::experiments::skb_cache::{self as sc, seed, SkbCache};
 use skblab_core::Experiment;
 
-fn run(settings: &[&str]) -> skblab_core::RunOutput {
-    let s: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-    let p = SkbCache.params_from(&s).expect("valid settings");
-    SkbCache.run(&p, 1)
-}
+mod common;
+use common::metric;
 
-fn metric(out: &skblab_core::RunOutput, name: &str) -> f64 {
-    out.metric(name, None).unwrap_or_else(|| panic!("column {name}"))
+fn run(settings: &[&str]) -> skblab_core::RunOutput {
+    common::run(&SkbCache, settings)
 }
 
 const ON: [&str; 2] = ["tcp_rx_skb_cache=true", "tcp_tx_skb_cache=true"];
@@ -253,8 +250,7 @@ fn fewer_rx_queues_saturate_the_irq_cpus() {
 
 /// The world's counters of one run of `settings` (caches off unless set) with `seed`.
 fn world_run(settings: &[&str], seed: u64) -> sc::RunResult {
-    let s: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-    let p = SkbCache.params_from(&s).expect("valid settings");
+    let p = common::params(&SkbCache, settings);
     sc::run_input(&sc::Input::from(&p), sc::profile::SERVER_2019_RR, seed).0
 }
 

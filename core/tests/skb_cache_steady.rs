@@ -4,22 +4,17 @@
 //! Every figure is what the world counted.
 
 use skblab_core::experiments::skb_cache::{self as sc, world, SkbCache};
-use skblab_core::Experiment;
+
+mod common;
+use common::metric;
 
 fn run(settings: &[&str]) -> skblab_core::RunOutput {
-    let s: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-    let p = SkbCache.params_from(&s).expect("valid settings");
-    SkbCache.run(&p, 1)
-}
-
-fn metric(out: &skblab_core::RunOutput, name: &str) -> f64 {
-    out.metric(name, None).unwrap_or_else(|| panic!("column {name}"))
+    common::run(&SkbCache, settings)
 }
 
 /// The world's configuration of `settings` (defaults otherwise).
 fn config(settings: &[&str]) -> world::Config {
-    let s: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-    let p = SkbCache.params_from(&s).expect("valid settings");
+    let p = common::params(&SkbCache, settings);
     sc::Input::from(&p).config(sc::profile::SERVER_2019_RR)
 }
 

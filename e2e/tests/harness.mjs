@@ -88,6 +88,36 @@ export async function openPage(browser, base, options = {}) {
   return page;
 }
 
+/**
+ * An [`openPage`] page (service workers blocked) whose localStorage holds `items` ({ key: text })
+ * when the app first starts in its tab; a reload keeps what the app wrote since.
+ */
+export async function openWithStorage(browser, base, items, options = {}) {
+  const page = await openPage(browser, base, { serviceWorkers: 'block', ...options });
+  await page.context().addInitScript((items) => {
+    if (!sessionStorage.getItem('seeded')) {
+      for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+      sessionStorage.setItem('seeded', '1');
+    }
+  }, items);
+  return page;
+}
+
+/** Resets all progress with the home page's button and its confirmation (the page is on it). */
+export async function resetProgress(page) {
+  await page.click(tid('reset-progress'));
+  await page.click(tid('reset-progress-confirm'));
+  await page.waitForSelector(tid('reset-progress-done'));
+}
+
+/** The text of the notice the home page opens with (a saved record it could not read). */
+export async function homeNotice(page, base) {
+  await page.goto(`${base}/#/`);
+  await appReady(page);
+  await page.waitForSelector(tid('notice'));
+  return page.locator(tid('notice')).innerText();
+}
+
 export async function shot(page, name) {
   fs.mkdirSync(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, appReady, serverAndBrowser, tid, answer, shot } from './harness.mjs';
+import { openPage, openWithStorage, resetProgress, homeNotice, appReady, serverAndBrowser, tid, answer, shot } from './harness.mjs';
 
 const KEY = 'skblab.ledger.v1';
 const SLUG = 'skb-layout';
@@ -28,15 +28,8 @@ async function axeSerious(page) {
 }
 
 /** A page whose localStorage holds `stored` under the ledger key before the app starts. */
-async function withStored(stored, options = {}) {
-  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block', ...options });
-  await page.context().addInitScript(([k, v]) => {
-    if (!sessionStorage.getItem('seeded')) {
-      localStorage.setItem(k, v);
-      sessionStorage.setItem('seeded', '1');
-    }
-  }, [KEY, stored]);
-  return page;
+function withStored(stored, options = {}) {
+  return openWithStorage(ctx.browser, ctx.srv.base, { [KEY]: stored }, options);
 }
 
 /** Goes to step `n` of the lesson (a hash change: the page is not reloaded). */
@@ -125,9 +118,7 @@ test('a corrupt ledger entry is dropped alone with a plain notice; reset clears 
   assert.match(await page.locator(tid('practice-offer')).innerText(), /Practise the one you missed/);
 
   await page.goto(`${ctx.srv.base}/#/`);
-  await page.click(tid('reset-progress'));
-  await page.click(tid('reset-progress-confirm'));
-  await page.waitForSelector(tid('reset-progress-done'));
+  await resetProgress(page);
   assert.equal(await page.evaluate((k) => localStorage.getItem(k), KEY), '{}');
   await page.goto(`${ctx.srv.base}/${END}`);
   await page.waitForSelector(tid('lesson-end'));
@@ -137,30 +128,16 @@ test('a corrupt ledger entry is dropped alone with a plain notice; reset clears 
 
 test('"[]" as a saved ledger is named, not taken silently', async () => {
   const page = await withStored('[]');
-  await page.goto(`${ctx.srv.base}/#/`);
-  await appReady(page);
-  await page.waitForSelector(tid('notice'));
-  assert.match(await page.locator(tid('notice')).innerText(), /saved prediction ledger could not be read.*starting with an empty ledger/);
+  assert.match(await homeNotice(page, ctx.srv.base), /saved prediction ledger could not be read.*starting with an empty ledger/);
   page.assertClean();
 });
 
 const PRACTICE_KEY = 'skblab.practice.v1';
 
-/** A page whose localStorage holds `items` ({ key: text }) before the app starts. */
-async function withItems(items) {
-  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
-  await page.context().addInitScript((items) => {
-    if (!sessionStorage.getItem('seeded')) {
-      for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-      sessionStorage.setItem('seeded', '1');
-    }
-  }, items);
-  return page;
-}
 
 test('a practice survives a reload: the steps practised, the one answered, the place', async () => {
   const missed = { first: '', model: '488 bytes', outcome: 'revealed' };
-  const page = await withItems({ [KEY]: JSON.stringify({ [SLUG]: { 1: missed, 4: { ...missed, model: '320 bytes' } } }) });
+  const page = await withStored(JSON.stringify({ [SLUG]: { 1: missed, 4: { ...missed, model: '320 bytes' } } }));
   await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/1`);
   await appReady(page);
   await page.click(tid('practice-start'));
@@ -209,7 +186,7 @@ function location(page) {
 
 test('a corrupt stored practice is dropped with a plain notice', async () => {
   for (const bad of ['{"version":1,"slug":"skb-layout","steps":[1],"done":[7]}', '{"version":1,"slug":"skb-layout","steps":[1,12]}', 'nope']) {
-    const page = await withItems({ [PRACTICE_KEY]: bad });
+    const page = await openWithStorage(ctx.browser, ctx.srv.base, { [PRACTICE_KEY]: bad });
     await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/1`);
     await appReady(page);
     await page.waitForSelector(tid('step-title'));

@@ -4,21 +4,14 @@
 //! jargon), and `[]` is not taken silently for empty progress.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, appReady, serverAndBrowser, tid } from './harness.mjs';
+import { openPage, openWithStorage, resetProgress, homeNotice, appReady, serverAndBrowser, tid } from './harness.mjs';
 
 const KEY = 'skblab.progress.v1';
 const ctx = serverAndBrowser();
 
 /** A page whose localStorage holds `stored` under the progress key before the app starts. */
-async function withStored(stored) {
-  const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
-  await page.context().addInitScript(([k, v]) => {
-    if (!sessionStorage.getItem('seeded')) {
-      localStorage.setItem(k, v);
-      sessionStorage.setItem('seeded', '1');
-    }
-  }, [KEY, stored]);
-  return page;
+function withStored(stored) {
+  return openWithStorage(ctx.browser, ctx.srv.base, { [KEY]: stored });
 }
 
 test('the home page leads with the first lesson', async () => {
@@ -44,9 +37,7 @@ test('a corrupt entry of saved progress is dropped alone, with a plain notice; r
   assert.doesNotMatch(notice, /invalid|expected|usize|column|line \d/, 'no parser jargon');
   assert.match(await page.locator(tid('progress-skb-layout')).innerText(), /\b2 \/ \d+ steps visited/);
 
-  await page.click(tid('reset-progress'));
-  await page.click(tid('reset-progress-confirm'));
-  await page.waitForSelector(tid('reset-progress-done'));
+  await resetProgress(page);
   assert.match(await page.locator(tid('progress-skb-layout')).innerText(), /\b0 \/ \d+ steps visited/);
   const stored = JSON.parse(await page.evaluate((k) => localStorage.getItem(k), KEY));
   assert.deepEqual(stored, { visited: {}, correct: {} });
@@ -59,10 +50,7 @@ test('a corrupt entry of saved progress is dropped alone, with a plain notice; r
 
 test('"[]" as saved progress is named, not taken silently', async () => {
   const page = await withStored('[]');
-  await page.goto(`${ctx.srv.base}/#/`);
-  await appReady(page);
-  await page.waitForSelector(tid('notice'));
-  assert.match(await page.locator(tid('notice')).innerText(), /saved progress could not be read.*starting with no progress/);
+  assert.match(await homeNotice(page, ctx.srv.base), /saved progress could not be read.*starting with no progress/);
   page.assertClean();
 });
 

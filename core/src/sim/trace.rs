@@ -9,9 +9,9 @@
 
 use super::machine::CpuId;
 use super::zone::Zone;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LaneState {
     Running,
     Spinning,
@@ -33,7 +33,7 @@ impl LaneState {
 }
 
 /// One thread in a frame.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lane {
     pub cpu: CpuId,
     /// The thread's name, e.g. "netperf 3".
@@ -46,7 +46,7 @@ pub struct Lane {
 }
 
 /// A zone lock at the end of a step.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LockView {
     pub node: u32,
     pub holder_cpu: Option<CpuId>,

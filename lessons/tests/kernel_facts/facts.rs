@@ -147,17 +147,24 @@ pub struct RangeFact {
     pub why: String,
 }
 
+impl RangeFact {
+    /// A sysctl backed by a static key (`proc_do_static_key`): 0 or 1, nothing else.
+    fn static_key(sysctl: &'static str) -> RangeFact {
+        RangeFact {
+            sysctl,
+            accepts: vec![0, 1],
+            rejects: vec![2],
+            why: "a static key: proc_do_static_key takes 0 or 1".into(),
+        }
+    }
+}
+
 /// The ranges on a kernel with `page_size_bytes` pages and MAX_SKB_FRAGS = `max_skb_frags`
 /// (from BTF; `None`: pahole could not tell, the max_skb_frags bounds are left out).
 pub fn ranges(page_size_bytes: u64, max_skb_frags: Option<u64>) -> Vec<RangeFact> {
     let reserve_pages = ((1u64 << 20) / page_size_bytes) as i64;
     let mut out = vec![
-        RangeFact {
-            sysctl: "net.core.high_order_alloc_disable",
-            accepts: vec![0, 1],
-            rejects: vec![2],
-            why: "a static key: proc_do_static_key takes 0 or 1".into(),
-        },
+        RangeFact::static_key("net.core.high_order_alloc_disable"),
         RangeFact {
             sysctl: "net.core.mem_pcpu_rsv",
             accepts: vec![reserve_pages],
@@ -173,18 +180,8 @@ pub fn ranges(page_size_bytes: u64, max_skb_frags: Option<u64>) -> Vec<RangeFact
             rejects: vec![-1],
             why: "at least 0 (extra1 = SYSCTL_ZERO)".into(),
         },
-        RangeFact {
-            sysctl: "net.ipv4.tcp_rx_skb_cache",
-            accepts: vec![0, 1],
-            rejects: vec![2],
-            why: "a static key: 0 or 1".into(),
-        },
-        RangeFact {
-            sysctl: "net.ipv4.tcp_tx_skb_cache",
-            accepts: vec![0, 1],
-            rejects: vec![2],
-            why: "a static key: 0 or 1".into(),
-        },
+        RangeFact::static_key("net.ipv4.tcp_rx_skb_cache"),
+        RangeFact::static_key("net.ipv4.tcp_tx_skb_cache"),
     ];
     let (accepts, rejects, why) = match max_skb_frags {
         Some(n) => {

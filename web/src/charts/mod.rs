@@ -91,6 +91,60 @@ pub(crate) type XyChart<'a, DB> = plotters::chart::ChartContext<
     >,
 >;
 
+/// The axes of an x-y chart, as [`xy_chart`] lays them out: (x, y) pairs of ranges, axis
+/// descriptions, widest tick labels (they size the margins), most tick labels and tick texts.
+pub(crate) struct Axes<'a> {
+    pub x: (f64, f64),
+    pub y: (f64, f64),
+    pub desc: (&'a str, &'a str),
+    pub widest: (&'a str, &'a str),
+    pub most_labels: (usize, usize),
+    pub tick: (Tick<'a>, Tick<'a>),
+}
+
+/// How an axis writes a tick's value.
+pub(crate) type Tick<'a> = &'a dyn Fn(&f64) -> String;
+
+/// The x-y chart on `plot_area` with its mesh drawn: the right margin and the y label area
+/// fit the widest tick labels, the tick counts fit the plot's sides and the axis
+/// descriptions shrink to fit them. Also returns the plot's height in CSS pixels.
+pub(crate) fn xy_chart<'a, DB: plotters::prelude::DrawingBackend>(
+    plot_area: &'a plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    sizes: &layout::Sizes,
+    axes: &Axes<'_>,
+    theme: &Theme,
+) -> Result<(XyChart<'a, DB>, f64), plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
+    use plotters::prelude::*;
+    let y_area = sizes.y_label_area(axes.widest.1);
+    let (w, h) = plot_area.dim_in_pixel();
+    let margin_right = sizes.margin_right_for(axes.widest.0);
+    let plot_w = f64::from(w) / theme.px - f64::from(sizes.margin + margin_right + y_area);
+    let plot_h = sizes.plot_h(f64::from(h) / theme.px);
+    let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
+    let (x_desc, y_desc) = axes.desc;
+    let mut chart = ChartBuilder::on(plot_area)
+        .margin(theme.s(sizes.margin))
+        .margin_right(theme.s(margin_right))
+        .x_label_area_size(theme.s(sizes.x_label_area))
+        .y_label_area_size(theme.s(y_area))
+        .build_cartesian_2d(axes.x.0..axes.x.1, axes.y.0..axes.y.1)?;
+    chart
+        .configure_mesh()
+        .light_line_style(theme.grid.mix(0.5))
+        .bold_line_style(theme.grid)
+        .axis_style(theme.text.mix(0.6))
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(text(sizes.text))
+        .axis_desc_style(text(sizes.desc_font(y_desc, plot_h).min(sizes.desc_font(x_desc, plot_w))))
+        .x_labels(sizes.x_ticks(plot_w, axes.widest.0, axes.most_labels.0))
+        .y_labels(sizes.y_ticks(plot_h).min(axes.most_labels.1))
+        .x_label_formatter(axes.tick.0)
+        .y_label_formatter(axes.tick.1)
+        .draw()?;
+    Ok((chart, plot_h))
+}
+
 /// A dashed horizontal line at `y` across `x` (a reference value or a limit; its legend entry
 /// is [`layout::Swatch::Line`] dashed).
 pub(crate) fn draw_hline<DB: plotters::prelude::DrawingBackend>(

@@ -166,33 +166,16 @@ pub fn draw_plot<DB: DrawingBackend>(
     let entries = legend(p, theme);
     let (plot_area, strip) = layout::split_legend(area, &entries, theme);
     let widest_y = [y_tick(y_lo, magnitude), y_tick(y_hi, magnitude)].into_iter().max_by_key(String::len);
-    let y_area = sizes.y_label_area(&widest_y.unwrap_or_default());
     let widest_x = [format!("{x_lo:.1}"), format!("{x_hi:.1}")].into_iter().max_by_key(String::len).unwrap_or_default();
-    let (w, h) = plot_area.dim_in_pixel();
-    let margin_right = sizes.margin_right_for(&widest_x);
-    let plot_w = f64::from(w) / theme.px - f64::from(sizes.margin + margin_right + y_area);
-    let plot_h = sizes.plot_h(f64::from(h) / theme.px);
-    let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
-    let mut chart = ChartBuilder::on(&plot_area)
-        .margin(theme.s(sizes.margin))
-        .margin_right(theme.s(margin_right))
-        .x_label_area_size(theme.s(sizes.x_label_area))
-        .y_label_area_size(theme.s(y_area))
-        .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid.mix(0.5))
-        .bold_line_style(theme.grid)
-        .axis_style(theme.text.mix(0.6))
-        .x_desc(&p.x_label)
-        .y_desc(&p.y_label)
-        .label_style(text(sizes.text))
-        .axis_desc_style(text(sizes.desc_font(&p.y_label, plot_h).min(sizes.desc_font(&p.x_label, plot_w))))
-        .x_labels(sizes.x_ticks(plot_w, &widest_x, 8))
-        .y_labels(sizes.y_ticks(plot_h).min(6))
-        .x_label_formatter(&|x| format!("{x:.1}"))
-        .y_label_formatter(&|y| y_tick(*y, magnitude))
-        .draw()?;
+    let axes = super::Axes {
+        x: (x_lo, x_hi),
+        y: (y_lo, y_hi),
+        desc: (&p.x_label, &p.y_label),
+        widest: (&widest_x, &widest_y.unwrap_or_default()),
+        most_labels: (8, 6),
+        tick: (&|x| format!("{x:.1}"), &|y| y_tick(*y, magnitude)),
+    };
+    let (mut chart, plot_h) = super::xy_chart(&plot_area, &sizes, &axes, theme)?;
     for (i, band) in p.bands.iter().enumerate() {
         let mut outline: Vec<(f64, f64)> = band.points.iter().map(|q| (q.0, q.2)).collect();
         outline.extend(band.points.iter().rev().map(|q| (q.0, q.1)));

@@ -153,7 +153,7 @@ mod tests {
         let lanes = lanes.decode::<cross_cpu_free::Lanes>().unwrap();
         assert!(!lanes.events.is_empty() && lanes.cpus.len() == lanes.counters.len());
         let diagram = data_json(skb_cache::EXPERIMENT, ViewQuery::new("lanes"));
-        let diagram = diagram.decode::<skb_cache::LaneDiagram>().unwrap();
+        let diagram = diagram.decode::<skblab_core::experiments::skb_cache::LaneDiagram>().unwrap();
         assert!(!diagram.off.lanes.is_empty() && !diagram.on.lanes.is_empty());
     }
 }

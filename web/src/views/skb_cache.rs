@@ -2,47 +2,18 @@
 //! interrupts and the CPU of its thread — with each skb's allocation and free, caches off
 //! above and both caches on below, so the free visibly moves (or, with RPS, does not). A
 //! table under the drawing says the same in text. Everything comes from core's view data
-//! "lanes" (`skblab_core::experiments::skb_cache::lane_diagram`, read from the run store into
-//! the structs below); nothing here simulates.
+//! "lanes" (`skblab_core::experiments::skb_cache::lane_diagram`, read from the run store);
+//! nothing here simulates.
 
 use super::{CustomView, ViewCtx};
 use crate::run::{use_view_data, RunKey, ViewLoad};
 use crate::svg;
-use serde::{Deserialize, Serialize};
-use skblab_core::experiments::skb_cache as sc;
+use skblab_core::experiments::skb_cache::{self as sc, world::Lane, LaneDiagram, LaneSet};
 use skblab_core::ViewQuery;
 use yew::prelude::*;
 
 pub const EXPERIMENT: &str = sc::ID;
 pub const VIEWS: &[(&str, CustomView)] = &[("lanes", lanes)];
-
-/// The fields of core's `LaneDiagram` this view reads.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LaneDiagram {
-    pub rps: bool,
-    pub flows: u32,
-    pub measure_us: u64,
-    pub off: LaneSet,
-    pub on: LaneSet,
-}
-
-/// The fields of core's `LaneSet` this view reads.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LaneSet {
-    pub irq_cpu: Option<u16>,
-    pub app_cpu: Option<u16>,
-    pub lanes: Vec<Lane>,
-}
-
-/// The fields of core's `world::Lane` (one alloc → free) this view reads.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Lane {
-    pub rx: bool,
-    pub alloc_cpu: u16,
-    pub free_cpu: Option<u16>,
-    pub where_freed: String,
-    pub path: String,
-}
 
 /// The lane diagram under the page's parameters.
 pub fn lanes(ctx: &ViewCtx) -> Html {
@@ -257,7 +228,7 @@ fn table(s: &mut String, d: &LaneDiagram) {
                 if l.free_cpu.is_some_and(|c| c != l.alloc_cpu) { "away" } else { "" },
                 free,
                 l.where_freed,
-                if l.path.is_empty() { "-" } else { l.path.as_str() }
+                if l.path.is_empty() { "-" } else { &*l.path }
             );
         }
     }

@@ -9,7 +9,7 @@ use crate::model::Runner;
 use crate::sim::machine::{MachineProfile, SERVER_2019};
 use crate::sim::qspinlock::LockStats;
 use crate::sim::world::{Outcome, World};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The 2019 server with the parameters that override its constants applied.
 pub fn machine(i: &Input) -> MachineProfile {
@@ -144,7 +144,7 @@ pub fn expected_events(i: &Input, flows: u32) -> u64 {
 }
 
 /// The step-through player's data.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
     pub threads: u32,
     pub order: u32,

@@ -3,14 +3,14 @@
 
 use super::profile::SERVER_2019_RR;
 use super::{run_input, world, Input};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Flows of the short runs behind the lane diagram: at most this many (one per thread is
 /// enough to place flow 0 where the full run places it).
 pub const LANE_FLOWS: u32 = 64;
 
 /// Flow 0's first skbs under one setting of the caches.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaneSet {
     pub rx_cache: bool,
     pub tx_cache: bool,
@@ -23,7 +23,7 @@ pub struct LaneSet {
 
 /// The data of the CPU-lane diagram: flow 0's skbs with both caches off and both on, the
 /// page's other parameters kept (RPS included).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaneDiagram {
     pub rps: bool,
     /// Flows and window of the short runs (the caption says so).

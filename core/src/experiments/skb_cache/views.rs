@@ -114,7 +114,7 @@ fn lanes_text(r: &RunResult) -> String {
             Some(_) => "other CPU",
             None => "",
         };
-        let path = if l.path.is_empty() { "-" } else { l.path };
+        let path = if l.path.is_empty() { "-" } else { &*l.path };
         let _ = writeln!(
             out,
             "{:<6} {:<3} {:>11}  {:<19} {path}, {same}",

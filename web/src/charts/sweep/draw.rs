@@ -6,7 +6,7 @@ use super::{y_decimals, Band, Sweep};
 use crate::charts::layout::{self, LegendEntry, Marker, Sizes, Swatch};
 use crate::charts::record::ChartBoxes;
 use crate::charts::table::num;
-use crate::charts::{shade, Theme, XyChart};
+use crate::charts::{shade, xy_chart, Axes, Theme, XyChart};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -67,36 +67,18 @@ pub fn draw_sweep<DB: DrawingBackend>(
     let entries = legend(data, theme);
     let (plot_area, strip) = layout::split_legend(&layout::draw_title(area, &data.caption, theme)?, &entries, theme);
     let widest_x = [sizes.tick(x_lo, 0), sizes.tick(x_hi, 0)].into_iter().max_by_key(String::len).unwrap_or_default();
-    let y_area = sizes.y_label_area(&sizes.tick(y_max, decimals));
-    let (w, h) = plot_area.dim_in_pixel();
-    let margin_right = sizes.margin_right_for(&widest_x);
-    let plot_w = f64::from(w) / theme.px - f64::from(sizes.margin + margin_right + y_area);
-    let plot_h = sizes.plot_h(f64::from(h) / theme.px);
     // Integer x (flows, frags): at most one label per integer, so a short axis does not
     // repeat "1 1 1 2 2 2"; and no more than fit side by side.
     let per_integer = ((x_hi - x_lo).floor() as usize + 1).clamp(2, 10);
-    let x_labels = sizes.x_ticks(plot_w, &widest_x, per_integer);
-    let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
-    let mut chart = ChartBuilder::on(&plot_area)
-        .margin(theme.s(sizes.margin))
-        .margin_right(theme.s(margin_right))
-        .x_label_area_size(theme.s(sizes.x_label_area))
-        .y_label_area_size(theme.s(y_area))
-        .build_cartesian_2d(x_lo..x_hi, 0.0..y_max)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid.mix(0.5))
-        .bold_line_style(theme.grid)
-        .axis_style(theme.text.mix(0.6))
-        .x_desc(&data.x_label)
-        .y_desc(&data.y_label)
-        .label_style(text(sizes.text))
-        .axis_desc_style(text(sizes.desc_font(&data.y_label, plot_h).min(sizes.desc_font(&data.x_label, plot_w))))
-        .x_labels(x_labels)
-        .y_labels(sizes.y_ticks(plot_h))
-        .x_label_formatter(&|x| sizes.tick(*x, 0))
-        .y_label_formatter(&|y| sizes.tick(*y, decimals))
-        .draw()?;
+    let axes = Axes {
+        x: (x_lo, x_hi),
+        y: (0.0, y_max),
+        desc: (&data.x_label, &data.y_label),
+        widest: (&widest_x, &sizes.tick(y_max, decimals)),
+        most_labels: (per_integer, usize::MAX),
+        tick: (&|x| sizes.tick(*x, 0), &|y| sizes.tick(*y, decimals)),
+    };
+    let (mut chart, _) = xy_chart(&plot_area, &sizes, &axes, theme)?;
     if let Some((_, y)) = &data.hline {
         crate::charts::draw_hline(&mut chart, (x_lo, x_hi), *y, theme.series[2], theme)?;
     }

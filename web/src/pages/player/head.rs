@@ -52,14 +52,9 @@ fn step_pill_id(i: usize) -> String {
     format!("step-pill-{}", i + 1)
 }
 
-/// The title block: lesson or playground, title, summary, the copy-link button and the steps.
-pub(super) fn player_head(
-    page: &Page,
-    progress: &ProgressCtx,
-    state: &UseReducerHandle<PageState>,
-    on_arrows: &Callback<KeyboardEvent>,
-    steps_open: &UseStateHandle<bool>,
-) -> Html {
+/// The title block: lesson or playground, title, summary, the copy-link button and `steps`
+/// (the [`step_list`]).
+pub(super) fn player_head(page: &Page, steps: Html) -> Html {
     let title = page.lesson.map_or(page.experiment.title(), |l| l.title.as_str());
     let summary = page.lesson.map_or(page.experiment.summary(), |l| l.summary.as_str());
     html! {
@@ -69,7 +64,7 @@ pub(super) fn player_head(
             <h1>{ title }</h1>
             <p class="lead">{ summary }</p>
             <CopyLink />
-            { step_list(page, progress, state, on_arrows, steps_open) }
+            { steps }
         </header>
     }
 }
@@ -77,7 +72,7 @@ pub(super) fn player_head(
 /// The lesson's steps as pills. On a phone (style.css, below 640 px) the list folds behind
 /// one button that names the current step: eight pills wrapped one a line took a whole screen
 /// before the step's text. A step chosen from the unfolded list folds it again.
-fn step_list(
+pub(super) fn step_list(
     page: &Page,
     progress: &ProgressCtx,
     state: &UseReducerHandle<PageState>,

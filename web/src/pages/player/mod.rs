@@ -14,7 +14,7 @@ use crate::hooks::{use_dark_mode, Nav, ProgressCtx};
 use crate::route;
 use crate::run::use_run;
 use crate::{browser, views};
-use head::{arrow_keys, player_head};
+use head::{arrow_keys, player_head, step_list};
 use practice::use_practice;
 use skblab_core::{Cost, ViewSpec};
 use state::{apply, Action, Page};
@@ -92,7 +92,7 @@ pub fn player(props: &PlayerProps) -> Html {
     html! {
         <div class="player">
             <Notices notices={page.notices.clone()} notes={page.notes.clone()} on_dismiss={Some(on_dismiss)} />
-            { player_head(page, &progress, &state, &on_arrows, &steps_open) }
+            { player_head(page, step_list(page, &progress, &state, &on_arrows, &steps_open)) }
             { skip_to_views() }
             <div class="player-grid">
                 <div class="col-text">

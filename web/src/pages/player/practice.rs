@@ -118,32 +118,19 @@ fn go(
     })
 }
 
-/// On the lesson's first and last step: the offer to practise the questions missed in an
-/// earlier visit (spaced retrieval); while practising, where the learner is and the way on.
-/// Above either, the notice of a stored practice that could not be used.
-pub fn practice_bar(
-    page: &Page,
-    lesson: &Lesson,
-    progress: &ProgressCtx,
-    state: &UseReducerHandle<PageState>,
-    handle: &PracticeHandle,
-) -> Html {
-    let notice = handle.notice.as_ref().map(|n| {
-        let on_dismiss = {
-            let notice = handle.notice.clone();
-            Callback::from(move |()| notice.set(None))
-        };
-        html! { <Notices notices={vec![n.clone()]} on_dismiss={Some(on_dismiss)} /> }
-    });
-    html! {
-        <>
-            { notice.unwrap_or_default() }
-            { bar_or_offer(page, lesson, progress, state, handle) }
-        </>
-    }
+/// The notice of a stored practice that could not be used (above the [`practice_bar`]).
+pub fn practice_notice(handle: &PracticeHandle) -> Html {
+    let Some(n) = handle.notice.as_ref() else { return html! {} };
+    let on_dismiss = {
+        let notice = handle.notice.clone();
+        Callback::from(move |()| notice.set(None))
+    };
+    html! { <Notices notices={vec![n.clone()]} on_dismiss={Some(on_dismiss)} /> }
 }
 
-fn bar_or_offer(
+/// On the lesson's first and last step: the offer to practise the questions missed in an
+/// earlier visit (spaced retrieval); while practising, where the learner is and the way on.
+pub fn practice_bar(
     page: &Page,
     lesson: &Lesson,
     progress: &ProgressCtx,

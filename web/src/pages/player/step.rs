@@ -2,7 +2,7 @@
 //! buttons, "How we know", and on the last step the lesson's end (the tally, the prediction
 //! ledger, the next lesson) and its sources. The playground has only the reset button.
 
-use super::practice::{practice_bar, PracticeHandle};
+use super::practice::{practice_bar, practice_notice, PracticeHandle};
 use super::state::{Action, Page};
 use super::PageState;
 use crate::components::question::QuestionBox;
@@ -47,6 +47,7 @@ pub(super) fn step_body(
         <article class="step card-flat" aria-labelledby="step-title">
             <p class="eyebrow">{ format!("Step {} of {n}", page.step + 1) }</p>
             <h2 id="step-title" data-testid="step-title" tabindex="-1">{ &step.title }</h2>
+            { practice_notice(practice) }
             { practice_bar(page, lesson, progress, state, practice) }
             <div class="prose">{ body }</div>
             { step_question(page, lesson, step, progress, settled, answered_before, practice) }

@@ -13,87 +13,13 @@ use crate::components::transport::Transport;
 use crate::run::{use_view_data, ViewLoad};
 use crate::svg;
 use crate::views::fit::{use_fit, Fit};
-use serde::{Deserialize, Serialize};
-use skblab_core::sim::trace::LaneState as CoreLaneState;
+use skblab_core::experiments::high_order_alloc::{Trace, TraceFrame};
 use skblab_core::ViewQuery;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 mod lanes;
 use lanes::{lanes_svg, lock_queues, LEGEND};
-
-/// The fields of core's `high_order_alloc::Trace` this view reads.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Trace {
-    pub threads: u32,
-    pub order: u32,
-    pub frames: Vec<TraceFrame>,
-    pub complete: bool,
-}
-
-/// Core's `TraceFrame` (the machine after one event).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TraceFrame {
-    pub index: u64,
-    pub time_ns: u64,
-    pub event: String,
-    pub lanes: Vec<Lane>,
-    pub refills: Vec<RefillMarker>,
-    pub locks: Vec<LockView>,
-    pub buddyinfo: Vec<String>,
-}
-
-/// Core's `sim::trace::Lane` (one thread in a frame).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Lane {
-    pub cpu: u16,
-    pub thread: String,
-    pub state: LaneState,
-    pub function: String,
-    pub pcp_count: u32,
-}
-
-/// Core's `sim::trace::LaneState`, by its variant names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LaneState {
-    Running,
-    Spinning,
-    HoldingLock,
-    Runnable,
-    Sleeping,
-}
-
-impl LaneState {
-    /// Core's words for the state.
-    fn word(self) -> &'static str {
-        let core = match self {
-            LaneState::Running => CoreLaneState::Running,
-            LaneState::Spinning => CoreLaneState::Spinning,
-            LaneState::HoldingLock => CoreLaneState::HoldingLock,
-            LaneState::Runnable => CoreLaneState::Runnable,
-            LaneState::Sleeping => CoreLaneState::Sleeping,
-        };
-        core.word()
-    }
-}
-
-/// Core's `sim::trace::LockView` (a zone lock at the end of a step).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LockView {
-    pub node: u32,
-    pub holder_cpu: Option<u16>,
-    pub waiting_cpus: Vec<u16>,
-}
-
-/// Core's `RefillMarker` (`skb_page_frag_refill()` installed a new page).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RefillMarker {
-    pub cpu: u16,
-    pub flow: u32,
-    pub order: u32,
-    pub pfn: u32,
-    pub source: String,
-}
 
 /// Flow counts offered (a small run: each flow is two threads, two lanes; core takes up to
 /// `TRACE_FLOWS_MAX`).

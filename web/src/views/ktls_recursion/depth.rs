@@ -8,11 +8,11 @@
 
 use crate::charts::layout::{self, LegendEntry, Marker, Sizes, Swatch};
 use crate::charts::record::ChartBoxes;
-use crate::charts::{shade, Theme, XyChart};
+use crate::charts::{shade, xy_chart, Axes, Theme, XyChart};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use skblab_core::experiments::ktls_recursion::{DepthPoint, FixSeries};
 pub use skblab_core::experiments::ktls_recursion::StackVsDepth;
+use skblab_core::experiments::ktls_recursion::{DepthPoint, FixSeries};
 
 /// What the chart draws: the run's chart (B) and, with a run pinned as A, A's beside it, the
 /// way the app's generic charts draw a pinned run (`Sweep::pin`, `plot::with_pinned`): A's
@@ -104,13 +104,17 @@ fn legend(data: &StackChart, theme: &Theme) -> Vec<LegendEntry> {
         .all_series()
         .map(|(i, s, a)| {
             let width = if a { 2 } else { 4 };
-            LegendEntry::new(s.fix.as_str(), Swatch::Line { color: line_color(theme, i, a), width, dashed: a, marker: None })
+            LegendEntry::new(
+                s.fix.as_str(),
+                Swatch::Line { color: line_color(theme, i, a), width, dashed: a, marker: None },
+            )
         })
         .collect();
     let limit = Swatch::Line { color: theme.series[2], width: 2, dashed: true, marker: None };
     out.push(LegendEntry::new(format!("THREAD_SIZE {} B and 2 × (bigger-stack)", data.run.thread_size_bytes), limit));
     if let Some(t) = data.pinned_thread_size() {
-        let swatch = Swatch::Line { color: shade(theme.series[2], theme.text, 0.35), width: 1, dashed: true, marker: None };
+        let swatch =
+            Swatch::Line { color: shade(theme.series[2], theme.text, 0.35), width: 1, dashed: true, marker: None };
         out.push(LegendEntry::new(format!("A's THREAD_SIZE {t} B and 2 ×"), swatch));
     }
     out.push(LegendEntry::new("overflow: walk stopped", Swatch::Marker(Marker::Cross(theme.text))));
@@ -135,35 +139,16 @@ pub fn draw_stack_vs_depth<DB: DrawingBackend>(
     let sizes = Sizes::of(area, theme);
     let entries = legend(data, theme);
     let (plot, strip) = layout::split_legend(&layout::draw_title(area, TITLE, theme)?, &entries, theme);
-    let text = |size: u32| ("sans-serif", theme.si(size as i32)).into_font().color(&theme.text);
     let (x_hi, y_hi) = (depth_max(data) as f64, bytes_max(data) as f64 * 1.08);
-    let y_area = sizes.y_label_area(&sizes.tick(y_hi, 0));
-    let (w, h) = plot.dim_in_pixel();
-    let widest_x = sizes.tick(x_hi, 0);
-    let margin_right = sizes.margin_right_for(&widest_x);
-    let plot_w = f64::from(w) / theme.px - f64::from(sizes.margin + margin_right + y_area);
-    let plot_h = sizes.plot_h(f64::from(h) / theme.px);
-    let (x_desc, y_desc) = ("TCP skbs received before close()", "stack used, max (bytes)");
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(theme.s(sizes.margin))
-        .margin_right(theme.s(margin_right))
-        .x_label_area_size(theme.s(sizes.x_label_area))
-        .y_label_area_size(theme.s(y_area))
-        .build_cartesian_2d(0.0..x_hi, 0.0..y_hi)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid.mix(0.5))
-        .bold_line_style(theme.grid)
-        .axis_style(theme.text.mix(0.6))
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .label_style(text(sizes.text))
-        .axis_desc_style(text(sizes.desc_font(y_desc, plot_h).min(sizes.desc_font(x_desc, plot_w))))
-        .x_labels(sizes.x_ticks(plot_w, &widest_x, 10))
-        .y_labels(sizes.y_ticks(plot_h))
-        .x_label_formatter(&|x| sizes.tick(*x, 0))
-        .y_label_formatter(&|y| sizes.tick(*y, 0))
-        .draw()?;
+    let axes = Axes {
+        x: (0.0, x_hi),
+        y: (0.0, y_hi),
+        desc: ("TCP skbs received before close()", "stack used, max (bytes)"),
+        widest: (&sizes.tick(x_hi, 0), &sizes.tick(y_hi, 0)),
+        most_labels: (10, usize::MAX),
+        tick: (&|x| sizes.tick(*x, 0), &|y| sizes.tick(*y, 0)),
+    };
+    let (mut chart, _) = xy_chart(&plot, &sizes, &axes, theme)?;
     draw_lines(&mut chart, data, x_hi, theme)?;
     let legend = layout::draw_legend(&strip, &entries, theme)?;
     area.present()?;
@@ -183,7 +168,12 @@ fn draw_lines<DB: DrawingBackend>(
     for (thread_size, color, width) in limits.into_iter().chain(a_limit) {
         for bytes in [thread_size, 2 * thread_size] {
             let line = vec![(0.0, bytes as f64), (x_hi, bytes as f64)];
-            chart.draw_series(DashedLineSeries::new(line, theme.s(6), theme.s(4), color.stroke_width(theme.s(width))))?;
+            chart.draw_series(DashedLineSeries::new(
+                line,
+                theme.s(6),
+                theme.s(4),
+                color.stroke_width(theme.s(width)),
+            ))?;
         }
     }
     for (i, s, pinned) in data.all_series() {
@@ -195,9 +185,7 @@ fn draw_lines<DB: DrawingBackend>(
             chart.draw_series(LineSeries::new(points, color.stroke_width(theme.s(WIDTHS[i % WIDTHS.len()]))))?;
         }
         let overflows = s.points.iter().filter(|p| p.overflow);
-        let cross = |p: &DepthPoint| {
-            Cross::new((p.tcp_skbs as f64, p.stack_used_bytes_max as f64), theme.si(3), color)
-        };
+        let cross = |p: &DepthPoint| Cross::new((p.tcp_skbs as f64, p.stack_used_bytes_max as f64), theme.si(3), color);
         chart.draw_series(overflows.map(cross))?;
     }
     Ok(())

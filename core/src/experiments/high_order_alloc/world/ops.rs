@@ -251,7 +251,7 @@ impl StreamSim {
             self.run_next(t, &[Action::Work { cycles, stack }, Action::LineNs { ns, stack }]);
         }
         if let Some(tr) = &mut self.trace {
-            tr.refills.push(RefillMarker { cpu, flow, order: page.order as u32, pfn: page.pfn, source });
+            tr.refills.push(RefillMarker { cpu, flow, order: page.order as u32, pfn: page.pfn, source: source.into() });
         }
     }
 

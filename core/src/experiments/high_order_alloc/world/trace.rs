@@ -9,21 +9,22 @@ use crate::sim::engine::ThreadId;
 use crate::sim::machine::CpuId;
 use crate::sim::profile::CallChains;
 use crate::sim::trace::{buddyinfo_lines, lock_views, Lane, LaneState, LockView, TraceRecorder};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// `skb_page_frag_refill()` installed a new page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefillMarker {
     pub cpu: CpuId,
     pub flow: u32,
     pub order: u32,
     pub pfn: u32,
     /// "per-cpu list" or "buddy (zone->lock)".
-    pub source: &'static str,
+    pub source: Cow<'static, str>,
 }
 
 /// The machine after one event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceFrame {
     pub index: u64,
     pub time_ns: u64,

@@ -7,18 +7,19 @@ use super::{Sim, Skb, Stack, MAX_LANES};
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::profile::Profile;
 use crate::sim::slub::{OpCost, SlubStats};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// One alloc → free of the lane view.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Lane {
     pub rx: bool,
     pub flow: u32,
     pub alloc_cpu: CpuId,
     pub free_cpu: Option<CpuId>,
     /// Where the free ran (softirq, recvmsg, ack) and SLUB's path for the sk_buff.
-    pub where_freed: &'static str,
-    pub path: &'static str,
+    pub where_freed: Cow<'static, str>,
+    pub path: Cow<'static, str>,
 }
 
 /// What one run measured (in the window after the warm-up).
@@ -167,8 +168,8 @@ impl Sim {
                 flow: f,
                 alloc_cpu,
                 free_cpu: Some(cpu),
-                where_freed: "sendmsg (tx cache)",
-                path: "none",
+                where_freed: "sendmsg (tx cache)".into(),
+                path: "none".into(),
             });
         }
     }
@@ -176,8 +177,8 @@ impl Sim {
     pub(super) fn lane_free(&mut self, skb: &Skb, cpu: CpuId, where_freed: &'static str, path: &'static str) {
         if let Some(l) = skb.lane.and_then(|i| self.res.lanes.get_mut(i)) {
             l.free_cpu = Some(cpu);
-            l.where_freed = where_freed;
-            l.path = path;
+            l.where_freed = where_freed.into();
+            l.path = path.into();
         }
     }
 }

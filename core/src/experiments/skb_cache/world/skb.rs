@@ -148,8 +148,8 @@ impl Sim {
                 flow: f,
                 alloc_cpu: cpu,
                 free_cpu: None,
-                where_freed: if rx { "not yet" } else { "in flight" },
-                path: "",
+                where_freed: if rx { "not yet" } else { "in flight" }.into(),
+                path: "".into(),
             });
         }
         (Some(skb), ns)

@@ -2,9 +2,10 @@
 //! the current frame, coloured by what the thread's CPU does, with page-frag refill ticks; and
 //! under it the zone->lock holder and wait queue.
 
-use super::{Lane, LockView, Trace, WINDOW};
+use super::{Trace, WINDOW};
 use crate::svg;
 use crate::views::fit::{self, Fit};
+use skblab_core::sim::trace::{Lane, LockView};
 
 /// Geometry of the desktop lane timeline, in SVG user units.
 const LABEL_W: f64 = 150.0;
