@@ -47,7 +47,7 @@
 //!   filled to their long-run occupancy before the first event, from the workload's remote
 //!   alloc/free traffic ([`RemoteTraffic`], [`cpu_partial_occupancy`]).
 //! - `pages`: the slab pages' side of the page allocator (PCP lists and the buddy under
-//!   zone->lock).
+//!   zone->lock), `PageSide`, which `sim::slab` uses for each node's zone too.
 //! - `stats`: `CONFIG_SLUB_STATS` counters, their sums and the `/sys/kernel/slab` text.
 //! - `check`: [`Slub::check_invariants`], kept apart from the model it checks.
 
@@ -60,6 +60,7 @@ mod stats;
 mod steady;
 
 pub use lock::SerialLock;
+pub(crate) use pages::PageSide;
 pub use partial::cpu_partial_objects;
 pub use stats::SlubStats;
 pub use steady::{cpu_partial_occupancy, draw, RemoteTraffic};
