@@ -167,4 +167,23 @@ mod tests {
         assert_eq!(s.cpu_avail(0, 1), 16);
         s.check_invariants().unwrap();
     }
+
+    #[test]
+    fn a_refill_takes_the_shared_array_first() {
+        let m = machine();
+        let mut s = slab();
+        // CPU 0 allocates 13, CPU 2 (node 1) frees them: the 13th free drains 12 into node
+        // 0's shared array (alien limit 12).
+        let held: Vec<_> = (0..13).map(|t| s.alloc(&m, 0, 0, t).unwrap().0).collect();
+        for (t, o) in held.into_iter().enumerate() {
+            s.free(&m, 2, o, 1000 + 100 * t as u64);
+        }
+        assert_eq!(s.shared_avail(0, 0), 12);
+        // CPU 1 (node 0) refills from the shared array: all 12 (its batch is 16).
+        let (_, d) = s.alloc(&m, 1, 0, 5000).unwrap();
+        assert_eq!(d.path, AllocPath::Shared);
+        assert_eq!((s.cpu_avail(0, 1), s.shared_avail(0, 0)), (11, 0));
+        assert_eq!(s.totals(0).refill_shared, 1);
+        s.check_invariants().unwrap();
+    }
 }

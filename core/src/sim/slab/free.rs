@@ -233,4 +233,18 @@ mod tests {
         assert_eq!((t.node_frees, t.node_overflow, t.alien_lock), (13, 1, 13));
         s.check_invariants().unwrap();
     }
+
+    #[test]
+    fn two_cpus_of_one_node_contend_on_its_alien_lock() {
+        let m = machine();
+        let mut s = slab();
+        let held: Vec<_> = (0..20).map(|t| s.alloc(&m, 0, 0, t).unwrap().0).collect();
+        // CPUs 2 and 3 (both node 1) free them 1 ns apart: each waits for the other's hold.
+        for (i, o) in held.into_iter().enumerate() {
+            s.free(&m, 2 + (i % 2) as u16, o, 10_000 + i as u64);
+        }
+        assert!(s.totals(0).alien_lock_wait_ns > 0);
+        assert!(s.alien_lock(0, 1, 0).unwrap().stats.contentions > 0);
+        s.check_invariants().unwrap();
+    }
 }
