@@ -126,7 +126,7 @@ impl Slab {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{machine, slab};
+    use super::super::testing::{alloc_here_free_there, machine, slab};
     use super::*;
 
     #[test]
@@ -174,10 +174,7 @@ mod tests {
         let mut s = slab();
         // CPU 0 allocates 13, CPU 2 (node 1) frees them: the 13th free drains 12 into node
         // 0's shared array (alien limit 12).
-        let held: Vec<_> = (0..13).map(|t| s.alloc(&m, 0, 0, t).unwrap().0).collect();
-        for (t, o) in held.into_iter().enumerate() {
-            s.free(&m, 2, o, 1000 + 100 * t as u64);
-        }
+        alloc_here_free_there(&mut s, &m, 13);
         assert_eq!(s.shared_avail(0, 0), 12);
         // CPU 1 (node 0) refills from the shared array: all 12 (its batch is 16).
         let (_, d) = s.alloc(&m, 1, 0, 5000).unwrap();

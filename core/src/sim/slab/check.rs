@@ -8,7 +8,7 @@
 
 use super::array::ArrayCache;
 use super::{KmemCache, ObjState, Slab, SlabList, SlabPage};
-use crate::sim::slub::Obj;
+use crate::sim::slub::{check_held_objects, Obj};
 
 impl Slab {
     /// See the module doc.
@@ -144,29 +144,12 @@ impl Slab {
     /// Object conservation against what a world holds: every object of `held` is allocated
     /// and held once; with `all`, the world holds every allocated object. Sorts `held`.
     pub fn check_held(&self, held: &mut [Obj], all: bool) -> Result<(), String> {
-        held.sort_unstable();
-        if let Some(w) = held.windows(2).find(|w| w[0] == w[1]) {
-            return Err(format!("object {:?} held twice", w[0]));
-        }
-        for o in held.iter() {
+        let allocated = |o: &Obj| {
             let live = self.slabs.get(o.slab as usize).and_then(Option::as_ref);
-            if !live.is_some_and(|s| s.cache == o.cache && s.state.get(o.idx as usize) == Some(&ObjState::Allocated)) {
-                return Err(format!("held object {o:?} is not allocated"));
-            }
-        }
-        if all {
-            for cache in 0..self.caches.len() as u16 {
-                let n = held.iter().filter(|o| o.cache == cache).count() as u64;
-                if n != self.allocated(cache) {
-                    return Err(format!(
-                        "{}: {} allocated but {n} held",
-                        self.caches[cache as usize].name,
-                        self.allocated(cache)
-                    ));
-                }
-            }
-        }
-        Ok(())
+            live.is_some_and(|s| s.cache == o.cache && s.state.get(o.idx as usize) == Some(&ObjState::Allocated))
+        };
+        let names: Vec<&str> = self.caches.iter().map(|c| c.name).collect();
+        check_held_objects(held, all, allocated, &names, |c| self.allocated(c))
     }
 }
 

@@ -501,6 +501,13 @@ mod testing {
         MachineProfile { cores_per_socket: 2, ..SERVER_2019 }
     }
 
+    /// CPU 0 (node 0) allocates `n` objects of cache 0, CPU 2 (node 1) frees them, 100 ns
+    /// apart: the paths of the frees.
+    pub(super) fn alloc_here_free_there(s: &mut Slab, m: &MachineProfile, n: u64) -> Vec<FreePath> {
+        let held: Vec<_> = (0..n).map(|t| s.alloc(m, 0, 0, t).unwrap().0).collect();
+        held.into_iter().enumerate().map(|(t, o)| s.free(m, 2, o, 1000 + 100 * t as u64).path).collect()
+    }
+
     pub(super) fn slab() -> Slab {
         let m = machine();
         let n = m.n_cpus() as usize;

@@ -14,7 +14,7 @@
 use super::{slab_in, KmemCacheNode, ObjState, OpCost, Slab, SlabError, SlabList, SlabPage};
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{CpuId, MachineProfile};
-use crate::sim::slub::{Obj, PageSide};
+use crate::sim::slub::{insert_in_slot, Obj, PageSide};
 
 /// Freelist index bytes per line (`freelist_idx_t` is one byte with 4 KiB pages).
 const INDEXES_PER_LINE: u32 = 64;
@@ -200,7 +200,7 @@ impl Slab {
             state: vec![ObjState::SlabFree; num as usize],
         };
         self.caches[cache as usize].stats[cpu as usize].grown += 1;
-        Ok(self.insert_slab(slab))
+        Ok(insert_in_slot(&mut self.slabs, &mut self.free_slots, slab))
     }
 
     /// `cache_grow_end()`: under the slab's node's `list_lock`, the new slab joins the
@@ -248,20 +248,6 @@ impl Slab {
             caches: &self.cpu_caches,
             page_op_cycles: self.costs.page_op_cycles,
             buddy_cycles: self.costs.buddy_cycles,
-        }
-    }
-
-    /// Stores `slab` in a free slot (or a new one) and returns its id.
-    fn insert_slab(&mut self, slab: SlabPage) -> u32 {
-        match self.free_slots.pop() {
-            Some(s) => {
-                self.slabs[s as usize] = Some(slab);
-                s
-            }
-            None => {
-                self.slabs.push(Some(slab));
-                (self.slabs.len() - 1) as u32
-            }
         }
     }
 }

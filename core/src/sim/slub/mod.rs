@@ -59,6 +59,7 @@ mod paths;
 mod stats;
 mod steady;
 
+pub(crate) use check::check_held_objects;
 pub use lock::SerialLock;
 pub(crate) use pages::PageSide;
 pub use partial::cpu_partial_objects;
@@ -340,6 +341,21 @@ pub struct Slub {
     zone_timing: SerialLock,
     costs: SlubCosts,
     n_cpus: usize,
+}
+
+/// Stores `item` in a free slot of `slots` (or a new one) and returns its index: the slab
+/// table of either slab allocator (`Slub`, `sim::slab`).
+pub(crate) fn insert_in_slot<T>(slots: &mut Vec<Option<T>>, free_slots: &mut Vec<u32>, item: T) -> u32 {
+    match free_slots.pop() {
+        Some(s) => {
+            slots[s as usize] = Some(item);
+            s
+        }
+        None => {
+            slots.push(Some(item));
+            (slots.len() - 1) as u32
+        }
+    }
 }
 
 /// Slab `id` of `slabs` (a free function, so that other fields of `Slub` stay borrowable).
