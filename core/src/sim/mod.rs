@@ -33,6 +33,10 @@
 //! - [`slub`]: SLUB kmem caches: per-CPU active slabs and freelists (fast path), slab pages
 //!   with their own freelists (`__slab_free`, the slow path), the node's partial list under
 //!   `list_lock`, slab pages from and to the zone.
+//! - [`slab`]: SLAB as 5.2 had it, over several nodes: per-CPU array caches (fast path), each
+//!   node's shared array and slab lists under its `list_lock`, alien caches for objects of
+//!   other nodes drained under the remote node's `list_lock`, slab pages from and to each
+//!   node's zone.
 //! - [`profile`]: simulated CPU time per call chain of a world, as a perf report.
 //! - [`trace`]: the generic part of per-event frames for the step-through player.
 //!
@@ -47,6 +51,11 @@
 //! S1. this CPU's slab (kmem_cache_cpu, IRQs off)
 //! S2.   kmem_cache_node->list_lock -- slab pages are allocated and freed with it dropped
 //!                     (their zone->lock is then taken alone)
+//! SLAB ([`slab`]), another chain beside 1-2 that never nests with it:
+//! L1. this CPU's array_cache (IRQs off)
+//! L2.   an alien cache's lock (alc->lock) -- only in __cache_free_alien and its drain
+//! L3.     kmem_cache_node->list_lock -- the remote node's inside L2; slab pages are
+//!                     allocated and freed with no slab lock held
 //! ```
 //!
 //! **Which lock idiom a world uses.** Both drive the same [`qspinlock::QSpinLock`] (FIFO
@@ -82,6 +91,7 @@ pub mod pcp;
 pub mod profile;
 pub mod qspinlock;
 pub mod skb;
+pub mod slab;
 pub mod slub;
 pub mod trace;
 pub mod world;

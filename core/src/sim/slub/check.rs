@@ -47,31 +47,12 @@ impl Slub {
     /// allocated object (pass `all = false` when some sit where the world cannot list them,
     /// e.g. inside pending events). Sorts `held`.
     pub fn check_held(&self, held: &mut [super::Obj], all: bool) -> Result<(), String> {
-        held.sort_unstable();
-        if let Some(w) = held.windows(2).find(|w| w[0] == w[1]) {
-            return Err(format!("object {:?} held twice", w[0]));
-        }
-        for o in held.iter() {
+        let allocated = |o: &super::Obj| {
             let live = self.slabs.get(o.slab as usize).and_then(Option::as_ref);
-            let ok =
-                live.is_some_and(|s| s.cache == o.cache && s.state.get(o.idx as usize) == Some(&ObjState::Allocated));
-            if !ok {
-                return Err(format!("held object {o:?} is not allocated"));
-            }
-        }
-        if all {
-            for cache in 0..self.caches.len() as u16 {
-                let n = held.iter().filter(|o| o.cache == cache).count() as u64;
-                if n != self.allocated(cache) {
-                    return Err(format!(
-                        "{}: {} allocated but {n} held",
-                        self.caches[cache as usize].name,
-                        self.allocated(cache)
-                    ));
-                }
-            }
-        }
-        Ok(())
+            live.is_some_and(|s| s.cache == o.cache && s.state.get(o.idx as usize) == Some(&ObjState::Allocated))
+        };
+        let names: Vec<&str> = self.caches.iter().map(|c| c.name).collect();
+        check_held_objects(held, all, allocated, &names, |c| self.allocated(c))
     }
 
     /// Slab pages are conserved: every slab's first page is referenced in the zone, no two
@@ -104,6 +85,35 @@ impl Slub {
         }
         Ok(())
     }
+}
+
+/// What `check_held` checks, for either slab allocator (`Slub`, `sim::slab`): no object of
+/// `held` twice, each one `allocated`, and with `all` as many held per cache (named `names`)
+/// as `count` says are allocated. Sorts `held`.
+pub(crate) fn check_held_objects(
+    held: &mut [super::Obj],
+    all: bool,
+    allocated: impl Fn(&super::Obj) -> bool,
+    names: &[&str],
+    count: impl Fn(u16) -> u64,
+) -> Result<(), String> {
+    held.sort_unstable();
+    if let Some(w) = held.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("object {:?} held twice", w[0]));
+    }
+    if let Some(o) = held.iter().find(|o| !allocated(o)) {
+        return Err(format!("held object {o:?} is not allocated"));
+    }
+    if all {
+        for (cache, name) in names.iter().enumerate() {
+            let n = held.iter().filter(|o| usize::from(o.cache) == cache).count() as u64;
+            let want = count(cache as u16);
+            if n != want {
+                return Err(format!("{name}: {want} allocated but {n} held"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// CPU `cpu`'s active slab and its partial slabs (3.2+) exist, belong to cache `c` and are

@@ -45,4 +45,12 @@ impl SerialLock {
         self.held = true;
         (granted - now_ns, granted)
     }
+
+    /// The holder keeps the lock until `release_at` (no earlier than asked): a nested lock
+    /// taken inside the section made its hold longer than the caller knew when it asked
+    /// (SLAB's alien-cache lock around the remote node's `list_lock`).
+    pub fn extend_to(&mut self, release_at: u64) {
+        debug_assert!(self.held, "bug: extending a lock nobody holds");
+        self.release_at = self.release_at.max(release_at);
+    }
 }

@@ -47,7 +47,7 @@
 //!   filled to their long-run occupancy before the first event, from the workload's remote
 //!   alloc/free traffic ([`RemoteTraffic`], [`cpu_partial_occupancy`]).
 //! - `pages`: the slab pages' side of the page allocator (PCP lists and the buddy under
-//!   zone->lock).
+//!   zone->lock), `PageSide`, which `sim::slab` uses for each node's zone too.
 //! - `stats`: `CONFIG_SLUB_STATS` counters, their sums and the `/sys/kernel/slab` text.
 //! - `check`: [`Slub::check_invariants`], kept apart from the model it checks.
 
@@ -59,7 +59,9 @@ mod paths;
 mod stats;
 mod steady;
 
+pub(crate) use check::check_held_objects;
 pub use lock::SerialLock;
+pub(crate) use pages::PageSide;
 pub use partial::cpu_partial_objects;
 pub use stats::SlubStats;
 pub use steady::{cpu_partial_occupancy, draw, RemoteTraffic};
@@ -353,6 +355,21 @@ pub struct Slub {
     zone_timing: SerialLock,
     costs: SlubCosts,
     n_cpus: usize,
+}
+
+/// Stores `item` in a free slot of `slots` (or a new one) and returns its index: the slab
+/// table of either slab allocator (`Slub`, `sim::slab`).
+pub(crate) fn insert_in_slot<T>(slots: &mut Vec<Option<T>>, free_slots: &mut Vec<u32>, item: T) -> u32 {
+    match free_slots.pop() {
+        Some(s) => {
+            slots[s as usize] = Some(item);
+            s
+        }
+        None => {
+            slots.push(Some(item));
+            (slots.len() - 1) as u32
+        }
+    }
 }
 
 /// Slab `id` of `slabs` (a free function, so that other fields of `Slub` stay borrowable).

@@ -222,16 +222,7 @@ impl Slub {
 
     /// Stores `slab` in a free slot (or a new one) and returns its id.
     pub(super) fn insert_slab(&mut self, slab: Slab) -> u32 {
-        match self.free_slots.pop() {
-            Some(s) => {
-                self.slabs[s as usize] = Some(slab);
-                s
-            }
-            None => {
-                self.slabs.push(Some(slab));
-                (self.slabs.len() - 1) as u32
-            }
-        }
+        super::insert_in_slot(&mut self.slabs, &mut self.free_slots, slab)
     }
 
     /// The slab becomes `cpu`'s active slab; its page freelist becomes the CPU's freelist.
