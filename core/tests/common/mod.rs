@@ -1,6 +1,6 @@
 //! Helpers several integration tests share: a run under settings, a column's metric, random
 //! valid settings. Each test binary compiles this module and uses a part of it.
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary compiles this module and uses a part of it")]
 
 use proptest::prelude::*;
 use skblab_core::{Experiment, ParamKind, ParamSpec, Params, RunOutput, Value};
