@@ -40,6 +40,11 @@ const DEFAULT_BUDGET_S: f64 = 45.0;
 /// Valid sets each experiment must run within its budget (all of them if fewer were tried).
 const MIN_RUN: u32 = 20;
 
+/// Valid sets an experiment must run when its budget, not validate, stopped it: its random
+/// sets are heavy (skb-cache's take 2-6 s each in a debug build, more on a loaded machine), so
+/// the count depends on the machine; the property still ran on real sets.
+const MIN_RUN_TIMED: u32 = 3;
+
 fn budget_seconds() -> f64 {
     std::env::var("SKBLAB_FUZZ_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_BUDGET_S)
 }
@@ -182,7 +187,8 @@ fn fuzz_valid_sets(e: &dyn Experiment) {
     );
     let tried = total - late;
     assert!(ran * 5 >= tried, "{}: validate rejected most random sets ({ran} of {tried} ran)", e.id());
-    assert!(ran >= MIN_RUN.min(tried), "{}: only {ran} random sets ran within the budget", e.id());
+    let min = if late > 0 { MIN_RUN_TIMED } else { MIN_RUN.min(tried) };
+    assert!(ran >= min, "{}: only {ran} random sets ran within the budget", e.id());
 }
 
 /// Every experiment's valid sets, the experiments spread over the machine's cores (each keeps
