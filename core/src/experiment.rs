@@ -27,10 +27,9 @@
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
+use crate::output::Meaning;
 use crate::output::{Column, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
-// Transition: experiments still import these from here; they live in `crate::output`.
-pub use crate::output::{mark_row, Basis, Meaning};
 use crate::sim::machine::MachineProfile;
 use crate::sim::world::Checked;
 use serde::de::DeserializeOwned;
