@@ -152,6 +152,31 @@ impl Checked {
     }
 }
 
+/// The plumbing of a [`World`] impl, the same in every world: [`World::run_state`],
+/// [`World::run_state_mut`] and [`World::queue`] hand out the fields named here, and
+/// [`World::check`] is the world's own `invariants()` (kept in its `world/invariants.rs`).
+/// Inside the impl: `world_fields!(run_state, queue);`.
+macro_rules! world_fields {
+    ($run_state:ident, $queue:ident) => {
+        fn run_state(&self) -> &$crate::sim::world::RunState {
+            &self.$run_state
+        }
+
+        fn run_state_mut(&mut self) -> &mut $crate::sim::world::RunState {
+            &mut self.$run_state
+        }
+
+        fn queue(&mut self) -> &mut $crate::sim::engine::EventQueue<Self::Event> {
+            &mut self.$queue
+        }
+
+        fn check(&self) -> Result<(), String> {
+            self.invariants()
+        }
+    };
+}
+pub(crate) use world_fields;
+
 /// A world of the sim kernel, run by the one loop of its provided methods.
 pub trait World {
     /// The world's closed event enum.

@@ -457,21 +457,7 @@ fn build_threads(cfg: &StreamConfig, root: &mut Rng) -> (Vec<Thread>, Vec<Flow>)
 impl World for StreamSim {
     type Event = Event;
 
-    fn run_state(&self) -> &RunState {
-        &self.run_state
-    }
-
-    fn run_state_mut(&mut self) -> &mut RunState {
-        &mut self.run_state
-    }
-
-    fn queue(&mut self) -> &mut EventQueue<Event> {
-        &mut self.queue
-    }
-
-    fn check(&self) -> Result<(), String> {
-        self.invariants()
-    }
+    crate::sim::world::world_fields!(run_state, queue);
 
     fn handle(&mut self, at_ns: u64, event: Event) {
         self.now_ns = at_ns;

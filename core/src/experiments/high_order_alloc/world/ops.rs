@@ -604,7 +604,8 @@ impl ZoneOp {
         }
     }
 
-    fn node(self) -> u32 {
+    /// The node whose zone the operation works on.
+    pub(super) fn node(self) -> u32 {
         match self {
             ZoneOp::Rmqueue { node, .. }
             | ZoneOp::RmqueueBulk { node, .. }
