@@ -295,11 +295,7 @@ impl Sim {
 impl World for Sim {
     type Event = Ev;
 
-    crate::sim::world::world_fields!(run_state, q);
-
-    fn on_measure_start(&mut self) {
-        self.start_measuring();
-    }
+    crate::sim::world::world_fields!(run_state, q, start_measuring);
 
     fn handle(&mut self, t: u64, ev: Ev) {
         match ev {

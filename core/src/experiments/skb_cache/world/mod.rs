@@ -269,12 +269,7 @@ impl Sim {
 impl World for Sim {
     type Event = Ev;
 
-    crate::sim::world::world_fields!(run_state, q);
-
-    fn on_measure_start(&mut self) {
-        self.start_measuring();
-        self.held_since = self.run_state.window().warmup_ns;
-    }
+    crate::sim::world::world_fields!(run_state, q, start_measuring);
 
     fn handle(&mut self, t: u64, ev: Ev) {
         self.account_held(t);
