@@ -2,7 +2,9 @@
 //!
 //! A world of the sim kernel (`crate::sim`): it owns its event enum, its threads and flows,
 //! where they run (`placement`), the call chains it charges time to (`chains`) and its trace
-//! frame (`trace`); the mechanisms (zones, locks, lines, queue) come from `crate::sim`.
+//! frame (`trace`); `setup` builds it, `ops` runs the syscalls' actions, `zone_ops` the work
+//! under zone->lock, `sched` sleeping and waking, `ack` the receiver's ACKs and `skb_cache` the
+//! sk_buffs; the mechanisms (zones, locks, lines, queue) come from `crate::sim`.
 //!
 //! What Linux does: each netperf/netserver pair is one TCP connection over `lo`. netperf's
 //! `sendmsg()` copies user data into the task's page frag (`skb_page_frag_refill`, order 3 or
@@ -48,6 +50,7 @@ mod sched;
 mod setup;
 mod skb_cache;
 mod trace;
+mod zone_ops;
 
 pub use chains::Stack;
 pub use constants::*;
@@ -63,7 +66,7 @@ use crate::sim::page_frag::{first_order, PageFrag, PageRef, Refill};
 use crate::sim::profile::Profile;
 use crate::sim::qspinlock::LockEvents;
 use crate::sim::world::{RunState, World};
-use crate::sim::zone::{Cost, Zone};
+use crate::sim::zone::Zone;
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -480,38 +483,6 @@ impl StreamSim {
         let th = &mut self.threads[t as usize];
         th.cursor_ns = th.cursor_ns.max(self.now_ns);
         th.state = ThreadState::Running;
-        self.interpret(t);
-    }
-
-    fn on_lock_granted(&mut self, node: u32, t: ThreadId) {
-        let now = self.now_ns;
-        let th = &mut self.threads[t as usize];
-        let (role, cpu, mhz) = (th.role as usize, th.cpu, th.mhz);
-        let op = th.locked_op.expect("bug: lock granted without an operation");
-        let spin_ns = now - th.spin_since_ns;
-        th.state = ThreadState::Running;
-        let (cost, stack, spin_stack) = self.zone_op(t, op);
-        self.charge(role, spin_stack, spin_ns);
-        let hold_ns = cycles_to_ns(cost.cycles, mhz) + cost.line_ns;
-        self.charge(role, stack, hold_ns);
-        if now >= self.cfg.warmup_ns {
-            let k = op.index();
-            self.stats.lock_ops[k] += 1;
-            self.stats.lock_hold_ns[k] += hold_ns;
-        }
-        self.threads[t as usize].doing = stack;
-        self.note(|| format!("cpu {cpu} takes node {node} zone->lock after {spin_ns} ns, holds {hold_ns} ns ({op:?})"));
-        self.queue.schedule(now + hold_ns, Event::release(node, t));
-    }
-
-    fn on_lock_release(&mut self, node: u32, t: ThreadId) {
-        let now = self.now_ns;
-        self.zones[node as usize].lock.release(&self.cfg.machine, &mut self.queue, node, now);
-        let th = &mut self.threads[t as usize];
-        th.locked_op = None;
-        th.cursor_ns = now;
-        let cpu = th.cpu;
-        self.note(|| format!("cpu {cpu} releases node {node} zone->lock"));
         self.interpret(t);
     }
 
