@@ -30,6 +30,8 @@
 //! - [`zone`]: a zone = buddy + zone->lock + pagesets + `struct page` state; rmqueue and the
 //!   two free paths (`free_unref_page`, `__free_pages_ok`).
 //! - [`page_frag`]: `skb_page_frag_refill` and the per-task frag.
+//! - [`skb`]: an sk_buff's sizes (`SKB_DATA_ALIGN`, kmalloc classes, the shared info per
+//!   era) and the call chains of its allocation and free that skb worlds share.
 //! - [`slub`]: SLUB kmem caches: per-CPU active slabs and freelists (fast path), slab pages
 //!   with their own freelists (`__slab_free`, the slow path), the node's partial list under
 //!   `list_lock`, slab pages from and to the zone.

@@ -13,6 +13,9 @@
 //! passes its own page size and alignment); kmalloc classes as SLUB on x86_64 (powers of two
 //! from 8 with the 96 and 192 classes, up to 2 × PAGE_SIZE); larger requests go to the page
 //! allocator in whole power-of-two pages.
+//!
+//! The call chains of an skb's allocation and free, shared by the worlds that charge them
+//! (`skb_call_chains!`), are here too.
 
 pub use super::machine::PAGE_SIZE;
 
@@ -124,6 +127,83 @@ pub fn kmalloc_suffix(bytes: u64) -> String {
         bytes.to_string()
     }
 }
+
+/// Declares a world's call chains like `call_chains!`, with the chains of the skb's own
+/// allocation and free appended: `__alloc_skb` and `__kfree_skb` through SLUB (fast, slow and
+/// list_lock-spinning paths) and the page allocator (zone->lock spinning), written without
+/// their caller, as their cost is the same from every caller. The enum gets `spin()` (the
+/// chain a lock wait inside an operation goes to) and the SLUB chain of an allocation's or a
+/// free's path ([`crate::sim::slub::AllocPath`], [`crate::sim::slub::FreePath`]).
+///
+/// What differs by kernel and configuration is named at the call: the SLUB entry perf shows
+/// under `__alloc_skb` (`kmem_cache_alloc_node`, or `kmem_cache_alloc` where a kernel without
+/// NUMA inlines the one into the other), its slow path (`__slab_alloc`, or `___slab_alloc`
+/// since 4.2 split it out) and the page allocator's entry (`__alloc_pages_nodemask`, named
+/// `__alloc_pages` again since 5.13):
+///
+/// ```text
+/// skb_call_chains! {
+///     alloc: "kmem_cache_alloc_node", slow: "___slab_alloc", pages: "__alloc_pages_nodemask";
+///     pub enum Stack for ["tcp_rr"] { Driver => "net_rx_action;...", ... }
+/// }
+/// ```
+macro_rules! skb_call_chains {
+    (
+        alloc: $alloc:literal, slow: $slow:literal, pages: $pages:literal;
+        $(#[$meta:meta])* $vis:vis enum $name:ident for [$($cmd:literal),+ $(,)?] {
+            $($(#[$vmeta:meta])* $variant:ident => $chain:expr),+ $(,)?
+        }
+    ) => {
+        $crate::sim::profile::call_chains! {
+            $(#[$meta])* $vis enum $name for [$($cmd),+] {
+                $($(#[$vmeta])* $variant => $chain,)+
+                SkbAlloc => "__alloc_skb",
+                SlabAlloc => concat!("__alloc_skb;", $alloc),
+                SlabAllocSlow => concat!("__alloc_skb;", $alloc, ";", $slow),
+                SlabAllocSpin => concat!("__alloc_skb;", $alloc, ";", $slow, ";_raw_spin_lock;queued_spin_lock_slowpath"),
+                SkbFree => "__kfree_skb;skb_release_all",
+                SlabFree => "__kfree_skb;kfree_skbmem;kmem_cache_free",
+                SlabFreeSlow => "__kfree_skb;kfree_skbmem;kmem_cache_free;__slab_free",
+                SlabFreeSpin => "__kfree_skb;kfree_skbmem;kmem_cache_free;__slab_free;_raw_spin_lock_irqsave;queued_spin_lock_slowpath",
+                PageAlloc => concat!($pages, ";get_page_from_freelist"),
+                PageAllocSpin => concat!($pages, ";get_page_from_freelist;rmqueue_bulk;_raw_spin_lock;queued_spin_lock_slowpath"),
+                PageFree => "__kfree_skb;skb_release_all;skb_release_data;put_page;__put_page;free_unref_page",
+                PageFreeSpin => "__kfree_skb;skb_release_all;skb_release_data;put_page;__put_page;free_unref_page;free_pcppages_bulk;_raw_spin_lock;queued_spin_lock_slowpath",
+            }
+        }
+
+        impl $name {
+            /// The chain a lock wait inside an operation charged to `self` goes to.
+            pub fn spin(self) -> $name {
+                match self {
+                    $name::SlabAlloc | $name::SlabAllocSlow => $name::SlabAllocSpin,
+                    $name::SlabFree | $name::SlabFreeSlow => $name::SlabFreeSpin,
+                    $name::PageAlloc => $name::PageAllocSpin,
+                    _ => $name::PageFreeSpin,
+                }
+            }
+
+            /// The chain of a `kmem_cache_alloc` that took `path`.
+            pub fn slab_alloc(path: $crate::sim::slub::AllocPath) -> $name {
+                if path == $crate::sim::slub::AllocPath::Fast {
+                    $name::SlabAlloc
+                } else {
+                    $name::SlabAllocSlow
+                }
+            }
+
+            /// The chain of a `kmem_cache_free` that took `path`.
+            pub fn slab_free(path: $crate::sim::slub::FreePath) -> $name {
+                if path.is_slow() {
+                    $name::SlabFreeSlow
+                } else {
+                    $name::SlabFree
+                }
+            }
+        }
+    };
+}
+pub(crate) use skb_call_chains;
 
 #[cfg(test)]
 mod tests {

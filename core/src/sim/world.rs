@@ -8,7 +8,7 @@
 //! native time.
 //!
 //! A world supplies its event enum, its [`EventQueue`], a [`RunState`] field and
-//! [`World::handle`]; the trait's provided [`World::step`], [`World::run`] and
+//! [`World::handle`] (the accessors and the check written once by `world_fields!`); the trait's provided [`World::step`], [`World::run`] and
 //! [`World::run_for`] are the only run loop in the crate, and [`World::outcome`] (events,
 //! truncated, measured window) is what every world reports about its run.
 //!
@@ -151,6 +151,40 @@ impl Checked {
         self.events += other.events;
     }
 }
+
+/// The plumbing of a [`World`] impl, the same in every world: [`World::run_state`],
+/// [`World::run_state_mut`] and [`World::queue`] hand out the fields named here, and
+/// [`World::check`] is the world's own `invariants()` (kept in its `world/invariants.rs`).
+/// Inside the impl: `world_fields!(run_state, queue);`, or `world_fields!(run_state, queue,
+/// start_measuring);` for a world whose [`World::on_measure_start`] is its own
+/// `start_measuring()` (where it resets what it counted during the warm-up).
+macro_rules! world_fields {
+    ($run_state:ident, $queue:ident, $on_measure_start:ident) => {
+        $crate::sim::world::world_fields!($run_state, $queue);
+
+        fn on_measure_start(&mut self) {
+            self.$on_measure_start();
+        }
+    };
+    ($run_state:ident, $queue:ident) => {
+        fn run_state(&self) -> &$crate::sim::world::RunState {
+            &self.$run_state
+        }
+
+        fn run_state_mut(&mut self) -> &mut $crate::sim::world::RunState {
+            &mut self.$run_state
+        }
+
+        fn queue(&mut self) -> &mut $crate::sim::engine::EventQueue<Self::Event> {
+            &mut self.$queue
+        }
+
+        fn check(&self) -> Result<(), String> {
+            self.invariants()
+        }
+    };
+}
+pub(crate) use world_fields;
 
 /// A world of the sim kernel, run by the one loop of its provided methods.
 pub trait World {

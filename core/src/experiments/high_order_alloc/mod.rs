@@ -24,8 +24,8 @@
 //! `Calibration`), `validate.rs` (the seed table's bookkeeping, cross-validation and curve
 //! baseline), `knobs.rs` (the uncertain catalogue quantities and the knob relations), and the
 //! TCP_STREAM world on the sim kernel: `world/mod.rs` + `world/ops.rs` (`StreamSim`, its
-//! `Event` enum and `step()`), `world/ack.rs` (the receiver's ACKs and the sender's processing
-//! of them), `world/constants.rs` (its kernel sizes, socket lines, jitter and work bounds),
+//! `Event` enum and `step()`), `world/setup.rs` (building it), `world/zone_ops.rs` (the work
+//! under zone->lock), `world/ack.rs` (the receiver's ACKs and the sender's processing of them), `world/constants.rs` (its kernel sizes, socket lines, jitter and work bounds),
 //! `world/sched.rs` (a syscall's end, sleep, wake, which thread runs on a CPU),
 //! `world/placement.rs` (where netperf/netserver run), `world/invariants.rs` (what
 //! `make fuzz-sim` checks after every event), `world/chains.rs` (its profile call chains),

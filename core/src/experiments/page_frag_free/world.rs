@@ -296,21 +296,7 @@ fn build_cpus(cfg: &ForwardConfig, online: &[CpuId], root: &mut Rng) -> Vec<Cpu>
 impl World for ForwardSim {
     type Event = Event;
 
-    fn run_state(&self) -> &RunState {
-        &self.run_state
-    }
-
-    fn run_state_mut(&mut self) -> &mut RunState {
-        &mut self.run_state
-    }
-
-    fn queue(&mut self) -> &mut EventQueue<Event> {
-        &mut self.queue
-    }
-
-    fn check(&self) -> Result<(), String> {
-        self.invariants()
-    }
+    crate::sim::world::world_fields!(run_state, queue);
 
     fn handle(&mut self, at_ns: u64, event: Event) {
         self.now_ns = at_ns;

@@ -5,13 +5,13 @@
 //! run on the exit of the interrupt in whatever task it interrupted, and perf charges them to
 //! it; the `net_rx_action` chains are the softirq's. Chains are outermost first: udp-iperf's
 //! with the names of a 3.x Xen guest (netfront), tcp-100g's with 6.x names; the skb's own
-//! allocation and free (`__alloc_skb`, `__kfree_skb`) are written without their caller, as
-//! their cost is the same from every caller. The `*Spin` chains end in
-//! `queued_spin_lock_slowpath` (2011's kernels spun in a ticket lock; the time is the same
+//! allocation and free (`__alloc_skb`, `__kfree_skb`, SLUB and the page allocator) are the
+//! chains every skb world shares (`crate::sim::skb::skb_call_chains!`). The `*Spin` chains end
+//! in `queued_spin_lock_slowpath` (2011's kernels spun in a ticket lock; the time is the same
 //! list_lock or zone->lock wait). [`Stack::Idle`] (command `swapper`, the idle task) only
 //! appears in the per-CPU report, for the part of the window a CPU did nothing.
 
-use crate::sim::profile::call_chains;
+use crate::sim::skb::skb_call_chains;
 
 macro_rules! udp_rcv {
     ($tail:literal) => {
@@ -42,7 +42,8 @@ macro_rules! tcp_recv {
     };
 }
 
-call_chains! {
+skb_call_chains! {
+    alloc: "kmem_cache_alloc", slow: "__slab_alloc", pages: "__alloc_pages";
     /// Where a CPU of these worlds spends a nanosecond.
     pub enum Stack for ["iperf", "netserver", "swapper"] {
         /// udp-iperf's client: its syscalls (write and gettimeofday, both charged here).
@@ -76,30 +77,6 @@ call_chains! {
         DeferIpi => "sysvec_call_function_single;__flush_smp_call_function_queue;trigger_rx_softirq",
         /// net_rx_action takes the defer list (its lock and line); the frees follow.
         DeferFlush => "net_rx_action;skb_defer_free_flush",
-        SkbAlloc => "__alloc_skb",
-        SlabAlloc => "__alloc_skb;kmem_cache_alloc",
-        SlabAllocSlow => "__alloc_skb;kmem_cache_alloc;__slab_alloc",
-        SlabAllocSpin => "__alloc_skb;kmem_cache_alloc;__slab_alloc;_raw_spin_lock;queued_spin_lock_slowpath",
-        SkbFree => "__kfree_skb;skb_release_all",
-        SlabFree => "__kfree_skb;kfree_skbmem;kmem_cache_free",
-        SlabFreeSlow => "__kfree_skb;kfree_skbmem;kmem_cache_free;__slab_free",
-        SlabFreeSpin => "__kfree_skb;kfree_skbmem;kmem_cache_free;__slab_free;_raw_spin_lock_irqsave;queued_spin_lock_slowpath",
-        PageAlloc => "__alloc_pages;get_page_from_freelist",
-        PageAllocSpin => "__alloc_pages;get_page_from_freelist;rmqueue_bulk;_raw_spin_lock;queued_spin_lock_slowpath",
-        PageFree => "__kfree_skb;skb_release_all;skb_release_data;put_page;__put_page;free_unref_page",
-        PageFreeSpin => "__kfree_skb;skb_release_all;skb_release_data;put_page;__put_page;free_unref_page;free_pcppages_bulk;_raw_spin_lock;queued_spin_lock_slowpath",
         Idle => "cpu_startup_entry;do_idle",
-    }
-}
-
-impl Stack {
-    /// The chain a lock wait inside an operation charged to `self` goes to.
-    pub fn spin(self) -> Stack {
-        match self {
-            Stack::SlabAlloc | Stack::SlabAllocSlow => Stack::SlabAllocSpin,
-            Stack::SlabFree | Stack::SlabFreeSlow => Stack::SlabFreeSpin,
-            Stack::PageAlloc => Stack::PageAllocSpin,
-            _ => Stack::PageFreeSpin,
-        }
     }
 }

@@ -27,7 +27,7 @@ impl Sim {
         for (i, cache) in caches.iter().enumerate() {
             let Some(cache) = *cache else { continue };
             let (obj, d) = host.slub.alloc(&host.m, cpu, cache, now + ns).expect("zone sized for the window");
-            let stack = if d.path == AllocPath::Fast { Stack::SlabAlloc } else { Stack::SlabAllocSlow };
+            let stack = Stack::slab_alloc(d.path);
             ns += host.charge(&p, cpu, stack, d.cost);
             skb.objs[i] = Some(obj);
             if rx {
@@ -60,7 +60,7 @@ impl Sim {
         let mut lanes = Vec::new();
         for obj in skb.objs.iter().flatten() {
             let d = host.slub.free(&host.m, cpu, *obj, now + ns);
-            let stack = if d.path.is_slow() { Stack::SlabFreeSlow } else { Stack::SlabFree };
+            let stack = Stack::slab_free(d.path);
             ns += host.charge(&p, cpu, stack, d.cost);
             if rx {
                 lanes.push(LaneEvent {

@@ -6,21 +6,9 @@
 //! frags the world holds; a page queued for freeing unreferenced), the skb objects held
 //! allocated, and each flow's byte counters in order.
 
-use super::{Action, Skb, StreamSim, ThreadState, ZoneOp};
+use super::{Action, Skb, StreamSim, ThreadState};
 use crate::sim::machine::PAGE_SIZE;
 use std::collections::BTreeMap;
-
-impl ZoneOp {
-    fn node_of(self) -> u32 {
-        match self {
-            ZoneOp::Rmqueue { node, .. }
-            | ZoneOp::RmqueueBulk { node, .. }
-            | ZoneOp::FreePcpBulk { node }
-            | ZoneOp::DrainAll { node } => node,
-            ZoneOp::FreeOnePage { page } => page.node,
-        }
-    }
-}
 
 impl StreamSim {
     /// Every skb the world holds where it can list it.
@@ -74,7 +62,7 @@ impl StreamSim {
         for (n, z) in self.zones.iter().enumerate() {
             for w in z.lock.waiters().chain(z.lock.holder().as_ref()) {
                 let op = self.threads.get(w.thread as usize).and_then(|t| t.locked_op);
-                if op.is_none_or(|op| op.node_of() as usize != n) {
+                if op.is_none_or(|op| op.node() as usize != n) {
                     return Err(format!("thread {} on node {n}'s zone->lock without an operation there", w.thread));
                 }
             }
@@ -87,9 +75,9 @@ impl StreamSim {
                 return Err(format!("thread {i} spins without an operation"));
             };
             // Queued, or granted with the lock's line still on its way (the grant's event).
-            let lock = &self.zones[op.node_of() as usize].lock;
+            let lock = &self.zones[op.node() as usize].lock;
             if !lock.waiters().chain(lock.holder().as_ref()).any(|w| w.thread as usize == i) {
-                return Err(format!("thread {i} spins but is not on node {}'s zone->lock", op.node_of()));
+                return Err(format!("thread {i} spins but is not on node {}'s zone->lock", op.node()));
             }
         }
         Ok(())

@@ -2,7 +2,9 @@
 //!
 //! A world of the sim kernel (`crate::sim`): it owns its event enum, its threads and flows,
 //! where they run (`placement`), the call chains it charges time to (`chains`) and its trace
-//! frame (`trace`); the mechanisms (zones, locks, lines, queue) come from `crate::sim`.
+//! frame (`trace`); `setup` builds it, `ops` runs the syscalls' actions, `zone_ops` the work
+//! under zone->lock, `sched` sleeping and waking, `ack` the receiver's ACKs and `skb_cache` the
+//! sk_buffs; the mechanisms (zones, locks, lines, queue) come from `crate::sim`.
 //!
 //! What Linux does: each netperf/netserver pair is one TCP connection over `lo`. netperf's
 //! `sendmsg()` copies user data into the task's page frag (`skb_page_frag_refill`, order 3 or
@@ -45,8 +47,10 @@ mod invariants;
 mod ops;
 mod placement;
 mod sched;
+mod setup;
 mod skb_cache;
 mod trace;
+mod zone_ops;
 
 pub use chains::Stack;
 pub use constants::*;
@@ -61,8 +65,8 @@ use crate::sim::machine::{cycles_to_ns, CpuId, MachineProfile};
 use crate::sim::page_frag::{first_order, PageFrag, PageRef, Refill};
 use crate::sim::profile::Profile;
 use crate::sim::qspinlock::LockEvents;
-use crate::sim::world::{RunState, Window, World};
-use crate::sim::zone::{Cost, Zone};
+use crate::sim::world::{RunState, World};
+use crate::sim::zone::Zone;
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -408,70 +412,10 @@ pub struct StreamSim {
     skbs: skb_cache::SkbSide,
 }
 
-/// One zone per socket, each fragmented by its own fork of `root` (1000 + node).
-fn build_zones(cfg: &StreamConfig, root: &mut Rng) -> Vec<Zone> {
-    let n_cpus = cfg.machine.n_cpus() as usize;
-    (0..cfg.machine.sockets)
-        .map(|node| {
-            let mut rng = root.fork(1000 + u64::from(node));
-            let pcp = (cfg.pcp_high, cfg.pcp_batch);
-            Zone::fragmented(node, cfg.zone_pages, n_cpus, pcp, cfg.pcp_high_order, &mut rng)
-        })
-        .collect()
-}
-
-/// netperf and netserver of every flow, placed on their CPUs; thread i's RNG is `root`'s
-/// fork i + 1.
-fn build_threads(cfg: &StreamConfig, root: &mut Rng) -> (Vec<Thread>, Vec<Flow>) {
-    let cpu_of = place(&cfg.machine, cfg.cpus, cfg.smt, cfg.flows, cfg.placement);
-    let mhz = cfg.machine.thread_mhz(&cpu_of);
-    let mut threads = Vec::new();
-    let mut flows = Vec::new();
-    for f in 0..cfg.flows {
-        for role in [Role::Netperf, Role::Netserver] {
-            let i = threads.len();
-            let begin = if role == Role::Netperf { Action::BeginSend } else { Action::BeginRecv };
-            threads.push(Thread {
-                role,
-                flow: f,
-                cpu: cpu_of[i],
-                mhz: mhz[i],
-                prog: vec![begin],
-                cursor_ns: 0,
-                state: ThreadState::Runnable,
-                pfrag: PageFrag::default(),
-                skb: Skb::default(),
-                rng: root.fork(i as u64 + 1),
-                jitter_permille: 1000,
-                spin_since_ns: 0,
-                locked_op: None,
-                doing: Stack::Schedule,
-            });
-        }
-        let ack = RcvAck { rcv_mss: TCP_MSS_DEFAULT, ..RcvAck::default() };
-        flows.push(Flow { sender: 2 * f, receiver: 2 * f + 1, ack, ..Flow::default() });
-    }
-    (threads, flows)
-}
-
 impl World for StreamSim {
     type Event = Event;
 
-    fn run_state(&self) -> &RunState {
-        &self.run_state
-    }
-
-    fn run_state_mut(&mut self) -> &mut RunState {
-        &mut self.run_state
-    }
-
-    fn queue(&mut self) -> &mut EventQueue<Event> {
-        &mut self.queue
-    }
-
-    fn check(&self) -> Result<(), String> {
-        self.invariants()
-    }
+    crate::sim::world::world_fields!(run_state, queue);
 
     fn handle(&mut self, at_ns: u64, event: Event) {
         self.now_ns = at_ns;
@@ -488,49 +432,6 @@ impl World for StreamSim {
 }
 
 impl StreamSim {
-    pub fn new(cfg: StreamConfig, seed: u64) -> StreamSim {
-        assert!(
-            cfg.flows <= MAX_FLOWS && (cfg.machine.sockets..=MAX_CPUS).contains(&cfg.cpus),
-            "bug: unvalidated config: {} flows, {} cpus on {} sockets",
-            cfg.flows,
-            cfg.cpus,
-            cfg.machine.sockets
-        );
-        // The forks in this order: zones (1000 + node), threads (1 + index), start offsets (0).
-        let mut root = Rng::new(seed, 0);
-        let n_cpus = cfg.machine.n_cpus() as usize;
-        let zones = build_zones(&cfg, &mut root);
-        let (threads, flows) = build_threads(&cfg, &mut root);
-        let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
-        let max_events = (EVENTS_PER_THREAD_US * threads.len() as u64 * end_us).min(MAX_EVENTS_PER_RUN);
-        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
-        let mut sim = StreamSim {
-            caches: Caches::new(&cfg.machine),
-            skbs: skb_cache::SkbSide::new(&cfg, n_cpus),
-            cfg,
-            now_ns: 0,
-            queue: EventQueue::default(),
-            run_state: RunState::new(window, max_events),
-            zones,
-            threads,
-            flows,
-            cpus: vec![CpuSlot::default(); n_cpus],
-            profile: Profile::default(),
-            stats: StreamStats::default(),
-            trace: None,
-            spare_frags: Vec::new(),
-            scratch: Vec::new(),
-        };
-        // Threads start up to 2 µs apart, so they do not run in lockstep.
-        let mut start = root.fork(0);
-        for t in 0..sim.threads.len() as ThreadId {
-            let offset_ns = start.range_u64(0, 2000);
-            sim.threads[t as usize].cursor_ns = offset_ns;
-            sim.claim_cpu(t, offset_ns);
-        }
-        sim
-    }
-
     /// Records a [`TraceFrame`] after every event from now on (for the step-through player).
     pub fn enable_trace(&mut self) {
         self.trace = Some(trace::StreamTrace::default());
@@ -582,38 +483,6 @@ impl StreamSim {
         let th = &mut self.threads[t as usize];
         th.cursor_ns = th.cursor_ns.max(self.now_ns);
         th.state = ThreadState::Running;
-        self.interpret(t);
-    }
-
-    fn on_lock_granted(&mut self, node: u32, t: ThreadId) {
-        let now = self.now_ns;
-        let th = &mut self.threads[t as usize];
-        let (role, cpu, mhz) = (th.role as usize, th.cpu, th.mhz);
-        let op = th.locked_op.expect("bug: lock granted without an operation");
-        let spin_ns = now - th.spin_since_ns;
-        th.state = ThreadState::Running;
-        let (cost, stack, spin_stack) = self.zone_op(t, op);
-        self.charge(role, spin_stack, spin_ns);
-        let hold_ns = cycles_to_ns(cost.cycles, mhz) + cost.line_ns;
-        self.charge(role, stack, hold_ns);
-        if now >= self.cfg.warmup_ns {
-            let k = op.index();
-            self.stats.lock_ops[k] += 1;
-            self.stats.lock_hold_ns[k] += hold_ns;
-        }
-        self.threads[t as usize].doing = stack;
-        self.note(|| format!("cpu {cpu} takes node {node} zone->lock after {spin_ns} ns, holds {hold_ns} ns ({op:?})"));
-        self.queue.schedule(now + hold_ns, Event::release(node, t));
-    }
-
-    fn on_lock_release(&mut self, node: u32, t: ThreadId) {
-        let now = self.now_ns;
-        self.zones[node as usize].lock.release(&self.cfg.machine, &mut self.queue, node, now);
-        let th = &mut self.threads[t as usize];
-        th.locked_op = None;
-        th.cursor_ns = now;
-        let cpu = th.cpu;
-        self.note(|| format!("cpu {cpu} releases node {node} zone->lock"));
         self.interpret(t);
     }
 

@@ -1,5 +1,5 @@
 //! The syscalls of the TCP_STREAM model, one handler per [`Action`] (the end of a syscall,
-//! sleeping and waking are in `sched.rs`).
+//! sleeping and waking are in `sched.rs`; the operations under zone->lock in `zone_ops.rs`).
 //!
 //! Sender (`tcp_sendmsg`): syscall work, then for every chunk `skb_page_frag_refill()`
 //! (reuse, or `put_page` of the old page and a new allocation), `page_ref_inc` and the copy,
@@ -11,7 +11,6 @@
 
 use super::*;
 use crate::sim::cache::Source;
-use crate::sim::qspinlock::Acquire;
 
 /// Every [`Source`], for summing a copy's stalls.
 const SOURCE_ORDER: [Source; SOURCES] = [
@@ -233,7 +232,7 @@ impl StreamSim {
     }
 
     /// A new page becomes the task's frag.
-    fn installed(&mut self, t: ThreadId, page: PageRef, source: &'static str) {
+    pub(super) fn installed(&mut self, t: ThreadId, page: PageRef, source: &'static str) {
         if page.order == 0 {
             self.stats.order0_allocs += 1;
         } else {
@@ -259,7 +258,7 @@ impl StreamSim {
     /// direct reclaim, so no drain); order 0 first drains every per-CPU list of the zone back to
     /// the buddy and retries (`__alloc_pages_direct_reclaim`: `drain_all_pages()`, then `goto
     /// retry`), and only if the lists held nothing backs off.
-    fn alloc_failed(&mut self, t: ThreadId, order: usize) {
+    pub(super) fn alloc_failed(&mut self, t: ThreadId, order: usize) {
         let node = self.cfg.machine.pos(self.threads[t as usize].cpu).socket;
         if order > 0 {
             self.stats.fallbacks += 1;
@@ -272,81 +271,6 @@ impl StreamSim {
             let backoff = Action::Work { cycles: 100_000, stack: Stack::Schedule };
             self.run_next(t, &[backoff, Action::AllocFrag { order: 0 }]);
         }
-    }
-
-    pub(super) fn request_lock(&mut self, t: ThreadId, op: ZoneOp) -> bool {
-        let now = self.now_ns;
-        let node = op.node();
-        let th = &mut self.threads[t as usize];
-        th.locked_op = Some(op);
-        th.spin_since_ns = now;
-        th.state = ThreadState::Spinning;
-        th.doing = op.spin_stack();
-        let cpu = th.cpu;
-        let lock = &mut self.zones[node as usize].lock;
-        if lock.request(&self.cfg.machine, &mut self.queue, node, now, t, cpu) == Acquire::Queued {
-            let waiting = lock.queue_len();
-            self.note(|| format!("cpu {cpu} spins on node {node} zone->lock ({waiting} waiting)"));
-        }
-        false
-    }
-
-    /// Runs `op` under the lock; returns its cost and the stacks to charge hold and spin to.
-    pub(super) fn zone_op(&mut self, t: ThreadId, op: ZoneOp) -> (Cost, Stack, Stack) {
-        let m = &self.cfg.machine;
-        let cpu = self.threads[t as usize].cpu;
-        match op {
-            ZoneOp::Rmqueue { node, order } => {
-                let (pfn, mut cost) = self.zones[node as usize].rmqueue_locked(m, &self.caches, cpu, order);
-                if let Some(pfn) = pfn {
-                    cost.line_ns += self.check_new_pages(cpu, PageRef { node, pfn, order });
-                }
-                match pfn {
-                    Some(pfn) => self.installed(t, PageRef { node, pfn, order }, "buddy (zone->lock)"),
-                    None => self.alloc_failed(t, order),
-                }
-                (cost, Stack::Rmqueue, Stack::RmqueueSpin)
-            }
-            ZoneOp::RmqueueBulk { node, order } => {
-                let (got, cost) = self.zones[node as usize].rmqueue_bulk(m, &self.caches, cpu, order);
-                if got == 0 {
-                    self.threads[t as usize].prog.pop();
-                    self.alloc_failed(t, order);
-                }
-                (cost, Stack::RmqueueBulk, Stack::RmqueueBulkSpin)
-            }
-            ZoneOp::FreeOnePage { page } => {
-                let cost = self.zones[page.node as usize].free_one_page(m, &self.caches, cpu, page.pfn, page.order);
-                (cost, Stack::FreeOnePage, Stack::FreeOnePageSpin)
-            }
-            ZoneOp::FreePcpBulk { node } => {
-                let cost = self.zones[node as usize].free_pcppages_bulk(m, &self.caches, cpu);
-                (cost, Stack::FreePcpBulk, Stack::FreePcpBulkSpin)
-            }
-            ZoneOp::DrainAll { node } => {
-                let (_, cost) = self.zones[node as usize].drain_all_pcp(m, &self.caches, cpu);
-                (cost, Stack::DrainAll, Stack::DrainAllSpin)
-            }
-        }
-    }
-
-    /// `check_new_pages()`, still under zone->lock in `rmqueue()` (`while (page &&
-    /// check_new_pages(page, order))`, 4.x-5.x): `check_new_page()` reads every subpage's
-    /// struct page, last written by the CPU that freed the block (`free_pages_prepare`). The
-    /// loads are independent, so they overlap up to the core's misses in flight
-    /// (`copy_mlp`; model assumption): the cost is the slowest line or the sum ÷ `copy_mlp`,
-    /// whichever is more. The lines are then this CPU's: `prep_compound_page` after the
-    /// lock finds them in cache.
-    fn check_new_pages(&mut self, cpu: CpuId, page: PageRef) -> u64 {
-        let m = &self.cfg.machine;
-        let zone = &mut self.zones[page.node as usize];
-        let (mut sum, mut worst) = (0, 0);
-        for p in page.pfn..page.pfn + (1 << page.order) {
-            let ns = zone.touch_page(m, &self.caches, cpu, p);
-            sum += ns;
-            worst = worst.max(ns);
-        }
-        worst.max(sum / m.copy_mlp.max(1))
     }
 
     pub(super) fn push(&mut self, t: ThreadId) {
@@ -578,39 +502,6 @@ impl StreamSim {
         let f = self.threads[t as usize].flow as usize;
         if self.now_ns >= self.cfg.warmup_ns {
             self.flows[f].measured_bytes += u64::from(bytes);
-        }
-    }
-}
-
-impl ZoneOp {
-    fn spin_stack(self) -> Stack {
-        match self {
-            ZoneOp::Rmqueue { .. } => Stack::RmqueueSpin,
-            ZoneOp::RmqueueBulk { .. } => Stack::RmqueueBulkSpin,
-            ZoneOp::FreeOnePage { .. } => Stack::FreeOnePageSpin,
-            ZoneOp::FreePcpBulk { .. } => Stack::FreePcpBulkSpin,
-            ZoneOp::DrainAll { .. } => Stack::DrainAllSpin,
-        }
-    }
-
-    /// Index in [`LOCK_OPS`].
-    pub(super) fn index(self) -> usize {
-        match self {
-            ZoneOp::Rmqueue { .. } => 0,
-            ZoneOp::RmqueueBulk { .. } => 1,
-            ZoneOp::FreeOnePage { .. } => 2,
-            ZoneOp::FreePcpBulk { .. } => 3,
-            ZoneOp::DrainAll { .. } => 4,
-        }
-    }
-
-    fn node(self) -> u32 {
-        match self {
-            ZoneOp::Rmqueue { node, .. }
-            | ZoneOp::RmqueueBulk { node, .. }
-            | ZoneOp::FreePcpBulk { node }
-            | ZoneOp::DrainAll { node } => node,
-            ZoneOp::FreeOnePage { page } => page.node,
         }
     }
 }

@@ -348,21 +348,7 @@ impl World {
 impl skeleton::World for World {
     type Event = Event;
 
-    fn run_state(&self) -> &RunState {
-        &self.run_state
-    }
-
-    fn run_state_mut(&mut self) -> &mut RunState {
-        &mut self.run_state
-    }
-
-    fn queue(&mut self) -> &mut EventQueue<Event> {
-        &mut self.q
-    }
-
-    fn check(&self) -> Result<(), String> {
-        self.invariants()
-    }
+    crate::sim::world::world_fields!(run_state, q);
 
     /// The samples due before `at_ns` first (they record the state after the last event
     /// before each), then the event: a CPU spinning on the fold lock or still busy defers it.

@@ -4,11 +4,11 @@
 //! runs its threads, softirqs run on the exit of an interrupt in whatever thread it
 //! interrupted, and perf charges them to it; the `net_rx_action` chains are the softirq's.
 //! Chains are 5.2-era x86_64 paths, outermost first; the skb's own allocation and free
-//! (`__alloc_skb`, `__kfree_skb`) are written without their caller, as their time is the same
-//! from every caller. The `*Spin` chains end in `queued_spin_lock_slowpath` (list_lock or
-//! zone->lock). Line transfers are charged to the function that touches the line.
+//! (`__alloc_skb`, `__kfree_skb`, SLUB and the page allocator) are the chains every skb world
+//! shares (`crate::sim::skb::skb_call_chains!`). The `*Spin` chains end in
+//! `queued_spin_lock_slowpath` (list_lock or zone->lock). Line transfers are charged to the function that touches the line.
 
-use crate::sim::profile::call_chains;
+use crate::sim::skb::skb_call_chains;
 
 macro_rules! rcv {
     ($tail:literal) => {
@@ -26,7 +26,8 @@ macro_rules! send {
     };
 }
 
-call_chains! {
+skb_call_chains! {
+    alloc: "kmem_cache_alloc_node", slow: "___slab_alloc", pages: "__alloc_pages_nodemask";
     /// Where a CPU of this world spends a nanosecond.
     pub enum Stack for ["tcp_rr"] {
         /// The driver's part of the softirq (poll, skb build, GRO), before RPS.
@@ -60,33 +61,12 @@ call_chains! {
         FragGet => send!(";page_ref_inc"),
         /// A page-frag reference dropped (free, or pskb_trim of a reused skb).
         FragPut => "skb_release_data;__skb_frag_unref;put_page",
-        SkbAlloc => "__alloc_skb",
-        SlabAlloc => "__alloc_skb;kmem_cache_alloc_node",
-        SlabAllocSlow => "__alloc_skb;kmem_cache_alloc_node;___slab_alloc",
-        SlabAllocSpin => "__alloc_skb;kmem_cache_alloc_node;___slab_alloc;_raw_spin_lock;queued_spin_lock_slowpath",
-        SkbFree => "__kfree_skb;skb_release_all",
+        /// The lines of the skb `__kfree_skb` writes before its objects go back.
         SkbFreeLines => "__kfree_skb;skb_release_all;skb_release_head_state",
-        SlabFree => "__kfree_skb;kfree_skbmem;kmem_cache_free",
-        SlabFreeSlow => "__kfree_skb;kfree_skbmem;kmem_cache_free;__slab_free",
-        SlabFreeSpin => "__kfree_skb;kfree_skbmem;kmem_cache_free;__slab_free;_raw_spin_lock_irqsave;queued_spin_lock_slowpath",
-        PageAlloc => "__alloc_pages_nodemask;get_page_from_freelist",
-        PageAllocSpin => "__alloc_pages_nodemask;get_page_from_freelist;rmqueue_bulk;_raw_spin_lock;queued_spin_lock_slowpath",
-        PageFree => "__kfree_skb;skb_release_all;skb_release_data;put_page;__put_page;free_unref_page",
-        PageFreeSpin => "__kfree_skb;skb_release_all;skb_release_data;put_page;__put_page;free_unref_page;free_pcppages_bulk;_raw_spin_lock;queued_spin_lock_slowpath",
     }
 }
 
 impl Stack {
-    /// The chain a lock wait inside an operation charged to `self` goes to.
-    pub fn spin(self) -> Stack {
-        match self {
-            Stack::SlabAlloc | Stack::SlabAllocSlow => Stack::SlabAllocSpin,
-            Stack::SlabFree | Stack::SlabFreeSlow => Stack::SlabFreeSpin,
-            Stack::PageAlloc => Stack::PageAllocSpin,
-            _ => Stack::PageFreeSpin,
-        }
-    }
-
     /// SLUB's slow path (`___slab_alloc`, `__slab_free`) and the lock waits: what the
     /// report's "slab ns per request" counts.
     pub const SLOW_AND_SPIN: [Stack; 6] = [

@@ -269,26 +269,7 @@ impl Sim {
 impl World for Sim {
     type Event = Ev;
 
-    fn run_state(&self) -> &RunState {
-        &self.run_state
-    }
-
-    fn run_state_mut(&mut self) -> &mut RunState {
-        &mut self.run_state
-    }
-
-    fn queue(&mut self) -> &mut EventQueue<Ev> {
-        &mut self.q
-    }
-
-    fn on_measure_start(&mut self) {
-        self.start_measuring();
-        self.held_since = self.run_state.window().warmup_ns;
-    }
-
-    fn check(&self) -> Result<(), String> {
-        self.invariants()
-    }
+    crate::sim::world::world_fields!(run_state, q, start_measuring);
 
     fn handle(&mut self, t: u64, ev: Ev) {
         self.account_held(t);

@@ -78,6 +78,7 @@ impl Sim {
         for s in &mut self.slub {
             s.reset_stats();
         }
+        self.held_since = self.run_state.window().warmup_ns;
     }
 
     /// Adds the time since the last event to the integrals of the requests waiting for the

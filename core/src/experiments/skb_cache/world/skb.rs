@@ -133,7 +133,7 @@ impl Sim {
                     return (None, ns);
                 }
             };
-            let stack = if d.path == AllocPath::Fast { Stack::SlabAlloc } else { Stack::SlabAllocSlow };
+            let stack = Stack::slab_alloc(d.path);
             ns += self.charge(cpu, stack, d.cost);
             objs[i] = obj;
             nodes[i] = node;
@@ -170,7 +170,7 @@ impl Sim {
         }
         let drains = self.slub[node as usize].cpu_partial_drains(obj.cache, cpu);
         let d = self.slub[node as usize].free(&self.m, cpu, obj, t);
-        let stack = if d.path.is_slow() { Stack::SlabFreeSlow } else { Stack::SlabFree };
+        let stack = Stack::slab_free(d.path);
         let mut ns = self.charge(cpu, stack, d.cost);
         if self.slub[node as usize].cpu_partial_drains(obj.cache, cpu) > drains {
             for n in (0..nodes).filter(|&n| n != node as usize) {
