@@ -76,13 +76,22 @@ test('two tabs keep each other\'s progress, a newer format\'s field is kept, a f
   await b.evaluate(() => { location.hash = '#/'; });
   await b.waitForFunction(() => /\b3 \/ \d+ steps visited/.test(document.querySelector('[data-testid="progress-skb-layout"]')?.innerText || ''));
   // A full store: the step is kept in the tab, and the page says it could not be saved.
+  // Filled to the last byte: halving sizes down to one character, then the last value grown
+  // one character at a time (a new key costs its name too).
   await a.evaluate(() => {
-    try { for (let i = 0; i < 64; i++) localStorage.setItem(`fill${i}`, 'x'.repeat(1 << 20)); } catch { /* full */ }
+    let i = 0, last = null;
+    for (let size = 1 << 20; size >= 1; size >>= 1) {
+      for (;;) {
+        try { localStorage.setItem(`fill${i}`, 'x'.repeat(size)); last = `fill${i++}`; } catch { break; }
+      }
+    }
+    let v = localStorage.getItem(last);
+    try { for (;;) { v += 'x'; localStorage.setItem(last, v); } } catch { /* full to the byte */ }
   });
   await a.evaluate(() => { location.hash = '#/lesson/skb-layout/4'; });
   await a.waitForSelector(tid('notice'));
   assert.match(await a.locator(tid('notice')).innerText(), /could not be saved: this browser's storage for the site is full/);
-  await a.evaluate(() => { for (let i = 0; i < 64; i++) localStorage.removeItem(`fill${i}`); });
+  await a.evaluate(() => { for (const k of Object.keys(localStorage)) if (k.startsWith('fill')) localStorage.removeItem(k); });
   a.assertClean();
   await b.close();
 });
