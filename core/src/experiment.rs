@@ -1,10 +1,12 @@
-//! The experiment registry: every lesson's model behind one trait.
+//! The object-safe face of every experiment: the trait the platform (the CLI, the web app's
+//! main thread and sweep worker, the lessons checker) calls. Nobody implements it by hand: an
+//! experiment implements [`crate::model::Model`] (a typed input, seven required methods) and
+//! the blanket adapter in `model.rs` gives it this trait.
 //!
 //! An experiment is a pure function of (validated parameters, seed). It exports as data its
 //! parameter spec, the points of its sweep, its result columns and the views a page draws of
-//! them; the CLI, the web app (main thread and sweep worker) and the lessons checker only go
-//! through this trait, so a new experiment needs no code outside its module in
-//! `core/src/experiments/` and one line in its registry ([`crate::experiments::REGISTRY`]) (custom diagrams aside).
+//! them; a new one is its folder in `core/src/experiments/`, one line in
+//! [`crate::experiments::REGISTRY`], and the rows ARCHITECTURE.md's "Adding a lesson" lists.
 //!
 //! A run is a sweep: [`Experiment::points`] lists the points, [`Experiment::run_point`] computes
 //! one row per point (the unit of work a Web Worker streams back with progress), and
@@ -16,9 +18,9 @@
 //! something ([`Experiment::meanings`], [`crate::output::Meaning`]); the registry tests hold
 //! every experiment to it (`core/tests/meaningful.rs`).
 //!
-//! Bounded work: [`Experiment::estimate`] is an upper bound of a run's simulated events,
-//! computed from its real event budget before it starts; the CLI prints it and refuses a run
-//! above 60 s of one core without `--allow-long`.
+//! Bounded work: [`Experiment::estimate`] is the run's expected simulated events, from the
+//! model's own `Model::events` (an expectation, not a cap: each world also caps its run);
+//! the CLI prints it and refuses a run above 60 s of one core without `--allow-long`.
 //!
 //! A custom view that needs more than the [`RunOutput`] (a lane diagram of a short run, the
 //! frames of a step-through player) asks for its own data: [`Experiment::view_data`] of a

@@ -129,7 +129,9 @@ pub fn cost_of(events: u64) -> Cost {
 /// An experiment, as its author writes it (see the module doc). Every method takes the typed
 /// input read once from validated parameters; `&self` is a unit struct.
 pub trait Model: Sync + Sized + 'static {
-    /// The typed parameters.
+    /// The typed parameters: a struct declared with [`params_input!`](crate::params_input),
+    /// which reads each field from its parameter once and lists the names the registry test
+    /// holds to [`Model::specs`].
     type Input: ModelInput;
     /// What a point's worlds leave for its row (their reports, counters, outcomes).
     type Worlds;

@@ -1,5 +1,6 @@
 //! One module per experiment (one per lesson). Each exports a unit struct implementing
-//! [`Experiment`](crate::experiment::Experiment) and a typed model the web app can draw.
+//! [`Model`](crate::model::Model) (the platform sees it as an [`Experiment`]) and the typed
+//! data its custom views draw.
 //!
 //! The registry lives here, beside the `pub mod` lines: adding an experiment is its module
 //! and one line in [`REGISTRY`].
