@@ -137,7 +137,7 @@ impl ZoneOp {
         }
     }
 
-    /// Index in [`LOCK_OPS`].
+    /// Index in [`LOCK_OPS`](super::LOCK_OPS).
     pub(super) fn index(self) -> usize {
         match self {
             ZoneOp::Rmqueue { .. } => 0,
