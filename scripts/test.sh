@@ -21,6 +21,10 @@ SETUP_LINE=$(printf '%5ss  setup (scripts/setup.sh %s)' "$(($(date +%s) - SETUP_
 echo "[time] $SETUP_LINE"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR=never
+# Property tests draw from one fixed seed here, so a run's cases are the same on every machine
+# and a red run can be replayed (`PROPTEST_RNG_SEED=... cargo test ...`); `make fuzz` and a
+# plain `cargo test` draw fresh ones. Set PROPTEST_RNG_SEED to explore other cases.
+export PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED:-20261206}
 
 # Each stage's wall time, printed as it ends and summed up at the end (where `make test`'s
 # minutes go: docs/performance.md, "Where make test's time goes").

@@ -152,9 +152,9 @@ pub fn point_worlds_on(
 pub const DRAW_STEPS_PER_EVENT: u64 = 10;
 
 /// The events `cfg`'s world is expected to take, its draws' steps counted in events: a tick
-/// per CPU per tick begun, a timer per connection's expiry (whole bursts of the wheel's period), a
-/// raise per send beyond the forward alloc, two per percpu_counter fold (lock, release), over
-/// the window, or the ramp's (until the kernel sees the limit, a quarter more, at least a
+/// per CPU per tick begun, a timer per connection's expiry (a burst of the wheel's period on
+/// every gran-th tick that fires), a raise per send beyond the forward alloc, two per
+/// percpu_counter fold (lock, release), over the window, or the ramp's (until the kernel sees the limit, a quarter more, at least a
 /// tick); and each connection the run first touches draws its forward alloc in raises /
 /// timers + 1 steps.
 pub fn expected_events(cfg: &WorldConfig) -> u64 {
@@ -172,7 +172,9 @@ pub fn expected_events(cfg: &WorldConfig) -> u64 {
         _ => cfg.duration_ns,
     };
     let ticks = u64::from(cfg.nr_cpus()) * end_ns.div_ceil(tick_ns);
-    let timers = per_window(cfg.timers_per_min, end_ns.div_ceil(period_ns) * period_ns);
+    // Ticks k = 1, 2, … fire by the end; every gran-th from the first expires a burst.
+    let bursts = (end_ns / tick_ns).checked_sub(1).map_or(0, |k| k / cfg.wheel_gran_ticks.max(1) + 1);
+    let timers = per_window(cfg.timers_per_min, bursts * period_ns);
     let raises = per_window(cfg.raises_per_min, end_ns);
     let batch = cfg.batch.max(1) as u64;
     let folds = match (cfg.counter, cfg.ramp) {

@@ -7,9 +7,10 @@
 use super::{udp_wire_bytes, Config, Consumer, Workload, DRAIN_MAX_NS, GRO_FRAMES, RX_RING, UDP_RCVBUF_BYTES};
 use crate::sim::skb::TCP_MSS;
 
-/// Events per datagram sent: `Send`, `Arrive` and two of netfront's `TxIrq` (one per
-/// `rsp_event` set, about one per datagram and one per completion); one more `Send` when the
-/// link sets the pace (the client's full ring stops it until the next completion).
+/// Events per datagram sent while the wire is idle: `Send`, `Arrive` and two of netfront's
+/// `TxIrq` (one per `rsp_event` set by the send's `xennet_tx_buf_gc()`, one when the datagram
+/// is the one `rsp_event` names). When the link sets the pace the datagram queues behind
+/// others and is rarely the one named: one `TxIrq` fewer.
 const SENT_EVENTS: f64 = 4.0;
 /// Per datagram the interrupt CPU takes: `Irq` and `Deliver` (and with the reader on the same
 /// CPU, an `Irq` put off behind the reader).
@@ -53,10 +54,24 @@ fn udp_events(cfg: &Config, time_ns: f64) -> f64 {
     let link_bound = per_ns(n, client) > per_ns(1, wire);
     let sent = per_ns(n, client).min(per_ns(1, wire));
     let same = cfg.consumer == Consumer::Same;
+    let mut wakeups = 0.0;
     let (irq, taken, read) = if same && sent > per_ns(1, irq + reader) {
         (irq + reader, per_ns(1, irq + reader), per_ns(1, irq + reader))
+    } else if same {
+        (irq, sent, sent)
     } else {
-        let taken = sent.min(per_ns(1, irq));
+        // A reader on its own CPU that keeps up sleeps once its socket is empty; the interrupt
+        // CPU wakes it (try_to_wake_up, `wakeup_cycles`) and it runs `wake_latency_ns` later,
+        // reading what queued meanwhile: one wakeup per 1 + (latency + a read) × its share of
+        // the rate datagrams, paid by the interrupt CPU, which sets that rate (a fixed point).
+        let (wake, cycle) = (p.ns(k.wakeup_cycles.int()) as f64, (k.wake_latency_ns.int() + reader) as f64);
+        let mut taken = sent.min(per_ns(1, irq));
+        for _ in 0..16 {
+            let keeps_up = taken <= per_ns(n, reader);
+            wakeups = if keeps_up { 1.0 / (1.0 + cycle * taken / n as f64) } else { 0.0 };
+            taken = sent.min(1.0 / (irq as f64 + wakeups * wake).max(1.0));
+        }
+        let irq = irq + (wakeups * wake) as u64;
         (irq, taken, taken.min(per_ns(n, reader)))
     };
     // What piles up over the run: the clients' transmit rings (sends the link has not carried
@@ -70,9 +85,16 @@ fn udp_events(cfg: &Config, time_ns: f64) -> f64 {
     let queued = (taken - read) * time_ns + if behind { rx_ring } else { 0.0 };
     let socket = (queued / n as f64).clamp(0.0, (UDP_RCVBUF_BYTES / (bytes + 768)) as f64);
     let drain = (rx_ring * irq as f64).max(socket * reader as f64).min(DRAIN_MAX_NS as f64);
-    let per_sent = SENT_EVENTS + f64::from(u8::from(link_bound));
+    let per_sent = SENT_EVENTS - f64::from(u8::from(link_bound));
     let per_taken = TAKEN_EVENTS + f64::from(u8::from(same));
-    let per_read = if behind { 1.0 } else { 2.0 };
+    // Each read takes a datagram; a reader that sleeps reads once more to find its socket empty.
+    let per_read = if behind {
+        1.0
+    } else if same {
+        2.0
+    } else {
+        1.0 + wakeups
+    };
     (time_ns + drain) * (per_sent * sent + per_taken * taken + per_read * read) + tx_fill
 }
 
