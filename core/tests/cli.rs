@@ -333,3 +333,14 @@ fn missing_values_are_marked_and_noted_in_every_format() {
     let v: serde_json::Value = serde_json::from_slice(&default.stdout).unwrap();
     assert_eq!(v["notes"], serde_json::json!([]));
 }
+
+/// A cell that has no value in its row (skb-cache's memory rows leave the simulated columns
+/// empty, its simulated row the memory columns) is `null` in JSON, never `""`.
+#[test]
+fn cells_without_a_value_in_their_row_are_null_in_json() {
+    let json = skblab(&["run", "skb-cache", "--set", "measure_us=200", "--set", "flows=112", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert!(rows[0]["mem_on_gib"].is_null() && rows[1]["mpps"].is_null(), "{v}");
+    assert!(!String::from_utf8_lossy(&json.stdout).contains("\"\""), "{v}");
+}

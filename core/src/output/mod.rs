@@ -300,7 +300,9 @@ impl RunOutput {
     /// `{"experiment", "seed", "model_version", "columns": [{"name", "unit"}], "rows": [{column
     /// name: cell}], "notes": [one-line strings, `[]` when none]}` — so a run can be replayed
     /// (`seed`) and told apart from another model's (`model_version`, the version of
-    /// skblab-core). Text views are not part of it.
+    /// skblab-core). Text views are not part of it. A cell without a value is `null`: a
+    /// [`Cell::Missing`], and an empty text (a column of the table's other kind of row, such as
+    /// skb-cache's memory columns in its simulated row).
     pub fn to_json(&self) -> String {
         #[derive(Serialize)]
         struct Json<'a> {
@@ -318,7 +320,13 @@ impl RunOutput {
                 self.columns
                     .iter()
                     .zip(row)
-                    .map(|(c, v)| (c.name.to_string(), serde_json::to_value(v).expect("cell serializes")))
+                    .map(|(c, v)| {
+                        let value = match v {
+                            Cell::Text(t) if t.is_empty() => serde_json::Value::Null,
+                            v => serde_json::to_value(v).expect("cell serializes"),
+                        };
+                        (c.name.to_string(), value)
+                    })
                     .collect()
             })
             .collect();

@@ -5,7 +5,7 @@ use super::machines::ForwardingBox;
 use super::runs::{drop_pct, pair_worlds, Pair, RunSummary, Shares};
 use super::{Fix, Input, ID, WIRE_OVERHEAD_BYTES};
 use crate::model::Runner;
-use crate::output::{mark_row, Cell, Column, Meaning, Row, RunOutput, TextView};
+use crate::output::{mark_row, Cell, Column, Meaning, Row, RunOutput, TextView, MISSING};
 use crate::params::Choice;
 use crate::sim::qspinlock::LOCK_STAT_HEADER;
 
@@ -144,8 +144,17 @@ pub(super) fn decorate(out: &mut RunOutput, i: &Input, p: &Pair) {
         l.hold_ns_total as f64 / 1000.0,
     );
     let fx = i.fix.name();
+    // A rate the table does not show (too few packets counted) is not quoted in a title either.
+    let row = out.rows.first().cloned().unwrap_or_default();
+    let shown =
+        |col: &str| COLUMNS.iter().position(|(n, _)| *n == col).is_none_or(|k| row.get(k + 1) != Some(&Cell::Missing));
+    let mpps = |col: &str, v: f64| if shown(col) { format!("{v:.2} Mpps") } else { format!("Mpps {MISSING}") };
     out.views = vec![
-        TextView::new("perf", format!("perf report, {fx} the fix: {:.2} Mpps", chosen.mpps), chosen.perf_text.clone()),
+        TextView::new(
+            "perf",
+            format!("perf report, {fx} the fix: {}", mpps("mpps", chosen.mpps)),
+            chosen.perf_text.clone(),
+        ),
         TextView::new(
             "lock_stat",
             format!("/proc/lock_stat, zone->lock, {fx} the fix, whole run with warmup (times in us)"),
@@ -158,13 +167,13 @@ pub(super) fn decorate(out: &mut RunOutput, i: &Input, p: &Pair) {
         ),
     ];
     out.flames = vec![p.before.flame.clone(), p.after.flame.clone(), chosen.flame.clone()];
-    out.flames[0].title = format!("before the fix: {:.2} Mpps", p.before.mpps);
-    out.flames[1].title = format!("after the fix: {:.2} Mpps", p.after.mpps);
+    out.flames[0].title = format!("before the fix: {}", mpps("mpps_before", p.before.mpps));
+    out.flames[1].title = format!("after the fix: {}", mpps("mpps_after", p.after.mpps));
     // The chosen kernel's profile again, as the one graph that follows the `fix` knob.
     out.flames[2].id = "current".to_string();
-    out.flames[2].title = format!("{fx} the fix: {:.2} Mpps", chosen.mpps);
+    out.flames[2].title = format!("{fx} the fix: {}", mpps("mpps", chosen.mpps));
     out.note_missing(&meanings(i));
-    if let Some(note) = overload_note(i, chosen) {
+    if let Some(note) = overload_note(i, chosen).filter(|_| shown("drop_pct") && shown("mpps")) {
         out.notes.push(note);
     }
 }

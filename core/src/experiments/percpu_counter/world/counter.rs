@@ -13,11 +13,20 @@ use crate::experiments::percpu_counter::Counter;
 use crate::sim::qspinlock::Acquire;
 
 impl World {
+    /// `ns` of work starting now, to `stack`'s profile entry and the path's CPU time.
     fn charge(&mut self, path: Path, stack: Stack, ns: u64) {
+        self.charge_from(path, stack, self.now_ns, ns);
+    }
+
+    /// `ns` of work starting at `start_ns`: all of it to the profile, and to the path's CPU
+    /// time only the part inside the window (work begun near its end runs past it, and the
+    /// CPU share is of the window's time).
+    fn charge_from(&mut self, path: Path, stack: Stack, start_ns: u64, ns: u64) {
         self.profile.add(path.command(), stack, ns);
+        let inside = ns.min(self.cfg.duration_ns.saturating_sub(start_ns));
         match path {
-            Path::Raise => self.stats.raise_ns += ns,
-            Path::Reduce => self.stats.reduce_ns += ns,
+            Path::Raise => self.stats.raise_ns += inside,
+            Path::Reduce => self.stats.reduce_ns += inside,
         }
     }
 
@@ -188,7 +197,7 @@ impl World {
     pub(super) fn fold_release(&mut self, _cpu: u32) {
         if let Some((w, at)) = self.lock.unlock(&self.cfg.machine, self.now_ns) {
             let p = self.pending[w.thread as usize].expect("bug: a lock waiter with no fold pending");
-            self.charge(p.path, p.path.fold_spin(), at - p.since_ns);
+            self.charge_from(p.path, p.path.fold_spin(), p.since_ns, at - p.since_ns);
             self.fold_granted(w.thread, at);
         }
     }

@@ -229,6 +229,7 @@ pub struct WorldStats {
     pub shared_contended: u64,
     pub folds: u64,
     pub lock_contentions: u64,
+    /// CPU time of the raise and the reduce paths inside the window.
     pub raise_ns: u64,
     pub reduce_ns: u64,
     pub max_error_pages: i64,
