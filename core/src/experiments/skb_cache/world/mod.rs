@@ -53,6 +53,7 @@ use crate::sim::cache::{Caches, PageData, Scale};
 use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
+use crate::sim::slab::Slab;
 use crate::sim::slub::{Obj, Slub};
 use crate::sim::world::{RunState, Window, World};
 use serde::Serialize;
@@ -187,7 +188,10 @@ pub struct Sim {
     q: EventQueue<Ev>,
     run_state: RunState,
     rng: Rng,
+    /// One SLUB per node when the profile's kernel runs SLUB (empty under SLAB).
     slub: Vec<Slub>,
+    /// SLAB over every node when the profile's kernel runs SLAB.
+    slab: Option<Slab>,
     /// Per CPU, per cache: the node whose SLUB holds the CPU's active slab (the kernel's
     /// `kmem_cache_cpu` is one per cache, over every node's slabs; [`Sim::slab_alloc`]).
     cur_node: Vec<[u32; 4]>,

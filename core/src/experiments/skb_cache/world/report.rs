@@ -6,6 +6,7 @@
 use super::{Sim, Skb, Stack, MAX_LANES};
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::profile::Profile;
+use crate::sim::slab::{Slab, SlabStats};
 use crate::sim::slub::{OpCost, SlubStats};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -40,6 +41,9 @@ pub struct RunResult {
     pub freed_on_alloc_cpu: u64,
     pub tx_reused: u64,
     pub slub: SlubStats,
+    /// SLAB's counters, when the kernel runs SLAB (`slub` then holds only its free hits
+    /// and misses as fast and slow paths).
+    pub slab: SlabStats,
     pub list_lock: u64,
     pub list_lock_contended: u64,
     pub zone_lock_contended: u64,
@@ -78,6 +82,9 @@ impl Sim {
         for s in &mut self.slub {
             s.reset_stats();
         }
+        if let Some(s) = &mut self.slab {
+            s.reset_stats();
+        }
         self.held_since = self.run_state.window().warmup_ns;
     }
 
@@ -114,6 +121,10 @@ impl Sim {
             self.res.zone_lock_contended += s.zone.lock.stats.contentions;
             debug_assert!(checked || s.check_invariants().is_ok());
         }
+        if let Some(s) = self.slab.take() {
+            self.slab_result(&s);
+            debug_assert!(checked || s.check_invariants().is_ok());
+        }
         let end = self.run_state.window().warmup_ns + self.res.measure_ns;
         let (mut done, mut rtt_sum) = (0u64, 0u64);
         for &(at, rtt) in &self.sent_ns {
@@ -132,6 +143,20 @@ impl Sim {
         let little_ns = if done > 0 { unsimulated as f64 * self.res.measure_ns as f64 / done as f64 } else { 0.0 };
         self.res.mean_latency_ns = rtt_sum as f64 / done.max(1) as f64 + little_ns;
         self.res
+    }
+
+    /// SLAB's counters and lock counts into the result.
+    fn slab_result(&mut self, s: &Slab) {
+        for x in s.per_cpu() {
+            self.res.slab.add(&x);
+        }
+        self.res.slub.free_fastpath = self.res.slab.freehit;
+        self.res.slub.free_slowpath = self.res.slab.freemiss;
+        for n in s.caches.iter().flat_map(|c| &c.nodes) {
+            self.res.list_lock += n.list_lock.stats.acquisitions;
+            self.res.list_lock_contended += n.list_lock.stats.contentions;
+        }
+        self.res.zone_lock_contended += s.zones.iter().map(|z| z.lock.stats.contentions).sum::<u64>();
     }
 
     pub(super) fn add(&mut self, stack: Stack, ns: u64) -> u64 {
