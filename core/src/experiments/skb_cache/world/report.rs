@@ -123,7 +123,7 @@ impl Sim {
         }
         if let Some(s) = self.slab.take() {
             self.slab_result(&s);
-            debug_assert!(checked || s.check_invariants().is_ok());
+            debug_assert!(checked || s.check_invariants().is_ok(), "SLAB: {:?}", s.check_invariants());
         }
         let end = self.run_state.window().warmup_ns + self.res.measure_ns;
         let (mut done, mut rtt_sum) = (0u64, 0u64);
