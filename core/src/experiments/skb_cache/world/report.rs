@@ -181,9 +181,14 @@ impl Sim {
 
     /// An allocator operation: its work to `stack`, its lock wait to `stack.spin()`.
     pub(super) fn charge(&mut self, cpu: CpuId, stack: Stack, c: OpCost) -> u64 {
+        self.charge_to(cpu, (stack, stack.spin()), c)
+    }
+
+    /// An allocator operation: its work to `stacks.0`, its lock wait to `stacks.1`.
+    pub(super) fn charge_to(&mut self, cpu: CpuId, (stack, spin): (Stack, Stack), c: OpCost) -> u64 {
         let w = cycles_to_ns(c.cycles, self.mhz[cpu as usize]) + c.line_ns;
         self.add(stack, w);
-        self.add(stack.spin(), c.spin_ns);
+        self.add(spin, c.spin_ns);
         w + c.spin_ns
     }
 

@@ -172,8 +172,11 @@ impl Sim {
                     return (None, ns);
                 }
             };
-            let stack = Stack::slab_alloc(d.path);
-            ns += self.charge(cpu, stack, d.cost);
+            let stacks = match Stack::slab_alloc(d.path) {
+                Stack::SlabAllocSlow if self.slab.is_some() => (Stack::SlabRefill, Stack::SlabRefillSpin),
+                stack => (stack, stack.spin()),
+            };
+            ns += self.charge_to(cpu, stacks, d.cost);
             objs[i] = obj;
             nodes[i] = node;
         }
@@ -202,8 +205,13 @@ impl Sim {
         if let Some(s) = &mut self.slab {
             // SLAB: `cache_free_alien` routes another node's object to the alien cache.
             let d = s.free(&self.m, cpu, obj, t);
-            let stack = if d.path.is_slow() { Stack::SlabFreeSlow } else { Stack::SlabFree };
-            return (d.path.name(), self.charge(cpu, stack, d.cost));
+            let stacks = match d.path {
+                slab::FreePath::Fast => (Stack::SlabFree, Stack::SlabFreeSpin),
+                slab::FreePath::FlushShared | slab::FreePath::FlushSlabs => (Stack::SlabFlush, Stack::SlabFlushSpin),
+                slab::FreePath::Alien => (Stack::SlabAlien, Stack::SlabAlienSpin),
+                slab::FreePath::AlienDrain => (Stack::SlabAlienDrain, Stack::SlabAlienDrainSpin),
+            };
+            return (d.path.name(), self.charge_to(cpu, stacks, d.cost));
         }
         let nodes = self.slub.len();
         if nodes > 1 {
