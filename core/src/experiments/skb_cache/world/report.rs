@@ -41,8 +41,8 @@ pub struct RunResult {
     pub freed_on_alloc_cpu: u64,
     pub tx_reused: u64,
     pub slub: SlubStats,
-    /// SLAB's counters, when the kernel runs SLAB (`slub` then holds only its free hits
-    /// and misses as fast and slow paths).
+    /// SLAB's counters, when the kernel runs SLAB (`slub` then holds only its frees: array
+    /// pushes as fast, flushes and alien frees as slow).
     pub slab: SlabStats,
     pub list_lock: u64,
     pub list_lock_contended: u64,
@@ -151,7 +151,8 @@ impl Sim {
             self.res.slab.add(&x);
         }
         self.res.slub.free_fastpath = self.res.slab.freehit;
-        self.res.slub.free_slowpath = self.res.slab.freemiss;
+        // Slow: every free that is not a push on the CPU's own array (a flush or an alien free).
+        self.res.slub.free_slowpath = self.res.slab.freemiss + self.res.slab.node_frees;
         for n in s.caches.iter().flat_map(|c| &c.nodes) {
             self.res.list_lock += n.list_lock.stats.acquisitions;
             self.res.list_lock_contended += n.list_lock.stats.contentions;
