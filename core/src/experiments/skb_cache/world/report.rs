@@ -41,8 +41,8 @@ pub struct RunResult {
     pub freed_on_alloc_cpu: u64,
     pub tx_reused: u64,
     pub slub: SlubStats,
-    /// SLAB's counters, when the kernel runs SLAB (`slub` then holds only its frees: array
-    /// pushes as fast, flushes and alien frees as slow).
+    /// SLAB's counters, when the kernel runs SLAB (`slub` then holds only its frees — array
+    /// pushes as fast, flushes and alien frees as slow — and its `list_lock` wait).
     pub slab: SlabStats,
     pub list_lock: u64,
     pub list_lock_contended: u64,
@@ -153,6 +153,7 @@ impl Sim {
         self.res.slub.free_fastpath = self.res.slab.freehit;
         // Slow: every free that is not a push on the CPU's own array (a flush or an alien free).
         self.res.slub.free_slowpath = self.res.slab.freemiss + self.res.slab.node_frees;
+        self.res.slub.list_lock_wait_ns = self.res.slab.list_lock_wait_ns;
         for n in s.caches.iter().flat_map(|c| &c.nodes) {
             self.res.list_lock += n.list_lock.stats.acquisitions;
             self.res.list_lock_contended += n.list_lock.stats.contentions;
