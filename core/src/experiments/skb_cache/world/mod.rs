@@ -1,5 +1,7 @@
 //! The world of `skb-cache`: tcp_rr on a many-core server, every skb allocated and freed on
-//! the sim kernel's SLUB ([`crate::sim::slub`], one per NUMA node) with the CPU that does it.
+//! the sim kernel's slab allocator with the CPU that does it: SLAB ([`crate::sim::slab`], over
+//! every NUMA node, alien caches for other nodes' objects) on a kernel that ran it, as the
+//! seed's 2019 server did, else SLUB ([`crate::sim::slub`], one per NUMA node).
 //!
 //! A request reaches the NIC; RSS hashes its flow to an RX queue whose interrupt runs on CPU
 //! X. There the driver allocates the rx skb (sk_buff + head, and one page per frame when the
