@@ -1,7 +1,7 @@
 //! The invariants of `skb-cache`'s world after every event (`make fuzz-sim`), apart from the
 //! model: every node's SLUB or the SLAB (`Slub::check_invariants`, `Slab::check_invariants`:
-//! objects, slabs, lists, zones, locks), object conservation (the skbs the flows and backlogs hold are exactly the objects
-//! SLUB counts allocated), the rx frames' pages referenced, and the queues naming real flows
+//! objects, slabs, lists, zones, locks), object conservation (the skbs the flows and backlogs
+//! hold are exactly the objects the allocator counts allocated), the rx frames' pages referenced, and the queues naming real flows
 //! and threads, the counts of requests before the driver and rx skbs held equal to the queues'.
 
 use super::{Sim, Skb};

@@ -1,7 +1,7 @@
 //! Setting up a run of `skb-cache`: the kmalloc class of each head, the frames and frags of
 //! a message, the memory a parked skb pins, and the world itself (SLAB over the nodes, or one
-//! SLUB per node, sized for the flows, RSS's choice of each flow's IRQ CPU, the clients' first requests). Everything
-//! here runs before the first event, or is arithmetic the views share.
+//! SLUB per node, sized for the flows, RSS's choice of each flow's IRQ CPU, the clients' first
+//! requests). Everything here runs before the first event, or is arithmetic the views share.
 
 use super::super::profile::Allocator;
 use super::MAX_EVENTS;
