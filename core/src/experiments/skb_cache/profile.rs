@@ -17,13 +17,14 @@ use crate::sim::slab::SlabCosts;
 use crate::sim::slub::SlubCosts;
 use serde::Serialize;
 
-/// The slab allocator a kernel was built with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Allocator {
-    /// mm/slab.c: per-CPU arrays, shared arrays, alien caches ([`crate::sim::slab`]).
-    Slab,
-    /// mm/slub.c with per-CPU partial slabs ([`crate::sim::slub`], one per node).
-    Slub,
+crate::choice_enum! {
+    /// The slab allocator a kernel was built with (the `allocator` parameter).
+    pub enum Allocator {
+        /// mm/slab.c: per-CPU arrays, shared arrays, alien caches ([`crate::sim::slab`]).
+        Slab = "slab",
+        /// mm/slub.c with per-CPU partial slabs ([`crate::sim::slub`], one per node).
+        Slub = "slub",
+    }
 }
 
 /// The server's catalogue entries and the workload constants of tcp_rr.
