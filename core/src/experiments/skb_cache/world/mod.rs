@@ -1,7 +1,8 @@
 //! The world of `skb-cache`: tcp_rr on a many-core server, every skb allocated and freed on
 //! the sim kernel's slab allocator with the CPU that does it: SLAB ([`crate::sim::slab`], over
-//! every NUMA node, alien caches for other nodes' objects) on a kernel that ran it, as the
-//! seed's 2019 server did, else SLUB ([`crate::sim::slub`], one per NUMA node).
+//! every NUMA node, alien caches for other nodes' objects), as the seed's 2019 server ran, or
+//! SLUB ([`crate::sim::slub`], one per NUMA node), as the profile's
+//! [`Allocator`](super::profile::Allocator) says (the `allocator` parameter).
 //!
 //! A request reaches the NIC; RSS hashes its flow to an RX queue whose interrupt runs on CPU
 //! X. There the driver allocates the rx skb (sk_buff + head, and one page per frame when the
@@ -110,7 +111,9 @@ pub struct Config {
     pub measure_ns: u64,
     /// SLUB's steady-state start ([`crate::sim::slub::RemoteTraffic`]): the partial lists filled
     /// to their long-run occupancy before the first event (false: a cold start, every list
-    /// empty, whose lists take tens of ms to fill).
+    /// empty, whose lists take tens of ms to fill). Only with
+    /// [`Allocator::Slub`](super::profile::Allocator::Slub): SLAB's arrays fill within the
+    /// warm-up.
     pub steady_slub: bool,
 }
 
