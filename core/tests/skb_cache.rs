@@ -250,8 +250,9 @@ fn gain_grows_with_cores() {
 /// `rx_queues`: fewer RX queues than CPUs put every driver allocation and TCP
 /// receive on a few CPUs while all CPUs free: the IRQ CPUs saturate (Mpps falls with the
 /// queues, the other CPUs idle) and nearly every rx free is remote (the exceptions: the flows
-/// whose thread runs on an IRQ CPU, which ksoftirqd now lets run). The freeing CPUs' partial
-/// lists overflow and drain under list_lock (docs/skb-cache.md, "Flows, threads, cores and slab contention").
+/// whose thread runs on an IRQ CPU, which ksoftirqd now lets run). On SLAB the allocating CPUs
+/// refill and the freeing CPUs flush their arrays under list_lock (on SLUB the freeing CPUs'
+/// partial lists overflow): docs/skb-cache.md, "Flows, threads, cores and slab contention".
 #[test]
 fn fewer_rx_queues_saturate_the_irq_cpus() {
     let at = |q: &'static str| run(&[q]);
@@ -307,11 +308,11 @@ fn slab_turnover_follows_the_rx_skbs_held_per_cpu() {
 
 /// At a fixed load per CPU (the seed's 10,000 flows on 112 threads, i.e.
 /// ~87 rx skbs held per CPU, flows and threads scaled with the CPUs) more cores per socket
-/// put more CPUs on each node's `list_lock` at the same rate each: contentions must not fall
+/// put more CPUs on each node's `list_lock` (SLAB's refills, flushes and alien drains) at the
+/// same rate each: contentions must not fall
 /// as cores are added, and an acquisition waits longer at 28 cores than at 7 (summed over
 /// seeds 1–3; each seed alone is noisy). At a fixed 10,000 flows they need not rise: each CPU
-/// holds fewer skbs, and from 128 CPUs `calculate_order` doubles the `skbuff_head_cache` slab
-/// (docs/knob-audit.md).
+/// holds fewer skbs.
 #[test]
 fn list_lock_contention_grows_with_cores_at_a_fixed_load_per_cpu() {
     let mut seen: Vec<(u64, f64)> = Vec::new();

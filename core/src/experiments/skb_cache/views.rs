@@ -130,7 +130,7 @@ fn on_off(b: bool) -> &'static str {
 /// Where sampled skbs were allocated and freed, as lanes (narrow: fits a phone).
 fn lanes_text(r: &RunResult) -> String {
     let mut out = String::from("sampled skbs after the warm-up:\nCPU that allocated -> CPU that freed\n\n");
-    let _ = writeln!(out, "{:<6} {:<3} {:>11}  {:<19} SLUB free", "flow", "skb", "CPUs", "freed by");
+    let _ = writeln!(out, "{:<6} {:<3} {:>11}  {:<19} free path", "flow", "skb", "CPUs", "freed by");
     for l in &r.lanes {
         let cpus = match l.free_cpu {
             Some(c) => format!("{:>3} -> {:<3}", l.alloc_cpu, c),
