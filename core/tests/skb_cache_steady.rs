@@ -1,4 +1,4 @@
-//! `skb-cache`'s SLUB steady-state start (slab `list_lock` contention must be able to emerge
+//! `skb-cache`'s SLUB steady-state start (`allocator=slub`) (slab `list_lock` contention must be able to emerge
 //! in a window of a few ms), a single thread with RPS that serves requests, a round-trip
 //! latency that does not grow with the window, and the gain's dependence on the core count.
 //! Every figure is what the world counted.
@@ -25,13 +25,13 @@ fn config(settings: &[&str]) -> world::Config {
 /// from the node inside 2 ms, and some of those acquisitions find the lock held.
 #[test]
 fn steady_start_takes_list_lock_in_a_short_window() {
-    let cfg = config(&[]);
+    let cfg = config(&["allocator=slub"]);
     assert!(cfg.steady_slub && cfg.sim_flows() == 10_000);
     let steady = world::simulate(&cfg, 1);
     assert!(steady.slub.cpu_partial_drain > 0, "drains: {:?}", steady.slub);
     assert!(steady.list_lock > 100, "list_lock {}", steady.list_lock);
     assert!(steady.list_lock_contended > 0, "contended {} of {}", steady.list_lock_contended, steady.list_lock);
-    let prof = run(&[]).view("profile").unwrap().text.clone();
+    let prof = run(&["allocator=slub"]).view("profile").unwrap().text.clone();
     assert!(prof.contains("lock_stat, &n->list_lock"), "{prof}");
 }
 
@@ -41,7 +41,7 @@ fn steady_start_takes_list_lock_in_a_short_window() {
 /// see different draws of the same random process).
 #[test]
 fn steady_start_matches_a_long_cold_run() {
-    let cfg = config(&[]);
+    let cfg = config(&["allocator=slub"]);
     let steady = world::simulate(&cfg, 1);
     let cold = world::simulate(&world::Config { steady_slub: false, warmup_ns: 40_000_000, ..cfg.clone() }, 1);
     let rate = |r: &world::RunResult| r.list_lock as f64 / r.requests.max(1) as f64;

@@ -50,6 +50,7 @@ use crate::sim::catalogue::Quantity;
 use crate::sim::machine::MachineProfile;
 use crate::sim::profile::SPIN_SYMBOL;
 pub use lanes::{lane_diagram, LaneDiagram, LaneSet, LANE_FLOWS};
+pub use profile::Allocator;
 use profile::{RrProfile, SERVER_2019_RR};
 use serde::Serialize;
 pub use world::{Config, RunResult, Stack};
@@ -82,6 +83,7 @@ crate::params_input! {
         pub sockets: u32,
         pub cpus: u32,
         pub smt: bool,
+        pub allocator: Allocator,
         pub warmup_us: u64,
         pub measure_us: u64,
     }
@@ -96,7 +98,7 @@ impl Input {
     /// The world's configuration on `profile`.
     pub fn config(&self, profile: RrProfile) -> Config {
         Config {
-            profile,
+            profile: RrProfile { allocator: self.allocator, ..profile },
             sockets: self.sockets,
             cores: self.cpus,
             smt: self.smt,

@@ -13,8 +13,19 @@
 
 use crate::sim::catalogue::{Family, KernelCosts, SKYLAKE_SP, SKYLAKE_SP_2019};
 use crate::sim::machine::MachineProfile;
+use crate::sim::slab::SlabCosts;
 use crate::sim::slub::SlubCosts;
 use serde::Serialize;
+
+crate::choice_enum! {
+    /// The slab allocator a kernel was built with (the `allocator` parameter).
+    pub enum Allocator {
+        /// mm/slab.c: per-CPU arrays, shared arrays, alien caches ([`crate::sim::slab`]).
+        Slab = "slab",
+        /// mm/slub.c with per-CPU partial slabs ([`crate::sim::slub`], one per node).
+        Slub = "slub",
+    }
+}
 
 /// The server's catalogue entries and the workload constants of tcp_rr.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -42,6 +53,8 @@ pub struct RrProfile {
     pub client_turnaround_ns: u64,
     /// NIC link rate, Mbit/s. ASSUMPTION: 100 Gbit/s (a 2019 server NIC; the post does not say).
     pub link_mbps: u64,
+    /// The slab allocator of the server's kernel.
+    pub allocator: Allocator,
 }
 
 /// The 2019 tcp_rr server (seed 004) on seed 000's machine.
@@ -55,6 +68,9 @@ pub const SERVER_2019_RR: RrProfile = RrProfile {
     max_events: 256,
     client_turnaround_ns: 25_000,
     link_mbps: 100_000,
+    // Seed 004's own cover letter (bdaba8959e92's merge): "the asymetric alloc/free pattern
+    // for which slab has to drain alien caches": the server ran SLAB.
+    allocator: Allocator::Slab,
 };
 
 impl RrProfile {
@@ -66,6 +82,10 @@ impl RrProfile {
     /// SLUB's costs on this kernel.
     pub fn slub(&self) -> SlubCosts {
         SlubCosts::from_catalogue(&self.kernel)
+    }
+    /// SLAB's costs on this kernel.
+    pub fn slab(&self) -> SlabCosts {
+        SlabCosts::from_catalogue(&self.kernel)
     }
     /// NIC driver receive per request (napi poll .. GRO), before RPS could move the rest.
     pub fn nic_rx_cycles(&self) -> u64 {

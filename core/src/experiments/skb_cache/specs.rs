@@ -6,7 +6,7 @@ use super::*;
 pub fn specs() -> Vec<ParamSpec> {
     vec![
         ParamSpec::int("flows", "flows", i64::from(seed::FLOWS), (1, 1_000_000, 1))
-            .help("TCP connections, one request in flight each (tcp_rr). At most 16,384 are simulated (the seed's 10,000 all are: SLUB's slab turnover depends on the skbs in flight per CPU); beyond that each simulated flow stands for flows/16,384 sockets, whose state ages out of L2 and L3 as theirs would: more sockets, more cache misses per request; latency_us adds the queueing of the flows not simulated by Little's law (one transaction time each).")
+            .help("TCP connections, one request in flight each (tcp_rr). At most 16,384 are simulated (the seed's 10,000 all are: the slab turnover depends on the skbs in flight per CPU); beyond that each simulated flow stands for flows/16,384 sockets, whose state ages out of L2 and L3 as theirs would: more sockets, more cache misses per request; latency_us adds the queueing of the flows not simulated by Little's law (one transaction time each).")
             .kernel("netperf -t TCP_RR, many instances"),
         ParamSpec::int("threads", "threads", i64::from(seed::THREADS), (1, 2048, 1))
             .help("Server threads (epoll loops), thread t pinned to CPU t mod CPUs; at most 4 per logical CPU. Several threads on a CPU share it: smaller epoll batches and a context switch when the running one has nothing ready.")
@@ -21,7 +21,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("RPS/RFS: the driver allocates on the IRQ CPU, then steers the packet to the application's CPU, which runs the TCP receive path and recvmsg.")
             .kernel("rps_cpus / rps_sock_flow_entries"),
         ParamSpec::int("rx_queues", "queues", 112, (1, 256, 1))
-            .help("NIC receive queues (RSS channels), each with its interrupt on its own CPU, spread evenly over the CPUs; at most one per CPU. Default one per logical CPU (mlx5 opens one channel per completion vector, ASSUMPTION). Fewer queues than CPUs: a few CPUs allocate every rx skb while all of them free, so the freeing CPUs' partial lists overflow and SLUB's list_lock is taken.")
+            .help("NIC receive queues (RSS channels), each with its interrupt on its own CPU, spread evenly over the CPUs; at most one per CPU. Default one per logical CPU (mlx5 opens one channel per completion vector, ASSUMPTION). Fewer queues than CPUs: a few CPUs allocate every rx skb while all of them free, so the allocating CPUs refill and the freeing CPUs flush their arrays under list_lock (SLAB), or the freeing CPUs' partial lists overflow under it (SLUB).")
             .kernel("ethtool -L eth0 combined N"),
         ParamSpec::int("request_bytes", "bytes", 1, (1, 65_536, 1))
             .help("Request size. Up to 256 bytes the driver copies it into the skb head; larger requests carry one page per 1448-byte frame (GRO merges up to 45).")
@@ -29,11 +29,14 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("response_bytes", "bytes", 1, (1, 65_536, 1))
             .help("Response size: copied into the sending thread's 32 KB page frag; the tx skb holds a reference per frag.")
             .kernel("netperf -r REQ,RESP"),
-        ParamSpec::int("sockets", "sockets", 2, (1, 4, 1)).help("CPU packages (NUMA nodes; SLUB per node).").kernel(""),
+        ParamSpec::int("sockets", "sockets", 2, (1, 4, 1)).help("CPU packages (NUMA nodes; the allocator keeps per-node lists and, on SLAB, alien caches between nodes).").kernel(""),
         ParamSpec::int("cpus", "cores", 28, (1, 64, 1)).help("Physical cores per socket.").kernel(""),
         ParamSpec::boolean("smt", true).help("Two hardware threads per core (Hyper-Threading).").kernel(""),
+        ParamSpec::choice_of("allocator", Allocator::Slab)
+            .help("The slab allocator. slab: mm/slab.c, which the seed's 2019 server ran (merge bdaba8959e92's cover letter: \"slab has to drain alien caches\"): per-CPU arrays, and a free of another node's object goes to that node's alien cache, flushed under the node's locks. slub: mm/slub.c, the default since 2.6.23 (a0acd8208076) and the only one since SLAB's removal in 6.8: per-CPU slabs and partial lists; a free to a slab that is not the CPU's own is __slab_free, list_lock when the slab changes list.")
+            .kernel("CONFIG_SLAB / CONFIG_SLUB"),
         ParamSpec::int("warmup_us", "us", 2000, (0, 10_000, 100))
-            .help("Simulated time before measuring, at least; the warm-up goes on until every simulated flow has completed two round trips (a closed loop slower than the warm-up is then past its first cycle). SLUB's partial lists start in their long-run state.")
+            .help("Simulated time before measuring, at least; the warm-up goes on until every simulated flow has completed two round trips (a closed loop slower than the warm-up is then past its first cycle). With allocator = slub, SLUB's partial lists start in their long-run state.")
             .kernel(""),
         ParamSpec::int("measure_us", "us", 2000, (200, 20_000, 100))
             .help("Simulated time measured. Work per run is bounded by the window and a cap of 3,000,000 events.")

@@ -58,24 +58,28 @@ fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
             s.slowpath_frees_per_request, s.slab_ns_per_request, s.line_ns_per_request
         );
     }
-    let _ = writeln!(
-        out,
-        "SLUB in the window: {} fast frees, {} slow frees,\n  {} list_lock ({} contended), zone->lock contended {},\n  tx skbs reused {}",
-        r.slub.free_fastpath,
-        r.slub.free_slowpath,
-        r.list_lock,
-        r.list_lock_contended,
-        r.zone_lock_contended,
-        r.tx_reused
-    );
-    let slab_spin = r.profile.ns_of(&[Stack::SlabAllocSpin, Stack::SlabFreeSpin]) as f64;
-    let _ = writeln!(
-        out,
-        "lock_stat, &n->list_lock: {} contentions, {:.1} us waited; {:.3} % of busy time\n  in queued_spin_lock_slowpath under ___slab_alloc / __slab_free",
-        r.list_lock_contended,
-        r.slub.list_lock_wait_ns as f64 / 1e3,
-        slab_spin / r.busy_ns.max(1) as f64 * 100.0
-    );
+    if r.slab.allochit + r.slab.allocmiss > 0 {
+        slab_counters(&mut out, r);
+    } else {
+        let _ = writeln!(
+            out,
+            "SLUB in the window: {} fast frees, {} slow frees,\n  {} list_lock ({} contended), zone->lock contended {},\n  tx skbs reused {}",
+            r.slub.free_fastpath,
+            r.slub.free_slowpath,
+            r.list_lock,
+            r.list_lock_contended,
+            r.zone_lock_contended,
+            r.tx_reused
+        );
+        let slab_spin = r.profile.ns_of(&[Stack::SlabAllocSpin, Stack::SlabFreeSpin]) as f64;
+        let _ = writeln!(
+            out,
+            "lock_stat, &n->list_lock: {} contentions, {:.1} us waited; {:.3} % of busy time\n  in queued_spin_lock_slowpath under ___slab_alloc / __slab_free",
+            r.list_lock_contended,
+            r.slub.list_lock_wait_ns as f64 / 1e3,
+            slab_spin / r.busy_ns.max(1) as f64 * 100.0
+        );
+    }
     let frags = world::rx_frags(input.request_bytes);
     if frags > 0 {
         let _ = writeln!(out, "each request skb carries {frags} page frags: {frags} page frees per request");
@@ -92,6 +96,29 @@ fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
     out
 }
 
+/// SLAB's counters of the window (`/proc/slabinfo`'s STATS and the locks' waits).
+fn slab_counters(out: &mut String, r: &RunResult) {
+    let st = &r.slab;
+    let _ = writeln!(
+        out,
+        "SLAB in the window: {} array frees, {} flushes (cache_flusharray), {} alien frees ({} drained a full alien cache),\n  {} refills (cache_alloc_refill), {} new slabs, tx skbs reused {}",
+        st.freehit, st.freemiss, st.node_frees, st.node_overflow, st.allocmiss, st.grown, r.tx_reused
+    );
+    let spin = |stacks: &[Stack]| r.profile.ns_of(stacks) as f64 / r.busy_ns.max(1) as f64 * 100.0;
+    let _ = writeln!(
+        out,
+        "lock_stat, &n->list_lock: {} acquisitions, {:.1} us waited; &alc->lock: {} acquisitions, {:.1} us waited; zone->lock contended {}\n  queued_spin_lock_slowpath: {:.3} % of busy time under __cache_free_alien, {:.3} % under __drain_alien_cache, {:.3} % under cache_alloc_refill / cache_flusharray",
+        st.list_lock,
+        st.list_lock_wait_ns as f64 / 1e3,
+        st.alien_lock,
+        st.alien_lock_wait_ns as f64 / 1e3,
+        r.zone_lock_contended,
+        spin(&[Stack::SlabAlienSpin]),
+        spin(&[Stack::SlabAlienDrainSpin]),
+        spin(&[Stack::SlabRefillSpin, Stack::SlabFlushSpin])
+    );
+}
+
 fn on_off(b: bool) -> &'static str {
     if b {
         "on"
@@ -103,7 +130,7 @@ fn on_off(b: bool) -> &'static str {
 /// Where sampled skbs were allocated and freed, as lanes (narrow: fits a phone).
 fn lanes_text(r: &RunResult) -> String {
     let mut out = String::from("sampled skbs after the warm-up:\nCPU that allocated -> CPU that freed\n\n");
-    let _ = writeln!(out, "{:<6} {:<3} {:>11}  {:<19} SLUB free", "flow", "skb", "CPUs", "freed by");
+    let _ = writeln!(out, "{:<6} {:<3} {:>11}  {:<19} free path", "flow", "skb", "CPUs", "freed by");
     for l in &r.lanes {
         let cpus = match l.free_cpu {
             Some(c) => format!("{:>3} -> {:<3}", l.alloc_cpu, c),

@@ -160,19 +160,29 @@ fn check_slab(c: &KmemCache, sid: usize, s: &SlabPage, seen: &[u8]) -> Result<()
     if s.objects() != c.objects_per_slab {
         return Err(format!("{}: slab {sid} has {} objects, not {}", c.name, s.objects(), c.objects_per_slab));
     }
-    let mut perm = s.freelist.clone();
-    perm.sort_unstable();
-    if perm.iter().enumerate().any(|(i, &x)| usize::from(x) != i) {
-        return Err(format!("{}: slab {sid}'s freelist is not a permutation of its objects", c.name));
+    // `slab_put_obj` writes the freed index at `freelist[--active]`: the entries below
+    // `active` are stale (objects need not come back in the order they left), the tail from
+    // `active` holds each slab-free object exactly once.
+    if s.freelist.len() != s.state.len() || s.active > s.objects() {
+        return Err(format!("{}: slab {sid}'s freelist has {} entries, active {}", c.name, s.freelist.len(), s.active));
     }
-    for (pos, &idx) in s.freelist.iter().enumerate() {
-        let free = s.state[idx as usize] == ObjState::SlabFree;
-        if free != (pos as u32 >= s.active) {
-            return Err(format!(
-                "{}: slab {sid} object {idx} at freelist {pos} (active {}) is {:?}",
-                c.name, s.active, s.state[idx as usize]
-            ));
-        }
+    let mut tail = s.freelist[s.active as usize..].to_vec();
+    tail.sort_unstable();
+    let distinct = tail.windows(2).all(|w| w[0] != w[1]);
+    if let Some(&idx) = tail.iter().find(|&&i| s.state.get(usize::from(i)) != Some(&ObjState::SlabFree)) {
+        return Err(format!(
+            "{}: slab {sid}'s free tail (from active {}) holds object {idx}, not slab-free",
+            c.name, s.active
+        ));
+    }
+    let free = s.state.iter().filter(|&&st| st == ObjState::SlabFree).count();
+    if !distinct || free != tail.len() {
+        return Err(format!(
+            "{}: slab {sid} has {free} slab-free objects, its free tail {} (repeats: {})",
+            c.name,
+            tail.len(),
+            !distinct
+        ));
     }
     for (i, (&st, &n)) in s.state.iter().zip(seen).enumerate() {
         if n != u8::from(st == ObjState::Cached) {

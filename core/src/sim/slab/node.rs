@@ -12,6 +12,7 @@
 //! tail while `free_objects > free_limit`.
 
 use super::{slab_in, KmemCacheNode, ObjState, OpCost, Slab, SlabError, SlabList, SlabPage};
+use crate::sim::buddy::Pfn;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::slub::{insert_in_slot, Obj, PageSide};
@@ -238,6 +239,32 @@ impl Slab {
             cost.add(self.page_side(usize::from(slab.node)).free_pages(m, cpu, at, slab.pfn, order));
         }
         cost
+    }
+
+    /// `alloc_pages_node(node, order)` for a caller beside the slabs (a driver's receive
+    /// pages): `node`'s zone through this CPU's PCP list, as the slabs' own pages.
+    pub fn alloc_pages(
+        &mut self,
+        m: &MachineProfile,
+        node: usize,
+        cpu: CpuId,
+        now_ns: u64,
+        order: usize,
+    ) -> (Option<Pfn>, OpCost) {
+        self.page_side(node).alloc_pages(m, cpu, now_ns, order)
+    }
+
+    /// `__free_pages(pfn, order)` of a page of `node`'s zone allocated by [`Slab::alloc_pages`].
+    pub fn free_pages(
+        &mut self,
+        m: &MachineProfile,
+        node: usize,
+        cpu: CpuId,
+        now_ns: u64,
+        pfn: Pfn,
+        order: usize,
+    ) -> OpCost {
+        self.page_side(node).free_pages(m, cpu, now_ns, pfn, order)
     }
 
     /// Node `node`'s zone as a `PageSide`.

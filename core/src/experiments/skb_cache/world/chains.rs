@@ -26,6 +26,17 @@ macro_rules! send {
     };
 }
 
+macro_rules! slab_free {
+    ($tail:literal) => {
+        concat!("__kfree_skb;kfree_skbmem;kmem_cache_free;___cache_free", $tail)
+    };
+}
+macro_rules! spin {
+    ($chain:expr) => {
+        concat!($chain, ";_raw_spin_lock;queued_spin_lock_slowpath")
+    };
+}
+
 skb_call_chains! {
     alloc: "kmem_cache_alloc_node", slow: "___slab_alloc", pages: "__alloc_pages_nodemask";
     /// Where a CPU of this world spends a nanosecond.
@@ -63,13 +74,35 @@ skb_call_chains! {
         FragPut => "skb_release_data;__skb_frag_unref;put_page",
         /// The lines of the skb `__kfree_skb` writes before its objects go back.
         SkbFreeLines => "__kfree_skb;skb_release_all;skb_release_head_state",
+        /// SLAB (mm/slab.c, 5.2): an empty array refilled from the node's shared array or
+        /// slabs under its `list_lock`, or from a new slab.
+        SlabRefill => "__alloc_skb;kmem_cache_alloc_node;cache_alloc_refill",
+        SlabRefillSpin => spin!("__alloc_skb;kmem_cache_alloc_node;cache_alloc_refill"),
+        /// SLAB: a full array's oldest batch to the shared array or the slabs (`list_lock`).
+        SlabFlush => slab_free!(";cache_flusharray"),
+        SlabFlushSpin => spin!(slab_free!(";cache_flusharray")),
+        /// SLAB: another node's object into this node's alien cache for it (its own lock).
+        SlabAlien => slab_free!(";cache_free_alien;__cache_free_alien"),
+        SlabAlienSpin => spin!(slab_free!(";cache_free_alien;__cache_free_alien")),
+        /// SLAB: a full alien cache drained under the remote node's `list_lock`.
+        SlabAlienDrain => slab_free!(";cache_free_alien;__cache_free_alien;__drain_alien_cache"),
+        SlabAlienDrainSpin => spin!(slab_free!(";cache_free_alien;__cache_free_alien;__drain_alien_cache")),
     }
 }
 
 impl Stack {
-    /// SLUB's slow path (`___slab_alloc`, `__slab_free`) and the lock waits: what the
+    /// SLUB's slow path (`___slab_alloc`, `__slab_free`), SLAB's (refill, flush, alien
+    /// frees) and the lock waits: what the
     /// report's "slab ns per request" counts.
-    pub const SLOW_AND_SPIN: [Stack; 6] = [
+    pub const SLOW_AND_SPIN: [Stack; 14] = [
+        Stack::SlabRefill,
+        Stack::SlabRefillSpin,
+        Stack::SlabFlush,
+        Stack::SlabFlushSpin,
+        Stack::SlabAlien,
+        Stack::SlabAlienSpin,
+        Stack::SlabAlienDrain,
+        Stack::SlabAlienDrainSpin,
         Stack::SlabAllocSlow,
         Stack::SlabFreeSlow,
         Stack::SlabAllocSpin,

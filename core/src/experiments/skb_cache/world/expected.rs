@@ -8,6 +8,7 @@
 //! nothing (an RPS backlog behind a driver queue that never empties, ksoftirqd's 2 ms), and
 //! this lies up to 6× off at about one setting in 800 (`core/tests/estimate.rs`).
 
+use super::super::profile::Allocator;
 use super::setup::{rx_frags, tx_frags};
 use super::{queue_cpu, Config, MAX_EVENTS, MAX_SOFTIRQ_NS, MAX_WARMUP_NS, WARM_ROUND_TRIPS, WIRE_OVERHEAD};
 use crate::sim::machine::{cycles_to_ns, CpuId};
@@ -60,9 +61,15 @@ impl Costs {
             m.line_same_socket_ns as f64 + remote * m.line_cross_socket_ns.saturating_sub(m.line_same_socket_ns) as f64;
         let frags = u64::from(rx_frags(cfg.request_bytes) + tx_frags(cfg.response_bytes));
         let copy = u64::from(cfg.request_bytes + cfg.response_bytes) * 1000 / m.copy_bytes_per_kcycle.max(1);
-        // Two objects allocated and two freed per skb, two skbs per transaction, a free in four
-        // on SLUB's slow path; a page (or frag reference) taken and put per frag.
-        let slub = 8 * k.slub_fast_cycles.int() + 2 * k.slub_slow_cycles.int() + 2 * frags * k.pcp_op_cycles.int();
+        // Two objects allocated and two freed per skb, two skbs per transaction, on the array
+        // or the active slab; SLUB: a free in four more on the slow path; SLAB: each of the
+        // four frees an alien free (its work and an uncontended lock) as often as the freeing
+        // CPU is on another socket. A page (or frag reference) taken and put per frag.
+        let extra = match p.allocator {
+            Allocator::Slub => 2 * k.slub_slow_cycles.int(),
+            Allocator::Slab => (4.0 * remote * (k.slub_slow_cycles.int() + k.spin_lock_cycles.int()) as f64) as u64,
+        };
+        let slub = 8 * k.slub_fast_cycles.int() + extra + 2 * frags * k.pcp_op_cycles.int();
         let rps = if cfg.rps { k.rps_enqueue_cycles.int() } else { 0 };
         let lines = |n: u64| n as f64 * line;
         let wire = |bytes: u32| {

@@ -117,7 +117,7 @@ impl Sim {
         let node = self.node(cpu);
         let mut pages = Vec::new();
         for _ in 0..rx_frags(self.cfg.request_bytes) {
-            let (pfn, c) = self.slub[node as usize].alloc_pages(&self.m, cpu, t + ns, 0);
+            let (pfn, c) = self.alloc_page(t + ns, cpu, node);
             ns += self.charge(cpu, Stack::PageAlloc, c);
             let Some(pfn) = pfn else {
                 return ns + self.drop_request(t + ns, cpu, pages);
@@ -149,7 +149,7 @@ impl Sim {
     fn drop_request(&mut self, t: u64, cpu: CpuId, pages: Vec<(u32, u32)>) -> u64 {
         let mut ns = 0;
         for (n, pfn) in pages {
-            let c = self.slub[n as usize].free_pages(&self.m, cpu, t + ns, pfn, 0);
+            let c = self.free_page(t + ns, cpu, n, pfn);
             ns += self.charge(cpu, Stack::PageFree, c);
         }
         self.res.rx_alloc_failed += 1;

@@ -1,7 +1,7 @@
 //! The invariants of `skb-cache`'s world after every event (`make fuzz-sim`), apart from the
-//! model: every node's SLUB (`Slub::check_invariants`: objects, slabs, lists, zone,
-//! locks), object conservation (the skbs the flows and backlogs hold are exactly the objects
-//! SLUB counts allocated), the rx frames' pages referenced, and the queues naming real flows
+//! model: every node's SLUB or the SLAB (`Slub::check_invariants`, `Slab::check_invariants`:
+//! objects, slabs, lists, zones, locks), object conservation (the skbs the flows and backlogs
+//! hold are exactly the objects the allocator counts allocated), the rx frames' pages referenced, and the queues naming real flows
 //! and threads, the counts of requests before the driver and rx skbs held equal to the queues'.
 
 use super::{Sim, Skb};
@@ -25,8 +25,13 @@ impl Sim {
                 .collect();
             s.check_held(&mut held, true).map_err(|e| format!("node {node}: {e}"))?;
         }
+        if let Some(s) = &self.slab {
+            s.check_invariants()?;
+            let mut held: Vec<_> = self.held_skbs().flat_map(|k| k.objs).collect();
+            s.check_held(&mut held, true)?;
+        }
         for k in self.held_skbs() {
-            if let Some(&(node, pfn)) = k.pages.iter().find(|&&(n, p)| self.slub[n as usize].zone.page_ref(p) == 0) {
+            if let Some(&(node, pfn)) = k.pages.iter().find(|&&(n, p)| self.zone(n).page_ref(p) == 0) {
                 return Err(format!("an skb's frame page {pfn} on node {node} is not referenced"));
             }
         }

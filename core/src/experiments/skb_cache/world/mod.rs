@@ -1,5 +1,8 @@
 //! The world of `skb-cache`: tcp_rr on a many-core server, every skb allocated and freed on
-//! the sim kernel's SLUB ([`crate::sim::slub`], one per NUMA node) with the CPU that does it.
+//! the sim kernel's slab allocator with the CPU that does it: SLAB ([`crate::sim::slab`], over
+//! every NUMA node, alien caches for other nodes' objects), as the seed's 2019 server ran, or
+//! SLUB ([`crate::sim::slub`], one per NUMA node), as the profile's
+//! [`Allocator`](super::profile::Allocator) says (the `allocator` parameter).
 //!
 //! A request reaches the NIC; RSS hashes its flow to an RX queue whose interrupt runs on CPU
 //! X. There the driver allocates the rx skb (sk_buff + head, and one page per frame when the
@@ -53,6 +56,7 @@ use crate::sim::cache::{Caches, PageData, Scale};
 use crate::sim::cacheline::CacheLine;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
+use crate::sim::slab::Slab;
 use crate::sim::slub::{Obj, Slub};
 use crate::sim::world::{RunState, Window, World};
 use serde::Serialize;
@@ -107,7 +111,9 @@ pub struct Config {
     pub measure_ns: u64,
     /// SLUB's steady-state start ([`crate::sim::slub::RemoteTraffic`]): the partial lists filled
     /// to their long-run occupancy before the first event (false: a cold start, every list
-    /// empty, whose lists take tens of ms to fill).
+    /// empty, whose lists take tens of ms to fill). Only with
+    /// [`Allocator::Slub`](super::profile::Allocator::Slub): SLAB's arrays fill within the
+    /// warm-up.
     pub steady_slub: bool,
 }
 
@@ -187,7 +193,10 @@ pub struct Sim {
     q: EventQueue<Ev>,
     run_state: RunState,
     rng: Rng,
+    /// One SLUB per node when the profile's kernel runs SLUB (empty under SLAB).
     slub: Vec<Slub>,
+    /// SLAB over every node when the profile's kernel runs SLAB.
+    slab: Option<Slab>,
     /// Per CPU, per cache: the node whose SLUB holds the CPU's active slab (the kernel's
     /// `kmem_cache_cpu` is one per cache, over every node's slabs; [`Sim::slab_alloc`]).
     cur_node: Vec<[u32; 4]>,

@@ -6,6 +6,7 @@
 use super::{Sim, Skb, Stack, MAX_LANES};
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::profile::Profile;
+use crate::sim::slab::{Slab, SlabStats};
 use crate::sim::slub::{OpCost, SlubStats};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -40,6 +41,9 @@ pub struct RunResult {
     pub freed_on_alloc_cpu: u64,
     pub tx_reused: u64,
     pub slub: SlubStats,
+    /// SLAB's counters, when the kernel runs SLAB (`slub` then holds only its frees — array
+    /// pushes as fast, flushes and alien frees as slow — and its `list_lock` wait).
+    pub slab: SlabStats,
     pub list_lock: u64,
     pub list_lock_contended: u64,
     pub zone_lock_contended: u64,
@@ -78,6 +82,9 @@ impl Sim {
         for s in &mut self.slub {
             s.reset_stats();
         }
+        if let Some(s) = &mut self.slab {
+            s.reset_stats();
+        }
         self.held_since = self.run_state.window().warmup_ns;
     }
 
@@ -114,6 +121,10 @@ impl Sim {
             self.res.zone_lock_contended += s.zone.lock.stats.contentions;
             debug_assert!(checked || s.check_invariants().is_ok());
         }
+        if let Some(s) = self.slab.take() {
+            self.slab_result(&s);
+            debug_assert!(checked || s.check_invariants().is_ok(), "SLAB: {:?}", s.check_invariants());
+        }
         let end = self.run_state.window().warmup_ns + self.res.measure_ns;
         let (mut done, mut rtt_sum) = (0u64, 0u64);
         for &(at, rtt) in &self.sent_ns {
@@ -132,6 +143,22 @@ impl Sim {
         let little_ns = if done > 0 { unsimulated as f64 * self.res.measure_ns as f64 / done as f64 } else { 0.0 };
         self.res.mean_latency_ns = rtt_sum as f64 / done.max(1) as f64 + little_ns;
         self.res
+    }
+
+    /// SLAB's counters and lock counts into the result.
+    fn slab_result(&mut self, s: &Slab) {
+        for x in s.per_cpu() {
+            self.res.slab.add(&x);
+        }
+        self.res.slub.free_fastpath = self.res.slab.freehit;
+        // Slow: every free that is not a push on the CPU's own array (a flush or an alien free).
+        self.res.slub.free_slowpath = self.res.slab.freemiss + self.res.slab.node_frees;
+        self.res.slub.list_lock_wait_ns = self.res.slab.list_lock_wait_ns;
+        for n in s.caches.iter().flat_map(|c| &c.nodes) {
+            self.res.list_lock += n.list_lock.stats.acquisitions;
+            self.res.list_lock_contended += n.list_lock.stats.contentions;
+        }
+        self.res.zone_lock_contended += s.zones.iter().map(|z| z.lock.stats.contentions).sum::<u64>();
     }
 
     pub(super) fn add(&mut self, stack: Stack, ns: u64) -> u64 {
@@ -156,9 +183,14 @@ impl Sim {
 
     /// An allocator operation: its work to `stack`, its lock wait to `stack.spin()`.
     pub(super) fn charge(&mut self, cpu: CpuId, stack: Stack, c: OpCost) -> u64 {
+        self.charge_to(cpu, (stack, stack.spin()), c)
+    }
+
+    /// An allocator operation: its work to `stacks.0`, its lock wait to `stacks.1`.
+    pub(super) fn charge_to(&mut self, cpu: CpuId, (stack, spin): (Stack, Stack), c: OpCost) -> u64 {
         let w = cycles_to_ns(c.cycles, self.mhz[cpu as usize]) + c.line_ns;
         self.add(stack, w);
-        self.add(stack.spin(), c.spin_ns);
+        self.add(spin, c.spin_ns);
         w + c.spin_ns
     }
 

@@ -1,8 +1,9 @@
 //! Setting up a run of `skb-cache`: the kmalloc class of each head, the frames and frags of
-//! a message, the memory a parked skb pins, and the world itself (one SLUB per node sized for
-//! the flows, RSS's choice of each flow's IRQ CPU, the clients' first requests). Everything
-//! here runs before the first event, or is arithmetic the views share.
+//! a message, the memory a parked skb pins, and the world itself (SLAB over the nodes, or one
+//! SLUB per node, sized for the flows, RSS's choice of each flow's IRQ CPU, the clients' first
+//! requests). Everything here runs before the first event, or is arithmetic the views share.
 
+use super::super::profile::Allocator;
 use super::MAX_EVENTS;
 use super::{app_cpu, Config, Ev, Flow, RunResult, Sim, RX_COPYBREAK, TX_FRAG_BYTES};
 use crate::rng::Rng;
@@ -14,6 +15,7 @@ use crate::sim::skb::{
     kmalloc_name, kmalloc_size, skb_data_align, FCLONE_BYTES, MAX_TCP_HEADER, PAGE_SIZE, SHINFO_2019_BYTES,
     SKBUFF_HEAD_CACHE_BYTES, TCP_MSS,
 };
+use crate::sim::slab::Slab;
 use crate::sim::slub::{
     calculate_order, cpu_partial_objects, cpu_partial_occupancy, draw, min_partial, CacheSpec, RemoteTraffic, Slub,
     SlubStats,
@@ -80,8 +82,11 @@ impl Sim {
             (0..n as u32).map(|c| (0..threads).filter(|t| t % n as u32 == c).collect()).collect();
         let mut rng = Rng::new(seed, 0x5cb0);
         let (flows, starts) = flows_and_starts(&cfg, n, &mut rng);
-        let mut slub = node_slubs(&cfg, &m, &specs, n, pages);
-        if cfg.steady_slub {
+        let (mut slub, slab) = match cfg.profile.allocator {
+            Allocator::Slub => (node_slubs(&cfg, &m, &specs, n, pages), None),
+            Allocator::Slab => (Vec::new(), Some(node_slab(&cfg, &m, &specs, n, pages))),
+        };
+        if cfg.steady_slub && !slub.is_empty() {
             steady_start(&cfg, &m, &flows, &mut slub, seed);
         }
         let res = empty_result(&cfg, n as u32, sim_flows);
@@ -94,6 +99,7 @@ impl Sim {
             run_state: RunState::new(Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns }, MAX_EVENTS),
             rng,
             slub,
+            slab,
             cur_node,
             flows,
             driver_q: vec![VecDeque::new(); n],
@@ -175,6 +181,7 @@ fn empty_result(cfg: &Config, n_cpus: u32, sim_flows: u32) -> RunResult {
         freed_on_alloc_cpu: 0,
         tx_reused: 0,
         slub: SlubStats::default(),
+        slab: Default::default(),
         list_lock: 0,
         list_lock_contended: 0,
         zone_lock_contended: 0,
@@ -203,6 +210,12 @@ fn node_slubs(cfg: &Config, m: &MachineProfile, specs: &[CacheSpec], n: usize, p
             s
         })
         .collect()
+}
+
+/// SLAB over the nodes, one zone each (the zones as [`node_slubs`] sizes them).
+fn node_slab(cfg: &Config, m: &MachineProfile, specs: &[CacheSpec], n: usize, pages: u32) -> Slab {
+    let zones = (0..cfg.sockets).map(|node| Zone::new(node, pages, n, 186, 31, false)).collect();
+    Slab::new(m, specs, n, zones, cfg.profile.slab())
 }
 
 /// The four caches of a node: sk_buffs, fclones, and the kmalloc classes of the two heads.

@@ -4,14 +4,41 @@
 //! `struct page` lines each step pulls from the CPU that last wrote them.
 
 use super::{Lane, Sim, Skb, Stack, MAX_LANES};
+use crate::sim::buddy::Pfn;
 use crate::sim::cache::PageData;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{cycles_to_ns, CpuId};
-use crate::sim::slub::{AllocPath, Done, FreePath, Obj, OpCost};
+use crate::sim::slab;
+use crate::sim::slub::{AllocPath, Done, Obj, OpCost};
+use crate::sim::zone::Zone;
 
 impl Sim {
     pub(super) fn node(&self, cpu: CpuId) -> u32 {
         self.m.pos(cpu).socket
+    }
+
+    /// Node `node`'s zone, whichever allocator holds it.
+    pub(super) fn zone(&self, node: u32) -> &Zone {
+        match &self.slab {
+            Some(s) => &s.zones[node as usize],
+            None => &self.slub[node as usize].zone,
+        }
+    }
+
+    /// An order-0 page of `node`'s zone for `cpu` (a receive frame's page).
+    pub(super) fn alloc_page(&mut self, t: u64, cpu: CpuId, node: u32) -> (Option<Pfn>, OpCost) {
+        match &mut self.slab {
+            Some(s) => s.alloc_pages(&self.m, node as usize, cpu, t, 0),
+            None => self.slub[node as usize].alloc_pages(&self.m, cpu, t, 0),
+        }
+    }
+
+    /// `put_page` of the last reference to an order-0 page of `node`'s zone.
+    pub(super) fn free_page(&mut self, t: u64, cpu: CpuId, node: u32, pfn: Pfn) -> OpCost {
+        match &mut self.slab {
+            Some(s) => s.free_pages(&self.m, node as usize, cpu, t, pfn, 0),
+            None => self.slub[node as usize].free_pages(&self.m, cpu, t, pfn, 0),
+        }
     }
 
     /// `lines` lines came into `cpu`'s L2 from elsewhere: they count against its capacity
@@ -72,6 +99,18 @@ impl Sim {
     /// kernel takes the list's head) — then `get_partial_node` on the CPU's own node, another
     /// node's list (`get_any_partial`), or a new slab on the own node. The node of the object and what it cost (the lines of a miss included).
     fn slab_alloc(&mut self, t: u64, cpu: CpuId, cache: u16) -> Result<(u32, Obj, Done<AllocPath>), OpCost> {
+        if let Some(s) = &mut self.slab {
+            // SLAB: always from the CPU's own node (`____cache_alloc`, `cache_alloc_refill`).
+            let (obj, d) = s.alloc(&self.m, cpu, cache, t).map_err(|_| OpCost::default())?;
+            let path = match d.path {
+                slab::AllocPath::Fast => AllocPath::Fast,
+                slab::AllocPath::Shared => AllocPath::Refill,
+                slab::AllocPath::Slabs => AllocPath::Partial,
+                slab::AllocPath::Grow => AllocPath::NewSlab,
+            };
+            let node = s.node_of(obj) as u32;
+            return Ok((node, obj, Done { path, cost: d.cost, slab_owner: d.slab_owner, slab_pfn: d.slab_pfn }));
+        }
         let home = self.node(cpu);
         let cur = self.cur_node[cpu as usize][cache as usize];
         let mut spent = OpCost::default();
@@ -133,8 +172,11 @@ impl Sim {
                     return (None, ns);
                 }
             };
-            let stack = Stack::slab_alloc(d.path);
-            ns += self.charge(cpu, stack, d.cost);
+            let stacks = match Stack::slab_alloc(d.path) {
+                Stack::SlabAllocSlow if self.slab.is_some() => (Stack::SlabRefill, Stack::SlabRefillSpin),
+                stack => (stack, stack.spin()),
+            };
+            ns += self.charge_to(cpu, stacks, d.cost);
             objs[i] = obj;
             nodes[i] = node;
         }
@@ -159,7 +201,18 @@ impl Sim {
     /// CPU's partial slabs are one list over the nodes (see [`Sim::slab_alloc`]): this node's
     /// `put_cpu_partial` counts the `pobjects` of `cpu`'s lists on the other nodes, and a drain
     /// it starts drains them too, each under its node's `list_lock`.
-    fn slab_free(&mut self, t: u64, cpu: CpuId, node: u32, obj: Obj) -> (FreePath, u64) {
+    fn slab_free(&mut self, t: u64, cpu: CpuId, node: u32, obj: Obj) -> (&'static str, u64) {
+        if let Some(s) = &mut self.slab {
+            // SLAB: `cache_free_alien` routes another node's object to the alien cache.
+            let d = s.free(&self.m, cpu, obj, t);
+            let stacks = match d.path {
+                slab::FreePath::Fast => (Stack::SlabFree, Stack::SlabFreeSpin),
+                slab::FreePath::FlushShared | slab::FreePath::FlushSlabs => (Stack::SlabFlush, Stack::SlabFlushSpin),
+                slab::FreePath::Alien => (Stack::SlabAlien, Stack::SlabAlienSpin),
+                slab::FreePath::AlienDrain => (Stack::SlabAlienDrain, Stack::SlabAlienDrainSpin),
+            };
+            return (d.path.name(), self.charge_to(cpu, stacks, d.cost));
+        }
         let nodes = self.slub.len();
         if nodes > 1 {
             let peers = (0..nodes)
@@ -178,13 +231,13 @@ impl Sim {
                 ns += self.charge(cpu, Stack::SlabFreeSlow, c);
             }
         }
-        (d.path, ns)
+        (d.path.name(), ns)
     }
 
     pub(super) fn free_skb(&mut self, t: u64, cpu: CpuId, mut skb: Skb, where_freed: &'static str) -> u64 {
         let mut ns = self.skb_lines(t, cpu, &mut skb, Stack::SkbFreeLines);
         for &(node, pfn) in &skb.pages {
-            let c = self.slub[node as usize].free_pages(&self.m, cpu, t + ns, pfn, 0);
+            let c = self.free_page(t + ns, cpu, node, pfn);
             ns += self.charge(cpu, Stack::PageFree, c);
         }
         for _ in 0..skb.tx_frags {
@@ -195,7 +248,7 @@ impl Sim {
             let (p, w) = self.slab_free(t + ns, cpu, skb.nodes[i], skb.objs[i]);
             ns += w;
             if i == 0 {
-                path = p.name();
+                path = p;
             }
         }
         if self.run_state.measuring() {
