@@ -26,19 +26,29 @@ let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.server.close(); });
 
+// Rust's `{:.d}`: like toFixed, except that a value exactly halfway between two results (21.25
+// to one decimal) goes to the even one ("21.2"), where toFixed takes the larger ("21.3").
+function fixed(v, d) {
+  const scaled = Math.abs(v) * 10 ** d;
+  if (Number.isInteger(scaled * 2) && !Number.isInteger(scaled)) {
+    const even = Math.floor(scaled) % 2 === 0 ? Math.floor(scaled) : Math.ceil(scaled);
+    return (Math.sign(v) * even / 10 ** d).toFixed(d);
+  }
+  return v.toFixed(d);
+}
 // core's fmt_num (core/src/output/mod.rs): whole numbers as integers, below 10 up to three
 // decimals (trailing zeros dropped, one kept), else one decimal.
 function small(v) {
-  const t = v.toFixed(3).replace(/0+$/, '');
+  const t = fixed(v, 3).replace(/0+$/, '');
   return t.endsWith('.') ? `${t}0` : t;
 }
 function fmtNum(v) {
   if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
-  return Math.abs(v) < 10 ? small(v) : v.toFixed(1);
+  return Math.abs(v) < 10 ? small(v) : fixed(v, 1);
 }
 // No percentage against a measured zero (core's ReproCell::error_pct): "n/a".
 const errorPct = (c) => (c.measured === 0 ? (c.simulated === 0 ? 0 : null) : (c.simulated - c.measured) / c.measured * 100);
-const signed = (v) => (v === null ? 'n/a' : `${v >= 0 ? '+' : '-'}${Math.abs(v).toFixed(1)} %`);
+const signed = (v) => (v === null ? 'n/a' : `${v >= 0 ? '+' : '-'}${fixed(Math.abs(v), 1)} %`);
 
 async function allIn(page, n) {
   const t0 = Date.now();

@@ -208,7 +208,7 @@ fn legend(s: &mut String) {
     s.push_str(concat!(
         r#"<ul class="skbl-legend">"#,
         r#"<li><span class="skbl-chip dot"></span>rx, <span class="skbl-chip sq"></span>tx skb: filled where allocated, hollow where freed (alone: parked)</li>"#,
-        r#"<li><span class="skbl-chip home"></span>freed or reused on its own CPU (fast path); <span class="skbl-chip away"></span>freed on another (arrow, slow path)</li>"#,
+        r#"<li><span class="skbl-chip home"></span>freed or reused on its own CPU; <span class="skbl-chip away"></span>freed on another (arrow; on SLAB an alien free when that CPU is on the other node, on SLUB a slow-path free)</li>"#,
         r#"</ul>"#
     ));
 }
