@@ -109,9 +109,9 @@ impl Overlay {
                     p.max,
                     if p.used_for_fit { ", used for the fit" } else { "" },
                     p.catalogue,
-                    super::results::pct_text(p.error_catalogue_pct),
+                    pct_text(p.error_catalogue_pct),
                     p.fitted,
-                    super::results::pct_text(p.error_pct),
+                    pct_text(p.error_pct),
                     p.verdict,
                     u = self.unit
                 )
@@ -404,5 +404,14 @@ mod tests {
         assert!(height_css(340.0) > height_css(720.0) - 400.0 + 260.0, "more legend rows on a phone");
         let empty = Overlay { flows: 1, order: 3, unit: "Mbit/s".into(), points: vec![] };
         assert!(crate::charts::render_svg((340, 260), |a, t| draw_overlay(a, &empty, t)).starts_with("<svg"));
+    }
+}
+
+/// An error in percent, or "n/a" where there is none (a measured zero has no percentage).
+pub fn pct_text(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:+.1} %")
+    } else {
+        "n/a".to_string()
     }
 }
