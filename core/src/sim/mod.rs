@@ -94,6 +94,7 @@ pub mod profile;
 pub mod qspinlock;
 pub mod skb;
 pub mod slab;
+pub mod slab_common;
 pub mod slub;
 pub mod trace;
 pub mod world;
