@@ -1,8 +1,53 @@
 //! What SLAB ([`super::slab`]) and SLUB ([`super::slub`]) count the same way: per-CPU
-//! counters of each cache summed over CPUs or over caches, and the objects a cache has
-//! allocated now; and (in tests) the property test of random allocations and frees both
+//! counters of each cache summed over CPUs or over caches, the objects a cache has
+//! allocated now, the costs both take from the catalogue; and (in tests) the property test of random allocations and frees both
 //! models pass. The two allocators' mechanisms (arrays and alien caches, per-CPU slabs and
 //! partial lists) stay in their own modules; only this accounting is shared.
+
+use super::catalogue::KernelCosts;
+use serde::Serialize;
+
+/// The CPU-cycle costs SLAB and SLUB take alike from the catalogue (which has no SLAB figure:
+/// SLAB's IRQ-off array pop or push costs SLUB's per-CPU fast path, its refill's, flush's or
+/// alien free's own work SLUB's slow-path extra). Line transfers and lock waits come on top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AllocatorCosts {
+    /// The fast path: SLAB's `____cache_alloc` / `___cache_free` on the CPU's array (IRQ
+    /// save/restore, one entry); SLUB's `slab_alloc` / `slab_free` (read kmem_cache_cpu,
+    /// cmpxchg_double, tid).
+    pub fast_cycles: u64,
+    /// Extra work of a slow path: SLAB's refill, flush or alien free; SLUB's `___slab_alloc`
+    /// / `__slab_free` (page counters, retry loop, frozen checks).
+    pub slow_cycles: u64,
+    /// Per object when a new slab is set up (SLAB's `cache_init_objs`, SLUB's
+    /// `allocate_slab` / `shuffle`).
+    pub init_object_cycles: u64,
+    /// One page-allocator operation without lock (a PCP list add/del, page refcount).
+    pub page_op_cycles: u64,
+    /// Buddy work per block moved under zone->lock.
+    pub buddy_cycles: u64,
+}
+
+impl AllocatorCosts {
+    /// From a catalogue entry: the fast path `slub_fast_cycles`, the slow path's extra work
+    /// on fetched lines `slub_slow_cycles`, a new slab's per-object setup half a fast path
+    /// (ASSUMPTION: one store and the loop; no figure found), the page allocator's
+    /// `pcp_op_cycles` and `buddy_step_cycles`.
+    pub const fn from_catalogue(k: &KernelCosts) -> AllocatorCosts {
+        AllocatorCosts {
+            fast_cycles: k.slub_fast_cycles.int(),
+            slow_cycles: k.slub_slow_cycles.int(),
+            init_object_cycles: k.slub_fast_cycles.int() / 2,
+            page_op_cycles: k.pcp_op_cycles.int(),
+            buddy_cycles: k.buddy_step_cycles.int(),
+        }
+    }
+}
+
+/// The shared costs of the small allocators of SLAB's and SLUB's unit tests.
+#[cfg(test)]
+pub(crate) const TEST_COSTS: AllocatorCosts =
+    AllocatorCosts { fast_cycles: 50, slow_cycles: 150, init_object_cycles: 20, page_op_cycles: 100, buddy_cycles: 30 };
 
 /// Per-CPU counters of one cache that add field by field.
 pub trait Counters: Copy + Default {

@@ -312,6 +312,15 @@ fn draw_measured<DB: DrawingBackend>(
     Ok(())
 }
 
+/// An error in percent, or "n/a" where there is none (a measured zero has no percentage).
+pub fn pct_text(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:+.1} %")
+    } else {
+        "n/a".to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,14 +413,5 @@ mod tests {
         assert!(height_css(340.0) > height_css(720.0) - 400.0 + 260.0, "more legend rows on a phone");
         let empty = Overlay { flows: 1, order: 3, unit: "Mbit/s".into(), points: vec![] };
         assert!(crate::charts::render_svg((340, 260), |a, t| draw_overlay(a, &empty, t)).starts_with("<svg"));
-    }
-}
-
-/// An error in percent, or "n/a" where there is none (a measured zero has no percentage).
-pub fn pct_text(e: f64) -> String {
-    if e.is_finite() {
-        format!("{e:+.1} %")
-    } else {
-        "n/a".to_string()
     }
 }
