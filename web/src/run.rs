@@ -163,7 +163,7 @@ fn pump(c: &mut Client) -> Changed {
     let size = if c.pool.any_ready() { c.pool.size() as usize } else { 1 };
     let mut wanted = work_count(c).saturating_sub(c.pool.starting());
     while wanted > 0 && c.pool.len() < size {
-        if let Err(e) = c.pool.spawn() {
+        if let Err(e) = c.pool.spawn(replies::on_reply, replies::on_worker_error) {
             c.pool.broken = Some(e.clone());
             return fail_all(c, &e);
         }

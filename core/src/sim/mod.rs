@@ -39,6 +39,8 @@
 //!   node's shared array and slab lists under its `list_lock`, alien caches for objects of
 //!   other nodes drained under the remote node's `list_lock`, slab pages from and to each
 //!   node's zone.
+//! - [`slab_common`]: what SLAB and SLUB count alike (per-CPU counters summed, objects
+//!   allocated).
 //! - [`profile`]: simulated CPU time per call chain of a world, as a perf report.
 //! - [`trace`]: the generic part of per-event frames for the step-through player.
 //!
@@ -94,6 +96,7 @@ pub mod profile;
 pub mod qspinlock;
 pub mod skb;
 pub mod slab;
+pub mod slab_common;
 pub mod slub;
 pub mod trace;
 pub mod world;

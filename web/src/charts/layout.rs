@@ -19,6 +19,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 mod legend;
+pub use super::text::text_width;
 use legend::place_legend;
 pub use legend::{draw_legend, split_legend, LegendEntry, Marker, Swatch};
 
@@ -126,24 +127,6 @@ impl Sizes {
     pub fn plot_h(&self, area_h: f64) -> f64 {
         (area_h - f64::from(2 * self.margin + self.x_label_area)).max(0.0)
     }
-}
-
-/// An estimate of the width of `text` at `size` (any pixel unit), as wide as DejaVu Sans.
-pub fn text_width(text: &str, size: f64) -> f64 {
-    let em: f64 = text
-        .chars()
-        .map(|c| match c {
-            'i' | 'j' | 'l' | '|' | '\'' | '!' => 0.3,
-            '.' | ',' | ':' | ';' | ' ' => 0.34,
-            'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '-' | '/' | '–' => 0.42,
-            'm' | 'W' | '%' | '@' | '—' => 1.0,
-            'w' | 'M' | '×' => 0.88,
-            'A'..='Z' => 0.75,
-            '0'..='9' => 0.64,
-            _ => 0.62,
-        })
-        .sum();
-    em * size
 }
 
 /// `text` in lines no wider than `max_w` by `measure` (words kept whole where they fit; a word

@@ -12,6 +12,7 @@ pub mod record;
 pub mod summary;
 pub mod sweep;
 pub mod table;
+pub mod text;
 
 use plotters::style::RGBColor;
 

@@ -99,7 +99,7 @@ impl ChartBoxes {
 pub enum Measure {
     /// As wide as the wrapped backend measures it (the canvas: the browser's own font).
     Backend,
-    /// As wide as [`super::layout::text_width`] says: for the SVG backend of the tests, whose
+    /// As wide as [`super::text::text_width`] says: for the SVG backend of the tests, whose
     /// own measure is a crude guess narrower than any real font.
     Estimate,
 }
@@ -123,7 +123,7 @@ impl<B: DrawingBackend> Recorder<B> {
         let h = 1.2 * style.size();
         let w = match self.measure {
             Measure::Backend => self.inner.estimate_text_size(text, style).map_or(0.0, |(w, _)| f64::from(w)),
-            Measure::Estimate => super::layout::text_width(text, style.size()),
+            Measure::Estimate => super::text::text_width(text, style.size()),
         };
         let anchor = style.anchor();
         let dx = match anchor.h_pos {
@@ -297,7 +297,7 @@ mod tests {
         }
         let t = texts.borrow();
         assert_eq!(t.len(), 2, "blank texts are not recorded");
-        let w = super::super::layout::text_width("ab", 10.0);
+        let w = super::super::text::text_width("ab", 10.0);
         assert_eq!(t[0].rect, Rect::new(100.0 - w, 50.0, 100.0, 62.0));
         // Turned a quarter anticlockwise about its anchor: it runs upwards from (20, 50).
         assert_eq!(t[1].rect, Rect::new(20.0, 50.0 - w, 32.0, 50.0));

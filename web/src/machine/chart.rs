@@ -109,9 +109,9 @@ impl Overlay {
                     p.max,
                     if p.used_for_fit { ", used for the fit" } else { "" },
                     p.catalogue,
-                    super::results::pct_text(p.error_catalogue_pct),
+                    pct_text(p.error_catalogue_pct),
                     p.fitted,
-                    super::results::pct_text(p.error_pct),
+                    pct_text(p.error_pct),
                     p.verdict,
                     u = self.unit
                 )
@@ -310,6 +310,15 @@ fn draw_measured<DB: DrawingBackend>(
         }
     }
     Ok(())
+}
+
+/// An error in percent, or "n/a" where there is none (a measured zero has no percentage).
+pub fn pct_text(e: f64) -> String {
+    if e.is_finite() {
+        format!("{e:+.1} %")
+    } else {
+        "n/a".to_string()
+    }
 }
 
 #[cfg(test)]

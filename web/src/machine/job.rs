@@ -5,10 +5,10 @@
 //! terminates it at once (a worker cannot be interrupted otherwise). Finished fits are kept by
 //! the text's hash, so going back to a file (the reference) costs nothing.
 
-use super::worker::MachineFacts;
 use crate::run::kind::{self, JobKind, VISIBLE_RUN};
 use crate::run::{fnv64, page_ms as now_ms, plan, Changed, Job};
 use crate::store::{self, Topic};
+use crate::worker::machine::MachineFacts;
 use crate::worker::{Reply, Request};
 use skblab_core::machine::fit::MachineReport;
 use skblab_core::WorkEstimate;

@@ -7,7 +7,8 @@
 //! - [`chart`]: the stream suite's overlay charts (pure drawing, generic over the backend);
 //! - [`job`]: the fit as a kind of job of the run store (one worker task per file, progress,
 //!   Stop), plugged in through `run::kind::JobKind`;
-//! - [`worker`]: the worker's side of that task (core's parse and fit, a reply per run);
+//! - the worker's side of that task (core's parse and fit, a reply per run) lives with the
+//!   worker protocol, in [`crate::worker::machine`];
 //! - [`saved`]: the chosen file as localStorage keeps it (pure).
 
 pub mod chart;
@@ -15,6 +16,5 @@ pub mod job;
 pub mod page;
 mod results;
 pub mod saved;
-pub mod worker;
 
 pub use page::MachinePage;

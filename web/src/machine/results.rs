@@ -3,14 +3,14 @@
 //! charts ([`super::chart`], drawn on the app's canvas chart), every measured point beside the
 //! catalogue's and the fitted prediction with its verdict, and what is not predicted and why.
 
-use super::chart::{draw_overlay, overlays, setting_text, Overlay};
-use super::worker::MachineFacts;
+use super::chart::{draw_overlay, overlays, pct_text, setting_text, Overlay};
 use crate::charts::record::ChartBoxes;
 use crate::charts::summary::Lines;
 use crate::charts::table::DataTable;
 use crate::charts::Theme;
 use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
 use crate::components::repro_table::error_class;
+use crate::worker::machine::MachineFacts;
 use skblab_core::machine::fit::{MachinePoint, MachineReport};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -137,15 +137,6 @@ pub fn grouped(v: f64, decimals: usize) -> String {
 
 fn err_badge(e: f64) -> Html {
     html! { <span class={classes!("err-badge", error_class(e))}>{ pct_text(e) }</span> }
-}
-
-/// An error in percent, or "n/a" where there is none (a measured zero has no percentage).
-pub fn pct_text(e: f64) -> String {
-    if e.is_finite() {
-        format!("{e:+.1} %")
-    } else {
-        "n/a".to_string()
-    }
 }
 
 fn point_row(p: &MachinePoint) -> Html {

@@ -101,20 +101,20 @@ impl Pool {
         self.next_task
     }
 
-    /// Starts one more worker (classic script: see TOOLCHAIN.md, the worker trap).
-    pub fn spawn(&mut self) -> Result<(), String> {
+    /// Starts one more worker (classic script: see TOOLCHAIN.md, the worker trap); its replies
+    /// go to `on_reply` and a crash or a failed load to `on_error`, with the worker's slot.
+    pub fn spawn(&mut self, on_reply: fn(u64, &str), on_error: fn(u64)) -> Result<(), String> {
         let worker = Worker::new(WORKER_URL).map_err(|e| format!("cannot start the sweep worker: {e:?}"))?;
         self.next_slot += 1;
         let id = self.next_slot;
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if let Some(text) = e.data().as_string() {
-                super::replies::on_reply(id, &text);
+                on_reply(id, &text);
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
-        let on_error =
-            Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| super::replies::on_worker_error(id));
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| on_error(id));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         on_error.forget();
         self.slots.push(Slot { id, worker, ready: false, busy: None });

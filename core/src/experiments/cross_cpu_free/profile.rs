@@ -14,6 +14,7 @@ use crate::sim::catalogue::{
     Basis, Family, KernelCosts, Quantity, SKYLAKE_SP, SKYLAKE_SP_2019, WESTMERE_XEN, WESTMERE_XEN_2011,
 };
 use crate::sim::machine::MachineProfile;
+use crate::sim::slab_common::AllocatorCosts;
 use crate::sim::slub::SlubCosts;
 use serde::Serialize;
 
@@ -103,12 +104,11 @@ impl HostProfile {
     pub fn slub(&self) -> SlubCosts {
         let k = &self.kernel;
         SlubCosts {
-            fast_cycles: k.slub_fast_cycles.int(),
-            slow_cycles: k.slub_slow_cycles.int(),
+            shared: AllocatorCosts {
+                init_object_cycles: k.slub_fast_cycles.int(),
+                ..AllocatorCosts::from_catalogue(k)
+            },
             list_cycles: k.spin_lock_cycles.int(),
-            init_object_cycles: k.slub_fast_cycles.int(),
-            page_op_cycles: k.pcp_op_cycles.int(),
-            buddy_cycles: k.buddy_step_cycles.int(),
         }
     }
 

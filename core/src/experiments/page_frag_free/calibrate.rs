@@ -21,7 +21,7 @@
 
 use super::machines::{machine, ForwardingBox, MachineKind};
 use super::runs::{drop_pct, summary};
-use super::seed::SEED_FRAMES;
+use super::seed::{frames, SEED_FRAMES};
 use super::{machine_defaults, Fix, Input, Shares};
 use crate::calibrate::{Calibration, Constant, Score};
 use crate::params::{Params, Value};
@@ -57,19 +57,6 @@ pub fn with_values(kind: MachineKind, values: &[f64]) -> (ForwardingBox, Params)
         params.set(c.name, Value::Int(i64::from(b.offered_kpps))).expect("inside the spec");
     }
     (b, params)
-}
-
-/// The seven frames of a before-the-fix profile, in [`SEED_FRAMES`] order.
-pub fn frames(s: &Shares) -> [f64; 7] {
-    [
-        s.napi_consume_skb,
-        s.free_pages_ok,
-        s.free_one_page,
-        s.spin_free,
-        s.raw_spin_lock_free,
-        s.page_frag_free_self,
-        s.skb_release_data_self,
-    ]
 }
 
 /// Runs `kind`'s default setting with `values` on `seeds` (mean) and scores it.

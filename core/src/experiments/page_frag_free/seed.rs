@@ -66,7 +66,7 @@ pub fn reproduce_figures(seed: u64) -> Vec<f64> {
     let mut out = Vec::new();
     let router = Input::new(&e.defaults());
     let before = summary(&machines::ROUTER, &router, Fix::Before, seed);
-    out.extend(super::calibrate::frames(&Shares::of(&before.flame)));
+    out.extend(frames(&Shares::of(&before.flame)));
     for kind in [MachineKind::X86Bench, MachineKind::CortexA53] {
         let params = machine_defaults(kind);
         out.push(pair(&params, seed).gain_pct);
@@ -96,4 +96,17 @@ pub(super) fn table(f: &[f64], seed: u64) -> Reproduction {
     rows.push(repro_row(X86_ROW, "gain_pct", SEED_GAIN_X86_PCT, f[7]));
     rows.push(repro_row(A53_ROW, "gain_pct", SEED_GAIN_A53_PCT, f[8]));
     reproduction(rows, seed)
+}
+
+/// The seven frames of a before-the-fix profile, in [`SEED_FRAMES`] order.
+pub fn frames(s: &Shares) -> [f64; 7] {
+    [
+        s.napi_consume_skb,
+        s.free_pages_ok,
+        s.free_one_page,
+        s.spin_free,
+        s.raw_spin_lock_free,
+        s.page_frag_free_self,
+        s.skb_release_data_self,
+    ]
 }

@@ -1,5 +1,8 @@
 //! The kernel-path costs of the catalogue (see [`super`]): one `KernelCosts` per kernel era ×
-//! core family.
+//! core family. [`SKYLAKE_SP_2018`] names every field; the others name the fields whose
+//! figure or source differs from it and take the rest from it (the same borrowed figure with
+//! the same source text: the Westmere/Xen 2011 UDP costs, the Broadwell-EP 2018 per-CPU
+//! counter costs, the Skylake-SP 2019 NIC costs).
 
 use super::{q, Basis, Era, FamilyId, KernelCosts};
 use Basis::{Assumed, Estimate, Measured};
@@ -20,24 +23,14 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "loopback netperf: the softirq receive is about half the stack's time (ptesarik, SIGILLatum local-ip-performance, 2024-05-31: >3 s of 10 s in net_rx_action on each side)"),
     tcp_recvmsg_skb_cycles: q(8815.0, 1000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000, Linux ACK rules), per skb consumed, syscall excluded; no figure found"),
     tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop"),
-    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
-    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
-    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
-    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
-    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
     nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Estimate, "mlx5 RX to generic XDP drop at 8.17 Mpps = 122.5 ns per packet on an i7-6700K (Skylake core, 4 GHz), minus kmem_cache_alloc 4.9 ns and the kfree_skb path 18.3 ns: ~99 ns, ~400 cycles (Brouer, prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017)"),
     nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "no per-packet TX figure found: ndo_start_xmit with its doorbell plus the completion, assumed the order of the RX path, up to 3x for an unbatched doorbell per packet"),
     epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "no figure found: ep_item_poll (tcp_poll) plus a 12-byte copy to user and two list moves per event"),
     context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "no figure found for 2019 Skylake-SP: schedule() between two threads of one process, with the 2019 mitigations' return-stack and IBPB-free paths, 0.3-1.3 us at 3.8 GHz"),
     rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "no figure found: the backlog's spin_lock (37 cycles) and the list add, plus a share of an IPI send (an APIC write, a few hundred cycles) per packet"),
+    ..SKYLAKE_SP_2018
 };
 
 /// Kernel-path costs of 4.x kernels (2018, before the 5.0 page allocator changes) on Skylake-SP:
@@ -95,36 +88,20 @@ pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
 pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     family: FamilyId::BroadwellEp,
-    era: Era::Linux2018,
     pcp_op_cycles: q(104.0, 90.0, 136.0, "cycles", Measured, "order-0 alloc+free through the PCP 207 cycles, E5-1650 v4 (prototype-kernel 4c41fe0); 231-272 on 4.6: half a pair each"),
     buddy_step_cycles: q(30.0, 15.0, 60.0, "cycles", Estimate, "as Skylake-SP 2019 (same allocator, <20160415144402.5fbe7a1e@redhat.com>)"),
     slub_fast_cycles: q(30.0, 24.0, 30.0, "cycles", Measured, "SLUB alloc+free 60 cycles per pair, E5-1650 v4 (<20200618113121.78a6a2ca@carbon>); 48 on E5-2695 (279020c)"),
     slub_slow_cycles: q(45.0, 25.0, 60.0, "cycles", Measured, "93 vs 48 cycles per pair beyond the per-CPU slab (279020c, E5-2695)"),
     spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "spin_lock+unlock 37 cycles, E5-1650 v4 (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>); 41 on E5-2695 (5c9f42c)"),
     syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "pre-mitigation syscall entry/exit ~100 ns plus fd lookup and socket locking"),
-    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
-    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
-    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
-    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
     percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Estimate, "direct call 2.15 ns (E5-2695, 5c9f42c), preempt_disable+enable 0.36-4.29 ns (c13c513, 3440f09), this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>), at 2.4-2.9 GHz: 8-30 cycles"),
     percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Estimate, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>) + local_irq_save/restore 37 cycles (i7-4790K, fbd02630c6e3; 14.84 ns on E5-2695, 3440f09)"),
     this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Estimate, "this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>) plus preempt_disable/enable without PREEMPT_COUNT 0.36 ns (c13c513)"),
     timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "no figure found: bh_lock_sock+unlock 37 cycles, sock_put one atomic 17 cycles (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), and a few dozen instructions in each of 5 call levels"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "intel_idle bdw_cstates exit latencies C1 2 us, C1E 10, C3 40, C6 133 (drivers/idle/intel_idle.c): which state the CPUs sleep in is not known; C3's, the middle"),
-    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    ..SKYLAKE_SP_2018
 };
 
 /// Kernel-path costs of a 2011 kernel in a Xen guest on Westmere: seed 001.
@@ -165,11 +142,7 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
         Assumed,
         "a PV guest's syscall bounces through the hypervisor; a KVM exit is ~2,000 cycles (SplitX, Nehalem proxy)",
     ),
-    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP 2019"),
     tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
-    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
     skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "no figure found: __alloc_skb init + shinfo memset and skb_release_all, a few hundred cycles"),
     udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "no per-datagram UDP send figure found: udp_sendmsg to dev_queue_xmit, a few thousand cycles in 2011"),
     udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "no figure found: netif_receive_skb .. sock_queue_rcv_skb, about 1-2 thousand cycles"),
@@ -178,29 +151,12 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
     pv_net_rx_cycles: q(3000.0, 1500.0, 8000.0, "cycles", Assumed, "as pv_net_tx: grant end + slot refill (page + grant) + header pull; batched notify"),
     pv_upcall_cycles: q(2000.0, 1000.0, 5000.0, "cycles", Assumed, "a KVM exit is ~2,000 cycles (SplitX, Nehalem X5570 proxy); a PV upcall bounces through Xen and returns by hypercall"),
     wake_latency_ns: q(10000.0, 3000.0, 50000.0, "ns", Assumed, "a blocked vCPU must be scheduled again by Xen's credit scheduler: several to tens of us"),
-    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
-    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    idle_exit_ns: q(
-        40000.0,
-        2000.0,
-        133000.0,
-        "ns",
-        Assumed,
-        "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)",
-    ),
-    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    ..SKYLAKE_SP_2018
 };
 
 /// Kernel-path costs of 2018 kernels on the Cortex-A53 (seed 002).
 pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
     family: FamilyId::CortexA53,
-    era: Era::Linux2018,
     pcp_op_cycles: q(
         150.0,
         100.0,
@@ -216,41 +172,7 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
     syscall_cycles: q(800.0, 400.0, 1500.0, "cycles", Assumed, "no A53 figure"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as x86: no A53 figure"),
     tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
-    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
-    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
-    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
-    wake_latency_ns: q(
-        3000.0,
-        1000.0,
-        10000.0,
-        "ns",
-        Assumed,
-        "bare metal or HVM: the IPI and leaving a shallow idle state, a few us",
-    ),
-    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
-    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    idle_exit_ns: q(
-        40000.0,
-        2000.0,
-        133000.0,
-        "ns",
-        Assumed,
-        "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)",
-    ),
-    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    ..SKYLAKE_SP_2018
 };
 
 /// Kernel-path costs of 6.x kernels on this project's Zen 5 guests.
@@ -265,25 +187,10 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     syscall_cycles: q(1000.0, 400.0, 2000.0, "cycles", Assumed, "not measured here yet"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP"),
     tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
-    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
     pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer"),
     pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer"),
     pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV event channels"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
-    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
-    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
-    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    ..SKYLAKE_SP_2018
 };

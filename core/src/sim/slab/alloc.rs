@@ -22,7 +22,7 @@ impl Slab {
         now_ns: u64,
     ) -> Result<(Obj, Done<AllocPath>), SlabError> {
         let ci = cache as usize;
-        let mut cost = OpCost { cycles: self.costs.fast_cycles, ..OpCost::default() };
+        let mut cost = OpCost { cycles: self.costs.shared.fast_cycles, ..OpCost::default() };
         let path = if self.caches[ci].cpu[cpu as usize].avail() > 0 {
             self.caches[ci].stats[cpu as usize].allochit += 1;
             AllocPath::Fast
@@ -54,7 +54,7 @@ impl Slab {
         cost: &mut OpCost,
     ) -> Result<AllocPath, SlabError> {
         let (ci, node) = (cache as usize, self.node_of_cpu(cpu));
-        cost.cycles += self.costs.slow_cycles;
+        cost.cycles += self.costs.shared.slow_cycles;
         let ac = &self.caches[ci].cpu[cpu as usize];
         let batch = if !ac.touched && ac.batchcount > BATCHREFILL_LIMIT { BATCHREFILL_LIMIT } else { ac.batchcount };
         let n = &self.caches[ci].nodes[node];

@@ -203,57 +203,25 @@ fn check_slab(c: &KmemCache, sid: usize, s: &SlabPage, seen: &[u8]) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::super::testing::{machine, slab};
-    use super::super::Obj;
+    use super::super::Slab;
+    use crate::sim::slab_common::random_ops;
+    use crate::sim::slub::Obj;
     use proptest::prelude::*;
-
-    #[derive(Debug, Clone)]
-    enum Op {
-        Alloc { cpu: u16, cache: u16 },
-        Free { pick: usize, cpu: u16 },
-    }
-
-    fn op() -> impl Strategy<Value = Op> {
-        // CPUs 0, 1 on node 0; 2, 3 on node 1 (the test machine's numbering).
-        prop_oneof![
-            (0u16..4, 0u16..2).prop_map(|(cpu, cache)| Op::Alloc { cpu, cache }),
-            (any::<usize>(), 0u16..4).prop_map(|(pick, cpu)| Op::Free { pick, cpu }),
-        ]
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
-        /// Any sequence of allocations and frees on CPUs of both nodes keeps every object
-        /// free, cached once or allocated, and the allocated count what the caller holds.
+        /// Any sequence of allocations and frees on CPUs of both nodes (CPUs 0, 1 on node 0;
+        /// 2, 3 on node 1) keeps every object free, cached once or allocated, each allocated
+        /// on its CPU's node, and the allocated objects what the caller holds; freeing all on
+        /// node 1's CPU 3 leaves nothing allocated.
         #[test]
-        fn every_object_free_cached_once_or_allocated(ops in prop::collection::vec(op(), 1..600)) {
-            let m = machine();
-            let mut s = slab();
-            let mut held: Vec<Obj> = Vec::new();
-            for (t, o) in ops.into_iter().enumerate() {
-                let now = t as u64 * 100;
-                match o {
-                    Op::Alloc { cpu, cache } => {
-                        let (obj, _) = s.alloc(&m, cpu, cache, now).unwrap();
-                        prop_assert!(!held.contains(&obj), "object handed out twice");
-                        prop_assert_eq!(s.node_of(obj), s.node_of_cpu(cpu));
-                        held.push(obj);
-                    }
-                    Op::Free { pick, cpu } if !held.is_empty() => {
-                        let obj = held.swap_remove(pick % held.len());
-                        s.free(&m, cpu, obj, now);
-                    }
-                    Op::Free { .. } => {}
-                }
-                prop_assert_eq!(s.check_invariants(), Ok(()));
-            }
-            let mut h = held.clone();
-            prop_assert_eq!(s.check_held(&mut h, true), Ok(()));
-            // Free everything on node 1's CPU 3: nothing stays allocated, pages conserved.
-            for obj in held.drain(..) {
-                s.free(&m, 3, obj, 1 << 30);
-            }
-            prop_assert_eq!(s.check_invariants(), Ok(()));
-            prop_assert_eq!(s.allocated(0) + s.allocated(1), 0);
+        fn every_object_free_cached_once_or_allocated(ops in random_ops::ops(4, 600)) {
+            let on_node = |s: &Slab, cpu, obj| s.node_of(obj) == s.node_of_cpu(cpu);
+            let held = |s: &Slab, h: &[Obj]| {
+                prop_assert_eq!(s.check_held(&mut h.to_vec(), true), Ok(()));
+                Ok(())
+            };
+            random_ops::run(&mut slab(), &machine(), ops, on_node, held, 3)?;
         }
     }
 }

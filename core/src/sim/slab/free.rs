@@ -14,7 +14,7 @@ impl Slab {
     /// `kmem_cache_free()` of `obj` on `cpu` at `now_ns`.
     pub fn free(&mut self, m: &MachineProfile, cpu: CpuId, obj: Obj, now_ns: u64) -> Done<FreePath> {
         let ci = obj.cache as usize;
-        let mut cost = OpCost { cycles: self.costs.fast_cycles, ..OpCost::default() };
+        let mut cost = OpCost { cycles: self.costs.shared.fast_cycles, ..OpCost::default() };
         let slab = self.slabs[obj.slab as usize].as_mut().expect("bug: free of an object of a freed slab");
         assert_eq!(slab.state[obj.idx as usize], ObjState::Allocated, "bug: double free of {obj:?}");
         assert_eq!(slab.cache, obj.cache, "bug: free to the wrong cache");
@@ -55,7 +55,7 @@ impl Slab {
         cost: &mut OpCost,
     ) -> FreePath {
         let (ci, node) = (cache as usize, self.node_of_cpu(cpu));
-        cost.cycles += self.costs.slow_cycles;
+        cost.cycles += self.costs.shared.slow_cycles;
         let mut line_ns = self.touch_node(m, cache, node, cpu);
         let c = &mut self.caches[ci];
         let (ac, n) = (&mut c.cpu[cpu as usize], &mut c.nodes[node]);
@@ -101,7 +101,7 @@ impl Slab {
     ) -> FreePath {
         let (ci, node, remote) = (obj.cache as usize, self.node_of_cpu(cpu), self.node_of(obj));
         let k = self.costs;
-        cost.cycles += k.slow_cycles + k.lock_cycles;
+        cost.cycles += k.shared.slow_cycles + k.lock_cycles;
         let at = Self::after(now_ns, cost, m);
         let c = &mut self.caches[ci];
         c.stats[cpu as usize].node_frees += 1;
@@ -126,7 +126,7 @@ impl Slab {
         let after = a.ac.touch(m, &self.cpu_caches, cpu, top, top + 1);
         a.ac.push(obj);
         cost.line_ns += before + after;
-        end += after + Self::ns(k.fast_cycles, m);
+        end += after + Self::ns(k.shared.fast_cycles, m);
         a.timing.extend_to(end);
         cost.add(self.slabs_destroy(m, cpu, detached, end));
         path

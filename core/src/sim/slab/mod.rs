@@ -79,6 +79,7 @@ use super::cache::Caches;
 use super::cacheline::CacheLine;
 use super::machine::{CpuId, MachineProfile, PAGE_SIZE};
 use super::qspinlock::QSpinLock;
+use super::slab_common::AllocatorCosts;
 use super::slub::{CacheSpec, Obj, SerialLock};
 use super::zone::Zone;
 use array::ArrayCache;
@@ -100,21 +101,13 @@ pub const SHARED_FACTOR: u32 = 8;
 /// The CPU-cycle costs of the allocator's own work (line transfers and lock waits on top).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SlabCosts {
-    /// `____cache_alloc` / `___cache_free` on the CPU's array: IRQ save/restore, one entry.
-    pub fast_cycles: u64,
-    /// Extra work of a refill, a flush or an alien free beyond the fast path.
-    pub slow_cycles: u64,
+    /// The fast and slow paths, a new slab's objects, the page allocator: as SLUB's.
+    pub shared: AllocatorCosts,
     /// spin_lock + spin_unlock of `list_lock` or an alien lock, uncontended.
     pub lock_cycles: u64,
     /// Per object `alloc_block` / `free_block` moves (slab_get_obj / slab_put_obj, the list
     /// fixup), and per line of 8 pointers a shared-array transfer copies.
     pub object_cycles: u64,
-    /// Per object when a new slab is set up (`cache_init_objs`).
-    pub init_object_cycles: u64,
-    /// One page-allocator operation without lock (a PCP list add/del, page refcount).
-    pub page_op_cycles: u64,
-    /// Buddy work per block moved under zone->lock.
-    pub buddy_cycles: u64,
 }
 
 /// SLAB on seed 000/004's 2019 server ([`super::machine::SERVER_2019`]), from the
@@ -123,21 +116,15 @@ pub const SERVER_2019_SLAB: SlabCosts = SlabCosts::from_catalogue(&super::catalo
 
 impl SlabCosts {
     /// SLAB's costs from a catalogue entry. ASSUMPTIONS (no SLAB figure in the catalogue):
-    /// the array fast path costs SLUB's (`slub_fast_cycles`: an IRQ-off per-CPU pop or push
-    /// either way); a refill's, flush's or alien free's own work SLUB's slow-path extra
-    /// (`slub_slow_cycles`); per object moved to or from a slab one list step
-    /// (`buddy_step_cycles`: the same few stores on fetched lines); a new slab's per-object
-    /// setup half a fast path, as SLUB's; the lock `spin_lock_cycles`; the page allocator's
-    /// `pcp_op_cycles` and `buddy_step_cycles`.
+    /// fast and slow path, a new slab's objects and the page allocator as SLUB's
+    /// ([`AllocatorCosts::from_catalogue`]); per object moved to or from a slab one list step
+    /// (`buddy_step_cycles`: the same few stores on fetched lines); the lock
+    /// `spin_lock_cycles`.
     pub const fn from_catalogue(k: &super::catalogue::KernelCosts) -> SlabCosts {
         SlabCosts {
-            fast_cycles: k.slub_fast_cycles.int(),
-            slow_cycles: k.slub_slow_cycles.int(),
+            shared: AllocatorCosts::from_catalogue(k),
             lock_cycles: k.spin_lock_cycles.int(),
             object_cycles: k.buddy_step_cycles.int(),
-            init_object_cycles: k.slub_fast_cycles.int() / 2,
-            page_op_cycles: k.pcp_op_cycles.int(),
-            buddy_cycles: k.buddy_step_cycles.int(),
         }
     }
 }
@@ -486,16 +473,9 @@ mod tests {
 mod testing {
     use super::*;
     use crate::sim::machine::SERVER_2019;
+    use crate::sim::slab_common::TEST_COSTS;
 
-    pub(super) const COSTS: SlabCosts = SlabCosts {
-        fast_cycles: 50,
-        slow_cycles: 150,
-        lock_cycles: 40,
-        object_cycles: 20,
-        init_object_cycles: 20,
-        page_op_cycles: 100,
-        buddy_cycles: 30,
-    };
+    pub(super) const COSTS: SlabCosts = SlabCosts { shared: TEST_COSTS, lock_cycles: 40, object_cycles: 20 };
 
     pub(super) fn machine() -> MachineProfile {
         MachineProfile { cores_per_socket: 2, ..SERVER_2019 }

@@ -185,7 +185,7 @@ impl Slab {
         let pfn = pfn.ok_or(SlabError::OutOfPages)?;
         // slab_map_pages() and alloc_slabmgmt() write the struct page.
         cost.line_ns += self.zones[node].touch_page(m, &self.cpu_caches, cpu, pfn);
-        cost.cycles += self.costs.init_object_cycles * u64::from(num);
+        cost.cycles += self.costs.shared.init_object_cycles * u64::from(num);
         let mut freelist_lines = vec![CacheLine::UNTOUCHED; num.div_ceil(INDEXES_PER_LINE) as usize];
         for line in &mut freelist_lines {
             cost.line_ns += line.touch(m, &self.cpu_caches, cpu);
@@ -273,8 +273,8 @@ impl Slab {
             zone: &mut self.zones[node],
             timing: &mut self.zone_timing[node],
             caches: &self.cpu_caches,
-            page_op_cycles: self.costs.page_op_cycles,
-            buddy_cycles: self.costs.buddy_cycles,
+            page_op_cycles: self.costs.shared.page_op_cycles,
+            buddy_cycles: self.costs.shared.buddy_cycles,
         }
     }
 }

@@ -6,78 +6,49 @@
 //! model.
 
 use super::{ObjState, Slab};
+use crate::sim::slab_common::{self, counters};
 use serde::Serialize;
 
-/// STATS counters of one CPU in one cache, and ours.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct SlabStats {
-    pub allochit: u64,
-    pub allocmiss: u64,
-    pub freehit: u64,
-    pub freemiss: u64,
-    /// New slabs (`cache_grow_begin`).
-    pub grown: u64,
-    /// Frees of another node's object (`__cache_free_alien`).
-    pub node_frees: u64,
-    /// ... that found the alien cache full and drained it.
-    pub node_overflow: u64,
-    /// Ours: refills from the shared array, and from the slab lists.
-    pub refill_shared: u64,
-    pub refill_slabs: u64,
-    /// Ours: flushes to the shared array, and to the slabs (`free_block`).
-    pub flush_shared: u64,
-    pub flush_slabs: u64,
-    /// Ours: slabs whose pages went back to the page allocator.
-    pub slabs_destroyed: u64,
-    /// `list_lock` acquisitions (any node's) and the ns spent waiting for it.
-    pub list_lock: u64,
-    pub list_lock_wait_ns: u64,
-    /// Alien-cache lock acquisitions and the ns spent waiting.
-    pub alien_lock: u64,
-    pub alien_lock_wait_ns: u64,
-}
-
-impl SlabStats {
-    /// Adds `o`'s counts to these.
-    pub fn add(&mut self, o: &SlabStats) {
-        self.allochit += o.allochit;
-        self.allocmiss += o.allocmiss;
-        self.freehit += o.freehit;
-        self.freemiss += o.freemiss;
-        self.grown += o.grown;
-        self.node_frees += o.node_frees;
-        self.node_overflow += o.node_overflow;
-        self.refill_shared += o.refill_shared;
-        self.refill_slabs += o.refill_slabs;
-        self.flush_shared += o.flush_shared;
-        self.flush_slabs += o.flush_slabs;
-        self.slabs_destroyed += o.slabs_destroyed;
-        self.list_lock += o.list_lock;
-        self.list_lock_wait_ns += o.list_lock_wait_ns;
-        self.alien_lock += o.alien_lock;
-        self.alien_lock_wait_ns += o.alien_lock_wait_ns;
+counters! {
+    /// STATS counters of one CPU in one cache, and ours.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+    pub struct SlabStats {
+        pub allochit: u64,
+        pub allocmiss: u64,
+        pub freehit: u64,
+        pub freemiss: u64,
+        /// New slabs (`cache_grow_begin`).
+        pub grown: u64,
+        /// Frees of another node's object (`__cache_free_alien`).
+        pub node_frees: u64,
+        /// ... that found the alien cache full and drained it.
+        pub node_overflow: u64,
+        /// Ours: refills from the shared array, and from the slab lists.
+        pub refill_shared: u64,
+        pub refill_slabs: u64,
+        /// Ours: flushes to the shared array, and to the slabs (`free_block`).
+        pub flush_shared: u64,
+        pub flush_slabs: u64,
+        /// Ours: slabs whose pages went back to the page allocator.
+        pub slabs_destroyed: u64,
+        /// `list_lock` acquisitions (any node's) and the ns spent waiting for it.
+        pub list_lock: u64,
+        pub list_lock_wait_ns: u64,
+        /// Alien-cache lock acquisitions and the ns spent waiting.
+        pub alien_lock: u64,
+        pub alien_lock_wait_ns: u64,
     }
 }
 
 impl Slab {
     /// Statistics of `cache` summed over CPUs.
     pub fn totals(&self, cache: u16) -> SlabStats {
-        let mut t = SlabStats::default();
-        for s in &self.caches[cache as usize].stats {
-            t.add(s);
-        }
-        t
+        slab_common::totals(&self.caches[cache as usize].stats)
     }
 
     /// Statistics of every cache summed, per CPU.
     pub fn per_cpu(&self) -> Vec<SlabStats> {
-        let mut out = vec![SlabStats::default(); self.cpu_node.len()];
-        for c in &self.caches {
-            for (o, s) in out.iter_mut().zip(&c.stats) {
-                o.add(s);
-            }
-        }
-        out
+        slab_common::per_cpu(self.cpu_node.len(), self.caches.iter().map(|c| c.stats.as_slice()))
     }
 
     /// Clears every statistic and lock counter (after a warm-up).
@@ -98,11 +69,7 @@ impl Slab {
 
     /// Objects allocated now, per cache.
     pub fn allocated(&self, cache: u16) -> u64 {
-        self.slabs
-            .iter()
-            .flatten()
-            .filter(|s| s.cache == cache)
-            .map(|s| s.state.iter().filter(|&&x| x == ObjState::Allocated).count() as u64)
-            .sum()
+        let slabs = self.slabs.iter().flatten().map(|s| (s.cache, s.state.as_slice()));
+        slab_common::allocated(slabs, cache, &ObjState::Allocated)
     }
 }

@@ -213,60 +213,29 @@ fn check_unfrozen(c: &KmemCache, sid: usize, s: &Slab) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::super::testing::slub;
-    use super::super::Obj;
+    use super::super::{Obj, Slub};
     use crate::sim::machine::SERVER_2019;
+    use crate::sim::slab_common::random_ops;
     use proptest::prelude::*;
-
-    #[derive(Debug, Clone)]
-    enum Op {
-        Alloc { cpu: u16, cache: u16 },
-        Free { pick: usize, cpu: u16 },
-    }
-
-    fn op() -> impl Strategy<Value = Op> {
-        prop_oneof![
-            (0u16..3, 0u16..2).prop_map(|(cpu, cache)| Op::Alloc { cpu, cache }),
-            (any::<usize>(), 0u16..3).prop_map(|(pick, cpu)| Op::Free { pick, cpu }),
-        ]
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// Any sequence of allocations and frees on any CPUs keeps every object free or
-        /// allocated exactly once, and the allocated count equals what the caller holds.
+        /// allocated exactly once, and the allocated count equals what the caller holds;
+        /// freeing all on one CPU leaves nothing allocated.
         #[test]
-        fn every_object_free_or_allocated_once(ops in prop::collection::vec(op(), 1..400), cpu_partial in any::<bool>()) {
-            let m = SERVER_2019;
+        fn every_object_free_or_allocated_once(ops in random_ops::ops(3, 400), cpu_partial in any::<bool>()) {
             let mut s = slub(3);
             if cpu_partial {
                 s.enable_cpu_partial();
             }
-            let mut held: Vec<Obj> = Vec::new();
-            for (t, o) in ops.into_iter().enumerate() {
-                let now = t as u64 * 100;
-                match o {
-                    Op::Alloc { cpu, cache } => {
-                        let (obj, _) = s.alloc(&m, cpu, cache, now).unwrap();
-                        prop_assert!(!held.contains(&obj), "object handed out twice");
-                        held.push(obj);
-                    }
-                    Op::Free { pick, cpu } if !held.is_empty() => {
-                        let obj = held.swap_remove(pick % held.len());
-                        s.free(&m, cpu, obj, now);
-                    }
-                    Op::Free { .. } => {}
+            let held = |s: &Slub, h: &[Obj]| {
+                for cache in 0..2u16 {
+                    prop_assert_eq!(s.allocated(cache), h.iter().filter(|o| o.cache == cache).count() as u64);
                 }
-                prop_assert_eq!(s.check_invariants(), Ok(()));
-            }
-            for cache in 0..2u16 {
-                prop_assert_eq!(s.allocated(cache), held.iter().filter(|o| o.cache == cache).count() as u64);
-            }
-            // Free everything on one CPU: nothing stays allocated, pages are conserved.
-            for obj in held.drain(..) {
-                s.free(&m, 2, obj, 1 << 30);
-            }
-            prop_assert_eq!(s.check_invariants(), Ok(()));
-            prop_assert_eq!(s.allocated(0) + s.allocated(1), 0);
+                Ok(())
+            };
+            random_ops::run(&mut s, &SERVER_2019, ops, |_, _, _| true, held, 2)?;
         }
     }
 }

@@ -71,6 +71,7 @@ use super::cache::Caches;
 use super::cacheline::CacheLine;
 use super::machine::{CpuId, MachineProfile, PAGE_SIZE};
 use super::qspinlock::QSpinLock;
+use super::slab_common::AllocatorCosts;
 use super::zone::Zone;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -83,18 +84,10 @@ pub const MAX_OBJECTS_PER_SLAB: u32 = 4096;
 /// The CPU-cycle costs of the allocator's own work (line transfers and lock waits come on top).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SlubCosts {
-    /// `slab_alloc` / `slab_free` fast path: read kmem_cache_cpu, cmpxchg_double, tid.
-    pub fast_cycles: u64,
-    /// Extra work of `___slab_alloc` / `__slab_free` (page counters, retry loop, frozen checks).
-    pub slow_cycles: u64,
+    /// The fast and slow paths, a new slab's freelist, the page allocator.
+    pub shared: AllocatorCosts,
     /// List manipulation under `list_lock` (add_partial / remove_partial).
     pub list_cycles: u64,
-    /// Per object when a new slab's freelist is built (`allocate_slab` / `shuffle`).
-    pub init_object_cycles: u64,
-    /// One page-allocator operation without lock (a PCP list add/del, page refcount).
-    pub page_op_cycles: u64,
-    /// Buddy work per block moved under zone->lock.
-    pub buddy_cycles: u64,
 }
 
 /// SLUB on seed 000's 2019 server ([`super::machine::SERVER_2019`]), the machine of
@@ -103,21 +96,14 @@ pub struct SlubCosts {
 pub const SERVER_2019_SLUB: SlubCosts = SlubCosts::from_catalogue(&super::catalogue::SKYLAKE_SP_2019);
 
 impl SlubCosts {
-    /// SLUB's costs from a catalogue entry: the fast path (`slub_fast_cycles`), the slow
-    /// path's extra work on fetched lines (`slub_slow_cycles`; the struct page and object
-    /// line transfers of a remote free are counted by distance on top), a partial-list
-    /// add/remove under `list_lock` as one `spin_lock_cycles` plus one list step
-    /// (`buddy_step_cycles`: the same list_del/list_add instructions), a new slab's per-object
-    /// setup as half a fast path (ASSUMPTION: one store and the loop; no figure found), and
-    /// the page allocator's `pcp_op_cycles` and `buddy_step_cycles`.
+    /// SLUB's costs from a catalogue entry: [`AllocatorCosts::from_catalogue`] (the struct
+    /// page and object line transfers of a remote free are counted by distance on top), and a
+    /// partial-list add/remove under `list_lock` as one `spin_lock_cycles` plus one list step
+    /// (`buddy_step_cycles`: the same list_del/list_add instructions).
     pub const fn from_catalogue(k: &super::catalogue::KernelCosts) -> SlubCosts {
         SlubCosts {
-            fast_cycles: k.slub_fast_cycles.int(),
-            slow_cycles: k.slub_slow_cycles.int(),
+            shared: AllocatorCosts::from_catalogue(k),
             list_cycles: k.spin_lock_cycles.int() + k.buddy_step_cycles.int(),
-            init_object_cycles: k.slub_fast_cycles.int() / 2,
-            page_op_cycles: k.pcp_op_cycles.int(),
-            buddy_cycles: k.buddy_step_cycles.int(),
         }
     }
 }
@@ -463,15 +449,9 @@ mod tests {
 mod testing {
     use super::*;
     use crate::sim::machine::SERVER_2019;
+    use crate::sim::slab_common::TEST_COSTS;
 
-    pub(super) const COSTS: SlubCosts = SlubCosts {
-        fast_cycles: 50,
-        slow_cycles: 150,
-        list_cycles: 60,
-        init_object_cycles: 20,
-        page_op_cycles: 100,
-        buddy_cycles: 30,
-    };
+    pub(super) const COSTS: SlubCosts = SlubCosts { shared: TEST_COSTS, list_cycles: 60 };
 
     pub(super) fn slub(n_cpus: usize) -> Slub {
         let zone = Zone::new(0, 1 << 12, n_cpus, 378, 63, false);

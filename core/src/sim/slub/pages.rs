@@ -81,8 +81,8 @@ impl Slub {
             zone: &mut self.zone,
             timing: &mut self.zone_timing,
             caches: &self.cpu_caches,
-            page_op_cycles: self.costs.page_op_cycles,
-            buddy_cycles: self.costs.buddy_cycles,
+            page_op_cycles: self.costs.shared.page_op_cycles,
+            buddy_cycles: self.costs.shared.buddy_cycles,
         }
     }
 

@@ -125,7 +125,7 @@ impl Slub {
         for (sid, _) in list {
             let slab = slab_in(&mut self.slabs, sid);
             line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
-            cycles += k.slow_cycles;
+            cycles += k.shared.slow_cycles;
             slab.frozen = None;
             let empty = slab.inuse() == 0;
             let c = &mut self.caches[ci];
@@ -180,7 +180,7 @@ impl Slub {
             let slab = slab_in(&mut self.slabs, sid);
             slab.on_partial = false;
             line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
-            cycles += k.slow_cycles;
+            cycles += k.shared.slow_cycles;
             let free = slab.objects() - slab.inuse();
             available += free;
             if first.is_none() {

@@ -102,7 +102,7 @@ impl Slub {
         reach: Reach,
     ) -> Result<Result<(Obj, Done<AllocPath>), OpCost>, SlubError> {
         let k = &self.costs.clone();
-        let mut cost = OpCost { cycles: k.fast_cycles, ..OpCost::default() };
+        let mut cost = OpCost { cycles: k.shared.fast_cycles, ..OpCost::default() };
         let ci = cache as usize;
         let mut path = AllocPath::Fast;
         if self.caches[ci].cpu[cpu as usize].freelist.is_empty() {
@@ -138,7 +138,7 @@ impl Slub {
     ) -> Result<Option<AllocPath>, SlubError> {
         let ci = cache as usize;
         let k = self.costs;
-        cost.cycles += k.slow_cycles;
+        cost.cycles += k.shared.slow_cycles;
         if let Some(sid) = self.caches[ci].cpu[cpu as usize].slab {
             // get_freelist(): cmpxchg_double on the page takes what remote frees left there.
             let slab = slab_in(&mut self.slabs, sid);
@@ -209,7 +209,7 @@ impl Slub {
         cost.add(pc);
         let pfn = pfn.ok_or(SlubError::OutOfPages)?;
         let n = self.caches[ci].objects_per_slab as usize;
-        cost.cycles += k.init_object_cycles * n as u64;
+        cost.cycles += k.shared.init_object_cycles * n as u64;
         let mut line = CacheLine::UNTOUCHED;
         line.touch(m, &self.cpu_caches, cpu);
         let slab = Slab::fresh(cache, pfn, n, line);
@@ -243,7 +243,7 @@ impl Slub {
     pub fn free(&mut self, m: &MachineProfile, cpu: CpuId, obj: Obj, now_ns: u64) -> Done<FreePath> {
         let k = self.costs;
         let ci = obj.cache as usize;
-        let mut cost = OpCost { cycles: k.fast_cycles, ..OpCost::default() };
+        let mut cost = OpCost { cycles: k.shared.fast_cycles, ..OpCost::default() };
         let slab = self.slabs[obj.slab as usize].as_mut().expect("bug: free of an object of a freed slab");
         assert_eq!(slab.state[obj.idx as usize], ObjState::Allocated, "bug: double free of {obj:?}");
         assert_eq!(slab.cache, obj.cache, "bug: free to the wrong cache");
@@ -258,7 +258,7 @@ impl Slub {
             return Done { path: FreePath::Fast, cost, slab_owner: owner, slab_pfn: pfn };
         }
         // __slab_free(): cmpxchg_double on the page's freelist + counters.
-        cost.cycles += k.slow_cycles;
+        cost.cycles += k.shared.slow_cycles;
         cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
         let prior_empty = slab.freelist.is_empty();
         slab.freelist.push(obj.idx);

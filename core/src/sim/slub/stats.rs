@@ -4,78 +4,47 @@
 
 use super::{ObjState, Slub};
 use crate::sim::machine::CpuId;
+use crate::sim::slab_common::{self, counters};
 use serde::Serialize;
 use std::fmt::Write as _;
 
-/// `CONFIG_SLUB_STATS` counters of one CPU in one cache.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct SlubStats {
-    pub alloc_fastpath: u64,
-    pub alloc_slowpath: u64,
-    pub alloc_refill: u64,
-    pub alloc_from_partial: u64,
-    pub alloc_slab: u64,
-    pub free_fastpath: u64,
-    pub free_slowpath: u64,
-    pub free_frozen: u64,
-    pub free_add_partial: u64,
-    pub free_remove_partial: u64,
-    pub free_slab: u64,
-    pub deactivate_full: u64,
-    pub deactivate_partial: u64,
-    /// list_lock acquisitions and the ns spent waiting for it.
-    pub list_lock: u64,
-    pub list_lock_wait_ns: u64,
-    /// Per-CPU partial slabs (3.2+): allocations from one, frees that froze a full slab onto
-    /// one, drains of a CPU's list to the node.
-    pub cpu_partial_alloc: u64,
-    pub cpu_partial_free: u64,
-    pub cpu_partial_drain: u64,
-}
-
-impl SlubStats {
-    /// Adds `o`'s counts to these.
-    pub fn add(&mut self, o: &SlubStats) {
-        self.alloc_fastpath += o.alloc_fastpath;
-        self.alloc_slowpath += o.alloc_slowpath;
-        self.alloc_refill += o.alloc_refill;
-        self.alloc_from_partial += o.alloc_from_partial;
-        self.alloc_slab += o.alloc_slab;
-        self.free_fastpath += o.free_fastpath;
-        self.free_slowpath += o.free_slowpath;
-        self.free_frozen += o.free_frozen;
-        self.free_add_partial += o.free_add_partial;
-        self.free_remove_partial += o.free_remove_partial;
-        self.free_slab += o.free_slab;
-        self.deactivate_full += o.deactivate_full;
-        self.deactivate_partial += o.deactivate_partial;
-        self.list_lock += o.list_lock;
-        self.list_lock_wait_ns += o.list_lock_wait_ns;
-        self.cpu_partial_alloc += o.cpu_partial_alloc;
-        self.cpu_partial_free += o.cpu_partial_free;
-        self.cpu_partial_drain += o.cpu_partial_drain;
+counters! {
+    /// `CONFIG_SLUB_STATS` counters of one CPU in one cache.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+    pub struct SlubStats {
+        pub alloc_fastpath: u64,
+        pub alloc_slowpath: u64,
+        pub alloc_refill: u64,
+        pub alloc_from_partial: u64,
+        pub alloc_slab: u64,
+        pub free_fastpath: u64,
+        pub free_slowpath: u64,
+        pub free_frozen: u64,
+        pub free_add_partial: u64,
+        pub free_remove_partial: u64,
+        pub free_slab: u64,
+        pub deactivate_full: u64,
+        pub deactivate_partial: u64,
+        /// list_lock acquisitions and the ns spent waiting for it.
+        pub list_lock: u64,
+        pub list_lock_wait_ns: u64,
+        /// Per-CPU partial slabs (3.2+): allocations from one, frees that froze a full slab onto
+        /// one, drains of a CPU's list to the node.
+        pub cpu_partial_alloc: u64,
+        pub cpu_partial_free: u64,
+        pub cpu_partial_drain: u64,
     }
 }
 
 impl Slub {
     /// Statistics of `cache` summed over CPUs.
     pub fn totals(&self, cache: u16) -> SlubStats {
-        let mut t = SlubStats::default();
-        for s in &self.caches[cache as usize].stats {
-            t.add(s);
-        }
-        t
+        slab_common::totals(&self.caches[cache as usize].stats)
     }
 
     /// Statistics of every cache summed, per CPU.
     pub fn per_cpu(&self) -> Vec<SlubStats> {
-        let mut out = vec![SlubStats::default(); self.n_cpus];
-        for c in &self.caches {
-            for (o, s) in out.iter_mut().zip(&c.stats) {
-                o.add(s);
-            }
-        }
-        out
+        slab_common::per_cpu(self.n_cpus, self.caches.iter().map(|c| c.stats.as_slice()))
     }
 
     /// Clears every statistic (after a warm-up).
@@ -91,12 +60,8 @@ impl Slub {
 
     /// Objects allocated now, per cache.
     pub fn allocated(&self, cache: u16) -> u64 {
-        self.slabs
-            .iter()
-            .flatten()
-            .filter(|s| s.cache == cache)
-            .map(|s| s.state.iter().filter(|&&x| x == ObjState::Allocated).count() as u64)
-            .sum()
+        let slabs = self.slabs.iter().flatten().map(|s| (s.cache, s.state.as_slice()));
+        slab_common::allocated(slabs, cache, &ObjState::Allocated)
     }
     /// `/sys/kernel/slab/<cache>/<stat>` files of `cpus`, SLUB_STATS style: total, then
     /// `C<cpu>=<count>` per CPU with a non-zero count.

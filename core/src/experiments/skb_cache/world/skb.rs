@@ -86,7 +86,7 @@ impl Sim {
     /// `struct page` of `owner`'s current tx page frag.
     pub(super) fn frag_put(&mut self, _now: u64, cpu: CpuId, owner: CpuId, stack: Stack) -> u64 {
         let line = self.frag_line[owner as usize].touch(&self.m, &self.caches, cpu);
-        let w = cycles_to_ns(self.slub_costs.page_op_cycles, self.mhz[cpu as usize]);
+        let w = cycles_to_ns(self.slub_costs.shared.page_op_cycles, self.mhz[cpu as usize]);
         self.add(stack, w);
         w + self.lines(stack, line)
     }

@@ -17,7 +17,7 @@
 //!   [`Reply::Band`] with that sample's band; the page folds the samples in index order
 //!   ([`fold_bands`]), which gives core's `bands_with` bit for bit;
 //! - [`Request::MachineFit`]: a measurement file of the "Your machine" page, parsed by core's
-//!   `measure::parse` and fitted by core's `MachineFit` ([`crate::machine::worker::fit`]): the
+//!   `measure::parse` and fitted by core's `MachineFit` ([`crate::worker::machine::fit`]): the
 //!   one task that posts more than one reply — [`Reply::MachineStart`] (the file's facts), one
 //!   [`Reply::MachineProgress`] per simulator run, then [`Reply::Machine`] (core's report, bit for
 //!   bit the CLI's) or [`Reply::Failed`] (the file's problem, one line).
@@ -39,7 +39,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::machine::worker::{self as machine, MachineFacts};
+use machine::MachineFacts;
 use skblab_core::machine::fit::MachineReport;
 
 /// The workers' entry script (`static/sweep-worker.js`, copied by Trunk). Trunk builds the
@@ -337,5 +337,6 @@ fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
     let _ = scope.post_message(&JsValue::from_str(&text));
 }
 
+pub mod machine;
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@
 //! fitting of its own: the report is core's, so the page shows the CLI's numbers
 //! (`skblab calibrate high-order-alloc --machine FILE --format json`) bit for bit.
 
-use crate::worker::Reply;
+use super::Reply;
 use serde::{Deserialize, Serialize};
 use skblab_core::machine::file::{self as measure, Machine, Measurement};
 use skblab_core::machine::fit::MachineFit;
