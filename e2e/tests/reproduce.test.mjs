@@ -27,13 +27,15 @@ before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.server.close(); });
 
 // Rust's `{:.d}`: like toFixed, except that a value exactly halfway between two results (21.25
-// to one decimal) goes to the even one ("21.2"), where toFixed takes the larger ("21.3").
+// to one decimal) goes to the even one ("21.2"), where toFixed takes the larger ("21.3"). The
+// tie is read off the double's exact decimal digits (toFixed's own exact arithmetic): 12.65 is
+// 12.6500000000000003553… and rounds up either way.
 function fixed(v, d) {
-  const scaled = Math.abs(v) * 10 ** d;
-  if (Number.isInteger(scaled * 2) && !Number.isInteger(scaled)) {
-    const even = Math.floor(scaled) % 2 === 0 ? Math.floor(scaled) : Math.ceil(scaled);
-    return (Math.sign(v) * even / 10 ** d).toFixed(d);
-  }
+  const exact = Math.abs(v).toFixed(Math.min(100, d + 60));
+  const dot = exact.indexOf('.');
+  const truncated = exact.slice(0, d === 0 ? dot : dot + 1 + d);
+  const tie = /^50*$/.test(exact.slice(dot + 1 + d));
+  if (tie && Number(truncated.at(-1)) % 2 === 0) return `${v < 0 ? '-' : ''}${truncated}`;
   return v.toFixed(d);
 }
 // core's fmt_num (core/src/output/mod.rs): whole numbers as integers, below 10 up to three
