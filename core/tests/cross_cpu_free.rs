@@ -225,36 +225,51 @@ fn defer_free_moves_the_free_work_to_the_allocating_cpu() {
         let off = run(&[w]);
         let on = run(&[w, "defer_free=true"]);
         assert!((metric(&off, "slowpath_frees_per_skb") - 2.0).abs() < 0.05, "{w}");
-        assert!(metric(&on, "slowpath_frees_per_skb") < 0.05, "{w}: deferred frees are local");
+        // Deferred frees are local; with RFS the reader's CPU is saturated and the socket
+        // holds a full window, so by the time A frees an skb its slab is often no longer A's
+        // active one: a local `__slab_free`, counted as a slow path too.
+        let slow = metric(&on, "slowpath_frees_per_skb");
+        assert!(slow < 0.5, "{w}: deferred frees are mostly fast: {slow}");
         assert!(metric(&off, "free_work_on_alloc_cpu_pct") < 5.0, "{w}");
         assert!(metric(&on, "free_work_on_alloc_cpu_pct") > 60.0, "{w}");
-        assert!(metric(&on, "free_cpu_busy_pct") < metric(&off, "free_cpu_busy_pct"), "{w}: the reader works less");
+        // The reader works less per packet (with RFS it stays saturated, and reads more).
+        let per_packet = |o: &_| metric(o, "free_cpu_busy_pct") / metric(o, "datagrams");
+        assert!(per_packet(&on) < per_packet(&off), "{w}: the reader works less");
     }
     let on = run(&["workload=tcp-100g", "defer_free=true"]);
     let prof = &on.view("profile").unwrap().text;
     assert!(prof.contains("skb_attempt_defer_free"), "{prof}");
 }
 
-/// tcp-100g on the catalogue's Skylake-SP with its 2019 kernel costs: CPU A (driver and GRO
-/// per frame, a page per frame from the page allocator, the skb, `tcp_v4_rcv` at the receive
-/// half of the era's per-segment TCP cost, and the reader's wakeup) is the CPU that sets the
-/// rate, saturated, while the reader's CPU B has headroom (about 86 % busy with `tcp_recvmsg_skb_cycles`
-/// at its fitted 8,815). Deferral moves B's
-/// page and slab frees onto A, the bottleneck (A's page allocations get cheaper, but B, now
-/// faster, sleeps after nearly every skb and A pays a wakeup for each), so the flow gets
-/// *slower*: the opposite of Eric
-/// Dumazet's test of 68822bdf76f1 (49,685 → 73,076 Mbit/s), where the recvmsg CPU was the one
-/// saturated (57.8 % copy_user, about a quarter in skb freeing). The model's B copies the
-/// payload at the L2 copy rate; see docs/cross-cpu-free.md for the gap. The main cause is the
-/// model's placement of `tcp_v4_rcv` on A: under RFS the kernel runs it on the reader's CPU B
-/// (68822bdf76f1's own message), so this test pins the model's behaviour, not the kernel's.
+/// tcp-100g as in Eric Dumazet's test of 68822bdf76f1 (RFS on): CPU A runs the driver, GRO and
+/// the allocations and steers each skb to CPU B, which runs the TCP receive, `recvmsg()`, the
+/// copy and (without deferral) the frees. B is the saturated CPU, as in his profile of the
+/// recvmsg CPU, and deferral moves B's frees to A, which has headroom: the flow gets faster
+/// (49,685 → 73,076 Mbit/s in his test; the model's level is lower, docs/cross-cpu-free.md).
 #[test]
-fn tcp_100g_deferral_loads_the_saturated_allocating_cpu_and_loses() {
+fn tcp_100g_with_rfs_saturates_the_reader_and_deferral_wins() {
     let (off, on) = (run(&["workload=tcp-100g"]), run(&["workload=tcp-100g", "defer_free=true"]));
+    assert!(metric(&off, "free_cpu_busy_pct") > 99.0, "B saturated: {}", metric(&off, "free_cpu_busy_pct"));
+    assert!(metric(&off, "alloc_cpu_busy_pct") < 90.0, "A has headroom: {}", metric(&off, "alloc_cpu_busy_pct"));
+    assert!(metric(&on, "change_pct") > 10.0, "deferral unloads the bottleneck: {}", metric(&on, "change_pct"));
+    let prof = &off.view("profile").unwrap().text;
+    assert!(prof.contains("process_backlog") && prof.contains("rps_trigger_softirq"), "{prof}");
+}
+
+/// The `rfs` knob: without RFS (RSS alone) the TCP receive and the reader's wakeup run on A,
+/// which becomes the saturated CPU, and deferral then adds its frees to the bottleneck and
+/// loses, as Petr Tesařík found on loopback, where the allocating CPU also runs the receive.
+#[test]
+fn without_rfs_the_allocating_cpu_saturates_and_deferral_loses() {
+    let rss = |d: &str| run(&["workload=tcp-100g", "rfs=false", d]);
+    let (off, on) = (rss("defer_free=false"), rss("defer_free=true"));
     assert!(metric(&off, "alloc_cpu_busy_pct") > 99.0, "A saturated: {}", metric(&off, "alloc_cpu_busy_pct"));
     assert!(metric(&off, "free_cpu_busy_pct") < 95.0, "B has headroom: {}", metric(&off, "free_cpu_busy_pct"));
-    assert!(metric(&on, "mbps") < metric(&off, "mbps"), "deferral loads the bottleneck CPU");
-    assert!(metric(&on, "change_pct") < 0.0 && metric(&on, "change_pct") > -10.0, "{}", metric(&on, "change_pct"));
+    assert!(metric(&on, "change_pct") < 0.0, "deferral loads the bottleneck: {}", metric(&on, "change_pct"));
+    // The knob moves the TCP receive from B to A: A busier, B less busy.
+    let rfs = run(&["workload=tcp-100g"]);
+    assert!(metric(&off, "alloc_cpu_busy_pct") > metric(&rfs, "alloc_cpu_busy_pct"));
+    assert!(metric(&off, "free_cpu_busy_pct") < metric(&rfs, "free_cpu_busy_pct"));
 }
 
 #[test]

@@ -75,11 +75,13 @@ test('lesson: step 4 teaches 3.2\'s per-CPU partial slabs and shows SLUB before 
     return t && t !== before;
   }, with32, { timeout: 60000 });
 
-  // Step 6: the model's TCP receive runs on CPU A; the text says so, and names 7.0's sheaves.
+  // Step 6: under RFS the reader's CPU runs the TCP receive; the text says so, offers the
+  // rfs knob, and names 7.0's sheaves.
   await page.goto(`${srv.base}/#/lesson/cross-cpu-free/6`);
   await page.waitForFunction(() => /later/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
   const last = await prose();
-  assert.match(last, /model differs from the kernel[\s\S]*RFS/i);
+  assert.match(last, /RFS[\s\S]*backlog of CPU B[\s\S]*TCP receive[\s\S]*rfs/);
+  assert.ok(await page.isChecked(tid('param-rfs')), 'the step runs with RFS, as Eric did');
   assert.match(last, /5\.17[\s\S]*5\.19[\s\S]*7\.0/);
   page.assertClean();
 });

@@ -38,6 +38,12 @@ pub const SYSCTLS: &[Sysctl] = &[
         removed: None,
     },
     Sysctl {
+        name: "net.core.rps_sock_flow_entries",
+        since: Release(2, 6),
+        added_by: "fec5e652e58f \"rfs: Receive Flow Steering\" (Tom Herbert, 2010-04-16; Linux 2.6.35)",
+        removed: None,
+    },
+    Sysctl {
         name: "net.core.max_skb_frags",
         since: Release(4, 5),
         added_by: "5f74f82ea34c \"net:Add sysctl_max_skb_frags\", queued for stable",
@@ -114,6 +120,12 @@ pub const PARAM_SYSCTLS: &[ParamSysctl] = &[
         "defer_free",
         "net.core.skb_defer_max",
         Conversion::NotTheValue("on is the default 64 (39564c3fdc66, v5.19), off is 0"),
+    ),
+    row(
+        "cross-cpu-free",
+        "rfs",
+        "net.core.rps_sock_flow_entries",
+        Conversion::NotTheValue("on is a nonzero table with rps_flow_cnt set on the receive queue (scaling.rst), off is 0"),
     ),
     row("high-order-alloc", "tcp_rx_skb_cache", "net.ipv4.tcp_rx_skb_cache", Conversion::Bool),
     row("high-order-alloc", "tcp_tx_skb_cache", "net.ipv4.tcp_tx_skb_cache", Conversion::Bool),

@@ -74,6 +74,7 @@ crate::params_input! {
         pub datagram_bytes: u32,
         pub defer_free: bool,
         pub cpu_partial: bool,
+        pub rfs: bool,
         pub reader_work_ns: u64,
         pub warmup_us: u64,
         pub measure_us: u64,
@@ -98,6 +99,7 @@ impl Input {
             datagram_bytes: self.datagram_bytes,
             defer_free: self.defer_free,
             cpu_partial: self.cpu_partial,
+            rfs: self.rfs && tcp,
             reader_work_ns: if tcp { 0 } else { self.reader_work_ns },
             warmup_ns: self.warmup_us * 1000,
             measure_ns: self.measure_us * 1000,
@@ -482,7 +484,7 @@ impl CustomViews<CrossCpuFree> for CrossCpuFree {
 pub fn specs() -> Vec<ParamSpec> {
     vec![
         ParamSpec::choice_of("workload", Workload::UdpIperf)
-            .help("udp-iperf: seed 001, iperf -u between two 2011 hosts (Xen guests: our assumption); tcp-100g: one TCP flow into a 100 Gbit/s NIC, the driver allocating on CPU A, recvmsg on CPU B, page recycling failing (the model also runs the TCP receive on A; under RFS the kernel runs it on B).")
+            .help("udp-iperf: seed 001, iperf -u between two 2011 hosts (Xen guests: our assumption); tcp-100g: one TCP flow into a 100 Gbit/s NIC, the driver allocating on CPU A, the TCP receive (with RFS) and recvmsg on CPU B, page recycling failing (68822bdf76f1's test).")
             .kernel("iperf -u / netperf TCP_STREAM"),
         ParamSpec::choice_of("consumer", Consumer::Other)
             .help("Where the iperf server runs: same CPU as the NIC's interrupts, another CPU, or a dispatcher CPU feeding `consumers` readers (one client each). udp-iperf only.")
@@ -502,6 +504,9 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::boolean("cpu_partial", true)
             .help("SLUB's per-CPU partial slabs (49e2258586b4, Linux 3.2, in the kernels of both workloads): a free that turns a full slab partial puts it on the freeing CPU's own list without list_lock; the lock is taken when that list overflows or a CPU refills from the node. false: SLUB as before 3.2, every such move under list_lock.")
             .kernel("CONFIG_SLUB_CPU_PARTIAL"),
+        ParamSpec::boolean("rfs", true)
+            .help("tcp-100g only. Receive Flow Steering, on in 68822bdf76f1's test: CPU A's net_rx_action steers each GRO skb to the backlog of CPU B, where the reader last ran recvmsg, and B runs the TCP receive (tcp_v4_rcv, the ACK, the reader's wakeup). false: RSS alone, the TCP receive on A and a cross-CPU wakeup of B.")
+            .kernel("RFS: net.core.rps_sock_flow_entries + rx-N/rps_flow_cnt"),
         ParamSpec::int("reader_work_ns", "ns", 0, (0, 100_000, 500))
             .help("Application work per datagram in each reader (0 = iperf, which only counts). Slow readers let skbs pile up in the socket, so the IRQ CPU's slabs run dry and refill from the node's partial list under list_lock (Eric's IRQ-dispatcher workloads).")
             .kernel(""),

@@ -34,7 +34,8 @@ pub(super) fn of(input: &Input, r: &RunResult, s: &Summary) -> (Vec<TextView>, F
 fn iperf_text(input: &Input, s: &Summary, r: &RunResult) -> String {
     let mut out = String::new();
     if input.workload == Workload::Tcp100g {
-        let _ = writeln!(out, "netperf -t TCP_STREAM (one flow, 100 Gbit/s NIC, RFS on, page recycling failing)");
+        let rfs = if input.rfs { "RFS on" } else { "RSS only, RFS off" };
+        let _ = writeln!(out, "netperf -t TCP_STREAM (one flow, 100 Gbit/s NIC, {rfs}, page recycling failing)");
         let _ = writeln!(out, "defer_free (skb_attempt_defer_free): {}", if input.defer_free { "on" } else { "off" });
         let _ = writeln!(out, "Throughput: {:.0} Mbit/s ({:.1} Gbit/s)", s.mbps, s.mbps / 1000.0);
         let _ = writeln!(out, "Frames received (1448 B payload each), scaled to 60 s: {:.0}", s.datagrams);

@@ -26,6 +26,14 @@ macro_rules! tcp_rcv {
         )
     };
 }
+macro_rules! tcp_backlog {
+    ($tail:literal) => {
+        concat!(
+            "net_rx_action;__napi_poll;process_backlog;__netif_receive_skb_one_core;ip_rcv;ip_local_deliver;tcp_v4_rcv",
+            $tail
+        )
+    };
+}
 macro_rules! sendto {
     ($tail:literal) => {
         concat!("sys_sendto;sock_sendmsg;udp_sendmsg", $tail)
@@ -63,6 +71,14 @@ skb_call_chains! {
         Driver => "net_rx_action;__napi_poll;napi_gro_receive",
         TcpRcv => tcp_rcv!(""),
         TcpWakeup => tcp_rcv!(";tcp_data_ready;sock_def_readable;__wake_up_sync_key;try_to_wake_up"),
+        /// RFS on A: `get_rps_cpu` and the skb onto B's backlog (its lock), with A's share of
+        /// the IPI `net_rps_send_ipi` sends at the end of the softirq.
+        RpsEnqueue => "net_rx_action;__napi_poll;napi_complete_done;netif_receive_skb_list_internal;enqueue_to_backlog",
+        /// RFS on B: the IPI that schedules its backlog (`rps_trigger_softirq`).
+        RpsIpi => "sysvec_call_function_single;__flush_smp_call_function_queue;rps_trigger_softirq",
+        /// RFS on B: the TCP receive from its backlog, and the reader's wakeup on the same CPU.
+        TcpRcvBacklog => tcp_backlog!(""),
+        TcpWakeupBacklog => tcp_backlog!(";tcp_data_ready;sock_def_readable;__wake_up_sync_key;try_to_wake_up"),
         UdpRecvSyscall => udp_recv!(""),
         UdpCopyToUser => udp_recv!(";skb_copy_datagram_iovec;copy_user_generic_string"),
         TcpRecvSyscall => tcp_recv!(""),

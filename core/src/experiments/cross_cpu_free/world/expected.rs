@@ -99,16 +99,19 @@ fn udp_events(cfg: &Config, time_ns: f64) -> f64 {
 }
 
 /// tcp-100g: one GRO skb of [`GRO_FRAMES`] frames at the pace of the link, CPU A (driver, a
-/// page per frame, the skb, the TCP receive) or CPU B (recvmsg, the copy, the frees).
+/// page per frame, the skb; the TCP receive without RFS, the steering with it) or CPU B
+/// (the TCP receive with RFS, recvmsg, the copy, the frees).
 fn tcp_events(cfg: &Config, time_ns: f64) -> f64 {
     let p = cfg.profile;
     let k = &p.kernel;
     let frames = u64::from(GRO_FRAMES);
     let slub = 2 * k.slub_fast_cycles.int();
     let wire = (u64::from(TCP_MSS + 52 + 38) * 8 * frames * 1000).div_ceil(p.link_mbps.max(1));
+    let (rcv_a, rcv_b) =
+        if cfg.rfs { (k.rps_enqueue_cycles.int(), p.tcp_rx_skb_cycles()) } else { (p.tcp_rx_skb_cycles(), 0) };
     let a = p.ns(frames * (k.nic_rx_pkt_cycles.int() + k.pcp_op_cycles.int()) + k.skb_cycles.int() / 2 + slub)
-        + p.ns(p.tcp_rx_skb_cycles());
+        + p.ns(rcv_a);
     let b = p.ns(k.syscall_cycles.int() + k.tcp_recvmsg_skb_cycles.int() + p.copy_cycles(u64::from(TCP_MSS) * frames))
-        + p.ns(k.skb_cycles.int() / 2 + slub + frames * k.pcp_op_cycles.int());
+        + p.ns(k.skb_cycles.int() / 2 + slub + frames * k.pcp_op_cycles.int() + rcv_b);
     time_ns * TCP_SKB_EVENTS / wire.max(a).max(b).max(1) as f64
 }

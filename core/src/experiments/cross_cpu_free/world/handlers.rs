@@ -250,7 +250,48 @@ impl Sim {
         self.q.schedule(t + ns, Ev::Deliver(skb));
     }
 
+    /// tcp with RFS: the skb A steered reaches B's backlog. B runs its TCP receive as soon as
+    /// it is free (the serial model puts it after B's piece of work in progress, where the
+    /// kernel's softirq would interrupt it: the same CPU time). A backlog that was empty needs
+    /// A's IPI (`enqueue_to_backlog` → `rps_ipi_queued`, sent by `net_rps_send_ipi`), and a B
+    /// with nothing to do (its reader asleep) leaves its idle state first. The reader sleeps
+    /// on B, so its wakeup is local.
+    fn backlog_rfs(&mut self, t: u64, skb: Skb) {
+        let p = self.cfg.profile;
+        let b = self.reader_cpu(0);
+        let idle = self.sleeping[0] && self.rx.free_at[b as usize] <= t;
+        let mut start = t.max(self.rx.free_at[b as usize]);
+        let mut ns = 0;
+        if t >= self.rps_done_at {
+            if idle {
+                start = t + p.kernel.wake_latency_ns.int();
+            }
+            ns += self.rx.work(&p, b, Stack::RpsIpi, IPI_CYCLES);
+        }
+        ns += self.rx.work(&p, b, Stack::TcpRcvBacklog, p.tcp_rx_skb_cycles());
+        self.sockq[0].push_back(skb);
+        if std::mem::take(&mut self.sleeping[0]) {
+            ns += self.rx.work(&p, b, Stack::TcpWakeupBacklog, p.kernel.wakeup_cycles.int());
+            self.q.schedule(start + ns, Ev::Read(0));
+        }
+        self.rx.free_at[b as usize] = start + ns;
+        self.rps_done_at = start + ns;
+        self.next_irq_tcp();
+    }
+
+    /// tcp: A takes the next skb, unless the receive window is full.
+    fn next_irq_tcp(&mut self) {
+        if self.sockq[0].len() >= TCP_WINDOW_SKBS {
+            self.a_blocked = true;
+        } else {
+            self.q.schedule(self.rx.free_at[0], Ev::Irq);
+        }
+    }
+
     pub(super) fn deliver(&mut self, t: u64, skb: Skb) {
+        if self.cfg.rfs {
+            return self.backlog_rfs(t, skb);
+        }
         let p = self.cfg.profile;
         let reader = match (self.cfg.workload, self.cfg.consumer) {
             (Workload::UdpIperf, Consumer::Dispatcher) => (skb.flow as usize) % self.sockq.len(),
@@ -289,13 +330,7 @@ impl Sim {
                     self.q.schedule(next, Ev::Irq);
                 }
             }
-            Workload::Tcp100g => {
-                if self.sockq[0].len() >= TCP_WINDOW_SKBS {
-                    self.a_blocked = true;
-                } else {
-                    self.q.schedule(next, Ev::Irq);
-                }
-            }
+            Workload::Tcp100g => self.next_irq_tcp(),
         }
     }
 
@@ -396,7 +431,11 @@ impl Sim {
         skb.pages = GRO_FRAMES;
         skb.first_page = first_page;
         ns += a;
-        ns += self.rx.work(&p, cpu, Stack::TcpRcv, p.tcp_rx_skb_cycles());
+        ns += if self.cfg.rfs {
+            self.rx.work(&p, cpu, Stack::RpsEnqueue, p.kernel.rps_enqueue_cycles.int())
+        } else {
+            self.rx.work(&p, cpu, Stack::TcpRcv, p.tcp_rx_skb_cycles())
+        };
         self.rx.free_at[0] = start + ns;
         if self.in_window() {
             self.res.sent += u64::from(GRO_FRAMES);

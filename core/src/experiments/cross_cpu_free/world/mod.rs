@@ -8,10 +8,12 @@
 //! `xennet_tx_buf_gc()`, which `xennet_start_xmit()` calls, so on the sending CPU.
 //!
 //! **tcp-100g**: one TCP_STREAM flow into a 100 Gbit/s NIC with RFS: NIC RX + GRO + skb and
-//! page allocation on CPU A, `recvmsg()` + free on CPU B. The model also charges the TCP
-//! receive (`tcp_v4_rcv`) to A; under RFS the kernel runs it on B, the reader's CPU
-//! (68822bdf76f1's message), a known difference. Every frame needs a fresh page from
-//! the page allocator (page recycling failing). `defer_free` models
+//! page allocation on CPU A, which steers the skb to the backlog of CPU B (`get_rps_cpu` →
+//! `enqueue_to_backlog`, an IPI when that backlog was empty); B runs the TCP receive
+//! (`tcp_v4_rcv`), wakes the reader on its own CPU, and `recvmsg()` copies and frees
+//! (68822bdf76f1's message: under RFS the skbs are "picked from the cpu on which user thread
+//! is running"). `rfs=false` is RSS alone: the TCP receive on A, a cross-CPU wakeup of B.
+//! Every frame needs a fresh page from the page allocator (page recycling failing). `defer_free` models
 //! `skb_attempt_defer_free()` (68822bdf76f1, v5.19): B puts the skb on A's per-CPU defer list
 //! and A frees it in its next `net_rx_action()` (an IPI only if the list reaches 128).
 //!
@@ -133,6 +135,11 @@ pub struct Config {
     /// SLUB's per-CPU partial slabs (49e2258586b4, Linux 3.2; the kernels of both workloads
     /// have them): [`Slub::enable_cpu_partial`] on both hosts. Off: SLUB as before 3.2.
     pub cpu_partial: bool,
+    /// tcp-100g: Receive Flow Steering (`rps_sock_flow_entries` and the queue's
+    /// `rps_flow_cnt` set, as in 68822bdf76f1's test): `get_rps_cpu()` steers the GRO skb
+    /// from A's `net_rx_action` to the backlog of B, the CPU whose `recvmsg()` last touched
+    /// the flow, and B runs `tcp_v4_rcv`. Off: RSS alone, the TCP receive on A.
+    pub rfs: bool,
     /// Application work per datagram in each reader (0: iperf, which only counts them).
     pub reader_work_ns: u64,
     pub warmup_ns: u64,
@@ -249,6 +256,9 @@ pub struct Sim {
     defer_line: crate::sim::cacheline::CacheLine,
     /// tcp: A is blocked on a full window; when the next skb's frames are all in.
     a_blocked: bool,
+    /// tcp with RFS: when B's softirq ends the TCP receive of the last skb steered to it; a
+    /// backlog that is empty before the next one comes needs A's IPI to schedule it again.
+    rps_done_at: u64,
     next_arrival_ns: u64,
     pages: Vec<u32>,
     next_skb: u32,

@@ -81,6 +81,7 @@ impl Sim {
             defer_list: Vec::new(),
             defer_line: Default::default(),
             a_blocked: false,
+            rps_done_at: 0,
             next_arrival_ns: 0,
             pages: Vec::new(),
             next_skb: 0,
@@ -142,7 +143,12 @@ fn cache_specs(cfg: &Config, n: usize) -> (Vec<CacheSpec>, Vec<CacheSpec>, usize
 fn rx_roles(cfg: &Config, n: usize) -> Vec<(CpuId, &'static str)> {
     let mut rx_roles: Vec<(CpuId, &'static str)> = vec![(0, "IRQ CPU: NIC RX, allocates")];
     match (cfg.workload, cfg.consumer) {
-        (Workload::Tcp100g, _) => rx_roles = vec![(0, "CPU A: NIC RX, allocates"), (1, "CPU B: recvmsg, frees")],
+        (Workload::Tcp100g, _) if cfg.rfs => {
+            rx_roles = vec![(0, "CPU A: NIC RX, allocates"), (1, "CPU B: TCP receive (RFS), recvmsg, frees")]
+        }
+        (Workload::Tcp100g, _) => {
+            rx_roles = vec![(0, "CPU A: NIC RX, TCP receive, allocates"), (1, "CPU B: recvmsg, frees")]
+        }
         (_, Consumer::Same) => rx_roles[0].1 = "IRQ CPU + iperf server",
         (_, Consumer::Other) => rx_roles.push((1, "iperf server")),
         (_, Consumer::Dispatcher) => {
