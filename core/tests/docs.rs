@@ -1,5 +1,5 @@
-//! The code map lives with the code: ARCHITECTURE.md's table of experiments is the registry
-//! (one row per registered experiment, in order, naming its module), each experiment's top
+//! The code map lives with the code: the table of experiments in `core/src/experiments/mod.rs`'s
+//! `//!` is the registry beside it (one row per registered experiment, in order, naming its module), each experiment's top
 //! `//!` comment names every `.rs` file of its folder and no file that is not there, and every
 //! file of `core/tests/` opens with a `//!` saying what it checks.
 
@@ -84,25 +84,26 @@ fn every_experiment_doc_names_its_files_and_only_files_that_exist() {
     assert!(problems.is_empty(), "the code map of each experiment is its top //! comment:\n{}", problems.join("\n"));
 }
 
-/// The rows of ARCHITECTURE.md's table of experiments: (id, module).
-fn architecture_rows() -> Vec<(String, String)> {
-    let text = read(&root().join("../ARCHITECTURE.md"));
-    let start = text.find("| id | module | what it reproduces |").expect("ARCHITECTURE.md has the experiment table");
-    text[start..]
+/// The rows of the table of experiments in `experiments/mod.rs`'s `//!`: (id, module).
+fn table_rows() -> Vec<(String, String)> {
+    let path = root().join("src/experiments/mod.rs");
+    let doc = top_doc(&path);
+    let start = doc.find("| id | module | what it reproduces |").expect("experiments/mod.rs has the experiment table");
+    doc[start..]
         .lines()
         .skip(2)
-        .map(str::trim)
+        .map(|l| l.trim_start_matches("//!").trim())
         .take_while(|l| l.starts_with('|'))
         .map(|l| {
             let cells: Vec<&str> = l.split('|').map(|c| c.trim().trim_matches('`')).collect();
-            assert!(cells.len() >= 5 && !cells[3].is_empty(), "ARCHITECTURE.md: a row without a summary: {l}");
+            assert!(cells.len() >= 5 && !cells[3].is_empty(), "experiments/mod.rs: a row without a summary: {l}");
             (cells[1].to_string(), cells[2].to_string())
         })
         .collect()
 }
 
 #[test]
-fn the_architecture_table_lists_every_registered_experiment_once_in_order() {
+fn the_experiment_table_lists_every_registered_experiment_once_in_order() {
     let want: Vec<(String, String)> = experiments()
         .iter()
         .map(|e| {
@@ -111,9 +112,14 @@ fn the_architecture_table_lists_every_registered_experiment_once_in_order() {
             (e.id().to_string(), module.strip_suffix("mod.rs").unwrap_or(module).to_string())
         })
         .collect();
-    let got = architecture_rows();
+    let got = table_rows();
     let rows: Vec<String> = want.iter().map(|(id, m)| format!("| `{id}` | `{m}` | <one line> |")).collect();
-    assert_eq!(got, want, "ARCHITECTURE.md's experiment table should have these rows, in order:\n{}", rows.join("\n"));
+    assert_eq!(
+        got,
+        want,
+        "experiments/mod.rs's table of experiments should have these rows, in order:\n{}",
+        rows.join("\n")
+    );
 }
 
 #[test]

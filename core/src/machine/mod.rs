@@ -21,6 +21,7 @@
 //! - [`fit`]: the comparison: the machine's profile from the catalogue, high-order-alloc's
 //!   stream world and skb-layout's preset run for the measured cells, one constant fitted by
 //!   golden section, as runs done in slices ([`fit::MachineFit`]) so the page shows progress.
+//! - `report.rs`: how the comparison reads ([`fit::MachineReport`]'s table, summary line, JSON).
 //! - `tests.rs`: the file's round trip and refusals, the plans, the tools' parsers. The
 //!   hostile-input corpus of the parser (`core/tests/data/hostile-measure/`: files refused in
 //!   one line, legal files with hostile texts and values) runs in `core/tests/measure_hostile.rs`.
@@ -31,6 +32,7 @@
 pub mod file;
 pub mod fit;
 pub mod plan;
+mod report;
 pub mod tools;
 
 #[cfg(test)]

@@ -18,15 +18,15 @@
 //! flame graphs and the gain. docs/page-frag-free.md has every mechanism, constant and source.
 //!
 //! Files: `mod.rs` (here: the parameters as typed input, the `Model` and its capabilities),
-//! `specs.rs` (the parameter specs), `runs.rs` (a run's configuration and summary, the pair of
-//! a point, its expected events), `table.rs` (columns, meanings, the row and the views),
-//! `by_params.rs` (the same runs from untyped `Params`, for tests and examples), `world.rs`
-//! (the forwarding world: RX refill, TX completion through `__free_pages_ok` or
-//! `free_unref_page`, the send queues), `world/zone_ops.rs` (its work under `zone->lock`),
-//! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `chains.rs` (its
-//! profile call chains), `machines.rs` (the three machines as data, from the catalogue),
-//! `calibrate.rs` (the router's one fitted constant), `seed.rs` (the seed's figures and the
-//! reproduce table) and `validate.rs` (tables, bands, knob relations).
+//! `specs.rs` (the parameter specs), `runs.rs` (a run's configuration and summary, the pair of a
+//! point, its expected events), `table.rs` (columns, meanings, the row and the views),
+//! `by_params.rs` (the same runs from untyped `Params`, for tests and examples), `world/mod.rs`
+//! (the forwarding world: RX refill, TX completion through `__free_pages_ok` or `free_unref_page`,
+//! the send queues), `world/setup.rs` (building it: CPUs, zones, RX queues), `world/zone_ops.rs`
+//! (its work under `zone->lock`), `world/invariants.rs` (what `make fuzz-sim` checks after every
+//! event), `chains.rs` (its profile call chains), `machines.rs` (the three machines as data, from
+//! the catalogue), `calibrate.rs` (the router's one fitted constant), `seed.rs` (the seed's figures
+//! and the reproduce table) and `validate.rs` (tables, bands, knob relations).
 
 mod by_params;
 pub mod calibrate;

@@ -23,7 +23,8 @@
 //! page never reaches the allocator. Pages come from the zone of the receiving CPU's node
 //! and go back to the zone they came from. Per-packet work is jittered by ±10 % (not fitted)
 //! so CPUs do not run in lockstep. See docs/page-frag-free.md. Its invariants, checked after
-//! every event by `make fuzz-sim`, are in `world/invariants.rs`.
+//! every event by `make fuzz-sim`, are in `invariants.rs`; how the box is built (CPUs, zones,
+//! RX queues) in `setup.rs`; its work under `zone->lock` in `zone_ops.rs`.
 
 use super::chains::Stack;
 use super::machines::{ForwardingBox, TxIrq};
@@ -34,12 +35,13 @@ use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::page_frag::PageRef;
 use crate::sim::profile::Profile;
 use crate::sim::qspinlock::LockEvents;
-use crate::sim::world::{RunState, Window, World};
+use crate::sim::world::{RunState, World};
 use crate::sim::zone::Zone;
 use serde::Serialize;
 use std::collections::VecDeque;
 
 mod invariants;
+mod setup;
 mod zone_ops;
 
 /// Slots of an RX ring (mlx5's default ring size).
@@ -211,88 +213,6 @@ pub struct ForwardSim {
     pub stats: ForwardStats,
 }
 
-/// The logical CPUs a run uses, in Linux numbering order: first threads of every online core
-/// (socket-major), then their SMT siblings.
-pub fn online_cpus(cfg: &ForwardConfig) -> Vec<CpuId> {
-    let m = &cfg.machine.cpu;
-    let per_socket = cfg.cores / m.sockets;
-    let threads = if cfg.smt { m.threads_per_core } else { 1 };
-    let mut out = Vec::new();
-    for t in 0..threads {
-        for s in 0..m.sockets {
-            for c in 0..per_socket {
-                out.push(m.cpu_id(s, c, t));
-            }
-        }
-    }
-    out
-}
-
-/// The CPU that polls the TX completions of packets received on `c`.
-fn tx_cpu_of(cfg: &ForwardConfig, c: CpuId) -> CpuId {
-    let m = &cfg.machine.cpu;
-    let p = m.pos(c);
-    match cfg.tx_irq {
-        TxIrq::Same => c,
-        TxIrq::Remote if m.sockets > 1 => m.cpu_id((p.socket + 1) % m.sockets, p.core, p.smt),
-        TxIrq::Remote => {
-            let per_socket = (cfg.cores / m.sockets).max(1);
-            m.cpu_id(p.socket, (p.core + per_socket / 2) % per_socket, p.smt)
-        }
-    }
-}
-
-/// The CPUs with a duty (the RX CPUs and the CPUs that poll their completions), busy CPU i
-/// with `root`'s fork i + 1.
-fn build_cpus(cfg: &ForwardConfig, online: &[CpuId], root: &mut Rng) -> Vec<Cpu> {
-    let m = &cfg.machine.cpu;
-    let rx_cpus: Vec<CpuId> = online.iter().copied().cycle().take(cfg.rx_queues as usize).collect();
-    let mut busy: Vec<CpuId> = Vec::new();
-    for &c in &rx_cpus {
-        for x in [c, tx_cpu_of(cfg, c)] {
-            if !busy.contains(&x) {
-                busy.push(x);
-            }
-        }
-    }
-    let mhz = m.thread_mhz(&busy);
-    let mut cpus: Vec<Cpu> = busy
-        .iter()
-        .enumerate()
-        .map(|(i, &id)| Cpu {
-            id,
-            mhz: mhz[i],
-            node: m.pos(id).socket,
-            rx_queues: (0..rx_cpus.len()).filter(|&q| rx_cpus[q] == id).collect(),
-            rx_next: 0,
-            tx_cpu: 0,
-            tx_pending: VecDeque::new(),
-            outbox: None,
-            sq_used: 0,
-            cursor_ns: 0,
-            next: Next::Poll,
-            idle: false,
-            gen: 0,
-            rng: root.fork(i as u64 + 1),
-            jitter_permille: 1000,
-            tx_quota: TX_BUDGET,
-            rx_quota: RX_BUDGET,
-            spin_since_ns: None,
-            op: None,
-        })
-        .collect();
-    // A CPU that only polls completions transmits nothing: its own index.
-    for (i, c) in cpus.iter_mut().enumerate() {
-        let t = tx_cpu_of(cfg, c.id);
-        c.tx_cpu = if c.rx_queues.is_empty() {
-            i
-        } else {
-            busy.iter().position(|&b| b == t).expect("an RX CPU's completion CPU is busy")
-        };
-    }
-    cpus
-}
-
 impl World for ForwardSim {
     type Event = Event;
 
@@ -313,52 +233,6 @@ impl World for ForwardSim {
 }
 
 impl ForwardSim {
-    pub fn new(cfg: ForwardConfig, seed: u64) -> ForwardSim {
-        let online = online_cpus(&cfg);
-        assert!(
-            cfg.rx_queues >= 1 && cfg.offered_pps > 0 && !online.is_empty(),
-            "bug: unvalidated config: {} rx queues on {} cpus",
-            cfg.rx_queues,
-            online.len()
-        );
-        // The forks in this order: zones (1000 + node), then the busy CPUs (1 + index).
-        let mut root = Rng::new(seed, 0);
-        let m = &cfg.machine.cpu;
-        let zones = (0..m.sockets)
-            .map(|node| {
-                let mut rng = root.fork(1000 + u64::from(node));
-                let pcp = (cfg.pcp_high, cfg.pcp_batch);
-                Zone::fragmented(node, cfg.zone_pages, m.n_cpus() as usize, pcp, false, &mut rng)
-            })
-            .collect();
-        let cpus = build_cpus(&cfg, &online, &mut root);
-        let period_ns = 1_000_000_000 * u64::from(cfg.rx_queues) / cfg.offered_pps.max(1);
-        let rxq = (0..cfg.rx_queues)
-            .map(|q| RxQueue { phase_ns: period_ns * u64::from(q) / u64::from(cfg.rx_queues), ..RxQueue::default() })
-            .collect();
-        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
-        let mut sim = ForwardSim {
-            caches: Caches::new(&cfg.machine.cpu),
-            cfg,
-            now_ns: 0,
-            queue: EventQueue::default(),
-            run_state: RunState::new(window, MAX_EVENTS_PER_RUN),
-            zones,
-            cpus,
-            rxq,
-            profile: Profile::default(),
-            stats: ForwardStats::default(),
-        };
-        for i in 0..sim.cpus.len() {
-            if !sim.cpus[i].rx_queues.is_empty() {
-                sim.schedule_resume(i, 0);
-            } else {
-                sim.cpus[i].idle = true;
-            }
-        }
-        sim
-    }
-
     /// Forwarded packets per second in the measured window.
     pub fn throughput_pps(&self) -> f64 {
         self.stats.forwarded as f64 * 1e9 / self.cfg.measure_ns as f64
