@@ -286,11 +286,6 @@ fn a_hint_that_names_the_answer_is_caught() {
     assert_eq!(choice_given_away("Count the objects, 1.5 each.", "2"), None);
 }
 
-/// Steps whose hint is still to be written, by lesson and a `name=value` their params set: the
-/// tcp-100g step of cross-cpu-free is being rewritten, its hint with it. Remove the entry with
-/// the hint (the test fails while an entry names a step that has one).
-const HINT_PENDING: &[(&str, &str)] = &[("cross-cpu-free", "workload=tcp-100g")];
-
 /// Every question has a hint (shown after the first miss): where to look or what to think of.
 #[test]
 fn every_question_has_a_hint() {
@@ -298,14 +293,8 @@ fn every_question_has_a_hint() {
     for l in index().iter().filter_map(|e| lesson(&e.slug)) {
         for (i, step) in l.steps.iter().enumerate() {
             let Some(q) = &step.question else { continue };
-            let pending = HINT_PENDING
-                .iter()
-                .any(|(slug, set)| *slug == l.slug && step.params.iter().any(|(k, v)| format!("{k}={v}") == *set));
-            let at = format!("content/{}.md step {}", l.slug, i + 1);
-            match (q.hint.trim().is_empty(), pending) {
-                (true, false) => missing.push(at),
-                (false, true) => missing.push(format!("{at} has its hint now: remove it from HINT_PENDING")),
-                _ => {}
+            if q.hint.trim().is_empty() {
+                missing.push(format!("content/{}.md step {}", l.slug, i + 1));
             }
         }
     }
