@@ -125,7 +125,9 @@ pub const PARAM_SYSCTLS: &[ParamSysctl] = &[
         "cross-cpu-free",
         "rfs",
         "net.core.rps_sock_flow_entries",
-        Conversion::NotTheValue("on is a nonzero table with rps_flow_cnt set on the receive queue (scaling.rst), off is 0"),
+        Conversion::NotTheValue(
+            "on is a nonzero table with rps_flow_cnt set on the receive queue (scaling.rst), off is 0",
+        ),
     ),
     row("high-order-alloc", "tcp_rx_skb_cache", "net.ipv4.tcp_rx_skb_cache", Conversion::Bool),
     row("high-order-alloc", "tcp_tx_skb_cache", "net.ipv4.tcp_tx_skb_cache", Conversion::Bool),

@@ -50,7 +50,7 @@ use crate::sim::catalogue::Quantity;
 use crate::sim::machine::MachineProfile;
 use crate::sim::profile::SPIN_SYMBOL;
 pub use lanes::{lane_diagram, LaneDiagram, LaneSet, LANE_FLOWS};
-pub use profile::Allocator;
+pub use profile::{Allocator, RxHead};
 use profile::{RrProfile, SERVER_2019_RR};
 use serde::Serialize;
 pub use world::{Config, RunResult, Stack};
@@ -84,6 +84,7 @@ crate::params_input! {
         pub cpus: u32,
         pub smt: bool,
         pub allocator: Allocator,
+        pub rx_head: RxHead,
         pub warmup_us: u64,
         pub measure_us: u64,
     }
@@ -98,7 +99,7 @@ impl Input {
     /// The world's configuration on `profile`.
     pub fn config(&self, profile: RrProfile) -> Config {
         Config {
-            profile: RrProfile { allocator: self.allocator, ..profile },
+            profile: RrProfile { allocator: self.allocator, rx_head: self.rx_head, ..profile },
             sockets: self.sockets,
             cores: self.cpus,
             smt: self.smt,

@@ -18,6 +18,19 @@ use crate::sim::slub::SlubCosts;
 use serde::Serialize;
 
 crate::choice_enum! {
+    /// Where a small receive head comes from (the `rx_head` parameter).
+    pub enum RxHead {
+        /// A piece of the receiving CPU's NAPI page fragment (`__napi_alloc_skb` →
+        /// `page_frag_alloc` on `napi_alloc_cache`), as every head up to a page was from
+        /// 3.19 to 5.10: freeing it is a `put_page` on the fragment's 32 KiB page.
+        Frag = "frag",
+        /// kmalloc (`__alloc_skb`), as heads up to `SKB_WITH_OVERHEAD(1024)` are since
+        /// 3226b158e67c (Linux 5.11): freeing it is a slab free.
+        Kmalloc = "kmalloc",
+    }
+}
+
+crate::choice_enum! {
     /// The slab allocator a kernel was built with (the `allocator` parameter).
     pub enum Allocator {
         /// mm/slab.c: per-CPU arrays, shared arrays, alien caches ([`crate::sim::slab`]).
@@ -55,6 +68,8 @@ pub struct RrProfile {
     pub link_mbps: u64,
     /// The slab allocator of the server's kernel.
     pub allocator: Allocator,
+    /// Where the kernel takes small receive heads from.
+    pub rx_head: RxHead,
 }
 
 /// The 2019 tcp_rr server (seed 004) on seed 000's machine.
@@ -71,6 +86,8 @@ pub const SERVER_2019_RR: RrProfile = RrProfile {
     // Seed 004's own cover letter (bdaba8959e92's merge): "the asymetric alloc/free pattern
     // for which slab has to drain alien caches": the server ran SLAB.
     allocator: Allocator::Slab,
+    // 5.2's __napi_alloc_skb carved every head up to a page from the NAPI page fragment.
+    rx_head: RxHead::Frag,
 };
 
 impl RrProfile {

@@ -35,6 +35,9 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::choice_of("allocator", Allocator::Slab)
             .help("The slab allocator. slab: mm/slab.c, which the seed's 2019 server ran (merge bdaba8959e92's cover letter: \"slab has to drain alien caches\"): per-CPU arrays, and a free of another node's object goes to that node's alien cache, flushed under the node's locks. slub: mm/slub.c, the default since 2.6.23 (a0acd8208076) and the only one since SLAB's removal in 6.8: per-CPU slabs and partial lists; a free to a slab that is not the CPU's own is __slab_free, list_lock when the slab changes list.")
             .kernel("CONFIG_SLAB / CONFIG_SLUB"),
+        ParamSpec::choice_of("rx_head", RxHead::Frag)
+            .help("Where a small receive head comes from. frag: a piece of the receiving CPU's 32 KiB NAPI page fragment, as __napi_alloc_skb took every head up to a page from 3.19 (fd11a83dd363) to 5.10, the seed's 5.2 among them: freeing it is a put_page on that page, not a slab free. kmalloc: __alloc_skb's kmalloc head, as heads up to SKB_WITH_OVERHEAD(1024) are since 3226b158e67c (Linux 5.11).")
+            .kernel("__napi_alloc_skb (3.19-5.10 / 5.11+)"),
         ParamSpec::int("warmup_us", "us", 2000, (0, 10_000, 100))
             .help("Simulated time before measuring, at least; the warm-up goes on until every simulated flow has completed two round trips (a closed loop slower than the warm-up is then past its first cycle). With allocator = slub, SLUB's partial lists start in their long-run state.")
             .kernel(""),

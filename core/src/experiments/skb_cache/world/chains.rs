@@ -47,6 +47,18 @@ skb_call_chains! {
         TcpRcv => rcv!(""),
         /// The socket lines the softirq writes.
         TcpRcvSockLines => rcv!(";tcp_rcv_established"),
+        /// 3.19-5.10: the head carved from this CPU's NAPI page fragment (no atomic: the
+        /// cache's `pagecnt_bias` is decremented).
+        HeadFrag => "net_rx_action;mlx5e_napi_poll;__napi_alloc_skb;page_frag_alloc",
+        /// ... and when its 32 KiB page is used up: the page's refcount settled against the
+        /// bias, and a new order-3 page unless every head of the old one was freed.
+        HeadFragRefill => "net_rx_action;mlx5e_napi_poll;__napi_alloc_skb;page_frag_alloc;__page_frag_cache_refill;__alloc_pages_nodemask",
+        HeadFragRefillSpin => spin!("net_rx_action;mlx5e_napi_poll;__napi_alloc_skb;page_frag_alloc;__page_frag_cache_refill;__alloc_pages_nodemask"),
+        /// A page-fragment head freed: `put_page` on its page (the struct page line and an
+        /// atomic), and the order-3 page to the buddy when it was the last reference.
+        HeadPut => "__kfree_skb;skb_release_all;skb_release_data;skb_free_head;page_frag_free",
+        HeadPageFree => "__kfree_skb;skb_release_all;skb_release_data;skb_free_head;page_frag_free;__free_pages_ok;free_one_page",
+        HeadPageFreeSpin => spin!("__kfree_skb;skb_release_all;skb_release_data;skb_free_head;page_frag_free;__free_pages_ok;free_one_page"),
         /// Enqueue on the target CPU's backlog and the RPS IPI.
         Rps => "net_rx_action;mlx5e_napi_poll;napi_gro_receive;netif_receive_skb_internal;enqueue_to_backlog",
         /// The socket state only the softirq uses (the lookup, the receive-side fields).

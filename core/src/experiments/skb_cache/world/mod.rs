@@ -117,6 +117,22 @@ pub struct Config {
     pub steady_slub: bool,
 }
 
+/// A CPU's NAPI page fragment.
+#[derive(Debug, Clone, Copy, Default)]
+struct NapiFrag {
+    page: Option<(u32, u32)>,
+    left: u32,
+}
+
+/// A NAPI fragment page: heads not yet freed, whether it is still its CPU's current page
+/// (whose bias keeps its refcount above zero), and its `struct page` line.
+#[derive(Debug, Clone, Copy)]
+struct HeadPage {
+    refs: u32,
+    current: bool,
+    line: CacheLine,
+}
+
 impl Config {
     /// Logical CPUs.
     pub fn n_cpus(&self) -> u32 {
@@ -149,6 +165,9 @@ pub struct Skb {
     pages: Vec<(u32, u32)>,
     /// tx: frag chunks referenced on the allocating CPU's page frag.
     tx_frags: u32,
+    /// rx with page-fragment heads ([`RxHead::Frag`](super::profile::RxHead::Frag)): the
+    /// (node, pfn) of the NAPI fragment page its head is carved from; `objs[1]` is unused.
+    head: Option<(u32, u32)>,
     line: CacheLine,
     /// Row of the lane view, if recorded.
     lane: Option<usize>,
@@ -216,6 +235,13 @@ pub struct Sim {
     scale: Scale,
     /// The `struct page` line of each CPU's current tx page frag.
     frag_line: Vec<CacheLine>,
+    /// Per CPU: its NAPI page fragment (`napi_alloc_cache`): the page, and the heads it still
+    /// has room for before `page_frag_alloc` must settle it.
+    napi: Vec<NapiFrag>,
+    /// Every NAPI fragment page with heads outstanding or still a CPU's current one.
+    head_pages: std::collections::BTreeMap<(u32, u32), HeadPage>,
+    /// Heads of this run's size one 32 KiB fragment page holds.
+    heads_per_page: u32,
     rx_wire_free: u64,
     tx_wire_free: u64,
     /// Flows that have completed [`WARM_ROUND_TRIPS`] round trips.

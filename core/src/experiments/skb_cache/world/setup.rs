@@ -5,7 +5,7 @@
 
 use super::super::profile::Allocator;
 use super::MAX_EVENTS;
-use super::{app_cpu, Config, Ev, Flow, RunResult, Sim, RX_COPYBREAK, TX_FRAG_BYTES};
+use super::{app_cpu, Config, Ev, Flow, NapiFrag, RunResult, Sim, RX_COPYBREAK, TX_FRAG_BYTES};
 use crate::rng::Rng;
 use crate::sim::cache::Caches;
 use crate::sim::cacheline::CacheLine;
@@ -48,6 +48,16 @@ pub fn tx_frags(bytes: u32) -> u32 {
 /// from kmalloc; drivers differ, some carve heads out of page frags).
 pub fn rx_head_bytes(request: u32) -> u32 {
     kmalloc(skb_data_align(64 + request.min(RX_COPYBREAK)) + SHINFO_2019_BYTES).0
+}
+
+/// The 32 KiB page a NAPI page fragment carves heads from (`PAGE_FRAG_CACHE_MAX_SIZE`,
+/// order 3, with an order-0 fallback the model does not take).
+pub const NAPI_FRAG_BYTES: u32 = 32 * 1024;
+
+/// A page-fragment rx head (3.19-5.10 `__napi_alloc_skb`): NET_SKB_PAD + NET_IP_ALIGN + the
+/// copied bytes, plus the aligned shinfo, aligned: the bytes `page_frag_alloc` takes.
+pub fn napi_head_bytes(request: u32) -> u32 {
+    skb_data_align(64 + 2 + request.min(RX_COPYBREAK) + SHINFO_2019_BYTES)
 }
 
 /// kmalloc'd head of a tx skb: the headers and shinfo (payload goes to page frags).
@@ -112,6 +122,9 @@ impl Sim {
             scale: cfg.scale(),
             idle: vec![true; n],
             frag_line: vec![CacheLine::UNTOUCHED; n],
+            napi: vec![NapiFrag::default(); n],
+            head_pages: Default::default(),
+            heads_per_page: NAPI_FRAG_BYTES / napi_head_bytes(cfg.request_bytes),
             rx_wire_free: 0,
             tx_wire_free: 0,
             warm_flows: 0,

@@ -3,11 +3,13 @@
 //! frees it (SLUB's path for the sk_buff goes to the lane view); with the socket, skb and
 //! `struct page` lines each step pulls from the CPU that last wrote them.
 
-use super::{Lane, Sim, Skb, Stack, MAX_LANES};
+use super::super::profile::RxHead;
+use super::{HeadPage, Lane, NapiFrag, Sim, Skb, Stack, MAX_LANES};
 use crate::sim::buddy::Pfn;
 use crate::sim::cache::PageData;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{cycles_to_ns, CpuId};
+use crate::sim::page_frag::SKB_FRAG_PAGE_ORDER;
 use crate::sim::slab;
 use crate::sim::slub::{AllocPath, Done, Obj, OpCost};
 use crate::sim::zone::Zone;
@@ -27,17 +29,27 @@ impl Sim {
 
     /// An order-0 page of `node`'s zone for `cpu` (a receive frame's page).
     pub(super) fn alloc_page(&mut self, t: u64, cpu: CpuId, node: u32) -> (Option<Pfn>, OpCost) {
+        self.alloc_pages(t, cpu, node, 0)
+    }
+
+    /// A block of `order` of `node`'s zone for `cpu`.
+    fn alloc_pages(&mut self, t: u64, cpu: CpuId, node: u32, order: usize) -> (Option<Pfn>, OpCost) {
         match &mut self.slab {
-            Some(s) => s.alloc_pages(&self.m, node as usize, cpu, t, 0),
-            None => self.slub[node as usize].alloc_pages(&self.m, cpu, t, 0),
+            Some(s) => s.alloc_pages(&self.m, node as usize, cpu, t, order),
+            None => self.slub[node as usize].alloc_pages(&self.m, cpu, t, order),
         }
     }
 
     /// `put_page` of the last reference to an order-0 page of `node`'s zone.
     pub(super) fn free_page(&mut self, t: u64, cpu: CpuId, node: u32, pfn: Pfn) -> OpCost {
+        self.free_pages(t, cpu, node, pfn, 0)
+    }
+
+    /// The last reference to a block of `order` of `node`'s zone dropped on `cpu`.
+    fn free_pages(&mut self, t: u64, cpu: CpuId, node: u32, pfn: Pfn, order: usize) -> OpCost {
         match &mut self.slab {
-            Some(s) => s.free_pages(&self.m, node as usize, cpu, t, pfn, 0),
-            None => self.slub[node as usize].free_pages(&self.m, cpu, t, pfn, 0),
+            Some(s) => s.free_pages(&self.m, node as usize, cpu, t, pfn, order),
+            None => self.slub[node as usize].free_pages(&self.m, cpu, t, pfn, order),
         }
     }
 
@@ -157,10 +169,22 @@ impl Sim {
     /// (everything taken given back) when the zone has no slab left for one of them, as
     /// `__alloc_skb` returns NULL on a failed `kmem_cache_alloc_node`.
     pub(super) fn alloc_skb(&mut self, t: u64, cpu: CpuId, rx: bool, f: u32) -> (Option<Skb>, u64) {
-        let caches: [u16; 2] = if rx { [0, 2] } else { [1, 3] };
+        let frag_head = rx && self.cfg.profile.rx_head == RxHead::Frag;
+        let caches: &[u16] = match (rx, frag_head) {
+            (true, true) => &[0],
+            (true, false) => &[0, 2],
+            (false, _) => &[1, 3],
+        };
         let mut ns = 0;
         let mut objs = [Obj { cache: 0, slab: 0, idx: 0 }; 2];
         let mut nodes = [0; 2];
+        let mut head = None;
+        if frag_head {
+            let (page, a) = self.napi_frag_alloc(t, cpu);
+            ns += a;
+            let Some(page) = page else { return (None, ns) };
+            head = Some(page);
+        }
         for (i, &c) in caches.iter().enumerate() {
             let (node, obj, d) = match self.slab_alloc(t + ns, cpu, c) {
                 Ok(r) => r,
@@ -168,6 +192,9 @@ impl Sim {
                     ns += self.charge(cpu, Stack::SlabAllocSlow, spent);
                     for (obj, &n) in objs[..i].iter().zip(&nodes) {
                         ns += self.slab_free(t + ns, cpu, n, *obj).1;
+                    }
+                    if let Some(page) = head {
+                        ns += self.head_put(t + ns, cpu, page);
                     }
                     return (None, ns);
                 }
@@ -182,7 +209,7 @@ impl Sim {
         }
         let mut line = CacheLine::UNTOUCHED;
         line.touch(&self.m, &self.caches, cpu);
-        let mut skb = Skb { alloc_cpu: cpu, nodes, objs, pages: Vec::new(), tx_frags: 0, line, lane: None };
+        let mut skb = Skb { alloc_cpu: cpu, nodes, objs, pages: Vec::new(), tx_frags: 0, head, line, lane: None };
         if self.run_state.measuring() && self.res.lanes.len() < MAX_LANES && f % 97 == 0 {
             skb.lane = Some(self.res.lanes.len());
             self.res.lanes.push(Lane {
@@ -244,7 +271,10 @@ impl Sim {
             ns += self.frag_put(t + ns, cpu, skb.alloc_cpu, Stack::FragPut);
         }
         let mut path = "fast";
-        for i in 0..2 {
+        if let Some(page) = skb.head {
+            ns += self.head_put(t + ns, cpu, page);
+        }
+        for i in 0..if skb.head.is_some() { 1 } else { 2 } {
             let (p, w) = self.slab_free(t + ns, cpu, skb.nodes[i], skb.objs[i]);
             ns += w;
             if i == 0 {
@@ -258,6 +288,68 @@ impl Sim {
             }
         }
         self.lane_free(&skb, cpu, where_freed, path);
+        ns
+    }
+}
+
+/// 3.19-5.10's page-fragment heads: `page_frag_alloc()` on the receiving CPU's
+/// `napi_alloc_cache` and `page_frag_free()` wherever the skb dies (mm/page_alloc.c; 5.2's
+/// `__napi_alloc_skb` takes every head up to `SKB_WITH_OVERHEAD(PAGE_SIZE)` there).
+impl Sim {
+    /// A head for `cpu` from its NAPI fragment: the cache's bias decremented, no atomic and no
+    /// `struct page` line, at the cost of a per-CPU fast path (the catalogue's
+    /// `slub_fast_cycles`: ASSUMPTION, the same kind of work). When the page is used up, its
+    /// refcount is settled against the bias (an atomic on its line): if every head was freed
+    /// the page is reused, else it is left to its last `put_page` and an order-3 page comes
+    /// from the zone (its order-0 fallback is not modelled). `None` when the zone has none.
+    fn napi_frag_alloc(&mut self, t: u64, cpu: CpuId) -> (Option<(u32, u32)>, u64) {
+        let c = cpu as usize;
+        let mut ns = self.work(cpu, Stack::HeadFrag, self.slub_costs.shared.fast_cycles);
+        if self.napi[c].left == 0 {
+            if let Some(page) = self.napi[c].page.take() {
+                let hp = self.head_pages.get_mut(&page).expect("a CPU's fragment page is tracked");
+                let line = hp.line.touch(&self.m, &self.caches, cpu);
+                let reuse = hp.refs == 0;
+                hp.current = reuse;
+                ns += self.lines(Stack::HeadFragRefill, line);
+                if reuse {
+                    self.napi[c] = NapiFrag { page: Some(page), left: self.heads_per_page };
+                }
+            }
+            if self.napi[c].page.is_none() {
+                let node = self.node(cpu);
+                let (pfn, cost) = self.alloc_pages(t + ns, cpu, node, SKB_FRAG_PAGE_ORDER);
+                ns += self.charge_to(cpu, (Stack::HeadFragRefill, Stack::HeadFragRefillSpin), cost);
+                let Some(pfn) = pfn else { return (None, ns) };
+                let mut line = CacheLine::UNTOUCHED;
+                line.touch(&self.m, &self.caches, cpu);
+                self.head_pages.insert((node, pfn), HeadPage { refs: 0, current: true, line });
+                self.napi[c] = NapiFrag { page: Some((node, pfn)), left: self.heads_per_page };
+            }
+        }
+        let page = self.napi[c].page.expect("refilled above");
+        self.napi[c].left -= 1;
+        self.head_pages.get_mut(&page).expect("tracked").refs += 1;
+        (Some(page), ns)
+    }
+
+    /// `page_frag_free()` of a head on `page`, on `cpu`: `put_page` (an atomic on the page's
+    /// line, wherever it was last written) and, for the last reference of a page its CPU has
+    /// moved on from, `__free_pages_ok` of the order-3 page (zone->lock: 5.2 keeps per-CPU
+    /// lists for order 0 only).
+    pub(super) fn head_put(&mut self, t: u64, cpu: CpuId, page: (u32, u32)) -> u64 {
+        let hp = self.head_pages.get_mut(&page).expect("a head's page is tracked");
+        hp.refs -= 1;
+        let line = hp.line.touch(&self.m, &self.caches, cpu);
+        let free = hp.refs == 0 && !hp.current;
+        let w = cycles_to_ns(self.slub_costs.shared.page_op_cycles, self.mhz[cpu as usize]);
+        self.add(Stack::HeadPut, w);
+        let mut ns = w + self.lines(Stack::HeadPut, line);
+        if free {
+            self.head_pages.remove(&page);
+            let c = self.free_pages(t + ns, cpu, page.0, page.1, SKB_FRAG_PAGE_ORDER);
+            ns += self.charge_to(cpu, (Stack::HeadPageFree, Stack::HeadPageFreeSpin), c);
+        }
         ns
     }
 }
