@@ -13,7 +13,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not compiled in: a build script reused from a shared target
+    // directory by another checkout must read that checkout's course.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest);
     println!("cargo:rerun-if-changed=index.toml");
     let index_toml = read(&dir.join("index.toml")).unwrap_or_else(|e| fail(&format!("lessons/index.toml: {e}")));
     let read_content = |rel: &str| {

@@ -7,11 +7,18 @@
 //! a macro `with_custom_modules!` naming every `src/views/<name>.rs` that declares
 //! `pub const VIEWS`, so a new experiment's custom views need no edit outside their module.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn main() {
     pinned_hashes();
     custom_views();
+}
+
+/// This crate's folder, read when the script runs: a build script compiled in one checkout
+/// and reused from a shared target directory by another (cargo's hashes of workspace members
+/// do not depend on their path) must still read the files of the checkout being built.
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
 }
 
 fn out_file(name: &str) -> PathBuf {
@@ -20,7 +27,7 @@ fn out_file(name: &str) -> PathBuf {
 
 /// Every `src/views/*.rs` (but `mod.rs`) that declares its custom views, by module name.
 fn custom_views() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/views");
+    let dir = manifest_dir().join("src/views");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut modules: Vec<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -45,7 +52,7 @@ fn custom_views() {
 
 /// The pinned hash files of core's experiments (see the module doc).
 fn pinned_hashes() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src/experiments");
+    let dir = manifest_dir().join("../core/src/experiments");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut found: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
