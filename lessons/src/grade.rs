@@ -53,6 +53,27 @@ pub struct Grade {
     pub direction: Option<&'static str>,
 }
 
+/// What an explanation writes for the question's own model answer: filled when the page shows
+/// the explanation, with the value the verdict line gives ("The model says 3.39 %"), so the
+/// text cannot drift from the model. The only placeholder of the lesson format so far.
+pub const ANSWER: &str = "{answer}";
+
+/// The placeholders lesson text may use (see [`ANSWER`]).
+pub const PLACEHOLDERS: &[&str] = &[ANSWER];
+
+/// Every `{…}` of `text`, braces included (an unclosed one runs to the end): what the lessons
+/// checker compares with [`PLACEHOLDERS`].
+pub fn placeholders_in(text: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        let end = rest[start..].find('}').map_or(rest.len(), |i| start + i + 1);
+        found.push(&rest[start..end]);
+        rest = &rest[end..];
+    }
+    found
+}
+
 /// `base` with `overrides` applied on top (validated).
 pub fn apply_settings(
     experiment: &dyn Experiment,
@@ -178,6 +199,14 @@ impl Question {
             problem: String::new(),
             direction,
         }
+    }
+
+    /// The explanation as shown once the question is settled: [`ANSWER`] filled with the
+    /// model's value in the answer's unit, as `g`'s verdict gives it ("the model's value" if
+    /// the model has none).
+    pub fn explanation_for(&self, g: &Grade) -> String {
+        let answer = if g.expected == "?" { "the model's value" } else { g.expected_with_unit.as_str() };
+        self.explanation.replace(ANSWER, answer)
     }
 
     /// The choice that is right under `current`, if this is a choice question (one run of
@@ -403,6 +432,18 @@ mod answer_unit_tests {
         assert_eq!(g.expected_with_unit, "44 Gbit/s");
         assert!(q("Gbit/s").grade_value(Some(44_000.0), "Mbit/s", "44000 Mbit/s").correct);
         assert!(!q("").grade_value(Some(44_000.0), "Mbit/s", "44").correct, "without the unit, 44 is Mbit/s");
+    }
+
+    #[test]
+    fn the_explanation_gives_the_answer_as_the_verdict_does() {
+        let mut q = q("Gbit/s");
+        q.explanation = "{answer} in the model (the seed measured 50 Gbit/s).".into();
+        let g = q.grade_value(Some(42_861.0), "Mbit/s", "");
+        assert_eq!(q.explanation_for(&g), "42.86 Gbit/s in the model (the seed measured 50 Gbit/s).");
+        let none = q.grade_value(None, "Mbit/s", "40");
+        assert_eq!(q.explanation_for(&none), "the model's value in the model (the seed measured 50 Gbit/s).");
+        let text = "{answer}, not {answr} nor {metric@x} or {";
+        assert_eq!(super::placeholders_in(text), ["{answer}", "{answr}", "{metric@x}", "{"]);
     }
 
     #[test]

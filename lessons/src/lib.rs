@@ -11,7 +11,7 @@ mod baked;
 mod grade;
 mod model;
 
-pub use grade::{apply_settings, parse_answer, unit_factor, Grade, Runs};
+pub use grade::{apply_settings, parse_answer, placeholders_in, unit_factor, Grade, Runs, ANSWER, PLACEHOLDERS};
 pub use model::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
 
 use std::sync::OnceLock;
