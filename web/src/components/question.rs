@@ -12,7 +12,7 @@ use crate::run::{self, RunKey};
 use crate::store::{self, Topic};
 use feedback::{answer_input, comparison, confidence_input, in_unit, verdict};
 use skblab_core::{Experiment, Params, RunOutput, DEFAULT_SEED};
-use skblab_lessons::{apply_settings, Grade, Question, QuestionKind, Step};
+use skblab_lessons::{apply_settings, Grade, Question, QuestionKind, Step, ANSWER};
 use yew::prelude::*;
 
 mod feedback;
@@ -120,6 +120,17 @@ fn cannot_run(props: &QuestionProps, answer: &str, why: &str) -> Grade {
 fn unrunnable(props: &QuestionProps) -> Option<String> {
     let key = grading_key(props)?;
     key.experiment.validate(&key.params).err().map(|e| e.to_string())
+}
+
+/// The explanation of a question answered on an earlier visit, with the model's value from the
+/// grading run if it is done (the page's own run of the step, usually); no run is started for it.
+fn explanation_before(props: &QuestionProps) -> String {
+    let q = props.question;
+    if !q.explanation.contains(ANSWER) {
+        return q.explanation.clone();
+    }
+    let value = grading_key(props).and_then(|key| run::finished(&key)).and_then(|out| value_in(q, &out));
+    q.explanation_for(&q.grade_value(value, &grading_unit(props), ""))
 }
 
 fn report(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>>, g: Grade) {
@@ -360,7 +371,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
                 { grade.as_ref().map(|g| comparison(g, &said.borrow(), *outcome, props.question, &answer_unit)).unwrap_or_default() }
                 if settled && grade.is_none() && waiting.is_none() {
                     <p class="grade grade-right" data-testid="grade">{"✓ You answered this one before."}
-                        if !props.question.explanation.is_empty() { {" "}{ &props.question.explanation } }</p>
+                        if !props.question.explanation.is_empty() { {" "}{ explanation_before(props) } }</p>
                 }
             </div>
         </section>

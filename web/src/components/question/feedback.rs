@@ -175,7 +175,7 @@ pub(super) fn verdict(g: &Grade, outcome: Outcome, q: &Question) -> Html {
                 <p class="hint" data-testid="hint"><strong>{"Hint: "}</strong>{ &q.hint }</p>
             }
             if settled && !q.explanation.is_empty() {
-                <p data-testid="explanation">{ &q.explanation }</p>
+                <p data-testid="explanation">{ q.explanation_for(g) }</p>
             }
         </div>
     }

@@ -77,3 +77,38 @@ fn questions_are_graded_at_the_steps_parameters_whatever_the_knobs() {
         }
     }
 }
+
+/// A question answered on an earlier visit shows its explanation with the model's value filled
+/// in from the grading run, as the verdict would (light experiments: their runs are computed
+/// here; a heavy one's waits for the page's run).
+#[test]
+fn an_explanation_answered_before_has_the_models_value() {
+    let mut filled = 0;
+    for entry in index().iter().filter(|e| e.status == Status::Written) {
+        let l = lesson(&entry.slug).unwrap();
+        let e = skblab_core::find(&l.experiment).unwrap();
+        for step in &l.steps {
+            let Some(q) = &step.question else { continue };
+            let params = step_params(e, step);
+            if e.cost(&params) != Cost::Light || !q.explanation.contains(skblab_lessons::ANSWER) {
+                continue;
+            }
+            let props = QuestionProps {
+                question: q,
+                experiment: e,
+                params: params.clone(),
+                seed: DEFAULT_SEED,
+                on_correct: Callback::noop(),
+                on_settled: Callback::noop(),
+                answered_before: true,
+                on_record: Callback::noop(),
+            };
+            let shown = explanation_before(&props);
+            let g = q.grade(e, &params, "");
+            assert_eq!(shown, q.explanation_for(&g), "{}", l.slug);
+            assert!(!shown.contains('{') && shown.contains(&g.expected_with_unit), "{}: {shown}", l.slug);
+            filled += 1;
+        }
+    }
+    assert!(filled > 0, "no light lesson's explanation writes the answer");
+}
