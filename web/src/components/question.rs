@@ -123,14 +123,15 @@ fn unrunnable(props: &QuestionProps) -> Option<String> {
 }
 
 /// The explanation of a question answered on an earlier visit, with the model's value from the
-/// grading run if it is done (the page's own run of the step, usually); no run is started for it.
-fn explanation_before(props: &QuestionProps) -> String {
+/// grading run (the page's own run of the step, usually; no run is started for it): `None`
+/// while an explanation that gives the value waits for that run, or if it has none.
+fn explanation_before(props: &QuestionProps) -> Option<String> {
     let q = props.question;
-    if !q.explanation.contains(ANSWER) {
-        return q.explanation.clone();
+    if q.explanation.is_empty() || !q.explanation.contains(ANSWER) {
+        return (!q.explanation.is_empty()).then(|| q.explanation.clone());
     }
-    let value = grading_key(props).and_then(|key| run::finished(&key)).and_then(|out| value_in(q, &out));
-    q.explanation_for(&q.grade_value(value, &grading_unit(props), ""))
+    let value = grading_key(props).and_then(|key| run::finished(&key)).and_then(|out| value_in(q, &out))?;
+    Some(q.explanation_for(&q.grade_value(Some(value), &grading_unit(props), "")))
 }
 
 fn report(props: &QuestionProps, grade: &UseStateHandle<Option<Grade>>, g: Grade) {
@@ -371,7 +372,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
                 { grade.as_ref().map(|g| comparison(g, &said.borrow(), *outcome, props.question, &answer_unit)).unwrap_or_default() }
                 if settled && grade.is_none() && waiting.is_none() {
                     <p class="grade grade-right" data-testid="grade">{"✓ You answered this one before."}
-                        if !props.question.explanation.is_empty() { {" "}{ explanation_before(props) } }</p>
+                        if let Some(explanation) = explanation_before(props) { {" "}{ explanation } }</p>
                 }
             </div>
         </section>
