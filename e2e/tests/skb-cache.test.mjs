@@ -79,11 +79,13 @@ test('history: the kernel the seed ran, and the regression that ties seeds 004 a
   const differs = await page.locator(tid('how-we-know-seed-kernel')).innerText();
   assert.match(differs, /SLAB, and so does the model/);
   assert.match(differs, /__cache_free_alien/);
-  // Step 2 says the same in its prose, with the allocator's versions.
+  // Step 2 says the same in its prose, and points to "How we know" for the allocators'
+  // versions (SLUB the default since 2.6.23, SLAB removed in 6.8).
   await page.goto(`${srv.base}/#/lesson/skb-cache/2`);
   await page.waitForFunction(() => /16 M alloc/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
   assert.match(await prose(), /ran SLAB/);
-  assert.match(await prose(), /only allocator since 6\.8/);
+  assert.match(await prose(), /How we know/);
+  assert.match(await page.locator(tid('how-we-know-kernel')).innerText(), /2\.6\.23[\s\S]*removed in 6\.8/);
   // Step 7: the loopback regression and the series that made the caches opt-in, linked to seed 000's lesson.
   await page.goto(`${srv.base}/#/lesson/skb-cache/7`);
   await page.waitForFunction(() => /loopback regression/i.test(document.querySelector('[data-testid="step-title"]')?.innerText || ''));
