@@ -186,6 +186,21 @@ fn page_frag_free_gain_needs_the_lists_steady() {
     assert!(default.run(&default.defaults(), 1).notes.is_empty(), "the default run is meaningful");
 }
 
+/// A note once listed every condition of a column ("fewer than one of: 100 packets...;
+/// 1024 pages...; 2 runs...") when only one had failed: it names the one that failed, with
+/// what the run counted.
+#[test]
+fn page_frag_free_notes_name_the_condition_that_failed() {
+    let out = run("page-frag-free", &["warmup_us=0", "measure_us=2000", "offered_kpps=100"]);
+    let note = out.notes.iter().find(|n| n.contains("gain_pct")).expect("a note on gain_pct");
+    assert!(!note.contains("one of"), "{note}");
+    assert!(note.contains("steady state") && note.contains("it needs"), "{note}");
+    assert!(!note.contains("reached the end of their window"), "both runs reached it: {note}");
+    let out = run("page-frag-free", &["warmup_us=0", "measure_us=100", "offered_kpps=10"]);
+    let note = out.notes.iter().find(|n| n.contains("mpps,")).expect("a note on mpps");
+    assert!(note.contains("0 packets forwarded in the measured window (fewer than the 100 it needs)"), "{note}");
+}
+
 /// Found by the property above: one Cortex-A53 core at the line rate of a 197 Gbit/s link
 /// (64-byte frames) drops 99.9 % of what is offered; the output says so.
 #[test]

@@ -64,3 +64,32 @@ pub fn mark_row(row: &mut Row, columns: &[Column], meanings: &[Meaning], counts:
         }
     }
 }
+
+/// Why a [`Cell::Missing`] of `column` is missing, after "the run has ": with the row's
+/// `counts` (as [`mark_row`] took them) the conditions it fell short of, each with what it
+/// counted; without them (a cell does not say which condition failed) every condition of the
+/// column.
+pub(super) fn shortfall_text(meanings: &[Meaning], column: &str, counts: &[(&str, u64)]) -> String {
+    let bases: Vec<&Basis> = meanings
+        .iter()
+        .filter(|m| m.column == column && matches!(m.basis, Basis::AtLeast { .. }))
+        .map(|m| &m.basis)
+        .collect();
+    let failed: Vec<String> = bases
+        .iter()
+        .filter_map(|b| {
+            let Basis::AtLeast { min, what } = **b else { return None };
+            let &(_, n) = counts.iter().find(|(w, _)| *w == what)?;
+            (n < min).then(|| format!("{n} {what} (fewer than the {min} it needs)"))
+        })
+        .collect();
+    if !failed.is_empty() {
+        return failed.join(" and ");
+    }
+    let all: Vec<String> = bases.iter().map(|b| b.need_text()).collect();
+    match all.len() {
+        0 => "fewer events than it needs".to_string(),
+        1 => format!("fewer than {}", all[0]),
+        _ => format!("fewer than one of: {}", all.join("; ")),
+    }
+}

@@ -195,8 +195,16 @@ impl RunOutput {
     /// (the experiment's [`crate::Experiment::meanings`]). Every `finish` calls it; a note
     /// already there is not repeated.
     pub fn note_missing(&mut self, meanings: &[Meaning]) {
+        self.note_missing_counted(meanings, &[]);
+    }
+
+    /// [`RunOutput::note_missing`] where the counts [`mark_row`] judged row `r` by are known
+    /// (`counts[r]`, `what` → how many): a note names only the conditions the row fell short
+    /// of, with what it counted; rows without counts name every condition of their columns.
+    pub fn note_missing_counted(&mut self, meanings: &[Meaning], counts: &[&[(&str, u64)]]) {
         let mut notes = Vec::new();
         for (r, row) in self.rows.iter().enumerate() {
+            let row_counts = counts.get(r).copied().unwrap_or_default();
             // Columns grouped by what they need, in column order.
             let mut needs: Vec<(String, Vec<&str>)> = Vec::new();
             for (c, cell) in row.iter().enumerate() {
@@ -204,17 +212,7 @@ impl RunOutput {
                     continue;
                 }
                 let name = self.columns[c].name.as_str();
-                // A cell does not say which of its column's bases it fell short of: name them all.
-                let bases: Vec<String> = meanings
-                    .iter()
-                    .filter(|m| m.column == name && matches!(m.basis, Basis::AtLeast { .. }))
-                    .map(|m| m.basis.need_text())
-                    .collect();
-                let need = match bases.len() {
-                    0 => "fewer events than it needs".to_string(),
-                    1 => format!("fewer than {}", bases[0]),
-                    _ => format!("fewer than one of: {}", bases.join("; ")),
-                };
+                let need = meaning::shortfall_text(meanings, name, row_counts);
                 match needs.iter_mut().find(|(n, _)| *n == need) {
                     Some((_, cols)) => cols.push(name),
                     None => needs.push((need, vec![name])),

@@ -172,7 +172,8 @@ pub(super) fn decorate(out: &mut RunOutput, i: &Input, p: &Pair) {
     // The chosen kernel's profile again, as the one graph that follows the `fix` knob.
     out.flames[2].id = "current".to_string();
     out.flames[2].title = format!("{fx} the fix: {}", mpps("mpps", chosen.mpps));
-    out.note_missing(&meanings(i));
+    // The counts the row was marked by: each note names the condition that failed.
+    out.note_missing_counted(&meanings(i), &[&counts(i, p)]);
     if let Some(note) = overload_note(i, chosen).filter(|_| shown("drop_pct") && shown("mpps")) {
         out.notes.push(note);
     }
