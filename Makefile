@@ -19,9 +19,10 @@ fuzz-sim:
 	bash scripts/fuzz-sim.sh
 # Rewrites the validation snapshot the app's Validation page shows (docs/validation.md): every
 # table's verdict and errors on the mean over 5 seeds. Runs every experiment's check_table
-# (fits included), so it takes minutes; progress on stderr.
+# (fits included), about a minute of one core (above the CLI's limit: --allow-long); progress
+# on stderr.
 validate:
-	cargo run --release -q -p skblab-core --features cli --bin skblab -- validate --format json > core/src/validate/snapshot.json.new
+	cargo run --release -q -p skblab-core --features cli --bin skblab -- validate --format json --allow-long > core/src/validate/snapshot.json.new
 	mv core/src/validate/snapshot.json.new core/src/validate/snapshot.json
 # After a change that is MEANT to move simulated numbers: rewrites every generated file the
 # tests compare against (one switch, SKBLAB_UPDATE=1: each experiment's default_run.hash, the

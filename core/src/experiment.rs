@@ -95,9 +95,21 @@ impl WorkEstimate {
     /// The engine's speed on this project's reference machine, native, one core, in events
     /// per second (measured by `make bench`; docs/performance.md).
     pub const NATIVE_EVENTS_PER_S: f64 = 8.0e6;
-    /// Seconds of one core natively at [`Self::NATIVE_EVENTS_PER_S`].
+    /// Seconds of one core natively at [`Self::NATIVE_EVENTS_PER_S`] (an experiment's own
+    /// speed: [`Experiment::native_seconds`]).
     pub fn native_seconds(&self) -> f64 {
         self.events as f64 / Self::NATIVE_EVENTS_PER_S
+    }
+    /// `n` times this work.
+    pub fn times(self, n: u64) -> WorkEstimate {
+        WorkEstimate { points: self.points.saturating_mul(n), events: self.events.saturating_mul(n) }
+    }
+    /// This work and `other`'s.
+    pub fn plus(self, other: WorkEstimate) -> WorkEstimate {
+        WorkEstimate {
+            points: self.points.saturating_add(other.points),
+            events: self.events.saturating_add(other.events),
+        }
     }
 }
 
@@ -347,6 +359,32 @@ pub trait Experiment: Sync {
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let points = self.points(params).len() as u64;
         WorkEstimate { points, events: points.saturating_mul(WorkEstimate::DEFAULT_EVENTS_PER_POINT) }
+    }
+    /// The engine's speed on this experiment's worlds, native, one core, events per second
+    /// (each experiment's measured; the engine's reference by default).
+    fn events_per_s(&self) -> f64 {
+        WorkEstimate::NATIVE_EVENTS_PER_S
+    }
+    /// Seconds of one core natively that `e` (work of this experiment) takes.
+    fn native_seconds(&self, e: &WorkEstimate) -> f64 {
+        e.events as f64 / self.events_per_s()
+    }
+    /// The work of [`Experiment::reproduce_mean`] over `seeds` seeds: one run of
+    /// [`Experiment::reproduce_params`] per seed (experiments whose reproduction gathers
+    /// several runs say theirs).
+    fn reproduce_estimate(&self, seeds: u64) -> WorkEstimate {
+        self.estimate(&self.reproduce_params()).times(seeds)
+    }
+    /// The work of `reproduce --bands n`: one run of [`Experiment::reproduce_params`] with
+    /// perturbed constants per sample (none without uncertain quantities).
+    fn bands_estimate(&self, n: u64) -> WorkEstimate {
+        let n = if self.uncertain().is_empty() { 0 } else { n };
+        self.estimate(&self.reproduce_params()).times(n)
+    }
+    /// The work of `validate`'s [`Experiment::check_table`] of every table over `seeds` seeds
+    /// (by default each table is one reproduction; tables that run fits say theirs).
+    fn validate_estimate(&self, seeds: u64) -> WorkEstimate {
+        self.reproduce_estimate(seeds).times(self.tables().len() as u64)
     }
     /// Per output column, when its value is meaningful (every column has at least one; the
     /// registry test checks it). Cells that fall short are [`crate::Cell::Missing`] with a

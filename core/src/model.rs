@@ -141,6 +141,9 @@ pub trait Model: Sync + Sized + 'static {
     const TITLE: &'static str;
     /// One sentence: what the experiment reproduces.
     const SUMMARY: &'static str;
+    /// The engine's speed on this model's worlds, native, one core, events per second
+    /// ([`Experiment::events_per_s`]; measured per model).
+    const EVENTS_PER_S: f64 = WorkEstimate::NATIVE_EVENTS_PER_S;
 
     /// The parameter spec.
     fn specs(&self) -> Vec<ParamSpec>;
@@ -283,6 +286,16 @@ pub trait SeedTables<M: Model>: Sync {
     fn mean_of_figures(&self, _seeds: &[u64], _figures: &[Vec<f64>]) -> Option<Reproduction> {
         None
     }
+    /// The simulated events of one seed's [`SeedTables::figures`] (`None`: one run of
+    /// [`SeedTables::reproduce_params`]).
+    fn figures_events(&self) -> Option<u64> {
+        None
+    }
+    /// The simulated events of [`SeedTables::check_table`] of `table` over `seeds` seeds
+    /// (`None`: one reproduction over them).
+    fn check_events(&self, _table: &str, _seeds: u64) -> Option<u64> {
+        None
+    }
 }
 
 /// The machines an experiment runs on, the constants fitted to them, and the catalogue
@@ -366,6 +379,23 @@ impl<M: Model> Experiment for M {
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let input = M::Input::from(params);
         WorkEstimate { points: Model::points(self, &input).len() as u64, events: total_events(self, &input) }
+    }
+    fn events_per_s(&self) -> f64 {
+        M::EVENTS_PER_S
+    }
+    fn reproduce_estimate(&self, seeds: u64) -> WorkEstimate {
+        let run = Experiment::estimate(self, &Experiment::reproduce_params(self));
+        match self.seed_tables().and_then(|t| t.figures_events()) {
+            Some(events) => WorkEstimate { points: 1, events }.times(seeds),
+            None => run.times(seeds),
+        }
+    }
+    fn validate_estimate(&self, seeds: u64) -> WorkEstimate {
+        let Some(t) = self.seed_tables() else { return WorkEstimate { points: 0, events: 0 } };
+        let one = Experiment::reproduce_estimate(self, seeds);
+        t.tables().iter().fold(WorkEstimate { points: 0, events: 0 }, |sum, spec| {
+            sum.plus(t.check_events(spec.table, seeds).map_or(one, |events| WorkEstimate { points: 1, events }))
+        })
     }
     fn meanings(&self, params: &Params) -> Vec<Meaning> {
         Model::meanings(self, &M::Input::from(params))

@@ -232,7 +232,6 @@ fn every_kind_of_rejection_says_what_is_allowed() {
         &[&machine[..], &["--format", "csv"]].concat(),
         &["bad value 'csv' for --format", "expected one of table, json"],
     );
-    bad_input(&["calibrate", "high-order-alloc", "--allow-long"], &["missing --machine", "usage:"]);
     bad_input(&["calibrate", "high-order-alloc", "--machine"], &["missing value for --machine", "measurement file"]);
     bad_input(&["measure", "stream", "--out"], &["missing value for --out", "path"]);
     bad_input(&["measure", "stream", "--note"], &["missing value for --note", "text"]);
@@ -343,4 +342,26 @@ fn cells_without_a_value_in_their_row_are_null_in_json() {
     let rows = v["rows"].as_array().unwrap();
     assert!(rows[0]["mem_on_gib"].is_null() && rows[1]["mpps"].is_null(), "{v}");
     assert!(!String::from_utf8_lossy(&json.stdout).contains("\"\""), "{v}");
+}
+
+/// `reproduce`, `validate` and `calibrate` print their estimate and refuse work above the
+/// 60-second limit without `--allow-long`, as `run` does; the estimates count the runs each
+/// really makes (high-order-alloc's 50 seeds and 64 band samples once passed as one run's).
+#[test]
+fn long_reproduce_validate_and_calibrate_are_refused() {
+    let limit = "above the limit of 60 s: pass --allow-long to run it anyway";
+    bad_input(
+        &["reproduce", "high-order-alloc", "--seeds", "50", "--bands", "64"],
+        &["reproduce high-order-alloc over 50 seeds with 64 band samples", limit],
+    );
+    bad_input(&["validate", "--seeds", "50"], &["validate over 50 seeds", limit]);
+    bad_input(&["validate", "high-order-alloc", "--seeds", "50"], &[limit]);
+    bad_input(&["calibrate", "high-order-alloc"], &["calibrate high-order-alloc: at most", limit]);
+    bad_input(&["calibrate", "high-order-alloc", "--sensitivity", "--seeds", "50"], &["--sensitivity", limit]);
+    let e = skblab_core::find("high-order-alloc").unwrap();
+    let repro = e.native_seconds(&e.reproduce_estimate(5));
+    assert!((1.0..60.0).contains(&repro), "the default reproduction runs: {repro} s");
+    let pff = skblab_core::find("page-frag-free").unwrap();
+    // Its figures run three machines' pairs, not the router's one pair.
+    assert!(pff.reproduce_estimate(1).events > 2 * pff.estimate(&pff.reproduce_params()).events);
 }

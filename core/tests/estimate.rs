@@ -95,10 +95,15 @@ fn actual_events(id: &str, params: &Params, seed: u64) -> u64 {
 
 /// A valid value of `spec` for short windows (a few grid steps) and small sweeps.
 fn value(spec: &ParamSpec) -> BoxedStrategy<String> {
+    value_up_to(spec, 20)
+}
+
+/// A valid value of `spec` with windows up to `us_steps` grid steps.
+fn value_up_to(spec: &ParamSpec, us_steps: i64) -> BoxedStrategy<String> {
     match spec.kind.clone() {
         ParamKind::Int { min, max, step } => {
             let step = step.max(1);
-            let top = ((max - min) / step).min(if spec.name.ends_with("_us") { 20 } else { 40 });
+            let top = ((max - min) / step).min(if spec.name.ends_with("_us") { us_steps } else { 40 });
             let default = if let Value::Int(v) = spec.default { v } else { min };
             prop_oneof![Just(min), Just(default), (0..=top).prop_map(move |k| min + k * step)]
                 .prop_map(|v| v.to_string())
@@ -177,4 +182,92 @@ fn percpu_counters_steady_state_draws_are_in_its_estimate() {
     assert!(balanced.native_seconds() < 1.0, "{balanced:?}");
     let d = e.estimate(&e.defaults());
     assert!(d.native_seconds() < 1.0, "the defaults run in well under a second: {d:?}");
+}
+
+/// A clock for this test's timing (wall time of one thread: the runs below use one).
+#[expect(clippy::disallowed_types, clippy::disallowed_methods, reason = "the test measures run time")]
+fn seconds_of<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t0 = std::time::Instant::now();
+    let out = f();
+    (out, t0.elapsed().as_secs_f64())
+}
+
+/// One thread for every parallel map (so wall time is one core's time).
+fn one_thread() {
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
+}
+
+/// Each experiment's world speed at its defaults (events its worlds handled per second of one
+/// core), the source of its `events_per_s`:
+/// `cargo test --release -p skblab-core --features cli --test estimate -- --ignored --nocapture world_speeds`.
+#[test]
+#[ignore = "a measurement: run in release, on a quiet machine"]
+fn world_speeds() {
+    one_thread();
+    for e in skblab_core::experiments() {
+        let d = e.defaults();
+        let (events, s) = seconds_of(|| (0..3).map(|k| actual_events(e.id(), &d, 1 + k)).sum::<u64>());
+        println!("{}: {events} events in {s:.3} s: {:.3e} events/s", e.id(), events as f64 / s.max(1e-9));
+    }
+}
+
+/// Settings estimated above this many seconds are skipped in the timed test below.
+const MAX_TIMED_S: f64 = 4.0;
+/// Runs shorter than this (estimated and measured) are not judged: building the worlds (not
+/// counted in events) dominates them, and the CLI's limit cannot tell them apart.
+const MIN_TIMED_S: f64 = 0.25;
+
+/// A valid value of `spec`, windows up to 400 grid steps (long enough to be timed).
+fn timed_value(spec: &ParamSpec) -> BoxedStrategy<String> {
+    value_up_to(spec, 400)
+}
+
+/// The estimate in seconds of one core ([`skblab_core::Experiment::native_seconds`], each
+/// experiment's own events/s) against the measured time of the run over random valid settings:
+/// within the experiment's band ([`EXPECTED`]). Release builds only (a debug build is 10-30×
+/// slower; the events are compared in every build by the test above). Prints each
+/// experiment's min / median / max of estimate over measured.
+#[test]
+fn the_estimate_in_seconds_is_near_the_measured_time() {
+    if cfg!(debug_assertions) {
+        return;
+    }
+    one_thread();
+    for e in skblab_core::experiments() {
+        let band = EXPECTED.iter().find(|(id, _)| *id == e.id()).map_or(2, |&(_, k)| k) as f64;
+        let ratios = std::cell::RefCell::new(Vec::new());
+        let mut runner = TestRunner::new(Config { cases: 40, failure_persistence: None, ..Config::default() });
+        let result = runner.run(&common::settings(*e, timed_value), |s| {
+            let Ok(params) = e.params_from(&s) else { return Ok(()) };
+            let est = e.native_seconds(&e.estimate(&params));
+            if est > MAX_TIMED_S {
+                return Ok(());
+            }
+            let (_, got) = seconds_of(|| e.run(&params, 1));
+            if got < MIN_TIMED_S && est < MIN_TIMED_S {
+                return Ok(());
+            }
+            let ratio = est / got;
+            ratios.borrow_mut().push(ratio);
+            prop_assert!(
+                (1.0 / band..=band).contains(&ratio),
+                "{}: estimate {est:.3} s, took {got:.3} s ({s:?})",
+                e.id()
+            );
+            Ok(())
+        });
+        let mut ratios = ratios.into_inner();
+        ratios.sort_by(f64::total_cmp);
+        if let (Some(lo), Some(hi)) = (ratios.first(), ratios.last()) {
+            println!(
+                "{}: estimate / measured over {} runs: min {lo:.2}, median {:.2}, max {hi:.2}",
+                e.id(),
+                ratios.len(),
+                ratios[ratios.len() / 2]
+            );
+        }
+        if let Err(err) = result {
+            panic!("{}: {err}", e.id());
+        }
+    }
 }

@@ -3,14 +3,14 @@
 //!
 //! Contract (DESIGN.md, README "The CLI"): `list`, `params <exp>`, `run <exp> [--set k=v]...
 //! [--seed N] [--format table|csv|json] [--allow-long]`, `reproduce <exp> [--format ...]
-//! [--bands N]`, `validate [<exp>] [--seeds N] [--format ...]`, `measure --list | <suite>
+//! [--bands N] [--allow-long]`, `validate [<exp>] [--seeds N] [--format ...] [--allow-long]`, `measure --list | <suite>
 //! [--dry-run] [--out FILE]` (`skblab/measure.rs`: this machine measured), `calibrate
 //! high-order-alloc --machine FILE [--format json] [--allow-long]`. Exit status 0 when
 //! done — also when the reader closed the pipe early (`skblab run … | head`), as Unix tools do;
 //! 1 with one line on stderr when the output cannot be written (a full disk, a closed or
 //! read-only stdout); 2 with one line saying what was wrong and what is allowed for bad input
-//! (and for a run or a `--machine` fit estimated above [`LONG_RUN_LIMIT_S`] without
-//! `--allow-long`). Never a panic.
+//! (and for a `run`, `reproduce`, `validate` or `calibrate` estimated above
+//! [`LONG_RUN_LIMIT_S`] without `--allow-long`). Never a panic.
 //! Every number is parsed as `params` documents it ([`parse_whole`]). User text in a message
 //! goes through [`echo`]: control characters escaped, at most 60 characters.
 
@@ -145,9 +145,8 @@ enum Command {
         /// Output of `--machine` (the other modes print tables).
         #[arg(long, value_enum, default_value_t = MachineFormat::Table, requires = "machine")]
         format: MachineFormat,
-        /// Run the `--machine` comparison even if its estimate is above 60 s of one core (the
-        /// estimate is printed first).
-        #[arg(long, requires = "machine")]
+        /// Run even if the estimate is above 60 s of one core (the estimate is printed first).
+        #[arg(long)]
         allow_long: bool,
     },
     /// Measure this Linux machine (iperf3, sockperf, pahole, /proc; root for the sysctl it
@@ -166,6 +165,9 @@ enum Command {
         #[arg(long, allow_hyphen_values = true,
               value_parser = whole_in(1, MAX_BANDS))]
         bands: Option<u32>,
+        /// Run even if the estimate is above 60 s of one core (the estimate is printed first).
+        #[arg(long)]
+        allow_long: bool,
     },
     /// Every seed table's verdict (prediction / fit / arithmetic), degrees of freedom (targets,
     /// fitted constants), in-sample, out-of-sample and curve-baseline MAPE, signed errors and
@@ -177,6 +179,9 @@ enum Command {
         seeds: SeedRange,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// Run even if the estimate is above 60 s of one core (the estimate is printed first).
+        #[arg(long)]
+        allow_long: bool,
     },
 }
 
@@ -293,14 +298,30 @@ fn report(line: &str) {
 }
 
 /// The estimate of a run as one line (events, seconds of one core).
-fn estimate_text(id: &str, e: &WorkEstimate) -> String {
+fn estimate_text(exp: &dyn Experiment, e: &WorkEstimate) -> String {
     format!(
-        "run {id}: {} points, about {} simulated events, about {:.0} s of one core ({:.0e} events/s)",
+        "run {}: {} points, about {} simulated events, about {:.0} s of one core ({:.1e} events/s)",
+        exp.id(),
         e.points,
         e.events,
-        e.native_seconds(),
-        WorkEstimate::NATIVE_EVENTS_PER_S
+        exp.native_seconds(e),
+        exp.events_per_s()
     )
+}
+
+/// The work of a command (`what`, e.g. "reproduce skb-cache over 5 seeds") as one line, printed
+/// from [`SHOW_ESTIMATE_FROM_S`] on; above [`LONG_RUN_LIMIT_S`] without `allow_long`, refused.
+fn check_work(what: &str, seconds: f64, events: u64, allow_long: bool) -> Result<(), Refused> {
+    let line = format!("{what}: about {events} simulated events, about {} of one core", duration_text(seconds));
+    if seconds > LONG_RUN_LIMIT_S && !allow_long {
+        return Err(Refused::TooLong(format!(
+            "{line}, above the limit of {LONG_RUN_LIMIT_S:.0} s: pass --allow-long to run it anyway"
+        )));
+    }
+    if seconds >= SHOW_ESTIMATE_FROM_S {
+        report(&line);
+    }
+    Ok(())
 }
 
 fn execute(command: Command) -> Result<String, String> {
@@ -336,14 +357,14 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
             let exp = find(&experiment)?;
             let params = exp.params_from(&settings)?;
             let estimate = exp.estimate(&params);
-            if estimate.native_seconds() > LONG_RUN_LIMIT_S && !allow_long {
+            if exp.native_seconds(&estimate) > LONG_RUN_LIMIT_S && !allow_long {
                 return Err(Refused::TooLong(format!(
                     "{}, above the limit of {LONG_RUN_LIMIT_S:.0} s: pass --allow-long to run it anyway",
-                    estimate_text(exp.id(), &estimate)
+                    estimate_text(exp, &estimate)
                 )));
             }
-            if estimate.native_seconds() >= SHOW_ESTIMATE_FROM_S {
-                report(&estimate_text(exp.id(), &estimate));
+            if exp.native_seconds(&estimate) >= SHOW_ESTIMATE_FROM_S {
+                report(&estimate_text(exp, &estimate));
             }
             let out = exp.run(&params, seed);
             Ok(match format {
@@ -359,15 +380,38 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
             measure::calibrate(&experiment, &path, matches!(format, MachineFormat::Json), allow_long)
                 .map_err(|message| Refused::Input(ParamError::Invalid { message }))
         }
-        Command::Calibrate { experiment, rounds, seeds: n_seeds, seed, starts, coarse_seeds, sensitivity, .. } => {
+        Command::Calibrate {
+            experiment,
+            rounds,
+            seeds: n_seeds,
+            seed,
+            starts,
+            coarse_seeds,
+            sensitivity,
+            allow_long,
+            ..
+        } => {
             let exp = find(&experiment)?;
             let Some(cal) = exp.calibration() else {
                 return Ok(format!("{} has no fitted constants to calibrate\n", exp.id()));
             };
             let seeds = calibrate::seeds(seed, n_seeds);
             let n_coarse = if starts > 0 { coarse_seeds.unwrap_or(n_seeds) } else { 0 };
-            if !sensitivity {
-                report(&calibrate_eta(exp, cal, rounds, starts, n_coarse, n_seeds));
+            if sensitivity {
+                // The committed values, then each constant at -10 % and at +10 %.
+                let evaluations = 1 + 2 * cal.constants().len() as u64;
+                let work = exp.reproduce_estimate(u64::from(n_seeds)).times(evaluations);
+                let what = format!("calibrate {} --sensitivity: {evaluations} evaluations", exp.id());
+                check_work(&what, exp.native_seconds(&work), work.events, allow_long)?;
+            } else {
+                let (line, work) = calibrate_eta(exp, cal, rounds, starts, n_coarse, n_seeds);
+                let seconds = exp.native_seconds(&work);
+                if seconds > LONG_RUN_LIMIT_S && !allow_long {
+                    return Err(Refused::TooLong(format!(
+                        "{line}, above the limit of {LONG_RUN_LIMIT_S:.0} s: pass --allow-long to run it anyway"
+                    )));
+                }
+                report(&line);
             }
             let mut progress = progress_printer();
             Ok(if sensitivity {
@@ -379,14 +423,28 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
                 calibrate::calibrate_with(cal, rounds, &seeds, &mut progress).to_text()
             })
         }
-        Command::Reproduce { experiment, seeds, format, bands } => {
-            reproduce(find(&experiment)?, &seeds.list(), format, bands)
+        Command::Reproduce { experiment, seeds, format, bands, allow_long } => {
+            let exp = find(&experiment)?;
+            let work =
+                exp.reproduce_estimate(u64::from(seeds.seeds)).plus(exp.bands_estimate(u64::from(bands.unwrap_or(0))));
+            let what = format!("reproduce {} over {} seeds", exp.id(), seeds.seeds)
+                + &bands.map(|n| format!(" with {n} band samples")).unwrap_or_default();
+            check_work(&what, exp.native_seconds(&work), work.events, allow_long)?;
+            reproduce(exp, &seeds.list(), format, bands)
         }
-        Command::Validate { experiment, seeds, format } => {
+        Command::Validate { experiment, seeds, format, allow_long } => {
             let exps: Vec<&dyn Experiment> = match experiment {
                 Some(id) => vec![find(&id)?],
                 None => experiments().to_vec(),
             };
+            let n = u64::from(seeds.seeds);
+            let seconds: f64 = exps.iter().map(|e| e.native_seconds(&e.validate_estimate(n))).sum();
+            let events = exps.iter().map(|e| e.validate_estimate(n).events).fold(0u64, u64::saturating_add);
+            let what = match exps.as_slice() {
+                [one] => format!("validate {} over {n} seeds", one.id()),
+                _ => format!("validate over {n} seeds"),
+            };
+            check_work(&what, seconds, events, allow_long)?;
             let v = validate::validate_with(experiments(), &exps, &seeds.list(), &mut progress_printer());
             Ok(match format {
                 Format::Table => v.to_table(),
@@ -397,9 +455,9 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
     }
 }
 
-/// `calibrate`'s bound of evaluations and its ETA, before it starts: each evaluation scores
-/// the model on the seed table over its seeds, estimated as that many runs of the
-/// experiment's reproduction parameters ([`Experiment::estimate`]).
+/// `calibrate`'s bound of evaluations and its ETA, before it starts, and that work: each
+/// evaluation scores the model on the seed table over its seeds, estimated as that many
+/// reproductions of one seed ([`Experiment::reproduce_estimate`]).
 fn calibrate_eta(
     exp: &dyn Experiment,
     cal: &dyn calibrate::Calibration,
@@ -407,18 +465,20 @@ fn calibrate_eta(
     starts: u32,
     coarse_seeds: u32,
     seeds: u32,
-) -> String {
+) -> (String, WorkEstimate) {
     let (coarse, full) = calibrate::max_evaluations(cal, rounds, starts);
-    let per_seed = exp.estimate(&exp.reproduce_params());
-    let events = (coarse * u64::from(coarse_seeds) + full * u64::from(seeds)).saturating_mul(per_seed.events);
-    let eta = WorkEstimate { points: 0, events }.native_seconds();
+    let per_seed = exp.reproduce_estimate(1);
+    let work = per_seed.times(coarse * u64::from(coarse_seeds) + full * u64::from(seeds));
+    let events = work.events;
+    let eta = exp.native_seconds(&work);
     let coarse_text = if coarse > 0 { format!("{coarse} on {coarse_seeds} coarse seeds and ") } else { String::new() };
-    format!(
+    let line = format!(
         "calibrate {}: at most {} evaluations ({coarse_text}{full} on {seeds} seeds), up to {events} simulated events: ETA at most {} of one core",
         exp.id(),
         coarse + full,
         duration_text(eta)
-    )
+    );
+    (line, work)
 }
 
 /// Seconds as "42 s", "12 min" or "3.5 h".

@@ -71,6 +71,19 @@ pub fn xdp_fwd_rates(seeds: &[u64]) -> Vec<f64> {
     mpps.chunks(n).map(|c| c.iter().sum::<f64>() / n as f64).collect()
 }
 
+/// The expected events of one seed's [`xdp_fwd_rates`]: the x86 host's runs before the fix
+/// (half of each pair's [`super::runs::expected_events`]).
+pub fn xdp_fwd_events() -> u64 {
+    let b = machine(MachineKind::X86Bench);
+    (1..=XDP_FWD_MPPS.len() as i64)
+        .map(|cpus| {
+            let mut p = machine_defaults(MachineKind::X86Bench);
+            p.set("cpus", crate::params::Value::Int(cpus)).expect("inside the spec");
+            super::runs::expected_events(b, &super::Input::new(&p)) / 2
+        })
+        .sum()
+}
+
 /// `validate`'s figures of `table` on the mean over `seeds`.
 pub fn check_table(table: &str, seeds: &[u64]) -> Option<TableCheck> {
     if table == "xdp-fwd-x86" {
