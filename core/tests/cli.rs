@@ -362,6 +362,7 @@ fn long_reproduce_validate_and_calibrate_are_refused() {
     let repro = e.native_seconds(&e.reproduce_estimate(5));
     assert!((1.0..60.0).contains(&repro), "the default reproduction runs: {repro} s");
     let pff = skblab_core::find("page-frag-free").unwrap();
-    // Its figures run three machines' pairs, not the router's one pair.
-    assert!(pff.reproduce_estimate(1).events > 2 * pff.estimate(&pff.reproduce_params()).events);
+    // Its figures run the router before the fix and the x86 and Cortex-A53 pairs, not the
+    // router's pair the defaults run.
+    assert_ne!(pff.reproduce_estimate(1), pff.estimate(&pff.reproduce_params()));
 }

@@ -198,7 +198,8 @@ fn page_frag_free_notes_name_the_condition_that_failed() {
     assert!(!note.contains("reached the end of their window"), "both runs reached it: {note}");
     let out = run("page-frag-free", &["warmup_us=0", "measure_us=100", "offered_kpps=10"]);
     let note = out.notes.iter().find(|n| n.contains("mpps,")).expect("a note on mpps");
-    assert!(note.contains("0 packets forwarded in the measured window (fewer than the 100 it needs)"), "{note}");
+    assert!(note.contains("packets forwarded in the measured window (fewer than the 100 it needs)"), "{note}");
+    assert!(!note.contains("one of") && !note.contains("reached the end of their window"), "{note}");
 }
 
 /// Found by the property above: one Cortex-A53 core at the line rate of a 197 Gbit/s link

@@ -314,14 +314,42 @@ fn estimate_text(exp: &dyn Experiment, e: &WorkEstimate) -> String {
 fn check_work(what: &str, seconds: f64, events: u64, allow_long: bool) -> Result<(), Refused> {
     let line = format!("{what}: about {events} simulated events, about {} of one core", duration_text(seconds));
     if seconds > LONG_RUN_LIMIT_S && !allow_long {
-        return Err(Refused::TooLong(format!(
-            "{line}, above the limit of {LONG_RUN_LIMIT_S:.0} s: pass --allow-long to run it anyway"
-        )));
+        return Err(too_long(&line));
     }
     if seconds >= SHOW_ESTIMATE_FROM_S {
         report(&line);
     }
     Ok(())
+}
+
+/// The refusal of work whose estimate `line` says is above the limit.
+fn too_long(line: &str) -> Refused {
+    Refused::TooLong(format!("{line}, above the limit of {LONG_RUN_LIMIT_S:.0} s: pass --allow-long to run it anyway"))
+}
+
+/// `validate`'s work over the tables of `exps` on `seeds` seeds ([`check_work`]).
+fn validate_work(exps: &[&dyn Experiment], seeds: u64, allow_long: bool) -> Result<(), Refused> {
+    let seconds: f64 = exps.iter().map(|e| e.native_seconds(&e.validate_estimate(seeds))).sum();
+    let events = exps.iter().map(|e| e.validate_estimate(seeds).events).fold(0u64, u64::saturating_add);
+    let what = match exps {
+        [one] => format!("validate {} over {seeds} seeds", one.id()),
+        _ => format!("validate over {seeds} seeds"),
+    };
+    check_work(&what, seconds, events, allow_long)
+}
+
+/// `calibrate --sensitivity`'s work: the committed values, then each constant at -10 % and at
+/// +10 %, each scored over `seeds` seeds ([`check_work`]).
+fn sensitivity_work(
+    exp: &dyn Experiment,
+    cal: &dyn calibrate::Calibration,
+    seeds: u32,
+    allow_long: bool,
+) -> Result<(), Refused> {
+    let evaluations = 1 + 2 * cal.constants().len() as u64;
+    let work = exp.reproduce_estimate(u64::from(seeds)).times(evaluations);
+    let what = format!("calibrate {} --sensitivity: {evaluations} evaluations", exp.id());
+    check_work(&what, exp.native_seconds(&work), work.events, allow_long)
 }
 
 fn execute(command: Command) -> Result<String, String> {
@@ -354,24 +382,7 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
         Command::List => Ok(experiments().iter().map(|e| format!("{}\n", e.id())).collect()),
         Command::Params { experiment } => Ok(params_text(find(&experiment)?)),
         Command::Run { experiment, settings, seed, format, allow_long } => {
-            let exp = find(&experiment)?;
-            let params = exp.params_from(&settings)?;
-            let estimate = exp.estimate(&params);
-            if exp.native_seconds(&estimate) > LONG_RUN_LIMIT_S && !allow_long {
-                return Err(Refused::TooLong(format!(
-                    "{}, above the limit of {LONG_RUN_LIMIT_S:.0} s: pass --allow-long to run it anyway",
-                    estimate_text(exp, &estimate)
-                )));
-            }
-            if exp.native_seconds(&estimate) >= SHOW_ESTIMATE_FROM_S {
-                report(&estimate_text(exp, &estimate));
-            }
-            let out = exp.run(&params, seed);
-            Ok(match format {
-                Format::Table => out.to_table(),
-                Format::Csv => out.to_csv(),
-                Format::Json => out.to_json() + "\n",
-            })
+            run_command(&experiment, &settings, seed, format, allow_long)
         }
         Command::Measure(args) => {
             measure::command(args).map_err(|message| Refused::Input(ParamError::Invalid { message }))
@@ -398,18 +409,11 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
             let seeds = calibrate::seeds(seed, n_seeds);
             let n_coarse = if starts > 0 { coarse_seeds.unwrap_or(n_seeds) } else { 0 };
             if sensitivity {
-                // The committed values, then each constant at -10 % and at +10 %.
-                let evaluations = 1 + 2 * cal.constants().len() as u64;
-                let work = exp.reproduce_estimate(u64::from(n_seeds)).times(evaluations);
-                let what = format!("calibrate {} --sensitivity: {evaluations} evaluations", exp.id());
-                check_work(&what, exp.native_seconds(&work), work.events, allow_long)?;
+                sensitivity_work(exp, cal, n_seeds, allow_long)?;
             } else {
                 let (line, work) = calibrate_eta(exp, cal, rounds, starts, n_coarse, n_seeds);
-                let seconds = exp.native_seconds(&work);
-                if seconds > LONG_RUN_LIMIT_S && !allow_long {
-                    return Err(Refused::TooLong(format!(
-                        "{line}, above the limit of {LONG_RUN_LIMIT_S:.0} s: pass --allow-long to run it anyway"
-                    )));
+                if exp.native_seconds(&work) > LONG_RUN_LIMIT_S && !allow_long {
+                    return Err(too_long(&line));
                 }
                 report(&line);
             }
@@ -424,27 +428,14 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
             })
         }
         Command::Reproduce { experiment, seeds, format, bands, allow_long } => {
-            let exp = find(&experiment)?;
-            let work =
-                exp.reproduce_estimate(u64::from(seeds.seeds)).plus(exp.bands_estimate(u64::from(bands.unwrap_or(0))));
-            let what = format!("reproduce {} over {} seeds", exp.id(), seeds.seeds)
-                + &bands.map(|n| format!(" with {n} band samples")).unwrap_or_default();
-            check_work(&what, exp.native_seconds(&work), work.events, allow_long)?;
-            reproduce(exp, &seeds.list(), format, bands)
+            reproduce(find(&experiment)?, &seeds, format, bands, allow_long)
         }
         Command::Validate { experiment, seeds, format, allow_long } => {
             let exps: Vec<&dyn Experiment> = match experiment {
                 Some(id) => vec![find(&id)?],
                 None => experiments().to_vec(),
             };
-            let n = u64::from(seeds.seeds);
-            let seconds: f64 = exps.iter().map(|e| e.native_seconds(&e.validate_estimate(n))).sum();
-            let events = exps.iter().map(|e| e.validate_estimate(n).events).fold(0u64, u64::saturating_add);
-            let what = match exps.as_slice() {
-                [one] => format!("validate {} over {n} seeds", one.id()),
-                _ => format!("validate over {n} seeds"),
-            };
-            check_work(&what, seconds, events, allow_long)?;
+            validate_work(&exps, u64::from(seeds.seeds), allow_long)?;
             let v = validate::validate_with(experiments(), &exps, &seeds.list(), &mut progress_printer());
             Ok(match format {
                 Format::Table => v.to_table(),
@@ -453,6 +444,32 @@ fn execute_checked(command: Command) -> Result<String, Refused> {
             })
         }
     }
+}
+
+/// `run`: the estimate first (printed from [`SHOW_ESTIMATE_FROM_S`], refused above
+/// [`LONG_RUN_LIMIT_S`] without `allow_long`), then the run.
+fn run_command(
+    experiment: &str,
+    settings: &[String],
+    seed: u64,
+    format: Format,
+    allow_long: bool,
+) -> Result<String, Refused> {
+    let exp = find(experiment)?;
+    let params = exp.params_from(settings)?;
+    let estimate = exp.estimate(&params);
+    if exp.native_seconds(&estimate) > LONG_RUN_LIMIT_S && !allow_long {
+        return Err(too_long(&estimate_text(exp, &estimate)));
+    }
+    if exp.native_seconds(&estimate) >= SHOW_ESTIMATE_FROM_S {
+        report(&estimate_text(exp, &estimate));
+    }
+    let out = exp.run(&params, seed);
+    Ok(match format {
+        Format::Table => out.to_table(),
+        Format::Csv => out.to_csv(),
+        Format::Json => out.to_json() + "\n",
+    })
 }
 
 /// `calibrate`'s bound of evaluations and its ETA, before it starts, and that work: each
@@ -505,7 +522,19 @@ fn progress_printer() -> impl FnMut(&str) {
 
 /// `reproduce`: the mean over `seeds` beside the seed table, each table's verdict and degrees
 /// of freedom, and with `bands` the [lo-hi] over that many samples of the uncertain constants.
-fn reproduce(exp: &dyn Experiment, seeds: &[u64], format: Format, bands: Option<u32>) -> Result<String, Refused> {
+/// Its estimate first, as `run`'s ([`check_work`]).
+fn reproduce(
+    exp: &dyn Experiment,
+    range: &SeedRange,
+    format: Format,
+    bands: Option<u32>,
+    allow_long: bool,
+) -> Result<String, Refused> {
+    let work = exp.reproduce_estimate(u64::from(range.seeds)).plus(exp.bands_estimate(u64::from(bands.unwrap_or(0))));
+    let what = format!("reproduce {} over {} seeds", exp.id(), range.seeds)
+        + &bands.map(|n| format!(" with {n} band samples")).unwrap_or_default();
+    check_work(&what, exp.native_seconds(&work), work.events, allow_long)?;
+    let seeds = &range.list()[..];
     let params = exp.reproduce_params();
     let band = match bands {
         Some(n) if !exp.uncertain().is_empty() => {
