@@ -393,9 +393,15 @@ impl<M: Model> Experiment for M {
     fn validate_estimate(&self, seeds: u64) -> WorkEstimate {
         let Some(t) = self.seed_tables() else { return WorkEstimate { points: 0, events: 0 } };
         let one = Experiment::reproduce_estimate(self, seeds);
-        t.tables().iter().fold(WorkEstimate { points: 0, events: 0 }, |sum, spec| {
+        let tables = t.tables();
+        let checks = tables.iter().fold(WorkEstimate { points: 0, events: 0 }, |sum, spec| {
             sum.plus(t.check_events(spec.table, seeds).map_or(one, |events| WorkEstimate { points: 1, events }))
-        })
+        });
+        // A fitted table's experiment also moves each uncertain quantity ±10 % from its base
+        // run, one perturbed run each (`validate::sensitivity`).
+        let fitted = tables.iter().any(|spec| spec.verdict() == crate::calibrate::tables::Verdict::Fit);
+        let moved = if fitted { 1 + 2 * Experiment::uncertain(self).len() as u64 } else { 0 };
+        checks.plus(Experiment::bands_estimate(self, moved))
     }
     fn meanings(&self, params: &Params) -> Vec<Meaning> {
         Model::meanings(self, &M::Input::from(params))

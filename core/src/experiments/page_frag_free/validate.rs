@@ -72,7 +72,7 @@ pub fn xdp_fwd_rates(seeds: &[u64]) -> Vec<f64> {
 }
 
 /// The expected events of one seed's [`xdp_fwd_rates`]: the x86 host's runs before the fix
-/// (half of each pair's [`super::runs::expected_events`]).
+/// (half of each pair's `runs::expected_events`).
 pub fn xdp_fwd_events() -> u64 {
     let b = machine(MachineKind::X86Bench);
     (1..=XDP_FWD_MPPS.len() as i64)
