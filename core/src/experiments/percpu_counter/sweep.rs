@@ -147,9 +147,11 @@ pub fn point_worlds_on(
 }
 
 /// Steady-state draw steps (`WorldStats::draw_steps`) that take about one event's time
-/// (1.2 × 10^9 steps took about 15 s natively at the knobs' corner, raises 1200 and timers 1
-/// per minute, a million connections).
-pub const DRAW_STEPS_PER_EVENT: u64 = 10;
+/// (at the knobs' corner, raises 1200 and timers 1 per minute, a million connections, about
+/// 4 × 10^9 steps and 2 × 10^6 events took 12.0 s of one core in a release build:
+/// `skblab --jobs 1 run percpu-counter --set raises_per_min=1200 --set timers_per_min=1 --set
+/// connections=1000000 --allow-long` under `time`; about 57 steps per event at 6.1 M events/s).
+pub const DRAW_STEPS_PER_EVENT: u64 = 50;
 
 /// The events `cfg`'s world is expected to take, its draws' steps counted in events: a tick
 /// per CPU per tick begun, a timer per connection's expiry (a burst of the wheel's period on
