@@ -9,7 +9,8 @@
 #   5. wasm-bindgen-test in headless Chromium (core under wasm gives the native numbers)
 #   6. a release build of the app with Trunk, then Playwright e2e tests in headless Chromium
 #      against it (screenshots in e2e/screenshots/)
-# `scripts/test.sh check` (`make check`) is the fast tier: stages 1 and 4 only.
+# `scripts/test.sh check` (`make check`) is the fast tier: stages 1 and 4 only, stage 4 without
+# the fuzz and property tests that run on a budget (SLOW_TESTS below) and the doc tests.
 set -euo pipefail
 
 MODE=${1:-test}
@@ -68,8 +69,17 @@ step "cargo clippy (host, all targets, -D warnings)"
 cargo clippy -q --workspace --all-targets --features skblab-core/cli -- -D warnings
 
 if [ "$MODE" = check ]; then
-    step "native tests"
-    cargo test -q --workspace --features skblab-core/cli
+    # The fast tier leaves out the tests whose budget is their point (random cases, a fuzz
+    # time budget, the native-vs-wasm list run natively) and the doc tests; `make test` runs
+    # them all. Every other test binary of every crate runs.
+    SLOW_TESTS=" fuzz_registry fuzz_sim monotone estimate differential bench "
+    targets=()
+    for f in core/tests/*.rs lessons/tests/*.rs web/tests/*.rs; do
+        name=$(basename "$f" .rs)
+        case "$SLOW_TESTS" in *" $name "*) ;; *) targets+=(--test "$name") ;; esac
+    done
+    step "native tests (fast tier: without$SLOW_TESTS)"
+    cargo test -q --workspace --features skblab-core/cli --lib --bins "${targets[@]}"
     summary
     printf '\nfmt, clippy and native tests passed in %ss\n' "$(($(date +%s) - START))"
     exit 0
