@@ -274,9 +274,10 @@ pub trait SeedTables<M: Model>: Sync {
     fn reproduce(&self, _seed: u64) -> Option<Reproduction> {
         None
     }
-    /// For a reproduction gathered from several runs: where one seed's figures may run.
+    /// For a reproduction gathered from several runs: where one seed's figures may run, from
+    /// their [`SeedTables::figures_events`] (`None`: the reproduction is one run per seed).
     fn figures_cost(&self) -> Option<Cost> {
-        None
+        self.figures_events().map(cost_of)
     }
     /// One seed's simulated figures (see [`SeedTables::figures_cost`]).
     fn figures(&self, _seed: u64) -> Option<Vec<f64>> {

@@ -5,7 +5,29 @@
 //! partial lists) stay in their own modules; only this accounting is shared.
 
 use super::catalogue::KernelCosts;
+use super::machine::{CpuId, MachineProfile};
 use serde::Serialize;
+
+/// Who calls an allocator path, and when: the machine (its clock and line latencies), the CPU
+/// the call runs on (the kernel's `smp_processor_id()`) and the simulated time the work starts.
+/// Every path of SLAB and SLUB, and the page side under them, takes these three together.
+#[derive(Debug, Clone, Copy)]
+pub struct Caller<'a> {
+    pub m: &'a MachineProfile,
+    pub cpu: CpuId,
+    pub now_ns: u64,
+}
+
+impl<'a> Caller<'a> {
+    pub fn new(m: &'a MachineProfile, cpu: CpuId, now_ns: u64) -> Caller<'a> {
+        Caller { m, cpu, now_ns }
+    }
+
+    /// The same CPU on the same machine at `now_ns`.
+    pub fn at(self, now_ns: u64) -> Caller<'a> {
+        Caller { now_ns, ..self }
+    }
+}
 
 /// The CPU-cycle costs SLAB and SLUB take alike from the catalogue (which has no SLAB figure:
 /// SLAB's IRQ-off array pop or push costs SLUB's per-CPU fast path, its refill's, flush's or
@@ -110,6 +132,7 @@ pub fn allocated<'a, T: PartialEq + 'a>(slabs: impl Iterator<Item = (u16, &'a [T
 /// The property test SLAB and SLUB share: random allocations and frees on random CPUs.
 #[cfg(test)]
 pub(crate) mod random_ops {
+    use super::Caller;
     use crate::sim::machine::{CpuId, MachineProfile};
     use crate::sim::slub::Obj;
     use proptest::prelude::*;
@@ -128,10 +151,10 @@ pub(crate) mod random_ops {
         ($($t:ty),*) => {$(
             impl Allocator for $t {
                 fn alloc_obj(&mut self, m: &MachineProfile, cpu: CpuId, cache: u16, now_ns: u64) -> Obj {
-                    self.alloc(m, cpu, cache, now_ns).expect("the test's zones hold enough pages").0
+                    self.alloc(Caller::new(m, cpu, now_ns), cache).expect("the test's zones hold enough pages").0
                 }
                 fn free_obj(&mut self, m: &MachineProfile, cpu: CpuId, obj: Obj, now_ns: u64) {
-                    self.free(m, cpu, obj, now_ns);
+                    self.free(Caller::new(m, cpu, now_ns), obj);
                 }
                 fn invariants(&self) -> Result<(), String> {
                     self.check_invariants()

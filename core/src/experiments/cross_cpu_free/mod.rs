@@ -440,10 +440,6 @@ impl SeedTables<CrossCpuFree> for CrossCpuFree {
         Some(reproduce_on(XEN_GUEST_2011, seed))
     }
 
-    fn figures_cost(&self) -> Option<Cost> {
-        Some(Cost::Heavy)
-    }
-
     /// 64- and 1200-byte datagrams, each before and after the split ([`repro::figures_on`]).
     fn figures_events(&self) -> Option<u64> {
         let base = Input::defaults();

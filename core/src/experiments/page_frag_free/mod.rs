@@ -313,10 +313,6 @@ impl SeedTables<PageFragFree> for PageFragFree {
         Some(reproduce(seed))
     }
 
-    fn figures_cost(&self) -> Option<Cost> {
-        Some(Cost::Heavy)
-    }
-
     /// The router's frames before the fix and both gains ([`reproduce_figures`]).
     fn figures(&self, seed: u64) -> Option<Vec<f64>> {
         Some(reproduce_figures(seed))

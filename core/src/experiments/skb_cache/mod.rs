@@ -482,10 +482,6 @@ impl SeedTables<SkbCache> for SkbCache {
         Some(reproduce_on(SERVER_2019_RR, seed))
     }
 
-    fn figures_cost(&self) -> Option<Cost> {
-        Some(Cost::Heavy)
-    }
-
     /// The defaults with the caches off, then on ([`repro::seed_pair`]).
     fn figures_events(&self) -> Option<u64> {
         let base = Input::defaults();

@@ -4,31 +4,23 @@
 //! `kmem_cache_alloc_node(.., NUMA_NO_NODE)` make it.
 
 use super::array::transfer_objects;
-use super::{slab_in, AllocPath, Done, ObjState, OpCost, Slab, SlabError, BATCHREFILL_LIMIT};
-use crate::sim::machine::{CpuId, MachineProfile};
+use super::{slab_in, AllocPath, Caller, Done, ObjState, OpCost, Slab, SlabError, BATCHREFILL_LIMIT};
 use crate::sim::slub::Obj;
 
 /// Pointers per line a shared-array transfer copies (one `object_cycles` each).
 const POINTERS_PER_LINE: u64 = 8;
 
 impl Slab {
-    /// `kmem_cache_alloc()` on `cpu` at `now_ns`: `____cache_alloc`, refilling the array
-    /// when it is empty.
-    pub fn alloc(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-    ) -> Result<(Obj, Done<AllocPath>), SlabError> {
-        let ci = cache as usize;
+    /// `kmem_cache_alloc()`: `____cache_alloc`, refilling the array when it is empty.
+    pub fn alloc(&mut self, at: Caller<'_>, cache: u16) -> Result<(Obj, Done<AllocPath>), SlabError> {
+        let (Caller { m, cpu, .. }, ci) = (at, cache as usize);
         let mut cost = OpCost { cycles: self.costs.shared.fast_cycles, ..OpCost::default() };
         let path = if self.caches[ci].cpu[cpu as usize].avail() > 0 {
             self.caches[ci].stats[cpu as usize].allochit += 1;
             AllocPath::Fast
         } else {
             self.caches[ci].stats[cpu as usize].allocmiss += 1;
-            self.cache_alloc_refill(m, cpu, cache, now_ns, &mut cost)?
+            self.cache_alloc_refill(at, cache, &mut cost)?
         };
         let ac = &mut self.caches[ci].cpu[cpu as usize];
         ac.touched = true;
@@ -45,14 +37,8 @@ impl Slab {
     /// [`BATCHREFILL_LIMIT`] if the array was not touched since the last reap) from the
     /// node's shared array or slabs under `list_lock` — skipped when the node has neither —
     /// else a new slab, from which the batch is taken before `cache_grow_end` lists it.
-    fn cache_alloc_refill(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-        cost: &mut OpCost,
-    ) -> Result<AllocPath, SlabError> {
+    fn cache_alloc_refill(&mut self, at: Caller<'_>, cache: u16, cost: &mut OpCost) -> Result<AllocPath, SlabError> {
+        let cpu = at.cpu;
         let (ci, node) = (cache as usize, self.node_of_cpu(cpu));
         cost.cycles += self.costs.shared.slow_cycles;
         let ac = &self.caches[ci].cpu[cpu as usize];
@@ -61,36 +47,29 @@ impl Slab {
         let shared_avail = n.shared.as_ref().map_or(0, |s| s.avail());
         let mut path = AllocPath::Slabs;
         if n.free_objects > 0 || shared_avail > 0 {
-            let at = Self::after(now_ns, cost, m);
-            let (p, lc) = self.refill_locked(m, cpu, cache, batch, at);
+            let (p, lc) = self.refill_locked(Self::after(at, cost), cache, batch);
             cost.add(lc);
             path = p;
         }
         if self.caches[ci].cpu[cpu as usize].avail() > 0 {
             return Ok(path);
         }
-        let sid = self.cache_grow_begin(m, cpu, (cache, node), Self::after(now_ns, cost, m), cost)?;
-        let (_, taken, line_ns) = self.alloc_block(m, cpu, cache, sid, batch);
+        let sid = self.cache_grow_begin(Self::after(at, cost), (cache, node), cost)?;
+        let (_, taken, line_ns) = self.alloc_block(at, cache, sid, batch);
         cost.line_ns += line_ns;
         cost.cycles += self.costs.object_cycles * u64::from(taken);
-        let (lc, _) = self.cache_grow_end(m, cpu, sid, Self::after(now_ns, cost, m));
+        let (lc, _) = self.cache_grow_end(Self::after(at, cost), sid);
         cost.add(lc);
         Ok(AllocPath::Grow)
     }
 
-    /// The part of `cache_alloc_refill` under `cpu`'s node's `list_lock`, taken at `at_ns`:
+    /// The part of `cache_alloc_refill` under the calling CPU's node's `list_lock`:
     /// `transfer_objects` from the shared array if it has any (marking it touched), else
     /// `alloc_block` from `get_first_slab` until the batch is full or the node has no free
     /// object, each slab then `fixup_slab_list`ed, and `free_objects` lowered by what the
     /// array got.
-    fn refill_locked(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        batch: u32,
-        at_ns: u64,
-    ) -> (AllocPath, OpCost) {
+    fn refill_locked(&mut self, at: Caller<'_>, cache: u16, batch: u32) -> (AllocPath, OpCost) {
+        let Caller { m, cpu, .. } = at;
         let (ci, node) = (cache as usize, self.node_of_cpu(cpu));
         let mut line_ns = self.touch_node(m, cache, node, cpu);
         let mut cycles = 0;
@@ -103,14 +82,14 @@ impl Slab {
                 line_ns += ns;
                 cycles += self.costs.object_cycles * u64::from(nr).div_ceil(POINTERS_PER_LINE);
                 c.stats[cpu as usize].refill_shared += 1;
-                let (lc, _) = self.list_lock_over(m, (cache, node), cpu, at_ns, (line_ns, cycles));
+                let (lc, _) = self.list_lock_over(at, (cache, node), (line_ns, cycles));
                 return (AllocPath::Shared, lc);
             }
         }
         let mut left = batch;
         while left > 0 {
             let Some(sid) = self.get_first_slab(cache, node) else { break };
-            let (l, taken, ns) = self.alloc_block(m, cpu, cache, sid, left);
+            let (l, taken, ns) = self.alloc_block(at, cache, sid, left);
             left = l;
             line_ns += ns;
             cycles += self.costs.object_cycles * u64::from(taken);
@@ -119,7 +98,7 @@ impl Slab {
         let c = &mut self.caches[ci];
         c.nodes[node].free_objects -= c.cpu[cpu as usize].avail();
         c.stats[cpu as usize].refill_slabs += 1;
-        let (lc, _) = self.list_lock_over(m, (cache, node), cpu, at_ns, (line_ns, cycles));
+        let (lc, _) = self.list_lock_over(at, (cache, node), (line_ns, cycles));
         (AllocPath::Slabs, lc)
     }
 }
@@ -133,7 +112,7 @@ mod tests {
     fn a_cold_alloc_grows_a_slab_and_refills_a_batch_then_hits() {
         let m = machine();
         let mut s = slab();
-        let (a, d) = s.alloc(&m, 0, 0, 0).unwrap();
+        let (a, d) = s.alloc(Caller::new(&m, 0, 0), 0).unwrap();
         assert_eq!(d.path, AllocPath::Grow);
         // An untouched array refills at most BATCHREFILL_LIMIT (16); a 256-byte slab holds 16.
         assert_eq!(s.cpu_avail(0, 0), 15);
@@ -141,10 +120,10 @@ mod tests {
         let c = &s.caches[0];
         assert_eq!((c.limit, c.batchcount, c.objects_per_slab), (120, 60, 16));
         assert_eq!((c.nodes[0].total_slabs, c.nodes[0].free_objects), (1, 0));
-        let (_, d) = s.alloc(&m, 0, 0, 100).unwrap();
+        let (_, d) = s.alloc(Caller::new(&m, 0, 100), 0).unwrap();
         assert_eq!(d.path, AllocPath::Fast);
         // CPU 2 is on node 1: its slab comes from node 1's zone.
-        let (b, _) = s.alloc(&m, 2, 0, 200).unwrap();
+        let (b, _) = s.alloc(Caller::new(&m, 2, 200), 0).unwrap();
         assert_eq!(s.node_of(b), 1);
         s.check_invariants().unwrap();
     }
@@ -154,15 +133,15 @@ mod tests {
         let m = machine();
         let mut s = slab();
         // 16 allocations on CPU 0 empty its first batch; the array is touched now.
-        let held: Vec<_> = (0..16).map(|t| s.alloc(&m, 0, 0, t).unwrap().0).collect();
+        let held: Vec<_> = (0..16).map(|t| s.alloc(Caller::new(&m, 0, t), 0).unwrap().0).collect();
         assert_eq!(s.cpu_avail(0, 0), 0);
-        let (_, d) = s.alloc(&m, 0, 0, 100).unwrap();
+        let (_, d) = s.alloc(Caller::new(&m, 0, 100), 0).unwrap();
         // Nothing free on the node: a new slab, and a batch of 60 is more than it holds.
         assert_eq!(d.path, AllocPath::Grow);
         assert_eq!(s.cpu_avail(0, 0), 15);
         // CPU 1 (same node) frees its 16 objects: they stay in CPU 1's array.
         for (t, o) in held.into_iter().enumerate() {
-            s.free(&m, 1, o, 200 + t as u64);
+            s.free(Caller::new(&m, 1, 200 + t as u64), o);
         }
         assert_eq!(s.cpu_avail(0, 1), 16);
         s.check_invariants().unwrap();
@@ -177,7 +156,7 @@ mod tests {
         alloc_here_free_there(&mut s, &m, 13);
         assert_eq!(s.shared_avail(0, 0), 12);
         // CPU 1 (node 0) refills from the shared array: all 12 (its batch is 16).
-        let (_, d) = s.alloc(&m, 1, 0, 5000).unwrap();
+        let (_, d) = s.alloc(Caller::new(&m, 1, 5000), 0).unwrap();
         assert_eq!(d.path, AllocPath::Shared);
         assert_eq!((s.cpu_avail(0, 1), s.shared_avail(0, 0)), (11, 0));
         assert_eq!(s.totals(0).refill_shared, 1);

@@ -3,17 +3,16 @@
 //! object of another node: the freeing node's alien cache for that node, under its own
 //! lock, drained when full by `__drain_alien_cache` under the REMOTE node's `list_lock`.
 
-use super::{Done, FreePath, ObjState, OpCost, Slab};
-use crate::sim::machine::{CpuId, MachineProfile};
+use super::{Caller, Done, FreePath, ObjState, OpCost, Slab};
 use crate::sim::slub::Obj;
 
 /// Pointers per line a shared-array transfer copies (one `object_cycles` each).
 const POINTERS_PER_LINE: u64 = 8;
 
 impl Slab {
-    /// `kmem_cache_free()` of `obj` on `cpu` at `now_ns`.
-    pub fn free(&mut self, m: &MachineProfile, cpu: CpuId, obj: Obj, now_ns: u64) -> Done<FreePath> {
-        let ci = obj.cache as usize;
+    /// `kmem_cache_free()` of `obj`.
+    pub fn free(&mut self, at: Caller<'_>, obj: Obj) -> Done<FreePath> {
+        let (Caller { m, cpu, .. }, ci) = (at, obj.cache as usize);
         let mut cost = OpCost { cycles: self.costs.shared.fast_cycles, ..OpCost::default() };
         let slab = self.slabs[obj.slab as usize].as_mut().expect("bug: free of an object of a freed slab");
         assert_eq!(slab.state[obj.idx as usize], ObjState::Allocated, "bug: double free of {obj:?}");
@@ -24,7 +23,7 @@ impl Slab {
             // cache_free_alien(): page_to_nid() reads the slab's struct page.
             cost.line_ns += self.zones[page_node].touch_page(m, &self.cpu_caches, cpu, pfn);
             if page_node != self.node_of_cpu(cpu) {
-                let path = self.cache_free_alien(m, cpu, obj, now_ns, &mut cost);
+                let path = self.cache_free_alien(at, obj, &mut cost);
                 return Done { path, cost, slab_owner: None, slab_pfn: pfn };
             }
         }
@@ -33,7 +32,7 @@ impl Slab {
             self.caches[ci].stats[cpu as usize].freehit += 1;
         } else {
             self.caches[ci].stats[cpu as usize].freemiss += 1;
-            path = self.cache_flusharray(m, cpu, obj.cache, now_ns, &mut cost);
+            path = self.cache_flusharray(at, obj.cache, &mut cost);
         }
         let ac = &mut self.caches[ci].cpu[cpu as usize];
         let top = ac.entry.len();
@@ -46,14 +45,8 @@ impl Slab {
     /// its oldest `batchcount` objects go to the shared array (as many as it has room for)
     /// or, with the shared array full, back to their slabs (`free_block`); the detached
     /// surplus slabs are destroyed after the unlock, and the array moves its rest down.
-    fn cache_flusharray(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-        cost: &mut OpCost,
-    ) -> FreePath {
+    fn cache_flusharray(&mut self, at: Caller<'_>, cache: u16, cost: &mut OpCost) -> FreePath {
+        let Caller { m, cpu, .. } = at;
         let (ci, node) = (cache as usize, self.node_of_cpu(cpu));
         cost.cycles += self.costs.shared.slow_cycles;
         let mut line_ns = self.touch_node(m, cache, node, cpu);
@@ -64,22 +57,21 @@ impl Slab {
         let (path, cycles, detached) = if room > 0 {
             batch = batch.min(room);
             let shared = n.shared.as_mut().expect("room implies a shared array");
-            let at = shared.entry.len();
-            line_ns += shared.touch(m, &self.cpu_caches, cpu, at, at + batch);
+            let top = shared.entry.len();
+            line_ns += shared.touch(m, &self.cpu_caches, cpu, top, top + batch);
             shared.entry.extend(ac.entry.drain(..batch));
             c.stats[cpu as usize].flush_shared += 1;
             (FreePath::FlushShared, self.costs.object_cycles * (batch as u64).div_ceil(POINTERS_PER_LINE), Vec::new())
         } else {
             let objs: Vec<Obj> = ac.entry.drain(..batch).collect();
             c.stats[cpu as usize].flush_slabs += 1;
-            let (ns, cycles, detached) = self.free_block(m, cpu, (cache, node), &objs);
+            let (ns, cycles, detached) = self.free_block(at, (cache, node), &objs);
             line_ns += ns;
             (FreePath::FlushSlabs, cycles, detached)
         };
-        let at = Self::after(now_ns, cost, m);
-        let (lc, release) = self.list_lock_over(m, (cache, node), cpu, at, (line_ns, cycles));
+        let (lc, release) = self.list_lock_over(Self::after(at, cost), (cache, node), (line_ns, cycles));
         cost.add(lc);
-        cost.add(self.slabs_destroy(m, cpu, detached, release));
+        cost.add(self.slabs_destroy(at.at(release), detached));
         // The memmove of the array's remaining entries (its own lines).
         let ac = &mut self.caches[ci].cpu[cpu as usize];
         let avail = ac.entry.len();
@@ -91,22 +83,16 @@ impl Slab {
     /// for the object's node, under that alien cache's lock; a full alien cache is first
     /// drained (`__drain_alien_cache`) under the remote node's `list_lock`, with the alien
     /// lock held all along. Detached slabs are destroyed after the alien lock is dropped.
-    fn cache_free_alien(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        obj: Obj,
-        now_ns: u64,
-        cost: &mut OpCost,
-    ) -> FreePath {
+    fn cache_free_alien(&mut self, at: Caller<'_>, obj: Obj, cost: &mut OpCost) -> FreePath {
+        let Caller { m, cpu, .. } = at;
         let (ci, node, remote) = (obj.cache as usize, self.node_of_cpu(cpu), self.node_of(obj));
         let k = self.costs;
         cost.cycles += k.shared.slow_cycles + k.lock_cycles;
-        let at = Self::after(now_ns, cost, m);
+        let at = Self::after(at, cost);
         let c = &mut self.caches[ci];
         c.stats[cpu as usize].node_frees += 1;
         let a = c.nodes[node].alien[remote].as_mut().expect("bug: no alien cache for another node");
-        let (wait, granted) = a.timing.hold(&mut a.lock, m, cpu, at, 0);
+        let (wait, granted) = a.timing.hold(&mut a.lock, m, cpu, at.now_ns, 0);
         c.stats[cpu as usize].alien_lock += 1;
         c.stats[cpu as usize].alien_lock_wait_ns += wait;
         cost.spin_ns += wait;
@@ -117,7 +103,7 @@ impl Slab {
             // The drain reads every entry (under the remote list_lock).
             let read = a.ac.touch(m, &self.cpu_caches, cpu, 0, a.ac.entry.len());
             let entries = std::mem::take(&mut a.ac.entry);
-            let (dc, release, d) = self.drain_alien_cache(m, cpu, (obj.cache, remote), (entries, read), end);
+            let (dc, release, d) = self.drain_alien_cache(at.at(end), (obj.cache, remote), (entries, read));
             cost.add(dc);
             (path, end, detached) = (FreePath::AlienDrain, release, d);
         }
@@ -128,35 +114,34 @@ impl Slab {
         cost.line_ns += before + after;
         end += after + Self::ns(k.shared.fast_cycles, m);
         a.timing.extend_to(end);
-        cost.add(self.slabs_destroy(m, cpu, detached, end));
+        cost.add(self.slabs_destroy(at.at(end), detached));
         path
     }
 
     /// `__drain_alien_cache()` of `entries` (an alien cache's, of node `remote`, whose
-    /// lines cost `entries_ns` to read) by `cpu` at `at_ns`: under `remote`'s `list_lock`, the top ones to its shared array as far as
+    /// lines cost `entries_ns` to read) by the caller: under `remote`'s `list_lock`, the top ones to its shared array as far as
     /// it has room (`transfer_objects`), the rest back to their slabs (`free_block`). Returns
     /// (cost, the lock's release time, the detached slabs).
     fn drain_alien_cache(
         &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
+        at: Caller<'_>,
         (cache, remote): (u16, usize),
         (mut entries, entries_ns): (Vec<Obj>, u64),
-        at_ns: u64,
     ) -> (OpCost, u64, Vec<u32>) {
+        let Caller { m, cpu, .. } = at;
         let mut line_ns = entries_ns + self.touch_node(m, cache, remote, cpu);
         let mut cycles = 0;
         if let Some(shared) = self.caches[cache as usize].nodes[remote].shared.as_mut() {
             let nr = shared.room().min(entries.len() as u32) as usize;
             if nr > 0 {
-                let at = shared.entry.len();
-                line_ns += shared.touch(m, &self.cpu_caches, cpu, at, at + nr);
+                let top = shared.entry.len();
+                line_ns += shared.touch(m, &self.cpu_caches, cpu, top, top + nr);
                 shared.entry.extend(entries.drain(entries.len() - nr..));
                 cycles += self.costs.object_cycles * (nr as u64).div_ceil(POINTERS_PER_LINE);
             }
         }
-        let (ns, c, detached) = self.free_block(m, cpu, (cache, remote), &entries);
-        let (cost, release) = self.list_lock_over(m, (cache, remote), cpu, at_ns, (line_ns + ns, cycles + c));
+        let (ns, c, detached) = self.free_block(at, (cache, remote), &entries);
+        let (cost, release) = self.list_lock_over(at, (cache, remote), (line_ns + ns, cycles + c));
         (cost, release, detached)
     }
 }
@@ -173,10 +158,10 @@ mod tests {
         // kmalloc-1024: limit 54, batch 27, shared 8 * 27 = 216, 4 objects per slab.
         let c = &s.caches[1];
         assert_eq!((c.limit, c.batchcount, c.objects_per_slab), (54, 27, 4));
-        let held: Vec<_> = (0..400).map(|t| s.alloc(&m, 0, 1, t).unwrap().0).collect();
+        let held: Vec<_> = (0..400).map(|t| s.alloc(Caller::new(&m, 0, t), 1).unwrap().0).collect();
         let mut flushes = Vec::new();
         for (t, o) in held.into_iter().enumerate() {
-            let d = s.free(&m, 0, o, 10_000 + t as u64);
+            let d = s.free(Caller::new(&m, 0, 10_000 + t as u64), o);
             if d.path != FreePath::Fast {
                 flushes.push((d.path, s.cpu_avail(1, 0), s.shared_avail(1, 0)));
             }
@@ -195,10 +180,10 @@ mod tests {
     fn surplus_free_slabs_go_back_to_the_zone() {
         let m = machine();
         let mut s = slab();
-        let held: Vec<_> = (0..600).map(|t| s.alloc(&m, 0, 1, t).unwrap().0).collect();
+        let held: Vec<_> = (0..600).map(|t| s.alloc(Caller::new(&m, 0, t), 1).unwrap().0).collect();
         let in_use = s.zones[0].in_use_pages;
         for (t, o) in held.into_iter().enumerate() {
-            s.free(&m, 0, o, 10_000 + t as u64);
+            s.free(Caller::new(&m, 0, 10_000 + t as u64), o);
         }
         let t = s.totals(1);
         assert!(t.slabs_destroyed > 0);
@@ -233,10 +218,10 @@ mod tests {
     fn two_cpus_of_one_node_contend_on_its_alien_lock() {
         let m = machine();
         let mut s = slab();
-        let held: Vec<_> = (0..20).map(|t| s.alloc(&m, 0, 0, t).unwrap().0).collect();
+        let held: Vec<_> = (0..20).map(|t| s.alloc(Caller::new(&m, 0, t), 0).unwrap().0).collect();
         // CPUs 2 and 3 (both node 1) free them 1 ns apart: each waits for the other's hold.
         for (i, o) in held.into_iter().enumerate() {
-            s.free(&m, 2 + (i % 2) as u16, o, 10_000 + i as u64);
+            s.free(Caller::new(&m, 2 + (i % 2) as u16, 10_000 + i as u64), o);
         }
         assert!(s.totals(0).alien_lock_wait_ns > 0);
         assert!(s.alien_lock(0, 1, 0).unwrap().stats.contentions > 0);

@@ -71,7 +71,7 @@ mod stats;
 
 /// The operation records and the error SLUB's callers already know, so that a world can take
 /// either allocator (a `Done`'s `slab_owner` is always `None` here: SLAB has no per-CPU slab).
-pub use super::slub::{Done, OpCost, SlubError as SlabError};
+pub use super::slub::{Caller, Done, OpCost, SlubError as SlabError};
 pub use stats::SlabStats;
 
 use super::buddy::Pfn;
@@ -433,9 +433,9 @@ impl Slab {
         super::machine::cycles_to_ns(cycles, m.turbo_max_mhz.max(1))
     }
 
-    /// The time at which work that started at `now_ns` and cost `cost` so far ends.
-    fn after(now_ns: u64, cost: &OpCost, m: &MachineProfile) -> u64 {
-        now_ns + cost.spin_ns + cost.line_ns + Self::ns(cost.cycles, m)
+    /// The caller once the work it started and that cost `cost` so far ends.
+    fn after<'a>(at: Caller<'a>, cost: &OpCost) -> Caller<'a> {
+        at.at(at.now_ns + cost.spin_ns + cost.line_ns + Self::ns(cost.cycles, at.m))
     }
 }
 
@@ -484,8 +484,8 @@ mod testing {
     /// CPU 0 (node 0) allocates `n` objects of cache 0, CPU 2 (node 1) frees them, 100 ns
     /// apart: the paths of the frees.
     pub(super) fn alloc_here_free_there(s: &mut Slab, m: &MachineProfile, n: u64) -> Vec<FreePath> {
-        let held: Vec<_> = (0..n).map(|t| s.alloc(m, 0, 0, t).unwrap().0).collect();
-        held.into_iter().enumerate().map(|(t, o)| s.free(m, 2, o, 1000 + 100 * t as u64).path).collect()
+        let held: Vec<_> = (0..n).map(|t| s.alloc(Caller::new(m, 0, t), 0).unwrap().0).collect();
+        held.into_iter().enumerate().map(|(t, o)| s.free(Caller::new(m, 2, 1000 + 100 * t as u64), o).path).collect()
     }
 
     pub(super) fn slab() -> Slab {

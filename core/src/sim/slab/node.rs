@@ -11,7 +11,7 @@
 //! and an empty one at the free list's head, then detaches free slabs from the free list's
 //! tail while `free_objects > free_limit`.
 
-use super::{slab_in, KmemCacheNode, ObjState, OpCost, Slab, SlabError, SlabList, SlabPage};
+use super::{slab_in, Caller, KmemCacheNode, ObjState, OpCost, Slab, SlabError, SlabList, SlabPage};
 use crate::sim::buddy::Pfn;
 use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{CpuId, MachineProfile};
@@ -34,17 +34,16 @@ impl KmemCacheNode {
 }
 
 impl Slab {
-    /// `cpu` takes `node`'s `list_lock` of `cache` at `at_ns` and holds it over `work` =
-    /// (line ns, cycles) plus the lock's own cycles: the cost (wait, work, lines) and the
-    /// time it releases the lock.
+    /// The caller takes `node`'s `list_lock` of `cache` and holds it over `work` = (line ns,
+    /// cycles) plus the lock's own cycles: the cost (wait, work, lines) and the time it
+    /// releases the lock.
     pub(super) fn list_lock_over(
         &mut self,
-        m: &MachineProfile,
+        at: Caller<'_>,
         (cache, node): (u16, usize),
-        cpu: CpuId,
-        at_ns: u64,
         work: (u64, u64),
     ) -> (OpCost, u64) {
+        let Caller { m, cpu, now_ns: at_ns } = at;
         let (line_ns, cycles) = work;
         let cycles = cycles + self.costs.lock_cycles;
         let hold = line_ns + Self::ns(cycles, m);
@@ -79,14 +78,8 @@ impl Slab {
     /// `alloc_block()`: up to `batch` objects of slab `sid` into `cpu`'s array of `cache`
     /// (`slab_get_obj`: the freelist's next index, `page->active++`). Returns (batch left,
     /// objects taken, line ns: the slab's `struct page` and freelist lines, the array's).
-    pub(super) fn alloc_block(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        sid: u32,
-        batch: u32,
-    ) -> (u32, u32, u64) {
+    pub(super) fn alloc_block(&mut self, at: Caller<'_>, cache: u16, sid: u32, batch: u32) -> (u32, u32, u64) {
+        let Caller { m, cpu, .. } = at;
         let slab = slab_in(&mut self.slabs, sid);
         assert!(slab.active < slab.objects(), "bug: alloc_block on a full slab");
         let mut ns = self.zones[usize::from(slab.node)].touch_page(m, &self.cpu_caches, cpu, slab.pfn);
@@ -126,11 +119,11 @@ impl Slab {
     /// after the unlock). Returns (line ns, cycles, the detached slabs).
     pub(super) fn free_block(
         &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
+        at: Caller<'_>,
         (cache, node): (u16, usize),
         objs: &[Obj],
     ) -> (u64, u64, Vec<u32>) {
+        let Caller { m, cpu, .. } = at;
         let (mut ns, cycles) = (0, self.costs.object_cycles * objs.len() as u64);
         let n = &mut self.caches[cache as usize].nodes[node];
         n.free_objects += objs.len() as u32;
@@ -167,20 +160,19 @@ impl Slab {
         (ns, cycles, detached)
     }
 
-    /// `cache_grow_begin()` on `cpu` for `node` at `at_ns`: `2^order` pages from the node's
+    /// `cache_grow_begin()` for `node`: `2^order` pages from the node's
     /// zone (no slab lock held), the slab's management set up (`cache_init_objs`); the slab
     /// is on no list yet. The page allocator's cost and the setup land in `cost`.
     pub(super) fn cache_grow_begin(
         &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
+        at: Caller<'_>,
         (cache, node): (u16, usize),
-        at_ns: u64,
         cost: &mut OpCost,
     ) -> Result<u32, SlabError> {
+        let Caller { m, cpu, .. } = at;
         let c = &self.caches[cache as usize];
         let (order, num) = (c.order as usize, c.objects_per_slab);
-        let (pfn, pc) = self.page_side(node).alloc_pages(m, cpu, at_ns, order);
+        let (pfn, pc) = self.page_side(node).alloc_pages(at, order);
         cost.add(pc);
         let pfn = pfn.ok_or(SlabError::OutOfPages)?;
         // slab_map_pages() and alloc_slabmgmt() write the struct page.
@@ -207,7 +199,8 @@ impl Slab {
     /// `cache_grow_end()`: under the slab's node's `list_lock`, the new slab joins the
     /// free list's tail (nothing taken yet) or goes where `fixup_slab_list` puts it, and
     /// the node counts it and its free objects.
-    pub(super) fn cache_grow_end(&mut self, m: &MachineProfile, cpu: CpuId, sid: u32, at_ns: u64) -> (OpCost, u64) {
+    pub(super) fn cache_grow_end(&mut self, at: Caller<'_>, sid: u32) -> (OpCost, u64) {
+        let Caller { m, cpu, .. } = at;
         let slab = slab_in(&mut self.slabs, sid);
         let (cache, node, active, num) = (slab.cache, usize::from(slab.node), slab.active, slab.objects());
         let line = self.touch_node(m, cache, node, cpu);
@@ -221,12 +214,13 @@ impl Slab {
             self.fixup_slab_list(cache, sid);
         }
         self.caches[cache as usize].nodes[node].free_objects += num - active;
-        self.list_lock_over(m, (cache, node), cpu, at_ns, (line, self.costs.object_cycles))
+        self.list_lock_over(at, (cache, node), (line, self.costs.object_cycles))
     }
 
-    /// `slabs_destroy()` on `cpu` from `at_ns`: each detached slab's pages go back to its
-    /// node's zone (`kmem_freepages` → `__free_pages`, this CPU's PCP list of that zone).
-    pub(super) fn slabs_destroy(&mut self, m: &MachineProfile, cpu: CpuId, detached: Vec<u32>, at_ns: u64) -> OpCost {
+    /// `slabs_destroy()`: each detached slab's pages go back to its node's zone
+    /// (`kmem_freepages` → `__free_pages`, the calling CPU's PCP list of that zone).
+    pub(super) fn slabs_destroy(&mut self, at: Caller<'_>, detached: Vec<u32>) -> OpCost {
+        let cpu = at.cpu;
         let mut cost = OpCost::default();
         for sid in detached {
             let slab = self.slabs[sid as usize].take().expect("bug: destroying a freed slab");
@@ -235,36 +229,21 @@ impl Slab {
             let c = &mut self.caches[slab.cache as usize];
             c.stats[cpu as usize].slabs_destroyed += 1;
             let order = c.order as usize;
-            let at = Self::after(at_ns, &cost, m);
-            cost.add(self.page_side(usize::from(slab.node)).free_pages(m, cpu, at, slab.pfn, order));
+            let after = Self::after(at, &cost);
+            cost.add(self.page_side(usize::from(slab.node)).free_pages(after, slab.pfn, order));
         }
         cost
     }
 
     /// `alloc_pages_node(node, order)` for a caller beside the slabs (a driver's receive
     /// pages): `node`'s zone through this CPU's PCP list, as the slabs' own pages.
-    pub fn alloc_pages(
-        &mut self,
-        m: &MachineProfile,
-        node: usize,
-        cpu: CpuId,
-        now_ns: u64,
-        order: usize,
-    ) -> (Option<Pfn>, OpCost) {
-        self.page_side(node).alloc_pages(m, cpu, now_ns, order)
+    pub fn alloc_pages(&mut self, at: Caller<'_>, node: usize, order: usize) -> (Option<Pfn>, OpCost) {
+        self.page_side(node).alloc_pages(at, order)
     }
 
     /// `__free_pages(pfn, order)` of a page of `node`'s zone allocated by [`Slab::alloc_pages`].
-    pub fn free_pages(
-        &mut self,
-        m: &MachineProfile,
-        node: usize,
-        cpu: CpuId,
-        now_ns: u64,
-        pfn: Pfn,
-        order: usize,
-    ) -> OpCost {
-        self.page_side(node).free_pages(m, cpu, now_ns, pfn, order)
+    pub fn free_pages(&mut self, at: Caller<'_>, node: usize, pfn: Pfn, order: usize) -> OpCost {
+        self.page_side(node).free_pages(at, pfn, order)
     }
 
     /// Node `node`'s zone as a `PageSide`.

@@ -59,10 +59,12 @@ mod paths;
 mod stats;
 mod steady;
 
+pub use super::slab_common::Caller;
 pub(crate) use check::check_held_objects;
 pub use lock::SerialLock;
 pub(crate) use pages::PageSide;
 pub use partial::cpu_partial_objects;
+pub use paths::Reach;
 pub use stats::SlubStats;
 pub use steady::{cpu_partial_occupancy, draw, RemoteTraffic};
 

@@ -16,8 +16,8 @@
 //! What we simplify: the drain takes the node's lock once (one node per `Slub`); `pobjects`
 //! is the count at the add, as the kernel keeps it (it goes stale as remote frees land).
 
-use super::{slab_in, OpCost, Slub};
-use crate::sim::machine::{CpuId, MachineProfile, PAGE_SIZE};
+use super::{slab_in, Caller, OpCost, Slub};
+use crate::sim::machine::{CpuId, PAGE_SIZE};
 
 /// `s->cpu_partial` as 5.x `set_cpu_partial()` sizes it: 2 objects for caches of a page or
 /// more, 6 from 1 KiB, 13 from 256 bytes, 30 below.
@@ -44,9 +44,10 @@ impl Slub {
         self.caches[cache as usize].cpu[cpu as usize].partial.len()
     }
 
-    /// `list_lock` of `cache` taken by `cpu` at `now_ns` and held over `line_ns` of page-line
+    /// `list_lock` of `cache` taken by the caller and held over `line_ns` of page-line
     /// transfers and `cycles` of work: the wait, the work and the lines, as one cost.
-    fn list_lock_over(&mut self, m: &MachineProfile, cache: u16, cpu: CpuId, now_ns: u64, work: (u64, u64)) -> OpCost {
+    pub(super) fn list_lock_over(&mut self, at: Caller<'_>, cache: u16, work: (u64, u64)) -> OpCost {
+        let Caller { m, cpu, now_ns } = at;
         let (line_ns, cycles) = work;
         let c = &mut self.caches[cache as usize];
         let hold_ns = line_ns + Self::ns(cycles, m.turbo_max_mhz);
@@ -60,20 +61,13 @@ impl Slub {
     /// `put_cpu_partial(s, page, 1)`: slab `sid`, just frozen to `cpu` by a free to a full
     /// slab, goes at the head of `cpu`'s partial list, after draining the list if it already
     /// counts more than `s->cpu_partial` objects.
-    pub(super) fn put_cpu_partial(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        sid: u32,
-        now_ns: u64,
-    ) -> OpCost {
-        let ci = cache as usize;
+    pub(super) fn put_cpu_partial(&mut self, at: Caller<'_>, cache: u16, sid: u32) -> OpCost {
+        let (ci, cpu) = (cache as usize, at.cpu);
         let mut cost = OpCost::default();
         let pobjects = self.caches[ci].cpu[cpu as usize].partial.last().map_or(0, |&(_, n)| n);
         let peers = self.caches[ci].peer_pobjects[cpu as usize];
         let pobjects = if pobjects + peers > self.caches[ci].cpu_partial {
-            cost.add(self.unfreeze_partials(m, cpu, cache, now_ns));
+            cost.add(self.unfreeze_partials(at, cache));
             self.caches[ci].stats[cpu as usize].cpu_partial_drain += 1;
             0
         } else {
@@ -106,17 +100,18 @@ impl Slub {
     /// another node's `put_cpu_partial` started: `unfreeze_partials` moves these slabs to this
     /// node's list under its `list_lock` (the kernel takes each node's lock in turn). Nothing
     /// when the list here is empty.
-    pub fn drain_cpu_partial(&mut self, m: &MachineProfile, cpu: CpuId, cache: u16, now_ns: u64) -> OpCost {
-        if self.caches[cache as usize].cpu[cpu as usize].partial.is_empty() {
+    pub fn drain_cpu_partial(&mut self, at: Caller<'_>, cache: u16) -> OpCost {
+        if self.caches[cache as usize].cpu[at.cpu as usize].partial.is_empty() {
             return OpCost::default();
         }
-        self.unfreeze_partials(m, cpu, cache, now_ns)
+        self.unfreeze_partials(at, cache)
     }
 
     /// `unfreeze_partials()`: every slab of `cpu`'s partial list is unfrozen (a cmpxchg on its
     /// page line) and added to the node's partial list under `list_lock`; empty ones beyond
     /// `min_partial` go back to the page allocator after the lock is dropped.
-    fn unfreeze_partials(&mut self, m: &MachineProfile, cpu: CpuId, cache: u16, now_ns: u64) -> OpCost {
+    fn unfreeze_partials(&mut self, at: Caller<'_>, cache: u16) -> OpCost {
+        let Caller { m, cpu, now_ns } = at;
         let ci = cache as usize;
         let k = self.costs;
         let list = std::mem::take(&mut self.caches[ci].cpu[cpu as usize].partial);
@@ -136,19 +131,19 @@ impl Slub {
                 slab_in(&mut self.slabs, sid).on_partial = true;
             }
         }
-        let mut cost = self.list_lock_over(m, cache, cpu, now_ns, (line_ns, cycles));
+        let mut cost = self.list_lock_over(at, cache, (line_ns, cycles));
         for sid in discard {
             self.caches[ci].stats[cpu as usize].free_slab += 1;
-            let at = now_ns + cost.spin_ns + cost.line_ns;
-            cost.add(self.discard(m, cpu, sid, at));
+            let after = now_ns + cost.spin_ns + cost.line_ns;
+            cost.add(self.discard(at.at(after), sid));
         }
         cost
     }
 
     /// `CPU_PARTIAL_ALLOC`: the head of `cpu`'s partial list becomes its active slab (no
     /// lock; `get_freelist` is a cmpxchg on the page line). False if the list is empty.
-    pub(super) fn take_cpu_partial(&mut self, m: &MachineProfile, cpu: CpuId, cache: u16, cost: &mut OpCost) -> bool {
-        let ci = cache as usize;
+    pub(super) fn take_cpu_partial(&mut self, at: Caller<'_>, cache: u16, cost: &mut OpCost) -> bool {
+        let (Caller { m, cpu, .. }, ci) = (at, cache as usize);
         let Some((sid, _)) = self.caches[ci].cpu[cpu as usize].partial.pop() else { return false };
         let slab = slab_in(&mut self.slabs, sid);
         cost.line_ns += slab.line.touch(m, &self.cpu_caches, cpu);
@@ -161,15 +156,8 @@ impl Slub {
     /// slab becomes `cpu`'s active slab and more go to its partial list until more than
     /// `s->cpu_partial / 2` objects are available; every `acquire_slab` is a cmpxchg on a
     /// page line inside the lock. False if the node has no partial slab.
-    pub(super) fn get_partial_node(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-        cost: &mut OpCost,
-    ) -> bool {
-        let ci = cache as usize;
+    pub(super) fn get_partial_node(&mut self, at: Caller<'_>, cache: u16, cost: &mut OpCost) -> bool {
+        let (Caller { m, cpu, .. }, ci) = (at, cache as usize);
         if self.caches[ci].partial.is_empty() {
             return false;
         }
@@ -195,7 +183,7 @@ impl Slub {
                 break;
             }
         }
-        cost.add(self.list_lock_over(m, cache, cpu, now_ns, (line_ns, cycles)));
+        cost.add(self.list_lock_over(at, cache, (line_ns, cycles)));
         self.freeze(cpu, cache, first.expect("checked non-empty"));
         self.caches[ci].stats[cpu as usize].alloc_from_partial += 1;
         true
@@ -205,7 +193,7 @@ impl Slub {
 #[cfg(test)]
 mod tests {
     use super::super::testing::slub;
-    use super::super::{AllocPath, FreePath};
+    use super::super::{AllocPath, Caller, FreePath};
     use crate::sim::machine::SERVER_2019;
 
     #[test]
@@ -215,15 +203,15 @@ mod tests {
         s.enable_cpu_partial();
         let per = s.caches[0].objects_per_slab as usize;
         // CPU 0 fills one slab and starts another: the first is full and on no list.
-        let objs: Vec<_> = (0..=per).map(|i| s.alloc(&m, 0, 0, i as u64).unwrap().0).collect();
-        let f = s.free(&m, 1, objs[0], 1000);
+        let objs: Vec<_> = (0..=per).map(|i| s.alloc(Caller::new(&m, 0, i as u64), 0).unwrap().0).collect();
+        let f = s.free(Caller::new(&m, 1, 1000), objs[0]);
         assert_eq!(f.path, FreePath::CpuPartial);
         assert_eq!(s.cpu_partial_slabs(0, 1), 1);
         // Another remote free to it is a frozen free; CPU 1's first allocation takes the slab
         // from its partial list, without list_lock.
-        assert_eq!(s.free(&m, 0, objs[1], 1010).path, FreePath::Frozen);
+        assert_eq!(s.free(Caller::new(&m, 0, 1010), objs[1]).path, FreePath::Frozen);
         s.check_invariants().unwrap();
-        let (_, d) = s.alloc(&m, 1, 0, 1020).unwrap();
+        let (_, d) = s.alloc(Caller::new(&m, 1, 1020), 0).unwrap();
         assert_eq!(d.path, AllocPath::Partial);
         assert_eq!(s.totals(0).list_lock, 0);
         assert_eq!(s.totals(0).cpu_partial_alloc, 1);

@@ -3,13 +3,13 @@
 //! `kmem_cache_free()` (fast path, then `__slab_free()` with its list moves and discards).
 //! The data they work on is in `mod.rs`; the pages of a new or discarded slab go through `pages`.
 
-use super::{slab_in, AllocPath, Done, FreePath, Obj, ObjState, OpCost, Slab, Slub, SlubError};
+use super::{slab_in, AllocPath, Caller, Done, FreePath, Obj, ObjState, OpCost, Slab, Slub, SlubError};
 use crate::sim::cacheline::CacheLine;
-use crate::sim::machine::{CpuId, MachineProfile};
+use crate::sim::machine::CpuId;
 
 /// How far an allocation may look once this CPU's freelist is empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reach {
+pub enum Reach {
     /// The active slab's page freelist and this CPU's partial slabs.
     Cpu,
     /// ... and the node's partial list.
@@ -19,70 +19,24 @@ enum Reach {
 }
 
 impl Slub {
-    /// Takes `list_lock` of `cache` at `now_ns` for `hold_cycles` of list work.
-    fn list_lock(&mut self, m: &MachineProfile, cache: u16, cpu: CpuId, now_ns: u64, hold_cycles: u64) -> OpCost {
-        let c = &mut self.caches[cache as usize];
-        let hold_ns = Self::ns(hold_cycles, m.turbo_max_mhz);
-        let (wait, _) = c.list_timing.hold(&mut c.list_lock, m, cpu, now_ns, hold_ns);
-        let s = &mut c.stats[cpu as usize];
-        s.list_lock += 1;
-        s.list_lock_wait_ns += wait;
-        OpCost { cycles: hold_cycles, line_ns: 0, spin_ns: wait }
-    }
-    /// `kmem_cache_alloc()` on `cpu` at `now_ns`.
-    pub fn alloc(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-    ) -> Result<(Obj, Done<AllocPath>), SlubError> {
-        self.alloc_with(m, cpu, cache, now_ns, Reach::Pages)
-            .map(|r| r.expect("bug: the full path always allocates or fails"))
+    /// `kmem_cache_alloc()`.
+    pub fn alloc(&mut self, at: Caller<'_>, cache: u16) -> Result<(Obj, Done<AllocPath>), SlubError> {
+        self.alloc_with(at, cache, Reach::Pages).map(|r| r.expect("bug: the full path always allocates or fails"))
     }
 
-    /// `kmem_cache_alloc()` on `cpu` as far as this node's per-CPU state goes: the freelist,
-    /// the active slab's page freelist (`get_freelist`), then `cpu`'s partial slabs on this
-    /// node. `Err` with what was spent (the lines only: the caller's next attempt pays the
-    /// path's cycles) when all three are empty: the active slab is then deactivated, as
-    /// `___slab_alloc` does before it looks further. For a world whose CPUs keep one per-CPU
-    /// partial list over several nodes' slabs (`Slub` models one node): it tries the node
-    /// of the CPU's active slab, then the others' partial slabs, then [`Slub::alloc`] on the
-    /// CPU's own node (`get_partial_node`, a new slab).
-    pub fn alloc_local(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-    ) -> Result<(Obj, Done<AllocPath>), OpCost> {
-        self.alloc_short_of_pages(m, cpu, cache, now_ns, Reach::Cpu)
-    }
-
-    /// [`Slub::alloc_local`], and then a batch from this node's partial list
-    /// (`get_partial_node`, under `list_lock`), but no new slab: what `get_any_partial` takes
-    /// from another node (5.x, `remote_node_defrag_ratio`).
-    pub fn alloc_node_partial(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-    ) -> Result<(Obj, Done<AllocPath>), OpCost> {
-        self.alloc_short_of_pages(m, cpu, cache, now_ns, Reach::Node)
-    }
-
-    /// [`Slub::alloc_with`] at a `reach` that stops before the page allocator (which alone
-    /// can fail).
-    fn alloc_short_of_pages(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-        reach: Reach,
-    ) -> Result<(Obj, Done<AllocPath>), OpCost> {
-        match self.alloc_with(m, cpu, cache, now_ns, reach) {
+    /// `kmem_cache_alloc()` as far as `reach` goes on this node, short of a new slab:
+    /// [`Reach::Cpu`], the CPU's freelist, the active slab's page freelist (`get_freelist`),
+    /// then its partial slabs on this node; [`Reach::Node`], then a batch from this node's
+    /// partial list (`get_partial_node`, under `list_lock`), what `get_any_partial` takes from
+    /// another node (5.x, `remote_node_defrag_ratio`). `Err` with what was spent (the lines
+    /// only: the caller's next attempt pays the path's cycles) when all are empty: the active
+    /// slab is then deactivated, as `___slab_alloc` does before it looks further. For a world
+    /// whose CPUs keep one per-CPU partial list over several nodes' slabs (`Slub` models one
+    /// node): it tries the node of the CPU's active slab, then the others' partial slabs,
+    /// then [`Slub::alloc`] on the CPU's own node (`get_partial_node`, a new slab).
+    pub fn alloc_within(&mut self, at: Caller<'_>, cache: u16, reach: Reach) -> Result<(Obj, Done<AllocPath>), OpCost> {
+        assert_ne!(reach, Reach::Pages, "bug: alloc_within reaches short of the page allocator; use alloc");
+        match self.alloc_with(at, cache, reach) {
             Ok(r) => r,
             Err(_) => unreachable!("bug: an allocation that stops at {reach:?} asked the page allocator"),
         }
@@ -95,18 +49,17 @@ impl Slub {
 
     fn alloc_with(
         &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
+        at: Caller<'_>,
         cache: u16,
-        now_ns: u64,
         reach: Reach,
     ) -> Result<Result<(Obj, Done<AllocPath>), OpCost>, SlubError> {
+        let Caller { m, cpu, .. } = at;
         let k = &self.costs.clone();
         let mut cost = OpCost { cycles: k.shared.fast_cycles, ..OpCost::default() };
         let ci = cache as usize;
         let mut path = AllocPath::Fast;
         if self.caches[ci].cpu[cpu as usize].freelist.is_empty() {
-            let Some(p) = self.refill(m, cpu, cache, now_ns, &mut cost, reach)? else {
+            let Some(p) = self.refill(at, cache, &mut cost, reach)? else {
                 return Ok(Err(OpCost { cycles: 0, ..cost }));
             };
             path = p;
@@ -129,13 +82,12 @@ impl Slub {
     /// `___slab_alloc()`: this CPU's freelist is empty. Stops (None) where `reach` ends.
     fn refill(
         &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
+        at: Caller<'_>,
         cache: u16,
-        now_ns: u64,
         cost: &mut OpCost,
         reach: Reach,
     ) -> Result<Option<AllocPath>, SlubError> {
+        let Caller { m, cpu, .. } = at;
         let ci = cache as usize;
         let k = self.costs;
         cost.cycles += k.shared.slow_cycles;
@@ -161,26 +113,26 @@ impl Slub {
         }
         if self.caches[ci].cpu_partial > 0 {
             // 3.2+: this CPU's partial slabs first, then a batch from the node (`partial`).
-            if self.take_cpu_partial(m, cpu, cache, cost) {
+            if self.take_cpu_partial(at, cache, cost) {
                 return Ok(Some(AllocPath::Partial));
             }
             if reach == Reach::Cpu {
                 return Ok(None);
             }
-            if self.get_partial_node(m, cpu, cache, now_ns, cost) {
+            if self.get_partial_node(at, cache, cost) {
                 return Ok(Some(AllocPath::Partial));
             }
             if reach == Reach::Node {
                 return Ok(None);
             }
-            return self.new_slab(m, cpu, cache, now_ns, cost).map(Some);
+            return self.new_slab(at, cache, cost).map(Some);
         }
         if reach != Reach::Pages {
             return Ok(None);
         }
         // get_partial_node() under list_lock.
         if !self.caches[ci].partial.is_empty() {
-            cost.add(self.list_lock(m, cache, cpu, now_ns, k.list_cycles));
+            cost.add(self.list_lock_over(at, cache, (0, k.list_cycles)));
             let sid = self.caches[ci].partial.pop_front().expect("checked non-empty");
             let slab = slab_in(&mut self.slabs, sid);
             slab.on_partial = false;
@@ -189,23 +141,17 @@ impl Slub {
             self.caches[ci].stats[cpu as usize].alloc_from_partial += 1;
             return Ok(Some(AllocPath::Partial));
         }
-        self.new_slab(m, cpu, cache, now_ns, cost).map(Some)
+        self.new_slab(at, cache, cost).map(Some)
     }
 
     /// `new_slab()`: pages from the page allocator (list_lock not held), a fresh freelist of
     /// every object, frozen as `cpu`'s active slab.
-    fn new_slab(
-        &mut self,
-        m: &MachineProfile,
-        cpu: CpuId,
-        cache: u16,
-        now_ns: u64,
-        cost: &mut OpCost,
-    ) -> Result<AllocPath, SlubError> {
+    fn new_slab(&mut self, at: Caller<'_>, cache: u16, cost: &mut OpCost) -> Result<AllocPath, SlubError> {
+        let Caller { m, cpu, .. } = at;
         let ci = cache as usize;
         let k = self.costs;
         let order = self.caches[ci].order;
-        let (pfn, pc) = self.alloc_pages(m, cpu, now_ns, order as usize);
+        let (pfn, pc) = self.alloc_pages(at, order as usize);
         cost.add(pc);
         let pfn = pfn.ok_or(SlubError::OutOfPages)?;
         let n = self.caches[ci].objects_per_slab as usize;
@@ -239,8 +185,9 @@ impl Slub {
         c.freelist = list;
     }
 
-    /// `kmem_cache_free()` of `obj` on `cpu` at `now_ns`.
-    pub fn free(&mut self, m: &MachineProfile, cpu: CpuId, obj: Obj, now_ns: u64) -> Done<FreePath> {
+    /// `kmem_cache_free()` of `obj`.
+    pub fn free(&mut self, at: Caller<'_>, obj: Obj) -> Done<FreePath> {
+        let Caller { m, cpu, .. } = at;
         let k = self.costs;
         let ci = obj.cache as usize;
         let mut cost = OpCost { cycles: k.shared.fast_cycles, ..OpCost::default() };
@@ -271,10 +218,10 @@ impl Slub {
             FreePath::Frozen
         } else if prior_empty && self.caches[ci].cpu_partial > 0 {
             // 3.2+: the full slab is frozen to this CPU's partial list (`partial`).
-            cost.add(self.put_cpu_partial(m, cpu, obj.cache, obj.slab, now_ns));
+            cost.add(self.put_cpu_partial(at, obj.cache, obj.slab));
             FreePath::CpuPartial
         } else if inuse == 0 {
-            cost.add(self.list_lock(m, obj.cache, cpu, now_ns, k.list_cycles));
+            cost.add(self.list_lock_over(at, obj.cache, (0, k.list_cycles)));
             let c = &mut self.caches[ci];
             if c.partial.len() >= c.min_partial {
                 if on_partial {
@@ -282,7 +229,7 @@ impl Slub {
                     c.stats[cpu as usize].free_remove_partial += 1;
                 }
                 c.stats[cpu as usize].free_slab += 1;
-                cost.add(self.discard(m, cpu, obj.slab, now_ns));
+                cost.add(self.discard(at, obj.slab));
                 FreePath::Discard
             } else {
                 if !on_partial {
@@ -294,7 +241,7 @@ impl Slub {
             }
         } else if prior_empty {
             // Full → partial: add_partial() under list_lock.
-            cost.add(self.list_lock(m, obj.cache, cpu, now_ns, k.list_cycles));
+            cost.add(self.list_lock_over(at, obj.cache, (0, k.list_cycles)));
             self.caches[ci].partial.push_back(obj.slab);
             self.caches[ci].stats[cpu as usize].free_add_partial += 1;
             slab_in(&mut self.slabs, obj.slab).on_partial = true;
@@ -306,14 +253,14 @@ impl Slub {
     }
 
     /// `discard_slab()`: the empty slab's pages go back to the page allocator.
-    pub(super) fn discard(&mut self, m: &MachineProfile, cpu: CpuId, sid: u32, now_ns: u64) -> OpCost {
+    pub(super) fn discard(&mut self, at: Caller<'_>, sid: u32) -> OpCost {
         let slab = self.slabs[sid as usize].take().expect("bug: discard of a freed slab");
         debug_assert_eq!(slab.inuse(), 0);
         self.free_slots.push(sid);
         let c = &mut self.caches[slab.cache as usize];
         c.nr_slabs -= 1;
         let order = c.order as usize;
-        self.free_pages(m, cpu, now_ns, slab.pfn, order)
+        self.free_pages(at, slab.pfn, order)
     }
 }
 
@@ -327,12 +274,12 @@ mod tests {
     fn same_cpu_is_fast_and_remote_free_is_slow() {
         let m = SERVER_2019;
         let mut s = slub(2);
-        let (a, d) = s.alloc(&m, 0, 0, 0).unwrap();
+        let (a, d) = s.alloc(Caller::new(&m, 0, 0), 0).unwrap();
         assert_eq!(d.path, AllocPath::NewSlab);
-        assert_eq!(s.free(&m, 0, a, 10).path, FreePath::Fast);
-        let (b, d) = s.alloc(&m, 0, 0, 20).unwrap();
+        assert_eq!(s.free(Caller::new(&m, 0, 10), a).path, FreePath::Fast);
+        let (b, d) = s.alloc(Caller::new(&m, 0, 20), 0).unwrap();
         assert_eq!((d.path, b), (AllocPath::Fast, a));
-        let f = s.free(&m, 1, b, 30);
+        let f = s.free(Caller::new(&m, 1, 30), b);
         assert_eq!((f.path, f.slab_owner), (FreePath::Frozen, Some(0)));
         assert!(f.cost.line_ns > 0);
         s.check_invariants().unwrap();

@@ -198,7 +198,7 @@ impl Slub {
 #[cfg(test)]
 mod tests {
     use super::super::testing::slub;
-    use super::super::FreePath;
+    use super::super::{Caller, FreePath};
     use super::*;
     use crate::sim::machine::SERVER_2019;
 
@@ -244,8 +244,9 @@ mod tests {
         let top = s.caches[0].cpu_partial as usize + 1;
         let mut drained = false;
         for round in 0..top + 1 {
-            let objs: Vec<_> = (0..=per).map(|i| s.alloc(&m, 2, 0, (round * 1000 + i) as u64).unwrap().0).collect();
-            assert_eq!(s.free(&m, 1, objs[0], (round * 1000 + 999) as u64).path, FreePath::CpuPartial);
+            let objs: Vec<_> =
+                (0..=per).map(|i| s.alloc(Caller::new(&m, 2, (round * 1000 + i) as u64), 0).unwrap().0).collect();
+            assert_eq!(s.free(Caller::new(&m, 1, (round * 1000 + 999) as u64), objs[0]).path, FreePath::CpuPartial);
             drained |= s.totals(0).cpu_partial_drain > 0;
             s.check_invariants().unwrap();
         }

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::sim::machine::CpuId;
 use crate::sim::skb::TCP_MSS;
-use crate::sim::slub::AllocPath;
+use crate::sim::slub::{AllocPath, Caller};
 
 impl Sim {
     /// Allocates the objects of one skb on `cpu` of the receiver (`rx`) or sender.
@@ -26,7 +26,8 @@ impl Sim {
         let caches = host.caches;
         for (i, cache) in caches.iter().enumerate() {
             let Some(cache) = *cache else { continue };
-            let (obj, d) = host.slub.alloc(&host.m, cpu, cache, now + ns).expect("zone sized for the window");
+            let (obj, d) =
+                host.slub.alloc(Caller::new(&host.m, cpu, now + ns), cache).expect("zone sized for the window");
             let stack = Stack::slab_alloc(d.path);
             ns += host.charge(&p, cpu, stack, d.cost);
             skb.objs[i] = Some(obj);
@@ -59,7 +60,7 @@ impl Sim {
         let mut ns = host.work(&p, cpu, Stack::SkbFree, p.kernel.skb_cycles.int() / 2);
         let mut lanes = Vec::new();
         for obj in skb.objs.iter().flatten() {
-            let d = host.slub.free(&host.m, cpu, *obj, now + ns);
+            let d = host.slub.free(Caller::new(&host.m, cpu, now + ns), *obj);
             let stack = Stack::slab_free(d.path);
             ns += host.charge(&p, cpu, stack, d.cost);
             if rx {
@@ -80,7 +81,7 @@ impl Sim {
         for k in 0..skb.pages as usize {
             let pfn = self.pages[skb.first_page + k];
             let host = if rx { &mut self.rx } else { &mut self.tx };
-            let c = host.slub.free_pages(&host.m, cpu, now + ns, pfn, 0);
+            let c = host.slub.free_pages(Caller::new(&host.m, cpu, now + ns), pfn, 0);
             ns += host.charge(&p, cpu, Stack::PageFree, c);
         }
         if rx && self.in_window() {
@@ -423,7 +424,7 @@ impl Sim {
         let first_page = self.pages.len();
         for _ in 0..GRO_FRAMES {
             ns += self.rx.work(&p, cpu, Stack::Driver, p.kernel.nic_rx_pkt_cycles.int());
-            let (pfn, c) = self.rx.slub.alloc_pages(&self.rx.m, cpu, start + ns, 0);
+            let (pfn, c) = self.rx.slub.alloc_pages(Caller::new(&self.rx.m, cpu, start + ns), 0);
             ns += self.rx.charge(&p, cpu, Stack::PageAlloc, c);
             self.pages.push(pfn.expect("zone sized for the window"));
         }

@@ -45,7 +45,7 @@ use super::*;
 use crate::sim::skb::{
     kmalloc_name, kmalloc_size, skb_data_align, FCLONE_BYTES, MAX_TCP_HEADER, PAGE_SIZE, SHINFO_2019_BYTES,
 };
-use crate::sim::slub::{CacheSpec, Obj, OpCost, Slub, SERVER_2019_SLUB};
+use crate::sim::slub::{CacheSpec, Caller, Obj, OpCost, Slub, SERVER_2019_SLUB};
 
 /// The tx skb's linear part: `SKB_DATA_ALIGN(MAX_TCP_HEADER = 320) + SKB_DATA_ALIGN(sizeof(struct
 /// skb_shared_info) = 320)` = 640 bytes, served by `kmalloc-1024`.
@@ -164,7 +164,7 @@ impl StreamSim {
         let mut cost = OpCost::default();
         let mut objs = [None, None];
         for (cache, obj) in objs.iter_mut().enumerate() {
-            if let Ok((o, done)) = slub.alloc(m, cpu, cache as u16, now) {
+            if let Ok((o, done)) = slub.alloc(Caller::new(m, cpu, now), cache as u16) {
                 cost.add(done.cost);
                 *obj = Some(o);
             }
@@ -181,7 +181,7 @@ impl StreamSim {
                 // The slab zone is sized for every skb in flight; if it still runs dry the skb
                 // goes on without heads (counted) rather than stopping the run.
                 for o in objs.into_iter().flatten() {
-                    let done = self.skbs.slub[node as usize].free(m, cpu, o, now);
+                    let done = self.skbs.slub[node as usize].free(Caller::new(m, cpu, now), o);
                     cost.add(done.cost);
                 }
                 self.stats.skb.slab_alloc_failures += 1;
@@ -256,7 +256,7 @@ impl StreamSim {
         let mut cost = OpCost::default();
         for obj in [h.head, h.fclone] {
             let slub = &mut self.skbs.slub[h.node as usize];
-            let done = slub.free(m, cpu, obj, now);
+            let done = slub.free(Caller::new(m, cpu, now), obj);
             if measuring {
                 let s = &mut self.stats.skb;
                 s.freed += 1;

@@ -11,7 +11,7 @@ use crate::sim::cacheline::CacheLine;
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::page_frag::SKB_FRAG_PAGE_ORDER;
 use crate::sim::slab;
-use crate::sim::slub::{AllocPath, Done, Obj, OpCost};
+use crate::sim::slub::{AllocPath, Caller, Done, Obj, OpCost, Reach};
 use crate::sim::zone::Zone;
 
 impl Sim {
@@ -35,8 +35,8 @@ impl Sim {
     /// A block of `order` of `node`'s zone for `cpu`.
     fn alloc_pages(&mut self, t: u64, cpu: CpuId, node: u32, order: usize) -> (Option<Pfn>, OpCost) {
         match &mut self.slab {
-            Some(s) => s.alloc_pages(&self.m, node as usize, cpu, t, order),
-            None => self.slub[node as usize].alloc_pages(&self.m, cpu, t, order),
+            Some(s) => s.alloc_pages(Caller::new(&self.m, cpu, t), node as usize, order),
+            None => self.slub[node as usize].alloc_pages(Caller::new(&self.m, cpu, t), order),
         }
     }
 
@@ -48,8 +48,8 @@ impl Sim {
     /// The last reference to a block of `order` of `node`'s zone dropped on `cpu`.
     fn free_pages(&mut self, t: u64, cpu: CpuId, node: u32, pfn: Pfn, order: usize) -> OpCost {
         match &mut self.slab {
-            Some(s) => s.free_pages(&self.m, node as usize, cpu, t, pfn, order),
-            None => self.slub[node as usize].free_pages(&self.m, cpu, t, pfn, order),
+            Some(s) => s.free_pages(Caller::new(&self.m, cpu, t), node as usize, pfn, order),
+            None => self.slub[node as usize].free_pages(Caller::new(&self.m, cpu, t), pfn, order),
         }
     }
 
@@ -113,7 +113,7 @@ impl Sim {
     fn slab_alloc(&mut self, t: u64, cpu: CpuId, cache: u16) -> Result<(u32, Obj, Done<AllocPath>), OpCost> {
         if let Some(s) = &mut self.slab {
             // SLAB: always from the CPU's own node (`____cache_alloc`, `cache_alloc_refill`).
-            let (obj, d) = s.alloc(&self.m, cpu, cache, t).map_err(|_| OpCost::default())?;
+            let (obj, d) = s.alloc(Caller::new(&self.m, cpu, t), cache).map_err(|_| OpCost::default())?;
             let path = match d.path {
                 slab::AllocPath::Fast => AllocPath::Fast,
                 slab::AllocPath::Shared => AllocPath::Refill,
@@ -129,7 +129,7 @@ impl Sim {
         let order = std::iter::once(cur).chain(std::iter::once(home).filter(|&h| h != cur));
         let others: Vec<u32> = order.chain((0..self.slub.len() as u32).filter(|&n| n != cur && n != home)).collect();
         for n in others {
-            match self.slub[n as usize].alloc_local(&self.m, cpu, cache, t + spent.line_ns) {
+            match self.slub[n as usize].alloc_within(Caller::new(&self.m, cpu, t + spent.line_ns), cache, Reach::Cpu) {
                 Ok((obj, mut d)) => {
                     self.cur_node[cpu as usize][cache as usize] = n;
                     d.cost.add(spent);
@@ -146,7 +146,7 @@ impl Sim {
             if n != home && s.node_partial_slabs(cache) <= s.caches[cache as usize].min_partial {
                 continue;
             }
-            match self.slub[n as usize].alloc_node_partial(&self.m, cpu, cache, t + spent.line_ns) {
+            match self.slub[n as usize].alloc_within(Caller::new(&self.m, cpu, t + spent.line_ns), cache, Reach::Node) {
                 Ok((obj, mut d)) => {
                     self.cur_node[cpu as usize][cache as usize] = n;
                     d.cost.add(spent);
@@ -155,7 +155,7 @@ impl Sim {
                 Err(c) => spent.add(c),
             }
         }
-        match self.slub[home as usize].alloc(&self.m, cpu, cache, t + spent.line_ns) {
+        match self.slub[home as usize].alloc(Caller::new(&self.m, cpu, t + spent.line_ns), cache) {
             Ok((obj, mut d)) => {
                 self.cur_node[cpu as usize][cache as usize] = home;
                 d.cost.add(spent);
@@ -231,7 +231,7 @@ impl Sim {
     fn slab_free(&mut self, t: u64, cpu: CpuId, node: u32, obj: Obj) -> (&'static str, u64) {
         if let Some(s) = &mut self.slab {
             // SLAB: `cache_free_alien` routes another node's object to the alien cache.
-            let d = s.free(&self.m, cpu, obj, t);
+            let d = s.free(Caller::new(&self.m, cpu, t), obj);
             let stacks = match d.path {
                 slab::FreePath::Fast => (Stack::SlabFree, Stack::SlabFreeSpin),
                 slab::FreePath::FlushShared | slab::FreePath::FlushSlabs => (Stack::SlabFlush, Stack::SlabFlushSpin),
@@ -249,12 +249,12 @@ impl Sim {
             self.slub[node as usize].set_peer_pobjects(obj.cache, cpu, peers);
         }
         let drains = self.slub[node as usize].cpu_partial_drains(obj.cache, cpu);
-        let d = self.slub[node as usize].free(&self.m, cpu, obj, t);
+        let d = self.slub[node as usize].free(Caller::new(&self.m, cpu, t), obj);
         let stack = Stack::slab_free(d.path);
         let mut ns = self.charge(cpu, stack, d.cost);
         if self.slub[node as usize].cpu_partial_drains(obj.cache, cpu) > drains {
             for n in (0..nodes).filter(|&n| n != node as usize) {
-                let c = self.slub[n].drain_cpu_partial(&self.m, cpu, obj.cache, t + ns);
+                let c = self.slub[n].drain_cpu_partial(Caller::new(&self.m, cpu, t + ns), obj.cache);
                 ns += self.charge(cpu, Stack::SlabFreeSlow, c);
             }
         }
