@@ -62,7 +62,7 @@ pub struct NumberValue {
 }
 
 /// The first line of `lessons/numbers.tsv`.
-pub const NUMBERS_HEADER: &str = "# Generated from the model by the lessons checker (SKBLAB_UPDATE_NUMBERS=1 cargo test -p skblab-lessons --test check); do not edit.";
+pub const NUMBERS_HEADER: &str = "# Generated from the model by the lessons checker (SKBLAB_UPDATE_NUMBERS=1 cargo test -p skblab-lessons --test numbers); do not edit.";
 
 /// `lessons/numbers.tsv`: one line per model number the lesson text uses,
 /// `lesson \t metric \t row \t settings \t unit \t value`.
