@@ -56,7 +56,8 @@ pub struct Grade {
 
 /// What an explanation writes for the question's own model answer: filled when the page shows
 /// the explanation, with the value the verdict line gives ("The model says 3.39 %"), so the
-/// text cannot drift from the model. The only placeholder of the lesson format so far.
+/// text cannot drift from the model. The one placeholder the page fills; the model numbers
+/// of the text (`{metric@settings}`, src/numbers.rs) are filled at build time.
 pub const ANSWER: &str = "{answer}";
 
 /// The placeholders lesson text may use (see [`ANSWER`]).

@@ -13,7 +13,7 @@ mod numbers {
     pub use skblab_lessons::numbers::*;
 }
 #[path = "../src/format.rs"]
-#[allow(dead_code)] // the whole course's parse is tests/check.rs's
+#[expect(dead_code, reason = "the whole course's parse is tests/check.rs's")]
 mod format;
 #[path = "common/text.rs"]
 mod text;
