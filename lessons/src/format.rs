@@ -6,8 +6,16 @@
 //! parses, so the app carries neither a TOML nor a Markdown parser.
 
 use super::model::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+use super::numbers::{parse_numbers_tsv, placeholders, NumberKey, NumberValue};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+
+/// The model's values of the numbers the lesson text uses (`lessons/numbers.tsv`), by lesson.
+pub type Numbers = BTreeMap<(String, NumberKey), NumberValue>;
+
+/// What a placeholder the table has no value for shows (the checker fails on it, and
+/// `SKBLAB_UPDATE_NUMBERS=1` computes the value).
+pub const NO_VALUE: &str = "⟨no model value yet⟩";
 
 /// One `[[lesson]]` of `index.toml`. Title and summary of a written lesson live in its front
 /// matter, so the index has them only for coming lessons.
@@ -37,6 +45,9 @@ struct FrontMatter {
     sources: Vec<String>,
     #[serde(default)]
     how_we_know: RawHowWeKnow,
+    /// Named settings for placeholders (`{metric@name}`), each applied on the defaults.
+    #[serde(default)]
+    settings: BTreeMap<String, BTreeMap<String, toml::Value>>,
     steps: Vec<RawStep>,
     #[serde(default)]
     claims: Vec<RawClaim>,
@@ -108,6 +119,7 @@ pub fn load_course(
     read: impl Fn(&str) -> Result<String, String>,
 ) -> Result<(Vec<IndexEntry>, Vec<Lesson>), String> {
     let raw = toml::from_str::<IndexFile>(index_toml).map_err(|e| format!("lessons/index.toml: {e}"))?.lesson;
+    let numbers = read_numbers(&read("numbers.tsv").map_err(|e| format!("lessons/numbers.tsv: {e}"))?)?;
     let mut index = Vec::new();
     let mut lessons = Vec::new();
     for entry in raw {
@@ -120,7 +132,8 @@ pub fn load_course(
             ("written", None, None) => {
                 let path = content_path(&slug);
                 let text = read(&path).map_err(|e| format!("lessons/{path}: {e}"))?;
-                let lesson = parse_lesson(&slug, &experiment, &text).map_err(|e| format!("lessons/{path}: {e}"))?;
+                let lesson =
+                    parse_lesson(&slug, &experiment, &text, &numbers).map_err(|e| format!("lessons/{path}: {e}"))?;
                 let (title, summary) = (lesson.title.clone(), lesson.summary.clone());
                 let questions = lesson.steps.iter().map(|s| s.question.is_some()).collect();
                 lessons.push(lesson);
@@ -137,6 +150,11 @@ pub fn load_course(
         index.push(IndexEntry { slug, title, experiment, seed, status, summary, questions });
     }
     Ok((index, lessons))
+}
+
+/// `lessons/numbers.tsv` as a table by lesson and key.
+pub fn read_numbers(tsv: &str) -> Result<Numbers, String> {
+    Ok(parse_numbers_tsv(tsv)?.into_iter().map(|(slug, k, v)| ((slug, k), v)).collect())
 }
 
 /// Where the content of a written lesson lives, relative to `lessons/`.
@@ -192,8 +210,19 @@ fn row(raw: Option<BTreeMap<String, f64>>) -> Result<Option<(String, f64)>, Stri
 }
 
 /// Parses a lesson file: `+++` TOML front matter `+++`, then `## ` sections, one per step.
-/// The experiment comes from the lesson's index entry.
-pub fn parse_lesson(slug: &str, experiment: &str, text: &str) -> Result<Lesson, String> {
+/// The experiment comes from the lesson's index entry; the model numbers of its text are
+/// filled from `numbers`.
+pub fn parse_lesson(slug: &str, experiment: &str, text: &str, numbers: &Numbers) -> Result<Lesson, String> {
+    Ok(parse_lesson_keys(slug, experiment, text, numbers)?.0)
+}
+
+/// [`parse_lesson`], and the keys of every model number its text uses.
+pub fn parse_lesson_keys(
+    slug: &str,
+    experiment: &str,
+    text: &str,
+    numbers: &Numbers,
+) -> Result<(Lesson, Vec<NumberKey>), String> {
     let rest = text.strip_prefix("+++\n").ok_or("the file must start with a `+++` line")?;
     let end = rest.find("\n+++\n").ok_or("the front matter must end with a `+++` line")?;
     let (front, body) = (&rest[..end + 1], &rest[end + 5..]);
@@ -202,9 +231,19 @@ pub fn parse_lesson(slug: &str, experiment: &str, text: &str) -> Result<Lesson, 
     if sections.len() != fm.steps.len() {
         return Err(format!("{} `## ` sections but {} [[steps]]", sections.len(), fm.steps.len()));
     }
-    let steps = fm.steps.into_iter().zip(sections).map(|(s, body)| step(s, &body)).collect::<Result<_, _>>()?;
+    let named: BTreeMap<String, Vec<(String, String)>> =
+        fm.settings.into_iter().map(|(name, table)| (name, settings(table))).collect();
+    let mut filler = Filler { slug, named: &named, numbers, keys: Vec::new() };
+    let steps = fm
+        .steps
+        .into_iter()
+        .zip(sections)
+        .enumerate()
+        .map(|(i, (s, body))| step(s, &body, &mut filler).map_err(|e| format!("step {}: {e}", i + 1)))
+        .collect::<Result<_, _>>()?;
+    let keys = filler.keys;
     let claims = fm.claims.into_iter().map(claim).collect::<Result<_, _>>()?;
-    Ok(Lesson {
+    let lesson = Lesson {
         slug: slug.to_string(),
         title: fm.title,
         experiment: experiment.to_string(),
@@ -213,7 +252,49 @@ pub fn parse_lesson(slug: &str, experiment: &str, text: &str) -> Result<Lesson, 
         how_we_know: how_we_know(fm.how_we_know),
         steps,
         claims,
-    })
+    };
+    Ok((lesson, keys))
+}
+
+/// Fills the model numbers of one lesson's text (see src/numbers.rs) and records their keys.
+struct Filler<'a> {
+    slug: &'a str,
+    named: &'a BTreeMap<String, Vec<(String, String)>>,
+    numbers: &'a Numbers,
+    keys: Vec<NumberKey>,
+}
+
+impl Filler<'_> {
+    /// `text` with every placeholder replaced by its value; `step` is what `@step` means here.
+    fn fill(&mut self, text: &str, step: &[(String, String)]) -> Result<String, String> {
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for (range, placeholder) in placeholders(text) {
+            let p = placeholder?;
+            let settings = match p.settings.as_str() {
+                "step" => step,
+                name => self.named.get(name).ok_or_else(|| {
+                    let known: Vec<&str> = self.named.keys().map(String::as_str).collect();
+                    format!(
+                        "{}: no settings '{name}' in [settings] (known: step, {})",
+                        &text[range.clone()],
+                        known.join(", ")
+                    )
+                })?,
+            };
+            let key = NumberKey::new(&p.metric, &p.row, settings);
+            let shown = match self.numbers.get(&(self.slug.to_string(), key.clone())) {
+                Some(v) => p.render(v).map_err(|e| format!("{}: {e}", &text[range.clone()]))?,
+                None => NO_VALUE.to_string(),
+            };
+            self.keys.push(key);
+            out.push_str(&text[at..range.start]);
+            out.push_str(&shown);
+            at = range.end;
+        }
+        out.push_str(&text[at..]);
+        Ok(out)
+    }
 }
 
 /// Each item of the note as HTML; an item is one paragraph, so its `<p>` wrapper is dropped.
@@ -245,10 +326,17 @@ fn split_sections(body: &str) -> Vec<String> {
     sections.into_iter().map(|s| s.trim().to_string()).collect()
 }
 
-fn step(raw: RawStep, body_markdown: &str) -> Result<Step, String> {
-    let question = raw.question.map(question).transpose()?;
-    let body_html = markdown_to_html(body_markdown);
-    Ok(Step { title: raw.title, body_html, params: settings(raw.params), views: raw.views, question })
+fn step(raw: RawStep, body_markdown: &str, filler: &mut Filler<'_>) -> Result<Step, String> {
+    let params = settings(raw.params);
+    let title = filler.fill(&raw.title, &params)?;
+    let body_html = markdown_to_html(&filler.fill(body_markdown, &params)?);
+    let mut question = raw.question.map(question).transpose()?;
+    if let Some(q) = &mut question {
+        let at: Vec<(String, String)> = params.iter().chain(&q.params).cloned().collect();
+        q.prompt = filler.fill(&q.prompt, &at)?;
+        q.explanation = filler.fill(&q.explanation, &at)?;
+    }
+    Ok(Step { title, body_html, params, views: raw.views, question })
 }
 
 fn question(raw: RawQuestion) -> Result<Question, String> {

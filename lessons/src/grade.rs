@@ -6,6 +6,7 @@
 //! settings, and every choice of a choice question, are graded from one run of the model.
 
 use crate::model::{Claim, Question, QuestionKind};
+use crate::numbers::{fmt_value, unit_factor, unit_family, unit_scale};
 use skblab_core::{Experiment, Params, RunOutput, DEFAULT_SEED};
 use std::collections::BTreeMap;
 
@@ -55,7 +56,8 @@ pub struct Grade {
 
 /// What an explanation writes for the question's own model answer: filled when the page shows
 /// the explanation, with the value the verdict line gives ("The model says 3.39 %"), so the
-/// text cannot drift from the model. The only placeholder of the lesson format so far.
+/// text cannot drift from the model. The one placeholder the page fills; the model numbers
+/// of the text (`{metric@settings}`, src/numbers.rs) are filled at build time.
 pub const ANSWER: &str = "{answer}";
 
 /// The placeholders lesson text may use (see [`ANSWER`]).
@@ -92,19 +94,6 @@ pub fn apply_settings(
 
 fn metric_of(out: &RunOutput, metric: &str, row: &Option<(String, f64)>) -> Option<f64> {
     out.metric(metric, row.as_ref().map(|(k, v)| (k.as_str(), *v)))
-}
-
-/// A model value as the page prints it: whole numbers as they are, others with two decimals,
-/// or two significant digits below 0.1 (0.045 % must not read as 0.04 %, nor 0.003 as 0.00).
-fn fmt_value(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{}", v as i64)
-    } else if v.abs() < 0.1 {
-        let decimals = (1 - v.abs().log10().floor() as i32).clamp(2, 9) as usize;
-        format!("{v:.decimals$}")
-    } else {
-        format!("{v:.2}")
-    }
 }
 
 impl Question {
@@ -226,50 +215,6 @@ impl Question {
     }
 }
 
-/// The powers of ten and two an answer's unit may carry, by unit family: bit rates, bytes and
-/// plain multipliers. Names are matched case-insensitively.
-const UNIT_SCALES: &[(&str, f64)] = &[
-    ("bit/s", 1.0),
-    ("kbit/s", 1e3),
-    ("mbit/s", 1e6),
-    ("gbit/s", 1e9),
-    ("tbit/s", 1e12),
-    ("b", 1.0),
-    ("byte", 1.0),
-    ("bytes", 1.0),
-    ("kb", 1e3),
-    ("mb", 1e6),
-    ("gb", 1e9),
-    ("kib", 1024.0),
-    ("mib", 1_048_576.0),
-    ("gib", 1_073_741_824.0),
-];
-
-/// The family of a unit name: rates and sizes convert within their family only.
-fn unit_family(name: &str) -> Option<&'static str> {
-    match name {
-        n if n.ends_with("bit/s") => Some("rate"),
-        "b" | "byte" | "bytes" | "kb" | "mb" | "gb" | "kib" | "mib" | "gib" => Some("size"),
-        _ => None,
-    }
-}
-
-fn unit_scale(name: &str) -> Option<f64> {
-    UNIT_SCALES.iter().find(|(n, _)| *n == name).map(|u| u.1)
-}
-
-/// What a value in unit `from` is multiplied by to be in unit `to` (same family only).
-pub fn unit_factor(from: &str, to: &str) -> Option<f64> {
-    let (from, to) = (from.to_ascii_lowercase(), to.to_ascii_lowercase());
-    if from == to {
-        return Some(1.0);
-    }
-    match (unit_scale(&from), unit_scale(&to), unit_family(&from), unit_family(&to)) {
-        (Some(a), Some(b), Some(fa), Some(fb)) if fa == fb => Some(a / b),
-        _ => None,
-    }
-}
-
 /// Reads a learner's answer in the view's `unit`: a finite number with optional thousands
 /// separators (`630,000`, `630 000`, `630_000`), an optional multiplier (`630k`, `1.2M`,
 /// `3G`) or a unit of the same kind (`630 Gbit/s` where the view shows Mbit/s, `2 KiB` where
@@ -368,7 +313,7 @@ mod tests {
 
     #[test]
     fn small_values_keep_two_significant_digits() {
-        use super::fmt_value;
+        use crate::numbers::fmt_value;
         assert_eq!(fmt_value(488.0), "488");
         assert_eq!(fmt_value(46.399), "46.40");
         assert_eq!(fmt_value(0.781), "0.78");

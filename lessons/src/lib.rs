@@ -10,9 +10,11 @@
 mod baked;
 mod grade;
 mod model;
+pub mod numbers;
 
-pub use grade::{apply_settings, parse_answer, placeholders_in, unit_factor, Grade, Runs, ANSWER, PLACEHOLDERS};
+pub use grade::{apply_settings, parse_answer, placeholders_in, Grade, Runs, ANSWER, PLACEHOLDERS};
 pub use model::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+pub use numbers::unit_factor;
 
 use std::sync::OnceLock;
 

@@ -15,8 +15,14 @@ use std::path::Path;
 mod model {
     pub use skblab_lessons::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
 }
+mod numbers {
+    pub use skblab_lessons::numbers::*;
+}
 #[path = "../src/format.rs"]
 mod format;
+#[path = "common/text.rs"]
+mod text;
+use text::numbers_in;
 
 fn source(rel: &str) -> Result<String, String> {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).map_err(|e| e.to_string())
@@ -98,7 +104,8 @@ fn every_content_file_is_a_written_lesson_of_the_index() {
 fn every_written_lesson_parses_and_matches_its_index_entry() {
     for entry in index().iter().filter(|e| e.status == Status::Written) {
         let text = source(&format::content_path(&entry.slug)).expect("a content file");
-        let l = format::parse_lesson(&entry.slug, &entry.experiment, &text)
+        let numbers = format::read_numbers(&source("numbers.tsv").unwrap()).unwrap();
+        let l = format::parse_lesson(&entry.slug, &entry.experiment, &text, &numbers)
             .unwrap_or_else(|e| panic!("{}: {e}", entry.slug));
         assert_eq!(
             (&l.title, &l.summary),
@@ -189,8 +196,12 @@ fn every_question_is_answerable_and_its_hint_keeps_the_answer() {
         let l = lesson(&entry.slug).unwrap();
         let base = exp.defaults();
         let mut runs = Runs::new();
+        // The explanations as written: their model numbers are placeholders, not typed.
+        let text = source(&format::content_path(&l.slug)).unwrap();
+        let written = format::parse_lesson(&l.slug, &l.experiment, &text, &format::Numbers::new()).unwrap();
         for (i, step) in l.steps.iter().enumerate() {
             let Some(q) = &step.question else { continue };
+            let as_written = written.steps[i].question.as_ref().expect("the same steps");
             let p = apply_settings(exp, &base, &step.params).unwrap();
             let out = runs.output(exp, &p, skblab_core::DEFAULT_SEED);
             assert!(out.column_index(&q.metric).is_some(), "{} step {}: no column '{}'", l.slug, i + 1, q.metric);
@@ -218,52 +229,16 @@ fn every_question_is_answerable_and_its_hint_keeps_the_answer() {
                 ));
             }
             let right = q.correct_choices_in(&mut runs, exp, &p);
-            if let Some(problem) = explanation_problem(&l.slug, q, &g.expected, right.first()) {
+            if let Some(problem) = explanation_problem(&l.slug, as_written, &g.expected, right.first()) {
                 typed.push(format!("content/{}.md step {}: {problem}", l.slug, i + 1));
             }
-            needed.extend(cited_needed(&l.slug, q, &g.expected, right.first()));
+            needed.extend(cited_needed(&l.slug, as_written, &g.expected, right.first()));
         }
     }
     assert!(leaks.is_empty(), "hints that give the answer away:\n{}", leaks.join("\n"));
     assert!(typed.is_empty(), "explanations that type the model's answer:\n{}", typed.join("\n"));
     let stale: Vec<&str> = CITED.iter().map(|(_, cited)| *cited).filter(|c| !needed.contains(c)).collect();
     assert!(stale.is_empty(), "CITED entries no explanation needs (none near its answer): {stale:?}");
-}
-
-/// The numbers written in `text`, as written ("6,272", "0.5"), read as values; small numbers
-/// written as words ("two") count too. A number inside a name (`x86_64`, `order3`) does not.
-fn numbers_in(text: &str) -> Vec<(String, f64)> {
-    const WORDS: [&str; 13] =
-        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
-    let mut found = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let in_name = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
-        if chars[i].is_ascii_digit() && !in_name {
-            let start = i;
-            while i < chars.len()
-                && (chars[i].is_ascii_digit()
-                    || ((chars[i] == ',' || chars[i] == '.') && chars.get(i + 1).is_some_and(char::is_ascii_digit)))
-            {
-                i += 1;
-            }
-            let glued = chars.get(i).is_some_and(|c| c.is_alphabetic() || *c == '_');
-            let written: String = chars[start..i].iter().collect();
-            if !glued {
-                if let Ok(v) = written.replace(',', "").parse() {
-                    found.push((written, v));
-                }
-            }
-        }
-        i += 1;
-    }
-    for word in text.split(|c: char| !c.is_alphanumeric() && c != '_') {
-        if let Some(v) = WORDS.iter().position(|w| w.eq_ignore_ascii_case(word)) {
-            found.push((word.to_string(), v as f64));
-        }
-    }
-    found
 }
 
 /// The first number in `hint` within `tolerance_pct` (at least 10 %) of `answer`; one written in
@@ -304,7 +279,6 @@ const CITED: &[(&str, &str)] = &[
     ("cross-cpu-free", "one more object's lines"),
     ("cross-cpu-free", "SLUB before 3.2"),
     ("cross-cpu-free", "about nine times as often"),
-    ("skb-cache", "a gain of about 13.5 %"),
     ("skb-cache", "the patch's 8 -> 9 Mpps is 12.5 %"),
     ("skb-cache", "Two CPUs still share"),
     ("skb-cache", "the one that also runs"),
@@ -473,7 +447,7 @@ fn a_false_claim_is_caught() {
     let text = source("content/skb-layout.md").unwrap();
     assert!(text.contains("equals = 488"));
     let broken = text.replacen("equals = 488", "equals = 487", 1);
-    let l = format::parse_lesson("skb-layout", "skb-layout", &broken).unwrap();
+    let l = format::parse_lesson("skb-layout", "skb-layout", &broken, &format::Numbers::new()).unwrap();
     let exp = find("skb-layout").unwrap();
     assert!(l.claims.iter().any(|c| c.check(exp).is_err()));
 }
@@ -488,14 +462,14 @@ fn malformed_lessons_are_rejected_with_a_reason() {
         ("+++\ntitle=\"t\"\nsummary=\"s\"\n[[steps]]\ntitle=\"a\"\n[[claims]]\ntext=\"c\"\nmetric=\"m\"\nmin=nan\n+++\n## a\n", "not a finite number"),
     ];
     for (text, want) in cases {
-        let err = format::parse_lesson("x", "skb-layout", text).unwrap_err();
+        let err = format::parse_lesson("x", "skb-layout", text, &format::Numbers::new()).unwrap_err();
         assert!(err.contains(want) || text == "no front matter", "{err}");
     }
 }
 
 #[test]
 fn index_errors_name_the_file_and_the_lesson() {
-    let no_content = |_: &str| Err("no such file".to_string());
+    let no_content = |rel: &str| if rel == "numbers.tsv" { Ok(String::new()) } else { Err("no such file".to_string()) };
     let cases = [
         (
             "[[lesson]]\nslug=\"a\"\nexperiment=\"e\"\nseed=\"0\"\nstatus=\"written\"\n",
@@ -516,7 +490,8 @@ fn index_errors_name_the_file_and_the_lesson() {
         let err = format::load_course(index_toml, no_content).unwrap_err();
         assert!(err.contains(want), "{err}");
     }
-    let bad_lesson = |_: &str| Ok("+++\ntitle = 1\n+++\n".to_string());
+    let bad_lesson =
+        |rel: &str| Ok(if rel == "numbers.tsv" { String::new() } else { "+++\ntitle = 1\n+++\n".to_string() });
     let err = format::load_course(cases[0].0, bad_lesson).unwrap_err();
     assert!(err.starts_with("lessons/content/a.md: front matter"), "{err}");
 }

@@ -1,0 +1,280 @@
+//! The model numbers of the lesson text (docs/lesson-format.md, "Model numbers in the text"):
+//! `lessons/numbers.tsv` holds what `skblab run` gives for every placeholder, and no number
+//! the model computes is typed in a step's title, text, prompt or explanation.
+
+use skblab_core::{find, Experiment, DEFAULT_SEED};
+use skblab_lessons::{index, lesson, numbers::*, Runs, Status};
+use std::path::Path;
+
+mod model {
+    pub use skblab_lessons::{Claim, HowWeKnow, IndexEntry, Lesson, Question, QuestionKind, Status, Step};
+}
+mod numbers {
+    pub use skblab_lessons::numbers::*;
+}
+#[path = "../src/format.rs"]
+#[expect(dead_code, reason = "the whole course's parse is tests/check.rs's")]
+mod format;
+#[path = "common/text.rs"]
+mod text;
+
+fn source(rel: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Each written lesson: its experiment, its source text, and the keys of its placeholders.
+fn written() -> Vec<(String, &'static dyn Experiment, String, Vec<NumberKey>)> {
+    let numbers = format::read_numbers(&source("numbers.tsv")).unwrap();
+    let mut out = Vec::new();
+    for e in index().iter().filter(|e| e.status == Status::Written) {
+        let text = source(&format::content_path(&e.slug));
+        let (_, keys) = format::parse_lesson_keys(&e.slug, &e.experiment, &text, &numbers)
+            .unwrap_or_else(|err| panic!("content/{}.md: {err}", e.slug));
+        out.push((e.slug.clone(), find(&e.experiment).unwrap(), text, keys));
+    }
+    out
+}
+
+/// The value of `key` as `skblab run <experiment> --set name=value …` computes it (the
+/// CLI's `run_command`: `params_from` the `--set` settings, the default seed), with its
+/// column's unit.
+fn model_value(runs: &mut Runs, exp: &dyn Experiment, key: &NumberKey) -> Result<NumberValue, String> {
+    let sets: Vec<String> = key.settings_list().iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let params = exp.params_from(&sets).map_err(|e| format!("--set {}: {e}", sets.join(" --set ")))?;
+    let unit = exp.columns(&params).into_iter().find(|c| c.name == key.metric).map(|c| c.unit);
+    let unit = unit.ok_or_else(|| format!("no column '{}' in {}'s output", key.metric, exp.id()))?;
+    let row = key.row_key();
+    let out = runs.output(exp, &params, DEFAULT_SEED);
+    let value = out.metric(&key.metric, row.as_ref().map(|(k, v)| (k.as_str(), *v)));
+    let value = value.ok_or_else(|| format!("no value of '{}' in row '{}'", key.metric, key.row))?;
+    Ok(NumberValue { value, unit })
+}
+
+/// numbers.tsv is what the model gives, for exactly the placeholders of the text. With
+/// `SKBLAB_UPDATE_NUMBERS=1` the test writes it instead (then rebuild: the build fills the
+/// text from it). A refit that moves a number fails here until the table is written again.
+#[test]
+fn the_numbers_table_is_what_skblab_run_gives() {
+    let mut entries = Vec::new();
+    let mut problems = Vec::new();
+    for (slug, exp, _, keys) in written() {
+        let mut runs = Runs::new();
+        for key in keys {
+            match model_value(&mut runs, exp, &key) {
+                Ok(v) => entries.push((slug.clone(), key, v)),
+                Err(e) => problems.push(format!("content/{slug}.md: {{{}@…}} ({}): {e}", key.metric, key.settings)),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "placeholders the model cannot fill:\n{}", problems.join("\n"));
+    let want = numbers_tsv(&entries);
+    let have = source("numbers.tsv");
+    if want != have && std::env::var_os("SKBLAB_UPDATE_NUMBERS").is_some() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("numbers.tsv");
+        std::fs::write(&path, &want).unwrap();
+        eprintln!("wrote {}: rebuild to fill the text", path.display());
+        return;
+    }
+    let stale: Vec<&str> = have.lines().filter(|l| !want.lines().any(|w| w == *l)).collect();
+    let missing: Vec<&str> = want.lines().filter(|l| !have.lines().any(|h| h == *l)).collect();
+    assert!(
+        want == have,
+        "lessons/numbers.tsv is not the model's (run SKBLAB_UPDATE_NUMBERS=1 cargo test -p skblab-lessons --test numbers, then rebuild)\nstale or unused:\n{}\nmissing:\n{}",
+        stale.join("\n"),
+        missing.join("\n")
+    );
+}
+
+/// The compiled course shows a value for every placeholder: none is left as written, and
+/// none lacks a value.
+#[test]
+fn every_placeholder_of_the_compiled_course_is_filled() {
+    for l in index().iter().filter_map(|e| lesson(&e.slug)) {
+        for (i, s) in l.steps.iter().enumerate() {
+            let q = s.question.as_ref();
+            let texts = [Some(&s.title), Some(&s.body_html), q.map(|q| &q.prompt), q.map(|q| &q.explanation)];
+            for t in texts.into_iter().flatten() {
+                assert!(
+                    !t.contains(format::NO_VALUE),
+                    "content/{}.md step {}: a placeholder without a value",
+                    l.slug,
+                    i + 1
+                );
+                assert!(placeholders(t).is_empty(), "content/{}.md step {}: placeholder left in {t}", l.slug, i + 1);
+            }
+            let answer_outside = [&s.title, &s.body_html].into_iter().chain(q.map(|q| &q.prompt));
+            for t in answer_outside {
+                assert!(
+                    !t.contains("{answer}"),
+                    "content/{}.md step {}: {{answer}} outside an explanation",
+                    l.slug,
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn placeholders_parse_and_render_with_rounding_and_unit() {
+    let p = |t: &str| placeholders(t).into_iter().map(|(_, p)| p).collect::<Vec<_>>();
+    let v = NumberValue { value: 260_571.4, unit: "Mbit/s".into() };
+    let one = |t: &str| p(t).remove(0).unwrap().render(&v).unwrap();
+    assert_eq!(one("{mbps@step}"), "260,571.40 Mbit/s");
+    assert_eq!(one("{mbps@step:0}"), "260,571 Mbit/s");
+    assert_eq!(one("{mbps@off:1 Gbit/s}"), "260.6 Gbit/s");
+    assert_eq!(one("{mbps[flows=8]@off:0 -}"), "260,571");
+    let neg = NumberValue { value: -1.13, unit: "%".into() };
+    assert_eq!(p("{gain_pct@rps:1 abs}")[0].clone().unwrap().render(&neg).unwrap(), "1.1 %");
+    assert_eq!(p("{gain_pct@rps:0}")[0].clone().unwrap().render(&neg).unwrap(), "-1 %");
+    let tiny = NumberValue { value: -0.04, unit: "%".into() };
+    assert_eq!(p("{gain_pct@rps:1}")[0].clone().unwrap().render(&tiny).unwrap(), "0.0 %");
+    let row = p("{mbps[flows=8]@off}")[0].clone().unwrap().row;
+    assert_eq!(row, Some(("flows".to_string(), 8.0)));
+    // Not placeholders: C code, the page's {answer}, a brace before a capital or a symbol.
+    assert!(p("if (x) { y(); } {answer} sk_{Tr}x {-1}").is_empty());
+    for bad in ["{mbps}", "{mbps@}", "{mbps[flows]@off}", "{mbps@off:9}", "{Mbps@off", "{mbps@off"] {
+        let found = p(bad);
+        assert!(found.is_empty() || found[0].is_err(), "{bad}: {found:?}");
+    }
+    assert!(p("{mbps@off:1 Gbit/s}")[0]
+        .clone()
+        .unwrap()
+        .render(&NumberValue { value: 1.0, unit: "%".into() })
+        .is_err());
+}
+
+/// A placeholder naming settings the lesson does not define fails the build (and this parse).
+#[test]
+fn unknown_settings_are_an_error_naming_the_step() {
+    let text = source("content/skb-cache.md").replacen("## The slow path", "## The slow path\n\n{mpps@nowhere}", 1);
+    let err = format::parse_lesson("skb-cache", "skb-cache", &text, &format::Numbers::new()).unwrap_err();
+    assert!(err.contains("step 2") && err.contains("no settings 'nowhere'"), "{err}");
+}
+
+/// Text of the steps that writes a number the model also computes, by lesson, with where the
+/// number comes from: a figure cited from a source or a constant of the kernel that the model
+/// happens to reproduce or to take as input. The scan blanks each out; each must be needed.
+const CITED_NUMBERS: &[(&str, &str, &str)] = &[
+    ("skb-cache", "16 M alloc+free", "the cover letter of merge bdaba8959e92: 8 Mpps = 16 M alloc/free per second"),
+    ("skb-cache", "16 million allocations", "the cover letter of merge bdaba8959e92"),
+    ("skb-cache", "1.5 KB of tx skb", "slab object sizes: a 512-byte fclone and a kmalloc-1k head"),
+];
+
+/// A step's shown text without code (kernel source, names) and tags: what the scan reads.
+fn prose_of_html(html: &str) -> String {
+    let mut text = html.to_string();
+    for (open, close) in [("<pre", "</pre>"), ("<code>", "</code>")] {
+        while let Some(a) = text.find(open) {
+            let b = text[a..].find(close).map_or(text.len(), |i| a + i + close.len());
+            text.replace_range(a..b, " ");
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&amp;", "&")
+}
+
+/// Every value the lesson's runs compute (its steps', questions', claims' and placeholders'
+/// settings), but not the columns that echo a parameter: a setting written in the text is an
+/// input, not a result.
+fn model_values(runs: &mut Runs, exp: &dyn Experiment, l: &model::Lesson, keys: &[NumberKey]) -> Vec<(f64, String)> {
+    let mut settings: Vec<Vec<(String, String)>> = Vec::new();
+    for s in &l.steps {
+        settings.push(s.params.clone());
+        if let Some(q) = &s.question {
+            settings.push(s.params.iter().chain(&q.params).cloned().collect());
+        }
+    }
+    settings.extend(l.claims.iter().map(|c| c.params.clone()));
+    settings.extend(keys.iter().map(NumberKey::settings_list));
+    let inputs: Vec<&str> = exp.specs().iter().map(|s| s.name).collect();
+    let mut values = Vec::new();
+    for set in settings {
+        let sets: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let Ok(params) = exp.params_from(&sets) else { continue };
+        let out = runs.output(exp, &params, DEFAULT_SEED);
+        // A table's first column is its sweep's key (threads, CPUs, sockets): an input too.
+        let key = usize::from(out.rows.len() > 1);
+        for (i, c) in out.columns.iter().enumerate().skip(key).filter(|(_, c)| !inputs.contains(&c.name.as_str())) {
+            for row in &out.rows {
+                if let Some(v) = row[i].as_f64().filter(|v| *v != 0.0 && v.is_finite()) {
+                    values.push((v, format!("{} at {}", c.name, sets.join(" "))));
+                }
+            }
+        }
+    }
+    values
+}
+
+/// A number of the text that is a model value: within the rounding of its last written digit
+/// or 1 % of the value, also a thousand times smaller (Gbit/s of a Mbit/s column) if it has two
+/// digits or more. One-digit integers are left out (counts of things: too many model values are
+/// small integers), and so are years (four digits from 1990 to 2030).
+fn typed_model_numbers(text: &str, values: &[(f64, String)]) -> Vec<(String, String)> {
+    let numbers = text::numbers_in(text).into_iter().filter(|(w, _)| w.starts_with(|c: char| c.is_ascii_digit()));
+    numbers
+        .filter_map(|(written, w)| {
+            let decimals = written.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
+            let year = decimals == 0 && written.len() == 4 && (1990.0..=2030.0).contains(&w);
+            if (decimals == 0 && w < 10.0) || year {
+                return None;
+            }
+            let digits = written.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
+            let scales: &[f64] = if digits >= 2 { &[1.0, 1e-3] } else { &[1.0] };
+            let half = 0.5 * 10f64.powi(-decimals);
+            values.iter().find_map(|(v, what)| {
+                let near = scales.iter().any(|s| (w - (v * s).abs()).abs() <= half.max(0.01 * (v * s).abs()));
+                near.then(|| (written.clone(), format!("{what} = {v}")))
+            })
+        })
+        .collect()
+}
+
+/// The lessons whose text the scan below covers: those whose model numbers are placeholders.
+/// Every lesson belongs here; the others still type numbers of the model.
+const SCANNED: &[&str] = &["skb-cache"];
+
+/// No model number is typed in a step's title, text, prompt or explanation: it is a
+/// placeholder, or cited ([`CITED_NUMBERS`]).
+#[test]
+fn no_model_number_is_typed_in_the_text() {
+    let (mut typed, mut needed) = (Vec::new(), Vec::new());
+    for (slug, exp, text, keys) in written().into_iter().filter(|w| SCANNED.contains(&w.0.as_str())) {
+        // Parsed without values: placeholders show as NO_VALUE, which has no digits.
+        let l = format::parse_lesson(&slug, exp.id(), &text, &format::Numbers::new()).unwrap();
+        let values = model_values(&mut Runs::new(), exp, &l, &keys);
+        for (i, s) in l.steps.iter().enumerate() {
+            let q = s.question.as_ref();
+            let explanation = q.map(|q| q.explanation.replace("{answer}", " "));
+            let parts =
+                [Some(s.title.clone()), Some(prose_of_html(&s.body_html)), q.map(|q| q.prompt.clone()), explanation];
+            for mut part in parts.into_iter().flatten() {
+                for (_, cited, _) in CITED_NUMBERS.iter().filter(|(s, _, _)| *s == slug) {
+                    if part.contains(cited) {
+                        needed.push(*cited);
+                        part = part.replace(cited, " ");
+                    }
+                }
+                for (written, what) in typed_model_numbers(&part, &values) {
+                    typed.push(format!("content/{slug}.md step {}: '{written}' is {what}", i + 1));
+                }
+            }
+        }
+    }
+    assert!(typed.is_empty(), "model numbers typed in the text (write a placeholder, or cite):\n{}", typed.join("\n"));
+    let stale: Vec<&str> = CITED_NUMBERS.iter().map(|(_, c, _)| *c).filter(|c| !needed.contains(c)).collect();
+    assert!(stale.is_empty(), "CITED_NUMBERS entries no step needs: {stale:?}");
+}
