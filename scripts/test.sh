@@ -70,9 +70,9 @@ cargo clippy -q --workspace --all-targets --features skblab-core/cli -- -D warni
 
 if [ "$MODE" = check ]; then
     # The fast tier leaves out the tests whose budget is their point (random cases, a fuzz
-    # time budget, the native-vs-wasm list run natively) and the doc tests; `make test` runs
-    # them all. Every other test binary of every crate runs.
-    SLOW_TESTS=" fuzz_registry fuzz_sim monotone estimate differential bench "
+    # time budget, the native-vs-wasm list run natively, the same CLI runs at several job
+    # counts) and the doc tests; `make test` runs them all. Every other test binary runs.
+    SLOW_TESTS=" fuzz_registry fuzz_sim monotone estimate meaningful high_order_alloc_props jobs differential bench "
     targets=()
     for f in core/tests/*.rs lessons/tests/*.rs web/tests/*.rs; do
         name=$(basename "$f" .rs)

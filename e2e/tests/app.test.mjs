@@ -27,6 +27,11 @@ test('home lists every lesson of the index, the coming ones marked', async () =>
   assert.equal(await page.locator('.tag-coming').count(), N_COMING, 'the coming lessons are marked');
   const ready = N_COMING === 0 ? `All ${N_LESSONS} lessons are ready` : `${N_LESSONS - N_COMING} of ${N_LESSONS} lessons are ready`;
   assert.match(await page.locator(tid('course-note')).innerText(), new RegExp(ready));
+  // Each card says what `skblab validate` says of its tables, misses included.
+  assert.doesNotMatch(await page.locator(tid('course-note')).innerText(), /opens only once its model reproduces/);
+  assert.match(await page.locator(tid('verdicts-skb-layout')).innerText(), /exact arithmetic/);
+  assert.match(await page.locator(tid('verdicts-percpu-counter')).innerText(), /predicted, misses by \d+ %/);
+  assert.match(await page.locator(tid('verdicts-high-order-alloc')).innerText(), /fitted \(\d+ constants\), [\d.]+ % in sample, [\d.]+ % held out/);
   await shot(page, 'home');
   await page.click(`${tid('lesson-card-skb-layout')} a`);
   await page.waitForSelector(tid('step-title'));

@@ -1,13 +1,19 @@
 //! The home page (`#/`): the lesson cards with the learner's progress.
 
+use crate::components::repro_table::error_class;
 use crate::hooks::ProgressCtx;
 use crate::route::{self, Route};
+use skblab_core::calibrate::tables::Verdict;
+use skblab_core::validate::{snapshot, TableReport};
 use skblab_lessons::{IndexEntry, Status};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[function_component(Home)]
 pub fn home() -> Html {
     let progress = use_context::<ProgressCtx>().expect("ProgressCtx is provided by App");
+    // What `skblab validate` says of each seed table (the Validation page's snapshot).
+    let tables: Rc<Vec<TableReport>> = use_memo((), |_| snapshot().map(|v| v.tables).unwrap_or_default());
     let index = skblab_lessons::index();
     let ready = index.iter().filter(|e| e.status == Status::Written).count();
     // The primary action is the course's first lesson (the playground is for later).
@@ -44,17 +50,19 @@ pub fn home() -> Html {
             <h2 class="section-title">{"The course"}</h2>
             <p class="course-note" data-testid="course-note">
                 { if ready == index.len() {
-                    format!("All {ready} lessons are ready: each opens only once its model reproduces its source's numbers. ")
+                    format!("All {ready} lessons are ready. ")
                 } else {
-                    format!("{ready} of {} lessons are ready. The others are marked \"coming\": their model is \
-                       not built yet, and a lesson opens only when its model reproduces its source's numbers. ", index.len())
+                    format!("{ready} of {} lessons are ready; the others are marked \"coming\". ", index.len())
                 } }
+                {"Each card says how close its model comes to its source's numbers: some it predicts, \
+                  some it misses by far, and the lesson says why ("}
+                <a href={route::href(Route::Validation)}>{"the Validation page"}</a>{" has every number). "}
                 {"Each card names its seed: the source post (numbered 000 to 004) whose measured numbers the \
                   lesson rebuilds — a mail to netdev or linux-mm, cited on "}
                 <a href={route::href(Route::About)}>{"the sources page"}</a>{"."}
             </p>
             <ol class="cards">
-                { for index.iter().zip(numbers).map(|(e, n)| card(n, e, &progress)) }
+                { for index.iter().zip(numbers).map(|(e, n)| card(n, e, &progress, &tables)) }
             </ol>
             <ResetProgress />
         </div>
@@ -102,7 +110,48 @@ fn reset_progress() -> Html {
     }
 }
 
-fn card(number: Option<usize>, entry: &IndexEntry, progress: &ProgressCtx) -> Html {
+/// One seed table as a card says it, from its `skblab validate` verdict and errors: exact
+/// arithmetic, predicted within (or missing by) its error, or fitted with its in-sample and
+/// held-out errors. The error that colours it: a prediction's, a fit's held-out one (an
+/// in-sample error shows little, so a fit without a split is not coloured).
+pub fn table_phrase(t: &TableReport) -> (String, Option<f64>) {
+    let pct = |e: f64| if e < 10.0 { format!("{e:.1} %") } else { format!("{e:.0} %") };
+    match (t.verdict, t.out_of_sample_mape.or(t.in_sample_mape)) {
+        (Verdict::Arithmetic, _) => (format!("{}: exact arithmetic", t.table), None),
+        (_, None) => (format!("{}: not measured yet", t.table), None),
+        (Verdict::Prediction, Some(e)) if e <= 12.0 => (format!("{}: predicted within {}", t.table, pct(e)), Some(e)),
+        (Verdict::Prediction, Some(e)) => (format!("{}: predicted, misses by {}", t.table, pct(e)), Some(e)),
+        (Verdict::Fit, Some(_)) => {
+            let constants = if t.fitted == 1 { "1 constant".to_string() } else { format!("{} constants", t.fitted) };
+            let inside = t.in_sample_mape.map(|e| format!(", {} in sample", pct(e))).unwrap_or_default();
+            let held = match t.out_of_sample_mape {
+                Some(e) => format!(", {} held out", pct(e)),
+                None => String::new(),
+            };
+            (format!("{}: fitted ({constants}){inside}{held}", t.table), t.out_of_sample_mape)
+        }
+    }
+}
+
+/// The card's line of verdicts: one phrase per seed table of the lesson's experiment.
+fn verdicts(experiment: &str, tables: &[TableReport]) -> Html {
+    let mine: Vec<&TableReport> = tables.iter().filter(|t| t.experiment == experiment).collect();
+    if mine.is_empty() {
+        return html! {};
+    }
+    let phrase = |t: &&TableReport| {
+        let (text, err) = table_phrase(t);
+        let class = err.map(error_class).unwrap_or("err-badge-none");
+        html! { <li class={classes!("err-badge", class)}>{ text }</li> }
+    };
+    html! {
+        <ul class="card-verdicts" data-testid={format!("verdicts-{experiment}")} aria-label="model against the source">
+            { for mine.iter().map(phrase) }
+        </ul>
+    }
+}
+
+fn card(number: Option<usize>, entry: &IndexEntry, progress: &ProgressCtx, tables: &[TableReport]) -> Html {
     let testid = format!("lesson-card-{}", entry.slug);
     let number =
         number.map(|n| html! { <span class="card-number" aria-hidden="true">{ n }</span> }).unwrap_or_default();
@@ -117,6 +166,7 @@ fn card(number: Option<usize>, entry: &IndexEntry, progress: &ProgressCtx) -> Ht
                         <div class="card-top">{ number }{ seed }</div>
                         <h3>{ &entry.title }</h3>
                         <p>{ &entry.summary }</p>
+                        { verdicts(&entry.experiment, tables) }
                         <div class="card-progress" data-testid={format!("progress-{}", entry.slug)}>
                             <progress max={t.steps.to_string()} value={t.visited.to_string()}
                                 aria-label={format!("{}: steps visited", entry.title)} />
@@ -133,5 +183,33 @@ fn card(number: Option<usize>, entry: &IndexEntry, progress: &ProgressCtx) -> Ht
                 <p>{ &entry.summary }</p>
             </li>
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table_phrase;
+    use skblab_core::validate::snapshot;
+
+    /// Every table of the committed snapshot gets a phrase that names it and says what is
+    /// true of it: a fit never reads as "predicted", a prediction over 12 % says it misses.
+    #[test]
+    fn each_table_reads_as_its_verdict() {
+        let v = snapshot().unwrap();
+        for t in &v.tables {
+            let (text, err) = table_phrase(t);
+            assert!(text.starts_with(&t.table), "{text}");
+            match t.verdict {
+                skblab_core::calibrate::tables::Verdict::Fit => {
+                    assert!(text.contains("fitted") && !text.contains("predicted"), "{text}");
+                    assert_eq!(err, t.out_of_sample_mape, "{text}");
+                }
+                skblab_core::calibrate::tables::Verdict::Prediction => {
+                    let e = t.out_of_sample_mape.unwrap();
+                    assert_eq!(text.contains("misses"), e > 12.0, "{text}");
+                }
+                skblab_core::calibrate::tables::Verdict::Arithmetic => assert!(text.ends_with("exact arithmetic")),
+            }
+        }
     }
 }
