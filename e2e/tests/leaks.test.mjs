@@ -12,8 +12,13 @@
 //  - a quantity of the same kind, written with its unit, within the question's own tolerance
 //    (the page's data-tolerance-pct) once converted: 35062 Mbit/s gives away 35.06 Gbit/s,
 //    12.5 % gives away 12.23 % at ±10 %, 0.1098 (a bare share) gives away 10.98 %.
+//  - for an answer in a unit of its own (levels, frees, skbs): a number followed by that word
+//    (singular or plural, one word between allowed: "over 2 nesting levels") within the
+//    tolerance, one-digit numbers included.
 // A number with another unit, or none, is not compared by value: perf reports and /proc views
-// are full of unrelated numbers that a wide tolerance would match by chance. The lessons' views
+// are full of unrelated numbers that a wide tolerance would match by chance. The same check
+// runs on the step's pre-rendered first view (dist/first/), which a shared link shows before
+// the app has loaded. The lessons' views
 // checker (lessons/tests/views.rs) covers what a view declares; this catches what it cannot
 // see: custom views, text views, the step's own prose.
 import { test, before, after } from 'node:test';
@@ -26,12 +31,13 @@ after(async () => { await browser?.close(); srv?.server.close(); });
 
 const tid = (id) => `[data-testid="${id}"]`;
 
-/** What a reader can see before answering, as one string (see the header). */
-const readable = () => {
-  const main = document.querySelector('main');
+/** What a reader can see before answering, as one string (see the header): of the page, or
+ * of `html` (a pre-rendered copy) when given. */
+const readable = (html) => {
+  const main = html ? new DOMParser().parseFromString(html, 'text/html').body : document.querySelector('main');
   const hidden = (el) => !el || el.closest(
     '.veil-content, [inert], [hidden], [aria-hidden="true"], [data-testid="verdict"], [data-testid="grade"], [data-testid="param-panel"], [data-testid="question"]');
-  const parts = [document.title];
+  const parts = [html ? '' : document.title];
   const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!hidden(n.parentElement)) parts.push(n.textContent);
@@ -69,7 +75,10 @@ export const givenAway = (text, answer, tolerancePct) => {
   const a = parse(answer.value);
   const kind = UNITS[answer.unit];
   const hits = [];
-  const re = new RegExp(String.raw`(?<![\w.,\/-])[-−]?\d[\d,]*(?:\.\d+)?(?![\w]|[.,]\d)(?:\s?(${UNIT_RE})(?![\w]))?`, 'g');
+  // The answer's own unit word when it is not one of UNITS ("levels": also "level").
+  const word = !kind && /^[a-z]+$/i.test(answer.unit) ? answer.unit.replace(/s$/, '') : null;
+  const WORD_RE = word ? String.raw`|(?:[A-Za-z-]+ )?${word}s?` : '';
+  const re = new RegExp(String.raw`(?<![\w.,\/-])[-−]?\d[\d,]*(?:\.\d+)?(?![\w]|[.,]\d)(?:[\s\u00a0]{0,3}(${UNIT_RE}${WORD_RE})(?![\w]))?`, 'g');
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const before = text.slice(Math.max(0, m.index - 8), m.index);
     if (/(Linux|kernel|v)\s?$/i.test(before)) continue;
@@ -79,6 +88,9 @@ export const givenAway = (text, answer, tolerancePct) => {
     if (!near && kind && m[1] && UNITS[m[1]][0] === kind[0]) {
       const inAnswerUnit = x * UNITS[m[1]][1] / kind[1];
       near = Math.abs(inAnswerUnit - a) <= Math.abs(a) * tolerancePct / 100 && (significant(number) >= 2 || inAnswerUnit === a);
+    }
+    if (!near && word && m[1] && !UNITS[m[1]]) {
+      near = Math.abs(x - a) <= Math.abs(a) * tolerancePct / 100;
     }
     if (!near && answer.unit === '%' && !m[1] && x > 0 && x < 1 && significant(number) >= 2) {
       near = Math.abs(x * 100 - a) <= Math.abs(a) * tolerancePct / 100;
@@ -105,6 +117,8 @@ test('no question\'s answer is readable before it is settled', async () => {
         .every((bar) => bar.getAttribute('aria-valuenow') === '100'), null, { timeout: 60000 });
       await page.waitForTimeout(400);
       const before = await page.evaluate(readable);
+      const copy = await page.evaluate(async (url) => (await fetch(url)).text(), `${srv.base}/first/${slug}-${step}-wide-light.html`);
+      const beforeCopy = await page.evaluate(readable, copy);
       const tolerance = Number(await page.locator(tid('question')).getAttribute('data-tolerance-pct'));
       await page.click(tid('show-answer'));
       await page.waitForFunction(() => /model says/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''), null, { timeout: 60000 });
@@ -113,6 +127,9 @@ test('no question\'s answer is readable before it is settled', async () => {
       checked++;
       for (const hit of givenAway(before, answer, tolerance)) {
         leaks.push(`${slug} step ${step}: the answer ${answer.value} ${answer.unit} (±${tolerance} %) readable before answering: ${hit}`);
+      }
+      for (const hit of givenAway(beforeCopy, answer, tolerance)) {
+        leaks.push(`${slug} step ${step}: the answer ${answer.value} ${answer.unit} (±${tolerance} %) readable in the pre-rendered copy: ${hit}`);
       }
     }
     page.assertClean();
@@ -133,7 +150,14 @@ test('the leak rule itself: units of one kind, tolerance, one-digit numbers, ver
   assert.equal(givenAway('a share of 0.1098 of all cycles', { value: '10.98', unit: '%' }, 10).length, 1);
   // The answer as written, anywhere; but a number of another unit, or none, is not compared by value.
   assert.equal(givenAway('roughly 247 levels', { value: '247', unit: 'levels' }, 5).length, 1);
-  assert.equal(givenAway('roughly 249 levels', { value: '247', unit: 'levels' }, 5).length, 0);
+  // An answer in a unit word of its own: that word, within the tolerance, one digit included.
+  assert.equal(givenAway('roughly 249 levels', { value: '247', unit: 'levels' }, 5).length, 1);
+  assert.equal(givenAway('roughly 270 levels', { value: '247', unit: 'levels' }, 5).length, 0);
+  assert.equal(givenAway('over 2 nesting levels', { value: '2', unit: 'levels' }, 0).length, 1);
+  assert.equal(givenAway('2 flows, 4 levels', { value: '2', unit: 'levels' }, 0).length, 0);
+  // A tab or a no-break space before the unit is still the unit.
+  assert.equal(givenAway('free work on A: 92.8\t%', { value: '92.8', unit: '%' }, 10).length, 1);
+  assert.equal(givenAway('free work on A: 91.1\u00a0%', { value: '92.8', unit: '%' }, 10).length, 1);
   assert.equal(givenAway('Why TCP wanted 32 KiB', gbps('35.06'), 10).length, 0);
   assert.equal(givenAway('0.92% netserver [k] skb_copy', gbps('898.70'), 15).length, 0);
   assert.equal(givenAway('10.97% ksoftirqd [k] queued_spin_lock_slowpath', { value: '1014.87', unit: 'kpps' }, 10).length, 0);
