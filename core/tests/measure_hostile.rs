@@ -119,7 +119,7 @@ fn the_reader_stops_at_the_size_limit() {
 
 fn report_of(name: &str, bytes: &[u8]) -> (MachineFit, MachineReport) {
     let mut f = way_in(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let seconds = f.estimate().native_seconds();
+    let seconds = f.native_seconds();
     assert!(seconds < 1.0, "{name}: the corpus keeps small fits ({seconds} s)");
     while !f.finished() {
         f.step();
@@ -237,6 +237,6 @@ fn the_heaviest_legal_file_is_bounded() {
     let m = file::parse(&m.to_json()).expect("the heaviest file is legal");
     let f = MachineFit::new(&m).unwrap();
     assert_eq!(f.total(), 2 * 256 + (fit::FIT_STEPS + 1) * 256);
-    let seconds = f.estimate().native_seconds();
+    let seconds = f.native_seconds();
     assert!(seconds > 10.0 && seconds <= 60.0, "{seconds} s");
 }
