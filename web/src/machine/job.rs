@@ -107,7 +107,9 @@ impl MachineStore {
     }
 
     fn started(&mut self, id: u64, facts: MachineFacts, total: u32, events: u64) -> Changed {
-        let estimate_ms = plan::estimate_ms(&WorkEstimate { points: u64::from(total), events }, 1);
+        // The fit's runs are high-order-alloc's, converted at its speed as the CLI does.
+        let hoa = skblab_core::experiments::high_order_alloc::HighOrderAlloc;
+        let estimate_ms = plan::estimate_ms(&hoa, &WorkEstimate::new(u64::from(total), events), 1);
         self.update(id, |s| {
             s.facts = Some(Rc::new(facts));
             s.job.progress(0, total);

@@ -324,10 +324,11 @@ fn run_events(input: &Input) -> u64 {
 /// The time a tcp-100g event takes, in udp-iperf events' (the worlds
 /// [`CrossCpuFree::EVENTS_PER_S`] was measured on): a GRO skb of 16 frames takes and frees
 /// its pages through the pcp lists and the buddy allocator, where a datagram has two slab
-/// objects. Measured at the defaults, one core, release build: without deferral 5.2 udp
-/// events' time per expected event, with deferral 3.5 (`cargo test --release -p skblab-core
-/// --features cli --test estimate -- --ignored --nocapture --test-threads 1 world_speeds`).
-pub const TCP_EVENT_WORK: u64 = 4;
+/// objects. Measured at the deferral table's settings, one core, release build: without
+/// deferral 5.2 and 6.9 udp events' time per expected event, with deferral 3.5 and 4.1 (two
+/// runs of `cargo test --release -p skblab-core --features cli --test estimate -- --ignored
+/// --nocapture --test-threads 1 world_speeds`).
+pub const TCP_EVENT_WORK: u64 = 5;
 
 impl Model for CrossCpuFree {
     type Input = Input;
