@@ -401,9 +401,9 @@ impl<M: Model> Experiment for M {
         let Some(t) = self.seed_tables() else { return WorkEstimate::new(0, 0) };
         let one = Experiment::reproduce_estimate(self, seeds);
         let tables = t.tables();
-        let checks = tables.iter().fold(WorkEstimate::new(0, 0), |sum, spec| {
-            sum.plus(t.check_work(spec.table, seeds).unwrap_or(one))
-        });
+        let checks = tables
+            .iter()
+            .fold(WorkEstimate::new(0, 0), |sum, spec| sum.plus(t.check_work(spec.table, seeds).unwrap_or(one)));
         // A fitted table's experiment also moves each uncertain quantity ±10 % from its base
         // run, one perturbed run each (`validate::sensitivity`).
         let fitted = tables.iter().any(|spec| spec.verdict() == crate::calibrate::tables::Verdict::Fit);

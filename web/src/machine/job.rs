@@ -107,9 +107,9 @@ impl MachineStore {
     }
 
     fn started(&mut self, id: u64, facts: MachineFacts, total: u32, events: u64) -> Changed {
-        // The fit's runs are high-order-alloc's, converted at its speed as the CLI does.
-        let hoa = skblab_core::experiments::high_order_alloc::HighOrderAlloc;
-        let estimate_ms = plan::estimate_ms(&hoa, &WorkEstimate::new(u64::from(total), events), 1);
+        // Converted as the CLI converts the fit's work.
+        let work = WorkEstimate::new(u64::from(total), events);
+        let estimate_ms = plan::wall_ms(skblab_core::machine::fit::native_seconds_of(&work), work.points, 1);
         self.update(id, |s| {
             s.facts = Some(Rc::new(facts));
             s.job.progress(0, total);

@@ -25,8 +25,14 @@ pub const LONG_MS: f64 = 1_000.0;
 /// The wall time in the page of `estimate`, work of `e`: its native seconds at wasm's speed,
 /// the events spread over `workers` workers (at most one per point), the fixed overhead not.
 pub fn estimate_ms(e: &dyn Experiment, estimate: &WorkEstimate, workers: u32) -> f64 {
-    let parallel = u64::from(workers.max(1)).min(estimate.points.max(1)) as f64;
-    let events_s = e.native_seconds(estimate) - WorkEstimate::OVERHEAD_S;
+    wall_ms(e.native_seconds(estimate), estimate.points, workers)
+}
+
+/// The wall time in the page of work of `points` points that takes `native_s` seconds of one
+/// native core ([`Experiment::native_seconds`]; see [`estimate_ms`]).
+pub fn wall_ms(native_s: f64, points: u64, workers: u32) -> f64 {
+    let parallel = u64::from(workers.max(1)).min(points.max(1)) as f64;
+    let events_s = native_s - WorkEstimate::OVERHEAD_S;
     (events_s / parallel + WorkEstimate::OVERHEAD_S) / WASM_SPEED * 1000.0
 }
 
