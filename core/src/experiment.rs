@@ -79,36 +79,57 @@ pub enum Cost {
 }
 
 /// The work a run will take, known before it starts (every run and sweep has a bounded,
-/// estimated amount of work): its points and the simulated events it is expected to
-/// take (each world also caps every run, which bounds the work if the estimate misjudges it).
-/// Experiments override [`Experiment::estimate`]; the default assumes
-/// [`WorkEstimate::DEFAULT_EVENTS_PER_POINT`] per point.
+/// estimated amount of work): its points, the simulated events it is expected to take (each
+/// world also caps every run, which bounds the work if the estimate misjudges it) and the
+/// work its events do beyond an average event's, in events' worth. Experiments override
+/// [`Experiment::estimate`]; the default assumes [`WorkEstimate::DEFAULT_EVENTS_PER_POINT`]
+/// per point. Seconds come from [`Experiment::native_seconds`] (the experiment's own speed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkEstimate {
     pub points: u64,
+    /// Simulated events, as the worlds count them ([`crate::sim::world::events_handled`]).
     pub events: u64,
+    /// Work beyond the events, in events' worth at the experiment's speed: heavier events
+    /// (cross-cpu-free's tcp-100g skbs of many pages) or loop steps that are no events
+    /// (percpu-counter's draws are counted in `events` instead). Mostly 0.
+    pub extra: u64,
 }
 
 impl WorkEstimate {
     /// The default's events per point (an assumption until an experiment says better).
     pub const DEFAULT_EVENTS_PER_POINT: u64 = 1_000_000;
     /// The engine's speed on this project's reference machine, native, one core, in events
-    /// per second (measured by `make bench`; docs/performance.md).
+    /// per second (measured by `make bench`; docs/performance.md): the speed of an
+    /// experiment that does not measure its own ([`Experiment::events_per_s`]).
     pub const NATIVE_EVENTS_PER_S: f64 = 8.0e6;
-    /// Seconds of one core natively at [`Self::NATIVE_EVENTS_PER_S`] (an experiment's own
-    /// speed: [`Experiment::native_seconds`]).
-    pub fn native_seconds(&self) -> f64 {
-        self.events as f64 / Self::NATIVE_EVENTS_PER_S
+    /// What a command costs before and beside its events, in seconds: the process's start,
+    /// the thread pool's, building the worlds and printing. A tiny run measures 6 ms of CPU and
+    /// 22 ms of wall time on the project's 2-core machine (`perf stat -r 10 -e task-clock
+    /// target/release/skblab run high-order-alloc --set warmup_us=0 --set measure_us=100 --set
+    /// max_threads=1`; `run skb-layout`, no world at all: 1.7 ms of CPU, 5 ms of wall time).
+    pub const OVERHEAD_S: f64 = 0.02;
+    /// `points` points of `events` events and no extra work.
+    pub const fn new(points: u64, events: u64) -> WorkEstimate {
+        WorkEstimate { points, events, extra: 0 }
+    }
+    /// The events and the extra work, in events' worth.
+    pub fn work(&self) -> u64 {
+        self.events.saturating_add(self.extra)
     }
     /// `n` times this work.
     pub fn times(self, n: u64) -> WorkEstimate {
-        WorkEstimate { points: self.points.saturating_mul(n), events: self.events.saturating_mul(n) }
+        WorkEstimate {
+            points: self.points.saturating_mul(n),
+            events: self.events.saturating_mul(n),
+            extra: self.extra.saturating_mul(n),
+        }
     }
     /// This work and `other`'s.
     pub fn plus(self, other: WorkEstimate) -> WorkEstimate {
         WorkEstimate {
             points: self.points.saturating_add(other.points),
             events: self.events.saturating_add(other.events),
+            extra: self.extra.saturating_add(other.extra),
         }
     }
 }
@@ -358,16 +379,18 @@ pub trait Experiment: Sync {
     /// The work of `run(params, _)`, before it starts (see [`WorkEstimate`]).
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let points = self.points(params).len() as u64;
-        WorkEstimate { points, events: points.saturating_mul(WorkEstimate::DEFAULT_EVENTS_PER_POINT) }
+        WorkEstimate::new(points, points.saturating_mul(WorkEstimate::DEFAULT_EVENTS_PER_POINT))
     }
     /// The engine's speed on this experiment's worlds, native, one core, events per second
     /// (each experiment's measured; the engine's reference by default).
     fn events_per_s(&self) -> f64 {
         WorkEstimate::NATIVE_EVENTS_PER_S
     }
-    /// Seconds of one core natively that `e` (work of this experiment) takes.
+    /// Seconds of one core natively that `e` (work of this experiment) takes: its work at
+    /// [`Experiment::events_per_s`] and [`WorkEstimate::OVERHEAD_S`]. The one conversion of
+    /// events to time, the CLI's and (scaled to wasm) the page's.
     fn native_seconds(&self, e: &WorkEstimate) -> f64 {
-        e.events as f64 / self.events_per_s()
+        WorkEstimate::OVERHEAD_S + e.work() as f64 / self.events_per_s()
     }
     /// The work of [`Experiment::reproduce_mean`] over `seeds` seeds: one run of
     /// [`Experiment::reproduce_params`] per seed (experiments whose reproduction gathers

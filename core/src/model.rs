@@ -191,6 +191,11 @@ pub trait Model: Sync + Sized + 'static {
     fn finish_events(&self, _input: &Self::Input) -> u64 {
         0
     }
+    /// The whole run's work beyond its events, in events' worth ([`WorkEstimate::extra`]):
+    /// events that each cost several average ones. None by default.
+    fn extra_work(&self, _input: &Self::Input) -> u64 {
+        0
+    }
     /// Where the page may run the whole run; by default from the expected events.
     fn cost(&self, input: &Self::Input) -> Cost {
         cost_of(total_events(self, input))
@@ -292,9 +297,9 @@ pub trait SeedTables<M: Model>: Sync {
     fn figures_events(&self) -> Option<u64> {
         None
     }
-    /// The simulated events of [`SeedTables::check_table`] of `table` over `seeds` seeds
-    /// (`None`: one reproduction over them).
-    fn check_events(&self, _table: &str, _seeds: u64) -> Option<u64> {
+    /// The work of [`SeedTables::check_table`] of `table` over `seeds` seeds (`None`: one
+    /// reproduction over them).
+    fn check_work(&self, _table: &str, _seeds: u64) -> Option<WorkEstimate> {
         None
     }
 }
@@ -379,7 +384,8 @@ impl<M: Model> Experiment for M {
     }
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let input = M::Input::from(params);
-        WorkEstimate { points: Model::points(self, &input).len() as u64, events: total_events(self, &input) }
+        let points = Model::points(self, &input).len() as u64;
+        WorkEstimate { extra: Model::extra_work(self, &input), ..WorkEstimate::new(points, total_events(self, &input)) }
     }
     fn events_per_s(&self) -> f64 {
         M::EVENTS_PER_S
@@ -387,17 +393,17 @@ impl<M: Model> Experiment for M {
     fn reproduce_estimate(&self, seeds: u64) -> WorkEstimate {
         let run = Experiment::estimate(self, &Experiment::reproduce_params(self));
         match self.seed_tables().and_then(|t| t.figures_events()) {
-            Some(events) => WorkEstimate { points: 1, events }.times(seeds),
+            Some(events) => WorkEstimate::new(1, events).times(seeds),
             None => run.times(seeds),
         }
     }
     fn validate_estimate(&self, seeds: u64) -> WorkEstimate {
-        let Some(t) = self.seed_tables() else { return WorkEstimate { points: 0, events: 0 } };
+        let Some(t) = self.seed_tables() else { return WorkEstimate::new(0, 0) };
         let one = Experiment::reproduce_estimate(self, seeds);
         let tables = t.tables();
-        let checks = tables.iter().fold(WorkEstimate { points: 0, events: 0 }, |sum, spec| {
-            sum.plus(t.check_events(spec.table, seeds).map_or(one, |events| WorkEstimate { points: 1, events }))
-        });
+        let checks = tables
+            .iter()
+            .fold(WorkEstimate::new(0, 0), |sum, spec| sum.plus(t.check_work(spec.table, seeds).unwrap_or(one)));
         // A fitted table's experiment also moves each uncertain quantity ±10 % from its base
         // run, one perturbed run each (`validate::sensitivity`).
         let fitted = tables.iter().any(|spec| spec.verdict() == crate::calibrate::tables::Verdict::Fit);

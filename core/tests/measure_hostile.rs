@@ -119,7 +119,7 @@ fn the_reader_stops_at_the_size_limit() {
 
 fn report_of(name: &str, bytes: &[u8]) -> (MachineFit, MachineReport) {
     let mut f = way_in(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let seconds = f.estimate().native_seconds();
+    let seconds = f.native_seconds();
     assert!(seconds < 1.0, "{name}: the corpus keeps small fits ({seconds} s)");
     while !f.finished() {
         f.step();
@@ -220,7 +220,7 @@ fn the_estimate_counts_the_cores_that_run() {
 }
 
 /// The most work a legal file can ask for (256 stream cells of 16 flows at 64 KiB, all fitted,
-/// on the most cores simulated) is estimated under the CLI's 60 s of one core: the size limits
+/// on the most cores simulated) is estimated at a bounded time of one core: the size limits
 /// bound the fit.
 #[test]
 fn the_heaviest_legal_file_is_bounded() {
@@ -237,6 +237,8 @@ fn the_heaviest_legal_file_is_bounded() {
     let m = file::parse(&m.to_json()).expect("the heaviest file is legal");
     let f = MachineFit::new(&m).unwrap();
     assert_eq!(f.total(), 2 * 256 + (fit::FIT_STEPS + 1) * 256);
-    let seconds = f.estimate().native_seconds();
-    assert!(seconds > 10.0 && seconds <= 60.0, "{seconds} s");
+    // About 71 s of one core at high-order-alloc's measured 6 M events/s: above the 60 s limit,
+    // so the CLI asks for --allow-long and the page for a go-ahead; bounded all the same.
+    let seconds = f.native_seconds();
+    assert!(seconds > 10.0 && seconds <= 90.0, "{seconds} s");
 }

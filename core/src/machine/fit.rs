@@ -132,6 +132,12 @@ pub struct MachineFit {
 
 const PHI: f64 = 0.618_033_988_749_895;
 
+/// Seconds of one core natively for a fit's `work`: high-order-alloc's runs at its own speed
+/// ([`Experiment::native_seconds`]), the CLI's and the page's one conversion.
+pub fn native_seconds_of(work: &WorkEstimate) -> f64 {
+    crate::experiments::high_order_alloc::HighOrderAlloc.native_seconds(work)
+}
+
 impl MachineFit {
     /// Checks that the file has something to predict and sets up the runs.
     pub fn new(m: &Measurement) -> Result<MachineFit, String> {
@@ -193,7 +199,11 @@ impl MachineFit {
         let run = |c: &Cell| expected_events_per_run(&self.params, flows_of(c));
         let all: u64 = self.cells.iter().map(run).sum();
         let fit: u64 = if self.fitting() { self.cells.iter().filter(|c| used_for_fit(c)).map(run).sum() } else { 0 };
-        WorkEstimate { points: self.total() as u64, events: 2 * all + (FIT_STEPS as u64 + 1) * fit }
+        WorkEstimate::new(self.total() as u64, 2 * all + (FIT_STEPS as u64 + 1) * fit)
+    }
+    /// Seconds of one core natively for [`MachineFit::estimate`] ([`native_seconds_of`]).
+    pub fn native_seconds(&self) -> f64 {
+        native_seconds_of(&self.estimate())
     }
     pub fn finished(&self) -> bool {
         self.fitted.len() == self.cells.len() && self.catalogue.len() == self.cells.len() && self.fit_done()

@@ -58,8 +58,9 @@ impl Window {
 }
 
 /// The loop's state: the window, the cap and where the run is. A world holds one and hands
-/// it to the loop through [`World::run_state`] and [`World::run_state_mut`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// it to the loop through [`World::run_state`] and [`World::run_state_mut`]. Not `Clone`: a
+/// world's events are added to [`events_handled`] once, when it is dropped.
+#[derive(Debug, PartialEq, Eq)]
 pub struct RunState {
     window: Window,
     end_ns: u64,
@@ -114,6 +115,21 @@ impl RunState {
             truncated: self.truncated(),
             measured_ns: stop_ns.saturating_sub(self.window.warmup_ns),
         }
+    }
+}
+
+/// Events handled by every world this process has dropped (summed when a world's
+/// [`RunState`] is dropped, one atomic add per world): the work a command really simulated,
+/// which tests hold its estimate to (`core/tests/estimate.rs`). Read only; no run depends on it.
+pub fn events_handled() -> u64 {
+    EVENTS_HANDLED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static EVENTS_HANDLED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl Drop for RunState {
+    fn drop(&mut self) {
+        EVENTS_HANDLED.fetch_add(self.events, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

@@ -107,7 +107,9 @@ impl MachineStore {
     }
 
     fn started(&mut self, id: u64, facts: MachineFacts, total: u32, events: u64) -> Changed {
-        let estimate_ms = plan::estimate_ms(&WorkEstimate { points: u64::from(total), events }, 1);
+        // Converted as the CLI converts the fit's work.
+        let work = WorkEstimate::new(u64::from(total), events);
+        let estimate_ms = plan::wall_ms(skblab_core::machine::fit::native_seconds_of(&work), work.points, 1);
         self.update(id, |s| {
             s.facts = Some(Rc::new(facts));
             s.job.progress(0, total);

@@ -4,13 +4,16 @@
 //! run the page assembles is core's `run` bit for bit (tests below, and the pool's e2e test).
 //!
 //! Also the page's estimate of a run ([`estimate_ms`]): core's [`WorkEstimate`] in seconds of
-//! one native core, scaled to wasm and spread over the workers.
+//! one native core at the experiment's own speed ([`Experiment::native_seconds`], the CLI's
+//! conversion), scaled to wasm and spread over the workers.
 
 use skblab_core::{Experiment, Params, Row, WorkEstimate};
 
-/// Wasm's speed as a share of native on the same machine (measured: 0.49–0.9 depending on
-/// load, docs/performance.md; the lower middle, so that estimates err long).
-pub const WASM_SPEED: f64 = 0.6;
+/// Wasm's speed as a share of native on the same machine: the sweep worker's build (the
+/// `wasm-worker` profile) in headless Chromium against the native build, timed back to back
+/// by `bash scripts/bench.sh engine` (its `wasm/native:` line): 0.72, 0.78, 0.80 and 0.84 in
+/// four runs on the project's 2-core machine (docs/performance.md); the median.
+pub const WASM_SPEED: f64 = 0.78;
 
 /// Runs estimated above this many milliseconds wait for the learner's go-ahead: nothing that
 /// long starts on a page load or a moved knob alone.
@@ -19,16 +22,23 @@ pub const CONFIRM_MS: f64 = 30_000.0;
 /// Runs estimated (or running) above this many milliseconds show an ETA and a Stop button.
 pub const LONG_MS: f64 = 1_000.0;
 
-/// The wall time of `estimate` in the page: its native seconds at wasm's speed, on `workers`
-/// workers (at most one per point).
-pub fn estimate_ms(estimate: &WorkEstimate, workers: u32) -> f64 {
-    let parallel = u64::from(workers.max(1)).min(estimate.points.max(1)) as f64;
-    estimate.native_seconds() / WASM_SPEED / parallel * 1000.0
+/// The wall time in the page of `estimate`, work of `e`: its native seconds at wasm's speed,
+/// the events spread over `workers` workers (at most one per point), the fixed overhead not.
+pub fn estimate_ms(e: &dyn Experiment, estimate: &WorkEstimate, workers: u32) -> f64 {
+    wall_ms(e.native_seconds(estimate), estimate.points, workers)
+}
+
+/// The wall time in the page of work of `points` points that takes `native_s` seconds of one
+/// native core ([`Experiment::native_seconds`]; see [`estimate_ms`]).
+pub fn wall_ms(native_s: f64, points: u64, workers: u32) -> f64 {
+    let parallel = u64::from(workers.max(1)).min(points.max(1)) as f64;
+    let events_s = native_s - WorkEstimate::OVERHEAD_S;
+    (events_s / parallel + WorkEstimate::OVERHEAD_S) / WASM_SPEED * 1000.0
 }
 
 /// The wall time of `e`'s run under `params` (see [`estimate_ms`]).
 pub fn run_estimate_ms(e: &dyn Experiment, params: &Params, workers: u32) -> f64 {
-    estimate_ms(&e.estimate(params), workers)
+    estimate_ms(e, &e.estimate(params), workers)
 }
 
 /// Time left, from how far the run has come: the rate so far once a point is in, else what is
@@ -248,10 +258,14 @@ mod tests {
 
     #[test]
     fn estimates_and_etas() {
-        let w = WorkEstimate { points: 30, events: 30_000_000 };
-        // 3.75 s native, 6.25 s in wasm, over 2 workers.
-        assert!((estimate_ms(&w, 2) - 3125.0).abs() < 1e-6);
-        assert!((estimate_ms(&w, 64) - 6250.0 / 30.0).abs() < 1e-6, "at most one worker per point");
+        let e = skblab_core::find(hoa::ID).unwrap();
+        let w = WorkEstimate::new(30, 30_000_000);
+        // At the experiment's own speed, as the CLI converts: 5 s native at 6 M events/s.
+        let events_s = 30e6 / e.events_per_s();
+        let ms = |parallel: f64| (events_s / parallel + WorkEstimate::OVERHEAD_S) / WASM_SPEED * 1000.0;
+        assert!((e.native_seconds(&w) - events_s - WorkEstimate::OVERHEAD_S).abs() < 1e-9);
+        assert!((estimate_ms(e, &w, 2) - ms(2.0)).abs() < 1e-6);
+        assert!((estimate_ms(e, &w, 64) - ms(30.0)).abs() < 1e-6, "at most one worker per point");
         assert_eq!(eta_ms(1000.0, 400.0, 0, 10), 600.0);
         assert_eq!(eta_ms(1000.0, 400.0, 2, 10), 1600.0);
         assert_eq!(eta_text(1600.0), "about 2 s left");

@@ -511,9 +511,9 @@ fn work_line(f: &fit::MachineFit, file_cpus: u32, limit_s: f64, allow_long: bool
         "calibrate high-order-alloc --machine: {} simulator runs on {cores}, about {} simulated events, about {} of one core",
         f.total(),
         e.events,
-        super::duration_text(e.native_seconds())
+        super::duration_text(f.native_seconds())
     );
-    if e.native_seconds() > limit_s && !allow_long {
+    if f.native_seconds() > limit_s && !allow_long {
         return Err(format!("{line}, above the limit of {limit_s:.0} s: pass --allow-long to run it anyway"));
     }
     Ok(line)

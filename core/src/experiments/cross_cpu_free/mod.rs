@@ -43,7 +43,7 @@ mod views;
 pub mod world;
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
-use crate::experiment::{Cost, Monotone, Point, ViewData, ViewQuery, ViewSpec};
+use crate::experiment::{Cost, Experiment as _, Monotone, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate};
 use crate::model::{cost_of, Calibrated, CustomViews, Model, Runner, SeedTables};
 use crate::output::{mark_row, Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput};
 use crate::params::ParamSpec;
@@ -321,6 +321,15 @@ fn run_events(input: &Input) -> u64 {
     world::expected_events(&input.config(XEN_GUEST_2011, false))
 }
 
+/// The time a tcp-100g event takes, in udp-iperf events' (the worlds
+/// [`CrossCpuFree::EVENTS_PER_S`] was measured on): a GRO skb of 16 frames takes and frees
+/// its pages through the pcp lists and the buddy allocator, where a datagram has two slab
+/// objects. Measured at the deferral table's settings, one core, release build: without
+/// deferral 5.2 and 6.9 udp events' time per expected event, with deferral 3.5 and 4.1 (two
+/// runs of `cargo test --release -p skblab-core --features cli --test estimate -- --ignored
+/// --nocapture --test-threads 1 world_speeds`).
+pub const TCP_EVENT_WORK: u64 = 5;
+
 impl Model for CrossCpuFree {
     type Input = Input;
     type Worlds = Runs;
@@ -355,6 +364,15 @@ impl Model for CrossCpuFree {
     /// `finish` runs the configuration again with its lane events for the views.
     fn finish_events(&self, input: &Input) -> u64 {
         run_events(input)
+    }
+
+    /// tcp-100g's events are heavier than the udp ones the speed is of ([`TCP_EVENT_WORK`]).
+    fn extra_work(&self, input: &Input) -> u64 {
+        if input.workload != Workload::Tcp100g {
+            return 0;
+        }
+        let events = Model::events(self, input, &Point { index: 0, x: 0 }) + Model::finish_events(self, input);
+        events.saturating_mul(TCP_EVENT_WORK - 1)
     }
 
     fn meanings(&self, _input: &Input) -> Vec<Meaning> {
@@ -445,6 +463,12 @@ impl SeedTables<CrossCpuFree> for CrossCpuFree {
         let base = Input::defaults();
         let run = |bytes: u32, split: bool| run_events(&Input { datagram_bytes: bytes, shinfo_split: split, ..base });
         Some(run(64, false) + run(64, true) + run(1200, false) + run(1200, true))
+    }
+
+    /// The deferral table runs tcp-100g without and with deferral, a run per seed each.
+    fn check_work(&self, table: &str, seeds: u64) -> Option<WorkEstimate> {
+        let run = |defer| self.estimate(&tables::defer_params(defer));
+        (table == tables::DEFER_TABLE).then(|| run(false).plus(run(true)).times(seeds))
     }
 
     /// Datagrams and Mbit/s of the four runs ([`repro::figures_on`]).

@@ -50,19 +50,25 @@ pub fn tables() -> Vec<TableSpec> {
     ]
 }
 
+/// The settings of the deferral table's runs: tcp-100g, without or with deferral.
+pub fn defer_params(defer: bool) -> crate::Params {
+    use crate::experiment::Experiment as _;
+    let settings = ["workload=tcp-100g".to_string(), format!("defer_free={defer}")];
+    super::CrossCpuFree.params_from(&settings).expect("valid tcp-100g settings")
+}
+
 /// The prediction error of the tcp-100g runs against Eric's two averages.
 fn check_defer(seeds: &[u64]) -> TableCheck {
     use crate::experiment::Experiment as _;
-    let mbps = |defer: &str| {
-        let settings = ["workload=tcp-100g".to_string(), format!("defer_free={defer}")];
-        let params = super::CrossCpuFree.params_from(&settings).expect("valid tcp-100g settings");
+    let mbps = |defer: bool| {
+        let params = defer_params(defer);
         let per_seed = crate::calibrate::par_map(seeds, |&s| {
             super::CrossCpuFree.run(&params, s).column_f64("mbps")[0].unwrap_or(0.0)
         });
         let sum: f64 = per_seed.iter().sum();
         sum / seeds.len().max(1) as f64
     };
-    let (b, a) = (mbps("false"), mbps("true"));
+    let (b, a) = (mbps(false), mbps(true));
     let (sb, sa) = (DEFER_BEFORE_MBPS, DEFER_AFTER_MBPS);
     TableCheck {
         in_sample_mape: Some(mape(&[(b, sb), (a, sa)])),

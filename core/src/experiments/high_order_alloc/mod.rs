@@ -55,7 +55,7 @@ pub use world::{Placement, StreamConfig, StreamSim, StreamStats, TraceFrame, MAX
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
-use crate::experiment::{ChartSpec, Cost, Monotone, Point, ViewData, ViewQuery, ViewSpec};
+use crate::experiment::{ChartSpec, Cost, Monotone, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate};
 use crate::model::{Calibrated, CustomViews, Model, Runner, SeedTables};
 use crate::output::{mark_row, Cell, Column, Meaning, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec};
@@ -219,8 +219,8 @@ impl SeedTables<HighOrderAlloc> for HighOrderAlloc {
         (table == validate::TABLE).then(|| validate::check(seeds))
     }
 
-    fn check_events(&self, table: &str, seeds: u64) -> Option<u64> {
-        (table == validate::TABLE).then(|| validate::check_events(seeds))
+    fn check_work(&self, table: &str, seeds: u64) -> Option<WorkEstimate> {
+        (table == validate::TABLE).then(|| WorkEstimate::new(1, validate::check_events(seeds)))
     }
 
     fn seed_output(&self) -> Option<RunOutput> {

@@ -48,7 +48,7 @@ pub use specs::specs;
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
-use crate::experiment::{Cost, Monotone, Point, ViewSpec};
+use crate::experiment::{Cost, Monotone, Point, ViewSpec, WorkEstimate};
 use crate::model::{Calibrated, Model, ModelInput, Runner, SeedTables};
 use crate::output::{Column, Meaning, Reproduction, Row, RunOutput};
 use crate::params::{at_most, cores_split_evenly, Choice, ParamError, ParamSpec, Params, Value};
@@ -327,8 +327,8 @@ impl SeedTables<PageFragFree> for PageFragFree {
 
     /// `xdp-fwd-x86` runs the x86 host before the fix on 1..=6 cores, per seed; the others
     /// are one reproduction each.
-    fn check_events(&self, table: &str, seeds: u64) -> Option<u64> {
-        (table == "xdp-fwd-x86").then(|| validate::xdp_fwd_events() * seeds)
+    fn check_work(&self, table: &str, seeds: u64) -> Option<WorkEstimate> {
+        (table == "xdp-fwd-x86").then(|| WorkEstimate::new(1, validate::xdp_fwd_events() * seeds))
     }
 
     fn mean_of_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
