@@ -278,7 +278,6 @@ const CITED: &[(&str, &str)] = &[
     ("cross-cpu-free", "13,645,857 datagrams, -1.26 %"),
     ("cross-cpu-free", "one more object's lines"),
     ("cross-cpu-free", "SLUB before 3.2"),
-    ("cross-cpu-free", "about nine times as often"),
     ("skb-cache", "the patch's 8 -> 9 Mpps is 12.5 %"),
     ("skb-cache", "Two CPUs still share"),
     ("skb-cache", "the one that also runs"),

@@ -160,6 +160,31 @@ const CITED_NUMBERS: &[(&str, &str, &str)] = &[
     ("skb-cache", "16 M alloc+free", "the cover letter of merge bdaba8959e92: 8 Mpps = 16 M alloc/free per second"),
     ("skb-cache", "16 million allocations", "the cover letter of merge bdaba8959e92"),
     ("skb-cache", "1.5 KB of tx skb", "slab object sizes: a 512-byte fclone and a kmalloc-1k head"),
+    // high-order-alloc
+    ("high-order-alloc", "the seed measured 267 Gbit/s", "seed 000's table: 8 flows, order 3"),
+    ("high-order-alloc", "seed: 642 Gbit/s", "seed 000's table: 20 flows, order 0"),
+    ("high-order-alloc", "near 600 Gbit/s from 25 flows on", "seed 000's table: order 3 from 25 to 29 flows"),
+    ("high-order-alloc", "about 430 ns", "arithmetic on seed 000's table: 64 KiB per four passes at its order-3 top"),
+    ("high-order-alloc", "the seed's 577 (about 604 Gbit/s from 25 to 29 flows)", "seed 000's table: order 3 at 30 flows"),
+    ("high-order-alloc", "seed: 841 Gbit/s", "seed 000's table: 30 flows, order 0"),
+    ("high-order-alloc", "104-thread Skylake", "the kernel test robot's report, 20190403063436.GG20952@shao2-debian"),
+    ("high-order-alloc", "208 flows", "the kernel test robot's nr_threads: 200 % of 104 threads"),
+    ("high-order-alloc", "208 order-3 flows", "the kernel test robot's nr_threads: 200 % of 104 threads"),
+    ("high-order-alloc", "LKP measured 819 in all", "the kernel test robot's report: 819,330 Mbit/s over 208 netperfs"),
+    ("high-order-alloc", "Feng's profile showed about 44 %", "Feng Tang's profile, 20190612035133.GA18313@shbuild999.sh.intel.com"),
+    // page-frag-free
+    ("page-frag-free", "12.65 %", "seed 002's perf graph: __free_pages_ok"),
+    ("page-frag-free", "+11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
+    ("page-frag-free", "~11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
+    ("page-frag-free", "9.29 Mpps", "the XDP paper's benchmarks/bench04_fwd.org: Linux forwarding on 6 cores"),
+    ("page-frag-free", "through 5.13", "a kernel version"),
+    ("page-frag-free", "From 5.14", "a kernel version"),
+    ("page-frag-free", "until 5.14", "a kernel version"),
+    // cross-cpu-free
+    ("cross-cpu-free", "64-byte", "seed 001: iperf -u -l 64"),
+    ("cross-cpu-free", "at 64 bytes", "seed 001: iperf -u -l 64"),
+    ("cross-cpu-free", "20 us per datagram", "the step's reader_work_ns = 20000: a setting"),
+    ("cross-cpu-free", "100 Gbit/s NICs", "commit 68822bdf76f1: Eric Dumazet's test"),
 ];
 
 /// A step's shown text without code (kernel source, names) and tags: what the scan reads.
@@ -245,7 +270,7 @@ fn typed_model_numbers(text: &str, values: &[(f64, String)]) -> Vec<(String, Str
 
 /// The lessons whose text the scan below covers: those whose model numbers are placeholders.
 /// Every lesson belongs here; the others still type numbers of the model.
-const SCANNED: &[&str] = &["skb-cache"];
+const SCANNED: &[&str] = &["skb-cache", "high-order-alloc", "page-frag-free", "cross-cpu-free"];
 
 /// No model number is typed in a step's title, text, prompt or explanation: it is a
 /// placeholder, or cited ([`CITED_NUMBERS`]).

@@ -1,7 +1,7 @@
 //! Reading numbers out of lesson text, for the checkers (tests/check.rs, tests/numbers.rs).
 
 /// The numbers written in `text`, as written ("6,272", "0.5"), read as values; small numbers
-/// written as words ("two") count too. A number inside a name (`x86_64`, `order3`) does not.
+/// written as words ("two") count too. A number inside a name (`x86_64`, `order3`, `v5.14`) does not.
 pub fn numbers_in(text: &str) -> Vec<(String, f64)> {
     const WORDS: [&str; 13] =
         ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
@@ -10,7 +10,8 @@ pub fn numbers_in(text: &str) -> Vec<(String, f64)> {
     let mut i = 0;
     while i < chars.len() {
         let in_name = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
-        if chars[i].is_ascii_digit() && !in_name {
+        if chars[i].is_ascii_digit() {
+            // The whole run is read even inside a name, so `v5.14` does not give `14`.
             let start = i;
             while i < chars.len()
                 && (chars[i].is_ascii_digit()
@@ -20,7 +21,7 @@ pub fn numbers_in(text: &str) -> Vec<(String, f64)> {
             }
             let glued = chars.get(i).is_some_and(|c| c.is_alphabetic() || *c == '_');
             let written: String = chars[start..i].iter().collect();
-            if !glued {
+            if !glued && !in_name {
                 if let Ok(v) = written.replace(',', "").parse() {
                     found.push((written, v));
                 }
