@@ -216,13 +216,17 @@ pub fn parse_lesson(slug: &str, experiment: &str, text: &str, numbers: &Numbers)
     Ok(parse_lesson_keys(slug, experiment, text, numbers)?.0)
 }
 
+/// The model numbers a lesson's text uses: every key, and by step (0-based) the keys of those
+/// shown before its question is answered (title, text and prompt).
+pub type LessonKeys = (Vec<NumberKey>, Vec<(usize, NumberKey)>);
+
 /// [`parse_lesson`], and the keys of every model number its text uses.
 pub fn parse_lesson_keys(
     slug: &str,
     experiment: &str,
     text: &str,
     numbers: &Numbers,
-) -> Result<(Lesson, Vec<NumberKey>), String> {
+) -> Result<(Lesson, LessonKeys), String> {
     let rest = text.strip_prefix("+++\n").ok_or("the file must start with a `+++` line")?;
     let end = rest.find("\n+++\n").ok_or("the front matter must end with a `+++` line")?;
     let (front, body) = (&rest[..end + 1], &rest[end + 5..]);
@@ -233,15 +237,15 @@ pub fn parse_lesson_keys(
     }
     let named: BTreeMap<String, Vec<(String, String)>> =
         fm.settings.into_iter().map(|(name, table)| (name, settings(table))).collect();
-    let mut filler = Filler { slug, named: &named, numbers, keys: Vec::new() };
+    let mut filler = Filler { slug, named: &named, numbers, keys: Vec::new(), shown: None, before_answer: Vec::new() };
     let steps = fm
         .steps
         .into_iter()
         .zip(sections)
         .enumerate()
-        .map(|(i, (s, body))| step(s, &body, &mut filler).map_err(|e| format!("step {}: {e}", i + 1)))
+        .map(|(i, (s, body))| step(i, s, &body, &mut filler).map_err(|e| format!("step {}: {e}", i + 1)))
         .collect::<Result<_, _>>()?;
-    let keys = filler.keys;
+    let keys = (filler.keys, filler.before_answer);
     let claims = fm.claims.into_iter().map(claim).collect::<Result<_, _>>()?;
     let lesson = Lesson {
         slug: slug.to_string(),
@@ -262,6 +266,9 @@ struct Filler<'a> {
     named: &'a BTreeMap<String, Vec<(String, String)>>,
     numbers: &'a Numbers,
     keys: Vec<NumberKey>,
+    /// The step whose text before its answer is being filled, if any.
+    shown: Option<usize>,
+    before_answer: Vec<(usize, NumberKey)>,
 }
 
 impl Filler<'_> {
@@ -287,6 +294,9 @@ impl Filler<'_> {
                 Some(v) => p.render(v).map_err(|e| format!("{}: {e}", &text[range.clone()]))?,
                 None => NO_VALUE.to_string(),
             };
+            if let Some(step) = self.shown {
+                self.before_answer.push((step, key.clone()));
+            }
             self.keys.push(key);
             out.push_str(&text[at..range.start]);
             out.push_str(&shown);
@@ -326,16 +336,19 @@ fn split_sections(body: &str) -> Vec<String> {
     sections.into_iter().map(|s| s.trim().to_string()).collect()
 }
 
-fn step(raw: RawStep, body_markdown: &str, filler: &mut Filler<'_>) -> Result<Step, String> {
+fn step(index: usize, raw: RawStep, body_markdown: &str, filler: &mut Filler<'_>) -> Result<Step, String> {
     let params = settings(raw.params);
+    filler.shown = Some(index);
     let title = filler.fill(&raw.title, &params)?;
     let body_html = markdown_to_html(&filler.fill(body_markdown, &params)?);
     let mut question = raw.question.map(question).transpose()?;
     if let Some(q) = &mut question {
         let at: Vec<(String, String)> = params.iter().chain(&q.params).cloned().collect();
         q.prompt = filler.fill(&q.prompt, &at)?;
+        filler.shown = None;
         q.explanation = filler.fill(&q.explanation, &at)?;
     }
+    filler.shown = None;
     Ok(Step { title, body_html, params, views: raw.views, question })
 }
 

@@ -281,7 +281,6 @@ const CITED: &[(&str, &str)] = &[
     ("skb-cache", "the patch's 8 -> 9 Mpps is 12.5 %"),
     ("skb-cache", "Two CPUs still share"),
     ("skb-cache", "the one that also runs"),
-    ("ktls-recursion", "room for 246 whole levels"),
     ("ktls-recursion", "about 249 levels in the seed's"),
 ];
 

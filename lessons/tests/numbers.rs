@@ -3,7 +3,7 @@
 //! the model computes is typed in a step's title, text, prompt or explanation.
 
 use skblab_core::{find, Experiment, DEFAULT_SEED};
-use skblab_lessons::{index, lesson, numbers::*, Runs, Status};
+use skblab_lessons::{apply_settings, index, lesson, numbers::*, QuestionKind, Runs, Status};
 use std::path::Path;
 
 mod model {
@@ -23,8 +23,9 @@ fn source(rel: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Each written lesson: its experiment, its source text, and the keys of its placeholders.
-fn written() -> Vec<(String, &'static dyn Experiment, String, Vec<NumberKey>)> {
+/// Each written lesson: its experiment, its source text, and the keys of its placeholders
+/// (all, and by step those shown before the step's question is answered).
+fn written() -> Vec<(String, &'static dyn Experiment, String, format::LessonKeys)> {
     let numbers = format::read_numbers(&source("numbers.tsv")).unwrap();
     let mut out = Vec::new();
     for e in index().iter().filter(|e| e.status == Status::Written) {
@@ -58,7 +59,7 @@ fn model_value(runs: &mut Runs, exp: &dyn Experiment, key: &NumberKey) -> Result
 fn the_numbers_table_is_what_skblab_run_gives() {
     let mut entries = Vec::new();
     let mut problems = Vec::new();
-    for (slug, exp, _, keys) in written() {
+    for (slug, exp, _, (keys, _)) in written() {
         let mut runs = Runs::new();
         for key in keys {
             match model_value(&mut runs, exp, &key) {
@@ -165,13 +166,21 @@ const CITED_NUMBERS: &[(&str, &str, &str)] = &[
     ("high-order-alloc", "seed: 642 Gbit/s", "seed 000's table: 20 flows, order 0"),
     ("high-order-alloc", "near 600 Gbit/s from 25 flows on", "seed 000's table: order 3 from 25 to 29 flows"),
     ("high-order-alloc", "about 430 ns", "arithmetic on seed 000's table: 64 KiB per four passes at its order-3 top"),
-    ("high-order-alloc", "the seed's 577 (about 604 Gbit/s from 25 to 29 flows)", "seed 000's table: order 3 at 30 flows"),
+    (
+        "high-order-alloc",
+        "the seed's 577 (about 604 Gbit/s from 25 to 29 flows)",
+        "seed 000's table: order 3 at 30 flows",
+    ),
     ("high-order-alloc", "seed: 841 Gbit/s", "seed 000's table: 30 flows, order 0"),
     ("high-order-alloc", "104-thread Skylake", "the kernel test robot's report, 20190403063436.GG20952@shao2-debian"),
     ("high-order-alloc", "208 flows", "the kernel test robot's nr_threads: 200 % of 104 threads"),
     ("high-order-alloc", "208 order-3 flows", "the kernel test robot's nr_threads: 200 % of 104 threads"),
     ("high-order-alloc", "LKP measured 819 in all", "the kernel test robot's report: 819,330 Mbit/s over 208 netperfs"),
-    ("high-order-alloc", "Feng's profile showed about 44 %", "Feng Tang's profile, 20190612035133.GA18313@shbuild999.sh.intel.com"),
+    (
+        "high-order-alloc",
+        "Feng's profile showed about 44 %",
+        "Feng Tang's profile, 20190612035133.GA18313@shbuild999.sh.intel.com",
+    ),
     // page-frag-free
     ("page-frag-free", "12.65 %", "seed 002's perf graph: __free_pages_ok"),
     ("page-frag-free", "+11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
@@ -185,6 +194,39 @@ const CITED_NUMBERS: &[(&str, &str, &str)] = &[
     ("cross-cpu-free", "at 64 bytes", "seed 001: iperf -u -l 64"),
     ("cross-cpu-free", "20 us per datagram", "the step's reader_work_ns = 20000: a setting"),
     ("cross-cpu-free", "100 Gbit/s NICs", "commit 68822bdf76f1: Eric Dumazet's test"),
+    // percpu-counter
+    ("percpu-counter", "14-core", "the model's machine: two 14-core Broadwell-EP Xeons (an input)"),
+    ("percpu-counter", "56 CPUs", "the model's machine: 2 sockets x 14 cores x 2 threads (an input)"),
+    ("percpu-counter", "56-CPU", "the model's machine: 2 sockets x 14 cores x 2 threads (an input)"),
+    ("percpu-counter", "0.7 %", "seed 003: Olof Johansson's profile of the atomic"),
+    ("percpu-counter", ".18 + .11 + .07", "seed 003: the three percpu functions of Olof Johansson's profile"),
+    ("percpu-counter", "at 100 every 10 ms", "kernel/time/timer.c: one tick is 10 ms at HZ=100"),
+    ("percpu-counter", "80 jiffies", "TCP_RTO_MIN (200 ms) at HZ=400"),
+    ("percpu-counter", "second level, 20 ms", "kernel/time/timer.c: level 1's 8-tick buckets at HZ=400"),
+    ("percpu-counter", "own 32-bit", "lib/percpu_counter.c: an s32 per CPU"),
+    ("percpu-counter", "max(32, 2 × CPUs)", "lib/percpu_counter.c, compute_batch_value()"),
+    ("percpu-counter", "131,072 pages or 512 MiB", "the kernel's bound at 256 CPUs: 2 x 256 x 256 pages of 4 KiB"),
+    ("percpu-counter", "1.5 times that", "net/ipv4/tcp.c, tcp_init_mem(): tcp_mem[2] = 3/2 tcp_mem[1]"),
+    ("percpu-counter", "up to 17 %", "K Prateek Nayak's netperf regression (netdev, 13 Oct 2022)"),
+    ("percpu-counter", "4096 pages", "the step's reserve_bytes, 16 MiB, in the sysctl's 4 KiB pages (an input)"),
+    // skb-layout
+    ("skb-layout", "65536/PAGE_SIZE", "include/linux/skbuff.h: MAX_SKB_FRAGS (seed 001 quotes it)"),
+    ("skb-layout", "65536 / 4096", "include/linux/skbuff.h: MAX_SKB_FRAGS with x86's 4 KiB pages"),
+    ("skb-layout", "grows from 16 to", "sizeof(skb_frag_t) on 64-bit, include/linux/skbuff.h"),
+    ("skb-layout", "back to 16", "sizeof(skb_frag_t) on 64-bit, include/linux/skbuff.h"),
+    ("skb-layout", "32-bit offset", "the frag's offset and size fields, include/linux/skbuff.h"),
+    ("skb-layout", "440 + the 48 bytes", "seed 001: Ian Campbell's 440 bytes and two frags' 48 bytes"),
+    ("skb-layout", "how 440 was computed", "seed 001: Ian Campbell's 440 bytes"),
+    ("skb-layout", "takes a 2048-byte object", "mm/slab_common.c: the kmalloc size classes"),
+    ("skb-layout", "2048 bytes of half a page", "PAGE_SIZE / 2 on x86_64; seed 001's arithmetic"),
+    ("skb-layout", "up to 32 KiB", "commit 5640f7685831: a per-task page frag of order 3"),
+    ("skb-layout", "frags: 320, 384,", "commit 3948b05950fd's table of shared-info sizes"),
+    ("skb-layout", "… 768 bytes", "commit 3948b05950fd's table of shared-info sizes (45 frags)"),
+    ("skb-layout", "removal in 6.8", "SLAB removed in Linux 6.8 (a version, not a size)"),
+    // ktls-recursion
+    ("ktls-recursion", "16 B of __kfree_skb", "the model's frame for __kfree_skb, an estimate (How we know)"),
+    ("ktls-recursion", "about 249 levels in the seed's", "our count of the levels in seed 004's printk timestamps"),
+    ("ktls-recursion", "32 KiB", "THREAD_SIZE doubled by the bigger-stack fix, 2 x 16 KiB (an input)"),
 ];
 
 /// A step's shown text without code (kernel source, names) and tags: what the scan reads.
@@ -213,9 +255,9 @@ fn prose_of_html(html: &str) -> String {
 }
 
 /// Every value the lesson's runs compute (its steps', questions', claims' and placeholders'
-/// settings), but not the columns that echo a parameter: a setting written in the text is an
-/// input, not a result.
-fn model_values(runs: &mut Runs, exp: &dyn Experiment, l: &model::Lesson, keys: &[NumberKey]) -> Vec<(f64, String)> {
+/// settings), with its column's unit, but not the columns that echo a parameter: a setting
+/// written in the text is an input, not a result.
+fn model_values(runs: &mut Runs, exp: &dyn Experiment, l: &model::Lesson, keys: &[NumberKey]) -> Vec<ModelValue> {
     let mut settings: Vec<Vec<(String, String)>> = Vec::new();
     for s in &l.steps {
         settings.push(s.params.clone());
@@ -236,7 +278,8 @@ fn model_values(runs: &mut Runs, exp: &dyn Experiment, l: &model::Lesson, keys: 
         for (i, c) in out.columns.iter().enumerate().skip(key).filter(|(_, c)| !inputs.contains(&c.name.as_str())) {
             for row in &out.rows {
                 if let Some(v) = row[i].as_f64().filter(|v| *v != 0.0 && v.is_finite()) {
-                    values.push((v, format!("{} at {}", c.name, sets.join(" "))));
+                    let what = format!("{} at {}", c.name, sets.join(" "));
+                    values.push(ModelValue { value: v, unit: c.unit.clone(), what });
                 }
             }
         }
@@ -244,25 +287,61 @@ fn model_values(runs: &mut Runs, exp: &dyn Experiment, l: &model::Lesson, keys: 
     values
 }
 
+struct ModelValue {
+    value: f64,
+    unit: String,
+    what: String,
+}
+
+impl ModelValue {
+    /// What a number written one unit up reads as: a bit rate in the next unit up (Gbit/s of a
+    /// Mbit/s column), a size in KiB of a bytes column; counts and percentages have no unit up.
+    fn scales(&self) -> &'static [f64] {
+        match unit_family(&self.unit.to_ascii_lowercase()) {
+            Some("rate") => &[1.0, 1e-3],
+            Some("size") => &[1.0, 1.0 / 1024.0],
+            _ => &[1.0],
+        }
+    }
+}
+
+/// The integer parameters of a run at `settings` as it really runs (presets resolved): the
+/// page size, MTU, frag size, CPUs a step sets or its preset implies. A number of the step's
+/// text equal to one of them (or to one in KiB, written "N KiB") is an input the text states,
+/// not a result.
+fn inputs_at(exp: &dyn Experiment, settings: &[(String, String)]) -> Vec<f64> {
+    let sets: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let Ok(params) = exp.params_from(&sets) else { return Vec::new() };
+    let resolved = exp.resolve(&params);
+    let ints = resolved.iter().filter_map(|(_, v)| match v {
+        skblab_core::Value::Int(i) if *i != 0 => Some(*i as f64),
+        _ => None,
+    });
+    ints.collect()
+}
+
 /// A number of the text that is a model value: within the rounding of its last written digit
-/// or 1 % of the value, also a thousand times smaller (Gbit/s of a Mbit/s column) if it has two
-/// digits or more. One-digit integers are left out (counts of things: too many model values are
-/// small integers), and so are years (four digits from 1990 to 2030).
-fn typed_model_numbers(text: &str, values: &[(f64, String)]) -> Vec<(String, String)> {
+/// or 1 % of the value, also one unit up (see [`ModelValue::scales`]) if it has two digits or
+/// more. One-digit integers are left out (counts of things: too many model values are small
+/// integers), and so are years (four digits from 1990 to 2030) and the step's `inputs`.
+fn typed_model_numbers(text: &str, values: &[ModelValue], inputs: &[f64]) -> Vec<(String, String)> {
     let numbers = text::numbers_in(text).into_iter().filter(|(w, _)| w.starts_with(|c: char| c.is_ascii_digit()));
     numbers
         .filter_map(|(written, w)| {
             let decimals = written.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
             let year = decimals == 0 && written.len() == 4 && (1990.0..=2030.0).contains(&w);
-            if (decimals == 0 && w < 10.0) || year {
+            let input =
+                inputs.contains(&w) || (text.contains(&format!("{written} KiB")) && inputs.contains(&(w * 1024.0)));
+            if (decimals == 0 && w < 10.0) || year || input {
                 return None;
             }
             let digits = written.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
-            let scales: &[f64] = if digits >= 2 { &[1.0, 1e-3] } else { &[1.0] };
             let half = 0.5 * 10f64.powi(-decimals);
-            values.iter().find_map(|(v, what)| {
-                let near = scales.iter().any(|s| (w - (v * s).abs()).abs() <= half.max(0.01 * (v * s).abs()));
-                near.then(|| (written.clone(), format!("{what} = {v}")))
+            values.iter().find_map(|m| {
+                let scales = if digits >= 2 { m.scales() } else { &[1.0] };
+                let near =
+                    scales.iter().any(|s| (w - (m.value * s).abs()).abs() <= half.max(0.01 * (m.value * s).abs()));
+                near.then(|| (written.clone(), format!("{} = {}", m.what, m.value)))
             })
         })
         .collect()
@@ -270,19 +349,31 @@ fn typed_model_numbers(text: &str, values: &[(f64, String)]) -> Vec<(String, Str
 
 /// The lessons whose text the scan below covers: those whose model numbers are placeholders.
 /// Every lesson belongs here; the others still type numbers of the model.
-const SCANNED: &[&str] = &["skb-cache", "high-order-alloc", "page-frag-free", "cross-cpu-free"];
+const SCANNED: &[&str] = &[
+    "skb-cache",
+    "high-order-alloc",
+    "page-frag-free",
+    "cross-cpu-free",
+    "percpu-counter",
+    "skb-layout",
+    "ktls-recursion",
+];
 
 /// No model number is typed in a step's title, text, prompt or explanation: it is a
-/// placeholder, or cited ([`CITED_NUMBERS`]).
+/// placeholder, cited ([`CITED_NUMBERS`]), or one of the step's inputs ([`inputs_at`]).
 #[test]
 fn no_model_number_is_typed_in_the_text() {
     let (mut typed, mut needed) = (Vec::new(), Vec::new());
-    for (slug, exp, text, keys) in written().into_iter().filter(|w| SCANNED.contains(&w.0.as_str())) {
+    for (slug, exp, text, (keys, _)) in written().into_iter().filter(|w| SCANNED.contains(&w.0.as_str())) {
         // Parsed without values: placeholders show as NO_VALUE, which has no digits.
         let l = format::parse_lesson(&slug, exp.id(), &text, &format::Numbers::new()).unwrap();
         let values = model_values(&mut Runs::new(), exp, &l, &keys);
         for (i, s) in l.steps.iter().enumerate() {
             let q = s.question.as_ref();
+            let mut inputs = inputs_at(exp, &s.params);
+            if let Some(q) = q {
+                inputs.extend(inputs_at(exp, &s.params.iter().chain(&q.params).cloned().collect::<Vec<_>>()));
+            }
             let explanation = q.map(|q| q.explanation.replace("{answer}", " "));
             let parts =
                 [Some(s.title.clone()), Some(prose_of_html(&s.body_html)), q.map(|q| q.prompt.clone()), explanation];
@@ -293,7 +384,7 @@ fn no_model_number_is_typed_in_the_text() {
                         part = part.replace(cited, " ");
                     }
                 }
-                for (written, what) in typed_model_numbers(&part, &values) {
+                for (written, what) in typed_model_numbers(&part, &values, &inputs) {
                     typed.push(format!("content/{slug}.md step {}: '{written}' is {what}", i + 1));
                 }
             }
@@ -302,4 +393,46 @@ fn no_model_number_is_typed_in_the_text() {
     assert!(typed.is_empty(), "model numbers typed in the text (write a placeholder, or cite):\n{}", typed.join("\n"));
     let stale: Vec<&str> = CITED_NUMBERS.iter().map(|(_, c, _)| *c).filter(|c| !needed.contains(c)).collect();
     assert!(stale.is_empty(), "CITED_NUMBERS entries no step needs: {stale:?}");
+}
+
+/// A placeholder shown before a step's question is answered (in its title, text or prompt)
+/// does not show the answer: its value is not within the question's tolerance of the answer
+/// (the sign left out, in the answer's unit where the two convert; a choice's answer read as
+/// a number, exactly).
+#[test]
+fn no_placeholder_shows_the_answer_before_it_is_given() {
+    let numbers = format::read_numbers(&source("numbers.tsv")).unwrap();
+    let mut shown = Vec::new();
+    for (slug, exp, _, (_, before_answer)) in written() {
+        let l = lesson(&slug).unwrap();
+        let mut runs = Runs::new();
+        for (i, key) in before_answer {
+            let Some(q) = l.steps[i].question.as_ref() else { continue };
+            let Some(v) = numbers.get(&(slug.clone(), key.clone())) else { continue };
+            let p = apply_settings(exp, &exp.defaults(), &l.steps[i].params).unwrap();
+            let (answer, tol) = match &q.kind {
+                QuestionKind::Number { tolerance_pct } => {
+                    (q.grade_in(&mut runs, exp, &p, "-123456789").expected.parse::<f64>().ok(), *tolerance_pct)
+                }
+                QuestionKind::Choice { .. } => {
+                    (q.correct_choices_in(&mut runs, exp, &p).first().and_then(|c| c.parse().ok()), 0.0)
+                }
+            };
+            let Some(answer) = answer else { continue };
+            let unit = exp.columns(&p).into_iter().find(|c| c.name == q.metric).map(|c| c.unit).unwrap_or_default();
+            let value = v.value * unit_factor(&v.unit, &unit).unwrap_or(1.0);
+            if (value.abs() - answer.abs()).abs() <= answer.abs() * tol / 100.0 + 1e-9 {
+                let row = if key.row.is_empty() { String::new() } else { format!("[{}]", key.row) };
+                shown.push(format!(
+                    "content/{slug}.md step {}: {{{}{row}@{}}} = {} {} shows the answer {answer} before it is given",
+                    i + 1,
+                    key.metric,
+                    key.settings,
+                    v.value,
+                    v.unit
+                ));
+            }
+        }
+    }
+    assert!(shown.is_empty(), "placeholders that give the answer away:\n{}", shown.join("\n"));
 }
