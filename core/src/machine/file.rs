@@ -336,7 +336,7 @@ fn check_sched(s: &Suite) -> Result<(), String> {
             return Err(format!("{at}: setting {{{}}}, expected {{{}}}", short(&keys.join(", ")), want.join(", ")));
         }
         let whole = |x: f64, max: f64| x.fract() == 0.0 && x <= max;
-        if !whole(c.setting["pinned_cpus"], 4096.0) || !(whole(c.setting[count], 1e9) && c.setting[count] >= 1.0) {
+        if !(whole(c.setting["pinned_cpus"], 4096.0) && whole(c.setting[count], 1e9) && c.setting[count] >= 1.0) {
             return Err(format!("{at}: pinned_cpus must be a whole 0..=4096 and {count} a whole 1..=1e9"));
         }
         if let Some(v) = c.samples.iter().map(|x| x.value).find(|v| !(*v > 0.0 && *v <= MAX_SCHED_US)) {

@@ -501,6 +501,7 @@ fn not_predicted(m: &Measurement) -> Vec<String> {
         "udp" => "cross-cpu-free's worlds are two hosts over a wire (Xen netfront, a NIC); loopback inside one guest, where the sender's CPU also runs the receive softirq, is not one of them",
         "rr" => "skb-cache's tcp_rr runs over a NIC with RFS on a 2019 server; no world models loopback request/response on this profile",
         "state" => "kept as measured (buddyinfo, zoneinfo, slabinfo, perf stacks); only its pageset high/batch feed the stream prediction",
+        "sched" => "what waiting costs (pipe and ring round trips, messaging); the catalogue's wake_latency_ns is read from it, no world models a task that sleeps and is woken yet",
         _ => "no model",
     }
     };
