@@ -215,8 +215,9 @@ pub const EMR_GUEST_2026: KernelCosts = KernelCosts {
 };
 
 /// The Emerald Rapids guest's cross-CPU wakeup: half of (the dd ring's round trip across the
-/// two vCPUs less its round trip on one), medians and spread of the sched suite's runs.
+/// two vCPUs less its round trip on one). Value: the two runs at load average 1-4; range up to
+/// the runs of the committed file and three like it, all on a loaded machine.
 const EMR_WAKE_NS: f64 = 61600.0;
-const EMR_WAKE_MIN_NS: f64 = 40000.0;
-const EMR_WAKE_MAX_NS: f64 = 70000.0;
-const EMR_WAKE_SOURCE: &str = "PLACEHOLDER";
+const EMR_WAKE_MIN_NS: f64 = 61600.0;
+const EMR_WAKE_MAX_NS: f64 = 136400.0;
+const EMR_WAKE_SOURCE: &str = "skblab measure sched's ring-cross-cpu and ring-same-cpu cells (two dd bs=1 pinned by taskset, one byte around two FIFOs, across vCPUs 1 and 0 and on vCPU 0 alone; the commands are in the file): 126.0 and 134.2 us per round trip across the vCPUs, 2.8 on one, at load average 1-4 (N = 100,000): (126.0 - 2.8) / 2 = 61.6 us per wakeup; on a loaded machine (50-90 % foreign CPU, data/measurements/2026-12-06-intel-xeon-f6m207.json and three runs like it) 171.5-256.0 us, up to 136 us per wakeup; 2-vCPU KVM guest, cpuidle haltpoll with guest_halt_poll_ns=0 (the host's halt polling is not visible from inside)";
