@@ -162,7 +162,13 @@ fn facts(r: &mut dyn Runner, hoa: Option<&str>) -> Measurement {
         field("model").unwrap_or_default()
     );
     // The catalogue's families of these CPUs are guest profiles: a bare-metal machine names none.
-    let family = skblab_core::sim::catalogue::family_of_cpu_text(&cpu).filter(|_| guest);
+    let number = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok());
+    let family = number("cpu family")
+        .and_then(|f| {
+            let vendor = field("vendor_id").unwrap_or_default();
+            skblab_core::sim::catalogue::family_of_cpu(&vendor, f, number("model").unwrap_or(0))
+        })
+        .filter(|_| guest);
     let mut sysctls = BTreeMap::new();
     for name in [HOA_SYSCTL, "net.ipv4.tcp_autocorking", "net.core.max_skb_frags"] {
         let v = if name == HOA_SYSCTL { hoa.map(str::to_string) } else { r.read(&sysctl_path(name)).ok() };
