@@ -31,7 +31,7 @@ validate:
 update:
 	SKBLAB_UPDATE=1 cargo test -q -p skblab-core --features cli --test registry --test differential --test reproduce_fixtures --test catalogue_doc --test measure
 	$(MAKE) validate
-# Measures this machine (`skblab measure all`: layout, stream, udp, rr, state) into
+# Measures this machine (`skblab measure all`: layout, stream, udp, rr, state, sched) into
 # data/measurements/<date>-<machine>.json (scripts/machine-slug.sh names the CPU), the files the
 # "Your machine" page offers, then regenerates docs/validation.md's predicted-vs-measured
 # tables from every committed file. Linux, root (one sysctl is switched and restored), iperf3,

@@ -31,10 +31,10 @@ fn list_and_dry_run() {
     let (code, out, _) = skblab(&["measure", "--list"]);
     assert_eq!(code, 0);
     let names: Vec<&str> = out.lines().collect();
-    for s in ["layout", "stream", "udp", "rr", "state"] {
+    for s in ["layout", "stream", "udp", "rr", "state", "sched"] {
         assert!(names.contains(&s), "{s} in {names:?}");
     }
-    for s in ["layout", "stream", "udp", "rr", "state", "all"] {
+    for s in ["layout", "stream", "udp", "rr", "state", "sched", "all"] {
         let (code, out, err) = skblab(&["measure", s, "--dry-run"]);
         assert_eq!(code, 0, "{s}: {err}");
         assert!(out.lines().count() >= 3, "{s}: {out}");

@@ -83,7 +83,20 @@ fn refusals_say_what_is_allowed() {
         ("suite-name-newline.json", &["'stream\\n[fake] all good'"]),
         ("unknown-field-escape.json", &["\\u{1b}]0;owned\\u{7}"]),
         ("unknown-field-bidi.json", &["\\u{202e}gnp.exe"]),
-        ("family-unknown-escape.json", &["'\\u{1b}[1mzen9\\u{1b}[0m'", "only zen5-guest"]),
+        (
+            "family-unknown-escape.json",
+            &["'\\u{1b}[1mzen9\\u{1b}[0m'", "expected one of zen5-guest, milan-guest, emr-guest"],
+        ),
+        ("sched-unknown-cell.json", &["suite sched, cell 'pipe-remote'", "not a sched cell", "pipe-same-cpu"]),
+        ("sched-wrong-unit.json", &["metric 'throughput' in 'Mbit/s'", "expected 'round_trip' in 'us'"]),
+        ("sched-zero-latency.json", &["0 us is not a wait", "more than 0"]),
+        ("sched-huge-latency.json", &["5000000 us is not a wait", "at most 1e6 us"]),
+        (
+            "sched-setting-extra.json",
+            &["setting {flows, pinned_cpus, round_trips}", "expected {pinned_cpus, round_trips}"],
+        ),
+        ("sched-fraction-count.json", &["pinned_cpus must be a whole", "round_trips a whole 1..=1e9"]),
+        ("sched-unknown-text.json", &["unknown text 'cmdline\\u{1b}[2J'", "cpuidle and halt-polling"]),
         ("negative-value.json", &["-1 is not a finite non-negative number"]),
         ("huge-values.json", &["1.7e308 is not a measurement", "at most 1e15"]),
     ] {

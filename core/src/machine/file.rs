@@ -66,7 +66,7 @@ pub struct Machine {
     #[serde(default)]
     pub cpu: String,
     /// The catalogue family the CLI recognised (`zen5-guest`: AMD family 26 under a
-    /// hypervisor; empty: none of the catalogue's families).
+    /// hypervisor, `milan-guest`, `emr-guest`; empty: none of the catalogue's families).
     #[serde(default)]
     pub family: String,
     /// The hypervisor flag and vendor if any (`KVM`, ...; empty on bare metal).
@@ -260,6 +260,9 @@ fn check(m: &Measurement) -> Result<(), String> {
             return Err(format!("unknown suite '{}': expected one of {}", short(name), plan::SUITES.join(", ")));
         }
         check_suite(name, s)?;
+        if name == "sched" {
+            check_sched(s)?;
+        }
     }
     Ok(())
 }
@@ -295,6 +298,49 @@ fn check_suite(name: &str, s: &Suite) -> Result<(), String> {
                 "{at}: median/min/max {}/{}/{} do not match its samples ({median}/{min}/{max})",
                 c.median, c.min, c.max
             ));
+        }
+    }
+    Ok(())
+}
+
+/// The longest wait a sched cell may report, µs: a second per round trip or message is no
+/// wakeup but a stalled machine.
+pub const MAX_SCHED_US: f64 = 1e6;
+
+/// The sched suite taken strictly: only its known cells, each with its metric, unit and
+/// setting names ([`plan::SCHED_CELLS`]); whole counts; every sample a positive time under
+/// [`MAX_SCHED_US`]; only the idle texts it keeps.
+fn check_sched(s: &Suite) -> Result<(), String> {
+    let names = || plan::SCHED_CELLS.iter().map(|c| c.0).collect::<Vec<_>>().join(", ");
+    if let Some(k) = s.texts.keys().find(|k| !plan::IDLE_TEXTS.iter().any(|(n, _)| n == k)) {
+        return Err(format!("suite sched: unknown text '{}' (expected the cpuidle and halt-polling files)", short(k)));
+    }
+    for c in &s.cells {
+        let at = format!("suite sched, cell '{}'", short(&c.id));
+        let Some(&(_, metric, unit)) = plan::SCHED_CELLS.iter().find(|k| k.0 == c.id) else {
+            return Err(format!("{at}: not a sched cell (expected one of {})", names()));
+        };
+        if c.metric != metric || c.unit != unit {
+            return Err(format!(
+                "{at}: metric '{}' in '{}', expected '{metric}' in '{unit}'",
+                short(&c.metric),
+                short(&c.unit)
+            ));
+        }
+        let count = if metric == "message" { "messages" } else { "round_trips" };
+        let mut keys: Vec<&str> = c.setting.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        let mut want = vec!["pinned_cpus", count];
+        want.sort_unstable();
+        if keys != want {
+            return Err(format!("{at}: setting {{{}}}, expected {{{}}}", short(&keys.join(", ")), want.join(", ")));
+        }
+        let whole = |x: f64, max: f64| x.fract() == 0.0 && x <= max;
+        if !(whole(c.setting["pinned_cpus"], 4096.0) && whole(c.setting[count], 1e9) && c.setting[count] >= 1.0) {
+            return Err(format!("{at}: pinned_cpus must be a whole 0..=4096 and {count} a whole 1..=1e9"));
+        }
+        if let Some(v) = c.samples.iter().map(|x| x.value).find(|v| !(*v > 0.0 && *v <= MAX_SCHED_US)) {
+            return Err(format!("{at}: {v} us is not a wait (expected more than 0 and at most {MAX_SCHED_US:e} us)"));
         }
     }
     Ok(())

@@ -1,7 +1,7 @@
 //! `skblab calibrate high-order-alloc --machine FILE`: the model held against a real machine.
 //! From a measurement file ([`super::file`]) it builds the machine's profile
-//! from the catalogue (the family the file names; `zen5-guest` for this project's 2-vCPU
-//! guests), predicts every cell the experiments can simulate for it from the catalogue alone,
+//! from the catalogue (the family the file names, else the one its CPU maps to: `zen5-guest`,
+//! `milan-guest`, `emr-guest` for this project's 2-vCPU guests; [`family_for`]), predicts every cell the experiments can simulate for it from the catalogue alone,
 //! then fits [`FIT`] — one constant, inside its sourced range — on one part of the measurement
 //! (the 64 KiB stream cells: both orders, every flow count measured, at least
 //! [`MIN_FIT_CELLS`] of them, the fitting budget of one constant per three independent numbers)
@@ -22,7 +22,8 @@ use crate::experiments::high_order_alloc::{
     config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim, MAX_CPUS,
 };
 use crate::experiments::skb_layout::preset;
-use crate::sim::catalogue::{Quantity, ZEN5_GUEST, ZEN5_GUEST_2026};
+use crate::params::Choice as _;
+use crate::sim::catalogue::{self, Era, FamilyId, Quantity, ZEN5_GUEST_2026};
 use crate::sim::machine::MachineProfile;
 use crate::sim::world::World as _;
 use crate::{Experiment, Params, WorkEstimate};
@@ -117,6 +118,8 @@ pub struct MachineReport {
 /// A fit in progress: the runs still to do, done one per [`MachineFit::step`].
 pub struct MachineFit {
     m: Measurement,
+    /// The catalogue family the file is predicted with ([`family_for`]).
+    family: FamilyId,
     params: Params,
     cells: Vec<Cell>,
     catalogue: Vec<f64>,
@@ -141,24 +144,14 @@ pub fn native_seconds_of(work: &WorkEstimate) -> f64 {
 impl MachineFit {
     /// Checks that the file has something to predict and sets up the runs.
     pub fn new(m: &Measurement) -> Result<MachineFit, String> {
-        if !m.machine.family.is_empty() && m.machine.family != "zen5-guest" {
-            return Err(format!(
-                "machine family '{}' has no profile here yet: only zen5-guest (this project's guests) is built",
-                crate::params::echo(&m.machine.family)
-            ));
-        }
         let cells: Vec<Cell> = m.cells("stream").to_vec();
         let mut notes = Vec::new();
-        if m.machine.family.is_empty() {
-            notes.push(format!(
-                "the CPU ({}) is none of the catalogue's families: predicted with zen5-guest, the catalogue's profile of this project's 2-vCPU guests; its hardware constants are then another CPU's",
-                crate::params::echo(if m.machine.cpu.is_empty() { &m.machine.model } else { &m.machine.cpu })
-            ));
-        }
+        let family = family_for(m, &mut notes)?;
         let params = stream_params(m, &mut notes)?;
         let (lo, hi) = (FIT.1.min.ln(), FIT.1.max.ln());
         Ok(MachineFit {
             m: m.clone(),
+            family,
             params,
             cells,
             catalogue: Vec::new(),
@@ -227,7 +220,7 @@ impl MachineFit {
 
     fn predict(&mut self, k: usize, tcp_skb_cycles: f64) -> f64 {
         self.done += 1;
-        simulate(&self.params, &self.cells[k], self.m.machine.cpus, tcp_skb_cycles)
+        simulate(&self.params, &self.cells[k], self.m.machine.cpus, self.family, tcp_skb_cycles)
     }
 
     /// Sum of squared log errors over the fit cells at ln(value) = `x`.
@@ -236,7 +229,7 @@ impl MachineFit {
         fit.iter()
             .map(|c| {
                 self.done += 1;
-                let p = simulate(&self.params, c, self.m.machine.cpus, x.exp()).max(1e-9);
+                let p = simulate(&self.params, c, self.m.machine.cpus, self.family, x.exp()).max(1e-9);
                 (p / c.median.max(1e-9)).ln().powi(2)
             })
             .sum()
@@ -303,9 +296,9 @@ impl MachineFit {
             machine: format!("{} ({} CPUs{})", self.m.machine.model, self.m.machine.cpus, hv(&self.m)),
             kernel: self.m.kernel.release.clone(),
             profile: format!(
-                "{} with {}'s kernel costs, 1 socket × {} cores",
-                ZEN5_GUEST.name,
-                "Linux 6.x",
+                "{} (`{}`) with Linux 6.x's kernel costs, 1 socket × {} cores",
+                catalogue::family(self.family).name,
+                self.family.name(),
                 self.simulated_cpus()
             ),
             fitted,
@@ -360,16 +353,52 @@ fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, Str
     HighOrderAlloc.params_from(&set).map_err(|e| format!("cannot build this machine's run: {e}"))
 }
 
-/// The machine profile of `cpus` Zen 5 guest cores with `tcp_skb_cycles` per segment.
-pub fn profile(cpus: u32, tcp_skb_cycles: f64) -> MachineProfile {
-    let mut p =
-        MachineProfile::from_catalogue("Zen 5 guest (measured machine)", &ZEN5_GUEST, &ZEN5_GUEST_2026, 1, cpus, 1);
+/// Families a file may name or map to: those with 6.x kernel costs in the catalogue.
+fn guest_families() -> Vec<FamilyId> {
+    catalogue::FAMILIES.iter().map(|f| f.id).filter(|&id| catalogue::kernel(id, Era::Linux2026).is_some()).collect()
+}
+
+/// The family a file is predicted with: the one its `machine.family` names (refused when the
+/// catalogue has no 6.x profile of it), else the one its CPU's vendor, family and model
+/// (`machine.cpu`) map to ([`catalogue::family_of_cpu_text`]), else `zen5-guest`, said in a
+/// note. Which one was used is the report's `profile`.
+pub fn family_for(m: &Measurement, notes: &mut Vec<String>) -> Result<FamilyId, String> {
+    let known = guest_families();
+    if !m.machine.family.is_empty() {
+        return known.iter().copied().find(|f| f.name() == m.machine.family).ok_or_else(|| {
+            format!(
+                "machine family '{}' has no profile here: expected one of {}",
+                crate::params::echo(&m.machine.family),
+                known.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+            )
+        });
+    }
+    let cpu = crate::params::echo(if m.machine.cpu.is_empty() { &m.machine.model } else { &m.machine.cpu });
+    match catalogue::family_of_cpu_text(&m.machine.cpu).filter(|f| known.contains(f)) {
+        Some(f) => {
+            notes.push(format!("profile {} picked from the file's CPU ({cpu})", f.name()));
+            Ok(f)
+        }
+        None => {
+            notes.push(format!(
+                "the CPU ({cpu}) is none of the catalogue's families: predicted with zen5-guest, the catalogue's profile of this project's Zen 5 guests; its hardware constants are then another CPU's"
+            ));
+            Ok(FamilyId::Zen5Guest)
+        }
+    }
+}
+
+/// The machine profile of `cpus` cores of `family` (its 6.x kernel costs) with
+/// `tcp_skb_cycles` per segment.
+pub fn profile(cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> MachineProfile {
+    let kernel = catalogue::kernel(family, Era::Linux2026).unwrap_or(&ZEN5_GUEST_2026);
+    let mut p = MachineProfile::from_catalogue("measured machine", catalogue::family(family), kernel, 1, cpus, 1);
     p.skb_tx_cycles = tcp_skb_cycles.max(0.0).round() as u64;
     p
 }
 
 /// One stream cell simulated: Mbit/s.
-fn simulate(params: &Params, c: &Cell, cpus: u32, tcp_skb_cycles: f64) -> f64 {
+fn simulate(params: &Params, c: &Cell, cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> f64 {
     let mut p = params.clone();
     let bytes = c.get("msg_bytes").unwrap_or(16384.0).round().clamp(4096.0, 65536.0) as i64;
     if p.set("msg_bytes", crate::Value::Int(bytes / 4096 * 4096)).is_err() {
@@ -378,7 +407,7 @@ fn simulate(params: &Params, c: &Cell, cpus: u32, tcp_skb_cycles: f64) -> f64 {
     let flows = flows_of(c);
     let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
     let cpus = cpus.clamp(1, MAX_CPUS);
-    let mut sim = StreamSim::new(config_on(profile(cpus, tcp_skb_cycles), &p, flows, order), SEED);
+    let mut sim = StreamSim::new(config_on(profile(cpus, family, tcp_skb_cycles), &p, flows, order), SEED);
     sim.run();
     sim.throughput_mbps()
 }
@@ -472,6 +501,7 @@ fn not_predicted(m: &Measurement) -> Vec<String> {
         "udp" => "cross-cpu-free's worlds are two hosts over a wire (Xen netfront, a NIC); loopback inside one guest, where the sender's CPU also runs the receive softirq, is not one of them",
         "rr" => "skb-cache's tcp_rr runs over a NIC with RFS on a 2019 server; no world models loopback request/response on this profile",
         "state" => "kept as measured (buddyinfo, zoneinfo, slabinfo, perf stacks); only its pageset high/batch feed the stream prediction",
+        "sched" => "what waiting costs (pipe and ring round trips, messaging); the catalogue's wake_latency_ns is read from it, no world models a task that sleeps and is woken yet",
         _ => "no model",
     }
     };

@@ -3,7 +3,7 @@
 //! CLI's runner executes a plan; `--dry-run` prints it. Pure: nothing here runs anything.
 
 /// Every suite, in the order `skblab measure --list` prints them (`all` runs them in turn).
-pub const SUITES: [&str; 5] = ["layout", "stream", "udp", "rr", "state"];
+pub const SUITES: [&str; 6] = ["layout", "stream", "udp", "rr", "state", "sched"];
 
 /// The sysctl the stream suite switches (and restores).
 pub const HOA_SYSCTL: &str = "net.core.high_order_alloc_disable";
@@ -38,6 +38,12 @@ pub enum Reading {
     Iperf3Pps,
     /// sockperf ping-pong: the mean of the clients' average latency, µs.
     SockperfLatencyUs,
+    /// `perf bench sched pipe`: µs per round trip (its `usecs/op`).
+    PerfPipeUs,
+    /// The dd ring of [`RING_SCRIPT`]: µs per round trip (dd's seconds over its bytes).
+    DdRingUs,
+    /// `perf bench sched messaging`: µs per message (its total time over this many messages).
+    PerfMessagingUs(u32),
     /// pahole `-C struct`: the struct's size, bytes.
     PaholeSize,
     /// A file or output that is one number.
@@ -96,6 +102,7 @@ pub fn plan(suite: &str, o: &Options) -> Result<SuitePlan, String> {
         "udp" => udp(o),
         "rr" => rr(o),
         "state" => return Ok(state(o)),
+        "sched" => return Ok(sched(o)),
         other => {
             return Err(format!(
                 "unknown suite '{}': expected one of {}",
@@ -319,4 +326,136 @@ pub fn commands(p: &SuitePlan, original: Option<&str>) -> Vec<String> {
     }
     out.extend(p.after.iter().map(|(_, a)| shell_words(a)));
     out
+}
+
+/// Round trips of `perf bench sched pipe` (about 3 µs each on one CPU of a KVM guest).
+pub const PIPE_LOOPS: u32 = 100_000;
+/// Round trips of the dd ring (up to ~130 µs each across the vCPUs of a KVM guest: 2.6 s).
+pub const RING_LOOPS: u32 = 20_000;
+/// `perf bench sched messaging`'s configuration: groups and loops; each group is 20 senders
+/// and 20 receivers (perf's default), every sender writes 100 bytes to every receiver of its
+/// group per loop, over UNIX sockets.
+pub const MESSAGING_GROUPS: u32 = 1;
+pub const MESSAGING_LOOPS: u32 = 2000;
+/// Messages one messaging run sends: groups × 20 senders × 20 receivers × loops.
+pub const MESSAGING_MESSAGES: u32 = MESSAGING_GROUPS * 20 * 20 * MESSAGING_LOOPS;
+
+/// Two dd processes pinned by taskset pass one byte around a ring of two FIFOs: `$2` echoes on
+/// its CPU, `$3` times `$1` round trips on its own (dd's `copied, S s`). `perf bench sched
+/// pipe` cannot pin its two sides to different CPUs (it forks the second from the first, which
+/// inherits the first's mask; `-l` and `-T` are all it takes), so this is the cross-CPU pair.
+/// The shell holds both FIFOs open so that neither side sees EOF or EPIPE at its last byte.
+pub const RING_SCRIPT: &str = "export LC_ALL=C; d=$(mktemp -d) || exit 1; \
+mkfifo \"$d/a\" \"$d/b\" && exec 3<>\"$d/a\" 4<>\"$d/b\" || exit 1; \
+taskset -c \"$2\" dd if=\"$d/a\" of=\"$d/b\" bs=1 count=$(($1 + 1)) status=none & printf x >&3; \
+taskset -c \"$3\" dd if=\"$d/b\" of=\"$d/a\" bs=1 count=\"$1\" 2>&1; s=$?; wait; rm -r \"$d\"; exit $s";
+
+/// The cells of the sched suite, `(id, metric, unit)`: the parser takes no other.
+pub const SCHED_CELLS: [(&str, &str, &str); 6] = [
+    ("pipe-same-cpu", "round_trip", "us"),
+    ("pipe-unpinned", "round_trip", "us"),
+    ("ring-same-cpu", "round_trip", "us"),
+    ("ring-cross-cpu", "round_trip", "us"),
+    ("messaging-one-cpu", "message", "us"),
+    ("messaging-all-cpus", "message", "us"),
+];
+
+/// What the sched suite keeps of the idle path a guest can see: the cpuidle driver and
+/// governor, the states and their exit latencies, the guest-side halt-polling window
+/// (`haltpoll`'s `guest_halt_poll_ns`) and the `kvm` module's `halt_poll_ns`, which inside a
+/// guest is that guest's own KVM for nested guests. The host's halt polling (its
+/// `kvm.halt_poll_ns`) is not visible from inside a guest; it shows only in the measured
+/// cross-CPU wakeup.
+pub const IDLE_TEXTS: [(&str, &str); 8] = [
+    ("cpuidle_driver", "/sys/devices/system/cpu/cpuidle/current_driver"),
+    ("cpuidle_governor", "/sys/devices/system/cpu/cpuidle/current_governor_ro"),
+    ("cpuidle_state0", "/sys/devices/system/cpu/cpu0/cpuidle/state0/name"),
+    ("cpuidle_state1", "/sys/devices/system/cpu/cpu0/cpuidle/state1/name"),
+    ("cpuidle_state1_latency_us", "/sys/devices/system/cpu/cpu0/cpuidle/state1/latency"),
+    ("guest_halt_poll_ns", "/sys/module/haltpoll/parameters/guest_halt_poll_ns"),
+    ("guest_kvm_halt_poll_ns", "/sys/module/kvm/parameters/halt_poll_ns"),
+    ("cpuidle_state0_latency_us", "/sys/devices/system/cpu/cpu0/cpuidle/state0/latency"),
+];
+
+fn sched_cell(id: &str, setting: Vec<(&'static str, f64)>, client: Argv, reading: Reading, o: &Options) -> CellPlan {
+    let (_, metric, unit) = SCHED_CELLS.iter().find(|c| c.0 == id).copied().unwrap_or(SCHED_CELLS[0]);
+    CellPlan {
+        id: id.to_string(),
+        metric,
+        unit,
+        setting,
+        sysctl: None,
+        servers: vec![],
+        clients: vec![client],
+        reading,
+        runs: o.runs,
+        guarded: true,
+        timeout_s: 60,
+    }
+}
+
+/// The sched suite: what waiting costs. `perf bench sched pipe` on one CPU (both tasks
+/// pinned by `taskset -c 0`, which its forked child inherits) and unpinned (the scheduler's
+/// choice: with sync wakeups it often keeps both on one CPU); the dd ring on one CPU and
+/// across two (each side pinned); `perf bench sched messaging` on one CPU and on all.
+fn sched(o: &Options) -> SuitePlan {
+    let pipe = |pin: Option<&str>| {
+        let mut a = pin.map_or(vec![], |c| argv(&["taskset", "-c", c]));
+        a.extend(argv(&["perf", "bench", "sched", "pipe", "-l", &PIPE_LOOPS.to_string()]));
+        a
+    };
+    let ring = |echo: &str, timer: &str| argv(&["sh", "-c", RING_SCRIPT, "ring", &RING_LOOPS.to_string(), echo, timer]);
+    let messaging = |pin: Option<&str>| {
+        let mut a = pin.map_or(vec![], |c| argv(&["taskset", "-c", c]));
+        let (g, l) = (MESSAGING_GROUPS.to_string(), MESSAGING_LOOPS.to_string());
+        a.extend(argv(&["perf", "bench", "sched", "messaging", "-g", &g, "-l", &l]));
+        a
+    };
+    let (pipes, rings, msgs) = (f64::from(PIPE_LOOPS), f64::from(RING_LOOPS), f64::from(MESSAGING_MESSAGES));
+    let cells = vec![
+        sched_cell(
+            "pipe-same-cpu",
+            vec![("pinned_cpus", 1.0), ("round_trips", pipes)],
+            pipe(Some("0")),
+            Reading::PerfPipeUs,
+            o,
+        ),
+        sched_cell(
+            "pipe-unpinned",
+            vec![("pinned_cpus", 0.0), ("round_trips", pipes)],
+            pipe(None),
+            Reading::PerfPipeUs,
+            o,
+        ),
+        sched_cell(
+            "ring-same-cpu",
+            vec![("pinned_cpus", 1.0), ("round_trips", rings)],
+            ring("0", "0"),
+            Reading::DdRingUs,
+            o,
+        ),
+        sched_cell(
+            "ring-cross-cpu",
+            vec![("pinned_cpus", 2.0), ("round_trips", rings)],
+            ring("1", "0"),
+            Reading::DdRingUs,
+            o,
+        ),
+        sched_cell(
+            "messaging-one-cpu",
+            vec![("pinned_cpus", 1.0), ("messages", msgs)],
+            messaging(Some("0")),
+            Reading::PerfMessagingUs(MESSAGING_MESSAGES),
+            o,
+        ),
+        sched_cell(
+            "messaging-all-cpus",
+            vec![("pinned_cpus", 0.0), ("messages", msgs)],
+            messaging(None),
+            Reading::PerfMessagingUs(MESSAGING_MESSAGES),
+            o,
+        ),
+    ];
+    let before = IDLE_TEXTS.iter().map(|(name, path)| (name.to_string(), cat(path))).collect();
+    SuitePlan { name: "sched", before, cells, after: vec![] }
 }

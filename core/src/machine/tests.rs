@@ -96,6 +96,31 @@ fn plans_name_their_suites_and_dry_run_restores_the_sysctl() {
     let cmds = plan::commands(&p, Some("0"));
     assert!(cmds.last().unwrap().starts_with("sysctl -w net.core.high_order_alloc_disable=0"));
     assert!(cmds.iter().any(|c| c.contains("iperf3 -c 127.0.0.1") && c.contains("-l 64K")));
+    let p = plan::plan("sched", &o).unwrap();
+    let ids: Vec<&str> = p.cells.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, plan::SCHED_CELLS.map(|c| c.0).to_vec());
+    let cmds = plan::commands(&p, None).join("\n");
+    assert!(cmds.contains("taskset -c 0 perf bench sched pipe -l 100000"), "{cmds}");
+    assert!(cmds.contains("' ring 20000 1 0") && cmds.contains("perf bench sched messaging -g 1 -l 2000"), "{cmds}");
+    assert!(!cmds.contains("sysctl") && cmds.contains("cat /sys/module/haltpoll/parameters/guest_halt_poll_ns"));
+}
+
+#[test]
+fn sched_outputs_parse() {
+    let pipe = "# Running 'sched/pipe' benchmark:\n# Executed 100000 pipe operations between two processes\n\n     Total time: 0.373 [sec]\n\n       3.733210 usecs/op\n         267865 ops/sec\n";
+    assert_eq!(tools::read(Reading::PerfPipeUs, &[pipe.into()]), Ok(3.73321));
+    let dd = "20000+0 records in\n20000+0 records out\n20000 bytes (20 kB, 20 KiB) copied, 2.5 s, 8.0 kB/s\n";
+    assert_eq!(tools::read(Reading::DdRingUs, &[dd.into()]), Ok(125.0));
+    let msg = "# 20 sender and receiver processes per group\n# 1 groups == 40 processes run\n\n     Total time: 1.040 [sec]\n";
+    let v = tools::read(Reading::PerfMessagingUs(800_000), &[msg.into()]).unwrap();
+    assert!((v - 1.3).abs() < 1e-9, "{v}");
+    for junk in
+        ["", "0 usecs/op", "-1 usecs/op", "NaN usecs/op", "0 bytes copied, 1 s", "x copied, 1 s", "Total time: inf"]
+    {
+        for r in [Reading::PerfPipeUs, Reading::DdRingUs, Reading::PerfMessagingUs(1)] {
+            assert!(tools::read(r, &[junk.into()]).is_err(), "{r:?} on {junk:?}");
+        }
+    }
 }
 
 #[test]

@@ -19,6 +19,9 @@ pub fn read(reading: Reading, outputs: &[String]) -> Result<f64, String> {
             let v = v?;
             Ok(v.iter().sum::<f64>() / v.len().max(1) as f64)
         }
+        Reading::PerfPipeUs => perf_pipe_us(first),
+        Reading::DdRingUs => dd_ring_us(first),
+        Reading::PerfMessagingUs(messages) => perf_messaging_us(first, messages),
         Reading::PaholeSize => pahole_size(first),
         Reading::Number => {
             first.trim().parse::<f64>().map_err(|_| format!("expected one number, got '{}'", echo(first)))
@@ -88,6 +91,35 @@ pub fn sockperf_latency_us(text: &str) -> Result<f64, String> {
         .ok()
         .filter(|x| x.is_finite() && *x > 0.0)
         .ok_or_else(|| format!("bad sockperf avg-lat '{}'", echo(word)))
+}
+
+/// A positive finite number, or what was wrong with `word`.
+fn positive(word: &str, what: &str) -> Result<f64, String> {
+    word.parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0).ok_or_else(|| format!("bad {what} '{}'", echo(word)))
+}
+
+/// `perf bench sched pipe`'s `N usecs/op`: µs per round trip.
+pub fn perf_pipe_us(text: &str) -> Result<f64, String> {
+    let line = text.lines().find(|l| l.trim_end().ends_with("usecs/op"));
+    let word = line.and_then(|l| l.split_whitespace().next()).ok_or("perf bench sched pipe printed no usecs/op")?;
+    positive(word, "perf usecs/op")
+}
+
+/// dd's `N bytes (...) copied, S s, ...` of the ring's timing side: µs per round trip (one
+/// byte each way per round trip).
+pub fn dd_ring_us(text: &str) -> Result<f64, String> {
+    let line = text.lines().find(|l| l.contains(" copied, ")).ok_or("dd printed no 'copied, S s' line")?;
+    let bytes = positive(line.split_whitespace().next().unwrap_or(""), "dd byte count")?;
+    let (_, after) = line.split_once(" copied, ").unwrap_or_default();
+    let seconds = positive(after.split_whitespace().next().unwrap_or(""), "dd seconds")?;
+    Ok(seconds * 1e6 / bytes)
+}
+
+/// `perf bench sched messaging`'s `Total time: S [sec]`: µs per message of `messages`.
+pub fn perf_messaging_us(text: &str, messages: u32) -> Result<f64, String> {
+    let (_, after) = text.split_once("Total time:").ok_or("perf bench sched messaging printed no 'Total time:'")?;
+    let seconds = positive(after.split_whitespace().next().unwrap_or(""), "perf total time")?;
+    Ok(seconds * 1e6 / f64::from(messages.max(1)))
 }
 
 /// pahole's `/* size: N, cachelines: ... */` of the struct printed.

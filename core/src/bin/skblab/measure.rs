@@ -155,7 +155,20 @@ fn facts(r: &mut dyn Runner, hoa: Option<&str>) -> Measurement {
         (true, false) => "unknown hypervisor",
         _ => "",
     };
-    let zen5 = field("vendor_id").as_deref() == Some("AuthenticAMD") && field("cpu family").as_deref() == Some("26");
+    let cpu = format!(
+        "{} family {} model {}",
+        field("vendor_id").unwrap_or_default(),
+        field("cpu family").unwrap_or_default(),
+        field("model").unwrap_or_default()
+    );
+    // The catalogue's families of these CPUs are guest profiles: a bare-metal machine names none.
+    let number = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok());
+    let family = number("cpu family")
+        .and_then(|f| {
+            let vendor = field("vendor_id").unwrap_or_default();
+            skblab_core::sim::catalogue::family_of_cpu(&vendor, f, number("model").unwrap_or(0))
+        })
+        .filter(|_| guest);
     let mut sysctls = BTreeMap::new();
     for name in [HOA_SYSCTL, "net.ipv4.tcp_autocorking", "net.core.max_skb_frags"] {
         let v = if name == HOA_SYSCTL { hoa.map(str::to_string) } else { r.read(&sysctl_path(name)).ok() };
@@ -180,13 +193,8 @@ fn facts(r: &mut dyn Runner, hoa: Option<&str>) -> Measurement {
         machine: Machine {
             cpus,
             model: field("model name").unwrap_or_default(),
-            cpu: format!(
-                "{} family {} model {}",
-                field("vendor_id").unwrap_or_default(),
-                field("cpu family").unwrap_or_default(),
-                field("model").unwrap_or_default()
-            ),
-            family: if zen5 && guest { "zen5-guest".to_string() } else { String::new() },
+            cpu,
+            family: family.map(|f| skblab_core::params::Choice::name(f).to_string()).unwrap_or_default(),
             hypervisor: hypervisor.to_string(),
             pmu: r.read("/sys/bus/event_source/devices/cpu/type").is_ok(),
         },
@@ -369,7 +377,7 @@ fn flag(name: &str) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Syn
 /// `skblab measure`'s arguments.
 #[derive(clap::Args)]
 pub struct MeasureArgs {
-    /// The suite: layout, stream, udp, rr, state, or all (`--list` prints them).
+    /// The suite: layout, stream, udp, rr, state, sched, or all (`--list` prints them).
     suite: Option<String>,
     /// Print one suite name per line.
     #[arg(long, conflicts_with_all = ["suite", "dry_run", "out", "note", "force"])]

@@ -168,3 +168,45 @@ pub const ZEN5_GUEST: Family = Family {
     turbo_all_core_mhz: q(3500.0, 2500.0, 4100.0, "MHz", Assumed, "EPYC 9005 all-core clock not found"),
     smt_slowdown_pct: q(160.0, 100.0, 200.0, "%", Assumed, "the vCPUs may or may not be SMT siblings"),
 };
+
+/// AMD Zen 3 server (EPYC 7003 "Milan", CPUID family 25 model 1) under KVM, 2 vCPUs: one of
+/// this project's measured guests (its model name, "AMD EPYC", hides the part).
+pub const MILAN_GUEST: Family = Family {
+    id: FamilyId::MilanGuest,
+    name: "AMD Zen 3 (EPYC 7003 Milan) KVM guest, 2 vCPUs",
+    line_smt_ns: q(10.2, 10.2, 10.5, "ns", Measured, "c2c CAS between SMT siblings 10.2 ns (10.2-10.5), Dual EPYC 7763 (KCORES/core-to-core-latency-plus results, @456cc116)"),
+    line_same_socket_ns: q(24.9, 20.3, 30.4, "ns", Measured, "c2c CAS within one 8-core CCD: median 24.9 ns (20.3-30.4) over 1792 pairs, Dual EPYC 7763 (KCORES @456cc116); the two vCPUs' placement on the host is not known"),
+    line_cross_socket_ns: q(124.2, 85.3, 268.7, "ns", Measured, "c2c CAS across CCDs of one socket: median 124.2 ns (85.3 to 268.7 at the 95th percentile), the other socket 303.6; Dual EPYC 7763 (KCORES @456cc116)"),
+    line_llc_ns: q(13.0, 10.0, 17.0, "ns", Assumed, "Zen 3 server L3 load-to-use not found in the sources searched: Rome's 16 MB CCX L3 is ~34 cycles, 10.27 ns (Anandtech 14694 p7, EPYC 7742), Milan's 32 MB 8-core L3 a few cycles more"),
+    dram_ns: q(122.0, 110.0, 134.0, "ns", Secondary, "Rome's full random 122 ns at 128 MB, 134 ns at 512 MB, NPS1 (Anandtech 14694 p7): Milan keeps Rome's IO die and DDR4-3200; no Milan figure found"),
+    dram_remote_ns: q(200.0, 160.0, 250.0, "ns", Assumed, "not found; one socket is simulated"),
+    l2_bytes: q(524288.0, 524288.0, 524288.0, "bytes", Secondary, "512 KiB L2 per core (EPYC 7763 per WikiChip, as summarised at 0x10.sh 'Some materials about Zen3, AMD EPYC 7763 and 7773x', 2023-10-25; EPYC 7543 the same, igamesnews)"),
+    l3_bytes_per_core: q(4194304.0, 4194304.0, 4194304.0, "bytes", Secondary, "32 MB L3 per 8-core CCD, shared by all eight (0x10.sh, citing WikiChip and AMD's launch)"),
+    locked_rmw_ns: q(2.0, 1.0, 5.0, "ns", Assumed, "not found; as zen5-guest"),
+    copy_bytes_per_kcycle: q(32000.0, 16000.0, 64000.0, "bytes/kcycle", Assumed, "not found; as zen5-guest (two 256-bit loads per cycle)"),
+    copy_mlp: q(16.0, 10.0, 24.0, "lines in flight", Assumed, "Zen 3 fill buffers not found: as zen5-guest"),
+    turbo_max_mhz: q(3500.0, 3400.0, 3700.0, "MHz", Secondary, "Milan parts boost to 3.4-3.7 GHz (EPYC 7543: 2.8 GHz base, 3.7 GHz boost, igamesnews 'EPYC Milan vs Intel Xeon Platinum'); the guest's name hides the part"),
+    turbo_all_core_mhz: q(3000.0, 2450.0, 3500.0, "MHz", Assumed, "Milan all-core clock not found: between a 64-core part's base and the boost"),
+    smt_slowdown_pct: q(160.0, 100.0, 200.0, "%", Assumed, "the vCPUs may or may not be SMT siblings"),
+};
+
+/// Intel Emerald Rapids (5th-gen Xeon Scalable, CPUID family 6 model 207) under KVM, 2 vCPUs:
+/// one of this project's measured guests ("Intel(R) Xeon(R) Processor" hides the part).
+pub const EMR_GUEST: Family = Family {
+    id: FamilyId::EmrGuest,
+    name: "Intel Emerald Rapids (Xeon 5th gen) KVM guest, 2 vCPUs",
+    line_smt_ns: q(7.6, 7.3, 13.1, "ns", Assumed, "no Sapphire/Emerald Rapids SMT figure found: as Skylake-SP (shared L1/L2 of one core)"),
+    line_same_socket_ns: q(55.3, 36.4, 72.4, "ns", Measured, "c2c CAS over the mesh: median 55.3 ns (36.4-72.4) over 630 pairs, Xeon W9-3475X (Sapphire Rapids, KCORES/core-to-core-latency-plus @456cc116): SPR proxy, EMR has two dies instead of four"),
+    line_cross_socket_ns: q(134.0, 100.0, 200.0, "ns", Assumed, "no EMR UPI figure found: as Skylake-SP's other socket; one socket is simulated"),
+    line_llc_ns: q(33.0, 25.0, 40.0, "ns", Assumed, "SPR/EMR L3 load-to-use not found in the sources searched: above Skylake-SP's 20-30 ns (a larger mesh)"),
+    dram_ns: q(110.0, 90.0, 130.0, "ns", Assumed, "DDR5 idle latency on SPR/EMR not found"),
+    dram_remote_ns: q(180.0, 150.0, 220.0, "ns", Assumed, "not found; one socket is simulated"),
+    l2_bytes: q(2097152.0, 2097152.0, 2097152.0, "bytes", Secondary, "2 MB L2 per core (Xeon Platinum 8580: 60 cores, 120 MB L2, 300 MB L3; notizieinlinea, 2023, from Yuuki_Ans's leak; Sapphire Rapids the same, hardwaretimes)"),
+    l3_bytes_per_core: q(5242880.0, 5000000.0, 5242880.0, "bytes", Secondary, "5 MB L3 per core: 300 MB over 60 cores (8580) and 320 MB over 64 (8592+; techopse, Tom's Hardware review 2023-12-14)"),
+    locked_rmw_ns: q(6.0, 4.0, 8.0, "ns", Assumed, "not found; as Skylake-SP"),
+    copy_bytes_per_kcycle: q(15000.0, 8000.0, 32000.0, "bytes/kcycle", Assumed, "not found; as Skylake-SP"),
+    copy_mlp: q(16.0, 10.0, 48.0, "lines in flight", Assumed, "Golden/Raptor Cove fill buffers not found in the sources searched"),
+    turbo_max_mhz: q(3900.0, 3800.0, 4000.0, "MHz", Secondary, "Xeon Platinum 8592+ 3.9 GHz boost, 1.9 GHz base (techopse, engineering sample); SPR's 8480 boosts to 3.8 GHz (chipsandcheese 'Golden Cove hits servers'); the guest's name hides the part"),
+    turbo_all_core_mhz: q(2900.0, 1900.0, 3900.0, "MHz", Assumed, "all-core clock not found: between the 8592+'s 1.9 GHz base and its 3.9 GHz boost"),
+    smt_slowdown_pct: q(160.0, 100.0, 200.0, "%", Assumed, "the vCPUs may or may not be SMT siblings"),
+};

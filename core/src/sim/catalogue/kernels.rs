@@ -194,3 +194,30 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
     ..SKYLAKE_SP_2018
 };
+
+/// Kernel-path costs of 6.x kernels on this project's Zen 3 (Milan) guests: the Zen 5
+/// guest's, but for the wakeup of a halted vCPU, estimated from this family's measured
+/// loopback request/response.
+pub const MILAN_GUEST_2026: KernelCosts = KernelCosts {
+    family: FamilyId::MilanGuest,
+    wake_latency_ns: q(6500.0, 2000.0, 13000.0, "ns", Estimate, "at most half a loopback TCP round trip: sockperf pp --tcp, one flow, 13.02 us per round trip (two wakeups and the TCP work) on this family's 2-vCPU KVM guest (data/measurements/2026-12-02-amd-epyc-f25m1.json, rr suite); not measured with the sched suite yet"),
+    idle_exit_ns: q(6500.0, 2000.0, 13000.0, "ns", Estimate, "a halted vCPU leaves HLT through the host (VM exit, the host's halt polling, VM entry): as wake_latency_ns"),
+    ..ZEN5_GUEST_2026
+};
+
+/// Kernel-path costs of 6.x kernels on this project's Emerald Rapids guests: the Zen 5
+/// guest's, but for the wakeup of a halted vCPU, measured on such a guest with the sched suite.
+pub const EMR_GUEST_2026: KernelCosts = KernelCosts {
+    family: FamilyId::EmrGuest,
+    wake_latency_ns: q(EMR_WAKE_NS, EMR_WAKE_MIN_NS, EMR_WAKE_MAX_NS, "ns", Measured, EMR_WAKE_SOURCE),
+    idle_exit_ns: q(EMR_WAKE_NS, 1000.0, EMR_WAKE_MAX_NS, "ns", Estimate, "a halted vCPU (cpuidle driver haltpoll, guest_halt_poll_ns=0: no polling in the guest) leaves HLT through the host: as wake_latency_ns; bare metal Sapphire/Emerald Rapids exits C1 in 1 us, C1E in 2, C6 in 290 (intel_idle.c spr_cstates, which Emerald Rapids uses; C1E per commit 1548fac47a11)"),
+    ..ZEN5_GUEST_2026
+};
+
+/// The Emerald Rapids guest's cross-CPU wakeup: half of (the dd ring's round trip across the
+/// two vCPUs less its round trip on one). Value: the two runs at load average 1-4; range up to
+/// the runs of the committed file and three like it, all on a loaded machine.
+const EMR_WAKE_NS: f64 = 61600.0;
+const EMR_WAKE_MIN_NS: f64 = 61600.0;
+const EMR_WAKE_MAX_NS: f64 = 136400.0;
+const EMR_WAKE_SOURCE: &str = "skblab measure sched's ring-cross-cpu and ring-same-cpu cells (two dd bs=1 pinned by taskset, one byte around two FIFOs, across vCPUs 1 and 0 and on vCPU 0 alone; the commands are in the file): 126.0 and 134.2 us per round trip across the vCPUs, 2.8 on one, at load average 1-4 (N = 100,000): (126.0 - 2.8) / 2 = 61.6 us per wakeup; on a loaded machine (50-90 % foreign CPU, data/measurements/2026-12-06-intel-xeon-f6m207.json and three runs like it) 171.5-256.0 us, up to 136 us per wakeup; 2-vCPU KVM guest, cpuidle haltpoll with guest_halt_poll_ns=0 (the host's halt polling is not visible from inside)";

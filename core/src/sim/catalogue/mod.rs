@@ -93,6 +93,10 @@ crate::choice_enum! {
         CortexA53 = "cortex-a53",
         /// AMD Zen 5 guest (2 vCPUs): the machines this project is built and tested on.
         Zen5Guest = "zen5-guest",
+        /// AMD Zen 3 EPYC 7003 (Milan) guest (2 vCPUs): a measured guest of this project.
+        MilanGuest = "milan-guest",
+        /// Intel Emerald Rapids (5th-gen Xeon) guest (2 vCPUs): a measured guest of this project.
+        EmrGuest = "emr-guest",
     }
 }
 
@@ -263,7 +267,9 @@ impl Part {
 mod families;
 mod kernels;
 
-pub use families::{BROADWELL_EP, CORTEX_A53, E5_1650_V4, SKYLAKE_SP, WESTMERE_XEN, ZEN5_GUEST};
+pub use families::{
+    BROADWELL_EP, CORTEX_A53, E5_1650_V4, EMR_GUEST, MILAN_GUEST, SKYLAKE_SP, WESTMERE_XEN, ZEN5_GUEST,
+};
 
 /// Every part with clocks of its own.
 pub const PARTS: [&Part; 1] = [&E5_1650_V4];
@@ -273,11 +279,13 @@ pub fn part(name: &str) -> Option<&'static Part> {
     PARTS.iter().find(|p| p.name == name).copied()
 }
 pub use kernels::{
-    BROADWELL_EP_2018, CORTEX_A53_2018, SKYLAKE_SP_2018, SKYLAKE_SP_2019, WESTMERE_XEN_2011, ZEN5_GUEST_2026,
+    BROADWELL_EP_2018, CORTEX_A53_2018, EMR_GUEST_2026, MILAN_GUEST_2026, SKYLAKE_SP_2018, SKYLAKE_SP_2019,
+    WESTMERE_XEN_2011, ZEN5_GUEST_2026,
 };
 
 /// Every family, in [`FamilyId`] order.
-pub const FAMILIES: [&Family; 5] = [&SKYLAKE_SP, &BROADWELL_EP, &WESTMERE_XEN, &CORTEX_A53, &ZEN5_GUEST];
+pub const FAMILIES: [&Family; 7] =
+    [&SKYLAKE_SP, &BROADWELL_EP, &WESTMERE_XEN, &CORTEX_A53, &ZEN5_GUEST, &MILAN_GUEST, &EMR_GUEST];
 
 /// The family of `id`.
 pub fn family(id: FamilyId) -> &'static Family {
@@ -285,8 +293,39 @@ pub fn family(id: FamilyId) -> &'static Family {
 }
 
 /// Every kernel-cost entry.
-pub const KERNELS: [&KernelCosts; 6] =
-    [&SKYLAKE_SP_2019, &BROADWELL_EP_2018, &WESTMERE_XEN_2011, &CORTEX_A53_2018, &ZEN5_GUEST_2026, &SKYLAKE_SP_2018];
+pub const KERNELS: [&KernelCosts; 8] = [
+    &SKYLAKE_SP_2019,
+    &BROADWELL_EP_2018,
+    &WESTMERE_XEN_2011,
+    &CORTEX_A53_2018,
+    &ZEN5_GUEST_2026,
+    &SKYLAKE_SP_2018,
+    &MILAN_GUEST_2026,
+    &EMR_GUEST_2026,
+];
+
+/// The family of a CPU by its CPUID vendor, family and model (what `/proc/cpuinfo` and a
+/// measurement file's `machine.cpu` say), if the catalogue has one: every entry found this way
+/// is a guest profile (the CPUs this project's 2-vCPU KVM guests run on), with 6.x kernel costs.
+pub fn family_of_cpu(vendor: &str, cpu_family: u32, model: u32) -> Option<FamilyId> {
+    match (vendor, cpu_family, model) {
+        ("AuthenticAMD", 26, _) => Some(FamilyId::Zen5Guest),
+        // Family 25 model 0x01: Milan and Milan-X (EPYC 7003); 0x00-0x0f is Zen 3 server.
+        ("AuthenticAMD", 25, 0x00..=0x0f) => Some(FamilyId::MilanGuest),
+        // Family 6 model 0xcf (207): Emerald Rapids Xeon (INTEL_EMERALDRAPIDS_X).
+        ("GenuineIntel", 6, 0xcf) => Some(FamilyId::EmrGuest),
+        _ => None,
+    }
+}
+
+/// [`family_of_cpu`] of a text `Vendor family F model M` (a measurement file's `machine.cpu`).
+pub fn family_of_cpu_text(cpu: &str) -> Option<FamilyId> {
+    let w: Vec<&str> = cpu.split_whitespace().collect();
+    match w.as_slice() {
+        [vendor, "family", f, "model", m] => family_of_cpu(vendor, f.parse().ok()?, m.parse().ok()?),
+        _ => None,
+    }
+}
 
 /// The kernel costs of `family` in `era`, if the catalogue has them.
 pub fn kernel(family: FamilyId, era: Era) -> Option<&'static KernelCosts> {
