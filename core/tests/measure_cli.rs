@@ -248,7 +248,10 @@ fn the_heaviest_legal_file_states_its_work_first() {
     let (_, _, err) = skblab_within(&args, std::time::Duration::from_secs(10), "");
     let first = err.lines().next().unwrap_or_default();
     let head = "skblab: calibrate high-order-alloc --machine: 4352 simulator runs on 512 cores (the file's 4096 CPUs";
-    assert!(first.starts_with(head) && first.ends_with("s of one core"), "{err}");
+    // At high-order-alloc's measured speed this file is about 71 s of one core: above the
+    // 60 s limit, so the same first line also says how to go ahead.
+    assert!(first.starts_with(head) && first.contains("s of one core"), "{err}");
+    assert!(first.ends_with("pass --allow-long to run it anyway") || first.ends_with("s of one core"), "{err}");
     let (code, _, err) = skblab(&["calibrate", "high-order-alloc", "--machine", &reference(), "--allow-long"]);
     assert_eq!(code, 0, "--allow-long is accepted: {err}");
     let _ = std::fs::remove_dir_all(&dir);
