@@ -29,7 +29,7 @@ validate:
 # differential hashes, the e2e reproduce fixtures, docs/calibration.md's catalogue block, the
 # reference machine fit), then the validation snapshot. Review the diff and say why in the commit.
 update:
-	SKBLAB_UPDATE=1 cargo test -q -p skblab-core --features cli --test registry --test differential --test reproduce_fixtures --test catalogue_doc --test measure
+	SKBLAB_UPDATE=1 cargo test -q -p skblab-core --features cli --test all -- --skip fuzz_registry registry:: differential:: reproduce_fixtures:: catalogue_doc:: measure::
 	$(MAKE) validate
 # Measures this machine (`skblab measure all`: layout, stream, udp, rr, state, sched) into
 # data/measurements/<date>-<machine>.json (scripts/machine-slug.sh names the CPU), the files the

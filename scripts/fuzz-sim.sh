@@ -18,6 +18,6 @@ START=$(date +%s)
 
 printf '=== core/tests/fuzz_sim.rs: %s s, generator seed %s (release build)\n' \
     "$SKBLAB_FUZZ_SIM_SECONDS" "$SKBLAB_FUZZ_SIM_SEED"
-cargo test -q --release -p skblab-core --test fuzz_sim every_world -- --nocapture
+cargo test -q --release -p skblab-core --features cli --test all fuzz_sim::every_world -- --nocapture
 
 printf '\nfuzz-sim passed in %ss (generator seed %s)\n' "$(($(date +%s) - START))" "$SKBLAB_FUZZ_SIM_SEED"

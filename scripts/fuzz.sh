@@ -16,7 +16,7 @@ export SKBLAB_FUZZ_SECONDS=${SKBLAB_FUZZ_SECONDS:-inf}
 START=$(date +%s)
 
 printf '=== core/tests/fuzz_registry.rs, %s cases per experiment\n' "$PROPTEST_CASES"
-cargo test -q -p skblab-core --test fuzz_registry -- --nocapture
+cargo test -q -p skblab-core --features cli --test all fuzz_registry:: -- --nocapture
 
 printf '\n=== web/src/pages/player/state/tests.rs hostile_urls, %s cases per property\n' "$PROPTEST_CASES"
 cargo test -q -p skblab-web --lib hostile_urls

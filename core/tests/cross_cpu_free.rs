@@ -7,7 +7,7 @@
 use skblab_core::experiments::cross_cpu_free::{self as x, seed, CrossCpuFree};
 use skblab_core::Experiment;
 
-mod common;
+use crate::common;
 use common::metric;
 
 fn run(settings: &[&str]) -> skblab_core::RunOutput {

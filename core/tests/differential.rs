@@ -107,7 +107,7 @@ fn lines() -> Vec<String> {
         .collect()
 }
 
-const HEADER: &str = "# core/tests/differential.rs: experiment, seed, FNV-1a 64 of the run's JSON, settings (tab-separated); web/tests/differential.rs checks them under wasm. Rewrite: SKBLAB_UPDATE=1 cargo test -p skblab-core --test differential";
+const HEADER: &str = "# core/tests/differential.rs: experiment, seed, FNV-1a 64 of the run's JSON, settings (tab-separated); web/tests/differential.rs checks them under wasm. Rewrite: SKBLAB_UPDATE=1 cargo test -p skblab-core --features cli --test all differential::";
 
 #[test]
 fn random_settings_hash_to_the_pinned_values() {
@@ -133,7 +133,7 @@ fn random_settings_hash_to_the_pinned_values() {
         .collect();
     panic!(
         "{}: {} lines differ:\n{}\nIf the change is meant (model, parameters), rewrite it with \
-         SKBLAB_UPDATE=1 cargo test -p skblab-core --test differential, and say why in the commit.",
+         SKBLAB_UPDATE=1 cargo test -p skblab-core --features cli --test all differential::, and say why in the commit.",
         path.display(),
         diff.len(),
         diff.join("\n")

@@ -22,7 +22,7 @@ use skblab_core::{experiments, Column, Cost, Experiment, ParamKind, ParamSpec, R
 use std::cell::Cell;
 use std::collections::BTreeSet;
 
-mod common;
+use crate::common;
 
 /// Cases per experiment in `make test` (debug build: seconds for most experiments; the valid
 /// sets of the heaviest stop at [`DEFAULT_BUDGET_S`]).

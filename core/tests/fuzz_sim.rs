@@ -32,7 +32,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use skblab_core::sim::world::Checked;
 use skblab_core::{experiments, find, Experiment, ParamKind, ParamSpec};
 
-mod common;
+use crate::common;
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -75,7 +75,7 @@ fn strategy(e: &dyn Experiment) -> impl Strategy<Value = Case> {
 fn repro(id: &str, (settings, seed, _): &Case, point: usize) -> String {
     let sets: String = settings.iter().map(|s| format!(" --set {s}")).collect();
     format!(
-        "skblab run {id}{sets} --seed {seed}  (point {point}; check again: SKBLAB_FUZZ_SIM_EVENTS={} SKBLAB_FUZZ_SIM_REPLAY=\"{id} {seed} {point} {}\" cargo test -p skblab-core --release --test fuzz_sim replay)",
+        "skblab run {id}{sets} --seed {seed}  (point {point}; check again: SKBLAB_FUZZ_SIM_EVENTS={} SKBLAB_FUZZ_SIM_REPLAY=\"{id} {seed} {point} {}\" cargo test -p skblab-core --release --features cli --test all fuzz_sim::replay)",
         env_u64("SKBLAB_FUZZ_SIM_EVENTS", 1_000),
         settings.join(" ")
     )

@@ -2,7 +2,7 @@
 //! allocator and per-CPU lists against `check_invariants()`, invariants after every event of
 //! whole runs, determinism, and snapshots of the kernel-style text views.
 //!
-//! Replay a failure: `cargo test -p skblab-core --test high_order_alloc_model <name>`; proptest
+//! Replay a failure: `cargo test -p skblab-core --features cli --test all high_order_alloc_model::<name>`; proptest
 //! prints the minimal failing sequence and persists its seed.
 
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 //! is processed where `tcp_v4_rcv` finds the sender's socket, a busy sender
 //! already frees its skbs itself; `STARVED` is the regime where it does not.
 //!
-//! Rerun: `cargo test -p skblab-core --test high_order_alloc_skb_cache`.
+//! Rerun: `cargo test -p skblab-core --features cli --test all high_order_alloc_skb_cache::`.
 
 use skblab_core::experiments::high_order_alloc::{self as hoa, FragOrder, StreamSim};
 use skblab_core::params::Params;

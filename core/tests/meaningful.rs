@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use skblab_core::{experiments, find, Basis, Cell, Experiment, ParamKind, ParamSpec, RunOutput, Value};
 
-mod common;
+use crate::common;
 
 /// Runs per experiment (each a few ms to a few hundred ms in a debug build).
 const CASES: u32 = 40;

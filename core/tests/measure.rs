@@ -87,11 +87,14 @@ fn the_reference_fit_is_the_committed_cli_output() {
         std::fs::write(&path, report.to_json()).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e}; write it with SKBLAB_UPDATE=1 cargo test -p skblab-core --test measure", path.display())
+        panic!(
+            "{}: {e}; write it with SKBLAB_UPDATE=1 cargo test -p skblab-core --features cli --test all measure::",
+            path.display()
+        )
     });
     assert!(
         report.to_json() == committed,
-        "{} is not the fit of the reference any more: regenerate it with SKBLAB_UPDATE=1 cargo test -p skblab-core --test measure",
+        "{} is not the fit of the reference any more: regenerate it with SKBLAB_UPDATE=1 cargo test -p skblab-core --features cli --test all measure::",
         path.display()
     );
     // The page's worker sends the report as this JSON: it reads back as the same report.

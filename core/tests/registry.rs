@@ -7,7 +7,7 @@
 //! (`<id>` in snake_case; a single-file experiment gets a folder for it): one line, the FNV-1a
 //! 64 of the default run's JSON (seed [`DEFAULT_SEED`]) in hex. web/tests/golden.rs checks the
 //! same files under wasm. When a model change moves the numbers on purpose, rewrite them with
-//! `SKBLAB_UPDATE=1 cargo test -p skblab-core --test registry` and say why in the commit.
+//! `SKBLAB_UPDATE=1 cargo test -p skblab-core --features cli --test all registry::` and say why in the commit.
 
 use skblab_core::{experiments, Experiment, ViewSpec, DEFAULT_SEED};
 use std::path::PathBuf;
@@ -53,7 +53,7 @@ fn every_experiment_runs_twice_to_the_same_bits_and_its_hash_is_pinned() {
     assert!(
         wrong.is_empty(),
         "{}\nIf the change is meant (a model change, a new experiment), rewrite the files with \
-         {UPDATE}=1 cargo test -p skblab-core --test registry, and say why in the commit.",
+         {UPDATE}=1 cargo test -p skblab-core --features cli --test all registry::, and say why in the commit.",
         wrong.join("\n")
     );
 }

@@ -7,7 +7,7 @@
 use skblab_core::experiments::skb_cache::{self as sc, seed, SkbCache};
 use skblab_core::Experiment;
 
-mod common;
+use crate::common;
 use common::metric;
 
 fn run(settings: &[&str]) -> skblab_core::RunOutput {

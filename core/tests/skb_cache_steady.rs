@@ -5,7 +5,7 @@
 
 use skblab_core::experiments::skb_cache::{self as sc, world, SkbCache};
 
-mod common;
+use crate::common;
 use common::metric;
 
 fn run(settings: &[&str]) -> skblab_core::RunOutput {

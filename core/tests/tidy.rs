@@ -190,6 +190,22 @@ fn every_rust_file_says_what_it_is() {
 }
 
 #[test]
+fn every_file_of_the_tests_folder_is_a_module_of_all() {
+    // Cargo.toml turns `autotests` off: a file under core/tests/ that `all.rs` does not declare
+    // would never be compiled nor run.
+    let dir = root().join("core/tests");
+    let all = fs::read_to_string(dir.join("all.rs")).unwrap();
+    let declared: Vec<&str> = all.lines().filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';')).collect();
+    for entry in fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(module) = name.strip_suffix(".rs") else { continue };
+        if module != "all" && module != "estimate" {
+            assert!(declared.contains(&module), "core/tests/{name} is not declared in core/tests/all.rs");
+        }
+    }
+}
+
+#[test]
 fn no_parked_tests() {
     let attr = ["#[", "ignore]"].concat();
     for sub in ["core", "lessons", "web/src", "web/tests"] {

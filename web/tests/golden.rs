@@ -23,7 +23,7 @@ fn snapshot_body(file: &str) -> &str {
 #[wasm_bindgen_test(unsupported = test)]
 fn high_order_alloc_golden_point_matches_native() {
     let golden =
-        snapshot_body(include_str!("../../core/tests/snapshots/high_order_alloc_model__golden_sweep_point.snap"));
+        snapshot_body(include_str!("../../core/tests/snapshots/all__high_order_alloc_model__golden_sweep_point.snap"));
     let exp = find(hoa::ID).expect("registered");
     let p = exp.params_from(&["measure_us=500".to_string()]).expect("valid");
     let pt = hoa::sweep_point(&p, 4, 1);

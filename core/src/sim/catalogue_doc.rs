@@ -8,7 +8,7 @@ use crate::params::Choice;
 use std::fmt::Write as _;
 
 /// The line that opens the generated block in docs/calibration.md.
-pub const BEGIN: &str = "<!-- catalogue:begin (generated from core/src/sim/catalogue/; SKBLAB_UPDATE=1 cargo test -p skblab-core --test catalogue_doc) -->";
+pub const BEGIN: &str = "<!-- catalogue:begin (generated from core/src/sim/catalogue/; SKBLAB_UPDATE=1 cargo test -p skblab-core --features cli --test all catalogue_doc::) -->";
 /// The line that closes it.
 pub const END: &str = "<!-- catalogue:end -->";
 
