@@ -345,6 +345,8 @@ fn step(index: usize, raw: RawStep, body_markdown: &str, filler: &mut Filler<'_>
     if let Some(q) = &mut question {
         let at: Vec<(String, String)> = params.iter().chain(&q.params).cloned().collect();
         q.prompt = filler.fill(&q.prompt, &at)?;
+        // A hint shows after a wrong answer, before the answer: it may not give it away either.
+        q.hint = filler.fill(&q.hint, &at)?;
         filler.shown = None;
         q.explanation = filler.fill(&q.explanation, &at)?;
     }

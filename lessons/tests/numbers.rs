@@ -1,6 +1,6 @@
 //! The model numbers of the lesson text (docs/lesson-format.md, "Model numbers in the text"):
 //! `lessons/numbers.tsv` holds what `skblab run` gives for every placeholder, and no number
-//! the model computes is typed in a step's title, text, prompt or explanation.
+//! the model computes is typed in a step's title, text, prompt, hint or explanation.
 
 use skblab_core::{find, Experiment, DEFAULT_SEED};
 use skblab_lessons::{apply_settings, index, lesson, numbers::*, QuestionKind, Runs, Status};
@@ -94,7 +94,13 @@ fn every_placeholder_of_the_compiled_course_is_filled() {
     for l in index().iter().filter_map(|e| lesson(&e.slug)) {
         for (i, s) in l.steps.iter().enumerate() {
             let q = s.question.as_ref();
-            let texts = [Some(&s.title), Some(&s.body_html), q.map(|q| &q.prompt), q.map(|q| &q.explanation)];
+            let texts = [
+                Some(&s.title),
+                Some(&s.body_html),
+                q.map(|q| &q.prompt),
+                q.map(|q| &q.hint),
+                q.map(|q| &q.explanation),
+            ];
             for t in texts.into_iter().flatten() {
                 assert!(
                     !t.contains(format::NO_VALUE),
@@ -104,7 +110,8 @@ fn every_placeholder_of_the_compiled_course_is_filled() {
                 );
                 assert!(placeholders(t).is_empty(), "content/{}.md step {}: placeholder left in {t}", l.slug, i + 1);
             }
-            let answer_outside = [&s.title, &s.body_html].into_iter().chain(q.map(|q| &q.prompt));
+            let answer_outside =
+                [&s.title, &s.body_html].into_iter().chain(q.map(|q| &q.prompt)).chain(q.map(|q| &q.hint));
             for t in answer_outside {
                 assert!(
                     !t.contains("{answer}"),
@@ -359,7 +366,7 @@ const SCANNED: &[&str] = &[
     "ktls-recursion",
 ];
 
-/// No model number is typed in a step's title, text, prompt or explanation: it is a
+/// No model number is typed in a step's title, text, prompt, hint or explanation: it is a
 /// placeholder, cited ([`CITED_NUMBERS`]), or one of the step's inputs ([`inputs_at`]).
 #[test]
 fn no_model_number_is_typed_in_the_text() {
@@ -375,8 +382,13 @@ fn no_model_number_is_typed_in_the_text() {
                 inputs.extend(inputs_at(exp, &s.params.iter().chain(&q.params).cloned().collect::<Vec<_>>()));
             }
             let explanation = q.map(|q| q.explanation.replace("{answer}", " "));
-            let parts =
-                [Some(s.title.clone()), Some(prose_of_html(&s.body_html)), q.map(|q| q.prompt.clone()), explanation];
+            let parts = [
+                Some(s.title.clone()),
+                Some(prose_of_html(&s.body_html)),
+                q.map(|q| q.prompt.clone()),
+                q.map(|q| q.hint.clone()),
+                explanation,
+            ];
             for mut part in parts.into_iter().flatten() {
                 for (_, cited, _) in CITED_NUMBERS.iter().filter(|(s, _, _)| *s == slug) {
                     if part.contains(cited) {
@@ -395,7 +407,7 @@ fn no_model_number_is_typed_in_the_text() {
     assert!(stale.is_empty(), "CITED_NUMBERS entries no step needs: {stale:?}");
 }
 
-/// A placeholder shown before a step's question is answered (in its title, text or prompt)
+/// A placeholder shown before a step's question is answered (in its title, text, prompt or hint)
 /// does not show the answer: its value is not within the question's tolerance of the answer
 /// (the sign left out, in the answer's unit where the two convert; a choice's answer read as
 /// a number, exactly).
