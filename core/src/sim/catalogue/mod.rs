@@ -35,7 +35,8 @@ pub enum Basis {
     /// A model assumption: no source was found; the range says how unsure it is.
     Assumed,
     /// Fitted, inside the sourced range, jointly to the seed tables named (their short names
-    /// as `skblab validate` prints them).
+    /// as `skblab validate` prints them); also a fitted value another entry carries (its
+    /// source says which entry's fit and why it carries over).
     Fitted(&'static [&'static str]),
 }
 
@@ -77,6 +78,11 @@ impl Quantity {
     /// The same quantity with another value (a fit's trial value, a band sample).
     pub const fn with_value(self, value: f64) -> Quantity {
         Quantity { value, ..self }
+    }
+    /// The same quantity with another source line (a fitted value another entry carries,
+    /// saying why it carries over).
+    pub const fn with_source(self, source: &'static str) -> Quantity {
+        Quantity { source, ..self }
     }
 }
 
