@@ -1,11 +1,11 @@
 //! The kernel-path costs of the catalogue (see [`super`]): one `KernelCosts` per kernel era ×
 //! core family. [`SKYLAKE_SP_2018`] names every field; the others name the fields whose
 //! figure or source differs from it and take the rest from it (the same borrowed figure with
-//! the same source text: the Westmere/Xen 2011 UDP costs, the Broadwell-EP 2018 per-CPU
+//! the same source text: the Westmere/Xen 2011 UDP costs, the Intel per-CPU
 //! counter costs, the Skylake-SP 2019 NIC costs).
 
 use super::{q, Basis, Era, FamilyId, KernelCosts, Quantity};
-use Basis::{Assumed, Estimate, Measured};
+use Basis::{Absent, Assumed, Estimate, Measured};
 
 /// Seed 000's TCP fit (`skblab calibrate high-order-alloc` on Skylake-SP 2019): the work per
 /// segment sent. Entries without a TCP figure of their own carry this value, still marked as
@@ -22,6 +22,14 @@ const SEED000_TCP_FRAG: Quantity = q(
     Basis::Fitted(&["seed000"]),
     "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop",
 );
+
+/// The per-CPU counter's fast path on Intel server cores: time_bench figures of Intel cores of
+/// 2014-2025 (proxies for every Intel entry alike: the same few instructions).
+const INTEL_PERCPU_ADD: Quantity = q(15.0, 8.0, 30.0, "cycles", Estimate, "direct call 2.15 ns (E5-2695, 5c9f42c), preempt_disable+enable 0.36-4.29 ns (c13c513, 3440f09), this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>), Intel cores of 2014-2025, at 2.4-3.8 GHz: 8-30 cycles");
+/// The per-CPU counter's fold on Intel server cores (see [`INTEL_PERCPU_ADD`]).
+const INTEL_PERCPU_FOLD: Quantity = q(75.0, 55.0, 110.0, "cycles", Estimate, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>) + local_irq_save/restore 37 cycles (i7-4790K, fbd02630c6e3; 14.84 ns on E5-2695, 3440f09)");
+/// One inlined per-CPU add with preempt toggles on Intel cores (see [`INTEL_PERCPU_ADD`]).
+const INTEL_THIS_CPU_OP: Quantity = q(3.0, 1.0, 8.0, "cycles", Estimate, "this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>) plus preempt_disable/enable without PREEMPT_COUNT 0.36 ns (c13c513)");
 
 /// Why an entry of 2011 or 2018 carries seed 000's TCP fit: nothing it runs sends TCP.
 const TCP_CARRIED_UNUSED: &str = "seed 000's fit on Skylake-SP 2019 carried over: no experiment sends TCP on a 2011 or 2018 entry (their seeds forward packets, count socket memory or send UDP), so no prediction reads it here; the same tcp_output/tcp_input code, and no per-segment figure for this family";
@@ -76,9 +84,9 @@ pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
     udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (udp_sendmsg .. dev_queue_xmit), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
     udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (netif_receive_skb .. sock_queue_rcv_skb), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
     udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (skb_recv_datagram, checksum, skb_free_datagram_locked), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
-    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer, so no cost (0 by construction)"),
-    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer, so no cost (0 by construction)"),
-    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels, so no cost (0 by construction)"),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "bare metal: no Xen PV network layer, so no cost (0 by construction)"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "bare metal: no Xen PV network layer, so no cost (0 by construction)"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "bare metal: no Xen PV event channels, so no cost (0 by construction)"),
     wake_latency_ns: q(
         3000.0,
         1000.0,
@@ -87,9 +95,9 @@ pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
         Assumed,
         "bare metal or HVM: the IPI and leaving a shallow idle state (intel_idle C1 2 us, C1E 10 us), a few us",
     ),
-    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018: its estimate is built from E5-2695, E5-1650 v4 and i7-4790K time_bench figures (call, preempt toggles, this_cpu_inc), proxies for this core as much as for Broadwell's"),
-    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018: spin_lock+unlock 31-37 cycles measured on Gold 6140 and E5-1650 v4 alike, plus local_irq_save/restore"),
-    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018: one gs-relative add (this_cpu_inc 1 cycle, Siewior 2025) and the preempt toggles, the same instructions on this core"),
+    percpu_add_cycles: INTEL_PERCPU_ADD,
+    percpu_fold_cycles: INTEL_PERCPU_FOLD,
+    this_cpu_op_cycles: INTEL_THIS_CPU_OP,
     timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018: the same expire_timers / tcp_write_timer early exit, a lock pair and an atomic measured alike on both cores"),
     idle_exit_ns: q(
         40000.0,
@@ -116,9 +124,6 @@ pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "spin_lock+unlock 37 cycles, E5-1650 v4 (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>); 41 on E5-2695 (5c9f42c)"),
     syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "no figure found: syscall entry/exit ~100 ns before the 2019 mitigations (getpid 191 ns on Skylake-X with them and audit rules, Oracle Linux blog 2023, the upper end), plus fd lookup and socket locking: ~0.2 us at 2.9-3.5 GHz"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal: the IPI and leaving a shallow idle state (intel_idle bdw_cstates C1 2 us, C1E 10 us), a few us"),
-    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Estimate, "direct call 2.15 ns (E5-2695, 5c9f42c), preempt_disable+enable 0.36-4.29 ns (c13c513, 3440f09), this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>), at 2.4-2.9 GHz: 8-30 cycles"),
-    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Estimate, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>) + local_irq_save/restore 37 cycles (i7-4790K, fbd02630c6e3; 14.84 ns on E5-2695, 3440f09)"),
-    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Estimate, "this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>) plus preempt_disable/enable without PREEMPT_COUNT 0.36 ns (c13c513)"),
     timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "no figure found: bh_lock_sock+unlock 37 cycles, sock_put one atomic 17 cycles (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), and a few dozen instructions in each of 5 call levels: ~54 measured plus ~250 for the rest"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "intel_idle bdw_cstates exit latencies C1 2 us, C1E 10, C3 40, C6 133 (drivers/idle/intel_idle.c): which state the CPUs sleep in is not known; C3's, the middle"),
     ..SKYLAKE_SP_2018
@@ -189,6 +194,9 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
     slub_slow_cycles: q(60.0, 30.0, 100.0, "cycles", Assumed, "no A53 figure: x86's measured ~45 extra cycles per pair beyond the per-CPU slab, 1-2x slower in order"),
     spin_lock_cycles: q(50.0, 30.0, 80.0, "cycles", Assumed, "no A53 figure: lock and unlock are two exclusive pairs (or LDADDA with LSE, absent on the A53) with acquire/release barriers; x86's measured 31-41 cycles scaled by 1-2x"),
     syscall_cycles: q(800.0, 400.0, 1500.0, "cycles", Assumed, "no A53 figure: an arm64 svc entry/exit without KPTI is cheaper than x86's but the core is in order; x86's ~700-cycle assumption (Broadwell-EP 2018), a little slower"),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "no Arm figure: the Intel estimate's few instructions (a call, the preempt toggles, a per-CPU add through tpidr_el1), the in-order core's 1-2x inside its range"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "no Arm figure: the Intel estimate (a lock pair and the IRQ flags save/restore), the in-order core's 1-2x inside its range"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "no Arm figure: the Intel estimate of one per-CPU add with preempt toggles"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "no A53 figure: the same try_to_wake_up + schedule() code as x86's 1-2 us; no experiment wakes tasks on this entry (seed 002 forwards in softirq)"),
     ..SKYLAKE_SP_2018
 };
@@ -202,14 +210,17 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     slub_fast_cycles: q(80.0, 60.0, 92.0, "cycles", Measured, "SLUB alloc+free 153-184 cycles per pair on Ryzen 7 1700, 5.8-rc1 (<20200619103247.7b8bc9ad@carbon>): Zen 1 proxy"),
     slub_slow_cycles: q(45.0, 25.0, 90.0, "cycles", Assumed, "as Skylake-SP 2019's measured ~45 extra cycles per pair (prototype-kernel 279020c): the same ___slab_alloc code; no Zen figure, the range up to twice (Zen 1's fast path was 2.5x Intel's)"),
     spin_lock_cycles: q(37.0, 20.0, 60.0, "cycles", Assumed, "as Skylake-SP 2019's measured 31-37 cycles (qspinlock lock+unlock on an owned line): no Zen figure; the range covers a cheaper or a dearer locked RMW"),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "no AMD figure: the Intel estimate's few instructions (a call, the preempt toggles, a gs-relative add) on a core of similar width"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "no AMD figure: the Intel estimate (a lock pair and the IRQ flags save/restore) on a core of similar width"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "no AMD figure: the Intel estimate of one gs-relative add with preempt toggles"),
     syscall_cycles: q(1000.0, 400.0, 2000.0, "cycles", Assumed, "no figure for a 6.x KVM guest: between the pre-2019 ~700 cycles and Skylake-SP 2019's 1,500 (getpid 191-217 ns with mitigations), as a 6.x kernel on Zen needs fewer of Intel's mitigations but adds its own return thunks"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP: the same try_to_wake_up + schedule() code; a KVM guest's IPI exit is in wake_latency_ns, not here"),
     tcp_skb_cycles: SEED000_TCP_SKB.with_source(TCP_CARRIED_GUEST),
     tcp_recvmsg_skb_cycles: SEED000_TCP_RECVMSG.with_source(TCP_CARRIED_GUEST),
     tcp_frag_cycles: SEED000_TCP_FRAG.with_source(TCP_CARRIED_GUEST),
-    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
-    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
-    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV event channels, so no cost (0 by construction)"),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV event channels, so no cost (0 by construction)"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "not measured on this family: bare metal's few us (an IPI, a shallow idle state); a halted vCPU's exit through the host can take more (the Milan and Emerald Rapids guests measured 6.5 and 61.6 us), the range up to 10 us"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "not measured on this family: Skylake-SP's middle value (intel_idle C1E 10 us .. C6 133 us) for want of a guest figure; the Milan and Emerald Rapids guests' halted vCPUs exit in 6.5-61.6 us"),
     ..SKYLAKE_SP_2018
@@ -229,6 +240,9 @@ pub const MILAN_GUEST_2026: KernelCosts = KernelCosts {
 /// guest's, but for the wakeup of a halted vCPU, measured on such a guest with the sched suite.
 pub const EMR_GUEST_2026: KernelCosts = KernelCosts {
     family: FamilyId::EmrGuest,
+    percpu_add_cycles: INTEL_PERCPU_ADD,
+    percpu_fold_cycles: INTEL_PERCPU_FOLD,
+    this_cpu_op_cycles: INTEL_THIS_CPU_OP,
     wake_latency_ns: q(EMR_WAKE_NS, EMR_WAKE_MIN_NS, EMR_WAKE_MAX_NS, "ns", Measured, EMR_WAKE_SOURCE),
     idle_exit_ns: q(EMR_WAKE_NS, 1000.0, EMR_WAKE_MAX_NS, "ns", Estimate, "a halted vCPU (cpuidle driver haltpoll, guest_halt_poll_ns=0: no polling in the guest) leaves HLT through the host: as wake_latency_ns; bare metal Sapphire/Emerald Rapids exits C1 in 1 us, C1E in 2, C6 in 290 (intel_idle.c spr_cstates, which Emerald Rapids uses; C1E per commit 1548fac47a11)"),
     ..ZEN5_GUEST_2026
