@@ -40,8 +40,9 @@ cargo run --release -q -p skblab-core --features cli --bin skblab -- measure all
 cargo run --release -q -p skblab-core --features cli --bin skblab -- calibrate high-order-alloc --machine my-machine.json";
 
 /// The constant fitted, with its catalogue entry (`ZEN5_GUEST_2026.tcp_skb_cycles`): the TCP
-/// work per segment has no published figure for this family (basis Assumed), and at 64 KiB
-/// sends it is most of a segment's cost, so the 64 KiB cells pin it.
+/// work per segment has no published figure for this family (the catalogue carries seed 000's
+/// fit on Skylake-SP), and at 64 KiB sends it is most of a segment's cost, so the 64 KiB cells
+/// pin it.
 pub const FIT: (&str, Quantity) = ("tcp_skb_cycles", ZEN5_GUEST_2026.tcp_skb_cycles);
 /// The cells the fit may see (`used_for_fit`): 64 KiB sends, any flow count, both orders, a
 /// measured median above zero ([`MEASURED_ZERO`]: a zero says nothing about the constant).

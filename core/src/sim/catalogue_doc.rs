@@ -18,6 +18,7 @@ fn basis(b: Basis) -> String {
         Basis::Secondary => "secondary".into(),
         Basis::Estimate => "estimate".into(),
         Basis::Assumed => "**assumed**".into(),
+        Basis::Absent => "absent".into(),
         Basis::Fitted(tables) => format!("**fitted** ({})", tables.join(", ")),
     }
 }

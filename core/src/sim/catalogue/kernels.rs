@@ -1,11 +1,40 @@
 //! The kernel-path costs of the catalogue (see [`super`]): one `KernelCosts` per kernel era ×
 //! core family. [`SKYLAKE_SP_2018`] names every field; the others name the fields whose
 //! figure or source differs from it and take the rest from it (the same borrowed figure with
-//! the same source text: the Westmere/Xen 2011 UDP costs, the Broadwell-EP 2018 per-CPU
+//! the same source text: the Westmere/Xen 2011 UDP costs, the Intel per-CPU
 //! counter costs, the Skylake-SP 2019 NIC costs).
 
-use super::{q, Basis, Era, FamilyId, KernelCosts};
-use Basis::{Assumed, Estimate, Measured};
+use super::{q, Basis, Era, FamilyId, KernelCosts, Quantity};
+use Basis::{Absent, Assumed, Estimate, Measured};
+
+/// Seed 000's TCP fit (`skblab calibrate high-order-alloc` on Skylake-SP 2019): the work per
+/// segment sent. Entries without a TCP figure of their own carry this value, still marked as
+/// the fit it is, with why it carries over.
+const SEED000_TCP_SKB: Quantity = q(14894.0, 3000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000, 16 KiB sends, Linux ACK rules), per segment; no per-segment figure was found: 1-10 us of a loopback segment's round through the stack");
+/// Seed 000's fit of the receiver's work per skb consumed (see [`SEED000_TCP_SKB`]).
+const SEED000_TCP_RECVMSG: Quantity = q(8815.0, 1000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000, Linux ACK rules), per skb consumed, syscall excluded; no figure found");
+/// Seed 000's fit of one frag-loop iteration (see [`SEED000_TCP_SKB`]).
+const SEED000_TCP_FRAG: Quantity = q(
+    279.0,
+    20.0,
+    600.0,
+    "cycles",
+    Basis::Fitted(&["seed000"]),
+    "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop",
+);
+
+/// The per-CPU counter's fast path on Intel server cores: time_bench figures of Intel cores of
+/// 2014-2025 (proxies for every Intel entry alike: the same few instructions).
+const INTEL_PERCPU_ADD: Quantity = q(15.0, 8.0, 30.0, "cycles", Estimate, "direct call 2.15 ns (E5-2695, 5c9f42c), preempt_disable+enable 0.36-4.29 ns (c13c513, 3440f09), this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>), Intel cores of 2014-2025, at 2.4-3.8 GHz: 8-30 cycles");
+/// The per-CPU counter's fold on Intel server cores (see [`INTEL_PERCPU_ADD`]).
+const INTEL_PERCPU_FOLD: Quantity = q(75.0, 55.0, 110.0, "cycles", Estimate, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>) + local_irq_save/restore 37 cycles (i7-4790K, fbd02630c6e3; 14.84 ns on E5-2695, 3440f09)");
+/// One inlined per-CPU add with preempt toggles on Intel cores (see [`INTEL_PERCPU_ADD`]).
+const INTEL_THIS_CPU_OP: Quantity = q(3.0, 1.0, 8.0, "cycles", Estimate, "this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>) plus preempt_disable/enable without PREEMPT_COUNT 0.36 ns (c13c513)");
+
+/// Why an entry of 2011 or 2018 carries seed 000's TCP fit: nothing it runs sends TCP.
+const TCP_CARRIED_UNUSED: &str = "seed 000's fit on Skylake-SP 2019 carried over: no experiment sends TCP on a 2011 or 2018 entry (their seeds forward packets, count socket memory or send UDP), so no prediction reads it here; the same tcp_output/tcp_input code, and no per-segment figure for this family";
+/// Why this project's guests carry seed 000's TCP fit.
+const TCP_CARRIED_GUEST: &str = "seed 000's fit on Skylake-SP 2019 carried over as the catalogue-alone prediction of this project's 6.x guests (the same tcp_output/tcp_input code; no per-segment figure for this family); `skblab calibrate --machine` refits tcp_skb_cycles on a measured file's 64 KiB stream cells";
 
 /// Kernel-path costs of 2019 kernels (5.0–5.4, Meltdown/Spectre mitigations) on Skylake-SP:
 /// seeds 000 and 004.
@@ -19,12 +48,12 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), 31 (Gold 6140, <33216f8e-0b9c-c701-0cdf-e96229bc03d6@redhat.com>)"),
     syscall_cycles: q(1500.0, 700.0, 2000.0, "cycles", Estimate, "getpid round trip 191-217 ns on Skylake-X with audit rules (Oracle Linux blog, 2023-09-12) plus fd lookup and lock_sock/release_sock: 0.2-0.5 us at 3.8 GHz"),
     wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "try_to_wake_up + schedule(): 1-2 us of a cross-CPU wakeup"),
-    tcp_skb_cycles: q(14894.0, 3000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000, 16 KiB sends, Linux ACK rules), per segment; no per-segment figure was found: 1-10 us of a loopback segment's round through the stack"),
+    tcp_skb_cycles: SEED000_TCP_SKB,
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "loopback netperf: the softirq receive is about half the stack's time (ptesarik, SIGILLatum local-ip-performance, 2024-05-31: >3 s of 10 s in net_rx_action on each side)"),
-    tcp_recvmsg_skb_cycles: q(8815.0, 1000.0, 40000.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000, Linux ACK rules), per skb consumed, syscall excluded; no figure found"),
-    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Basis::Fitted(&["seed000"]), "fitted by `skblab calibrate high-order-alloc` (seed 000): one iteration of the frag loop"),
+    tcp_recvmsg_skb_cycles: SEED000_TCP_RECVMSG,
+    tcp_frag_cycles: SEED000_TCP_FRAG,
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
-    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
+    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "intel_idle skx_cstates exit latencies C1 2 us, C1E 10, C6 133 (drivers/idle/intel_idle.c): which state an idle CPU sleeps in is not known, so a value between C1E's and C6's, Broadwell-EP's C3 40 us, the range all three"),
     nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Estimate, "mlx5 RX to generic XDP drop at 8.17 Mpps = 122.5 ns per packet on an i7-6700K (Skylake core, 4 GHz), minus kmem_cache_alloc 4.9 ns and the kfree_skb path 18.3 ns: ~99 ns, ~400 cycles (Brouer, prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017)"),
     nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "no per-packet TX figure found: ndo_start_xmit with its doorbell plus the completion, assumed the order of the RX path, up to 3x for an unbatched doorbell per packet"),
     epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "no figure found: ep_item_poll (tcp_poll) plus a 12-byte copy to user and two list moves per event"),
@@ -45,44 +74,44 @@ pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
     slub_fast_cycles: q(25.0, 21.0, 30.0, "cycles", Measured, "as Skylake-SP 2019 (<20150617142613.11791.76008.stgit@devil>, <20200618113121.78a6a2ca@carbon>)"),
     slub_slow_cycles: q(45.0, 25.0, 60.0, "cycles", Measured, "as Skylake-SP 2019 (prototype-kernel 279020c)"),
     spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "as Skylake-SP 2019: 37 cycles E5-1650 v4, 31 Gold 6140"),
-    syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "as Broadwell-EP 2018: syscall entry/exit ~100 ns plus fd lookup and socket locking"),
-    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (unused by seed 002)"),
-    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019"),
-    tcp_recvmsg_skb_cycles: q(2000.0, 1000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    tcp_frag_cycles: q(279.0, 20.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011 (no figure for this family)"),
-    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
-    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV network layer"),
-    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "bare metal: no Xen PV event channels"),
+    syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "as Broadwell-EP 2018: 4.x entry/exit ~100 ns (getpid 191 ns on Skylake-X with 2019 mitigations and audit rules is the upper end, Oracle Linux blog 2023) plus fd lookup and socket locking, ~0.2 us at 3-3.5 GHz"),
+    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP 2019: the same try_to_wake_up + schedule() code on the same core, 1-2 us of a cross-CPU wakeup"),
+    tcp_skb_cycles: SEED000_TCP_SKB.with_source(TCP_CARRIED_UNUSED),
+    tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019: the same split of one loopback segment between the transmit half and the softirq receive (ptesarik's >3 s of 10 s in net_rx_action on each side, 2024), no figure for 4.x"),
+    tcp_recvmsg_skb_cycles: SEED000_TCP_RECVMSG.with_source(TCP_CARRIED_UNUSED),
+    tcp_frag_cycles: SEED000_TCP_FRAG.with_source(TCP_CARRIED_UNUSED),
+    skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (__alloc_skb's init, the shinfo memset and skb_release_all), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
+    udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (udp_sendmsg .. dev_queue_xmit), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
+    udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (netif_receive_skb .. sock_queue_rcv_skb), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
+    udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (skb_recv_datagram, checksum, skb_free_datagram_locked), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "bare metal: no Xen PV network layer, so no cost (0 by construction)"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "bare metal: no Xen PV network layer, so no cost (0 by construction)"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "bare metal: no Xen PV event channels, so no cost (0 by construction)"),
     wake_latency_ns: q(
         3000.0,
         1000.0,
         10000.0,
         "ns",
         Assumed,
-        "bare metal or HVM: the IPI and leaving a shallow idle state, a few us",
+        "bare metal or HVM: the IPI and leaving a shallow idle state (intel_idle C1 2 us, C1E 10 us), a few us",
     ),
-    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "as Broadwell-EP 2018 (no figure for this family)"),
-    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "as Broadwell-EP 2018"),
-    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018"),
+    percpu_add_cycles: INTEL_PERCPU_ADD,
+    percpu_fold_cycles: INTEL_PERCPU_FOLD,
+    this_cpu_op_cycles: INTEL_THIS_CPU_OP,
+    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018: the same expire_timers / tcp_write_timer early exit, a lock pair and an atomic measured alike on both cores"),
     idle_exit_ns: q(
         40000.0,
         2000.0,
         133000.0,
         "ns",
         Assumed,
-        "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)",
+        "as Skylake-SP 2019 (intel_idle skx_cstates C1 2 us, C1E 10, C6 133): which state an idle CPU sleeps in is not known",
     ),
-    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019"),
-    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019"),
+    nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019, whose estimate is from a Skylake-core i7-6700K (mlx5, 4.12-era): the same core and driver path; no experiment on a 2018 entry reads it (the forwarding worlds keep their own driver costs)"),
+    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019: the same driver transmit and completion on the same core"),
+    epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019: the same ep_send_events loop on the same core"),
+    context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019: the same schedule() between threads of one process; 4.x's lighter mitigations are inside the range"),
+    rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019: the same backlog lock and IPI send on the same core"),
 };
 
 /// Kernel-path costs of 2016–2018 kernels on Broadwell-EP: seed 003, seed 002's x86 bench.
@@ -93,13 +122,9 @@ pub const BROADWELL_EP_2018: KernelCosts = KernelCosts {
     slub_fast_cycles: q(30.0, 24.0, 30.0, "cycles", Measured, "SLUB alloc+free 60 cycles per pair, E5-1650 v4 (<20200618113121.78a6a2ca@carbon>); 48 on E5-2695 (279020c)"),
     slub_slow_cycles: q(45.0, 25.0, 60.0, "cycles", Measured, "93 vs 48 cycles per pair beyond the per-CPU slab (279020c, E5-2695)"),
     spin_lock_cycles: q(37.0, 31.0, 41.0, "cycles", Measured, "spin_lock+unlock 37 cycles, E5-1650 v4 (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>); 41 on E5-2695 (5c9f42c)"),
-    syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "pre-mitigation syscall entry/exit ~100 ns plus fd lookup and socket locking"),
-    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
-    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Estimate, "direct call 2.15 ns (E5-2695, 5c9f42c), preempt_disable+enable 0.36-4.29 ns (c13c513, 3440f09), this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>), at 2.4-2.9 GHz: 8-30 cycles"),
-    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Estimate, "spin_lock+unlock 37 cycles (E5-1650 v4, <3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>) + local_irq_save/restore 37 cycles (i7-4790K, fbd02630c6e3; 14.84 ns on E5-2695, 3440f09)"),
-    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Estimate, "this_cpu_inc 1 cycle (Siewior <20250408105922.1135150-1-bigeasy@linutronix.de>) plus preempt_disable/enable without PREEMPT_COUNT 0.36 ns (c13c513)"),
-    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "no figure found: bh_lock_sock+unlock 37 cycles, sock_put one atomic 17 cycles (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), and a few dozen instructions in each of 5 call levels"),
+    syscall_cycles: q(700.0, 400.0, 1500.0, "cycles", Assumed, "no figure found: syscall entry/exit ~100 ns before the 2019 mitigations (getpid 191 ns on Skylake-X with them and audit rules, Oracle Linux blog 2023, the upper end), plus fd lookup and socket locking: ~0.2 us at 2.9-3.5 GHz"),
+    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal: the IPI and leaving a shallow idle state (intel_idle bdw_cstates C1 2 us, C1E 10 us), a few us"),
+    timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "no figure found: bh_lock_sock+unlock 37 cycles, sock_put one atomic 17 cycles (<3c8e4f86-87e2-470d-84d8-86c70b3e2fcc@kernel.org>), and a few dozen instructions in each of 5 call levels: ~54 measured plus ~250 for the rest"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "intel_idle bdw_cstates exit latencies C1 2 us, C1E 10, C3 40, C6 133 (drivers/idle/intel_idle.c): which state the CPUs sleep in is not known; C3's, the middle"),
     ..SKYLAKE_SP_2018
 };
@@ -116,7 +141,7 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
         Estimate,
         "order-0 through the PCP ~141-150 ns per alloc+free on 2014 Xeons (time_bench_sample.c, 200f16f): half a pair",
     ),
-    buddy_step_cycles: q(30.0, 15.0, 60.0, "cycles", Estimate, "as Skylake-SP"),
+    buddy_step_cycles: q(30.0, 15.0, 60.0, "cycles", Estimate, "as Skylake-SP 2019 (order-3 alloc+free 524 cycles on 1 CPU with ~8 list steps and the lock, <20160415144402.5fbe7a1e@redhat.com>): the same list operations, in cycles, on a 2011 core"),
     slub_fast_cycles: q(
         24.0,
         21.0,
@@ -142,13 +167,12 @@ pub const WESTMERE_XEN_2011: KernelCosts = KernelCosts {
         Assumed,
         "a PV guest's syscall bounces through the hypervisor; a KVM exit is ~2,000 cycles (SplitX, Nehalem proxy)",
     ),
-    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
     skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "no figure found: __alloc_skb init + shinfo memset and skb_release_all, a few hundred cycles"),
     udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "no per-datagram UDP send figure found: udp_sendmsg to dev_queue_xmit, a few thousand cycles in 2011"),
     udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "no figure found: netif_receive_skb .. sock_queue_rcv_skb, about 1-2 thousand cycles"),
     udp_recvmsg_cycles: q(1000.0, 500.0, 2500.0, "cycles", Assumed, "no figure found: skb_recv_datagram, checksum, skb_free_datagram_locked"),
     pv_net_tx_cycles: q(4000.0, 1500.0, 10000.0, "cycles", Assumed, "Menon et al. (USENIX ATC 2006), Santos et al. (USENIX ATC 2008): PV netfront costs a few us per packet on 2006-08 CPUs; a notify hypercall each packet when the backend keeps up"),
-    pv_net_rx_cycles: q(3000.0, 1500.0, 8000.0, "cycles", Assumed, "as pv_net_tx: grant end + slot refill (page + grant) + header pull; batched notify"),
+    pv_net_rx_cycles: q(3000.0, 1500.0, 8000.0, "cycles", Assumed, "the same few-us PV netfront cost as pv_net_tx (Menon et al. 2006, Santos et al. 2008), less one notify: grant end + slot refill (page + grant) + header pull, the notify batched over the ring"),
     pv_upcall_cycles: q(2000.0, 1000.0, 5000.0, "cycles", Assumed, "a KVM exit is ~2,000 cycles (SplitX, Nehalem X5570 proxy); a PV upcall bounces through Xen and returns by hypercall"),
     wake_latency_ns: q(10000.0, 3000.0, 50000.0, "ns", Assumed, "a blocked vCPU must be scheduled again by Xen's credit scheduler: several to tens of us"),
     ..SKYLAKE_SP_2018
@@ -165,13 +189,15 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
         Assumed,
         "no A53 figure: an in-order core runs the ~100-cycle x86 path 1-2x slower",
     ),
-    buddy_step_cycles: q(40.0, 20.0, 80.0, "cycles", Assumed, "as x86, 1-2x slower in order"),
-    slub_fast_cycles: q(40.0, 25.0, 60.0, "cycles", Assumed, "no A53 figure"),
-    slub_slow_cycles: q(60.0, 30.0, 100.0, "cycles", Assumed, "no A53 figure"),
-    spin_lock_cycles: q(50.0, 30.0, 80.0, "cycles", Assumed, "no A53 figure: two exclusive pairs and barriers"),
-    syscall_cycles: q(800.0, 400.0, 1500.0, "cycles", Assumed, "no A53 figure"),
-    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as x86: no A53 figure"),
-    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
+    buddy_step_cycles: q(40.0, 20.0, 80.0, "cycles", Assumed, "no A53 figure: x86's ~30-cycle list step (Skylake-SP 2019's estimate) run by a 2-wide in-order core, 1-2x slower; 40, the lower end, as the step is a few dependent loads and stores"),
+    slub_fast_cycles: q(40.0, 25.0, 60.0, "cycles", Assumed, "no A53 figure: x86's measured 21-30 cycles (half a SLUB alloc+free pair) 1-2x slower in order; the this_cpu cmpxchg_double is an LDXP/STXP pair on arm64"),
+    slub_slow_cycles: q(60.0, 30.0, 100.0, "cycles", Assumed, "no A53 figure: x86's measured ~45 extra cycles per pair beyond the per-CPU slab, 1-2x slower in order"),
+    spin_lock_cycles: q(50.0, 30.0, 80.0, "cycles", Assumed, "no A53 figure: lock and unlock are two exclusive pairs (or LDADDA with LSE, absent on the A53) with acquire/release barriers; x86's measured 31-41 cycles scaled by 1-2x"),
+    syscall_cycles: q(800.0, 400.0, 1500.0, "cycles", Assumed, "no A53 figure: an arm64 svc entry/exit without KPTI is cheaper than x86's but the core is in order; x86's ~700-cycle assumption (Broadwell-EP 2018), a little slower"),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "no Arm figure: the Intel estimate's few instructions (a call, the preempt toggles, a per-CPU add through tpidr_el1), the in-order core's 1-2x inside its range"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "no Arm figure: the Intel estimate (a lock pair and the IRQ flags save/restore), the in-order core's 1-2x inside its range"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "no Arm figure: the Intel estimate of one per-CPU add with preempt toggles"),
+    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "no A53 figure: the same try_to_wake_up + schedule() code as x86's 1-2 us; no experiment wakes tasks on this entry (seed 002 forwards in softirq)"),
     ..SKYLAKE_SP_2018
 };
 
@@ -179,19 +205,24 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
 pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     family: FamilyId::Zen5Guest,
     era: Era::Linux2026,
-    pcp_op_cycles: q(104.0, 60.0, 200.0, "cycles", Assumed, "not measured here yet; as Broadwell"),
-    buddy_step_cycles: q(30.0, 15.0, 60.0, "cycles", Assumed, "as Skylake-SP"),
+    pcp_op_cycles: q(104.0, 60.0, 200.0, "cycles", Assumed, "no Zen figure for 6.x: as Broadwell-EP's measured 207-cycle PCP pair (E5-1650 v4, prototype-kernel 4c41fe0), the same rmqueue_pcplist / free_unref_page code; the range allows a core 1.7x faster or 2x slower"),
+    buddy_step_cycles: q(30.0, 15.0, 60.0, "cycles", Assumed, "as Skylake-SP 2019's estimate (the same buddy list steps under zone->lock, <20160415144402.5fbe7a1e@redhat.com>): no Zen figure"),
     slub_fast_cycles: q(80.0, 60.0, 92.0, "cycles", Measured, "SLUB alloc+free 153-184 cycles per pair on Ryzen 7 1700, 5.8-rc1 (<20200619103247.7b8bc9ad@carbon>): Zen 1 proxy"),
-    slub_slow_cycles: q(45.0, 25.0, 90.0, "cycles", Assumed, "as Skylake-SP"),
-    spin_lock_cycles: q(37.0, 20.0, 60.0, "cycles", Assumed, "as Skylake-SP"),
-    syscall_cycles: q(1000.0, 400.0, 2000.0, "cycles", Assumed, "not measured here yet"),
-    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP"),
-    tcp_skb_cycles: q(21798.0, 3000.0, 40000.0, "cycles", Assumed, "as Skylake-SP 2019 (no figure for this family)"),
-    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer"),
-    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV network layer"),
-    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Assumed, "a KVM guest (virtio): no Xen PV event channels"),
-    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
-    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "as Broadwell-EP 2018 (intel_idle's tables for skx/nehalem give 2-200 us)"),
+    slub_slow_cycles: q(45.0, 25.0, 90.0, "cycles", Assumed, "as Skylake-SP 2019's measured ~45 extra cycles per pair (prototype-kernel 279020c): the same ___slab_alloc code; no Zen figure, the range up to twice (Zen 1's fast path was 2.5x Intel's)"),
+    spin_lock_cycles: q(37.0, 20.0, 60.0, "cycles", Assumed, "as Skylake-SP 2019's measured 31-37 cycles (qspinlock lock+unlock on an owned line): no Zen figure; the range covers a cheaper or a dearer locked RMW"),
+    percpu_add_cycles: q(15.0, 8.0, 30.0, "cycles", Assumed, "no AMD figure: the Intel estimate's few instructions (a call, the preempt toggles, a gs-relative add) on a core of similar width"),
+    percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "no AMD figure: the Intel estimate (a lock pair and the IRQ flags save/restore) on a core of similar width"),
+    this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "no AMD figure: the Intel estimate of one gs-relative add with preempt toggles"),
+    syscall_cycles: q(1000.0, 400.0, 2000.0, "cycles", Assumed, "no figure for a 6.x KVM guest: between the pre-2019 ~700 cycles and Skylake-SP 2019's 1,500 (getpid 191-217 ns with mitigations), as a 6.x kernel on Zen needs fewer of Intel's mitigations but adds its own return thunks"),
+    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP: the same try_to_wake_up + schedule() code; a KVM guest's IPI exit is in wake_latency_ns, not here"),
+    tcp_skb_cycles: SEED000_TCP_SKB.with_source(TCP_CARRIED_GUEST),
+    tcp_recvmsg_skb_cycles: SEED000_TCP_RECVMSG.with_source(TCP_CARRIED_GUEST),
+    tcp_frag_cycles: SEED000_TCP_FRAG.with_source(TCP_CARRIED_GUEST),
+    pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
+    pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
+    pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV event channels, so no cost (0 by construction)"),
+    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "not measured on this family: bare metal's few us (an IPI, a shallow idle state); a halted vCPU's exit through the host can take more (the Milan and Emerald Rapids guests measured 6.5 and 61.6 us), the range up to 10 us"),
+    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "not measured on this family: Skylake-SP's middle value (intel_idle C1E 10 us .. C6 133 us) for want of a guest figure; the Milan and Emerald Rapids guests' halted vCPUs exit in 6.5-61.6 us"),
     ..SKYLAKE_SP_2018
 };
 
@@ -209,6 +240,9 @@ pub const MILAN_GUEST_2026: KernelCosts = KernelCosts {
 /// guest's, but for the wakeup of a halted vCPU, measured on such a guest with the sched suite.
 pub const EMR_GUEST_2026: KernelCosts = KernelCosts {
     family: FamilyId::EmrGuest,
+    percpu_add_cycles: INTEL_PERCPU_ADD,
+    percpu_fold_cycles: INTEL_PERCPU_FOLD,
+    this_cpu_op_cycles: INTEL_THIS_CPU_OP,
     wake_latency_ns: q(EMR_WAKE_NS, EMR_WAKE_MIN_NS, EMR_WAKE_MAX_NS, "ns", Measured, EMR_WAKE_SOURCE),
     idle_exit_ns: q(EMR_WAKE_NS, 1000.0, EMR_WAKE_MAX_NS, "ns", Estimate, "a halted vCPU (cpuidle driver haltpoll, guest_halt_poll_ns=0: no polling in the guest) leaves HLT through the host: as wake_latency_ns; bare metal Sapphire/Emerald Rapids exits C1 in 1 us, C1E in 2, C6 in 290 (intel_idle.c spr_cstates, which Emerald Rapids uses; C1E per commit 1548fac47a11)"),
     ..ZEN5_GUEST_2026

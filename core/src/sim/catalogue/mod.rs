@@ -34,8 +34,12 @@ pub enum Basis {
     Estimate,
     /// A model assumption: no source was found; the range says how unsure it is.
     Assumed,
+    /// The mechanism does not exist on this machine (no Xen PV layer on bare metal or KVM): the
+    /// cost is zero by construction, neither measured nor assumed.
+    Absent,
     /// Fitted, inside the sourced range, jointly to the seed tables named (their short names
-    /// as `skblab validate` prints them).
+    /// as `skblab validate` prints them); also a fitted value another entry carries (its
+    /// source says which entry's fit and why it carries over).
     Fitted(&'static [&'static str]),
 }
 
@@ -77,6 +81,11 @@ impl Quantity {
     /// The same quantity with another value (a fit's trial value, a band sample).
     pub const fn with_value(self, value: f64) -> Quantity {
         Quantity { value, ..self }
+    }
+    /// The same quantity with another source line (a fitted value another entry carries,
+    /// saying why it carries over).
+    pub const fn with_source(self, source: &'static str) -> Quantity {
+        Quantity { source, ..self }
     }
 }
 
@@ -414,6 +423,9 @@ mod tests {
         for (who, name, q) in fams.chain(kers) {
             assert!(q.min <= q.value && q.value <= q.max, "{who} {name}: {} outside {}..={}", q.value, q.min, q.max);
             assert!(q.source.len() > 10 && !q.unit.is_empty(), "{who} {name}: no source or unit");
+            if q.basis == Basis::Absent {
+                assert!(q.value == 0.0 && q.min == 0.0 && q.max == 0.0, "{who} {name}: absent but not a fixed 0");
+            }
         }
     }
 
