@@ -177,7 +177,7 @@ impl Zone {
     /// CPUs) × (1 + fls(managed MiB / 128)), at most 125.
     pub fn stat_threshold(&self) -> i32 {
         let fls = |x: u64| 64 - x.leading_zeros() as i32;
-        let mem = u64::from(self.free_area.n_pages()) * u64::from(super::machine::PAGE_SIZE) >> 27;
+        let mem = (u64::from(self.free_area.n_pages()) * u64::from(super::machine::PAGE_SIZE)) >> 27;
         (2 * fls(self.pcp.len() as u64) * (1 + fls(mem))).min(125)
     }
 
