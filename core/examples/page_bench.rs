@@ -14,7 +14,7 @@
 //! then 2131, 3885, 4520, 5604, 7125, 7883, 9364 at 2..8 CPUs — the lock saturated from 2 CPUs,
 //! each pass (hold + handoff) 533-648 cycles whatever the queue. docs/high-order-alloc.md
 //! ("page_bench03 on the model's zone") quotes this example:
-//! `cargo run --release -p skblab-core --example page_bench [cpus...] [order=3]`.
+//! `cargo run --release -p skblab-core --example page_bench [cpus...] [order=3] [holder_work=true]`.
 use skblab_core::sim::cache::Caches;
 use skblab_core::sim::machine::{cycles_to_ns, CpuId, SERVER_2019};
 use skblab_core::sim::qspinlock::Acquire;
@@ -48,12 +48,14 @@ fn main() {
     }
     let order: usize =
         args.iter().find_map(|s| s.strip_prefix("order=").map(|v| v.parse().expect("order=N"))).unwrap_or(3);
+    // holder_work=true: the zone charges the holder's per-page work (`Zone::holder_work`).
+    let holder = args.iter().any(|s| s == "holder_work=true");
     let m = SERVER_2019;
     let mhz = m.turbo_all_core_mhz;
     println!("page_bench03 on the model's zone: order {order}, {} at {mhz} MHz", m.name);
     println!("cpus  cycles/pair/cpu  passes/us  hold ns (alloc / free)  handoff ns  busy %");
     for n in counts {
-        let r = run(n.min(m.cores_per_socket), order);
+        let r = run(n.min(m.cores_per_socket), order, holder);
         println!(
             "{:>4}  {:>15.0}  {:>9.2}  {:>7.0} ({:>4.0} / {:>4.0})  {:>10.0}  {:>6.1}",
             n.min(m.cores_per_socket),
@@ -69,11 +71,12 @@ fn main() {
 }
 
 /// [cycles per pair per CPU, passes per µs, hold, alloc hold, free hold, handoff, busy %].
-fn run(n: u32, order: usize) -> [f64; 7] {
+fn run(n: u32, order: usize, holder_work: bool) -> [f64; 7] {
     let m = SERVER_2019;
     let mhz = m.turbo_all_core_mhz;
     let caches = Caches::new(&m);
     let mut zone = Zone::new(0, 1 << 17, m.n_cpus() as usize, 0, 1, false);
+    zone.holder_work = holder_work;
     let mut cpus: Vec<Cpu> = (0..n).map(|_| Cpu { held: None, pairs: 0 }).collect();
     let mut q: BinaryHeap<Reverse<(u64, u64, Ev, u32)>> = BinaryHeap::new();
     let mut seq = 0u64;

@@ -85,6 +85,11 @@ pub struct MachineProfile {
     /// set_page_order on lines already fetched, whose misses are counted separately): a few
     /// dozen instructions. Sourced estimate, not fitted (docs/calibration.md).
     pub buddy_step_cycles: u64,
+    /// Work per subpage of an order > 0 block on lines already fetched (catalogue
+    /// `compound_tail_cycles`: page_bench01's per-page slope, half a pair): a tail page in
+    /// `prep_compound_page` / `free_pages_prepare`, a subpage's `check_new_page`. Used when the
+    /// zone charges the holder's work ([`super::zone::Zone::holder_work`]). Sourced estimate.
+    pub tail_page_cycles: u64,
     /// try_to_wake_up + the wakee's schedule(), charged when a blocked thread is woken.
     pub wakeup_cycles: u64,
     /// Slowdown of each of two busy SMT siblings, in percent (160 = 1.25x core throughput).
@@ -143,6 +148,7 @@ impl MachineProfile {
             frag_cycles: kernel.tcp_frag_cycles.int(),
             page_op_cycles: kernel.pcp_op_cycles.int(),
             buddy_step_cycles: kernel.buddy_step_cycles.int(),
+            tail_page_cycles: kernel.compound_tail_cycles.int(),
             wakeup_cycles: kernel.wakeup_cycles.int(),
             smt_slowdown_pct: family.smt_slowdown_pct.int(),
         }
@@ -197,6 +203,7 @@ impl MachineProfile {
             ("frag_cycles", self.frag_cycles, want.frag_cycles),
             ("page_op_cycles", self.page_op_cycles, want.page_op_cycles),
             ("buddy_step_cycles", self.buddy_step_cycles, want.buddy_step_cycles),
+            ("tail_page_cycles", self.tail_page_cycles, want.tail_page_cycles),
             ("wakeup_cycles", self.wakeup_cycles, want.wakeup_cycles),
             ("smt_slowdown_pct", self.smt_slowdown_pct, want.smt_slowdown_pct),
         ];

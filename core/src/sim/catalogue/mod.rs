@@ -168,6 +168,10 @@ pub struct KernelCosts {
     /// Instructions of one buddy list step under zone->lock (list del/add, set_page_order on
     /// lines already fetched; their misses are counted as lines).
     pub buddy_step_cycles: Quantity,
+    /// The per-subpage work of an order > 0 block on lines already fetched: one tail page in
+    /// `prep_compound_page` or in `free_pages_prepare`'s checks, one subpage's
+    /// `check_new_page` under zone->lock (their misses are counted as lines).
+    pub compound_tail_cycles: Quantity,
     /// SLUB alloc or free fast path (kmem_cache_cpu, cmpxchg_double, tid): half a pair.
     pub slub_fast_cycles: Quantity,
     /// Extra work of `___slab_alloc` / `__slab_free` beyond the fast path, on lines already
@@ -383,6 +387,7 @@ quantity_fields!(Family {
 quantity_fields!(KernelCosts {
     pcp_op_cycles,
     buddy_step_cycles,
+    compound_tail_cycles,
     slub_fast_cycles,
     slub_slow_cycles,
     spin_lock_cycles,

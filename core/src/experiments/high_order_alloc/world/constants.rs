@@ -18,6 +18,13 @@ pub const RECV_BYTES: u32 = 131072;
 
 pub use crate::sim::skb::TCP_MSS_DEFAULT;
 
+/// Whether the zones charge the lock holder's per-page work and the free-page counter
+/// (`Zone::holder_work`: `check_new_page` per subpage under zone->lock, the tail pages at
+/// `tail_page_cycles` instead of a per-CPU list operation each, `__mod_zone_freepage_state`'s
+/// folds). Off until a joint refit of the TCP constants with it beats the committed fit
+/// (docs/high-order-alloc.md, "The holder's work under zone->lock").
+pub const HOLDER_WORK: bool = false;
+
 /// `tcp_measure_rcv_mss()` counts a short segment's length only from `TCP_MSS_DEFAULT` plus
 /// the 20-byte base header, its length including its header (32 bytes with timestamps, as on
 /// loopback); a shorter one always marks the ACK pushed.

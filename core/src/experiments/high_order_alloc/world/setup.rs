@@ -22,7 +22,9 @@ fn build_zones(cfg: &StreamConfig, root: &mut Rng) -> Vec<Zone> {
         .map(|node| {
             let mut rng = root.fork(1000 + u64::from(node));
             let pcp = (cfg.pcp_high, cfg.pcp_batch);
-            Zone::fragmented(node, cfg.zone_pages, n_cpus, pcp, cfg.pcp_high_order, &mut rng)
+            let mut zone = Zone::fragmented(node, cfg.zone_pages, n_cpus, pcp, cfg.pcp_high_order, &mut rng);
+            zone.holder_work = super::constants::HOLDER_WORK;
+            zone
         })
         .collect()
 }
