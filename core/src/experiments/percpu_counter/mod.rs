@@ -31,6 +31,7 @@ pub mod predict;
 pub mod profile;
 mod ramp;
 mod seed;
+pub mod stream;
 mod sweep;
 mod views;
 pub mod world;
