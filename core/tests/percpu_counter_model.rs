@@ -41,14 +41,7 @@ fn the_reserve_starts_at_the_sysctls_minimum() {
 
 #[test]
 fn invariants_hold_after_every_event() {
-    let i = input(&[
-        "connections=20000",
-        "measure_us=3000",
-        "batch=16",
-        "cpus=8",
-        "sends_per_min=300",
-        "srtt_us=1000",
-    ]);
+    let i = input(&["connections=20000", "measure_us=3000", "batch=16", "cpus=8", "sends_per_min=300", "srtt_us=1000"]);
     for counter in COUNTERS {
         let mut w = World::new(small_reserve(config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, counter)), 7);
         let mut steps = 0;
