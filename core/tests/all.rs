@@ -40,6 +40,7 @@ mod percpu_counter_fidelity;
 mod percpu_counter_hz;
 mod percpu_counter_knobs;
 mod percpu_counter_model;
+mod percpu_counter_stream;
 mod registry;
 mod replay;
 #[cfg(feature = "cli")]

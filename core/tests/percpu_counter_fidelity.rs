@@ -23,26 +23,27 @@ fn seed003_is_a_prediction_on_the_catalogue_machine() {
     }
 }
 
-/// The committed prediction (5-seed means): atomic ~0.21 % (seed 0.70, -70 %), percpu_counter
-/// ~0.025 % (seed 0.36, -93 %). Outside the ±25 % a success needs: reported as a miss.
+/// The committed prediction (5-seed means) on the stream 4.x's rules make of the assumed
+/// workload: atomic ~0.41 % (seed 0.70, -42 %), percpu_counter ~0.046 % (seed 0.36, -87 %).
+/// Outside the ±25 % a success needs: reported as a miss.
 #[test]
 fn the_prediction_misses_low_as_documented() {
     let i = Input::from(&PercpuCounter.reproduce_params());
     let (atomic, percpu) = figures(&i, &[1, 2, 3, 4, 5]);
-    assert!((0.15..0.30).contains(&atomic), "atomic {atomic:.3} % (seed {SEED_ATOMIC_PCT})");
-    assert!((0.015..0.04).contains(&percpu), "percpu_counter {percpu:.3} % (seed {SEED_PERCPU_PCT})");
+    assert!((0.30..0.55).contains(&atomic), "atomic {atomic:.3} % (seed {SEED_ATOMIC_PCT})");
+    assert!((0.03..0.07).contains(&percpu), "percpu_counter {percpu:.3} % (seed {SEED_PERCPU_PCT})");
     assert!(atomic > 3.0 * percpu, "the patch still saves most of the atomic's cost");
     let check = PercpuCounter.check_table(TABLE, &[1, 2, 3]).expect("seed003");
     assert!(check.in_sample_mape.unwrap() > 25.0 && check.errors.len() == 2 && !check.gaps.is_empty());
 }
 
 #[test]
-fn the_prediction_scales_with_the_assumed_rate() {
-    // The figures are nearly proportional to the rate: the seed's level needs a rate the
-    // model's range (6-600 /min) only reaches at its top (docs/percpu-counter.md).
+fn the_prediction_rises_with_the_assumed_send_rate_while_connections_idle_past_their_timer() {
+    // 1 → 2 sends/s with a 50 ms srtt (λτ 0.1 → 0.2): twice the exchanges that end in a
+    // reclaim, less 5 %; the atomic's queue grows with them, so it more than doubles.
     let mut i = Input::from(&PercpuCounter.reproduce_params());
     let (a60, p60) = figures(&i, &[1, 2]);
-    (i.timers_per_min, i.raises_per_min) = (600, 600);
-    let (a600, p600) = figures(&i, &[1, 2]);
-    assert!(a600 > 5.0 * a60 && p600 > 5.0 * p60, "{a60} -> {a600}, {p60} -> {p600}");
+    i.sends_per_min = 120;
+    let (a120, p120) = figures(&i, &[1, 2]);
+    assert!(a120 > 2.0 * a60 && p120 > 1.4 * p60, "{a60} -> {a120}, {p60} -> {p120}");
 }

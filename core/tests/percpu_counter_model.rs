@@ -41,14 +41,7 @@ fn the_reserve_starts_at_the_sysctls_minimum() {
 
 #[test]
 fn invariants_hold_after_every_event() {
-    let i = input(&[
-        "connections=20000",
-        "measure_us=3000",
-        "batch=16",
-        "cpus=8",
-        "timers_per_min=300",
-        "raises_per_min=300",
-    ]);
+    let i = input(&["connections=20000", "measure_us=3000", "batch=16", "cpus=8", "sends_per_min=300", "srtt_us=1000"]);
     for counter in COUNTERS {
         let mut w = World::new(small_reserve(config_on(&DUAL_XEON_2018, COSTS_2018, &i, i.cpus, counter)), 7);
         let mut steps = 0;
@@ -98,9 +91,9 @@ proptest! {
         cores_per_socket in 1u32..=16,
         smt in any::<bool>(),
         connections in 1u32..=200,
-        timers in 1u32..=1200,
-        raises in 0u32..=1200,
-        pages_max in 1u32..=64,
+        sends in 1u32..=1200,
+        send_kib in 1u64..=1024,
+        srtt_ms in 1u64..=200,
         batch in 0i64..=300,
         // The world's threshold, also below the sysctl's minimum (see `small_reserve`).
         reserve_pages in 1i64..=512,
@@ -113,9 +106,9 @@ proptest! {
             format!("cpus={}", sockets * cores_per_socket),
             format!("smt={smt}"),
             format!("connections={}", connections * 1000),
-            format!("timers_per_min={timers}"),
-            format!("raises_per_min={raises}"),
-            format!("raise_pages_max={pages_max}"),
+            format!("sends_per_min={sends}"),
+            format!("send_bytes={}", send_kib * 1024),
+            format!("srtt_us={}", srtt_ms * 1000),
             format!("batch={batch}"),
             format!("skew_tick={skew}"),
             "measure_us=2000".to_string(),
@@ -175,9 +168,9 @@ fn a_larger_batch_costs_less_cpu_and_allows_more_error() {
 #[test]
 fn a_larger_reserve_costs_less_cpu_and_allows_more_error() {
     // 1 MiB (the kernel's default and minimum) against 16 MiB (12a686c2e761's example). Sends of
-    // up to 64 pages, so that the 1 MiB reserve spills within the 10 ms window.
-    let small = run(Counter::PcpuReserve, &["measure_us=10000", "raise_pages_max=64", "reserve_bytes=1048576"]);
-    let large = run(Counter::PcpuReserve, &["measure_us=10000", "raise_pages_max=64", "reserve_bytes=16777216"]);
+    // 1 MiB (257 pages per exchange), so that the 1 MiB reserve spills within the 10 ms window.
+    let small = run(Counter::PcpuReserve, &["measure_us=10000", "send_bytes=1048576", "reserve_bytes=1048576"]);
+    let large = run(Counter::PcpuReserve, &["measure_us=10000", "send_bytes=1048576", "reserve_bytes=16777216"]);
     assert!(large.0 < small.0, "cpu {:.3} -> {:.3}", small.0, large.0);
     assert!(large.2 > small.2 && large.1 > small.1, "{small:?} -> {large:?}");
 }
@@ -206,10 +199,10 @@ fn the_sweep_is_one_row_per_core_count_and_names_the_seed_rows() {
 
 /// (pages charged past tcp_mem[2] before the kernel saw it, ms late) of the ramp of
 /// `counter` at `cores` cores, mean of seeds 1..=3.
-/// At 300 timers and raises per connection per minute (5 /s, the top of the rate range's
-/// busier half) so that even 6.0's reserve is seen within the window.
+/// At 300 sends per connection per minute (5 /s) with a 1 ms srtt (nearly every exchange
+/// starts after a reclaim) so that even 6.0's reserve is seen within the window.
 fn ramp(counter: Counter, cores: u32, settings: &[&str]) -> (f64, f64) {
-    let mut all = vec!["timers_per_min=300", "raises_per_min=300"];
+    let mut all = vec!["sends_per_min=300", "srtt_us=1000"];
     all.extend_from_slice(settings);
     let i = input(&all);
     let (mut pages, mut ms) = (0.0, 0.0);

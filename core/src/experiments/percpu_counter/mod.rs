@@ -18,7 +18,8 @@
 //! to `tcp_mem[2]` to see how late the kernel notices), `views.rs` (the perf report, the
 //! line's travels, the bounds and the error plot), `seed.rs` (seed 003's figures and the
 //! comparison), `chains.rs` (the profile call chains), `profile.rs` (the dual-Xeon profile
-//! from the catalogue, the workload), `predict.rs` (the table, its error, the bands' inputs,
+//! from the catalogue, the workload), `stream.rs` (the charges and reclaims 4.x's socket-memory
+//! rules make of the workload), `predict.rs` (the table, its error, the bands' inputs,
 //! the knob relations), and the world: `world/mod.rs` (state, config,
 //! `step()`), `world/load.rs` (connections, tick bursts of write timers, raises),
 //! `world/counter.rs` (the three counters' update paths), `world/ramp.rs` (the ramp mode and
@@ -31,6 +32,7 @@ pub mod predict;
 pub mod profile;
 mod ramp;
 mod seed;
+pub mod stream;
 mod sweep;
 mod views;
 pub mod world;

@@ -15,9 +15,9 @@ crate::params_input! {
         pub cpus: u32,
         pub smt: bool,
         pub connections: u32,
-        pub timers_per_min: u32,
-        pub raises_per_min: u32,
-        pub raise_pages_max: u32,
+        pub sends_per_min: u32,
+        pub send_bytes: u64,
+        pub srtt_us: u64,
         pub hz: u32,
         pub skew_tick: bool,
         /// 0: the kernel's default, max(32, 2 × nr_cpus).
@@ -94,15 +94,15 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("connections", "connections", int(r.connections), (1_000, 1_000_000, 1_000))
             .help("TCP connections, spread evenly over the CPUs (seed: ~150-200k).")
             .kernel("ss -s"),
-        ParamSpec::int("timers_per_min", "/min", int(r.timers_per_min), (1, 1200, 1))
-            .help("tcp_write_timer firings per connection per minute; each returns the socket's spare forward alloc (reduce). Not in the seed: an assumption, 6-600 (see docs).")
-            .kernel("icsk_retransmit_timer"),
-        ParamSpec::int("raises_per_min", "/min", int(r.timers_per_min), (0, 1200, 1))
-            .help("Sends per connection per minute that need pages beyond the forward alloc (raise). Default: as many as timers.")
-            .kernel("__sk_mem_raise_allocated"),
-        ParamSpec::int("raise_pages_max", "pages", int(r.raise_pages_max), (1, 64, 1))
-            .help("A raise charges 1..this many pages (uniform): 8 = up to 32 KiB per send.")
-            .kernel("sk_mem_pages()"),
+        ParamSpec::int("sends_per_min", "/min", int(r.sends_per_min), (1, 1200, 1))
+            .help("Responses each connection sends per minute, each after a one-frame request. Not in the seed: an assumption (see docs). The charges and reclaims follow from it by 4.x's rules.")
+            .kernel("tcp_sendmsg"),
+        ParamSpec::int("send_bytes", "bytes", int(r.send_bytes), (1024, 1 << 20, 1024))
+            .help("Bytes per response: the pages __sk_mem_schedule charges (in skbs and 32 KiB page-frag chunks) and, one packet or more, which timer reclaims them.")
+            .kernel("sk_wmem_schedule"),
+        ParamSpec::int("srtt_us", "us", int(r.srtt_us), (50, 200_000, 50))
+            .help("Smoothed round trip: the loss-probe timer is armed 2 x srtt + 2 jiffies after a send (200 ms more for one packet); it reclaims the forward alloc when it fires.")
+            .kernel("tcp_schedule_loss_probe"),
         ParamSpec::int("hz", "Hz", 1000, (100, 1000, 50))
             .help("Timer ticks per second: expired timers run in bursts at each tick.")
             .kernel("CONFIG_HZ"),

@@ -47,10 +47,12 @@ pub const COSTS_2018: CounterCosts = costs_on(&BROADWELL_EP, &BROADWELL_EP_2018)
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Workload {
     pub connections: Quantity,
-    /// `tcp_write_timer` firings per connection per minute; `raises_per_min` follows it.
-    pub timers_per_min: Quantity,
-    /// A send needing more than the forward alloc asks for 1..=this many pages.
-    pub raise_pages_max: Quantity,
+    /// Responses per connection per minute (each after a one-frame request).
+    pub sends_per_min: Quantity,
+    /// Bytes per response.
+    pub send_bytes: Quantity,
+    /// Smoothed round trip of the connections (µs).
+    pub srtt_us: Quantity,
     /// MB/s the rest of the server's work brings into each CPU's core L2.
     pub traffic_mb_s: Quantity,
 }
@@ -62,15 +64,30 @@ const fn w(value: f64, min: f64, max: f64, unit: &'static str, basis: Basis, sou
 /// Seed 003's workload.
 pub const WORKLOAD: Workload = Workload {
     connections: w(175_000.0, 150_000.0, 200_000.0, "connections", Basis::Measured, "seed 003: \"~150-200k TCP connections\""),
-    timers_per_min: w(
+    sends_per_min: w(
         60.0,
         6.0,
         600.0,
         "/min per connection",
         Basis::Assumed,
-        "not in the seed: one send burst per connection per second (0.1-10/s), each leaving one write timer (TLP/RTO, left armed by 4.19's inet_csk_clear_xmit_timer) that reclaims",
+        "not in the seed: one request/response per connection per second (0.1-10/s) on a front end's long-lived connections",
     ),
-    raise_pages_max: w(8.0, 1.0, 16.0, "pages", Basis::Assumed, "a send beyond the forward alloc charges up to 32 KiB"),
+    send_bytes: w(
+        16_384.0,
+        2_048.0,
+        262_144.0,
+        "bytes",
+        Basis::Assumed,
+        "not in the seed: a response of a few packets (more than one MSS: with one packet the loss probe waits 200 ms more and the delayed-ACK timer, not tcp_write_timer, would reclaim, against the seed's call path)",
+    ),
+    srtt_us: w(
+        50_000.0,
+        10_000.0,
+        150_000.0,
+        "us",
+        Basis::Assumed,
+        "not in the seed: ~150-200k connections per server are a front end's clients, over the internet (tens of ms)",
+    ),
     traffic_mb_s: w(
         1000.0,
         100.0,

@@ -38,11 +38,12 @@ pub fn ramp_config(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u3
     let mut cfg = config_on(m, costs, i, cores, counter);
     let limit = tcp_mem_pages(i.ram_gib)[2];
     // Expected pages charged per second: raises × mean pages per raise (uniform 1..=max).
-    let per_s = u64::from(cfg.connections) * u64::from(i.raises_per_min) / 60 * u64::from(1 + i.raise_pages_max) / 2;
+    let per_s =
+        u64::from(cfg.connections) * u64::from(cfg.raises_per_hour) / 3600 * u64::from(1 + cfg.raise_pages_max) / 2;
     let lead = (per_s * RAMP_LEAD_NS / 1_000_000_000) as i64;
     cfg.ramp = Some(Ramp { base_pages: (limit - lead).max(0), limit_pages: limit });
     cfg.sample_every_ns = RAMP_SAMPLE_NS;
-    let rate = u64::from(cfg.connections) * u64::from(i.raises_per_min + i.timers_per_min) / 60;
+    let rate = u64::from(cfg.connections) * u64::from(cfg.raises_per_hour + cfg.timers_per_hour) / 3600;
     cfg.duration_ns = (RAMP_LEAD_NS + i.measure_us * 1000).min(MAX_UPDATES_PER_RUN * 1_000_000_000 / rate.max(1));
     cfg
 }

@@ -3,7 +3,8 @@
 //! cores, the update cap), the worlds of a point, the events a world is expected to take, and
 //! the figures one finished world yields.
 
-use super::world::{wheel_granularity, TIMER_TIMEOUT_MS};
+use super::stream::stream;
+use super::world::wheel_granularity;
 use super::{
     ramp_config, Counter, CounterCosts, Input, World, WorldConfig, WorldStats, COSTS_2018, DUAL_XEON_2018, MAX_CORES,
     MAX_EVENTS_PER_RUN, MAX_UPDATES_PER_RUN, RAMP_LEAD_NS,
@@ -65,9 +66,10 @@ pub fn config_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32,
     let nr = cpu_ids.len() as u32;
     // The same load per core: a bigger machine serves proportionally more connections.
     let connections = (u64::from(i.connections) * u64::from(cores) / u64::from(i.cpus)).clamp(1, 4_000_000) as u32;
-    let rate = u64::from(connections) * u64::from(i.raises_per_min + i.timers_per_min) / 60;
+    let st = stream(i.sends_per_min, i.send_bytes, i.srtt_us, i.hz);
+    let rate = u64::from(connections) * u64::from(st.raises_per_hour + st.timers_per_hour) / 3600;
     let cap_ns = MAX_UPDATES_PER_RUN * 1_000_000_000 / rate.max(1);
-    let gran = wheel_granularity(TIMER_TIMEOUT_MS * u64::from(i.hz) / 1000);
+    let gran = wheel_granularity(st.timeout_jiffies);
     // Whole periods of the wheel's bursts (at least one), so every run sees the true rate.
     let period_ns = gran * 1_000_000_000 / u64::from(i.hz);
     let duration_ns = ((i.measure_us * 1000).min(cap_ns) / period_ns).max(1) * period_ns;
@@ -76,9 +78,9 @@ pub fn config_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32,
         cpu_ids,
         counter,
         connections,
-        raises_per_min: i.raises_per_min,
-        timers_per_min: i.timers_per_min,
-        raise_pages_max: i.raise_pages_max,
+        raises_per_hour: st.raises_per_hour,
+        timers_per_hour: st.timers_per_hour,
+        raise_pages_max: st.raise_pages_max,
         hz: i.hz,
         skew_tick: i.skew_tick,
         wheel_gran_ticks: gran,
@@ -163,8 +165,10 @@ pub fn expected_events(cfg: &WorldConfig) -> u64 {
     let tick_ns = 1_000_000_000 / u64::from(cfg.hz);
     let period_ns = cfg.wheel_gran_ticks.max(1) * tick_ns;
     let pages_per_raise = u64::from(1 + cfg.raise_pages_max) / 2;
-    let per_window = |per_min: u32, ns: u64| u64::from(cfg.connections) * u64::from(per_min) * ns / 60_000_000_000;
-    let pages_per_s = per_window(cfg.raises_per_min, 1_000_000_000) * pages_per_raise;
+    let per_window = |per_hour: u32, ns: u64| {
+        (u128::from(cfg.connections) * u128::from(per_hour) * u128::from(ns) / 3_600_000_000_000) as u64
+    };
+    let pages_per_s = per_window(cfg.raises_per_hour, 1_000_000_000) * pages_per_raise;
     let end_ns = match cfg.ramp {
         Some(_) if pages_per_s > 0 => {
             let late_ns = cfg.error_bound_pages().max(0) as u64 / 2 * 1_000_000_000 / pages_per_s;
@@ -176,8 +180,8 @@ pub fn expected_events(cfg: &WorldConfig) -> u64 {
     let ticks = u64::from(cfg.nr_cpus()) * end_ns.div_ceil(tick_ns);
     // Ticks k = 1, 2, … fire by the end; every gran-th from the first expires a burst.
     let bursts = (end_ns / tick_ns).checked_sub(1).map_or(0, |k| k / cfg.wheel_gran_ticks.max(1) + 1);
-    let timers = per_window(cfg.timers_per_min, bursts * period_ns);
-    let raises = per_window(cfg.raises_per_min, end_ns);
+    let timers = per_window(cfg.timers_per_hour, bursts * period_ns);
+    let raises = per_window(cfg.raises_per_hour, end_ns);
     let batch = cfg.batch.max(1) as u64;
     let folds = match (cfg.counter, cfg.ramp) {
         (Counter::PercpuCounter, None) => {
@@ -192,7 +196,7 @@ pub fn expected_events(cfg: &WorldConfig) -> u64 {
         None => {
             let (updates, conns) = (timers + raises, u64::from(cfg.connections));
             let touched = updates * conns / (updates + conns).max(1);
-            touched * u64::from(cfg.raises_per_min + cfg.timers_per_min) / u64::from(cfg.timers_per_min.max(1))
+            touched * u64::from(cfg.raises_per_hour + cfg.timers_per_hour) / u64::from(cfg.timers_per_hour.max(1))
         }
     };
     events + draws / DRAW_STEPS_PER_EVENT

@@ -7,18 +7,14 @@
 //! per level, each level 8 times coarser, `LVL_CLK_SHIFT` 3, `LVL_BITS` 6): a timer armed
 //! `d` jiffies ahead goes to the level whose range holds `d` and fires on the first tick
 //! that is a multiple of that level's granularity. Every CPU's wheel counts the same jiffies,
-//! so a level-1 bucket fires on every CPU on the same tick. The write timer is armed about
-//! [`TIMER_TIMEOUT_MS`] ahead, so its granularity is [`wheel_granularity`]: 8 ticks at
-//! HZ=1000 (200 jiffies, level 1), 1 tick at HZ=250 (50) and HZ=100 (20).
+//! so a level-1 bucket fires on every CPU on the same tick. How far ahead the reclaiming timer
+//! is armed, and so its granularity, is the stream's (`super::super::stream`): the loss probe
+//! 2·srtt + 2 jiffies after a send, 102 jiffies at the default 50 ms srtt and HZ=1000 (level 1,
+//! every 8th tick), 27 at HZ=250 and 12 at HZ=100 (level 0, every tick).
 
 use super::{Event, World};
 use crate::experiments::percpu_counter::chains::Path;
 use crate::rng::Rng;
-
-/// How far ahead the write timer is armed: TCP_RTO_MIN (200 ms, include/net/tcp.h), the
-/// RTO floor and what 4.19's `tcp_schedule_loss_probe` adds to 2 × SRTT when one packet is
-/// out (a small response); a datacenter SRTT (< 1 ms) adds nothing at tick resolution.
-pub const TIMER_TIMEOUT_MS: u64 = 200;
 
 /// Ticks between the expiries of a timer armed `timeout_jiffies` ahead: the granularity of
 /// its timer-wheel level, 8^level, level = how many `LVL_START(n) = 63 << 3(n - 1)` it reaches.
@@ -45,10 +41,10 @@ impl World {
         k * tick + skew + rng.range_u64(0, self.cfg.costs.tick_jitter_ns)
     }
 
-    /// The gap to `cpu`'s next raise (uniform, mean 60 s / (connections × raises_per_min)).
+    /// The gap to `cpu`'s next raise (uniform, mean 3600 s / (connections × raises_per_hour)).
     pub(super) fn raise_gap(&self, cpu: u32, rng: &mut Rng) -> Option<u64> {
-        let rate_per_min = u64::from(self.conns_of[cpu as usize]) * u64::from(self.cfg.raises_per_min);
-        (rate_per_min > 0).then(|| 1 + rng.range_u64(0, 2 * 60_000_000_000 / rate_per_min))
+        let rate_per_hour = u64::from(self.conns_of[cpu as usize]) * u64::from(self.cfg.raises_per_hour);
+        (rate_per_hour > 0).then(|| 1 + rng.range_u64(0, 2 * 3_600_000_000_000 / rate_per_hour))
     }
 
     pub(super) fn tick(&mut self, cpu: u32) {
@@ -60,8 +56,11 @@ impl World {
         // gran-th tick), in thousandths, rounded at random to a whole count.
         let gran = self.cfg.wheel_gran_ticks.max(1);
         let due = (k - 1) % gran == 0;
-        let milli = u64::from(due) * u64::from(self.conns_of[c]) * u64::from(self.cfg.timers_per_min) * tick * gran
-            / 60_000_000;
+        let milli = (u128::from(due)
+            * u128::from(self.conns_of[c])
+            * u128::from(self.cfg.timers_per_hour)
+            * u128::from(tick * gran)
+            / 3_600_000_000) as u64;
         let n = milli / 1000 + u64::from(u64::from(rng.below(1000)) < milli % 1000);
         let next = self.tick_at(cpu, k, &mut rng);
         self.rng[c] = rng;
@@ -84,7 +83,7 @@ impl World {
     /// where a connection holds ~5,400 pages; a 1,000,000-connection run there takes ~15 s).
     fn fw(&mut self, conn: usize, cpu: u32) -> u32 {
         if self.fw_pages[conn] == 0 {
-            let (r, t) = (self.cfg.raises_per_min, self.cfg.timers_per_min);
+            let (r, t) = (self.cfg.raises_per_hour, self.cfg.timers_per_hour);
             let max = self.cfg.raise_pages_max;
             let rng = &mut self.rng[cpu as usize];
             let mut pages = 0u32;

@@ -57,7 +57,7 @@ pub(crate) mod invariants;
 mod load;
 mod ramp;
 
-pub use load::{wheel_granularity, TIMER_TIMEOUT_MS};
+pub use load::wheel_granularity;
 pub use ramp::{Crossing, Ramp, Sample, MAX_SAMPLES};
 
 use super::chains::{Path, Stack};
@@ -125,10 +125,11 @@ pub struct WorldConfig {
     pub cpu_ids: Vec<CpuId>,
     pub counter: Counter,
     pub connections: u32,
-    /// `__sk_mem_raise_allocated` calls per connection per minute.
-    pub raises_per_min: u32,
-    /// `tcp_write_timer` firings per connection per minute.
-    pub timers_per_min: u32,
+    /// `__sk_mem_raise_allocated` calls per connection per hour (the derived stream,
+    /// [`super::stream`]).
+    pub raises_per_hour: u32,
+    /// Reclaiming timer firings per connection per hour.
+    pub timers_per_hour: u32,
     pub raise_pages_max: u32,
     /// CONFIG_HZ: ticks per second.
     pub hz: u32,
@@ -158,7 +159,7 @@ impl WorldConfig {
 
     /// Expected updates per second of the whole server.
     pub fn updates_per_s(&self) -> u64 {
-        u64::from(self.connections) * u64::from(self.raises_per_min + self.timers_per_min) / 60
+        u64::from(self.connections) * u64::from(self.raises_per_hour + self.timers_per_hour) / 3600
     }
 
     /// What the shared value may be off by: batch × CPUs, reserve × CPUs, or 0 (pages).
