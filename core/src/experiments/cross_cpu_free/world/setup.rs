@@ -84,6 +84,7 @@ impl Sim {
             rps_done_at: 0,
             next_arrival_ns: 0,
             pages: Vec::new(),
+            ddio: if cfg.workload == Workload::Tcp100g { p.ddio() } else { None },
             next_skb: 0,
             res,
             lane_first_skb: None,
