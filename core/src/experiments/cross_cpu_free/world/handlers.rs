@@ -363,12 +363,7 @@ impl Sim {
             Workload::Tcp100g => (1, k.tcp_recvmsg_skb_cycles.int()),
         };
         let mut ns = self.rx.work(&p, cpu, syscall, k.syscall_cycles.int() * syscalls + recvmsg);
-        ns += self.rx.work(&p, cpu, copy, p.copy_cycles(payload));
-        if let Some(by) = self.payload_sources(&skb) {
-            // The cold source: each line's distance over the misses in flight.
-            let stall = self.rx.m.copy_stall_ns(&by, false, true);
-            ns += self.rx.raw(cpu, copy, stall);
-        }
+        ns += self.copy_out(cpu, copy, &skb, payload);
         ns += self.rx.work(&p, cpu, Stack::App, p.iperf_user_cycles);
         ns += self.rx.raw(cpu, Stack::App, self.cfg.reader_work_ns);
         if self.cfg.defer_free && skb.alloc_cpu != cpu && (self.defer_list.len() as u32) < SKB_DEFER_MAX {
@@ -412,6 +407,19 @@ impl Sim {
     }
 
     // ---- tcp-100g ----
+
+    /// `skb_copy_datagram_iter()` of `payload` bytes of `skb` on `cpu`: the copy at the L2
+    /// rate, plus, for tcp-100g, each payload line's distance (the DDIO ways or DRAM) over the
+    /// misses the core keeps in flight, as [`crate::sim::cache`] charges a cold copy.
+    fn copy_out(&mut self, cpu: CpuId, stack: Stack, skb: &Skb, payload: u64) -> u64 {
+        let p = self.cfg.profile;
+        let mut ns = self.rx.work(&p, cpu, stack, p.copy_cycles(payload));
+        if let Some(by) = self.payload_sources(skb) {
+            let stall = self.rx.m.copy_stall_ns(&by, false, true);
+            ns += self.rx.raw(cpu, stack, stall);
+        }
+        ns
+    }
 
     /// Where `skb_copy_datagram_iter()` finds the payload lines of `skb`'s frames: in the
     /// DDIO ways of the LLC if no later DMA evicted them, else in DRAM (`None` without DDIO).

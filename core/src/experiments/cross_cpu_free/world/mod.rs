@@ -59,8 +59,8 @@ use std::collections::VecDeque;
 /// Events a run may process at most (a run stops there, [`RunResult::capped`]; the default
 /// windows need far fewer).
 pub const MAX_EVENTS: u64 = 2_000_000;
-/// Longest the run goes on after the measured window for the datagrams sent in it to be read
-/// or dropped (the drain). It ends as soon as none is left; a datagram still queued at this
+/// Longest the run goes on after the measured window (the loop's window is the measured one
+/// plus this) for the datagrams sent in it to be read or dropped (the drain). It ends as soon as none is left; a datagram still queued at this
 /// bound is not counted. 100 ms covers a full socket buffer (224 KiB of 16-byte datagrams, 290
 /// skbs) read at the slowest `reader_work_ns` (100 µs each), 29 ms.
 pub const DRAIN_MAX_NS: u64 = 100_000_000;

@@ -59,7 +59,6 @@ impl Sim {
             events: 0,
             capped: false,
         };
-        // The loop's window runs on past the measured one for the drain (see `DRAIN_MAX_NS`).
         let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns + DRAIN_MAX_NS };
         let mut sim = Sim {
             q: EventQueue::default(),
