@@ -61,6 +61,17 @@ pub enum Source {
 /// Number of [`Source`] classes.
 pub const SOURCES: usize = 7;
 
+/// Every [`Source`], nearest first.
+pub const ALL_SOURCES: [Source; SOURCES] = [
+    Source::Own,
+    Source::SameSocket,
+    Source::OtherSocket,
+    Source::L3,
+    Source::RemoteL3,
+    Source::Dram,
+    Source::RemoteDram,
+];
+
 /// What a page's data last saw: its last writer and last reader (each a core and that core's
 /// fill count then), and the fill count of the L3 it would be evicted to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,6 +264,13 @@ impl MachineProfile {
             (false, _) => self.source_ns(source),
         };
         ns * 1000 * u64::from(lines) / self.copy_mlp.max(1)
+    }
+
+    /// Stall of a streaming copy that found `by[source]` of its lines in each [`Source`]: the
+    /// sum of [`MachineProfile::copy_stall_ps`] over the sources, in ns.
+    pub fn copy_stall_ns(&self, by: &[u32; SOURCES], write: bool, home_is_local: bool) -> u64 {
+        let ps: u64 = ALL_SOURCES.iter().map(|&s| self.copy_stall_ps(s, by[s as usize], write, home_is_local)).sum();
+        ps / 1000
     }
 }
 

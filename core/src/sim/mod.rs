@@ -21,6 +21,8 @@
 //!   copy of it costs.
 //! - [`cacheline`]: one shared line (last writer), and what touching it costs by distance
 //!   (SMT sibling, same socket, other socket, L3 once evicted).
+//! - [`ddio`]: the LLC ways a NIC's DMA writes fill (Intel DDIO), and which payload lines a
+//!   core still finds there when it copies them.
 //! - [`atomic_line`]: a line under locked RMWs: serialised, each pulling the line from the
 //!   last writer, so contention grows with the writers; plain reads refetch after a write.
 //! - [`qspinlock`]: FIFO spinlock with line-transfer handoff and /proc/lock_stat counters;
@@ -88,6 +90,7 @@ pub mod cache;
 pub mod cacheline;
 pub mod catalogue;
 pub mod catalogue_doc;
+pub mod ddio;
 pub mod engine;
 pub mod machine;
 pub mod page_frag;

@@ -13,6 +13,7 @@
 use crate::sim::catalogue::{
     Basis, Family, KernelCosts, Quantity, SKYLAKE_SP, SKYLAKE_SP_2019, WESTMERE_XEN, WESTMERE_XEN_2011,
 };
+use crate::sim::ddio::Ddio;
 use crate::sim::machine::MachineProfile;
 use crate::sim::slab_common::AllocatorCosts;
 use crate::sim::slub::SlubCosts;
@@ -40,7 +41,41 @@ pub struct HostProfile {
     /// Workload ASSUMPTION: 2 — a 2011 PV guest's `xen` clocksource had no vsyscall read, so
     /// gettimeofday() entered the kernel (range 1..2: [`IPERF_SYSCALLS`]).
     pub iperf_syscalls: u64,
+    /// Cores whose LLC the NIC's DMA writes go to (Intel DDIO, [`crate::sim::ddio`]); 0: the
+    /// copy's source is not modelled, the copy runs at `copy_bytes_per_kcycle` alone (the
+    /// 2011 Xen guests, whose netback copies into the guest's pages).
+    pub llc_cores: u64,
 }
+
+/// The LLC ways the IIO may allocate into (DDIO's write-allocate).
+pub const DDIO_WAYS: Quantity = Quantity {
+    value: 2.0,
+    min: 2.0,
+    max: 4.0,
+    unit: "ways",
+    basis: Basis::Secondary,
+    source: "IIO_LLC_WAYS (MSR 0xC8B) default 0x600, two ways, on Skylake-SP (Farshin et al., Reexamining Direct Cache Access, USENIX ATC 2020); tuning guides raise it",
+};
+
+/// Ways of Skylake-SP's LLC.
+pub const LLC_WAYS: Quantity = Quantity {
+    value: 11.0,
+    min: 11.0,
+    max: 11.0,
+    unit: "ways",
+    basis: Basis::Secondary,
+    source: "1.375 MB 11-way L3 slice per core, non-inclusive (Anandtech 11550 p4, 2017)",
+};
+
+/// Cores of tcp-100g's receiving socket, which set its LLC's size.
+pub const LLC_CORES_100G: Quantity = Quantity {
+    value: 28.0,
+    min: 14.0,
+    max: 28.0,
+    unit: "cores",
+    basis: Basis::Assumed,
+    source: "68822bdf76f1's post names no CPU: the family's parts run from the 14-core Gold 6132 to the 28-core Platinum 8176/8180, whose MLC latencies the family's entries are",
+};
 
 /// iperf's user-space cycles per datagram: no figure found; a few hundred to a few thousand.
 pub const IPERF_USER_CYCLES: Quantity = Quantity {
@@ -72,6 +107,7 @@ pub const XEN_GUEST_2011: HostProfile = HostProfile {
     tx_ring: 256,
     iperf_user_cycles: IPERF_USER_CYCLES.int(),
     iperf_syscalls: IPERF_SYSCALLS.int(),
+    llc_cores: 0,
 };
 
 /// The 100 Gbit/s receiver of tcp-100g: the test of Eric Dumazet's "net: generalize skb
@@ -90,6 +126,7 @@ pub const SERVER_100G: HostProfile = HostProfile {
     tx_ring: 1024,
     iperf_user_cycles: 0,
     iperf_syscalls: 1,
+    llc_cores: LLC_CORES_100G.int(),
 };
 
 impl HostProfile {
@@ -128,6 +165,16 @@ impl HostProfile {
     pub fn tcp_rx_skb_cycles(&self) -> u64 {
         let k = &self.kernel;
         (k.tcp_skb_cycles.value * k.tcp_rx_share_pct.value / 100.0).round() as u64
+    }
+
+    /// The DDIO ways of this host's LLC (`None`: not modelled): `DDIO_WAYS` of `LLC_WAYS` of
+    /// an LLC of `l3_bytes_per_core` × `llc_cores`.
+    pub fn ddio(&self) -> Option<Ddio> {
+        if self.llc_cores == 0 {
+            return None;
+        }
+        let llc = self.family.l3_bytes_per_core.int() * self.llc_cores;
+        Some(Ddio::new(llc * DDIO_WAYS.int() / LLC_WAYS.int(), DDIO_WAYS.int() as u32))
     }
 
     /// Cycles of copying `bytes`.

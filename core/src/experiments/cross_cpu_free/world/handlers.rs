@@ -6,10 +6,11 @@
 use super::report::alloc_path_name;
 use super::udp_wire_bytes;
 use super::{
-    Consumer, Ev, LaneEvent, Sim, Skb, Stack, Workload, GRO_FRAMES, IPI_CYCLES, RX_RING, SKB_DEFER_MAX,
-    TCP_WINDOW_SKBS, TX_IRQ_CPU, UDP_RCVBUF_BYTES,
+    Consumer, Ev, LaneEvent, Sim, Skb, Stack, Workload, GRO_FRAMES, IPI_CYCLES, RX_HEADROOM_BYTES, RX_RING,
+    SKB_DEFER_MAX, TCP_FRAME_HEADER_BYTES, TCP_WINDOW_SKBS, TX_IRQ_CPU, UDP_RCVBUF_BYTES,
 };
-use crate::sim::machine::CpuId;
+use crate::sim::cache::{Source, LINE_BYTES, SOURCES};
+use crate::sim::machine::{CpuId, PAGE_SIZE};
 use crate::sim::skb::TCP_MSS;
 use crate::sim::slub::{AllocPath, Caller};
 
@@ -362,7 +363,7 @@ impl Sim {
             Workload::Tcp100g => (1, k.tcp_recvmsg_skb_cycles.int()),
         };
         let mut ns = self.rx.work(&p, cpu, syscall, k.syscall_cycles.int() * syscalls + recvmsg);
-        ns += self.rx.work(&p, cpu, copy, p.copy_cycles(payload));
+        ns += self.copy_out(cpu, copy, &skb, payload);
         ns += self.rx.work(&p, cpu, Stack::App, p.iperf_user_cycles);
         ns += self.rx.raw(cpu, Stack::App, self.cfg.reader_work_ns);
         if self.cfg.defer_free && skb.alloc_cpu != cpu && (self.defer_list.len() as u32) < SKB_DEFER_MAX {
@@ -407,6 +408,33 @@ impl Sim {
 
     // ---- tcp-100g ----
 
+    /// `skb_copy_datagram_iter()` of `payload` bytes of `skb` on `cpu`: the copy at the L2
+    /// rate, plus, for tcp-100g, each payload line's distance (the DDIO ways or DRAM) over the
+    /// misses the core keeps in flight, as [`crate::sim::cache`] charges a cold copy.
+    fn copy_out(&mut self, cpu: CpuId, stack: Stack, skb: &Skb, payload: u64) -> u64 {
+        let p = self.cfg.profile;
+        let mut ns = self.rx.work(&p, cpu, stack, p.copy_cycles(payload));
+        if let Some(by) = self.payload_sources(skb) {
+            let stall = self.rx.m.copy_stall_ns(&by, false, true);
+            ns += self.rx.raw(cpu, stack, stall);
+        }
+        ns
+    }
+
+    /// Where `skb_copy_datagram_iter()` finds the payload lines of `skb`'s frames: in the
+    /// DDIO ways of the LLC if no later DMA evicted them, else in DRAM (`None` without DDIO).
+    fn payload_sources(&self, skb: &Skb) -> Option<[u32; SOURCES]> {
+        let ddio = self.ddio.as_ref()?;
+        let mut by = [0u32; SOURCES];
+        for k in 0..skb.pages as usize {
+            for line in frame_lines(self.pages[skb.first_page + k], TCP_FRAME_HEADER_BYTES, TCP_MSS) {
+                let source = if ddio.holds(line) { Source::L3 } else { Source::Dram };
+                by[source as usize] += 1;
+            }
+        }
+        Some(by)
+    }
+
     pub(super) fn irq_tcp(&mut self, t: u64) {
         let cpu: CpuId = 0;
         if self.rx.free_at[0] > t {
@@ -426,7 +454,14 @@ impl Sim {
             ns += self.rx.work(&p, cpu, Stack::Driver, p.kernel.nic_rx_pkt_cycles.int());
             let (pfn, c) = self.rx.slub.alloc_pages(Caller::new(&self.rx.m, cpu, start + ns), 0);
             ns += self.rx.charge(&p, cpu, Stack::PageAlloc, c);
-            self.pages.push(pfn.expect("zone sized for the window"));
+            let pfn = pfn.expect("zone sized for the window");
+            self.pages.push(pfn);
+            if let Some(ddio) = &mut self.ddio {
+                // The NIC DMA'd the frame into the page before the driver saw it (DDIO).
+                for line in frame_lines(pfn, 0, TCP_FRAME_HEADER_BYTES + TCP_MSS) {
+                    ddio.dma_write(line);
+                }
+            }
         }
         let (mut skb, a) = self.alloc_skb(true, cpu, start + ns, 0);
         skb.pages = GRO_FRAMES;
@@ -443,4 +478,13 @@ impl Sim {
         }
         self.q.schedule(start + ns, Ev::Deliver(skb));
     }
+}
+
+/// Physical lines (address / 64) of `len` bytes at `offset` into a frame the NIC wrote at
+/// [`RX_HEADROOM_BYTES`] into page `pfn`.
+fn frame_lines(pfn: u32, offset: u32, len: u32) -> std::ops::Range<u64> {
+    let lines_per_page = u64::from(PAGE_SIZE / LINE_BYTES);
+    let start = RX_HEADROOM_BYTES + offset;
+    let first = u64::from(pfn) * lines_per_page + u64::from(start / LINE_BYTES);
+    first..u64::from(pfn) * lines_per_page + u64::from((start + len).div_ceil(LINE_BYTES))
 }

@@ -47,6 +47,7 @@ pub use setup::{rx_head_bytes, tx_head_bytes};
 use super::profile::HostProfile;
 use crate::model::Runner;
 use crate::rng::Rng;
+use crate::sim::ddio::Ddio;
 use crate::sim::engine::EventQueue;
 use crate::sim::machine::{CpuId, MachineProfile};
 use crate::sim::slub::{CacheSpec, Obj, OpCost, Slub};
@@ -58,8 +59,8 @@ use std::collections::VecDeque;
 /// Events a run may process at most (a run stops there, [`RunResult::capped`]; the default
 /// windows need far fewer).
 pub const MAX_EVENTS: u64 = 2_000_000;
-/// Longest the run goes on after the measured window for the datagrams sent in it to be read
-/// or dropped (the drain). It ends as soon as none is left; a datagram still queued at this
+/// Longest the run goes on after the measured window (the loop's window is the measured one
+/// plus this) for the datagrams sent in it to be read or dropped (the drain). It ends as soon as none is left; a datagram still queued at this
 /// bound is not counted. 100 ms covers a full socket buffer (224 KiB of 16-byte datagrams, 290
 /// skbs) read at the slowest `reader_work_ns` (100 µs each), 29 ms.
 pub const DRAIN_MAX_NS: u64 = 100_000_000;
@@ -71,6 +72,12 @@ pub const NETFRONT_RX_HEAD_BYTES: u32 = 256 + 2 + 64;
 pub const GRO_FRAMES: u32 = 17;
 /// skbs the receiver's window lets be in flight (about 3 MB of tcp_rmem).
 pub const TCP_WINDOW_SKBS: usize = 128;
+/// Where the NIC writes a frame in its page: mlx5e's RX headroom without XDP, NET_SKB_PAD
+/// (64) + NET_IP_ALIGN (0 on x86) (`mlx5e_get_rq_headroom`, drivers/net/ethernet/mellanox/mlx5,
+/// 5.19).
+pub const RX_HEADROOM_BYTES: u32 = 64;
+/// Headers before a tcp-100g frame's payload: Ethernet (14), IPv4 (20), TCP with timestamps (32).
+pub const TCP_FRAME_HEADER_BYTES: u32 = 66;
 /// `net.core.skb_defer_max` (39564c3fdc66, v5.19; default 64): `skb_attempt_defer_free()`
 /// kicks the allocating CPU with an IPI when its list reaches half of it, and a CPU that
 /// finds the list this long frees the skb itself. (68822bdf76f1 as posted kicked at 128 and
@@ -261,6 +268,8 @@ pub struct Sim {
     rps_done_at: u64,
     next_arrival_ns: u64,
     pages: Vec<u32>,
+    /// tcp-100g: the LLC ways the NIC's DMA fills (`None` for udp-iperf).
+    ddio: Option<Ddio>,
     next_skb: u32,
     res: RunResult,
     lane_first_skb: Option<u32>,

@@ -59,7 +59,6 @@ impl Sim {
             events: 0,
             capped: false,
         };
-        // The loop's window runs on past the measured one for the drain (see `DRAIN_MAX_NS`).
         let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns + DRAIN_MAX_NS };
         let mut sim = Sim {
             q: EventQueue::default(),
@@ -84,6 +83,7 @@ impl Sim {
             rps_done_at: 0,
             next_arrival_ns: 0,
             pages: Vec::new(),
+            ddio: if cfg.workload == Workload::Tcp100g { p.ddio() } else { None },
             next_skb: 0,
             res,
             lane_first_skb: None,

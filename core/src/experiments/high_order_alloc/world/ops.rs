@@ -10,18 +10,6 @@
 //! every page whose last reference it drops), else queued to netperf's backlog.
 
 use super::*;
-use crate::sim::cache::Source;
-
-/// Every [`Source`], for summing a copy's stalls.
-const SOURCE_ORDER: [Source; SOURCES] = [
-    Source::Own,
-    Source::SameSocket,
-    Source::OtherSocket,
-    Source::L3,
-    Source::RemoteL3,
-    Source::Dram,
-    Source::RemoteDram,
-];
 
 // The handlers below run an action's private work (`StreamSim::work`, `StreamSim::advance`)
 // at once when it would be the next action anyway: it only advances this thread's own clock
@@ -202,9 +190,7 @@ impl StreamSim {
 
     /// Stall of a streaming copy (`write`: into the frag) that found `by[source]` lines in each source.
     fn stall_ns(&self, by: &[u32; SOURCES], write: bool, home_is_local: bool) -> u64 {
-        let m = &self.cfg.machine;
-        let ps: u64 = SOURCE_ORDER.iter().map(|&s| m.copy_stall_ps(s, by[s as usize], write, home_is_local)).sum();
-        ps / 1000
+        self.cfg.machine.copy_stall_ns(by, write, home_is_local)
     }
 
     pub(super) fn alloc_frag(&mut self, t: ThreadId, order: usize) {
