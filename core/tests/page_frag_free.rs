@@ -112,9 +112,9 @@ fn after_the_fix_the_free_path_barely_spins_but_batches_still_take_the_lock() {
         assert_eq!(after.stats.free_one_page_calls, 0);
         assert!(Shares::of(&after.flame).free_pcppages_bulk > 0.1);
     }
-    // The seed says "lock contention is gone"; the model keeps 1.7 % (cross-socket drains and
-    // refills of 63 pages), a sixth of the 10.9 % before.
-    assert!(spin < 2.0, "spinning under the free path after the fix: {spin:.2} %");
+    // The seed says "lock contention is gone"; the model keeps 2.2 % (cross-socket drains and
+    // refills of 63 pages), a fifth of the 10.8 % before.
+    assert!(spin < 2.5, "spinning under the free path after the fix: {spin:.2} %");
     // With completions on the receiving CPU the lists balance: no lock at all.
     let same = summary_on(&ROUTER, &params(&["tx_irq=same"]), Fix::After, 1);
     assert_eq!(same.stats.zone_lock_calls(), 0, "{:?}", same.stats);
@@ -160,7 +160,8 @@ fn the_x86_hosts_rates_before_the_fix_are_the_xdp_papers() {
         assert!((s / m - 1.0).abs() < tolerance, "{} cores: {s:.3} vs {m:.3} Mpps", k + 1);
     }
     let none = pair(&params(&["machine=x86-bench", "recycle_pct=0"]), 1);
-    assert!(none.before.mpps < 0.6 * 9.285971, "no recycling: {:.2} Mpps before the fix", none.before.mpps);
+    // Two packets per page halve the lock passes: without recycling six cores fall ~11 % short.
+    assert!(none.before.mpps < 0.92 * 9.285971, "no recycling: {:.2} Mpps before the fix", none.before.mpps);
     let fitted = pair(&machine_defaults(MachineKind::X86Bench), 1).gain_pct;
     let seed = SEED_GAIN_X86_PCT;
     assert!((seed / 2.0..seed * 2.0).contains(&fitted), "x86 gain {fitted:.2} % vs the seed's {seed} %");
@@ -241,4 +242,61 @@ fn run_has_both_flame_graphs_and_is_deterministic() {
     assert!(before.nodes().iter().any(|n| n.name == "free_one_page"));
     assert!(!a.flame("after").unwrap().nodes().iter().any(|n| n.name == "free_one_page"));
     assert!(a.view("perf").unwrap().text.contains("queued_spin_lock_slowpath"));
+}
+
+/// Conservation: a packet counts as forwarded only if it arrived in the measured window, so
+/// over random settings of the three machines, before and after the fix, what is forwarded
+/// or dropped never exceeds what the generator sent in the window (the model once forwarded
+/// 3.12 Mpps of 3.04 offered with `sockets=1`: ring backlog of the warm-up drained in the
+/// window and counted).
+#[test]
+fn carried_load_never_exceeds_offered_load() {
+    let mut rng = skblab_core::rng::Rng::new(42, 7);
+    for case in 0..12 {
+        let machine = ["router", "x86-bench", "cortex-a53"][rng.below(3) as usize];
+        let sockets = 1 + rng.below(2);
+        let cpus = sockets * (1 + rng.below(8));
+        let kpps = [0, 500, 3000, 6000, 9000, 15_000][rng.below(6) as usize];
+        let settings = [
+            format!("machine={machine}"),
+            format!("sockets={sockets}"),
+            format!("cpus={cpus}"),
+            format!("offered_kpps={kpps}"),
+            format!("recycle_pct={}", [0, 50, 90][rng.below(3) as usize]),
+            format!("tx_irq={}", ["same", "remote"][rng.below(2) as usize]),
+            format!("packet_bytes={}", [64, 800, 1500][rng.below(3) as usize]),
+            "warmup_us=2000".to_string(),
+            "measure_us=2000".to_string(),
+        ];
+        let p = params(&settings.iter().map(String::as_str).collect::<Vec<_>>());
+        let b = pff::machines::machine(pff::Input::new(&p).machine);
+        for fix in [Fix::Before, Fix::After] {
+            let s = pff::simulate_on(b, &p, fix, case).stats;
+            let out = s.forwarded + s.rx_dropped + s.tx_dropped + s.alloc_failures;
+            assert!(s.offered > 0 && out <= s.offered, "{settings:?} {fix:?}: {s:?}");
+        }
+    }
+    // The paper's case: sockets=1 at the router's default load.
+    let p = params(&["sockets=1"]);
+    let s = pff::simulate_on(&ROUTER, &p, Fix::Before, 1).stats;
+    assert!(s.forwarded <= s.offered, "{s:?}");
+}
+
+/// Past the knee the router's carried load falls only with its mechanism in the output: at
+/// 15 Mpps the send queues overflow, the receiving CPUs free the dropped packets' pages under
+/// their own node's zone->lock, both sockets' CPUs queue on each lock, and its FIFO handoffs
+/// cross sockets (two cross-socket line transfers each) in a large share of its passes; the
+/// run's note says so. Below that the NIC's ring drops carry the excess at no CPU cost.
+#[test]
+fn past_the_knee_the_carried_load_falls_only_with_its_mechanism_shown() {
+    let at = |kpps: u32| pff::summary_on(&ROUTER, &params(&[&format!("offered_kpps={kpps}")]), Fix::Before, 1);
+    let knee = at(8000);
+    assert_eq!(knee.stats.rx_dropped + knee.stats.tx_dropped, 0, "{:?}", knee.stats);
+    let flood = at(15_000);
+    let s = &flood.stats;
+    let cross = s.cross_socket_passes as f64 / s.zone_lock_calls().max(1) as f64;
+    assert!(flood.mpps < knee.mpps, "{:.2} vs {:.2}", flood.mpps, knee.mpps);
+    assert!(s.rx_dropped > 0 && s.tx_dropped > 0 && cross > 0.2, "{s:?}: cross-socket passes {cross:.2}");
+    let out = PageFragFree.run(&params(&["offered_kpps=15000"]), 1);
+    assert!(out.notes.iter().any(|n| n.contains("full send queue") && n.contains("across sockets")), "{:?}", out.notes);
 }

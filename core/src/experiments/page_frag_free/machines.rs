@@ -92,6 +92,8 @@ pub struct ForwardingBox {
     pub rx_cache_cycles: u64,
     /// Share of RX pages the driver recycles itself, % (the `recycle_pct` knob's default).
     pub recycle_pct: u32,
+    /// Packets the driver places in one 4 KiB page ([`MLX5_PKTS_PER_PAGE`], [`NETSEC_PKTS_PER_PAGE`]).
+    pub pkts_per_page: u32,
 }
 
 impl ForwardingBox {
@@ -103,10 +105,35 @@ impl ForwardingBox {
     }
 }
 
-/// The modelled TX completion and allocator work of one packet on one CPU (tx_cq + napi
-/// consume + release_data + page_frag_free + one PCP alloc and one PCP free at 104 cycles):
-/// what the XDP paper's whole-path forwarding cost includes besides [`ForwardingBox::rx_pkt_cycles`].
-pub const TX_AND_ALLOC_CYCLES: f64 = 150.0 + 28.0 + 20.0 + 25.0 + 2.0 * 104.0;
+/// Packets per 4 KiB page on mlx5 at a 1,500-byte MTU without an XDP program, the driver
+/// of the router and of the x86 host (ConnectX-5). The legacy RQ cuts its pages into
+/// fragments of `frag_stride` = `roundup_pow_of_two(SKB_DATA_ALIGN(headroom + hardware MTU) +
+/// SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))`, 2,048 bytes, and `mlx5e_init_frags_partition`
+/// gives consecutive ring entries the fragments of one page, marking the last `last_in_page`
+/// (069d11465a80 "net/mlx5e: RX, Enhance legacy Receive Queue memory scheme", en_main.c);
+/// `mlx5e_get_rx_frag` allocates the page only for the fragment at offset 0, every packet built
+/// from a fragment takes a `page_ref_inc`, and `mlx5e_put_rx_frag` releases the driver's reference
+/// at the last fragment (en_rx.c). The striding RQ's linear-SKB mode uses strides of the same size
+/// (619a8f2a42f1 "net/mlx5e: Use linear SKB in Striding RQ"). Both commits are of 2018, in the
+/// tree before 4.18 (inferred from the XDP paper's 4.18 pre-release running them; no tag listing
+/// read); with an XDP program the fragment is a whole page. The frame size does not change it:
+/// a 64-byte packet also takes a 2 KiB stride.
+pub const MLX5_PKTS_PER_PAGE: u32 = 2;
+
+/// Packets per page on the A53's NIC: one. Assumed, for the driver Ilias Apalodimas was
+/// converting at the time (socionext netsec on page_pool: one page per descriptor, `desc_len =
+/// PAGE_SIZE - NETSEC_RX_BUF_NON_DATA`, from the later netsec.c diffs read; commit not
+/// identified). netsec in 4.20 (4acb20b46214 "net: socionext: different approach on DMA") took
+/// 1,920-byte fragments from `napi_alloc_frag`, whose 32 KiB order-3 pages the fix does not
+/// touch (only order-0 pages go to `free_unref_page`); a gain from the fix means order-0 pages,
+/// which is what page_pool gives.
+pub const NETSEC_PKTS_PER_PAGE: u32 = 1;
+
+/// The modelled TX completion and allocator work of one packet on one CPU of the XDP paper's
+/// mlx5 host (tx_cq + napi consume + release_data + page_frag_free, and a PCP alloc and a PCP
+/// free at 104 cycles each per page of [`MLX5_PKTS_PER_PAGE`] packets): what its whole-path
+/// forwarding cost includes besides [`ForwardingBox::rx_pkt_cycles`].
+pub const TX_AND_ALLOC_CYCLES: f64 = 150.0 + 28.0 + 20.0 + 25.0 + 2.0 * 104.0 / MLX5_PKTS_PER_PAGE as f64;
 
 /// The clock of the XDP paper's one forwarding core: the E5-1650 v4 with one busy core,
 /// 3,804 MHz by the paper's own `perf stat` on CPU 0 (the catalogue's [`E5_1650_V4`]). Its
@@ -127,7 +154,7 @@ pub const ROUTER_RX: Quantity = q(
     1.2 * (FWD_FULL_TABLE_CYCLES - TX_AND_ALLOC_CYCLES),
     "cycles",
     Basis::Estimate,
-    "xdp-paper bench04_fwd.org: Linux forwarding 1.37 Mpps/core with a full BGP table, E5-1650 v4 at its measured 3,804 MHz (2,769 cycles), less 431 cycles of modelled TX completion + PCP alloc/free",
+    "xdp-paper bench04_fwd.org: Linux forwarding 1.37 Mpps/core with a full BGP table, E5-1650 v4 at its measured 3,804 MHz (2,769 cycles), less 327 cycles of modelled TX completion + PCP alloc/free (two packets per page)",
 );
 /// The x86 bench's (a benchmark routes one prefix): fitted jointly with [`X86_RECYCLE`] to the
 /// XDP paper's six rates, the one-core rate fixing it exactly (`cargo run --release -p
@@ -136,12 +163,12 @@ pub const ROUTER_RX: Quantity = q(
 /// before the fix, which is what the recycling says. Range: the one-route cost less 431
 /// modelled cycles at per-CPU-list costs, to the full-table cost less the same.
 pub const X86_RX: Quantity = q(
-    1881.0,
+    1892.0,
     FWD_SINGLE_ROUTE_CYCLES - TX_AND_ALLOC_CYCLES,
     FWD_FULL_TABLE_CYCLES - TX_AND_ALLOC_CYCLES,
     "cycles",
     Basis::Fitted(&["xdp-fwd-x86"]),
-    "fitted (xdp-fwd-x86) with recycle_pct: xdp-paper bench04_fwd.org, 1.74 Mpps on one core, 2,187 cycles at the measured 3,804 MHz, less the modelled work at 73 % recycling",
+    "fitted (xdp-fwd-x86) with recycle_pct: xdp-paper bench04_fwd.org, 1.74 Mpps on one core, 2,187 cycles at the measured 3,804 MHz, less the modelled work at 48 % recycling",
 );
 /// The A53's: no A53 forwarding figure was found; an in-order core at 1.5-3x the x86 cycles.
 pub const A53_RX: Quantity = q(
@@ -187,7 +214,7 @@ pub const RX_CACHE: Quantity = q(
 /// drop (the thread's own traffic figures were not found). Range: the 28 cores' forwarding
 /// capacity at the sourced per-packet cost bounds it from above; a loaded 100 Gbit router of
 /// 800-byte packets carries at least a few Mpps.
-pub const ROUTER_LOAD: Quantity = q(3040.0, 1500.0, 15_000.0, "kpps", Basis::Fitted(&["seed002-router"]), "fitted (seed002-router) with drop <= 1 %: Paweł Staszewski's thread (spinics netdev msg531362) was not in the stored archives");
+pub const ROUTER_LOAD: Quantity = q(6030.0, 1500.0, 15_000.0, "kpps", Basis::Fitted(&["seed002-router"]), "fitted (seed002-router) with drop <= 1 %: Paweł Staszewski's thread (spinics netdev msg531362) was not in the stored archives");
 /// The x86 host's driver recycling, % of RX pages that never reach the page allocator: fitted
 /// to the XDP paper's six Linux-forwarding rates on 1–6 cores of this host *before* the fix
 /// (table `xdp-fwd-x86`; `cargo run --release -p skblab-core --example x86_recycle_fit`
@@ -196,7 +223,7 @@ pub const ROUTER_LOAD: Quantity = q(3040.0, 1500.0, 15_000.0, "kpps", Basis::Fit
 /// fix (Message-ID `20181105105525.1f78c661@redhat.com`) says the contention "have been hiding
 /// behind the driver level recycle tricks for micro-benchmarking". Range: 0 (no recycling) to
 /// 100 (the allocator never sees a page).
-pub const X86_RECYCLE: Quantity = q(73.0, 0.0, 100.0, "%", Basis::Fitted(&["xdp-fwd-x86"]), "fitted (xdp-fwd-x86): xdp-paper benchmarks/bench04_fwd.org, Linux forwarding, single route, 1-6 cores, kernel 4.18 pre-release (before 65895b67ad27): 1.74 / 3.37 / 4.98 / 6.49 / 7.85 / 9.29 Mpps");
+pub const X86_RECYCLE: Quantity = q(48.0, 0.0, 100.0, "%", Basis::Fitted(&["xdp-fwd-x86"]), "fitted (xdp-fwd-x86): xdp-paper benchmarks/bench04_fwd.org, Linux forwarding, single route, 1-6 cores, kernel 4.18 pre-release (before 65895b67ad27): 1.74 / 3.37 / 4.98 / 6.49 / 7.85 / 9.29 Mpps");
 
 /// The 2018 router of the report.
 pub const ROUTER: ForwardingBox = ForwardingBox {
@@ -218,6 +245,7 @@ pub const ROUTER: ForwardingBox = ForwardingBox {
     page_frag_free_cycles: PAGE_FRAG_FREE.int(),
     rx_cache_cycles: RX_CACHE.int(),
     recycle_pct: 0,
+    pkts_per_page: MLX5_PKTS_PER_PAGE,
 };
 
 /// Jesper Dangaard Brouer's testlab host (see the module doc).
@@ -240,6 +268,7 @@ pub const X86_BENCH: ForwardingBox = ForwardingBox {
     page_frag_free_cycles: PAGE_FRAG_FREE.int(),
     rx_cache_cycles: RX_CACHE.int(),
     recycle_pct: X86_RECYCLE.int() as u32,
+    pkts_per_page: MLX5_PKTS_PER_PAGE,
 };
 
 /// Ilias Apalodimas's Cortex-A53 box (see the module doc).
@@ -261,6 +290,7 @@ pub const CORTEX_A53_BOX: ForwardingBox = ForwardingBox {
     page_frag_free_cycles: PAGE_FRAG_FREE.int(),
     rx_cache_cycles: RX_CACHE.int(),
     recycle_pct: 0,
+    pkts_per_page: NETSEC_PKTS_PER_PAGE,
 };
 
 /// The box of `kind`.

@@ -27,7 +27,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("same: TX completions polled on the receiving CPU; remote: on a CPU of the other socket (or half the cores away), so pages are allocated and freed on different CPUs.")
             .kernel("/proc/irq/*/smp_affinity"),
         ParamSpec::int("packet_bytes", "bytes", i64::from(r.packet_bytes), (64, 1500, 1))
-            .help("Frame size. The model gives every packet a page of its own (mlx5 puts two 1500-byte-class packets in one 4 KiB page), so bigger frames mean fewer pages per second at line rate.")
+            .help("Frame size. A page holds the driver's packets per page whatever the frame (mlx5: two 2 KiB strides per 4 KiB page; the A53's NIC: one), so bigger frames mean fewer pages per second at line rate.")
             .kernel("pktgen pkt_size"),
         ParamSpec::int("line_gbps", "Gbit/s", i64::from(r.line_gbps), (1, 400, 1))
             .help("Line rate of the ingress NIC (sets the offered load when offered_kpps is 0).")
@@ -36,7 +36,7 @@ pub fn specs() -> Vec<ParamSpec> {
             .help("Offered load in thousands of packets per second; 0 = line rate for the frame size. Unset: the router's carried load (fitted to the seed, no drop); the two benchmarks flood the link (0).")
             .kernel("pktgen rate"),
         ParamSpec::int("recycle_pct", "%", i64::from(r.recycle_pct), (0, 100, 1))
-            .help("Share of RX pages the driver recycles itself (never reaching the page allocator). Unset: the router's and the A53's 0 (the report's was ineffective); x86-bench's 73, fitted with its stack cycles to the XDP paper's forwarding rates on 1-6 cores before the fix.")
+            .help("Share of RX pages the driver recycles itself (never reaching the page allocator). Unset: the router's and the A53's 0 (the report's was ineffective); x86-bench's 48, fitted with its stack cycles to the XDP paper's forwarding rates on 1-6 cores before the fix.")
             .kernel("mlx5e_rx_cache_get()"),
         ParamSpec::int("pcp_batch", "pages", 63, (1, 512, 1))
             .help("Pages moved per refill or drain of a per-CPU list (63 since 4.19); at most pcp_high.")

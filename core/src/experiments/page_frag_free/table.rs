@@ -177,12 +177,39 @@ pub(super) fn decorate(out: &mut RunOutput, i: &Input, p: &Pair) {
     if let Some(note) = overload_note(i, chosen).filter(|_| shown("drop_pct") && shown("mpps")) {
         out.notes.push(note);
     }
+    if let Some(note) = drop_note(i, chosen).filter(|_| shown("drop_pct")) {
+        out.notes.push(note);
+    }
 }
 
 /// Drops above this share of the offered load are said in a note: the box carries a small
 /// fraction of what the link offers (a valid setting, but one a reader should not take for a
 /// forwarding measurement).
 pub const OVERLOAD_DROP_PCT: f64 = 90.0;
+
+/// Drops above this share of the offered load are explained in a note by where they happen.
+pub const DROP_NOTE_PCT: f64 = 1.0;
+
+/// Where a run past its knee loses packets, and what that does to zone->lock: the NIC drops
+/// on a full RX ring before any CPU works on a packet (the carried load plateaus), a full send
+/// queue drops after the stack's work and the receiving CPU frees the page (`kfree_skb` →
+/// `page_frag_free`, under its own node's zone->lock before the fix), which mixes both
+/// sockets' CPUs in that lock's FIFO queue: each handoff across sockets costs two
+/// cross-socket line transfers, so the lock passes fewer pages per second.
+fn drop_note(i: &Input, s: &RunSummary) -> Option<String> {
+    let drop = drop_pct(i, s);
+    let st = &s.stats;
+    let pct = |n: u64| n as f64 * 100.0 / st.offered.max(1) as f64;
+    let passes = st.zone_lock_calls().max(1) as f64;
+    (drop >= DROP_NOTE_PCT).then(|| {
+        format!(
+            "drop_pct = {drop:.1} %: {:.1} % of the offered packets dropped by the NIC on a full RX ring (rx_out_of_buffer, no CPU work), {:.1} % on a full send queue after the stack's work (kfree_skb by the receiving CPU); zone->lock went across sockets in {:.0} % of its passes (two cross-socket line transfers each)",
+            pct(st.rx_dropped),
+            pct(st.tx_dropped),
+            st.cross_socket_passes as f64 * 100.0 / passes
+        )
+    })
+}
 
 /// The note of a run that drops most of its offered load, if it does.
 fn overload_note(i: &Input, s: &RunSummary) -> Option<String> {

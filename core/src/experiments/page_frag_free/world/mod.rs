@@ -13,9 +13,15 @@
 //! return `batch` pages under the lock.
 //!
 //! What we simplify: each CPU runs one NAPI loop (TX completions first, up to 128, then up to
-//! 64 received packets, as mlx5e_napi_poll does); a packet uses one page (no page splitting);
-//! packets arrive evenly at the offered rate on each RX queue (a 1024-slot ring; more are
-//! dropped); the NIC completes a packet as soon as it was queued for transmit, and a packet
+//! 64 received packets, as mlx5e_napi_poll does); a page holds `pkts_per_page` packets, as the
+//! driver lays its ring out (mlx5: two 2 KiB strides per 4 KiB page, see `machines.rs`): the
+//! ring's first fragment of a page allocates it, each further one takes a reference
+//! (`page_ref_inc`), the driver's own reference passes to the page's last packet, and the last
+//! `put_page` frees it; packets arrive evenly at the offered rate on each RX queue (a 1024-slot
+//! ring; when it is full the NIC drops, counted in `rx_dropped`: mlx5's `rx_out_of_buffer`);
+//! a packet counts as carried if it arrived in the measured window and was transmitted, so the
+//! run goes on after the window until every such packet is forwarded or dropped (at most
+//! [`TAIL_MAX_NS`]), and the carried load never exceeds the offered one; the NIC completes a packet as soon as it was queued for transmit, and a packet
 //! stays on its send queue (1024 descriptors) until its completion is polled: a full queue
 //! drops the next packet, freed by the CPU that received it (no qdisc backlog); the freeing
 //! CPU pays one line transfer each for the sk_buff, the shinfo and the struct page the
@@ -57,6 +63,10 @@ pub const RX_BUDGET: u32 = 64;
 /// At most this many events in a run (about 1 s of native time); a run that reaches it
 /// stops early, truncated ([`World::outcome`]).
 pub const MAX_EVENTS_PER_RUN: u64 = 20_000_000;
+/// The longest a run goes on after its window for the packets that arrived in it (a model
+/// bound: a full ring of the slowest default queue drains in about 4 ms); the profile and the
+/// lock counters stop at the window's end.
+pub const TAIL_MAX_NS: u64 = 20_000_000;
 
 const KSOFTIRQD: usize = 0;
 const SWAPPER: usize = 1;
@@ -119,6 +129,16 @@ struct Pkt {
     rx_cpu: CpuId,
     /// Its index in `ForwardSim::cpus` (whose send queue holds the packet).
     rx_index: u16,
+    /// It arrived in the measured window: it counts as forwarded or dropped.
+    counted: bool,
+}
+
+/// The page a ring is filling: its fragments not yet handed to a packet (`page` is `None`
+/// for a page the driver recycled, which never reaches the allocator).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Frag {
+    page: Option<PageRef>,
+    left: u32,
 }
 
 /// Work under `zone->lock`.
@@ -164,6 +184,9 @@ struct Cpu {
     rx_quota: u32,
     spin_since_ns: Option<u64>,
     op: Option<ZoneOp>,
+    /// The queue of the packet being received and whether it arrived in the window.
+    rx_q: usize,
+    rx_counted: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -172,22 +195,30 @@ struct RxQueue {
     phase_ns: u64,
     consumed: u64,
     dropped: u64,
+    /// Packets arrived by the window's start and by its end: those between arrived in it.
+    win: (u64, u64),
+    frag: Option<Frag>,
 }
 
 /// Counters of one run (inside the measured window unless said otherwise; events and
 /// truncation: [`World::outcome`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ForwardStats {
-    /// Packets whose TX completion ran (forwarded).
+    /// Packets the generator sent in the window (arrived at the NIC).
+    pub offered: u64,
+    /// Of those, packets whose TX completion ran (forwarded).
     pub forwarded: u64,
+    /// Of those, packets the NIC dropped on a full RX ring.
     pub rx_dropped: u64,
-    /// Packets dropped because their send queue was full (freed by the receiving CPU).
+    /// Of those, packets dropped because their send queue was full (freed by the receiving CPU).
     pub tx_dropped: u64,
     pub free_one_page_calls: u64,
     pub pcp_drains: u64,
     pub pcp_refills: u64,
     pub recycled: u64,
     pub alloc_failures: u64,
+    /// zone->lock passes to a CPU of another socket than the previous holder's.
+    pub cross_socket_passes: u64,
 }
 
 impl ForwardStats {
@@ -211,6 +242,10 @@ pub struct ForwardSim {
     rxq: Vec<RxQueue>,
     pub profile: Profile<Stack>,
     pub stats: ForwardStats,
+    /// Packets of the window taken off a ring and neither forwarded nor dropped yet.
+    unresolved: u64,
+    /// The socket of each zone->lock's last holder.
+    lock_socket: Vec<Option<u32>>,
 }
 
 impl World for ForwardSim {
@@ -229,6 +264,9 @@ impl World for ForwardSim {
             Event::LockGranted { node, cpu } => self.lock_granted(node, cpu as usize),
             Event::LockRelease { node, cpu } => self.lock_release(node, cpu as usize),
         }
+        if at_ns >= self.window_end_ns() && self.window_resolved() {
+            self.run_state.end_at_most(at_ns + 1);
+        }
     }
 }
 
@@ -243,8 +281,25 @@ impl ForwardSim {
         self.cpus.iter().map(|c| c.id).collect()
     }
 
+    fn window_end_ns(&self) -> u64 {
+        self.cfg.warmup_ns + self.cfg.measure_ns
+    }
+
+    /// Whether `at_ns` lies in the measured window (the run's own window adds the tail).
     fn measuring(&self, at_ns: u64) -> bool {
-        self.run_state.window().contains(at_ns)
+        at_ns >= self.cfg.warmup_ns && at_ns < self.window_end_ns()
+    }
+
+    /// Every packet that arrived in the window is forwarded or dropped.
+    fn window_resolved(&self) -> bool {
+        self.unresolved == 0 && self.rxq.iter().all(|r| r.consumed >= r.win.1)
+    }
+
+    /// A packet of the window leaves the box: forwarded, or dropped at its send queue.
+    fn resolve(&mut self, pkt: &Pkt) {
+        if pkt.counted {
+            self.unresolved = self.unresolved.checked_sub(1).expect("bug: a packet resolved twice");
+        }
     }
 
     fn charge(&mut self, command: usize, stack: Stack, at_ns: u64, ns: u64) {
@@ -299,12 +354,14 @@ impl ForwardSim {
         let r = &mut self.rxq[q];
         let waiting = arrived - r.consumed;
         if waiting > RX_RING {
+            // The ring holds the last RX_RING arrivals (the model drops the oldest; a NIC drops
+            // the newest, the same count).
             let lost = waiting - RX_RING;
+            let (lo, hi) = r.win;
+            let in_window = (r.consumed + lost).min(hi).saturating_sub(r.consumed.max(lo));
             r.consumed += lost;
             r.dropped += lost;
-            if self.now_ns >= self.cfg.warmup_ns {
-                self.stats.rx_dropped += lost;
-            }
+            self.stats.rx_dropped += in_window;
         }
         arrived - self.rxq[q].consumed
     }
@@ -321,9 +378,8 @@ impl ForwardSim {
     fn poll(&mut self, i: usize) {
         if let Some(pkt) = self.cpus[i].outbox.take() {
             if self.cpus[i].sq_used >= TX_SQ {
-                if self.measuring(self.cpus[i].cursor_ns) {
-                    self.stats.tx_dropped += 1;
-                }
+                self.stats.tx_dropped += u64::from(pkt.counted);
+                self.resolve(&pkt);
                 return self.free_skb(i, pkt, false);
             }
             self.cpus[i].sq_used += 1;
@@ -414,8 +470,9 @@ impl ForwardSim {
         self.work(i, rel, Stack::ReleaseData);
         self.advance(i, line_ns, Stack::ReleaseData);
         self.work(i, pff, Stack::PageFragFree);
-        if completed && self.measuring(self.cpus[i].cursor_ns) {
-            self.stats.forwarded += 1;
+        if completed {
+            self.stats.forwarded += u64::from(pkt.counted);
+            self.resolve(&pkt);
         }
         let Some(page) = pkt.page else {
             return self.continue_at_cursor(i, Next::Poll);
@@ -424,8 +481,12 @@ impl ForwardSim {
         let zone = &mut self.zones[page.node as usize];
         // put_page_testzero(): the refcount lives in the struct page the RX CPU wrote.
         let line_ns = zone.touch_page(&self.cfg.machine.cpu, &self.caches, cpu, page.pfn);
-        assert!(zone.put_page_testzero(page.pfn), "bug: a forwarded page has one reference");
+        let last = zone.put_page_testzero(page.pfn);
         self.advance(i, line_ns, Stack::PageFragFree);
+        if !last {
+            // The page's other packet still holds it: only the reference goes.
+            return self.continue_at_cursor(i, Next::Poll);
+        }
         if !self.cfg.fix {
             self.work(i, fpo, Stack::FreePagesOk);
             return self.continue_at_cursor(i, Next::Lock(ZoneOp::FreeOne { page }));
@@ -436,18 +497,45 @@ impl ForwardSim {
         self.continue_at_cursor(i, next)
     }
 
-    /// One received packet: a page for its ring slot, then the stack's work.
+    /// One received packet: the next fragment of its ring's page (a fresh page when the
+    /// last one is used up), then the stack's work.
     fn rx_packet(&mut self, i: usize, q: usize) {
-        self.rxq[q].consumed += 1;
+        let r = &mut self.rxq[q];
+        r.consumed += 1;
+        let counted = r.consumed > r.win.0 && r.consumed <= r.win.1;
+        self.unresolved += u64::from(counted);
+        (self.cpus[i].rx_q, self.cpus[i].rx_counted) = (q, counted);
+        if let Some(f) = self.rxq[q].frag.take() {
+            return self.rx_frag(i, f);
+        }
         let recycled = self.cpus[i].rng.below(100) < self.cfg.recycle_pct;
         if recycled {
             if self.measuring(self.cpus[i].cursor_ns) {
                 self.stats.recycled += 1;
             }
             self.work(i, self.cfg.machine.rx_cache_cycles, Stack::RxCache);
-            return self.rx_work(i, Pkt { page: None, rx_cpu: self.cpus[i].id, rx_index: i as u16 });
+            let left = self.cfg.machine.pkts_per_page;
+            return self.rx_frag(i, Frag { page: None, left });
         }
         self.rx_alloc(i);
+    }
+
+    /// A packet takes the next fragment of `f`: a reference of its own (`page_ref_inc` on the
+    /// `struct page` this CPU wrote), or, as the page's last, the driver's.
+    fn rx_frag(&mut self, i: usize, mut f: Frag) {
+        f.left -= 1;
+        if f.left > 0 {
+            if let Some(page) = f.page {
+                let cpu = self.cpus[i].id;
+                let zone = &mut self.zones[page.node as usize];
+                zone.get_page(page.pfn);
+                let line_ns = zone.touch_page(&self.cfg.machine.cpu, &self.caches, cpu, page.pfn);
+                self.advance(i, line_ns, Stack::RxDriver);
+            }
+            self.rxq[self.cpus[i].rx_q].frag = Some(f);
+        }
+        let c = &self.cpus[i];
+        self.rx_work(i, Pkt { page: f.page, rx_cpu: c.id, rx_index: i as u16, counted: c.rx_counted });
     }
 
     /// `rmqueue_pcplist()`: a page from this CPU's list, refilled under the lock when empty.
@@ -462,12 +550,15 @@ impl ForwardSim {
                 let cycles = m.page_op_cycles;
                 self.work(i, cycles, Stack::PcpAlloc);
                 self.advance(i, line_ns, Stack::PcpAlloc);
-                self.rx_work(i, Pkt { page: Some(PageRef { node, pfn, order: 0 }), rx_cpu: cpu, rx_index: i as u16 });
+                let left = self.cfg.machine.pkts_per_page;
+                self.rx_frag(i, Frag { page: Some(PageRef { node, pfn, order: 0 }), left });
             }
             None if refilled => {
                 // The zone is empty: the packet is dropped (a model bound, never reached by
                 // validated runs: pages in flight stay far below the zone).
                 self.stats.alloc_failures += 1;
+                let counted = self.cpus[i].rx_counted;
+                self.unresolved -= u64::from(counted);
                 self.continue_at_cursor(i, Next::Poll);
             }
             None => self.continue_at_cursor(i, Next::Lock(ZoneOp::Refill { node })),

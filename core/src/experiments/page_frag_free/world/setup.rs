@@ -3,7 +3,9 @@
 //! CPUs with a duty and their random streams, the zones and the RX queues' arrival phases.
 
 use super::super::machines::TxIrq;
-use super::{Cpu, ForwardConfig, ForwardSim, ForwardStats, Next, RxQueue, MAX_EVENTS_PER_RUN, RX_BUDGET, TX_BUDGET};
+use super::{
+    Cpu, ForwardConfig, ForwardSim, ForwardStats, Next, RxQueue, MAX_EVENTS_PER_RUN, RX_BUDGET, TAIL_MAX_NS, TX_BUDGET,
+};
 use crate::rng::Rng;
 use crate::sim::cache::Caches;
 use crate::sim::engine::EventQueue;
@@ -34,11 +36,13 @@ impl ForwardSim {
             })
             .collect();
         let cpus = build_cpus(&cfg, &online, &mut root);
+        let sockets = m.sockets as usize;
         let period_ns = 1_000_000_000 * u64::from(cfg.rx_queues) / cfg.offered_pps.max(1);
         let rxq = (0..cfg.rx_queues)
             .map(|q| RxQueue { phase_ns: period_ns * u64::from(q) / u64::from(cfg.rx_queues), ..RxQueue::default() })
             .collect();
-        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
+        // The loop's window adds the tail in which the window's packets are resolved.
+        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns + TAIL_MAX_NS };
         let mut sim = ForwardSim {
             caches: Caches::new(&cfg.machine.cpu),
             cfg,
@@ -50,7 +54,15 @@ impl ForwardSim {
             rxq,
             profile: Profile::default(),
             stats: ForwardStats::default(),
+            unresolved: 0,
+            lock_socket: vec![None; sockets],
         };
+        let (start, end) = (sim.cfg.warmup_ns, sim.window_end_ns());
+        for q in 0..sim.rxq.len() {
+            let win = (sim.arrived(q, start), sim.arrived(q, end));
+            sim.rxq[q].win = win;
+            sim.stats.offered += win.1 - win.0;
+        }
         for i in 0..sim.cpus.len() {
             if !sim.cpus[i].rx_queues.is_empty() {
                 sim.schedule_resume(i, 0);
@@ -130,6 +142,8 @@ fn build_cpus(cfg: &ForwardConfig, online: &[CpuId], root: &mut Rng) -> Vec<Cpu>
             rx_quota: RX_BUDGET,
             spin_since_ns: None,
             op: None,
+            rx_q: 0,
+            rx_counted: false,
         })
         .collect();
     // A CPU that only polls completions transmits nothing: its own index.

@@ -38,6 +38,10 @@ impl ForwardSim {
         let m = &self.cfg.machine.cpu;
         let cpu = self.cpus[i].id;
         let measuring = self.measuring(now);
+        // A handoff between sockets costs the lock's line two cross-socket transfers.
+        let socket = m.pos(cpu).socket;
+        let last = self.lock_socket[node as usize].replace(socket);
+        self.stats.cross_socket_passes += u64::from(measuring && last.is_some_and(|s| s != socket));
         let zone = &mut self.zones[node as usize];
         let cost: Cost = match op {
             ZoneOp::FreeOne { page } => {
