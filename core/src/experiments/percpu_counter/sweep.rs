@@ -149,10 +149,11 @@ pub fn point_worlds_on(
 }
 
 /// Steady-state draw steps (`WorldStats::draw_steps`) that take about one event's time
-/// (at the knobs' corner, raises 1200 and timers 1 per minute, a million connections, about
-/// 4 × 10^9 steps and 2 × 10^6 events took 12.0 s of one core in a release build:
-/// `skblab --jobs 1 run percpu-counter --set raises_per_min=1200 --set timers_per_min=1 --set
-/// connections=1000000 --allow-long` under `time`; about 57 steps per event at 6.1 M events/s).
+/// (measured with the stream's earlier, chosen rates — 1,200 raises and 1 timer per
+/// connection a minute, a million connections: about 4 × 10^9 steps and 2 × 10^6 events took
+/// 12.0 s of one core in a release build, about 57 steps per event at 6.1 M events/s; the
+/// draw loop is the same under the derived stream, and `core/tests/estimate.rs` checks the
+/// estimate against the events runs handle).
 pub const DRAW_STEPS_PER_EVENT: u64 = 50;
 
 /// The events `cfg`'s world is expected to take, its draws' steps counted in events: a tick
