@@ -41,7 +41,9 @@ test('lesson: toggling the fix changes the flame graph; a prediction is graded',
 
   await page.selectOption(tid('param-fix'), 'before');
   const answer = page.locator(tid('answer'));
-  await answer.fill('1000');
+  // Two packets per mlx5 page: a free_one_page every second packet (500 per 1,000) and an
+  // rmqueue_bulk per 63 pages allocated (about 8): the model's count is within 10 % of 508.
+  await answer.fill('508');
   await page.click(tid('check'));
   await page.waitForFunction(() => /right|correct|yes/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''),
     null, { timeout: 60000 });
