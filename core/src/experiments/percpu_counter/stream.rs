@@ -3,7 +3,8 @@
 //! socket's forward alloc, how long after the send it fires on the timer wheel, and how many
 //! connections idle that long. Nothing here is a rate chosen for the accounting: the
 //! workload is sends per connection, their size and the round trip, and the rest is the
-//! kernel's rules (Linux 4.13 to 5.19; the seed's 2018 kernel is one of them).
+//! kernel's rules (Linux 4.13 to 5.19; the seed's 2018 kernel is one of them) with the
+//! simplifications listed under "What we simplify".
 //!
 //! The rules, from include/net/sock.h, net/core/sock.c, net/ipv4/tcp.c and tcp_timer.c:
 //! - **Forward alloc in pages.** `sk_wmem_schedule()` / `sk_rmem_schedule()` pass when the
@@ -33,7 +34,15 @@
 //! - **The timer wheel** (kernel/time/timer.c since 4.8) fires a timer `d` jiffies ahead on
 //!   its level's granularity ([`crate::experiments::percpu_counter::world::wheel_granularity`]).
 //!
-//! What we simplify: every send is `send_bytes`, preceded by a one-frame request read
+//! What we simplify: a charge that does not fit raises ⌈deficit / page⌉ pages, 6.0's rule
+//! (7c80b038d23e), where 4.x raises `sk_mem_pages(size)` for the whole size (the same 2
+//! raises and 5 pages at the default 16 KiB; fewer raises of more pages at other sizes); the
+//! write timer's delay is counted from the send, where 4.x re-arms it from each ACK that
+//! leaves data in flight (`tcp_ack` → `tcp_set_xmit_timer`) and a response sent after an
+//! idle gap goes in two flights (slow start restarts at 10 segments), so it fires about
+//! 3·srtt + 2 jiffies after the send; the forced charges of `sk_forced_mem_schedule()`
+//! (`tso_fragment()`'s splits into 2-MSS TSO skbs at a 50 ms srtt, 4.15+'s first skb), a
+//! second path to `tcp_memory_allocated`, are not modelled. Every send is `send_bytes`, preceded by a one-frame request read
 //! before it; skbs of up to [`TSO_GOAL_BYTES`], their data copied in page-frag chunks of
 //! up to [`PFRAG_BYTES`] (each chunk one `sk_wmem_schedule`); the forward alloc starts the
 //! exchange at 0 (after a reclaim the spare is below a page). Sends per connection are
@@ -49,13 +58,16 @@ pub const SK_RECLAIM_THRESHOLD: u64 = 1 << 21;
 pub const SK_RECLAIM_CHUNK: u64 = 1 << 20;
 /// Truesize of the skb `sk_stream_alloc_skb()` allocates for TCP data (`alloc_skb_fclone` of
 /// `MAX_TCP_HEADER`, 320 bytes on x86_64, + `SKB_DATA_ALIGN(sizeof(struct sk_buff))` 256 +
-/// `SKB_DATA_ALIGN(sizeof(struct skb_shared_info))` 320: `SKB_TRUESIZE`). From the 4.19 struct
-/// sizes (pahole): an estimate within a cache line.
+/// `SKB_DATA_ALIGN(sizeof(struct skb_shared_info))` 320: `SKB_TRUESIZE`), from the 4.19 struct
+/// sizes (pahole). Ours: `__alloc_skb` takes the truesize of the head's kmalloc object (640
+/// bytes round up to a 1,024-byte one: 1,280), which this leaves out.
 pub const TX_SKB_TRUESIZE: u64 = 896;
 /// Payload per skb: `tcp_xmit_size_goal()` with TSO, about 64 KiB (`GSO_MAX_SIZE` less headers).
 pub const TSO_GOAL_BYTES: u64 = 65_536 - 320;
-/// The socket's page frag (`sk_page_frag_refill`, `SKB_FRAG_PAGE_ORDER` 3): 32 KiB; one copy
-/// chunk, one `sk_wmem_schedule(copy)`, per frag at most.
+/// The page frag a copy is cut from (`sk_page_frag()`: `current->task_frag` in process
+/// context, which the task's sockets share; `sk_page_frag_refill`, `SKB_FRAG_PAGE_ORDER` 3):
+/// 32 KiB; ours: one copy chunk, one `sk_wmem_schedule(copy)`, per frag at most, as if the
+/// frag were the socket's alone.
 pub const PFRAG_BYTES: u64 = 32_768;
 /// Truesize of a one-frame request as a 4.x NIC driver hands it up: a half page (2 KiB) of
 /// page frag plus `struct sk_buff` (256). ASSUMED: drivers of the era (ixgbe, mlx4, i40e) split
@@ -88,7 +100,8 @@ pub enum Reclaimer {
 
 /// The exchange's charges: the request (`sk_rmem_schedule(RX_TRUESIZE)`, uncharged when the
 /// application reads it), then `send_bytes` in skbs and page-frag chunks, each
-/// `sk_wmem_schedule()` raising ⌈deficit / page⌉ pages when it does not fit.
+/// `sk_wmem_schedule()` raising ⌈deficit / page⌉ pages when it does not fit (ours: 6.0's
+/// rule; 4.x raises ⌈size / page⌉, see the module's simplifications).
 pub fn exchange(send_bytes: u64) -> Exchange {
     let (mut fw, mut raises, mut pages) = (0u64, 0u64, 0u64);
     let mut charge = |size: u64, fw: &mut u64| {
