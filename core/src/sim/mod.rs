@@ -30,7 +30,7 @@
 //! - [`buddy`]: `free_area[order]` over page frame numbers, split and merge, /proc/buddyinfo.
 //! - [`pcp`]: per-CPU page lists (count/high/batch), /proc/zoneinfo pagesets.
 //! - [`zone`]: a zone = buddy + zone->lock + pagesets + `struct page` state; rmqueue and the
-//!   two free paths (`free_unref_page`, `__free_pages_ok`).
+//!   two free paths (`free_unref_page`, `__free_pages_ok`); the holder's per-page work.
 //! - [`page_frag`]: `skb_page_frag_refill` and the per-task frag.
 //! - [`skb`]: an sk_buff's sizes (`SKB_DATA_ALIGN`, kmalloc classes, the shared info per
 //!   era) and the call chains of its allocation and free that skb worlds share.

@@ -14,18 +14,25 @@
 //! the lines it reads or writes: the list head of every order it visits, the block's struct
 //! page and its list neighbours, each merge partner (`FreeArea::touched`). The zone's vmstat
 //! counters are per-CPU diffs in 5.2 (no shared line). With `holder_work` the zone also
-//! charges what the holder does per page and per pass beyond the list steps: `check_new_page`
-//! on every subpage under the lock (`tail_page_cycles` each), and NR_FREE_PAGES
-//! (`__mod_zone_freepage_state`), whose per-CPU diff folds into two shared lines past
-//! `stat_threshold` (mm/vmstat.c). Lock order: `zone->lock` is taken with the pageset already chosen (IRQs off), and
-//! nothing else is taken under it.
+//! charges what the holder does per page and per pass beyond the list steps (`holder_work.rs`).
+//! Lock order: `zone->lock` is taken with the pageset already chosen (IRQs off), and nothing
+//! else is taken under it.
+//!
+//! Files: `mod.rs` (here: the zone, rmqueue and the two free paths, its invariants and
+//! /proc/zoneinfo), `pages.rs` (every frame's `struct page`), `holder_work.rs` (the holder's
+//! per-page work and the free-page counter).
+
+mod holder_work;
+mod pages;
 
 use super::buddy::{FreeArea, Pfn, MAX_ORDER};
-use super::cache::{Caches, PageData, Source, LINE_BYTES, SOURCES};
+use super::cache::{Caches, Source, LINE_BYTES, SOURCES};
 use super::cacheline::CacheLine;
 use super::machine::{CpuId, MachineProfile};
 use super::pcp::{PerCpuPages, PCP_ORDERS};
 use super::qspinlock::QSpinLock;
+use holder_work::FreePageCounter;
+use pages::Pages;
 
 /// Work done under the lock: cycles at the holder's clock plus ns of line transfers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -59,75 +66,11 @@ pub struct Zone {
     /// (104 bytes each in 5.2; the model gives each order its own line).
     area_line: [CacheLine; MAX_ORDER],
     /// Whether the buddy charges the holder's per-page work and the free-page counter
-    /// ([`Zone::holder_work`]'s rules); off: the list steps and lines only.
+    /// (`holder_work.rs`); off: the list steps and lines only.
     pub holder_work: bool,
-    /// NR_FREE_PAGES: each CPU's `vm_stat_diff` (`struct per_cpu_pageset`), folded into the
-    /// shared counters when it passes the threshold.
-    vmstat_diff: Vec<i32>,
-    /// `zone->vm_stat[]` and the global `vm_zone_stat[]`: the lines a fold writes.
-    vmstat_line: [CacheLine; 2],
+    /// NR_FREE_PAGES, with the holder's work.
+    free_pages: FreePageCounter,
 }
-
-/// What the model keeps of one frame.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct PageMeta {
-    /// The `struct page` line.
-    line: CacheLine,
-    /// Who last wrote and read the page's data (the frag copies), for [`Caches::access`].
-    data: PageData,
-    refcount: u32,
-    order: u8,
-}
-
-/// Frames per chunk of [`Pages`].
-const CHUNK_PAGES: usize = 512;
-
-/// The frames' [`PageMeta`], in chunks of [`CHUNK_PAGES`] made on the first write to one of
-/// their frames; a frame of a chunk never written is all defaults (refcount 0, line untouched,
-/// data never used). A zone has 2^17 frames and a run writes a few thousand of them, so a run
-/// no longer starts by writing ~4 MB of defaults per zone (performance only: every frame
-/// reads the same as with one flat array).
-#[derive(Debug, Clone)]
-struct Pages {
-    chunks: Vec<Option<Box<[PageMeta]>>>,
-}
-
-impl Pages {
-    fn new(n_pages: usize) -> Pages {
-        Pages { chunks: vec![None; n_pages.div_ceil(CHUNK_PAGES)] }
-    }
-
-    #[inline]
-    fn get(&self, pfn: Pfn) -> PageMeta {
-        let i = pfn as usize;
-        match &self.chunks[i / CHUNK_PAGES] {
-            Some(chunk) => chunk[i % CHUNK_PAGES],
-            None => PageMeta::default(),
-        }
-    }
-
-    #[inline]
-    fn get_mut(&mut self, pfn: Pfn) -> &mut PageMeta {
-        let i = pfn as usize;
-        let chunk = self.chunks[i / CHUNK_PAGES]
-            .get_or_insert_with(|| vec![PageMeta::default(); CHUNK_PAGES].into_boxed_slice());
-        &mut chunk[i % CHUNK_PAGES]
-    }
-}
-
-/// Equal when every frame reads the same (whether its chunk was made or not).
-impl PartialEq for Pages {
-    fn eq(&self, other: &Pages) -> bool {
-        self.chunks.len() == other.chunks.len()
-            && self.chunks.iter().zip(&other.chunks).all(|(a, b)| match (a, b) {
-                (Some(a), Some(b)) => a == b,
-                (Some(c), None) | (None, Some(c)) => c.iter().all(|p| *p == PageMeta::default()),
-                (None, None) => true,
-            })
-    }
-}
-
-impl Eq for Pages {}
 
 impl Zone {
     pub fn new(node: u32, n_pages: u32, n_cpus: usize, pcp_high: u32, pcp_batch: u32, pcp_high_order: bool) -> Self {
@@ -168,45 +111,7 @@ impl Zone {
             pages: Pages::new(n),
             area_line: [CacheLine::UNTOUCHED; MAX_ORDER],
             holder_work: false,
-            vmstat_diff: vec![0; n_cpus],
-            vmstat_line: [CacheLine::UNTOUCHED; 2],
-        }
-    }
-
-    /// `calculate_normal_threshold()` (mm/vmstat.c, 4.x-5.x) for this zone: 2 × fls(online
-    /// CPUs) × (1 + fls(managed MiB / 128)), at most 125.
-    pub fn stat_threshold(&self) -> i32 {
-        let fls = |x: u64| 64 - x.leading_zeros() as i32;
-        let mem = (u64::from(self.free_area.n_pages()) * u64::from(super::machine::PAGE_SIZE)) >> 27;
-        (2 * fls(self.pcp.len() as u64) * (1 + fls(mem))).min(125)
-    }
-
-    /// `__mod_zone_freepage_state()` → `__mod_zone_page_state(zone, NR_FREE_PAGES, delta)`
-    /// on `cpu` (holder work only): the per-CPU diff, and past `stat_threshold` the fold, two
-    /// `atomic_long_add`s on lines every CPU of the machine writes (`zone->vm_stat`,
-    /// `vm_zone_stat`). The model keeps the global line per zone (model assumption: it
-    /// underprices a fold right after the other node's). Returns the lines' ns.
-    fn mod_free_pages(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, delta: i32) -> u64 {
-        if !self.holder_work {
-            return 0;
-        }
-        let t = self.stat_threshold();
-        let x = self.vmstat_diff[cpu as usize] + delta;
-        if x > t || x < -t {
-            self.vmstat_diff[cpu as usize] = 0;
-            return self.vmstat_line.iter_mut().map(|l| l.touch(m, caches, cpu)).sum();
-        }
-        self.vmstat_diff[cpu as usize] = x;
-        0
-    }
-
-    /// Cycles of the per-subpage work of an order > 0 block (`tail_page_cycles` with the
-    /// holder's work, else the older charge of one page operation).
-    fn subpage_cycles(&self, m: &MachineProfile) -> u64 {
-        if self.holder_work {
-            m.tail_page_cycles
-        } else {
-            m.page_op_cycles
+            free_pages: FreePageCounter::new(n_cpus),
         }
     }
 
@@ -347,10 +252,7 @@ impl Zone {
         let mut cost = Cost { cycles: m.buddy_step_cycles, line_ns: self.buddy_lines(m, caches, cpu, u64::MAX, None) };
         let Some((pfn, work)) = found else { return (None, cost) };
         cost.cycles += m.buddy_step_cycles * u64::from(work.steps);
-        if self.holder_work && order > 0 {
-            // check_new_pages(): check_new_page() on every subpage (their lines: the caller).
-            cost.cycles += m.tail_page_cycles << order;
-        }
+        cost.cycles += self.check_new_pages_cycles(m, order);
         // 5.2's rmqueue() does the counter just after spin_unlock (IRQs still off); the model
         // keeps it in the hold (model assumption: it folds at most once per ~threshold pages).
         cost.line_ns += self.mod_free_pages(m, caches, cpu, -(1 << order));
@@ -575,62 +477,6 @@ mod tests {
         assert_eq!(z.free_area.probe, Some(b));
         assert!(!z.free_area.touched.contains(&b));
         assert_eq!(cost.line_ns, 2 * m.line_same_socket_ns);
-        z.check_invariants().unwrap();
-    }
-
-    #[test]
-    fn the_holder_work_prices_subpages_and_folds_the_free_page_counter() {
-        let m = SERVER_2019;
-        let c = Caches::new(&m);
-        let run = |holder_work: bool| {
-            let mut z = Zone::new(0, 1024, 4, 12, 4, false);
-            z.holder_work = holder_work;
-            let (pfn, alloc) = z.rmqueue_locked(&m, &c, 1, 3);
-            let pfn = pfn.unwrap();
-            let tails = z.compound_pages(&m, &c, 1, pfn, 3).0;
-            assert!(z.put_page_testzero(pfn));
-            let free = z.free_one_page(&m, &c, 2, pfn, 3);
-            z.check_invariants().unwrap();
-            (alloc, tails, free)
-        };
-        let (alloc_off, tails_off, free_off) = run(false);
-        let (alloc_on, tails_on, free_on) = run(true);
-        // check_new_page() on each of the 8 subpages under the lock; 7 tails outside at the
-        // per-subpage cost instead of a per-CPU list operation each.
-        assert_eq!(alloc_on.cycles - alloc_off.cycles, 8 * m.tail_page_cycles);
-        assert_eq!((tails_off, tails_on), (7 * m.page_op_cycles, 7 * m.tail_page_cycles));
-        // 4 CPUs and 4 MiB: stat_threshold 2 × fls(4) × (1 + fls(0)) = 6, so every order-3
-        // pass folds. CPU 1's fold wrote zone->vm_stat and vm_zone_stat first (two L3 misses,
-        // in the hold); CPU 2's free pulls both lines from CPU 1 over the mesh.
-        assert_eq!(Zone::new(0, 1024, 4, 12, 4, false).stat_threshold(), 6);
-        assert_eq!(alloc_on.line_ns - alloc_off.line_ns, 2 * m.line_llc_ns);
-        assert_eq!(free_on.line_ns - free_off.line_ns, 2 * m.line_same_socket_ns);
-        assert_eq!(free_on.cycles, free_off.cycles);
-    }
-
-    #[test]
-    fn the_free_page_counter_folds_past_the_kernels_threshold() {
-        let m = SERVER_2019;
-        let c = Caches::new(&m);
-        // Seed 000's zone: 2^17 pages (512 MiB) and 112 CPUs: 2 × fls(112) × (1 + fls(4)) = 56.
-        let mut z = Zone::new(0, 1 << 17, 112, 12, 4, false);
-        assert_eq!(z.stat_threshold(), 56);
-        z.holder_work = true;
-        // An alloc and a free on one CPU cancel in its diff: nothing folds.
-        for _ in 0..20 {
-            let pfn = z.rmqueue_locked(&m, &c, 3, 3).0.unwrap();
-            assert!(z.put_page_testzero(pfn));
-            z.free_one_page(&m, &c, 3, pfn, 3);
-        }
-        assert_eq!(z.vmstat_line[0].owner(), None);
-        // Allocations alone: -8 per pass, past -56 on the 8th.
-        let folds: Vec<bool> = (0..8)
-            .map(|_| {
-                z.rmqueue_locked(&m, &c, 3, 3);
-                z.vmstat_line[0].owner().is_some()
-            })
-            .collect();
-        assert_eq!(folds, [false, false, false, false, false, false, false, true]);
         z.check_invariants().unwrap();
     }
 
