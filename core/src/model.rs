@@ -334,6 +334,7 @@ pub trait CustomViews<M: Model>: Sync {
 
 /// The one adapter: every [`Model`] is an [`Experiment`], its input read once per call.
 impl<M: Model> Experiment for M {
+    // What it is and the parameters it takes.
     fn id(&self) -> &'static str {
         M::ID
     }
@@ -355,8 +356,13 @@ impl<M: Model> Experiment for M {
     fn validate(&self, params: &Params) -> Result<(), ParamError> {
         Model::validate(self, &M::Input::from(params))
     }
+
+    // A run: its columns, its points, a row per point, the output.
     fn columns(&self, params: &Params) -> Vec<Column> {
         Model::columns(self, &M::Input::from(params))
+    }
+    fn meanings(&self, params: &Params) -> Vec<Meaning> {
+        Model::meanings(self, &M::Input::from(params))
     }
     fn points(&self, params: &Params) -> Vec<Point> {
         Model::points(self, &M::Input::from(params))
@@ -382,6 +388,11 @@ impl<M: Model> Experiment for M {
         });
         Model::finish(self, &input, seed, rows)
     }
+    fn monotone(&self) -> Vec<Monotone> {
+        Model::monotone(self)
+    }
+
+    // How heavy a run is, before it starts (`WorkEstimate`, `Cost`).
     fn estimate(&self, params: &Params) -> WorkEstimate {
         let input = M::Input::from(params);
         let points = Model::points(self, &input).len() as u64;
@@ -410,9 +421,6 @@ impl<M: Model> Experiment for M {
         let moved = if fitted { 1 + 2 * Experiment::uncertain(self).len() as u64 } else { 0 };
         checks.plus(Experiment::bands_estimate(self, moved))
     }
-    fn meanings(&self, params: &Params) -> Vec<Meaning> {
-        Model::meanings(self, &M::Input::from(params))
-    }
     fn cost(&self, params: &Params) -> Cost {
         Model::cost(self, &M::Input::from(params))
     }
@@ -422,6 +430,8 @@ impl<M: Model> Experiment for M {
     fn point_events(&self, params: &Params, point: &Point) -> Option<u64> {
         Some(self.events(&M::Input::from(params), point))
     }
+
+    // The views of a run, and a custom view's own data.
     fn views(&self) -> Vec<ViewSpec> {
         Model::views(self)
     }
@@ -434,6 +444,8 @@ impl<M: Model> Experiment for M {
             None => Model::cost(self, &M::Input::from(params)),
         }
     }
+
+    // The seed post's tables: the reproduction, its mean over seeds, `validate`'s checks.
     fn seed_output(&self) -> Option<RunOutput> {
         self.seed_tables()?.seed_output()
     }
@@ -460,14 +472,16 @@ impl<M: Model> Experiment for M {
     fn reproduce_from_figures(&self, seeds: &[u64], figures: &[Vec<f64>]) -> Option<Reproduction> {
         self.seed_tables()?.mean_of_figures(seeds, figures)
     }
-    fn calibration(&self) -> Option<&'static dyn Calibration> {
-        self.calibrated()?.calibration()
-    }
     fn tables(&self) -> Vec<TableSpec> {
         self.seed_tables().map(|s| s.tables()).unwrap_or_default()
     }
     fn check_table(&self, table: &str, seeds: &[u64]) -> Option<TableCheck> {
         self.seed_tables()?.check_table(table, seeds)
+    }
+
+    // The machines, the fitted constants and the uncertain quantities.
+    fn calibration(&self) -> Option<&'static dyn Calibration> {
+        self.calibrated()?.calibration()
     }
     fn machines(&self) -> Vec<MachineProfile> {
         self.calibrated().map(|c| c.machines()).unwrap_or_default()
@@ -477,8 +491,5 @@ impl<M: Model> Experiment for M {
     }
     fn run_perturbed(&self, params: &Params, seed: u64, values: &[f64]) -> Option<RunOutput> {
         self.calibrated()?.run_perturbed(&M::Input::from(params), seed, values)
-    }
-    fn monotone(&self) -> Vec<Monotone> {
-        Model::monotone(self)
     }
 }
