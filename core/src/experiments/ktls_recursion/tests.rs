@@ -5,6 +5,7 @@
 use super::graph::{Root, RootCall, SkbId};
 use super::*;
 use crate::experiment::Experiment;
+use crate::params::Params;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
