@@ -4,6 +4,9 @@
 //! Every component forks its own stream from the run's seed with [`Rng::fork`], so one extra
 //! draw in a workload does not shift the allocator's stream.
 
+/// The default seed of every run (printed first by the CLI so any run can be replayed).
+pub const DEFAULT_SEED: u64 = 1;
+
 /// PCG-XSH-RR 64/32.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rng {

@@ -37,6 +37,8 @@ mod work;
 pub use views::{view_cost_of, view_data_of, ChartSpec, ViewData, ViewQuery, ViewSpec, REPRODUCE_FIGURES};
 pub use work::{Cost, WorkEstimate};
 
+pub use crate::rng::DEFAULT_SEED;
+
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;
 use crate::output::{Column, Meaning, Reproduction, Row, RunOutput};
@@ -60,9 +62,6 @@ pub struct Monotone {
     /// property test never draws them.
     pub unless: &'static [(&'static str, &'static str)],
 }
-
-/// The default seed of every run (printed first by the CLI so any run can be replayed).
-pub const DEFAULT_SEED: u64 = 1;
 
 /// One point of an experiment's sweep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,9 +106,9 @@ pub trait Experiment: Sync {
         self.validate(&params)?;
         Ok(params)
     }
-    /// Parameters as they crossed a boundary ([`crate::ParamsWire`]), checked against the spec
-    /// and [`Experiment::validate`]d.
-    fn params_from_wire(&self, wire: &crate::ParamsWire) -> Result<Params, ParamError> {
+    /// Parameters as they crossed a boundary ([`crate::params::ParamsWire`]), checked against
+    /// the spec and [`Experiment::validate`]d.
+    fn params_from_wire(&self, wire: &crate::params::ParamsWire) -> Result<Params, ParamError> {
         let params = Params::from_wire(self.id(), self.specs(), wire)?;
         self.validate(&params)?;
         Ok(params)

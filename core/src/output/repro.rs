@@ -234,7 +234,7 @@ impl Reproduction {
     /// simulated values average over, and the `model_version`.
     pub fn to_json(&self, seeds: &[u64]) -> String {
         let mut v = serde_json::to_value(self).expect("reproduction serializes");
-        v["seed"] = seeds.first().copied().unwrap_or(crate::DEFAULT_SEED).into();
+        v["seed"] = seeds.first().copied().unwrap_or(crate::rng::DEFAULT_SEED).into();
         v["seeds"] = seeds.into();
         v["model_version"] = MODEL_VERSION.into();
         let summary: serde_json::Map<String, serde_json::Value> =
