@@ -1,7 +1,7 @@
-//! The views of a run, as data: what the page draws from the [`RunOutput`](crate::RunOutput)
-//! alone ([`ViewSpec`], [`ChartSpec`]), and what a custom view asks for beyond it
-//! ([`ViewQuery`]) and gets back ([`ViewData`]: a typed value here, JSON across the worker
-//! boundary).
+//! The views of a run, as data: what the page draws from the
+//! [`RunOutput`](crate::output::RunOutput) alone ([`ViewSpec`], [`ChartSpec`]), and what a
+//! custom view asks for beyond it ([`ViewQuery`]) and gets back ([`ViewData`]: a typed value
+//! here, JSON across the worker boundary).
 
 use super::{Cost, Experiment};
 use crate::params::Params;
@@ -29,7 +29,7 @@ pub struct ChartSpec {
 }
 
 /// A view of a run, as data: the web app draws every kind but `Custom` from the
-/// [`RunOutput`] alone. Lesson steps name views by [`ViewSpec::id`].
+/// [`RunOutput`](crate::output::RunOutput) alone. Lesson steps name views by [`ViewSpec::id`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum ViewSpec {
     /// Every column of the result table, with CSV/JSON export.
