@@ -378,17 +378,31 @@ impl Params {
         }
     }
 
-    /// Defaults overridden by `name=value` settings, each validated against `specs`.
+    /// Defaults overridden by `name=value` settings, each validated against `specs`. A
+    /// parameter set twice is refused, as a repeated option or a repeated key of a
+    /// measurement file is: keeping the last value silently would run what the user did not
+    /// mean when the two differ.
     pub fn from_settings<S: AsRef<str>>(
         experiment: &str,
         specs: Vec<ParamSpec>,
         settings: &[S],
     ) -> Result<Params, ParamError> {
         let mut params = Params::new(experiment, specs);
+        let mut given: Vec<(&str, &str)> = Vec::new();
         for setting in settings {
             let text = setting.as_ref();
             let (name, value) = text.split_once('=').ok_or_else(|| ParamError::Malformed { text: text.to_string() })?;
             params.set_text(name, value)?;
+            if let Some((_, first)) = given.iter().find(|(n, _)| *n == name) {
+                return Err(ParamError::Invalid {
+                    message: format!(
+                        "parameter '{name}' is set twice ('{}', then '{}'): set each parameter at most once",
+                        echo(first),
+                        echo(value)
+                    ),
+                });
+            }
+            given.push((name, value));
         }
         Ok(params)
     }

@@ -366,3 +366,20 @@ fn long_reproduce_validate_and_calibrate_are_refused() {
     // router's pair the defaults run.
     assert_ne!(pff.reproduce_estimate(1), pff.estimate(&pff.reproduce_params()));
 }
+
+/// A parameter given twice is refused (the two values named), as a repeated option is: the
+/// run would otherwise take the last value silently.
+#[test]
+fn a_parameter_set_twice_is_refused() {
+    bad_input(
+        &["run", "skb-layout", "--set", "mtu=1500", "--set", "mtu=9000"],
+        &["parameter 'mtu' is set twice ('1500', then '9000')", "at most once"],
+    );
+    bad_input(&["run", "skb-layout", "--set", "mtu=9000", "--set", "mtu=9000"], &["'mtu' is set twice"]);
+    bad_input(
+        &["run", "high-order-alloc", "--set", "smt=true", "--set", "cpus=4", "--set", "smt=false"],
+        &["'smt' is set twice ('true', then 'false')"],
+    );
+    // The second value is still checked first: a bad one says what is allowed.
+    bad_input(&["run", "skb-layout", "--set", "mtu=1500", "--set", "mtu=\u{1b}[2J"], &["'\\u{1b}[2J'", "'mtu'"]);
+}
