@@ -3,7 +3,8 @@
 //! [`fit::MachineFit::new`].
 //!
 //! - `reject/`: files that must be refused — with one printable line, never a panic, in bounded
-//!   time. Broken JSON, other schemas, repeated keys, numbers out of range, hostile names.
+//!   time. Broken JSON, other schemas, repeated keys, numbers out of range, hostile names,
+//!   stream and layout cells other than the ones the fit simulates as given.
 //! - `accept/`: legal files that carry hostile texts (escape sequences, fake lines, invisible
 //!   characters) or values (zero, tiny, 4096 CPUs): they parse, the fit's estimate bounds
 //!   its work, and the report says nothing false and prints nothing a terminal would act on.
@@ -99,6 +100,22 @@ fn refusals_say_what_is_allowed() {
         ("sched-unknown-text.json", &["unknown text 'cmdline\\u{1b}[2J'", "cpuidle and halt-polling"]),
         ("negative-value.json", &["-1 is not a finite non-negative number"]),
         ("huge-values.json", &["1.7e308 is not a measurement", "at most 1e15"]),
+        (
+            "stream-settings-out-of-range.json",
+            &["cell 'tcp-1flow-16k-order3': flows 1e300, msg_bytes 1e300, order 1e300", "flows a whole 1..=16"],
+        ),
+        ("stream-setting-empty.json", &["setting {}, expected {flows, msg_bytes, order}"]),
+        ("stream-setting-extra.json", &["setting {flows, msg_bytes, order, same_cpu}"]),
+        ("stream-unit-escape.json", &["in 'Mbit/s\\u{1b}]8;;http://x\\u{7}'", "expected 'throughput' in 'Mbit/s'"]),
+        ("stream-metric-latency.json", &["metric 'latency' in 'us'"]),
+        ("stream-flows-fraction.json", &["flows 1.5,"]),
+        ("stream-msg-bytes-5000.json", &["msg_bytes 5000,", "a multiple of 4096 in 4096..=65536"]),
+        ("stream-order-2.json", &["order 2:", "order 0 or 3"]),
+        (
+            "layout-unknown-cell.json",
+            &["cell 'sk_buff\\u{1b}[2J': not a layout cell", "sk_buff, skb_shared_info, max_skb_frags, page_size"],
+        ),
+        ("layout-wrong-unit.json", &["metric 'size' in 'KiB' with 0 settings", "expected 'size' in 'bytes' with none"]),
     ] {
         let e = error(name);
         for n in needles {

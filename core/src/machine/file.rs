@@ -260,8 +260,11 @@ fn check(m: &Measurement) -> Result<(), String> {
             return Err(format!("unknown suite '{}': expected one of {}", short(name), plan::SUITES.join(", ")));
         }
         check_suite(name, s)?;
-        if name == "sched" {
-            check_sched(s)?;
+        match name.as_str() {
+            "sched" => check_sched(s)?,
+            "stream" => check_stream(s)?,
+            "layout" => check_layout(s)?,
+            _ => {}
         }
     }
     Ok(())
@@ -344,6 +347,78 @@ fn check_sched(s: &Suite) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The most flows of a stream cell: the stream world simulates up to 16 (`skblab measure`
+/// writes at most 8).
+pub const MAX_STREAM_FLOWS: f64 = 16.0;
+
+/// The stream suite taken strictly, as the fit simulates its cells: throughput in Mbit/s, and
+/// the setting `{flows, msg_bytes, order}` with values the stream world runs as given (whole
+/// flows in 1..=16, sends a multiple of 4 KiB up to 64 KiB, order 0 or 3). A cell outside
+/// them would be predicted at other values than the ones it names, without a word.
+fn check_stream(s: &Suite) -> Result<(), String> {
+    let want = plan::stream_cell(&plan::Options::default(), 1, 64, 3);
+    for c in &s.cells {
+        let at = format!("suite stream, cell '{}'", short(&c.id));
+        if c.metric != want.metric || c.unit != want.unit {
+            return Err(format!(
+                "{at}: metric '{}' in '{}', expected '{}' in '{}'",
+                short(&c.metric),
+                short(&c.unit),
+                want.metric,
+                want.unit
+            ));
+        }
+        let keys: Vec<&str> = c.setting.keys().map(String::as_str).collect();
+        if keys != ["flows", "msg_bytes", "order"] {
+            return Err(format!("{at}: setting {{{}}}, expected {{flows, msg_bytes, order}}", short(&keys.join(", "))));
+        }
+        let whole_in = |x: f64, max: f64| x.fract() == 0.0 && (1.0..=max).contains(&x);
+        let (flows, bytes, order) = (c.setting["flows"], c.setting["msg_bytes"], c.setting["order"]);
+        if !(whole_in(flows, MAX_STREAM_FLOWS) && whole_in(bytes / 4096.0, 16.0) && (order == 0.0 || order == 3.0)) {
+            return Err(format!(
+                "{at}: flows {}, msg_bytes {}, order {}: expected flows a whole 1..={MAX_STREAM_FLOWS}, msg_bytes a multiple of 4096 in 4096..=65536 and order 0 or 3",
+                number(flows),
+                number(bytes),
+                number(order)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The layout suite taken strictly: only the cells `skblab measure` writes (the sizes the fit
+/// holds the model's layout against), each in its unit.
+fn check_layout(s: &Suite) -> Result<(), String> {
+    let known = plan::plan("layout", &plan::Options::default()).map(|p| p.cells).unwrap_or_default();
+    for c in &s.cells {
+        let at = format!("suite layout, cell '{}'", short(&c.id));
+        let Some(k) = known.iter().find(|k| k.id == c.id) else {
+            let names: Vec<&str> = known.iter().map(|k| k.id.as_str()).collect();
+            return Err(format!("{at}: not a layout cell (expected one of {})", names.join(", ")));
+        };
+        if c.metric != k.metric || c.unit != k.unit || !c.setting.is_empty() {
+            return Err(format!(
+                "{at}: metric '{}' in '{}' with {} settings, expected '{}' in '{}' with none",
+                short(&c.metric),
+                short(&c.unit),
+                c.setting.len(),
+                k.metric,
+                k.unit
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A number of the file as a message shows it: short (`1e300`, not three hundred digits).
+fn number(x: f64) -> String {
+    if x.abs() < 1e9 {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
 }
 
 /// User text as an error may echo it (bounded, no control characters).
