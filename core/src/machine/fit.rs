@@ -292,6 +292,9 @@ impl MachineFit {
                 FIT.0
             ));
         }
+        if self.family == FamilyId::MilanGuest && !self.m.cells("rr").is_empty() {
+            notes.push("milan-guest's wake_latency_ns was estimated from a 1-flow rr cell of such a guest (2026-12-02): that cell's prediction is not independent of it".to_string());
+        }
         if fitted.is_empty() {
             notes.push(format!(
                 "{} 64 KiB stream cells measured above zero, fewer than the {MIN_FIT_CELLS} one fitted constant needs: nothing fitted, every prediction is the catalogue's",
