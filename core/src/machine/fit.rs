@@ -9,10 +9,13 @@
 //!
 //! What is predicted: `stream` (the TCP_STREAM world of high-order-alloc on one socket of
 //! `machine.cpus` cores, the measured per-CPU list `high`/`batch` when the state suite has
-//! them, order-3 vs order-0 from the cell's sysctl) and `layout` (skb-layout's 6.x preset).
+//! them, order-3 vs order-0 from the cell's sysctl), `layout` (skb-layout's 6.x preset) and
+//! `rr` (loopback ping-pong, [`super::rr`]: the same per-segment costs, the wakeup from
+//! `sim::sched`; after the fit with the fitted `tcp_skb_cycles`, no run of its own).
 //! What is not, and why, is [`MachineReport::not_predicted`]: UDP (cross-cpu-free models two
-//! hosts over a wire, not loopback inside one guest), request/response (skb-cache models a
-//! NIC with RFS, not loopback) and the state texts (kept for reading, no model number).
+//! hosts over a wire, not loopback inside one guest), the sched suite (the source of the
+//! guests' wake latency, not a prediction) and the state texts (kept for reading, no model
+//! number).
 //!
 //! The work is a list of simulator runs done one per [`MachineFit::step`], so the page can run
 //! it in slices with progress; [`fit`] runs them all.
@@ -269,6 +272,8 @@ impl MachineFit {
             let fit = self.fitted.get(k).copied().unwrap_or(0.0);
             points.push(point("stream", c, fit, cat, self.fitting() && used_for_fit(c)));
         }
+        let tcp = if self.fitting() { self.best } else { FIT.1.value };
+        points.extend(rr_points(&self.m, self.family, tcp));
         let fitted = if self.fitting() {
             vec![Fitted {
                 name: FIT.0.to_string(),
@@ -286,6 +291,9 @@ impl MachineFit {
                 "{} ended at its range's bound: inside its sourced range the model cannot reach the fit cells (a busy machine, or a mechanism the model lacks)",
                 FIT.0
             ));
+        }
+        if self.family == FamilyId::MilanGuest && !self.m.cells("rr").is_empty() {
+            notes.push("milan-guest's wake_latency_ns was estimated from a 1-flow rr cell of such a guest (2026-12-02): that cell's prediction is not independent of it".to_string());
         }
         if fitted.is_empty() {
             notes.push(format!(
@@ -477,6 +485,19 @@ fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used: bool) -> M
     }
 }
 
+/// The rr cells ([`super::rr`]): from the catalogue, and with the fitted `tcp_skb_cycles`.
+fn rr_points(m: &Measurement, family: FamilyId, tcp_skb_cycles: f64) -> Vec<MachinePoint> {
+    let kernel = catalogue::kernel(family, Era::Linux2026).unwrap_or(&ZEN5_GUEST_2026);
+    let cpus = m.machine.cpus.clamp(1, 256);
+    let (cat, fit) = (profile(cpus, family, FIT.1.value), profile(cpus, family, tcp_skb_cycles));
+    m.cells("rr")
+        .iter()
+        .map(|c| {
+            point("rr", c, super::rr::predict_cell(&fit, kernel, c), super::rr::predict_cell(&cat, kernel, c), false)
+        })
+        .collect()
+}
+
 /// skb-layout's 6.x x86_64 preset against pahole's sizes.
 fn layout_points(m: &Measurement) -> Vec<MachinePoint> {
     let input = preset("linux-6.4-x86_64").input.clone();
@@ -500,11 +521,14 @@ fn not_predicted(m: &Measurement) -> Vec<String> {
     let why = |s: &str| {
         match s {
         "udp" => "cross-cpu-free's worlds are two hosts over a wire (Xen netfront, a NIC); loopback inside one guest, where the sender's CPU also runs the receive softirq, is not one of them",
-        "rr" => "skb-cache's tcp_rr runs over a NIC with RFS on a 2019 server; no world models loopback request/response on this profile",
         "state" => "kept as measured (buddyinfo, zoneinfo, slabinfo, perf stacks); only its pageset high/batch feed the stream prediction",
-        "sched" => "what waiting costs (pipe and ring round trips, messaging); the catalogue's wake_latency_ns is read from it, no world models a task that sleeps and is woken yet",
+        "sched" => "what waiting costs (pipe and ring round trips, messaging): the source of the guests' wake_latency_ns (the dd ring across vCPUs over the one on one vCPU), so not predicted from it",
         _ => "no model",
     }
     };
-    m.suites.keys().filter(|s| !matches!(s.as_str(), "stream" | "layout")).map(|s| format!("{s}: {}", why(s))).collect()
+    m.suites
+        .keys()
+        .filter(|s| !matches!(s.as_str(), "stream" | "layout" | "rr"))
+        .map(|s| format!("{s}: {}", why(s)))
+        .collect()
 }

@@ -21,6 +21,8 @@
 //! - [`fit`]: the comparison: the machine's profile from the catalogue, high-order-alloc's
 //!   stream world and skb-layout's preset run for the measured cells, one constant fitted by
 //!   golden section, as runs done in slices ([`fit::MachineFit`]) so the page shows progress.
+//! - [`rr`]: the rr suite's loopback ping-pong as arithmetic on the same per-segment costs,
+//!   with the wakee's CPU and the wakeup's cost from `sim::sched`.
 //! - `report.rs`: how the comparison reads ([`fit::MachineReport`]'s table, summary line, JSON).
 //! - `tests.rs`: the file's round trip and refusals, the plans, the tools' parsers. The
 //!   hostile-input corpus of the parser (`core/tests/data/hostile-measure/`: files refused in
@@ -33,6 +35,7 @@ pub mod file;
 pub mod fit;
 pub mod plan;
 mod report;
+pub mod rr;
 pub mod tools;
 
 #[cfg(test)]

@@ -49,8 +49,9 @@ impl MachineReport {
         s
     }
     /// Mean |error| of the stream cells: from the catalogue alone, and after the fit on the
-    /// cells it did not see (out of sample) and on those it did (in sample). A cell measured
-    /// zero has no percentage error and is counted apart.
+    /// cells it did not see (out of sample) and on those it did (in sample); of the rr cells
+    /// from the catalogue alone. A cell measured zero has no percentage error and is counted
+    /// apart.
     pub fn summary_line(&self) -> String {
         let stream: Vec<&MachinePoint> = self.points.iter().filter(|p| p.suite == "stream").collect();
         let mape = |v: &[f64]| {
@@ -68,11 +69,13 @@ impl MachineReport {
         let zero = if zero > 0 { format!("; {zero} measured zero, no percentage error") } else { String::new() };
         let catalogue =
             format!("summary: stream MAPE from the catalogue alone {} ({} cells{zero})", mape(&cat), cat.len());
+        let rr: Vec<f64> = self.points.iter().filter(|p| p.suite == "rr").map(|p| p.error_catalogue_pct).collect();
+        let rr = if rr.is_empty() { String::new() } else { format!("; rr {} ({} cells)", mape(&rr), rr.len()) };
         if self.fitted.is_empty() {
-            return format!("{catalogue}; nothing fitted\n");
+            return format!("{catalogue}{rr}; nothing fitted\n");
         }
         format!(
-            "{catalogue}; after fitting {} on {}: out of sample {} ({} cells), in sample {}\n",
+            "{catalogue}{rr}; after fitting {} on {}: out of sample {} ({} cells), in sample {}\n",
             self.fitted.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "),
             inn.len(),
             mape(&out),

@@ -43,6 +43,9 @@
 //!   node's zone.
 //! - [`slab_common`]: what SLAB and SLUB count alike (per-CPU counters summed, objects
 //!   allocated).
+//! - [`sched`]: a task blocked and woken: the wakee's CPU as `select_task_rq_fair` chooses it
+//!   (sync wakeups, idle prev, idle sibling, pinned), the IPI and the idle CPU's exit (a
+//!   C-state, or a halted vCPU resumed by its host), the wakee's `schedule()`.
 //! - [`profile`]: simulated CPU time per call chain of a world, as a perf report.
 //! - [`trace`]: the generic part of per-event frames for the step-through player.
 //!
@@ -97,6 +100,7 @@ pub mod page_frag;
 pub mod pcp;
 pub mod profile;
 pub mod qspinlock;
+pub mod sched;
 pub mod skb;
 pub mod slab;
 pub mod slab_common;

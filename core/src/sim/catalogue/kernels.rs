@@ -223,8 +223,8 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     pv_net_tx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
     pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
     pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV event channels, so no cost (0 by construction)"),
-    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "not measured on this family: bare metal's few us (an IPI, a shallow idle state); a halted vCPU's exit through the host can take more (the Milan and Emerald Rapids guests measured 6.5 and 61.6 us), the range up to 10 us"),
-    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "not measured on this family: Skylake-SP's middle value (intel_idle C1E 10 us .. C6 133 us) for want of a guest figure; the Milan and Emerald Rapids guests' halted vCPUs exit in 6.5-61.6 us"),
+    wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "not measured on this family: bare metal's few us (an IPI, a shallow idle state); a halted vCPU's exit through the host can take more (the Milan and Emerald Rapids guests measured 6.5 and 29.7-61.6 us), the range up to 10 us"),
+    idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "not measured on this family: Skylake-SP's middle value (intel_idle C1E 10 us .. C6 133 us) for want of a guest figure; the Milan and Emerald Rapids guests' halted vCPUs exit in 6.5-61.6 us (29.7 in the quiet 2026-12-07 measurement)"),
     ..SKYLAKE_SP_2018
 };
 
@@ -233,7 +233,7 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
 /// loopback request/response.
 pub const MILAN_GUEST_2026: KernelCosts = KernelCosts {
     family: FamilyId::MilanGuest,
-    wake_latency_ns: q(6500.0, 2000.0, 13000.0, "ns", Estimate, "at most half a loopback TCP round trip: sockperf pp --tcp, one flow, 13.02 us per round trip (two wakeups and the TCP work) on this family's 2-vCPU KVM guest (data/measurements/2026-12-02-amd-epyc-f25m1.json, rr suite); not measured with the sched suite yet"),
+    wake_latency_ns: q(6500.0, 2000.0, 13000.0, "ns", Estimate, "at most one wakeup per half of a loopback TCP round trip: sockperf pp --tcp, one flow, avg-lat 13.02 us on this family's 2-vCPU KVM guest (data/measurements/2026-12-02-amd-epyc-f25m1.json, rr suite), sockperf's half round trip (src/client.cpp divides by 2 without --full-rtt), each half one wakeup and the TCP work: 6.5 us, half of it; not measured with the sched suite yet, so that file's rr cells are not predicted independently of it"),
     idle_exit_ns: q(6500.0, 2000.0, 13000.0, "ns", Estimate, "a halted vCPU leaves HLT through the host (VM exit, the host's halt polling, VM entry): as wake_latency_ns"),
     ..ZEN5_GUEST_2026
 };
@@ -251,9 +251,9 @@ pub const EMR_GUEST_2026: KernelCosts = KernelCosts {
 };
 
 /// The Emerald Rapids guest's cross-CPU wakeup: half of (the dd ring's round trip across the
-/// two vCPUs less its round trip on one). Value: the two runs at load average 1-4; range up to
-/// the runs of the committed file and three like it, all on a loaded machine.
-const EMR_WAKE_NS: f64 = 61600.0;
-const EMR_WAKE_MIN_NS: f64 = 61600.0;
+/// two vCPUs less its round trip on one), from the committed quiet measurement of such a
+/// guest; the range up to the earlier runs on a loaded machine.
+const EMR_WAKE_NS: f64 = 29675.0;
+const EMR_WAKE_MIN_NS: f64 = 29675.0;
 const EMR_WAKE_MAX_NS: f64 = 136400.0;
-const EMR_WAKE_SOURCE: &str = "skblab measure sched's ring-cross-cpu and ring-same-cpu cells (two dd bs=1 pinned by taskset, one byte around two FIFOs, across vCPUs 1 and 0 and on vCPU 0 alone; the commands are in the file): 126.0 and 134.2 us per round trip across the vCPUs, 2.8 on one, at load average 1-4 (N = 100,000): (126.0 - 2.8) / 2 = 61.6 us per wakeup; on a loaded machine (50-90 % foreign CPU, data/measurements/2026-12-06-intel-xeon-f6m207.json and three runs like it) 171.5-256.0 us, up to 136 us per wakeup; 2-vCPU KVM guest, cpuidle haltpoll with guest_halt_poll_ns=0 (the host's halt polling is not visible from inside)";
+const EMR_WAKE_SOURCE: &str = "measured on a 2-vCPU Emerald Rapids KVM guest with skblab measure sched (data/measurements/2026-12-07-intel-xeon-f6m207.json, cells ring-cross-cpu and ring-same-cpu: two dd bs=1 pinned by taskset, one byte around two FIFOs, across vCPUs 1 and 0 and on vCPU 0 alone, 20,000 round trips, the commands in the file; 0-4.5 % foreign CPU): medians 62.30 and 2.96 us per round trip, (62.30 - 2.96) / 2 = 29.7 us per wakeup; earlier runs of the same cells gave 126.0-134.2 us across (61.6 per wakeup, load average 1-4) and 159.7-266.1 us on a loaded machine (data/measurements/2026-12-06-intel-xeon-f6m207.json, up to 136 us per wakeup); cpuidle haltpoll with guest_halt_poll_ns=0 (the host's halt polling is not visible from inside)";
