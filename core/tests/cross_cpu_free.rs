@@ -288,7 +288,7 @@ fn tcp_100g_copies_the_payload_from_where_the_dma_left_it() {
         line.split('%').next().unwrap().trim().parse::<f64>().unwrap()
     };
     let rfs = run(&["workload=tcp-100g"]);
-    // 24,616 payload bytes per skb at 15,000 bytes/kcycle would be 0.57 us of B's 10 us.
+    // 24,616 payload bytes per skb at 15,000 bytes/kcycle would be 0.57 us of B's 6.7 us.
     assert!(copy_share(&rfs) > 10.0, "a cold-source copy: {}", copy_share(&rfs));
 }
 
