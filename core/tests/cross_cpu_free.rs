@@ -288,7 +288,7 @@ fn tcp_100g_copies_the_payload_from_where_the_dma_left_it() {
         line.split('%').next().unwrap().trim().parse::<f64>().unwrap()
     };
     let rfs = run(&["workload=tcp-100g"]);
-    // 24,616 payload bytes per skb at 15,000 bytes/kcycle would be 0.57 us of B's 10 us.
+    // 24,616 payload bytes per skb at 15,000 bytes/kcycle would be 0.57 us of B's 6.7 us.
     assert!(copy_share(&rfs) > 10.0, "a cold-source copy: {}", copy_share(&rfs));
 }
 
@@ -336,4 +336,24 @@ fn a_livelocked_receiver_reads_more_of_fewer_bigger_datagrams() {
     let (small, big) = (at(600), at(1472));
     assert!(big.0 > small.0 * 1.05, "consumer=same, 10.5 us readers: {small:?} at 600 B, {big:?} at 1472 B");
     assert!(big.1 < small.1, "fewer lost: {small:?} vs {big:?}");
+}
+
+/// `tcp_rx_gro_skb_cycles`, the TCP work per GRO skb on the reader's CPU B (the softirq
+/// receive with RFS and tcp_recvmsg's per-skb work): more of it can only lower tcp-100g's rate
+/// with RFS, where B sets the pace, with deferral or without (seed 1, over the quantity's
+/// range).
+#[test]
+fn more_tcp_work_per_gro_skb_on_the_reader_lowers_the_rfs_rate() {
+    use x::profile::SERVER_100G;
+    let q = SERVER_100G.kernel.tcp_rx_gro_skb_cycles;
+    let mbps = |cycles: f64, defer: bool| {
+        let input = x::Input { workload: x::Workload::Tcp100g, defer_free: defer, ..x::Input::defaults() };
+        let mut cfg = input.config(SERVER_100G, false);
+        cfg.profile.kernel.tcp_rx_gro_skb_cycles = q.with_value(cycles);
+        x::summarize(&x::Sim::new(cfg, 1).run(&mut skblab_core::Runner::plain(), "")).mbps
+    };
+    for defer in [false, true] {
+        let rates: Vec<f64> = [q.min, q.value, q.max].iter().map(|&c| mbps(c, defer)).collect();
+        assert!(rates.windows(2).all(|w| w[1] < w[0]), "defer_free={defer}: {rates:?} Mbit/s at {q:?}");
+    }
 }

@@ -210,6 +210,11 @@ const CITED_NUMBERS: &[(&str, &str, &str)] = &[
     ("cross-cpu-free", "20 us per datagram", "the step's reader_work_ns = 20000: a setting"),
     ("cross-cpu-free", "100 Gbit/s NICs", "commit 68822bdf76f1: Eric Dumazet's test"),
     ("cross-cpu-free", "Eric measured 47 %", "commit 68822bdf76f1: 49,685 to 73,076 Mbit/s"),
+    (
+        "cross-cpu-free",
+        "more than 10 %",
+        "Petr Tesařík, Performance of Local IP Traffic (2024-05-31): loopback, 6.4 vs 5.14",
+    ),
     // percpu-counter
     ("percpu-counter", "14-core", "the model's machine: two 14-core Broadwell-EP Xeons (an input)"),
     ("percpu-counter", "56 CPUs", "the model's machine: 2 sockets x 14 cores x 2 threads (an input)"),

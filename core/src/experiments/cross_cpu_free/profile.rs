@@ -7,8 +7,9 @@
 //! which CPU, how many vCPUs, or which link: the catalogue's Westmere/Xen entry (an X5670
 //! class core) is an ASSUMPTION about the CPU, 1 GbE one about the link; docs/cross-cpu-free.md
 //! lists them. Nothing here is fitted to seed 001: its two numbers are a prediction. tcp-100g's
-//! host is the catalogue's Skylake-SP with its 2019 kernel entry, whose TCP per-skb costs were
-//! fitted to seed 000 (loopback) and are used here unchanged.
+//! host is the catalogue's Skylake-SP with its 2019 kernel entry; its reader's CPU pays the
+//! entry's TCP work per GRO skb from a NIC (`tcp_rx_gro_skb_cycles`, from a measured zero-copy
+//! receive), not the per-segment costs seed 000's loopback fit gives the loopback worlds.
 
 use crate::sim::catalogue::{
     Basis, Family, KernelCosts, Quantity, SKYLAKE_SP, SKYLAKE_SP_2019, WESTMERE_XEN, WESTMERE_XEN_2011,
@@ -75,6 +76,18 @@ pub const LLC_CORES_100G: Quantity = Quantity {
     unit: "cores",
     basis: Basis::Assumed,
     source: "68822bdf76f1's post names no CPU: the family's parts run from the 14-core Gold 6132 to the 28-core Platinum 8176/8180, whose MLC latencies the family's entries are",
+};
+
+/// The share of `tcp_rx_gro_skb_cycles` in the softirq receive (ip_rcv .. tcp_queue_rcv, the
+/// ACK); the rest is tcp_recvmsg's per-skb work. It decides only which CPU pays what without
+/// RFS: with RFS both halves run on the reader's CPU.
+pub const TCP_RX_SOFTIRQ_SHARE_PCT: Quantity = Quantity {
+    value: 50.0,
+    min: 30.0,
+    max: 70.0,
+    unit: "%",
+    basis: Basis::Assumed,
+    source: "the zero-copy receive's thread time (93ab6cc69162) does not separate them: tcp_v4_rcv's lookup, tcp_rcv_established, the queueing and the ACK against tcp_recvmsg's unlink, tcp_rcv_space_adjust and tcp_cleanup_rbuf, work of the same order: half, either way by up to 20 points",
 };
 
 /// iperf's user-space cycles per datagram: no figure found; a few hundred to a few thousand.
@@ -159,12 +172,18 @@ impl HostProfile {
         crate::sim::machine::cycles_to_ns(cycles, self.cpu_mhz())
     }
 
-    /// TCP receive in softirq per skb (ip_rcv .. tcp_queue_rcv, the ACK): the receive half of
-    /// the era's per-segment TCP cost, `tcp_skb_cycles` × `tcp_rx_share_pct` (one GRO skb is
-    /// one segment through tcp_v4_rcv, whatever its length).
+    /// TCP receive in softirq per GRO skb (ip_rcv .. tcp_queue_rcv, the ACK): its share
+    /// ([`TCP_RX_SOFTIRQ_SHARE_PCT`]) of the era's TCP work per GRO skb from a NIC,
+    /// `tcp_rx_gro_skb_cycles` (one GRO skb is one segment through tcp_v4_rcv).
     pub fn tcp_rx_skb_cycles(&self) -> u64 {
-        let k = &self.kernel;
-        (k.tcp_skb_cycles.value * k.tcp_rx_share_pct.value / 100.0).round() as u64
+        (self.kernel.tcp_rx_gro_skb_cycles.value * TCP_RX_SOFTIRQ_SHARE_PCT.value / 100.0).round() as u64
+    }
+
+    /// tcp_recvmsg's work per GRO skb consumed (the unlink, tcp_rcv_space_adjust,
+    /// tcp_cleanup_rbuf; the syscall, the copy and the frees apart): the rest of
+    /// `tcp_rx_gro_skb_cycles`.
+    pub fn tcp_recvmsg_skb_cycles(&self) -> u64 {
+        self.kernel.tcp_rx_gro_skb_cycles.int().saturating_sub(self.tcp_rx_skb_cycles())
     }
 
     /// The DDIO ways of this host's LLC (`None`: not modelled): `DDIO_WAYS` of `LLC_WAYS` of

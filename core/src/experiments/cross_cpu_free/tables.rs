@@ -85,8 +85,8 @@ fn check_defer(seeds: &[u64]) -> TableCheck {
         ],
         gaps: vec![
             "the post names no CPU: Skylake-SP with the 2019 kernel entry assumed".into(),
-            "the TCP receive and recvmsg on the reader's CPU B cost the era's per-segment TCP constants, fitted to seed 000's loopback (64 KiB skbs): about 5.6 us per GRO skb, where Eric's after-profile leaves under 1 us of B's time per skb beside the copy".into(),
-            "the copy reads the payload from the LLC's DDIO ways or, once later DMA evicted it, DRAM (about 1.9 us per skb, near the 2.2 us Eric's profile implies), but the TCP constants beside it keep B's copy share at 19 % where Eric's is 58 %: docs/cross-cpu-free.md".into(),
+            "the TCP receive and recvmsg on the reader's CPU B cost tcp_rx_gro_skb_cycles, estimated from a 2018 zero-copy receive on a 40 Gbit NIC (93ab6cc69162, an upper bound): about 2 us per GRO skb; with the syscall and the backlog IPI, B spends 3.0 us per skb beside the copy after deferral, where Eric's after-profile leaves under 0.5 us".into(),
+            "the copy reads the payload from the LLC's DDIO ways or, once later DMA evicted it, DRAM (about 1.9 us per skb, near the 2.2 us Eric's profile implies): 29 % of B's time before deferral and 39 % after, where Eric's is 58 % and 81 %: docs/cross-cpu-free.md".into(),
         ],
     }
 }

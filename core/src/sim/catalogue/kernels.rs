@@ -36,6 +36,18 @@ const TCP_CARRIED_UNUSED: &str = "seed 000's fit on Skylake-SP 2019 carried over
 /// Why this project's guests carry seed 000's TCP fit.
 const TCP_CARRIED_GUEST: &str = "seed 000's fit on Skylake-SP 2019 carried over as the catalogue-alone prediction of this project's 6.x guests (the same tcp_output/tcp_input code; no per-segment figure for this family); `skblab calibrate --machine` refits tcp_skb_cycles on a measured file's 64 KiB stream cells";
 
+/// The receiving CPU's TCP work per GRO skb from a NIC, from the receiving thread's CPU time
+/// of a zero-copy receive (nothing copied), less what the worlds charge apart. Only tcp-100g
+/// reads it; the entries that take it from Skylake-SP 2018 carry it unread.
+const TCP_RX_GRO_SKB: Quantity = q(
+    5700.0,
+    3900.0,
+    11600.0,
+    "cycles",
+    Estimate,
+    "93ab6cc69162 (Eric Dumazet, tcp: implement mmap() for zero copy receive, net-next 2018-04-16, v4.18): mlx4 40 Gbit, MTU 4168 (4096-byte segments), one flow, the receiving thread's user+sys time (tcp_mmap, getrusage RUSAGE_THREAD) 45.47 us per MiB with mmap() instead of a copy, at 34.2 Gbit; GRO stops an skb below 64 KiB (skb_gro_receive), at most 15 such segments, so at least 17.07 skbs per MiB: at most 2.664 us per skb, 7,727 cycles at the family's 2.9 GHz; less what the worlds charge apart, 15 page frees (15 x pcp_op 104), the sk_buff's free (slub_fast 25 + skb_cycles/2 200) and the syscalls of each 512 KiB chunk (3 x 700 / 8.5 skbs): 5,700; min 3,900 if the page mapping and its zap (no figure) cost as much as the frees; max 11,600, nothing subtracted and half again for TCP receive run in the NIC's softirq outside the thread; other families' entries carry it unread (only tcp-100g reads it)",
+);
+
 /// Kernel-path costs of 2019 kernels (5.0–5.4, Meltdown/Spectre mitigations) on Skylake-SP:
 /// seeds 000 and 004.
 pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
@@ -52,6 +64,7 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "loopback netperf: the softirq receive is about half the stack's time (ptesarik, SIGILLatum local-ip-performance, 2024-05-31: >3 s of 10 s in net_rx_action on each side)"),
     tcp_recvmsg_skb_cycles: SEED000_TCP_RECVMSG,
     tcp_frag_cycles: SEED000_TCP_FRAG,
+    tcp_rx_gro_skb_cycles: TCP_RX_GRO_SKB.with_source("as Skylake-SP 2018 (93ab6cc69162's zero-copy receive, 45.47 us per MiB of the receiving thread's time, at most 2.664 us per GRO skb, less the frees and syscalls charged apart): the same tcp_v4_rcv .. tcp_recvmsg code in 5.x, whose mitigations are in syscall_cycles, charged apart"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal or HVM: the IPI and leaving a shallow idle state, a few us"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "intel_idle skx_cstates exit latencies C1 2 us, C1E 10, C6 133 (drivers/idle/intel_idle.c): which state an idle CPU sleeps in is not known, so a value between C1E's and C6's, Broadwell-EP's C3 40 us, the range all three"),
     nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Estimate, "mlx5 RX to generic XDP drop at 8.17 Mpps = 122.5 ns per packet on an i7-6700K (Skylake core, 4 GHz), minus kmem_cache_alloc 4.9 ns and the kfree_skb path 18.3 ns: ~99 ns, ~400 cycles (Brouer, prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017)"),
@@ -81,6 +94,7 @@ pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
     tcp_rx_share_pct: q(50.0, 30.0, 70.0, "%", Assumed, "as Skylake-SP 2019: the same split of one loopback segment between the transmit half and the softirq receive (ptesarik's >3 s of 10 s in net_rx_action on each side, 2024), no figure for 4.x"),
     tcp_recvmsg_skb_cycles: SEED000_TCP_RECVMSG.with_source(TCP_CARRIED_UNUSED),
     tcp_frag_cycles: SEED000_TCP_FRAG.with_source(TCP_CARRIED_UNUSED),
+    tcp_rx_gro_skb_cycles: TCP_RX_GRO_SKB,
     skb_cycles: q(400.0, 200.0, 800.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (__alloc_skb's init, the shinfo memset and skb_release_all), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
     udp_send_cycles: q(2500.0, 1200.0, 5000.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (udp_sendmsg .. dev_queue_xmit), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),
     udp_rcv_cycles: q(1500.0, 800.0, 3000.0, "cycles", Assumed, "as Westmere/Xen 2011: the same code (netif_receive_skb .. sock_queue_rcv_skb), no figure for either family; a 2011 estimate in cycles holds within its range on a later core of similar IPC"),

@@ -199,6 +199,13 @@ pub struct KernelCosts {
     pub tcp_recvmsg_skb_cycles: Quantity,
     /// Per frag on both sides: skb_fill_page_desc / the copy iterator stepping to a new frag.
     pub tcp_frag_cycles: Quantity,
+    /// The receiving CPU's TCP work per GRO skb of page frags from a NIC (about 15-17
+    /// MTU-sized frames): the softirq receive (ip_rcv .. tcp_queue_rcv, the ACK) and
+    /// tcp_recvmsg's per-skb work, beside the copy, the frees of the skb and its pages, the
+    /// syscall and the wakeup, which are charged apart. The loopback worlds use
+    /// `tcp_skb_cycles` and `tcp_recvmsg_skb_cycles` (one segment of up to 64 KiB in one
+    /// linear-plus-frags skb, sender and receiver on one CPU).
+    pub tcp_rx_gro_skb_cycles: Quantity,
     /// sk_buff bookkeeping apart from the allocator, per skb: `__alloc_skb`'s init and the
     /// shinfo memset, `skb_release_head_state` / `skb_release_data` (half at each end).
     pub skb_cycles: Quantity,
@@ -397,6 +404,7 @@ quantity_fields!(KernelCosts {
     tcp_rx_share_pct,
     tcp_recvmsg_skb_cycles,
     tcp_frag_cycles,
+    tcp_rx_gro_skb_cycles,
     skb_cycles,
     udp_send_cycles,
     udp_rcv_cycles,

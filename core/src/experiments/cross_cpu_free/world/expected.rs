@@ -111,7 +111,7 @@ fn tcp_events(cfg: &Config, time_ns: f64) -> f64 {
         if cfg.rfs { (k.rps_enqueue_cycles.int(), p.tcp_rx_skb_cycles()) } else { (p.tcp_rx_skb_cycles(), 0) };
     let a = p.ns(frames * (k.nic_rx_pkt_cycles.int() + k.pcp_op_cycles.int()) + k.skb_cycles.int() / 2 + slub)
         + p.ns(rcv_a);
-    let b = p.ns(k.syscall_cycles.int() + k.tcp_recvmsg_skb_cycles.int() + p.copy_cycles(u64::from(TCP_MSS) * frames))
+    let b = p.ns(k.syscall_cycles.int() + p.tcp_recvmsg_skb_cycles() + p.copy_cycles(u64::from(TCP_MSS) * frames))
         + p.ns(k.skb_cycles.int() / 2 + slub + frames * k.pcp_op_cycles.int() + rcv_b);
     time_ns * TCP_SKB_EVENTS / wire.max(a).max(b).max(1) as f64
 }

@@ -360,7 +360,7 @@ impl Sim {
         let k = p.kernel;
         let (syscalls, recvmsg) = match self.cfg.workload {
             Workload::UdpIperf => (p.iperf_syscalls, k.udp_recvmsg_cycles.int()),
-            Workload::Tcp100g => (1, k.tcp_recvmsg_skb_cycles.int()),
+            Workload::Tcp100g => (1, p.tcp_recvmsg_skb_cycles()),
         };
         let mut ns = self.rx.work(&p, cpu, syscall, k.syscall_cycles.int() * syscalls + recvmsg);
         ns += self.copy_out(cpu, copy, &skb, payload);
