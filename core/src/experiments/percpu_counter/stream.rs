@@ -55,7 +55,7 @@
 //! uniformly at random around their mean (the world's arrivals), so the share of gaps longer
 //! than the reclaim's delay τ is 1 − λτ/2 (0 once λτ ≥ 2).
 
-use crate::sim::skb::{kmalloc_size, skb_data_align, SHINFO_2019_BYTES, SKBUFF_HEAD_CACHE_BYTES};
+use crate::sim::skb::{kmalloc_size, skb_data_align, MAX_TCP_HEADER_4_19, SHINFO_2019_BYTES, SKBUFF_HEAD_CACHE_BYTES};
 
 /// `SK_MEM_QUANTUM` (include/net/sock.h, 4.x): PAGE_SIZE, the unit of `sk_forward_alloc`
 /// charges and of `tcp_memory_allocated`.
@@ -64,13 +64,6 @@ pub const SK_MEM_QUANTUM: u64 = 4096;
 /// [`SK_RECLAIM_CHUNK`] at once.
 pub const SK_RECLAIM_THRESHOLD: u64 = 1 << 21;
 pub const SK_RECLAIM_CHUNK: u64 = 1 << 20;
-/// `MAX_TCP_HEADER` (include/net/tcp.h, 4.19): 128 + `MAX_HEADER`, and `MAX_HEADER`
-/// (include/linux/netdevice.h) = `LL_MAX_HEADER` 128 (`CONFIG_HYPERV_NET`) + 48 (IP tunnels
-/// configured): 304 with the x86_64 configurations the distributions of 2018 shipped (both
-/// set). `sim::skb::MAX_TCP_HEADER` is its `SKB_DATA_ALIGN`ed 320, the head's size; the first
-/// skb's linear part is cut from the unaligned value.
-pub const MAX_TCP_HEADER_BYTES: u64 = 304;
-
 /// `__alloc_skb(size)`'s truesize (net/core/skbuff.c, 4.19): the head is kmalloc'ed for
 /// `SKB_DATA_ALIGN(size) + SKB_DATA_ALIGN(sizeof(struct skb_shared_info))`, then
 /// `size = SKB_WITH_OVERHEAD(ksize(data))` and `truesize = SKB_TRUESIZE(size)`: the kmalloc
@@ -83,13 +76,13 @@ pub const fn alloc_skb_truesize(size: u64) -> u64 {
 /// Truesize of an skb `sk_stream_alloc_skb(sk, 0, …)` allocates (a later skb of a write, or
 /// the one `tso_fragment()` splits off): 304 + 320 = 640 bytes round up to a 1,024-byte
 /// object, 1,280.
-pub const TX_SKB_TRUESIZE: u64 = alloc_skb_truesize(MAX_TCP_HEADER_BYTES);
+pub const TX_SKB_TRUESIZE: u64 = alloc_skb_truesize(MAX_TCP_HEADER_4_19 as u64);
 /// `linear_payload_sz(first_skb)` (net/ipv4/tcp.c since 3613b3dbd1ad, 4.15): the first skb of a write
 /// when both queues are empty keeps `SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)` bytes of
 /// payload in its head.
-pub const FIRST_SKB_LINEAR: u64 = 2048 - MAX_TCP_HEADER_BYTES - SHINFO_2019_BYTES as u64;
+pub const FIRST_SKB_LINEAR: u64 = 2048 - (MAX_TCP_HEADER_4_19 as u64) - SHINFO_2019_BYTES as u64;
 /// Its truesize: a 2,048-byte object, 2,304.
-pub const FIRST_SKB_TRUESIZE: u64 = alloc_skb_truesize(FIRST_SKB_LINEAR.div_ceil(4) * 4 + MAX_TCP_HEADER_BYTES);
+pub const FIRST_SKB_TRUESIZE: u64 = alloc_skb_truesize(FIRST_SKB_LINEAR.div_ceil(4) * 4 + (MAX_TCP_HEADER_4_19 as u64));
 /// `GSO_MAX_SIZE` (include/linux/netdevice.h): 65,536.
 pub const GSO_MAX_SIZE: u64 = 65_536;
 /// The page frag a copy is cut from: `SKB_FRAG_PAGE_ORDER` 3, 32 KiB (`skb_page_frag_refill`).
@@ -190,7 +183,7 @@ struct Skb {
 
 /// `tcp_xmit_size_goal()` with TSO: `sk_gso_max_size - 1 - MAX_TCP_HEADER`, whole segments.
 pub fn size_goal_bytes() -> u64 {
-    (GSO_MAX_SIZE - 1 - MAX_TCP_HEADER_BYTES) / MSS_BYTES * MSS_BYTES
+    (GSO_MAX_SIZE - 1 - (MAX_TCP_HEADER_4_19 as u64)) / MSS_BYTES * MSS_BYTES
 }
 
 /// `tcp_tso_autosize()`: segments per transmitted skb, `sk_pacing_rate >> sk_pacing_shift`
@@ -261,7 +254,7 @@ fn transmit(a: &mut Acct, queue: &mut Vec<Skb>, mut segs: u64, max_segs: u64) ->
         }
         let len = take * MSS_BYTES;
         let nsize = skb.headlen.saturating_sub(len);
-        let buff_truesize = alloc_skb_truesize(nsize.div_ceil(4) * 4 + MAX_TCP_HEADER_BYTES);
+        let buff_truesize = alloc_skb_truesize(nsize.div_ceil(4) * 4 + (MAX_TCP_HEADER_4_19 as u64));
         a.forced(buff_truesize);
         let nlen = skb.len - len - nsize;
         queue[0] = Skb { len: skb.len - len, truesize: buff_truesize + nlen, headlen: nsize };
