@@ -74,11 +74,11 @@ pub const fn alloc_skb_truesize(size: u64) -> u64 {
 }
 
 /// Truesize of an skb `sk_stream_alloc_skb(sk, 0, …)` allocates (a later skb of a write, or
-/// the one `tso_fragment()` splits off): 304 + 320 = 640 bytes round up to a 1,024-byte
-/// object, 1,280.
+/// the one `tso_fragment()` splits off): 304 bytes aligned to 320, + 320 of shared info = 640,
+/// which kmalloc rounds up to a 1,024-byte object: 1,280.
 pub const TX_SKB_TRUESIZE: u64 = alloc_skb_truesize(MAX_TCP_HEADER_4_19 as u64);
-/// `linear_payload_sz(first_skb)` (net/ipv4/tcp.c since 3613b3dbd1ad, 4.15): the first skb of a write
-/// when both queues are empty keeps `SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)` bytes of
+/// `linear_payload_sz(first_skb)` (net/ipv4/tcp.c since 3613b3dbd1ad, 4.15): the first skb of
+/// a write when both queues are empty keeps `SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)` bytes of
 /// payload in its head.
 pub const FIRST_SKB_LINEAR: u64 = 2048 - (MAX_TCP_HEADER_4_19 as u64) - SHINFO_2019_BYTES as u64;
 /// Its truesize: a 2,048-byte object, 2,304.
