@@ -23,16 +23,17 @@ fn seed003_is_a_prediction_on_the_catalogue_machine() {
     }
 }
 
-/// The committed prediction (5-seed means) on the stream 4.x's rules make of the assumed
-/// workload: atomic ~0.41 % (seed 0.70, -42 %), percpu_counter ~0.046 % (seed 0.36, -87 %).
-/// Outside the ±25 % a success needs: reported as a miss.
+/// The committed prediction (5-seed means) on the stream 4.19's rules make of the assumed
+/// workload, with the patch summing every CPU's part on each charge: atomic ~0.50 % (seed
+/// 0.70, -28 %), percpu_counter ~0.48 % (seed 0.36, +34 %). Outside the ±25 % a success needs:
+/// reported as a miss.
 #[test]
-fn the_prediction_misses_low_as_documented() {
+fn the_prediction_misses_as_documented() {
     let i = Input::from(&PercpuCounter.reproduce_params());
     let (atomic, percpu) = figures(&i, &[1, 2, 3, 4, 5]);
-    assert!((0.30..0.55).contains(&atomic), "atomic {atomic:.3} % (seed {SEED_ATOMIC_PCT})");
-    assert!((0.03..0.07).contains(&percpu), "percpu_counter {percpu:.3} % (seed {SEED_PERCPU_PCT})");
-    assert!(atomic > 3.0 * percpu, "the patch still saves most of the atomic's cost");
+    assert!((0.40..0.60).contains(&atomic), "atomic {atomic:.3} % (seed {SEED_ATOMIC_PCT})");
+    assert!((0.38..0.60).contains(&percpu), "percpu_counter {percpu:.3} % (seed {SEED_PERCPU_PCT})");
+    assert!(atomic < SEED_ATOMIC_PCT && percpu > SEED_PERCPU_PCT, "the atomic low, the patch high");
     let check = PercpuCounter.check_table(TABLE, &[1, 2, 3]).expect("seed003");
     assert!(check.in_sample_mape.unwrap() > 25.0 && check.errors.len() == 2 && !check.gaps.is_empty());
 }

@@ -234,20 +234,19 @@ fn ramp_invariants_hold_after_every_event_and_the_reading_never_leads() {
 }
 
 #[test]
-fn the_atomic_sees_tcp_mem_at_once_the_others_late_and_the_lag_grows_with_batch_and_cpus() {
+fn the_exact_reads_see_tcp_mem_at_once_the_reserve_late_and_its_lag_grows_with_the_reserve() {
     assert_eq!(ramp(Counter::Atomic, 28, &[]), (0.0, 0.0), "an exact counter is never late");
+    // The patch's charge path sums every CPU's part under fbc->lock: it sees the crossing with
+    // the charge that made it, and only what other CPUs charged while it waited for the lock
+    // gets past; fbc->count alone lags by up to batch x CPUs, and no check reads it.
     let (pc_pages, pc_ms) = ramp(Counter::PercpuCounter, 28, &[]);
-    assert!(pc_pages > 0.0 && pc_ms > 0.0, "percpu_counter: {pc_pages} pages, {pc_ms} ms");
-    // Under growth each CPU holds back ~batch/2 on average: about half the bound.
-    let bound = (112 * 56) as f64;
-    assert!(pc_pages > 0.25 * bound && pc_pages < bound, "{pc_pages} pages vs bound {bound}");
+    assert!(pc_ms < 0.05 && pc_pages < 0.01 * (112 * 56) as f64, "percpu_counter: {pc_pages} pages, {pc_ms} ms");
+    // 6.0's sk_memory_allocated() reads the atomic only: under growth each CPU holds back about
+    // half its reserve.
+    let bound = (256 * 56) as f64;
     let (rs_pages, rs_ms) = ramp(Counter::PcpuReserve, 28, &[]);
-    assert!(rs_pages > pc_pages && rs_ms > pc_ms, "6.0's 1 MiB reserve holds back more: {rs_pages} {rs_ms}");
-    // Knobs: a larger batch, more CPUs (same load per core, default batch), a larger reserve.
-    let big_batch = ramp(Counter::PercpuCounter, 28, &["batch=448"]);
-    assert!(big_batch.0 > 2.0 * pc_pages && big_batch.1 > 2.0 * pc_ms, "batch 112 -> 448: {big_batch:?}");
-    let more_cpus = ramp(Counter::PercpuCounter, 56, &[]);
-    assert!(more_cpus.0 > 2.0 * pc_pages && more_cpus.1 > pc_ms, "56 -> 112 CPUs: {more_cpus:?}");
+    assert!(rs_pages > 0.25 * bound && rs_pages < bound && rs_ms > 0.0, "{rs_pages} pages vs bound {bound}");
+    assert!(rs_pages > 100.0 * pc_pages.max(1.0), "the reserve lags, the sum does not: {rs_pages} {pc_pages}");
     let big_reserve = ramp(Counter::PcpuReserve, 28, &["reserve_bytes=4194304", "measure_us=20000"]);
     assert!(big_reserve.0 > 2.0 * rs_pages && big_reserve.1 > 2.0 * rs_ms, "reserve 1 MiB -> 4 MiB: {big_reserve:?}");
 }

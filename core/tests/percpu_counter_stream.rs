@@ -53,10 +53,9 @@ fn timers_per_min_relation_more_sends_raise_the_atomic_cost_while_connections_id
             format!("send_bytes={send_bytes}"),
             format!("atomic_ns={}", 1 + rng.below(60)),
         ];
-        // The highest rate with λτ < 1 (τ from the stream's own timeout and wheel).
+        // The highest rate with λτ < 1/2 (τ from the stream's own timers and wheel).
         let st = stream(1, send_bytes, srtt_us, hz);
-        let tau_ms = st.timeout_jiffies * 1000 / u64::from(hz) + 1;
-        let top = (60_000 / tau_ms / 2).clamp(2, 1200) as u32;
+        let top = (60_000_000 / (st.tau_us + 1) / 2).clamp(2, 1200) as u32;
         let lo = 1 + rng.below(top - 1);
         let hi = lo + 1 + rng.below(top - lo);
         let k = rng.below(3) as usize;
@@ -73,12 +72,15 @@ fn timers_per_min_relation_more_sends_raise_the_atomic_cost_while_connections_id
 
 #[test]
 fn every_reclaim_follows_a_send_and_busy_connections_stop_reclaiming() {
-    // 16 KiB responses, 50 ms srtt, HZ=1000: the loss probe 102 jiffies ahead (level 1).
+    // 16 KiB responses, 50 ms srtt, HZ=1000: the loss probe re-armed by the first flight's
+    // ACKs at srtt, 102 jiffies ahead (level 1): it fires 152 ms after the send, 156 on
+    // average on its 8-jiffy wheel.
     let at = |per_min| stream(per_min, 16_384, 50_000, 1000);
     let s = at(60);
-    assert_eq!((s.reclaimer, s.timeout_jiffies), (Reclaimer::Write, 102));
-    assert_eq!(s.raises_per_hour, 2 * s.timers_per_hour, "two raises per exchange, one reclaim");
-    // Reclaims rise with the sends up to λτ = 1 (~9/s here), then fall to none at λτ = 2.
-    let r: Vec<u32> = [60, 240, 540, 800, 1200].iter().map(|&m| at(m).timers_per_hour).collect();
+    assert_eq!((s.reclaimer, s.timeout_jiffies, s.tau_us), (Reclaimer::Write, 102, 156_000));
+    assert!(s.raises_per_hour > 2 * s.timers_per_hour, "more than two charges per reclaim");
+    assert!(s.forced_ppm > 0, "the split skbs are forced charges");
+    // Reclaims rise with the sends up to λτ = 1 (~6.4/s here), then fall to none at λτ = 2.
+    let r: Vec<u32> = [60, 240, 385, 600, 800].iter().map(|&m| at(m).timers_per_hour).collect();
     assert!(r[0] < r[1] && r[1] < r[2] && r[3] < r[2] && r[4] == 0, "{r:?}");
 }

@@ -227,6 +227,12 @@ const CITED_NUMBERS: &[(&str, &str, &str)] = &[
     ("percpu-counter", "1.5 times that", "net/ipv4/tcp.c, tcp_init_mem(): tcp_mem[2] = 3/2 tcp_mem[1]"),
     ("percpu-counter", "up to 17 %", "K Prateek Nayak's netperf regression (netdev, 13 Oct 2022)"),
     ("percpu-counter", "4096 pages", "the step's reserve_bytes, 16 MiB, in the sysctl's 4 KiB pages (an input)"),
+    ("percpu-counter", "= .36 %", "seed 003: Olof Johansson's percpu functions in all"),
+    ("percpu-counter", "1/16 of it", "net/ipv4/tcp.c, tcp_init_mem(): tcp_mem[1] is 1/16 of the buffer pages"),
+    ("percpu-counter", "16 MiB per CPU", "the step's reserve_bytes (an input)"),
+    ("percpu-counter", "→ 16 MB", "commit 12a686c2e761's example"),
+    ("percpu-counter", "(16 MiB)", "the step's reserve_bytes (an input)"),
+    ("percpu-counter", "at 16 MiB", "the setting reserve_bytes=16777216 (an input)"),
     // skb-layout
     ("skb-layout", "65536/PAGE_SIZE", "include/linux/skbuff.h: MAX_SKB_FRAGS (seed 001 quotes it)"),
     ("skb-layout", "65536 / 4096", "include/linux/skbuff.h: MAX_SKB_FRAGS with x86's 4 KiB pages"),

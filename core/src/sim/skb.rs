@@ -41,6 +41,12 @@ pub const SHINFO_2019_BYTES: u32 = 320;
 /// headers (the payload goes to page frags).
 pub const MAX_TCP_HEADER: u32 = 320;
 
+/// `MAX_TCP_HEADER` in 4.19 (include/net/tcp.h: 128 + `MAX_HEADER`, not yet cache-aligned)
+/// with the x86_64 configurations of 2018's distributions: `MAX_HEADER` = `LL_MAX_HEADER` 128
+/// (`CONFIG_HYPERV_NET`) + 48 (IP tunnels configured) = 176, so 304; `SKB_DATA_ALIGN`ed, the
+/// same 320-byte head as [`MAX_TCP_HEADER`]. The first skb's linear part is cut from it.
+pub const MAX_TCP_HEADER_4_19: u32 = 304;
+
 /// TCP payload per 1500-byte Ethernet frame with timestamps (1500 − 20 IP − 32 TCP).
 pub const TCP_MSS: u32 = 1448;
 

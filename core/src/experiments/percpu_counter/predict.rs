@@ -48,6 +48,7 @@ pub fn uncertain() -> Vec<(&'static str, Quantity)> {
         ("line_llc_ns", f.line_llc_ns),
         ("dram_ns", f.dram_ns),
         ("locked_rmw_ns", f.locked_rmw_ns),
+        ("copy_mlp", f.copy_mlp),
         ("turbo_all_core_mhz", f.turbo_all_core_mhz),
         ("percpu_add_cycles", k.percpu_add_cycles),
         ("percpu_fold_cycles", k.percpu_fold_cycles),

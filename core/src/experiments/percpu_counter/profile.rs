@@ -7,7 +7,7 @@
 //! catalogue's, and the workload (the rates) is a named assumption with a range
 //! ([`WORKLOAD`]). Seed 003's two figures are a prediction (docs/percpu-counter.md).
 
-use super::world::{CounterCosts, TIMER_SOCKET_LINES};
+use super::world::{CounterCosts, SUM_STEP_CYCLES, TIMER_SOCKET_LINES};
 use crate::sim::catalogue::{Basis, Family, KernelCosts, Quantity, BROADWELL_EP, BROADWELL_EP_2018};
 use crate::sim::machine::MachineProfile;
 
@@ -36,6 +36,8 @@ pub const fn costs_on(family: &Family, kernel: &KernelCosts) -> CounterCosts {
         timer_work_ns: ns(kernel.timer_fire_cycles.int(), mhz) + TIMER_SOCKET_LINES * family.dram_ns.int(),
         tick_jitter_ns: kernel.idle_exit_ns.int(),
         fold_hold_ns: ns(kernel.percpu_fold_cycles.int(), mhz),
+        sum_step_ns: ns(SUM_STEP_CYCLES, mhz),
+        sum_mlp: family.copy_mlp.int(),
     }
 }
 

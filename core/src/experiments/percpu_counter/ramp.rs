@@ -90,7 +90,7 @@ pub fn render_tcp_mem(i: &Input, ramp: &World) -> String {
                 s,
                 "the raise path's check first sees it at {:.3} ms: {:.3} ms late, {} pages charged past the limit meanwhile",
                 ms(seen),
-                ms(seen - t),
+                ms(seen.saturating_sub(t)),
                 c.true_pages_at_seen - c.true_pages_at_cross
             );
         }
@@ -104,6 +104,15 @@ pub fn render_tcp_mem(i: &Input, ramp: &World) -> String {
         }
     }
     s
+}
+
+/// The plot's name for the shared value: what the check reads, except under the patch, whose
+/// check sums every CPU's part (the true sum but for folds waiting for the lock).
+fn shared_label(counter: Counter) -> &'static str {
+    match counter {
+        Counter::PercpuCounter => "fbc->count (the check sums every CPU: the true sum)",
+        Counter::Atomic | Counter::PcpuReserve => "what the check reads",
+    }
 }
 
 /// The ramp: the true sum and what the raise path's check reads, against `tcp_mem[2]`, with
@@ -132,7 +141,7 @@ pub(super) fn crossing_plot(i: &Input, ramp: &World) -> Plot {
         ),
         x_label: "time (ms)".to_string(),
         y_label: "pages (4 KiB)".to_string(),
-        lines: vec![line("true sum", |s| s.true_pages, false), line("what the check reads", |s| s.shared_pages, true)],
+        lines: vec![line("true sum", |s| s.true_pages, false), line(shared_label(i.counter), |s| s.shared_pages, true)],
         bands: Vec::new(),
         hlines: vec![("tcp_mem[2] limit".to_string(), limit as f64)],
         marks,

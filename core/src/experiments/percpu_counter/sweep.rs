@@ -81,6 +81,8 @@ pub fn config_on(m: &MachineProfile, costs: CounterCosts, i: &Input, cores: u32,
         raises_per_hour: st.raises_per_hour,
         timers_per_hour: st.timers_per_hour,
         raise_pages_max: st.raise_pages_max,
+        forced_ppm: st.forced_ppm,
+        forced_pages: st.forced_pages,
         hz: i.hz,
         skew_tick: i.skew_tick,
         wheel_gran_ticks: gran,
@@ -159,7 +161,7 @@ pub const DRAW_STEPS_PER_EVENT: u64 = 50;
 /// The events `cfg`'s world is expected to take, its draws' steps counted in events: a tick
 /// per CPU per tick begun, a timer per connection's expiry (a burst of the wheel's period on
 /// every gran-th tick that fires), a raise per send beyond the forward alloc, two per
-/// percpu_counter fold (lock, release), over the window, or the ramp's (until the kernel sees the limit, a quarter more, at least a
+/// percpu_counter fold or sum (lock, release), over the window, or the ramp's (until the kernel sees the limit, a quarter more, at least a
 /// tick); and each connection the run first touches draws its forward alloc in raises /
 /// timers + 1 steps.
 pub fn expected_events(cfg: &WorldConfig) -> u64 {
@@ -191,7 +193,9 @@ pub fn expected_events(cfg: &WorldConfig) -> u64 {
         (Counter::PercpuCounter, Some(_)) => (raises * pages_per_raise / batch).min(raises),
         _ => 0,
     };
-    let events = (ticks + timers + raises + 2 * folds).min(MAX_EVENTS_PER_RUN);
+    // Every percpu_counter charge sums under fbc->lock: a lock and a release event each.
+    let sums = if cfg.counter == Counter::PercpuCounter { raises } else { 0 };
+    let events = (ticks + timers + raises + 2 * folds + 2 * sums).min(MAX_EVENTS_PER_RUN);
     let draws = match cfg.ramp {
         Some(_) => 0,
         None => {

@@ -100,6 +100,7 @@ pub fn render_hops(hops: &[Hop], m: &MachineProfile) -> String {
         let path = match h.path {
             chains::Path::Raise => "raise ",
             chains::Path::Reduce => "reduce",
+            chains::Path::Forced => "forced",
         };
         let _ = writeln!(
             s,

@@ -1,12 +1,28 @@
 //! The three counters' update paths: one locked RMW on the shared line (`atomic`), an
 //! unlocked per-CPU add with a fold into `fbc->count` under `fbc->lock` past the batch
 //! (`percpu_counter`), or a per-CPU reserve moved to the atomic past ±reserve
-//! (`pcpu_reserve`); the limit compare of the raise path, the cost of lines the server's other
-//! work evicted (the capacity-based `sim::cache`, fed with that work's traffic), and the time
-//! each call charges to the profile.
+//! (`pcpu_reserve`); the value the charge path reads back (the atomic's add_return, 6.0's
+//! atomic, the patch's `__percpu_counter_sum` over every online CPU under `fbc->lock`), the
+//! cost of lines the server's other work evicted (the capacity-based `sim::cache`, fed with
+//! that work's traffic), and the time each call charges to the profile.
+//!
+//! The patch's read. Olof Johansson's description (quoted in seed 003's thread): "the added
+//! overhead when summing up the percpu copies is still smaller than the cost of having a hot
+//! cacheline bouncing around": its `sk_memory_allocated_add()` adds and then sums the copies
+//! (`percpu_counter_sum_positive()`, lib/percpu_counter.c at v4.19: `__percpu_counter_sum()`
+//! takes `fbc->lock` with IRQs off and adds `fbc->count` and every online CPU's s32). The
+//! patch itself is not in our archive: which call sums is our ASSUMPTION, the one its words
+//! and the 4.19 callers leave. Every caller of `sk_memory_allocated_add()` reads its value back
+//! (`__sk_mem_raise_allocated()`, and `sk_forced_mem_schedule()` through the same inline);
+//! `__sk_mem_reduce_allocated()` reads the counter only under memory pressure
+//! (`sk_under_memory_pressure()`), so a reclaim only adds. Each s32 sits in its CPU's per-CPU
+//! area, written by that CPU's adds: a sum pulls every line another CPU wrote since the last
+//! sum read it (that CPU's cache; else the reader's L3, or the other socket's), overlapped up
+//! to the core's `copy_mlp` misses in flight, and the owner's next add must take the line
+//! back (an invalidation).
 
 use super::{
-    Event, Hop, Pending, World, COLD_LINES_ADD, COLD_LINES_COMPARE, COLD_LINES_RESERVE, HOPS_KEPT, TRAFFIC_STEP_NS,
+    Event, Hop, Pending, World, COLD_LINES_ADD, COLD_LINES_RESERVE, COLD_LINES_SUM, HOPS_KEPT, TRAFFIC_STEP_NS,
 };
 use crate::experiments::percpu_counter::chains::{Path, Stack};
 use crate::experiments::percpu_counter::Counter;
@@ -27,6 +43,7 @@ impl World {
         match path {
             Path::Raise => self.stats.raise_ns += inside,
             Path::Reduce => self.stats.reduce_ns += inside,
+            Path::Forced => self.stats.forced_ns += inside,
         }
     }
 
@@ -62,7 +79,7 @@ impl World {
         }
     }
 
-    /// What `cpu`'s private lines (`compare`: the compare's code line; else the add's or the
+    /// What `cpu`'s private lines (`compare`: the sum's code lines; else the add's or the
     /// reserve's) cost now: where the cache model finds them, line by line.
     fn private_ns(&mut self, cpu: u32, compare: bool, lines: u32) -> u64 {
         let c = cpu as usize;
@@ -106,7 +123,7 @@ impl World {
             Counter::Atomic => {
                 let ns = self.shared_rmw(cpu, t, delta, path);
                 // atomic_long_add_return: the check reads the value this RMW made.
-                self.check_limit(t, path);
+                self.check_limit(t, path, self.shared_pages);
                 self.charge(path, path.inline(), ns);
                 self.done(cpu, t + ns, next);
             }
@@ -121,7 +138,7 @@ impl World {
                     ns += self.shared_rmw(cpu, t + ns, local, path);
                 }
                 self.note_error();
-                self.check_limit(t, path);
+                self.check_limit(t, path, self.shared_pages);
                 if path == Path::Raise {
                     ns += self.read_shared(cpu);
                 }
@@ -130,56 +147,113 @@ impl World {
             }
             Counter::PercpuCounter => {
                 // fbc->counters sits in struct percpu_counter's line with the lock and
-                // fbc->count: a fold by another CPU since this CPU's last look makes it a miss.
-                let call =
-                    self.cfg.costs.percpu_call_ns + self.private_ns(cpu, false, COLD_LINES_ADD) + self.read_shared(cpu);
+                // fbc->count: a fold or a sum by another CPU since this CPU's last look makes
+                // it a miss; the s32 line is taken back if a sum read it since.
+                let call = self.cfg.costs.percpu_call_ns
+                    + self.private_ns(cpu, false, COLD_LINES_ADD)
+                    + self.read_shared(cpu)
+                    + self.s32_write(cpu);
                 self.charge(path, path.add(), call);
                 let count = self.local_pages[c] + delta;
                 if count.abs() < self.cfg.batch {
                     self.local_pages[c] = count;
                     self.sum_local_pages += delta;
                     self.note_error();
-                    self.check_limit(t, path);
-                    let end = self.compare(cpu, t + call, path);
-                    self.done(cpu, end, next);
-                    return;
+                    if path == Path::Reduce {
+                        return self.done(cpu, t + call, next);
+                    }
+                    self.pending[c] = Some(Pending { delta: 0, path, sum: true, since_ns: t + call, next });
+                } else {
+                    self.pending[c] = Some(Pending { delta, path, sum: false, since_ns: t + call, next });
                 }
-                self.pending[c] = Some(Pending { delta, path, charged_ns: t, since_ns: t + call, next });
                 self.q.schedule(t + call, Event::FoldLock { cpu });
             }
         }
     }
 
-    /// `__percpu_counter_compare()` on the raise path: reads `fbc->count`. Returns when the
-    /// CPU is done.
-    fn compare(&mut self, cpu: u32, at_ns: u64, path: Path) -> u64 {
-        if path != Path::Raise {
-            return at_ns;
-        }
-        let ns = self.cfg.costs.percpu_call_ns + self.private_ns(cpu, true, COLD_LINES_COMPARE) + self.read_shared(cpu);
-        self.charge(path, Stack::RaiseCompare, ns);
-        at_ns + ns
+    /// `cpu` writes its s32: the line comes back from the sums that read it since its last
+    /// write (an invalidation: through this socket's L3, or across the link if the other
+    /// socket holds a copy).
+    fn s32_write(&mut self, cpu: u32) -> u64 {
+        let c = cpu as usize;
+        let home = 1 << self.cfg.machine.pos(self.cfg.cpu_ids[c]).socket;
+        let ns = if self.s32_dirty[c] {
+            0
+        } else if self.s32_sockets[c] == home {
+            self.cfg.machine.line_llc_ns
+        } else {
+            self.cfg.machine.line_cross_socket_ns
+        };
+        self.s32_dirty[c] = true;
+        self.s32_sockets[c] = home;
+        ns
     }
 
-    /// `cpu` owns `fbc->lock` from `at_ns`: fold its delta into `fbc->count`.
+    /// `reader` reads `owner`'s s32 in a sum: from the owner's cache if it wrote it since the
+    /// last sum, else from the reader's L3 if a CPU of its socket read it since, else from the
+    /// other socket.
+    fn s32_read(&mut self, reader: u32, owner: u32) -> u64 {
+        if reader == owner {
+            return 0;
+        }
+        let (r, o) = (self.cfg.cpu_ids[reader as usize], self.cfg.cpu_ids[owner as usize]);
+        let bit = 1 << self.cfg.machine.pos(r).socket;
+        let k = owner as usize;
+        let ns = if self.s32_dirty[k] {
+            self.cfg.machine.transfer_ns(o, r)
+        } else if self.s32_sockets[k] & bit != 0 {
+            self.cfg.machine.line_llc_ns
+        } else {
+            self.cfg.machine.line_cross_socket_ns
+        };
+        self.s32_dirty[k] = false;
+        self.s32_sockets[k] |= bit;
+        ns
+    }
+
+    /// `__percpu_counter_sum()` by `cpu`, holding `fbc->lock`: `fbc->count` plus every online
+    /// CPU's s32, the loads overlapped up to `sum_mlp` in flight, a `sum_step_ns` loop step per
+    /// CPU, and its code's lines. Returns the time it holds the lock for the walk.
+    fn sum_walk(&mut self, cpu: u32) -> u64 {
+        let n = self.cfg.nr_cpus();
+        let lines: u64 = (0..n).map(|owner| self.s32_read(cpu, owner)).sum();
+        self.stats.sums += 1;
+        lines / self.cfg.costs.sum_mlp.max(1)
+            + u64::from(n) * self.cfg.costs.sum_step_ns
+            + self.private_ns(cpu, true, COLD_LINES_SUM)
+    }
+
+    /// `cpu` owns `fbc->lock` from `at_ns`: fold its delta into `fbc->count`, or sum every
+    /// CPU's part. A charge's fold is followed by its sum (the lock taken again).
     fn fold_granted(&mut self, cpu: u32, at_ns: u64) {
         let c = cpu as usize;
         let p = self.pending[c].take().expect("bug: a fold granted to a CPU with none pending");
+        // fbc->count shares the lock's line, which this CPU now owns.
+        self.line.store(&mut self.caches, self.cfg.cpu_ids[c]);
+        if p.sum {
+            let hold = self.cfg.costs.fold_hold_ns + self.sum_walk(cpu);
+            self.charge(p.path, p.path.sum(), hold);
+            // The value read: fbc->count and the s32s (a fold still waiting is in neither), at
+            // the time of the sum.
+            self.check_limit(at_ns, p.path, self.shared_pages + self.sum_local_pages);
+            self.q.schedule(at_ns + hold, Event::FoldRelease { cpu });
+            return self.done(cpu, at_ns + hold, p.next);
+        }
         let local = self.local_pages[c];
         self.shared_pages += local + p.delta;
         self.sum_local_pages -= local;
         self.local_pages[c] = 0;
         self.note_error();
-        // fbc->count shares the lock's line, which this CPU now owns.
-        self.line.store(&mut self.caches, self.cfg.cpu_ids[c]);
         self.stats.folds += 1;
-        self.check_limit(p.charged_ns, p.path);
         let hold = self.cfg.costs.fold_hold_ns;
         self.charge(p.path, p.path.fold(), hold);
         let release = at_ns + hold;
         self.q.schedule(release, Event::FoldRelease { cpu });
-        let end = self.compare(cpu, release, p.path);
-        self.done(cpu, end, p.next);
+        if p.path == Path::Reduce {
+            return self.done(cpu, release, p.next);
+        }
+        self.pending[c] = Some(Pending { delta: 0, sum: true, since_ns: release, ..p });
+        self.q.schedule(release, Event::FoldLock { cpu });
     }
 
     pub(super) fn fold_lock(&mut self, cpu: u32) {
@@ -187,7 +261,8 @@ impl World {
         let path = self.pending[cpu as usize].expect("bug: a lock request with no fold pending").path;
         match self.lock.lock(&self.cfg.machine, t, cpu, id) {
             Acquire::Taken { cost_ns } => {
-                self.charge(path, path.fold(), cost_ns);
+                let sum = self.pending[cpu as usize].is_some_and(|p| p.sum);
+                self.charge(path, if sum { path.sum() } else { path.fold() }, cost_ns);
                 self.fold_granted(cpu, t + cost_ns);
             }
             Acquire::Queued => self.stats.lock_contentions += 1,
@@ -197,7 +272,8 @@ impl World {
     pub(super) fn fold_release(&mut self, _cpu: u32) {
         if let Some((w, at)) = self.lock.unlock(&self.cfg.machine, self.now_ns) {
             let p = self.pending[w.thread as usize].expect("bug: a lock waiter with no fold pending");
-            self.charge_from(p.path, p.path.fold_spin(), p.since_ns, at - p.since_ns);
+            let stack = if p.sum { p.path.sum_spin() } else { p.path.fold_spin() };
+            self.charge_from(p.path, stack, p.since_ns, at - p.since_ns);
             self.fold_granted(w.thread, at);
         }
     }

@@ -84,17 +84,17 @@ impl World {
     fn fw(&mut self, conn: usize, cpu: u32) -> u32 {
         if self.fw_pages[conn] == 0 {
             let (r, t) = (self.cfg.raises_per_hour, self.cfg.timers_per_hour);
-            let max = self.cfg.raise_pages_max;
-            let rng = &mut self.rng[cpu as usize];
+            let mut rng = std::mem::replace(&mut self.rng[cpu as usize], Rng::new(0, 0));
             let mut pages = 0u32;
             // In the ramp, what the sockets held before the window is in `base_pages`.
             if self.cfg.ramp.is_none() {
                 self.stats.draw_steps += 1;
                 while rng.below(r + t) < r {
-                    pages = pages.saturating_add(1 + rng.below(max));
+                    pages = pages.saturating_add(self.charge_pages(&mut rng).0);
                     self.stats.draw_steps += 1;
                 }
             }
+            self.rng[cpu as usize] = rng;
             self.fw_pages[conn] = pages.saturating_add(1);
             self.shared_pages += i64::from(pages);
             self.true_pages += i64::from(pages);
@@ -127,16 +127,32 @@ impl World {
         self.update(cpu, -i64::from(pages), Path::Reduce, next);
     }
 
+    /// One charge of the stream: forced (`sk_forced_mem_schedule`) with the stream's share,
+    /// its pages; else a raise of 1..=`raise_pages_max` pages.
+    fn charge_pages(&self, rng: &mut Rng) -> (u32, bool) {
+        if rng.below(1_000_000) < self.cfg.forced_ppm {
+            (self.cfg.forced_pages, true)
+        } else {
+            (1 + rng.below(self.cfg.raise_pages_max), false)
+        }
+    }
+
     pub(super) fn raise(&mut self, cpu: u32) {
         let c = cpu as usize;
         let Some(conn) = self.pick_conn(cpu) else { return };
-        let pages = 1 + self.rng[c].below(self.cfg.raise_pages_max);
-        let held = self.fw(conn, cpu);
-        self.fw_pages[conn] = held + pages + 1;
-        self.stats.raises += 1;
         let mut rng = std::mem::replace(&mut self.rng[c], Rng::new(0, 0));
+        let (pages, forced) = self.charge_pages(&mut rng);
         let gap = self.raise_gap(cpu, &mut rng);
         self.rng[c] = rng;
-        self.update(cpu, i64::from(pages), Path::Raise, gap.map(|g| (Event::Raise { cpu }, g)));
+        let held = self.fw(conn, cpu);
+        self.fw_pages[conn] = held + pages + 1;
+        let path = if forced {
+            self.stats.forced += 1;
+            Path::Forced
+        } else {
+            self.stats.raises += 1;
+            Path::Raise
+        };
+        self.update(cpu, i64::from(pages), path, gap.map(|g| (Event::Raise { cpu }, g)));
     }
 }

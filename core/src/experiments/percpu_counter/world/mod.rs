@@ -14,8 +14,9 @@
 //!   ([`AtomicLine`]), serialised with every other CPU's.
 //! - `percpu_counter` (Olof Johansson's 2018 patch, not merged): `percpu_counter_add_batch()`
 //!   adds to this CPU's s32 and folds it into `fbc->count` under `fbc->lock` (a
-//!   [`QSpinLock`]) once |delta| ≥ batch; the raise path then checks the limits with
-//!   `__percpu_counter_compare()`, which reads `fbc->count` (a miss after another CPU folded).
+//!   [`QSpinLock`]) once |delta| ≥ batch; the charge path then reads the value back with
+//!   `__percpu_counter_sum()` (our reading of the patch, `counter`): `fbc->lock`, and every
+//!   online CPU's s32.
 //! - `pcpu_reserve` (Linux 6.0, 3cd3399dd7a8): `sk_memory_allocated_add()` adds to this CPU's
 //!   `per_cpu_fw_alloc` and moves it to the shared atomic once it reaches ±reserve; the raise
 //!   path then reads the atomic (`sk_memory_allocated()`). OUR SIMPLIFICATION: the reserve is
@@ -85,8 +86,14 @@ pub const MAX_EVENTS_PER_RUN: u64 = 4 * MAX_UPDATES_PER_RUN;
 /// CPU's s32 counter. Derived from the function's size (~100 bytes of x86_64 code) and layout
 /// (lib/percpu_counter.c).
 pub const COLD_LINES_ADD: u32 = 3;
-/// `__percpu_counter_compare`: its code line (fbc's line was just read by the add).
-pub const COLD_LINES_COMPARE: u32 = 1;
+/// `__percpu_counter_sum`: its code (the lock pair, the walk over the online cpumask), about
+/// 100-130 bytes of x86_64 code: two i-cache lines (ASSUMED from the function's size).
+pub const COLD_LINES_SUM: u32 = 2;
+/// Work per online CPU of `__percpu_counter_sum`'s loop besides the s32 load itself: the
+/// `cpumask_next()` → `find_next_bit()` call, the `__per_cpu_offset[cpu]` load and the add,
+/// about ten instructions, one cycle each (ASSUMED from the loop's code, lib/percpu_counter.c
+/// at v4.19 with `for_each_online_cpu`).
+pub const SUM_STEP_CYCLES: u64 = 10;
 /// 6.0's inlined reserve: this CPU's `per_cpu_fw_alloc` line (the code is the caller's).
 pub const COLD_LINES_RESERVE: u32 = 1;
 /// Lines of its socket one `tcp_write_timer` run touches: the timer_list and `icsk_pending`
@@ -112,8 +119,13 @@ pub struct CounterCosts {
     /// How late after the tick a CPU starts its timer softirq, at most (uniform 0..=this):
     /// the exit latency of the idle state it sleeps in (`idle_exit_ns`).
     pub tick_jitter_ns: u64,
-    /// `fbc->lock` held for the fold (`percpu_fold_cycles`).
+    /// `fbc->lock` held for the fold (`percpu_fold_cycles`): also the lock pair and IRQ
+    /// save/restore around a sum's walk.
     pub fold_hold_ns: u64,
+    /// Loop work per online CPU of `__percpu_counter_sum` ([`SUM_STEP_CYCLES`]).
+    pub sum_step_ns: u64,
+    /// Line misses a sum keeps in flight: the family's `copy_mlp` (its fill buffers).
+    pub sum_mlp: u64,
 }
 
 /// Everything one run needs, typed and validated.
@@ -131,6 +143,9 @@ pub struct WorldConfig {
     /// Reclaiming timer firings per connection per hour.
     pub timers_per_hour: u32,
     pub raise_pages_max: u32,
+    /// Of the charges, those `sk_forced_mem_schedule()` makes, per million, and their pages.
+    pub forced_ppm: u32,
+    pub forced_pages: u32,
     /// CONFIG_HZ: ticks per second.
     pub hz: u32,
     /// `skew_tick=1`: each CPU's tick offset by (tick/2)/nr_cpus × cpu.
@@ -185,7 +200,8 @@ pub enum Event {
     Tick { cpu: u32 },
     /// One `tcp_write_timer` of a burst; `left` including this one.
     Timer { cpu: u32, left: u32 },
-    /// A send on `cpu` needs pages beyond its socket's forward alloc.
+    /// A send on `cpu` needs pages beyond its socket's forward alloc (a raise, or a forced
+    /// charge of its transmit path).
     Raise { cpu: u32 },
     /// `cpu`, in `percpu_counter_add_batch`, calls `raw_spin_lock_irqsave(&fbc->lock)`.
     FoldLock { cpu: u32 },
@@ -198,8 +214,8 @@ pub enum Event {
 struct Pending {
     delta: i64,
     path: Path,
-    /// When the charge was made (the update's event), for the ramp's limit check.
-    charged_ns: u64,
+    /// The lock is for the charge's `__percpu_counter_sum` (delta 0), not for a fold.
+    sum: bool,
     since_ns: u64,
     next: Option<(Event, u64)>,
 }
@@ -222,6 +238,8 @@ pub const HOPS_KEPT: usize = 24;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct WorldStats {
     pub raises: u64,
+    /// `sk_forced_mem_schedule()` charges (not counted in `raises`).
+    pub forced: u64,
     pub reduces: u64,
     /// Timer firings that found nothing to reclaim.
     pub empty_timers: u64,
@@ -229,10 +247,14 @@ pub struct WorldStats {
     pub shared_rmws: u64,
     pub shared_contended: u64,
     pub folds: u64,
+    /// `__percpu_counter_sum` walks.
+    pub sums: u64,
     pub lock_contentions: u64,
     /// CPU time of the raise and the reduce paths inside the window.
     pub raise_ns: u64,
     pub reduce_ns: u64,
+    /// CPU time of the forced charges (in the profile, not in the seed's figures).
+    pub forced_ns: u64,
     pub max_error_pages: i64,
     /// Steps of the steady-state draws of first-touched connections' forward alloc (`load`'s
     /// `fw`): work the run does besides its events, which its expected events count.
@@ -267,9 +289,13 @@ pub struct World {
     /// has been charged to them.
     caches: Caches,
     traffic_ns: u64,
-    /// Each CPU's private lines: the add's code and s32 (or 6.0's reserve), the compare's code.
+    /// Each CPU's private lines: the add's code and s32 (or 6.0's reserve), the sum's code.
     private_add: Vec<PageData>,
     private_compare: Vec<PageData>,
+    /// Each CPU's s32 (percpu_counter): written by its owner since a sum last read it, and the
+    /// sockets (bit mask) whose L3 holds a copy.
+    s32_dirty: Vec<bool>,
+    s32_sockets: Vec<u32>,
     pending: Vec<Option<Pending>>,
     deferred: Vec<Vec<Event>>,
     pub profile: Profile<Stack>,
@@ -307,6 +333,8 @@ impl World {
             traffic_ns: 0,
             private_add: vec![PageData::default(); n],
             private_compare: vec![PageData::default(); n],
+            s32_dirty: vec![false; n],
+            s32_sockets: cfg.cpu_ids.iter().map(|&id| 1 << cfg.machine.pos(id).socket).collect(),
             pending: vec![None; n],
             deferred: vec![Vec::new(); n],
             profile: Profile::default(),

@@ -97,10 +97,10 @@ impl World {
     }
 
     /// The raise path's limit check of a charge made at `charged_ns`: the value it reads
-    /// (`shared_pages`) against `tcp_mem[2]`. The first check over it ends the ramp soon.
-    pub(super) fn check_limit(&mut self, charged_ns: u64, path: Path) {
+    /// (`read_pages`) against `tcp_mem[2]`. The first check over it ends the ramp soon.
+    pub(super) fn check_limit(&mut self, charged_ns: u64, path: Path, read_pages: i64) {
         let Some(ramp) = self.cfg.ramp else { return };
-        if path != Path::Raise || self.crossing.seen_at_ns.is_some() || self.shared_pages <= ramp.limit_pages {
+        if path != Path::Raise || self.crossing.seen_at_ns.is_some() || read_pages <= ramp.limit_pages {
             return;
         }
         self.crossing.seen_at_ns = Some(charged_ns);
