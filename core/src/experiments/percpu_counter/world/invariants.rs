@@ -1,7 +1,7 @@
 //! The socket-memory world's invariants after every event (`make fuzz-sim`): the counter's
 //! own checker (`check`: per-CPU parts, true sum, forward alloc, `fbc->lock`), the counting
 //! error within [`WorldConfig::error_bound_pages`](super::WorldConfig::error_bound_pages), and
-//! every waiter on the fold lock with a fold pending (the holder with its fold applied).
+//! every waiter on the fold lock with a fold or sum pending (the holder with its fold applied).
 
 use super::World;
 
@@ -22,16 +22,23 @@ impl World {
                 return Err(format!("cpu {} waits on fbc->lock without a fold pending", w.thread));
             }
         }
+        // The holder's own fold was applied when it was granted the lock; what it may have
+        // pending is the sum that follows a charge's fold (no delta: it takes the lock again
+        // after this hold's release).
         if let Some(h) = self.lock.holder() {
-            if self.pending.get(h.thread as usize).is_some_and(Option::is_some) {
+            if self.pending.get(h.thread as usize).is_some_and(|p| p.is_some_and(|p| !p.sum || p.delta != 0)) {
                 return Err(format!("cpu {} holds fbc->lock with its fold still pending", h.thread));
             }
         }
         if let Some(c) = (0..self.deferred.len()).find(|&c| !self.deferred[c].is_empty() && self.pending[c].is_none()) {
             return Err(format!("cpu {c} defers events but has no fold pending"));
         }
-        if self.stats.lock_contentions > self.stats.folds + self.cfg.nr_cpus() as u64 {
-            return Err(format!("{} contentions but {} folds", self.stats.lock_contentions, self.stats.folds));
+        // Each acquisition (a fold or a sum) queues at most once.
+        if self.stats.lock_contentions > self.stats.folds + self.stats.sums + self.cfg.nr_cpus() as u64 {
+            return Err(format!(
+                "{} contentions but {} folds and {} sums",
+                self.stats.lock_contentions, self.stats.folds, self.stats.sums
+            ));
         }
         Ok(())
     }
