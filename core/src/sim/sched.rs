@@ -26,10 +26,12 @@
 //! an IPI unless it polls (`set_nr_if_polling`). An idle CPU leaves its idle state first: on
 //! bare metal the exit latency of the C-state the cpuidle governor chose (intel_idle's
 //! tables: Skylake-SP C1 2 us, C1E 10 us, C6 133 us with a 600 us target residency), on a
-//! KVM guest the vCPU executed HLT (cpuidle `haltpoll`: `guest_halt_poll_ns` of guest-side
-//! polling first, 0 on the measured guests), the host's `kvm_vcpu_halt` (virt/kvm/kvm_main.c)
-//! polled for `vcpu->halt_poll_ns` (grown while halts end inside the window, shrunk when they
-//! do not) and then blocked the vCPU thread in `kvm_vcpu_block` → `schedule()`; the IPI is
+//! KVM guest the vCPU executed HLT, and either the guest polled (cpuidle `haltpoll`:
+//! `guest_halt_poll_ns`, 0 on the measured guests; enabling it writes `MSR_KVM_POLL_CONTROL`
+//! = 0, which turns the host's polling off) or the host's `kvm_vcpu_halt`
+//! (virt/kvm/kvm_main.c) polled for `vcpu->halt_poll_ns` (unchanged when a halt ends inside
+//! the window, grown when it ends after the window but below the maximum, shrunk when it
+//! exceeds the maximum) and then blocked the vCPU thread in `kvm_vcpu_block` → `schedule()`; the IPI is
 //! an APIC write the host turns into a kick of that thread, which wakes on a host CPU and
 //! enters the guest with the interrupt injected. Then the wakee's CPU runs `schedule()` and
 //! the wakee returns from its syscall.
@@ -121,7 +123,8 @@ fn wake_affine(cpus: &[CpuView], w: &Wakeup) -> usize {
         return prev;
     }
     // wake_affine_weight(), as runnable counts: with a sync wakeup the waker's own load is
-    // taken off this_cpu, and a tie goes to this_cpu (`prev_eff_load += 1`).
+    // taken off this_cpu; a tie goes to this_cpu (sync: `prev_eff_load += 1`; otherwise the
+    // WA_BIAS scaling of prev's load by 100 + (imbalance_pct - 100) / 2).
     let here = cpus[this].nr_running.saturating_sub(u32::from(w.sync)) + 1;
     if here <= cpus[prev].nr_running {
         this

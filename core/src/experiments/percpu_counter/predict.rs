@@ -34,6 +34,7 @@ pub fn check(seeds: &[u64]) -> Option<TableCheck> {
         "the workload is not in the seed: sends_per_min (60/min, 6-600), send_bytes and srtt_us are assumptions; the charges and reclaims follow from them by 4.x's rules, and the send rate dominates the band".into(),
         "the server's other cache traffic (traffic_mb_s, 1 GB/s per CPU, 0.1-10 GB/s) is an assumption".into(),
         "Olof's three percpu functions are not named; the model's split is an assumption".into(),
+        "the patch is not in our archive: that every charge sums the counter (__percpu_counter_sum under fbc->lock) is our reading of its 'summing up the percpu copies'; had it summed only at the hard limit, as the 2006 conversion of the same field did, the percpu_counter figure would be near 0.05 %".into(),
     ];
     Some(c)
 }

@@ -36,7 +36,8 @@
 //!   2·srtt + `TCP_RTO_MIN` (capped by the RTO) when one packet is out; every ACK that leaves
 //!   data in flight re-arms it (`tcp_ack()` → `tcp_set_xmit_timer()`), the last one only clears
 //!   `icsk_pending`. After an idle gap longer than the RTO, slow start restarts at the initial
-//!   window (`tcp_cwnd_restart()`, `TCP_INIT_CWND` 10), so a response goes out in flights
+//!   window (`tcp_cwnd_restart()` halves cwnd once per RTO of idle, never below `TCP_INIT_CWND`
+//!   10; we take it back at 10, true once the gap is long enough for the grown window), so a response goes out in flights
 //!   ([`flights`]) and the timer fires one flight's round trip or more after the send: a
 //!   16 KiB response (12 segments) goes as 10 + 2, the ACKs of the first re-arm it at srtt,
 //!   and it fires 3·srtt + 2 jiffies after the send. The timer wheel's level is set by the
