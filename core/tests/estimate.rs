@@ -415,3 +415,25 @@ fn estimates_count_the_events_the_worlds_handle() {
         panic!("{err}");
     }
 }
+
+/// `calibrate`'s estimate — the evaluations a fit is expected to compute
+/// ([`skblab_core::calibrate::expected_evaluations`]), each a reproduction of one seed per
+/// seed — within 2× of the events its fit handles. page-frag-free's fit settles at once (each
+/// round one stride each way): against the bound over the worst walk (19 evaluations where it
+/// computes 5) the estimate was 3-4× the work.
+#[test]
+fn calibrate_estimates_the_evaluations_a_fit_computes() {
+    let e = find(pff::ID).expect("page-frag-free is registered");
+    let cal = e.calibration().expect("page-frag-free fits a constant");
+    let rounds = 2;
+    let (coarse, full) = skblab_core::calibrate::expected_evaluations(cal, rounds, 0);
+    let est = e.reproduce_estimate(1).times(coarse + full);
+    let (report, got) = counted(|| skblab_core::calibrate::calibrate(cal, rounds, &[1]));
+    assert!(
+        within(got, est.events, 2),
+        "{got} events handled by {} evaluations, estimated {} for {}",
+        report.evaluations,
+        est.events,
+        coarse + full
+    );
+}

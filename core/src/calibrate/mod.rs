@@ -166,15 +166,41 @@ pub fn max_descent_evaluations(constants: usize, rounds: u32) -> u64 {
 }
 
 /// An upper bound of the scores `skblab calibrate` computes, each on `(coarse seeds, seeds)`:
-/// `calibrate_with` (`starts` = 0) or `calibrate_multistart_with`. The CLI prints it, with an
-/// ETA, before it starts.
+/// `calibrate_with` (`starts` = 0) or `calibrate_multistart_with`. The CLI prints it before it
+/// starts, beside [`expected_evaluations`].
 pub fn max_evaluations(cal: &dyn Calibration, rounds: u32, starts: u32) -> (u64, u64) {
+    evaluations_with(cal, rounds, starts, max_descent_evaluations)
+}
+
+/// The scores a descent computes per round and constant when the constant does not move: one
+/// stride each way that does not improve. A constant that moves k strides costs k + 1 (a
+/// failing stride ends its walk), so a descent near its optimum — a fit from committed values,
+/// each later round's halved step — computes about this many; the bound
+/// ([`max_descent_evaluations`]) assumes the worst walk in every round.
+const STRIDES_WHEN_SETTLED: u64 = 2;
+
+/// The scores a descent of `rounds` rounds over `constants` constants is expected to compute
+/// ([`STRIDES_WHEN_SETTLED`] per round and constant).
+pub fn expected_descent_evaluations(constants: usize, rounds: u32) -> u64 {
+    u64::from(rounds.min(MAX_ROUNDS)) * constants as u64 * STRIDES_WHEN_SETTLED
+}
+
+/// The scores `skblab calibrate` is expected to compute, on `(coarse seeds, seeds)`: the
+/// estimate its ETA and its long-run limit use (a fit that stops early computes far fewer
+/// than [`max_evaluations`]: page-frag-free's default fit computes 9 of at most 37).
+pub fn expected_evaluations(cal: &dyn Calibration, rounds: u32, starts: u32) -> (u64, u64) {
+    evaluations_with(cal, rounds, starts, expected_descent_evaluations)
+}
+
+/// The scores of a fit (one descent, or a multi-start) with `descent` the scores of one
+/// descent of so many constants and rounds.
+fn evaluations_with(cal: &dyn Calibration, rounds: u32, starts: u32, descent: fn(usize, u32) -> u64) -> (u64, u64) {
     let k = cal.constants().len();
     if starts == 0 {
-        return (0, 1 + max_descent_evaluations(k, rounds));
+        return (0, 1 + descent(k, rounds));
     }
-    let coarse = (u64::from(starts.min(MAX_STARTS)) + 1) * (1 + max_descent_evaluations(k, COARSE_ROUNDS));
-    (coarse, multistart::RESCORED as u64 + max_descent_evaluations(k, rounds) + 1)
+    let coarse = (u64::from(starts.min(MAX_STARTS)) + 1) * (1 + descent(k, COARSE_ROUNDS));
+    (coarse, multistart::RESCORED as u64 + descent(k, rounds) + 1)
 }
 
 /// Where a descent ended.

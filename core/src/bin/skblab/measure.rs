@@ -23,10 +23,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-#[path = "measure/real.rs"]
 mod real;
 #[cfg(test)]
-#[path = "measure/tests.rs"]
 mod tests;
 
 pub use real::RealRunner;
@@ -466,7 +464,7 @@ pub fn command(a: MeasureArgs) -> Result<String, String> {
 /// `skblab calibrate <exp> --machine FILE`: the catalogue prediction, the fit on one part and
 /// the rest predicted, as a table or JSON. The file is read up to its size limit and no
 /// further; the work is estimated and the estimate printed before the first run, and above
-/// the CLI's limit ([`super::LONG_RUN_LIMIT_S`]) refused without `--allow-long`, like `run`.
+/// the CLI's limit ([`super::work::LONG_RUN_LIMIT_S`]) refused without `--allow-long`, like `run`.
 pub fn calibrate(experiment: &str, path: &std::path::Path, json: bool, allow_long: bool) -> Result<String, String> {
     if experiment != "high-order-alloc" {
         return Err(format!(
@@ -482,7 +480,7 @@ pub fn calibrate(experiment: &str, path: &std::path::Path, json: bool, allow_lon
         .and_then(|f| file::read_limited(f).map_err(|e| format!("{shown}: {e}")))?;
     let m = file::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
     let mut f = fit::MachineFit::new(&m).map_err(|e| format!("{shown}: {e}"))?;
-    eprintln!("skblab: {}", work_line(&f, m.machine.cpus, super::LONG_RUN_LIMIT_S, allow_long)?);
+    eprintln!("skblab: {}", work_line(&f, m.machine.cpus, super::work::LONG_RUN_LIMIT_S, allow_long)?);
     let mut last = 0;
     while !f.finished() {
         f.step();
@@ -519,7 +517,7 @@ fn work_line(f: &fit::MachineFit, file_cpus: u32, limit_s: f64, allow_long: bool
         "calibrate high-order-alloc --machine: {} simulator runs on {cores}, about {} simulated events, about {} of one core",
         f.total(),
         e.events,
-        super::duration_text(f.native_seconds())
+        super::work::duration_text(f.native_seconds())
     );
     if f.native_seconds() > limit_s && !allow_long {
         return Err(format!("{line}, above the limit of {limit_s:.0} s: pass --allow-long to run it anyway"));
