@@ -27,6 +27,7 @@ mod high_order_alloc_sndbuf;
 #[cfg(feature = "cli")]
 mod jobs;
 mod ktls_recursion;
+mod machine_report_text;
 mod machine_rr;
 mod meaningful;
 mod measure;

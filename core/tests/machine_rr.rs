@@ -17,7 +17,7 @@ fn kernel(family: FamilyId) -> KernelCosts {
 
 #[test]
 fn a_slower_wakeup_from_idle_makes_one_pair_slower_and_two_pairs_do_not_pay_it() {
-    for family in [FamilyId::EmrGuest, FamilyId::MilanGuest, FamilyId::Zen5Guest] {
+    for family in [FamilyId::EmrGuest, FamilyId::MilanGuest, FamilyId::GenoaGuest, FamilyId::Zen5Guest] {
         let mut k = kernel(family);
         let p = guest(family, &k);
         let base = rr::half_trip(&p, &k, 1, false).total_ns();
@@ -35,7 +35,7 @@ fn a_slower_wakeup_from_idle_makes_one_pair_slower_and_two_pairs_do_not_pay_it()
 
 #[test]
 fn pinning_both_tasks_to_one_cpu_removes_the_ipi_and_the_idle_exit() {
-    for family in [FamilyId::EmrGuest, FamilyId::MilanGuest] {
+    for family in [FamilyId::EmrGuest, FamilyId::MilanGuest, FamilyId::GenoaGuest] {
         let k = kernel(family);
         let p = guest(family, &k);
         let free = rr::half_trip(&p, &k, 1, false);

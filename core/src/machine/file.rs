@@ -66,7 +66,7 @@ pub struct Machine {
     #[serde(default)]
     pub cpu: String,
     /// The catalogue family the CLI recognised (`zen5-guest`: AMD family 26 under a
-    /// hypervisor, `milan-guest`, `emr-guest`; empty: none of the catalogue's families).
+    /// hypervisor, `milan-guest`, `genoa-guest`, `emr-guest`; empty: none of the catalogue's families).
     #[serde(default)]
     pub family: String,
     /// The hypervisor flag and vendor if any (`KVM`, ...; empty on bare metal).

@@ -1,7 +1,7 @@
 //! `skblab calibrate high-order-alloc --machine FILE`: the model held against a real machine.
 //! From a measurement file ([`super::file`]) it builds the machine's profile
 //! from the catalogue (the family the file names, else the one its CPU maps to: `zen5-guest`,
-//! `milan-guest`, `emr-guest` for this project's 2-vCPU guests; [`family_for`]), predicts every cell the experiments can simulate for it from the catalogue alone,
+//! `milan-guest`, `genoa-guest`, `emr-guest` for this project's 2-vCPU guests; [`family_for`]), predicts every cell the experiments can simulate for it from the catalogue alone,
 //! then fits [`FIT`] — one constant, inside its sourced range — on one part of the measurement
 //! (the 64 KiB stream cells: both orders, every flow count measured, at least
 //! [`MIN_FIT_CELLS`] of them, the fitting budget of one constant per three independent numbers)
@@ -152,6 +152,15 @@ impl MachineFit {
         let mut notes = Vec::new();
         let family = family_for(m, &mut notes)?;
         let params = stream_params(m, &mut notes)?;
+        if m.machine.cpus > RR_MAX_CPUS {
+            notes.push(format!(
+                "the machine has {} CPUs, more than the model simulates (high-order-alloc at most {MAX_CPUS}, the rr cells at most {RR_MAX_CPUS}): its stream cells are predicted on {} cores and its rr cells on {RR_MAX_CPUS}, one socket of {} (`{}`)",
+                m.machine.cpus,
+                m.machine.cpus.min(MAX_CPUS),
+                catalogue::family(family).name,
+                family.name()
+            ));
+        }
         let (lo, hi) = (FIT.1.min.ln(), FIT.1.max.ln());
         Ok(MachineFit {
             m: m.clone(),
@@ -297,8 +306,11 @@ impl MachineFit {
         }
         if fitted.is_empty() {
             notes.push(format!(
-                "{} 64 KiB stream cells measured above zero, fewer than the {MIN_FIT_CELLS} one fitted constant needs: nothing fitted, every prediction is the catalogue's",
-                self.fit_cells()
+                "64 KiB stream cells measured above zero: {}, fewer than the {MIN_FIT_CELLS} one fitted constant needs: nothing fitted, every prediction is the catalogue's",
+                match self.fit_cells() {
+                    0 => "none".to_string(),
+                    n => n.to_string(),
+                }
             ));
         }
         MachineReport {
@@ -340,12 +352,6 @@ pub fn fit(m: &Measurement, progress: &mut dyn FnMut(usize, usize)) -> Result<Ma
 /// high-order per-CPU lists (5.14+), the measured pageset when the state suite has it.
 fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, String> {
     let cpus = m.machine.cpus.min(MAX_CPUS);
-    if m.machine.cpus > MAX_CPUS {
-        notes.push(format!(
-            "the machine has {} CPUs, high-order-alloc simulates at most {MAX_CPUS}: every stream cell is predicted on {MAX_CPUS} cores",
-            m.machine.cpus
-        ));
-    }
     let major: u32 = m.kernel.release.split('.').next().and_then(|s| s.parse().ok()).unwrap_or(6);
     let mut set = vec![format!("sockets=1"), format!("cpus={cpus}"), "smt=false".to_string()];
     set.push(format!("pcp_high_order={}", major >= 6));
@@ -353,9 +359,14 @@ fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, Str
     let get = |id: &str| state.iter().find(|c| c.id == id).map(|c| c.median.round() as i64);
     match (get("pcp-high"), get("pcp-batch")) {
         (Some(h), Some(b)) => {
-            let h = h.clamp(8, 8192);
-            set.push(format!("pcp_high={h}"));
-            set.push(format!("pcp_batch={}", b.clamp(1, 512.min(h))));
+            let (high, batch) = (h.clamp(8, 8192), b.clamp(1, 512.min(h.clamp(8, 8192))));
+            if (high, batch) != (h, b) {
+                notes.push(format!(
+                    "the state suite's per-CPU list high {h} and batch {b} are outside high-order-alloc's ranges (high 8..=8192 pages, batch 1..=512 and at most high): simulated with high {high} and batch {batch}"
+                ));
+            }
+            set.push(format!("pcp_high={high}"));
+            set.push(format!("pcp_batch={batch}"));
         }
         _ => notes.push("no state suite: the per-CPU lists use the 2019 server's high/batch".to_string()),
     }
@@ -485,10 +496,13 @@ fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used: bool) -> M
     }
 }
 
+/// The most CPUs the rr cells are predicted on (a file with more says so in a note).
+const RR_MAX_CPUS: u32 = 256;
+
 /// The rr cells ([`super::rr`]): from the catalogue, and with the fitted `tcp_skb_cycles`.
 fn rr_points(m: &Measurement, family: FamilyId, tcp_skb_cycles: f64) -> Vec<MachinePoint> {
     let kernel = catalogue::kernel(family, Era::Linux2026).unwrap_or(&ZEN5_GUEST_2026);
-    let cpus = m.machine.cpus.clamp(1, 256);
+    let cpus = m.machine.cpus.clamp(1, RR_MAX_CPUS);
     let (cat, fit) = (profile(cpus, family, FIT.1.value), profile(cpus, family, tcp_skb_cycles));
     m.cells("rr")
         .iter()

@@ -68,18 +68,18 @@ impl MachineReport {
         let zero = cat.iter().filter(|e| e.is_nan()).count();
         let zero = if zero > 0 { format!("; {zero} measured zero, no percentage error") } else { String::new() };
         let catalogue =
-            format!("summary: stream MAPE from the catalogue alone {} ({} cells{zero})", mape(&cat), cat.len());
+            format!("summary: stream MAPE from the catalogue alone {} ({}{zero})", mape(&cat), cells(cat.len()));
         let rr: Vec<f64> = self.points.iter().filter(|p| p.suite == "rr").map(|p| p.error_catalogue_pct).collect();
-        let rr = if rr.is_empty() { String::new() } else { format!("; rr {} ({} cells)", mape(&rr), rr.len()) };
+        let rr = if rr.is_empty() { String::new() } else { format!("; rr {} ({})", mape(&rr), cells(rr.len())) };
         if self.fitted.is_empty() {
             return format!("{catalogue}{rr}; nothing fitted\n");
         }
         format!(
-            "{catalogue}{rr}; after fitting {} on {}: out of sample {} ({} cells), in sample {}\n",
+            "{catalogue}{rr}; after fitting {} on {}: out of sample {} ({}), in sample {}\n",
             self.fitted.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "),
             inn.len(),
             mape(&out),
-            out.len(),
+            cells(out.len()),
             mape(&inn)
         )
     }
@@ -97,6 +97,15 @@ impl MachineReport {
             }
         }
         out
+    }
+}
+
+/// A count of cells as the summary says it: `1 cell`, `12 cells`.
+fn cells(n: usize) -> String {
+    if n == 1 {
+        "1 cell".to_string()
+    } else {
+        format!("{n} cells")
     }
 }
 

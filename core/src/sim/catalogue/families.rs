@@ -210,3 +210,24 @@ pub const EMR_GUEST: Family = Family {
     turbo_all_core_mhz: q(2900.0, 1900.0, 3900.0, "MHz", Assumed, "all-core clock not found: between the 8592+'s 1.9 GHz base and its 3.9 GHz boost"),
     smt_slowdown_pct: q(160.0, 100.0, 200.0, "%", Assumed, "the vCPUs may or may not be SMT siblings"),
 };
+
+/// AMD Zen 4 server (EPYC 9004 "Genoa", CPUID family 25 model 17) under KVM, 2 vCPUs: one of
+/// this project's measured guests (its model name, "AMD EPYC", hides the part).
+pub const GENOA_GUEST: Family = Family {
+    id: FamilyId::GenoaGuest,
+    name: "AMD Zen 4 (EPYC 9004 Genoa) KVM guest, 2 vCPUs",
+    line_smt_ns: q(10.3, 10.3, 10.4, "ns", Measured, "c2c CAS between SMT siblings: median 10.3 ns (10.3-10.4) over 96 pairs, Dual EPYC 9454 (KCORES/core-to-core-latency-plus results, @456cc116); the two vCPUs' placement on the host is not known"),
+    line_same_socket_ns: q(27.1, 24.2, 33.9, "ns", Measured, "c2c CAS within one 8-core CCD: median 27.1 ns (24.2-33.9) over 672 pairs, Dual EPYC 9654 (KCORES @456cc116); the two vCPUs' placement on the host is not known"),
+    line_cross_socket_ns: q(99.3, 85.2, 153.6, "ns", Measured, "c2c CAS across CCDs of one socket: median 99.3 ns (85.2-153.6) over 8448 pairs, the other socket 191.6; Dual EPYC 9654 (KCORES @456cc116)"),
+    line_llc_ns: q(13.5, 10.0, 16.0, "ns", Secondary, "Zen 4's L3 about 50 cycles (Chips and Cheese, 'Genoa-X: Server V-Cache Round 2', 2023-07-17: Milan-X's 50-cycle L3, V-Cache adds 4 cycles per AMD at ISSCC 2023) at Genoa's ~3.7 GHz, 13.5 ns; a desktop Zen 4 at 5+ GHz shows 10.1 ns (AIDA64 on a Ryzen 9 7900X, appuals)"),
+    dram_ns: q(125.0, 110.0, 140.0, "ns", Assumed, "no Genoa figure in ns found: Chips and Cheese (2023-07-17) finds Genoa-X's memory latency near Sapphire Rapids' and above Milan-X's; Milan's 122 ns (Rome's, Anandtech 14694 p7) a little more, DDR5 behind the IO die"),
+    dram_remote_ns: q(190.0, 180.0, 200.0, "ns", Measured, "one socket is simulated, so nothing reads it: the other socket's c2c CAS 191.6 ns (182.8-200.9), Dual EPYC 9654 (KCORES @456cc116)"),
+    l2_bytes: q(1048576.0, 1048576.0, 1048576.0, "bytes", Secondary, "1 MB L2 per core (svethardware.cz and 3dfxzone on Genoa's CCDs, 2022-11; a Genoa engineering sample's Geekbench record, 2022-05)"),
+    l3_bytes_per_core: q(4194304.0, 4194304.0, 4194304.0, "bytes", Secondary, "32 MB L3 per 8-core CCD, shared by all eight (svethardware.cz, 3dfxzone, tech2sports, 2022-11)"),
+    locked_rmw_ns: q(2.0, 1.0, 5.0, "ns", Assumed, "not found; as zen5-guest: the same Zen locked-RMW design on an owned line, at a similar clock"),
+    copy_bytes_per_kcycle: q(32000.0, 16000.0, 64000.0, "bytes/kcycle", Assumed, "not found; as zen5-guest: Zen 4 also loads two 256-bit words per cycle (AVX-512 split in two halves), and a copy gets half the load path"),
+    copy_mlp: q(16.0, 10.0, 24.0, "lines in flight", Assumed, "Zen 4 fill buffers not found: as zen5-guest (Skylake-SP's 16 superqueue entries as the floor of a server core)"),
+    turbo_max_mhz: q(3700.0, 3500.0, 4100.0, "MHz", Secondary, "EPYC 9654 2.4 GHz base, 3.7 GHz boost (TechPowerUp's database via llmperf.net; fanaticosdelhardware, 2022); Genoa-X's cores ran at ~3.7 GHz in Chips and Cheese's test (2023-07-17); the guest's name hides the part"),
+    turbo_all_core_mhz: q(3100.0, 2600.0, 3700.0, "MHz", Assumed, "all-core clock not found: between the guest's cpuinfo 2596 MHz (this machine, the host's TSC rate, about a part's base clock; not in the measurement file) and the 3.7 GHz boost, about the middle"),
+    smt_slowdown_pct: q(160.0, 100.0, 200.0, "%", Assumed, "the vCPUs may or may not be SMT siblings: Skylake-SP's two-thread slowdown if they are, the range down to 100 (separate cores)"),
+};

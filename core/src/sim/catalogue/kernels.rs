@@ -271,3 +271,27 @@ const EMR_WAKE_NS: f64 = 29675.0;
 const EMR_WAKE_MIN_NS: f64 = 29675.0;
 const EMR_WAKE_MAX_NS: f64 = 136400.0;
 const EMR_WAKE_SOURCE: &str = "measured on a 2-vCPU Emerald Rapids KVM guest with skblab measure sched (data/measurements/2026-12-07-intel-xeon-f6m207.json, cells ring-cross-cpu and ring-same-cpu: two dd bs=1 pinned by taskset, one byte around two FIFOs, across vCPUs 1 and 0 and on vCPU 0 alone, 20,000 round trips, the commands in the file; 0-4.5 % foreign CPU): medians 62.30 and 2.96 us per round trip, (62.30 - 2.96) / 2 = 29.7 us per wakeup; earlier runs of the same cells gave 126.0-134.2 us across (61.6 per wakeup, load average 1-4) and 159.7-266.1 us on a loaded machine (data/measurements/2026-12-06-intel-xeon-f6m207.json, up to 136 us per wakeup); cpuidle haltpoll with guest_halt_poll_ns=0 (the host's halt polling is not visible from inside)";
+
+/// Kernel-path costs of 6.x kernels on this project's Zen 4 (Genoa) guests: the Zen 5 guest's,
+/// but for the wakeup of a halted vCPU, measured on such a guest with the sched suite.
+pub const GENOA_GUEST_2026: KernelCosts = KernelCosts {
+    family: FamilyId::GenoaGuest,
+    wake_latency_ns: q(GENOA_WAKE_NS, GENOA_WAKE_MIN_NS, GENOA_WAKE_MAX_NS, "ns", Measured, GENOA_WAKE_SOURCE),
+    idle_exit_ns: q(
+        GENOA_WAKE_NS,
+        2000.0,
+        GENOA_WAKE_MAX_NS,
+        "ns",
+        Estimate,
+        "a halted vCPU leaves HLT through the host (VM exit, the host's halt polling, VM entry): as wake_latency_ns",
+    ),
+    ..ZEN5_GUEST_2026
+};
+
+/// The Genoa guest's cross-CPU wakeup: half of (the dd ring's round trip across the two vCPUs
+/// less its round trip on one), from the committed quiet measurement of such a guest; the
+/// range over its three runs of each cell.
+const GENOA_WAKE_NS: f64 = 17358.0;
+const GENOA_WAKE_MIN_NS: f64 = 17160.0;
+const GENOA_WAKE_MAX_NS: f64 = 18272.0;
+const GENOA_WAKE_SOURCE: &str = "measured on a 2-vCPU Genoa KVM guest with skblab measure sched (data/measurements/2026-12-07-amd-epyc-f25m17.json, cells ring-cross-cpu and ring-same-cpu: two dd bs=1 pinned by taskset, one byte around two FIFOs, across vCPUs 1 and 0 and on vCPU 0 alone, 20,000 round trips, three runs each, 0-3.3 % foreign CPU): medians 40.25 and 5.54 us per round trip, (40.25 - 5.54) / 2 = 17.4 us per wakeup; the runs' extremes give 17.2-18.3";

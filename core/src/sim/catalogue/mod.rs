@@ -106,6 +106,8 @@ crate::choice_enum! {
         MilanGuest = "milan-guest",
         /// Intel Emerald Rapids (5th-gen Xeon) guest (2 vCPUs): a measured guest of this project.
         EmrGuest = "emr-guest",
+        /// AMD Zen 4 EPYC 9004 (Genoa) guest (2 vCPUs): a measured guest of this project.
+        GenoaGuest = "genoa-guest",
     }
 }
 
@@ -288,7 +290,7 @@ mod families;
 mod kernels;
 
 pub use families::{
-    BROADWELL_EP, CORTEX_A53, E5_1650_V4, EMR_GUEST, MILAN_GUEST, SKYLAKE_SP, WESTMERE_XEN, ZEN5_GUEST,
+    BROADWELL_EP, CORTEX_A53, E5_1650_V4, EMR_GUEST, GENOA_GUEST, MILAN_GUEST, SKYLAKE_SP, WESTMERE_XEN, ZEN5_GUEST,
 };
 
 /// Every part with clocks of its own.
@@ -299,13 +301,13 @@ pub fn part(name: &str) -> Option<&'static Part> {
     PARTS.iter().find(|p| p.name == name).copied()
 }
 pub use kernels::{
-    BROADWELL_EP_2018, CORTEX_A53_2018, EMR_GUEST_2026, MILAN_GUEST_2026, SKYLAKE_SP_2018, SKYLAKE_SP_2019,
-    WESTMERE_XEN_2011, ZEN5_GUEST_2026,
+    BROADWELL_EP_2018, CORTEX_A53_2018, EMR_GUEST_2026, GENOA_GUEST_2026, MILAN_GUEST_2026, SKYLAKE_SP_2018,
+    SKYLAKE_SP_2019, WESTMERE_XEN_2011, ZEN5_GUEST_2026,
 };
 
 /// Every family, in [`FamilyId`] order.
-pub const FAMILIES: [&Family; 7] =
-    [&SKYLAKE_SP, &BROADWELL_EP, &WESTMERE_XEN, &CORTEX_A53, &ZEN5_GUEST, &MILAN_GUEST, &EMR_GUEST];
+pub const FAMILIES: [&Family; 8] =
+    [&SKYLAKE_SP, &BROADWELL_EP, &WESTMERE_XEN, &CORTEX_A53, &ZEN5_GUEST, &MILAN_GUEST, &EMR_GUEST, &GENOA_GUEST];
 
 /// The family of `id`.
 pub fn family(id: FamilyId) -> &'static Family {
@@ -313,7 +315,7 @@ pub fn family(id: FamilyId) -> &'static Family {
 }
 
 /// Every kernel-cost entry.
-pub const KERNELS: [&KernelCosts; 8] = [
+pub const KERNELS: [&KernelCosts; 9] = [
     &SKYLAKE_SP_2019,
     &BROADWELL_EP_2018,
     &WESTMERE_XEN_2011,
@@ -322,6 +324,7 @@ pub const KERNELS: [&KernelCosts; 8] = [
     &SKYLAKE_SP_2018,
     &MILAN_GUEST_2026,
     &EMR_GUEST_2026,
+    &GENOA_GUEST_2026,
 ];
 
 /// The family of a CPU by its CPUID vendor, family and model (what `/proc/cpuinfo` and a
@@ -332,6 +335,9 @@ pub fn family_of_cpu(vendor: &str, cpu_family: u32, model: u32) -> Option<Family
         ("AuthenticAMD", 26, _) => Some(FamilyId::Zen5Guest),
         // Family 25 model 0x01: Milan and Milan-X (EPYC 7003); 0x00-0x0f is Zen 3 server.
         ("AuthenticAMD", 25, 0x00..=0x0f) => Some(FamilyId::MilanGuest),
+        // Family 25 models 0x10-0x1f: Genoa (EPYC 9004; 0x11 in production, the EDAC driver's
+        // family 19h models 10h-1Fh).
+        ("AuthenticAMD", 25, 0x10..=0x1f) => Some(FamilyId::GenoaGuest),
         // Family 6 model 0xcf (207): Emerald Rapids Xeon (INTEL_EMERALDRAPIDS_X).
         ("GenuineIntel", 6, 0xcf) => Some(FamilyId::EmrGuest),
         _ => None,
