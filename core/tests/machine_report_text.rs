@@ -55,11 +55,13 @@ fn counts_read_as_english() {
     for (suite, keep) in [("stream", "tcp-1flow-4k-order3"), ("rr", "tcp-rr-1flow")] {
         m.suites.get_mut(suite).expect("suite").cells.retain(|c| c.id == keep);
     }
+    m.machine.cpus = 1;
     let (table, _) = report(&m);
-    for bad in ["1 cells", "1 flows", "1 64 KiB", "0 64 KiB", "1 runs"] {
+    for bad in ["1 cells", "1 flows", "1 64 KiB", "0 64 KiB", "1 runs", "1 CPUs", "1 cores"] {
         assert!(!table.contains(bad), "'{bad}' in:\n{table}");
     }
     assert!(table.contains("(1 cell)") && table.contains("64 KiB stream cells measured above zero: none"), "{table}");
+    assert!(table.contains("(1 CPU, KVM guest)") && table.contains("1 socket × 1 core\n"), "{table}");
 }
 
 /// The Genoa guest's file is predicted with its own CPU's family, which says so; a Zen 3 file

@@ -21,6 +21,7 @@
 //! it in slices with progress; [`fit`] runs them all.
 
 use super::file::{Cell, Measurement};
+use super::report::count;
 use crate::experiments::high_order_alloc::{
     config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim, MAX_CPUS,
 };
@@ -314,13 +315,13 @@ impl MachineFit {
             ));
         }
         MachineReport {
-            machine: format!("{} ({} CPUs{})", self.m.machine.model, self.m.machine.cpus, hv(&self.m)),
+            machine: format!("{} ({}{})", self.m.machine.model, count(self.m.machine.cpus.into(), "CPU"), hv(&self.m)),
             kernel: self.m.kernel.release.clone(),
             profile: format!(
-                "{} (`{}`) with Linux 6.x's kernel costs, 1 socket × {} cores",
+                "{} (`{}`) with Linux 6.x's kernel costs, 1 socket × {}",
                 catalogue::family(self.family).name,
                 self.family.name(),
-                self.simulated_cpus()
+                count(self.simulated_cpus().into(), "core")
             ),
             fitted,
             points,

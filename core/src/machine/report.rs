@@ -102,10 +102,15 @@ impl MachineReport {
 
 /// A count of cells as the summary says it: `1 cell`, `12 cells`.
 fn cells(n: usize) -> String {
+    count(n as u64, "cell")
+}
+
+/// `n` and a noun whose plural takes an `s`, as English says it: `1 core`, `2 cores`.
+pub(super) fn count(n: u64, noun: &str) -> String {
     if n == 1 {
-        "1 cell".to_string()
+        format!("1 {noun}")
     } else {
-        format!("{n} cells")
+        format!("{n} {noun}s")
     }
 }
 
