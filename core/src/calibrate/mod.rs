@@ -180,7 +180,7 @@ pub fn max_evaluations(cal: &dyn Calibration, rounds: u32, starts: u32) -> (u64,
 const STRIDES_WHEN_SETTLED: u64 = 2;
 
 /// The scores a descent of `rounds` rounds over `constants` constants is expected to compute
-/// ([`STRIDES_WHEN_SETTLED`] per round and constant).
+/// (`STRIDES_WHEN_SETTLED`, two, per round and constant).
 pub fn expected_descent_evaluations(constants: usize, rounds: u32) -> u64 {
     u64::from(rounds.min(MAX_ROUNDS)) * constants as u64 * STRIDES_WHEN_SETTLED
 }
