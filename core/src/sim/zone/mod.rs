@@ -481,6 +481,32 @@ mod tests {
     }
 
     #[test]
+    fn a_colder_buddy_line_costs_more_per_merge_step() {
+        // CPU 1 splits an order-10 block down to two order-3 buddies a and b (the halves it
+        // puts back are its lines) and frees b; CPU 2 frees a, which merges seven times back
+        // to order 10, each buddy's struct page pulled from CPU 1 over the mesh.
+        let free_a = |mesh_ns: u64| {
+            let mut m = SERVER_2019;
+            m.line_same_socket_ns = mesh_ns;
+            let c = Caches::new(&m);
+            let mut z = Zone::new(0, 1024, 4, 12, 4, false);
+            let a = z.rmqueue_locked(&m, &c, 1, 3).0.unwrap();
+            let b = z.rmqueue_locked(&m, &c, 1, 3).0.unwrap();
+            assert!(z.put_page_testzero(b));
+            z.free_one_page(&m, &c, 1, b, 3);
+            assert!(z.put_page_testzero(a));
+            let cost = z.free_one_page(&m, &c, 2, a, 3);
+            assert_eq!(z.free_area.nr_free()[10], 1);
+            cost
+        };
+        let (near, far) = (free_a(50), free_a(100));
+        // The same steps; at least one line more per merge step at the larger distance.
+        assert_eq!(near.cycles, far.cycles);
+        assert_eq!(near.cycles, SERVER_2019.buddy_step_cycles * 8);
+        assert!(far.line_ns >= near.line_ns + 7 * 50, "{far:?} vs {near:?}");
+    }
+
+    #[test]
     fn order3_takes_the_buddy_path() {
         let m = SERVER_2019;
         let mut z = Zone::new(0, 1024, 2, 12, 4, false);
