@@ -43,10 +43,12 @@ mod invariants;
 mod report;
 mod setup;
 mod skb;
+mod wait;
 
 pub use chains::Stack;
 pub use expected::expected_events;
 pub use report::{Lane, RunResult};
+pub use wait::WaitStats;
 pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
 
 use super::profile::RrProfile;
@@ -231,6 +233,8 @@ pub struct Sim {
     running: Vec<Option<u32>>,
     batch_left: Vec<u64>,
     idle: Vec<bool>,
+    /// When each CPU idled, which threads were woken ([`wait`]).
+    wait: wait::Waiting,
     slub_costs: crate::sim::slub::SlubCosts,
     scale: Scale,
     /// The `struct page` line of each CPU's current tx page frag.
