@@ -42,7 +42,13 @@ fn fewer_flows_per_thread_mean_more_wakeups_per_request_and_fewer_mpps() {
     assert!(wakeups(&one) > 0.9, "one flow per thread: {:.3}", wakeups(&one));
     assert!(per_request(one.wait.idle_exits, &one) > 0.5, "{:?}", one.wait);
     assert!(batch(&one) < 1.1, "{:.2}", batch(&one));
-    assert!(wakeups(&one) > wakeups(&two) && wakeups(&two) > wakeups(&ten), "{:?} {:?} {:?}", one.wait, two.wait, ten.wait);
+    assert!(
+        wakeups(&one) > wakeups(&two) && wakeups(&two) > wakeups(&ten),
+        "{:?} {:?} {:?}",
+        one.wait,
+        two.wait,
+        ten.wait
+    );
     assert!(mpps(&one) < mpps(&two) && mpps(&two) < mpps(&ten), "{} {} {}", mpps(&one), mpps(&two), mpps(&ten));
 }
 

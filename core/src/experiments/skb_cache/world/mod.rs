@@ -48,8 +48,8 @@ mod wait;
 pub use chains::Stack;
 pub use expected::expected_events;
 pub use report::{Lane, RunResult};
-pub use wait::WaitStats;
 pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
+pub use wait::WaitStats;
 
 use super::profile::RrProfile;
 use crate::model::Runner;
