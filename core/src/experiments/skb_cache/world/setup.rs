@@ -102,7 +102,6 @@ impl Sim {
         let res = empty_result(&cfg, n as u32, sim_flows);
         let cur_node = (0..n as CpuId).map(|c| [m.pos(c).socket; 4]).collect();
         let costs = crate::sim::sched::WakeCosts::from_kernel(&cfg.profile.kernel, mhz.first().copied().unwrap_or(1));
-        let wait = super::wait::Waiting::new(costs, n, threads as usize);
         let mut sim = Sim {
             caches: Caches::new(&m),
             m,
@@ -123,7 +122,7 @@ impl Sim {
             slub_costs,
             scale: cfg.scale(),
             idle: vec![true; n],
-            wait,
+            wait: super::wait::Waiting::new(costs, n, threads as usize),
             frag_line: vec![CacheLine::UNTOUCHED; n],
             napi: vec![NapiFrag::default(); n],
             head_pages: Default::default(),
