@@ -49,5 +49,6 @@ mod replay;
 mod reproduce_fixtures;
 mod skb_cache;
 mod skb_cache_steady;
+mod skb_cache_wait;
 mod tidy;
 mod validate;

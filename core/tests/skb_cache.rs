@@ -260,13 +260,16 @@ fn gain_grows_with_cores() {
 /// whose thread runs on an IRQ CPU, which ksoftirqd now lets run). On SLAB the allocating CPUs
 /// refill and the freeing CPUs flush their arrays under list_lock (on SLUB the freeing CPUs'
 /// partial lists overflow): docs/skb-cache.md, "Flows, threads, cores and slab contention".
+/// Fewer than 4x between 32 and 8 queues: the idle threads' CPUs are woken, and the IRQ CPUs
+/// pay only `try_to_wake_up` of each wakeup (its `schedule()` runs on the thread's CPU), a
+/// larger share of an 8-queue IRQ CPU's work (0.91 wakeups per request against 0.75).
 #[test]
 fn fewer_rx_queues_saturate_the_irq_cpus() {
     let at = |q: &'static str| run(&[q]);
     let (all, half, few) = (at("rx_queues=112"), at("rx_queues=32"), at("rx_queues=8"));
     let mpps = |o: &skblab_core::RunOutput| metric(o, "mpps");
     assert!(
-        mpps(&all) > 1.3 * mpps(&half) && mpps(&half) > 3.0 * mpps(&few),
+        mpps(&all) > 1.3 * mpps(&half) && mpps(&half) > 2.5 * mpps(&few),
         "{} {} {}",
         mpps(&all),
         mpps(&half),

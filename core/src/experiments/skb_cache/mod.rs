@@ -27,8 +27,9 @@
 //! is expected to take), `world/handlers.rs` (a CPU's softirq and thread work, the link),
 //! `world/invariants.rs` (what `make fuzz-sim` checks after every event), `world/skb.rs` (an
 //! skb's alloc and free and the lines it pulls), `world/chains.rs` (the call chains CPU time
-//! is charged to, for `sim::profile`) and `world/report.rs` (the perf report and flame graph,
-//! lanes, `RunResult`).
+//! is charged to, for `sim::profile`), `world/wait.rs` (threads asleep in epoll_wait, their
+//! wakeups, CPUs' idle periods and exits) and `world/report.rs` (the perf report and flame
+//! graph, lanes, `RunResult`).
 
 mod lanes;
 pub mod profile;

@@ -38,6 +38,7 @@ pub fn check(seeds: &[u64]) -> TableCheck {
     let mut c = TableCheck::from_reproduction(&mean);
     c.gaps = vec![
         "the NIC's transmit per packet, epoll's per-event cost and the context switch are assumptions (no figure found)".into(),
+        "waiting is simulated (threads asleep in epoll_wait, wakeups, idle exits) but at 10,000 flows no thread sleeps and no CPU idles: the wake and idle-exit latencies do not move this table".into(),
         "tcp_skb_cycles is seed 000's loopback fit (64 KiB skbs), applied to one-segment tcp_rr skbs".into(),
         "SLAB's own costs (array push and pop, refill, flush, alien free) reuse SLUB's catalogue entries: no SLAB figure was found".into(),
         "rx heads are carved from the NAPI page fragment as __napi_alloc_skb did in 5.2; the mlx5 driver's own receive paths (build_skb on its pages) are not modelled".into(),
@@ -66,6 +67,8 @@ pub fn uncertain() -> Vec<(&'static str, Quantity)> {
         ("nic_tx_pkt_cycles", k.nic_tx_pkt_cycles),
         ("epoll_event_cycles", k.epoll_event_cycles),
         ("context_switch_cycles", k.context_switch_cycles),
+        ("wake_latency_ns", k.wake_latency_ns),
+        ("idle_exit_ns", k.idle_exit_ns),
     ]
 }
 
@@ -91,6 +94,8 @@ pub fn perturbed(values: &[f64]) -> RrProfile {
             "nic_rx_pkt_cycles" => &mut k.nic_rx_pkt_cycles,
             "nic_tx_pkt_cycles" => &mut k.nic_tx_pkt_cycles,
             "epoll_event_cycles" => &mut k.epoll_event_cycles,
+            "wake_latency_ns" => &mut k.wake_latency_ns,
+            "idle_exit_ns" => &mut k.idle_exit_ns,
             _ => &mut k.context_switch_cycles,
         };
         *slot = slot.with_value(v);

@@ -57,6 +57,7 @@ fn profile_text(input: &Input, r: &RunResult, s: &Summary) -> String {
             "\nper request: {:.2} slab frees on the slow path,\n  {:.0} ns in the slow path and spinning,\n  {:.0} ns of line transfers",
             s.slowpath_frees_per_request, s.slab_ns_per_request, s.line_ns_per_request
         );
+        wait_text(&mut out, r);
     }
     if r.slab.allochit + r.slab.allocmiss > 0 {
         slab_counters(&mut out, r);
@@ -152,4 +153,20 @@ fn lanes_text(r: &RunResult) -> String {
         );
     }
     out
+}
+
+/// Sleeping and waking in the window: wakeups and idle exits per request, the epoll batch.
+fn wait_text(out: &mut String, r: &RunResult) {
+    let w = &r.wait;
+    let tr = r.requests.max(1) as f64;
+    let cpu_ns = (r.measure_ns as f64 * f64::from(r.n_cpus)).max(1.0);
+    let _ = writeln!(
+        out,
+        "waiting: {:.3} thread wakeups and {:.3} idle exits per request ({:.1} us each on average),\n  {:.1} ready sockets per epoll_wait, CPUs idle {:.1} % of the window",
+        w.thread_wakeups as f64 / tr,
+        w.idle_exits as f64 / tr,
+        w.idle_exit_ns as f64 / w.idle_exits.max(1) as f64 / 1e3,
+        w.epoll_events as f64 / w.epoll_waits.max(1) as f64,
+        w.idle_ns as f64 / cpu_ns * 100.0
+    );
 }

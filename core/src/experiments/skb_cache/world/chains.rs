@@ -70,6 +70,8 @@ skb_call_chains! {
         AppSockState => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait;ep_poll;ep_send_events_proc;ep_item_poll;tcp_poll",
         /// A switch to another thread of this CPU when the running one has nothing ready.
         ContextSwitch => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait;ep_poll;schedule_hrtimeout_range;schedule;__schedule",
+        /// A thread woken from its sleep in epoll_wait: its CPU's `schedule()` to it.
+        Schedule => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait;ep_poll;schedule_hrtimeout_range;schedule;__schedule;finish_task_switch",
         /// The recvmsg and sendmsg syscalls, tcp_recvmsg, the TCP send path and the NIC's
         /// transmit, and one epoll event, of one transaction.
         Syscalls => "entry_SYSCALL_64;do_syscall_64",

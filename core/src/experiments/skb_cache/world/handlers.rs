@@ -9,13 +9,6 @@ use crate::sim::machine::CpuId;
 use crate::sim::skb::TCP_MSS;
 
 impl Sim {
-    fn kick(&mut self, cpu: CpuId, t: u64) {
-        if self.idle[cpu as usize] {
-            self.idle[cpu as usize] = false;
-            self.q.schedule(t, Ev::Cpu(cpu));
-        }
-    }
-
     pub(super) fn request(&mut self, t: u64, f: u32) {
         let x = self.flows[f as usize].irq_cpu;
         self.driver_q[x as usize].push_back(f);
@@ -65,9 +58,7 @@ impl Sim {
             }
             ns
         } else {
-            self.idle[c] = true;
-            self.running[c] = None;
-            self.softirq_since[c] = None;
+            self.go_idle(cpu, t);
             return;
         };
         self.q.schedule(t + ns.max(1), Ev::Cpu(cpu));
@@ -106,6 +97,7 @@ impl Sim {
         if switch {
             ns += self.work(cpu, Stack::ContextSwitch, k.context_switch_cycles.int() * taken / real);
         }
+        ns += self.batch_start(th, taken, switch);
         self.running[c] = Some(th);
         self.batch_left[c] = taken;
         Some(ns)
@@ -189,7 +181,7 @@ impl Sim {
                 let w = &mut self.vruntime[th as usize];
                 *w = (*w).max(v);
             }
-            ns += self.work(cpu, Stack::Wakeup, self.m.wakeup_cycles);
+            ns += self.wake_thread(th);
         }
         self.kick(y, t + ns);
         ns

@@ -43,11 +43,13 @@ mod invariants;
 mod report;
 mod setup;
 mod skb;
+mod wait;
 
 pub use chains::Stack;
 pub use expected::expected_events;
 pub use report::{Lane, RunResult};
 pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
+pub use wait::WaitStats;
 
 use super::profile::RrProfile;
 use crate::model::Runner;
@@ -231,6 +233,8 @@ pub struct Sim {
     running: Vec<Option<u32>>,
     batch_left: Vec<u64>,
     idle: Vec<bool>,
+    /// When each CPU idled, which threads were woken ([`wait`]).
+    wait: wait::Waiting,
     slub_costs: crate::sim::slub::SlubCosts,
     scale: Scale,
     /// The `struct page` line of each CPU's current tx page frag.

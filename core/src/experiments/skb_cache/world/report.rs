@@ -70,6 +70,8 @@ pub struct RunResult {
     /// When the window began: `warmup_ns`, or later if the flows needed longer to complete
     /// [`super::WARM_ROUND_TRIPS`] round trips.
     pub warmup_ns: u64,
+    /// Sleeping, waking and idling in the window ([`super::wait`]).
+    pub wait: super::WaitStats,
     pub lanes: Vec<Lane>,
     pub events: u64,
     pub capped: bool,
@@ -126,6 +128,7 @@ impl Sim {
             debug_assert!(checked || s.check_invariants().is_ok(), "SLAB: {:?}", s.check_invariants());
         }
         let end = self.run_state.window().warmup_ns + self.res.measure_ns;
+        self.close_idle(end);
         let (mut done, mut rtt_sum) = (0u64, 0u64);
         for &(at, rtt) in &self.sent_ns {
             if at < end {

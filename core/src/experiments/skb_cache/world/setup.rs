@@ -101,6 +101,7 @@ impl Sim {
         }
         let res = empty_result(&cfg, n as u32, sim_flows);
         let cur_node = (0..n as CpuId).map(|c| [m.pos(c).socket; 4]).collect();
+        let costs = crate::sim::sched::WakeCosts::from_kernel(&cfg.profile.kernel, mhz.first().copied().unwrap_or(1));
         let mut sim = Sim {
             caches: Caches::new(&m),
             m,
@@ -121,6 +122,7 @@ impl Sim {
             slub_costs,
             scale: cfg.scale(),
             idle: vec![true; n],
+            wait: super::wait::Waiting::new(costs, n, threads as usize),
             frag_line: vec![CacheLine::UNTOUCHED; n],
             napi: vec![NapiFrag::default(); n],
             head_pages: Default::default(),
@@ -208,6 +210,7 @@ fn empty_result(cfg: &Config, n_cpus: u32, sim_flows: u32) -> RunResult {
         rx_skbs_held: 0.0,
         off_node_partial_allocs: 0,
         warmup_ns: cfg.warmup_ns,
+        wait: Default::default(),
         lanes: Vec::new(),
         events: 0,
         capped: false,
