@@ -48,5 +48,6 @@ mod replay;
 mod reproduce_fixtures;
 mod skb_cache;
 mod skb_cache_steady;
+mod stream_waiting;
 mod tidy;
 mod validate;
