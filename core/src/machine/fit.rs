@@ -131,8 +131,8 @@ pub struct MachineFit {
     params: Params,
     cells: Vec<Cell>,
     /// Per stream cell: Mbit/s and the idle share, from the catalogue and after the fit.
-    catalogue: Vec<(f64, f64)>,
-    fitted: Vec<(f64, f64)>,
+    catalogue: Vec<StreamRun>,
+    fitted: Vec<StreamRun>,
     /// Golden-section bracket in ln(value), and the two inner points' objective.
     bracket: (f64, f64),
     inner: [Option<f64>; 2],
@@ -227,7 +227,7 @@ impl MachineFit {
         }
     }
 
-    fn predict(&mut self, k: usize, tcp_skb_cycles: f64) -> (f64, f64) {
+    fn predict(&mut self, k: usize, tcp_skb_cycles: f64) -> StreamRun {
         self.done += 1;
         simulate(&self.params, &self.cells[k], self.m.machine.cpus, self.family, tcp_skb_cycles)
     }
@@ -238,7 +238,7 @@ impl MachineFit {
         fit.iter()
             .map(|c| {
                 self.done += 1;
-                let p = simulate(&self.params, c, self.m.machine.cpus, self.family, x.exp()).0.max(1e-9);
+                let p = simulate(&self.params, c, self.m.machine.cpus, self.family, x.exp()).mbps.max(1e-9);
                 (p / c.median.max(1e-9)).ln().powi(2)
             })
             .sum()
@@ -273,8 +273,8 @@ impl MachineFit {
     pub fn report(&self) -> MachineReport {
         let mut points: Vec<MachinePoint> = layout_points(&self.m);
         for (k, c) in self.cells.iter().enumerate() {
-            let cat = self.catalogue.get(k).map_or(0.0, |r| r.0);
-            let fit = self.fitted.get(k).map_or(0.0, |r| r.0);
+            let cat = self.catalogue.get(k).map_or(0.0, |r| r.mbps);
+            let fit = self.fitted.get(k).map_or(0.0, |r| r.mbps);
             points.push(point("stream", c, fit, cat, self.fitting() && used_for_fit(c)));
         }
         points.extend(self.idle_point());
@@ -292,6 +292,7 @@ impl MachineFit {
             vec![]
         };
         let mut notes = self.notes.clone();
+        notes.extend(self.idle_note());
         if fitted.iter().any(|f| f.value <= f.range[0] * 1.02 || f.value >= f.range[1] * 0.98) {
             notes.push(format!(
                 "{} ended at its range's bound: inside its sourced range the model cannot reach the fit cells (a busy machine, or a mechanism the model lacks)",
@@ -330,17 +331,49 @@ impl MachineFit {
     /// both exist.
     fn idle_point(&self) -> Option<MachinePoint> {
         let measured = measured_idle_pct(&self.m)?;
-        let is_run = |c: &Cell| {
-            c.get("flows") == Some(1.0) && c.get("msg_bytes") == Some(65536.0) && c.get("order") == Some(3.0)
-        };
-        let k = self.cells.iter().position(is_run)?;
-        let pct = |v: &[(f64, f64)]| v.get(k).map_or(0.0, |r| r.1 * 100.0);
+        let k = self.cells.iter().position(is_idle_run)?;
+        let pct = |v: &[StreamRun]| v.get(k).map_or(0.0, |r| r.idle * 100.0);
         let setting = [("flows", 1.0), ("msg_bytes", 65536.0), ("order", 3.0)];
         let samples =
             vec![super::file::Sample { value: measured, foreign_cpu_pct: 0.0, contaminated: false, attempts: 1 }];
         let cell = Cell::new(IDLE_CELL, "idle", "%", &setting, samples);
         Some(point("idle", &cell, pct(&self.fitted), pct(&self.catalogue), false))
     }
+
+    /// Each CPU's idle share in the model's run of the idle point's cell (the measurement has
+    /// both CPUs together: the folded stacks keep no CPU).
+    fn idle_note(&self) -> Option<String> {
+        self.idle_point()?;
+        let k = self.cells.iter().position(is_idle_run)?;
+        let per_cpu = |r: &StreamRun| {
+            r.idle_cpus
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("cpu{i} {:.1} %", v * 100.0))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let cat = per_cpu(self.catalogue.get(k)?);
+        let fit = self.fitted.get(k).filter(|_| self.fitting()).map(|r| format!("; after the fit {}", per_cpu(r)));
+        Some(format!(
+            "idle per CPU at 1 flow, 64 KiB, order 3, in the model (the sender's CPU first): from the catalogue {cat}{}; the state suite measures both CPUs together",
+            fit.unwrap_or_default()
+        ))
+    }
+}
+
+/// One simulated stream cell: Mbit/s, the idle share of the CPUs its threads ran on and
+/// each CPU's (0..=1).
+#[derive(Debug, Clone, Default)]
+struct StreamRun {
+    mbps: f64,
+    idle: f64,
+    idle_cpus: Vec<f64>,
+}
+
+/// The stream cell the state suite's recorded run repeats: 1 flow, 64 KiB sends, order 3.
+fn is_idle_run(c: &Cell) -> bool {
+    c.get("flows") == Some(1.0) && c.get("msg_bytes") == Some(65536.0) && c.get("order") == Some(3.0)
 }
 
 /// The idle point's cell id.
@@ -449,11 +482,11 @@ pub fn profile(cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> MachineProfi
 
 /// One stream cell simulated, with waiting ([`Waiting`] from the family's kernel costs):
 /// Mbit/s and the idle share of the CPUs its threads ran on (0..=1).
-fn simulate(params: &Params, c: &Cell, cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> (f64, f64) {
+fn simulate(params: &Params, c: &Cell, cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> StreamRun {
     let mut p = params.clone();
     let bytes = c.get("msg_bytes").unwrap_or(16384.0).round().clamp(4096.0, 65536.0) as i64;
     if p.set("msg_bytes", crate::Value::Int(bytes / 4096 * 4096)).is_err() {
-        return (0.0, 0.0);
+        return StreamRun::default();
     }
     let flows = flows_of(c);
     let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
@@ -463,7 +496,7 @@ fn simulate(params: &Params, c: &Cell, cpus: u32, family: FamilyId, tcp_skb_cycl
     cfg.waiting = Some(Waiting::from_kernel(kernel));
     let mut sim = StreamSim::new(cfg, SEED);
     sim.run();
-    (sim.throughput_mbps(), sim.idle_share_of_used())
+    StreamRun { mbps: sim.throughput_mbps(), idle: sim.idle_share_of_used(), idle_cpus: sim.idle_shares() }
 }
 
 /// A stream cell's flows, as simulated (1..=16).
