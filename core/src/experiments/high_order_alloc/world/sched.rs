@@ -7,7 +7,9 @@
 //! wakee that CPU's exit from idle before it runs (`sim::sched::wake`: the wakee's CPU as
 //! `select_task_rq_fair` would see it, here always the thread's own, since placement is
 //! fixed; the exit by how long the CPU has been idle, `WakeCosts::exit_ns`). What Linux
-//! does (6.x): the reader of an empty receive queue sleeps in `sk_wait_data`
+//! does (6.x; net/core/stream.c read at torvalds/linux 03c11eb3b16d, a 6.x tree: its
+//! `sk_stream_wait_memory` draws `get_random_u32_below`, 6.2+): the reader of an empty
+//! receive queue sleeps in `sk_wait_data`
 //! (`tcp_recvmsg_locked`, net/ipv4/tcp.c: fewer bytes copied than `sock_rcvlowat`'s
 //! target, 1 byte at the default SO_RCVLOWAT) and is woken by the segment's
 //! `tcp_data_ready` → `sk->sk_data_ready` = `sock_def_readable`, a sync wakeup
