@@ -50,5 +50,6 @@ mod reproduce_fixtures;
 mod skb_cache;
 mod skb_cache_steady;
 mod skb_cache_wait;
+mod stream_waiting;
 mod tidy;
 mod validate;

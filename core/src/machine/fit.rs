@@ -9,7 +9,11 @@
 //!
 //! What is predicted: `stream` (the TCP_STREAM world of high-order-alloc on one socket of
 //! `machine.cpus` cores, the measured per-CPU list `high`/`batch` when the state suite has
-//! them, order-3 vs order-0 from the cell's sysctl), `layout` (skb-layout's 6.x preset) and
+//! them, order-3 vs order-0 from the cell's sysctl, with waiting: a wakeup of a task on
+//! another, idle CPU costs the IPI and that CPU's exit from idle, from the family's
+//! `ipi_send_ns`, `wake_latency_ns` and `idle_exit_ns`), `idle` (the CPUs' idle share of
+//! that world's run of the cell the state suite's `perf record -a` repeats, 1 flow of 64 KiB
+//! at order 3, beside the share of the recorded samples in the idle task), `layout` (skb-layout's 6.x preset) and
 //! `rr` (loopback ping-pong, [`super::rr`]: the same per-segment costs, the wakeup from
 //! `sim::sched`; after the fit with the fitted `tcp_skb_cycles`, no run of its own).
 //! What is not, and why, is [`MachineReport::not_predicted`]: UDP (cross-cpu-free models two
@@ -23,7 +27,7 @@
 use super::file::{Cell, Measurement};
 use super::report::count;
 use crate::experiments::high_order_alloc::{
-    config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim, MAX_CPUS,
+    config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim, Waiting, MAX_CPUS,
 };
 use crate::experiments::skb_layout::preset;
 use crate::params::Choice as _;
@@ -127,8 +131,9 @@ pub struct MachineFit {
     family: FamilyId,
     params: Params,
     cells: Vec<Cell>,
-    catalogue: Vec<f64>,
-    fitted: Vec<f64>,
+    /// Per stream cell: Mbit/s and the idle share, from the catalogue and after the fit.
+    catalogue: Vec<StreamRun>,
+    fitted: Vec<StreamRun>,
     /// Golden-section bracket in ln(value), and the two inner points' objective.
     bracket: (f64, f64),
     inner: [Option<f64>; 2],
@@ -232,7 +237,7 @@ impl MachineFit {
         }
     }
 
-    fn predict(&mut self, k: usize, tcp_skb_cycles: f64) -> f64 {
+    fn predict(&mut self, k: usize, tcp_skb_cycles: f64) -> StreamRun {
         self.done += 1;
         simulate(&self.params, &self.cells[k], self.m.machine.cpus, self.family, tcp_skb_cycles)
     }
@@ -243,7 +248,7 @@ impl MachineFit {
         fit.iter()
             .map(|c| {
                 self.done += 1;
-                let p = simulate(&self.params, c, self.m.machine.cpus, self.family, x.exp()).max(1e-9);
+                let p = simulate(&self.params, c, self.m.machine.cpus, self.family, x.exp()).mbps.max(1e-9);
                 (p / c.median.max(1e-9)).ln().powi(2)
             })
             .sum()
@@ -278,10 +283,11 @@ impl MachineFit {
     pub fn report(&self) -> MachineReport {
         let mut points: Vec<MachinePoint> = layout_points(&self.m);
         for (k, c) in self.cells.iter().enumerate() {
-            let cat = self.catalogue.get(k).copied().unwrap_or(0.0);
-            let fit = self.fitted.get(k).copied().unwrap_or(0.0);
+            let cat = self.catalogue.get(k).map_or(0.0, |r| r.mbps);
+            let fit = self.fitted.get(k).map_or(0.0, |r| r.mbps);
             points.push(point("stream", c, fit, cat, self.fitting() && used_for_fit(c)));
         }
+        points.extend(self.idle_point());
         let tcp = if self.fitting() { self.best } else { FIT.1.value };
         points.extend(rr_points(&self.m, self.family, tcp));
         let fitted = if self.fitting() {
@@ -296,6 +302,7 @@ impl MachineFit {
             vec![]
         };
         let mut notes = self.notes.clone();
+        notes.extend(self.idle_note());
         if fitted.iter().any(|f| f.value <= f.range[0] * 1.02 || f.value >= f.range[1] * 0.98) {
             notes.push(format!(
                 "{} ended at its range's bound: inside its sourced range the model cannot reach the fit cells (a busy machine, or a mechanism the model lacks)",
@@ -329,6 +336,73 @@ impl MachineFit {
             notes,
         }
     }
+}
+
+impl MachineFit {
+    /// The state suite's idle share (percent of both CPUs' samples in the idle task) beside
+    /// the model's of the stream cell the state run repeats (1 flow, 64 KiB, order 3), when
+    /// both exist.
+    fn idle_point(&self) -> Option<MachinePoint> {
+        let measured = measured_idle_pct(&self.m)?;
+        let k = self.cells.iter().position(is_idle_run)?;
+        let pct = |v: &[StreamRun]| v.get(k).map_or(0.0, |r| r.idle * 100.0);
+        let setting = [("flows", 1.0), ("msg_bytes", 65536.0), ("order", 3.0)];
+        let samples =
+            vec![super::file::Sample { value: measured, foreign_cpu_pct: 0.0, contaminated: false, attempts: 1 }];
+        let cell = Cell::new(IDLE_CELL, "idle", "%", &setting, samples);
+        Some(point("idle", &cell, pct(&self.fitted), pct(&self.catalogue), false))
+    }
+
+    /// Each CPU's idle share in the model's run of the idle point's cell (the measurement has
+    /// both CPUs together: the folded stacks keep no CPU).
+    fn idle_note(&self) -> Option<String> {
+        self.idle_point()?;
+        let k = self.cells.iter().position(is_idle_run)?;
+        let per_cpu = |r: &StreamRun| {
+            r.idle_cpus
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("cpu{i} {:.1} %", v * 100.0))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let cat = per_cpu(self.catalogue.get(k)?);
+        let fit = self.fitted.get(k).filter(|_| self.fitting()).map(|r| format!("; after the fit {}", per_cpu(r)));
+        Some(format!(
+            "idle per CPU at 1 flow, 64 KiB, order 3, in the model (the sender's CPU first): from the catalogue {cat}{}; the state suite measures both CPUs together",
+            fit.unwrap_or_default()
+        ))
+    }
+}
+
+/// One simulated stream cell: Mbit/s, the idle share of the CPUs its threads ran on and
+/// each CPU's (0..=1).
+#[derive(Debug, Clone, Default)]
+struct StreamRun {
+    mbps: f64,
+    idle: f64,
+    idle_cpus: Vec<f64>,
+}
+
+/// The stream cell the state suite's recorded run repeats: 1 flow, 64 KiB sends, order 3.
+fn is_idle_run(c: &Cell) -> bool {
+    c.get("flows") == Some(1.0) && c.get("msg_bytes") == Some(65536.0) && c.get("order") == Some(3.0)
+}
+
+/// The idle point's cell id.
+pub const IDLE_CELL: &str = "idle-1flow-64k";
+
+/// The state suite's measured idle share, percent: samples of its `perf record -a` whose
+/// stack runs through `do_idle` (the idle task, `swapper`), over the samples the recording
+/// took (`-F` per second × seconds × CPUs, read from its command; the folded text keeps only
+/// the heaviest stacks, so its own sum may fall short), or over the folded sum when larger.
+pub fn measured_idle_pct(m: &Measurement) -> Option<f64> {
+    let state = m.suites.get("state")?;
+    let folded = state.texts.get("perf_folded")?;
+    let (idle, total) = super::tools::folded_idle_samples(folded);
+    let expected = state.commands.iter().find_map(|c| super::tools::perf_record_samples(c, m.machine.cpus));
+    let total = total.max(expected.unwrap_or(0.0));
+    (total > 0.0).then(|| 100.0 * idle / total)
 }
 
 fn hv(m: &Measurement) -> String {
@@ -418,19 +492,23 @@ pub fn profile(cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> MachineProfi
     p
 }
 
-/// One stream cell simulated: Mbit/s.
-fn simulate(params: &Params, c: &Cell, cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> f64 {
+/// One stream cell simulated, with waiting ([`Waiting`] from the family's kernel costs):
+/// Mbit/s and the idle share of the CPUs its threads ran on (0..=1).
+fn simulate(params: &Params, c: &Cell, cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> StreamRun {
     let mut p = params.clone();
     let bytes = c.get("msg_bytes").unwrap_or(16384.0).round().clamp(4096.0, 65536.0) as i64;
     if p.set("msg_bytes", crate::Value::Int(bytes / 4096 * 4096)).is_err() {
-        return 0.0;
+        return StreamRun::default();
     }
     let flows = flows_of(c);
     let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
     let cpus = cpus.clamp(1, MAX_CPUS);
-    let mut sim = StreamSim::new(config_on(profile(cpus, family, tcp_skb_cycles), &p, flows, order), SEED);
+    let mut cfg = config_on(profile(cpus, family, tcp_skb_cycles), &p, flows, order);
+    let kernel = catalogue::kernel(family, Era::Linux2026).unwrap_or(&ZEN5_GUEST_2026);
+    cfg.waiting = Some(Waiting::from_kernel(kernel));
+    let mut sim = StreamSim::new(cfg, SEED);
     sim.run();
-    sim.throughput_mbps()
+    StreamRun { mbps: sim.throughput_mbps(), idle: sim.idle_share_of_used(), idle_cpus: sim.idle_shares() }
 }
 
 /// A stream cell's flows, as simulated (1..=16).
@@ -536,7 +614,7 @@ fn not_predicted(m: &Measurement) -> Vec<String> {
     let why = |s: &str| {
         match s {
         "udp" => "cross-cpu-free's worlds are two hosts over a wire (Xen netfront, a NIC); loopback inside one guest, where the sender's CPU also runs the receive softirq, is not one of them",
-        "state" => "kept as measured (buddyinfo, zoneinfo, slabinfo, perf stacks); only its pageset high/batch feed the stream prediction",
+        "state" => "kept as measured (buddyinfo, zoneinfo, slabinfo, perf stacks); its pageset high/batch feed the stream prediction and its stacks' idle share is the idle point's measurement",
         "sched" => "what waiting costs (pipe and ring round trips, messaging): the source of the guests' wake_latency_ns (the dd ring across vCPUs over the one on one vCPU), so not predicted from it",
         _ => "no model",
     }

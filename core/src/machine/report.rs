@@ -50,7 +50,7 @@ impl MachineReport {
     }
     /// Mean |error| of the stream cells: from the catalogue alone, and after the fit on the
     /// cells it did not see (out of sample) and on those it did (in sample); of the rr cells
-    /// from the catalogue alone. A cell measured zero has no percentage error and is counted
+    /// from the catalogue alone; the idle share at one flow, measured and from the catalogue. A cell measured zero has no percentage error and is counted
     /// apart.
     pub fn summary_line(&self) -> String {
         let stream: Vec<&MachinePoint> = self.points.iter().filter(|p| p.suite == "stream").collect();
@@ -71,6 +71,13 @@ impl MachineReport {
             format!("summary: stream MAPE from the catalogue alone {} ({}{zero})", mape(&cat), cells(cat.len()));
         let rr: Vec<f64> = self.points.iter().filter(|p| p.suite == "rr").map(|p| p.error_catalogue_pct).collect();
         let rr = if rr.is_empty() { String::new() } else { format!("; rr {} ({})", mape(&rr), cells(rr.len())) };
+        let rr = match self.points.iter().find(|p| p.suite == "idle") {
+            Some(p) => format!(
+                "{rr}; idle at 1 flow {:.1} % measured, {:.1} % from the catalogue",
+                p.measured, p.predicted_catalogue
+            ),
+            None => rr,
+        };
         if self.fitted.is_empty() {
             return format!("{catalogue}{rr}; nothing fitted\n");
         }

@@ -239,3 +239,32 @@ pub fn fold_perf_script(text: &str, max_bytes: usize) -> String {
     }
     out
 }
+
+/// Samples of folded `perf script` stacks (`comm;outer;...;leaf count` lines) that run
+/// through the idle task's `do_idle`, and all samples of the text.
+pub fn folded_idle_samples(folded: &str) -> (f64, f64) {
+    let (mut idle, mut total) = (0.0, 0.0);
+    for line in folded.lines() {
+        let Some((stack, n)) = line.rsplit_once(' ') else { continue };
+        let Ok(n) = n.trim().parse::<u64>() else { continue };
+        total += n as f64;
+        if stack.split(';').any(|f| f == "do_idle") {
+            idle += n as f64;
+        }
+    }
+    (idle, total)
+}
+
+/// The samples a `perf record -a ... -F HZ ... -- sleep S` command line takes on `cpus` CPUs
+/// (HZ × S × cpus), or `None` when the line is not one.
+pub fn perf_record_samples(command: &str, cpus: u32) -> Option<f64> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    if !command.starts_with("perf record") || !words.contains(&"-a") {
+        return None;
+    }
+    let after = |flag: &str| words.iter().position(|w| *w == flag).and_then(|i| words.get(i + 1));
+    let hz: f64 = after("-F")?.parse().ok()?;
+    let secs: f64 = after("sleep")?.parse().ok()?;
+    let n = hz * secs * f64::from(cpus);
+    (n.is_finite() && n > 0.0).then_some(n)
+}

@@ -51,7 +51,9 @@ pub use params::{specs, validate, FragOrder, Input};
 pub use report::{crossover_text, PointDetail, CROSSOVER_MIN_LEAD_PCT, MIN_STEADY_MEASURE_US};
 pub use runs::{RunSummary, SweepPoint, Trace, TRACE_EVENTS, TRACE_FLOWS_MAX};
 pub use seed::{crossover, plateau, SEED_000_ROWS};
-pub use world::{Placement, StreamConfig, StreamSim, StreamStats, TraceFrame, MAX_CPUS, MAX_EVENTS_PER_RUN, MAX_FLOWS};
+pub use world::{
+    Placement, StreamConfig, StreamSim, StreamStats, TraceFrame, Waiting, MAX_CPUS, MAX_EVENTS_PER_RUN, MAX_FLOWS,
+};
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::calibrate::Calibration;

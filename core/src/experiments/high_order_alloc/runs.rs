@@ -57,6 +57,7 @@ pub fn stream_config(machine: MachineProfile, i: &Input, flows: u32, order: Frag
         zone_pages: ZONE_PAGES,
         warmup_ns: i.warmup_us * 1000,
         measure_ns: i.measure_us * 1000,
+        waiting: None,
     }
 }
 

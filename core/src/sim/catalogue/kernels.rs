@@ -110,6 +110,14 @@ pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
         Assumed,
         "bare metal or HVM: the IPI and leaving a shallow idle state (intel_idle C1 2 us, C1E 10 us), a few us",
     ),
+    ipi_send_ns: q(
+        300.0,
+        100.0,
+        1000.0,
+        "ns",
+        Assumed,
+        "bare metal: one x2APIC ICR write (a WRMSR) and the wake list's entry, a few hundred ns (our estimate, no figure); unread on this entry and those that take it from here (the Xen 2011 and Arm entries included): only the machine comparison's stream runs charge waiting, on the guest families",
+    ),
     percpu_add_cycles: INTEL_PERCPU_ADD,
     percpu_fold_cycles: INTEL_PERCPU_FOLD,
     this_cpu_op_cycles: INTEL_THIS_CPU_OP,
@@ -217,6 +225,9 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
     ..SKYLAKE_SP_2018
 };
 
+/// The waker's side of a wakeup IPI in a KVM guest (`ipi_send_ns`).
+const GUEST_IPI_SEND: &str = "KVM guest, x2APIC, no IPI virtualization: 4,338 cycles on average from the ICR write of the sending vCPU to the target vCPU having handled the IPI (kvm-unit-tests vmexit/ipi, 2 vCPUs, target spinning, not halted; Zeng Guang, [PATCH v4 0/6] IPI virtualization support for VM, kvm list 2021-08-09, <20210809032925.3548-1-guang.zeng@intel.com>), 1.4-2.2 us at 2-3 GHz (the clock is not given): the exit of the write is part of it; with a halted target the exit also wakes that vCPU's thread on the host (kvm_vcpu_kick), a host try_to_wake_up of 1-2 us (this catalogue's wakeup_cycles), so up to 5 us; 2 us, the round trip's middle";
+
 /// Kernel-path costs of 6.x kernels on this project's Zen 5 guests.
 pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     family: FamilyId::Zen5Guest,
@@ -230,7 +241,7 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     percpu_fold_cycles: q(75.0, 55.0, 110.0, "cycles", Assumed, "no AMD figure: the Intel estimate (a lock pair and the IRQ flags save/restore) on a core of similar width"),
     this_cpu_op_cycles: q(3.0, 1.0, 8.0, "cycles", Assumed, "no AMD figure: the Intel estimate of one gs-relative add with preempt toggles"),
     syscall_cycles: q(1000.0, 400.0, 2000.0, "cycles", Assumed, "no figure for a 6.x KVM guest: between the pre-2019 ~700 cycles and Skylake-SP 2019's 1,500 (getpid 191-217 ns with mitigations), as a 6.x kernel on Zen needs fewer of Intel's mitigations but adds its own return thunks"),
-    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP: the same try_to_wake_up + schedule() code; a KVM guest's IPI exit is in wake_latency_ns, not here"),
+    wakeup_cycles: q(4000.0, 2000.0, 8000.0, "cycles", Assumed, "as Skylake-SP: the same try_to_wake_up + schedule() code; a KVM guest's IPI exit is in ipi_send_ns (the waker's side) and wake_latency_ns (the wakee's), not here"),
     tcp_skb_cycles: SEED000_TCP_SKB.with_source(TCP_CARRIED_GUEST),
     tcp_recvmsg_skb_cycles: SEED000_TCP_RECVMSG.with_source(TCP_CARRIED_GUEST),
     tcp_frag_cycles: SEED000_TCP_FRAG.with_source(TCP_CARRIED_GUEST),
@@ -238,6 +249,7 @@ pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
     pv_net_rx_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV network layer, so no cost (0 by construction)"),
     pv_upcall_cycles: q(0.0, 0.0, 0.0, "cycles", Absent, "a KVM guest (virtio): no Xen PV event channels, so no cost (0 by construction)"),
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "not measured on this family: bare metal's few us (an IPI, a shallow idle state); a halted vCPU's exit through the host can take more (the Milan and Emerald Rapids guests measured 6.5 and 29.7-61.6 us), the range up to 10 us"),
+    ipi_send_ns: q(2000.0, 1000.0, 5000.0, "ns", Estimate, GUEST_IPI_SEND),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "not measured on this family: Skylake-SP's middle value (intel_idle C1E 10 us .. C6 133 us) for want of a guest figure; the Milan and Emerald Rapids guests' halted vCPUs exit in 6.5-61.6 us (29.7 in the quiet 2026-12-07 measurement)"),
     ..SKYLAKE_SP_2018
 };

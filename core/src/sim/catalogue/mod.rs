@@ -233,6 +233,11 @@ pub struct KernelCosts {
     /// From an IPI to a blocked vCPU to that vCPU running its woken task (SCHEDOP_block →
     /// the hypervisor's scheduler); bare metal: leaving a shallow idle state.
     pub wake_latency_ns: Quantity,
+    /// The waker's CPU sending the wakeup IPI to an idle CPU (`ttwu_queue_wakelist` →
+    /// `send_call_function_single_ipi`), ns: on bare metal an x2APIC ICR write; on a KVM
+    /// guest without IPI virtualization the write's VM exit, the host's delivery and its kick
+    /// of the halted vCPU's thread, the sending vCPU stopped meanwhile.
+    pub ipi_send_ns: Quantity,
     /// `percpu_counter_add_batch` (and `__percpu_counter_compare`) below the batch, on lines
     /// already in the core's L2: call/ret, preempt_disable/enable, this_cpu read and add, the
     /// batch test. Cache misses are counted as lines by the caller (`sim::cache`).
@@ -419,6 +424,7 @@ quantity_fields!(KernelCosts {
     pv_net_rx_cycles,
     pv_upcall_cycles,
     wake_latency_ns,
+    ipi_send_ns,
     percpu_add_cycles,
     percpu_fold_cycles,
     this_cpu_op_cycles,

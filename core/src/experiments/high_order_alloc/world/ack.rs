@@ -135,9 +135,9 @@ impl StreamSim {
         }
         let flow = &self.flows[f];
         let s = flow.sender;
-        let half = u64::from(self.cfg.sndbuf_bytes / 2);
-        if s != t && self.threads[s as usize].state == ThreadState::Blocked && flow.inflight_bytes <= half {
-            self.wake_from(t, s);
+        if s != t && self.threads[s as usize].state == ThreadState::Blocked && self.write_space(flow.inflight_bytes) {
+            // sk_stream_write_space: wake_up_interruptible_poll, not sync.
+            self.wake_from(t, s, false);
         }
     }
 }

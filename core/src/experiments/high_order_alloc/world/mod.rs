@@ -33,7 +33,10 @@
 //! netperf owns its socket from `tcp_sendmsg`'s start to its end (the user-space gap between
 //! two calls is not modelled); the socket buffer is one byte
 //! limit (`sndbuf_bytes`) shared by the queue; the sender sleeps when it is full and is woken
-//! when half of it is free, the receiver sleeps when the queue is empty. Threads stay on
+//! when half of it is free (a third with waiting, as `sk_stream_write_space`: `sched`), the
+//! receiver sleeps when the queue is empty; a wakeup costs its instructions and lines, and
+//! with waiting (`StreamConfig::waiting`, the machine comparison only) an idle CPU's IPI and
+//! exit from idle. Threads stay on
 //! their CPU; a CPU with several threads serves them in FIFO order, one syscall at a time.
 //! A thread interprets its syscall as a list of `Action`s; private work only advances its
 //! own clock, while actions on shared state (locks, page refcounts, the socket queue) wait
@@ -55,6 +58,7 @@ mod zone_ops;
 pub use chains::Stack;
 pub use constants::*;
 pub use placement::{place, Placement};
+pub use sched::Waiting;
 pub use skb_cache::SkbCacheStats;
 pub use trace::{RefillMarker, TraceFrame};
 
@@ -111,6 +115,9 @@ pub struct StreamConfig {
     pub zone_pages: u32,
     pub warmup_ns: u64,
     pub measure_ns: u64,
+    /// Waking a task on another, idle CPU costs its IPI and that CPU's exit from idle
+    /// ([`Waiting`]); `None`: a wakeup costs only its instructions and lines (the seed runs).
+    pub waiting: Option<Waiting>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -340,6 +347,10 @@ struct RcvAck {
 struct CpuSlot {
     owner: Option<ThreadId>,
     runq: VecDeque<ThreadId>,
+    /// Since when nothing has run here (the idle task: `do_idle`), if nothing runs now.
+    idle_since_ns: Option<u64>,
+    /// Idle time inside the measurement window, ns (idle periods already ended).
+    idle_ns: u64,
 }
 
 /// Counters of one run (events and truncation: [`World::outcome`]).
@@ -410,6 +421,8 @@ pub struct StreamSim {
     scratch: Vec<Action>,
     /// The sk_buffs' slab caches and each socket's skb cache slots.
     skbs: skb_cache::SkbSide,
+    /// Wakeup IPIs sent to an idle CPU in the measurement window (with waiting only).
+    ipis: u64,
 }
 
 impl World for StreamSim {

@@ -280,7 +280,8 @@ impl StreamSim {
         self.sock_lines(t, f, false, RX_SOCK_LINES, Stack::TcpTransmit);
         self.data_arrived(t, f, len);
         if self.threads[r as usize].state == ThreadState::Blocked {
-            self.wake_from(t, r);
+            // sock_def_readable: wake_up_interruptible_sync_poll.
+            self.wake_from(t, r, true);
         }
     }
 
@@ -297,15 +298,23 @@ impl StreamSim {
 
     /// `t` wakes `sleeper` (`try_to_wake_up`): its instructions (`wakeup_cycles`) and the
     /// lines it pulls from the sleeper's CPU; the sleeper pulls its own back when it runs.
-    pub(super) fn wake_from(&mut self, t: ThreadId, sleeper: ThreadId) {
+    /// With waiting (`StreamConfig::waiting`) the sleeper runs only after them, and after
+    /// the IPI and its CPU's exit from idle when that CPU is another one and idle
+    /// ([`StreamSim::wake_sleeper`]); `sync`: the caller's wake-up is a sync one.
+    pub(super) fn wake_from(&mut self, t: ThreadId, sleeper: ThreadId, sync: bool) {
         let (cpu, to) = (self.threads[t as usize].cpu, self.threads[sleeper as usize].cpu);
         let hop = self.cfg.machine.transfer_ns(to, cpu);
         self.threads[sleeper as usize]
             .prog
             .push(Action::LineNs { ns: u64::from(WAKE_LINES_WAKEE) * hop, stack: Stack::Schedule });
-        self.wake(sleeper);
+        if self.cfg.waiting.is_none() {
+            self.wake(sleeper);
+        }
         self.work(t, self.cfg.machine.wakeup_cycles, Stack::Wakeup);
         self.advance(t, u64::from(WAKE_LINES_WAKER) * hop, Stack::Wakeup);
+        if self.cfg.waiting.is_some() {
+            self.wake_sleeper(t, sleeper, sync);
+        }
     }
 
     /// `tcp_recvmsg()` entry: sleep if the queue is empty, else the syscall's fixed work and

@@ -90,12 +90,13 @@ impl StreamSim {
             zones,
             threads,
             flows,
-            cpus: vec![CpuSlot::default(); n_cpus],
+            cpus: vec![CpuSlot { idle_since_ns: Some(0), ..CpuSlot::default() }; n_cpus],
             profile: Profile::default(),
             stats: StreamStats::default(),
             trace: None,
             spare_frags: Vec::new(),
             scratch: Vec::new(),
+            ipis: 0,
         };
         // Threads start up to 2 µs apart, so they do not run in lockstep.
         let mut start = root.fork(0);
