@@ -233,8 +233,9 @@ pub struct KernelCosts {
     /// From an IPI to a blocked vCPU to that vCPU running its woken task (SCHEDOP_block →
     /// the hypervisor's scheduler); bare metal: leaving a shallow idle state.
     pub wake_latency_ns: Quantity,
-    /// The waker's CPU sending the wakeup IPI to an idle CPU (`ttwu_queue_wakelist` →
-    /// `send_call_function_single_ipi`), ns: on bare metal an x2APIC ICR write; on a KVM
+    /// The waker's CPU sending the wakeup IPI to an idle CPU (6.x: `ttwu_queue_wakelist` →
+    /// `send_call_function_single_ipi`, 5.8+; 5.2: `ttwu_queue_remote` across LLCs, else
+    /// `resched_curr` → `smp_send_reschedule`), ns: on bare metal an x2APIC ICR write; on a KVM
     /// guest without IPI virtualization the write's VM exit, the host's delivery and its kick
     /// of the halted vCPU's thread, the sending vCPU stopped meanwhile.
     pub ipi_send_ns: Quantity,
@@ -340,8 +341,8 @@ pub fn family_of_cpu(vendor: &str, cpu_family: u32, model: u32) -> Option<Family
         ("AuthenticAMD", 26, _) => Some(FamilyId::Zen5Guest),
         // Family 25 model 0x01: Milan and Milan-X (EPYC 7003); 0x00-0x0f is Zen 3 server.
         ("AuthenticAMD", 25, 0x00..=0x0f) => Some(FamilyId::MilanGuest),
-        // Family 25 models 0x10-0x1f: Genoa (EPYC 9004; 0x11 in production, the EDAC driver's
-        // family 19h models 10h-1Fh).
+        // Family 25 models 0x10-0x1f: Zen 4 (AMD's PPR and openSIL list Genoa, EPYC 9004, as
+        // models 10h-1Fh; the range also holds non-EPYC Zen 4 parts, which we map here too).
         ("AuthenticAMD", 25, 0x10..=0x1f) => Some(FamilyId::GenoaGuest),
         // Family 6 model 0xcf (207): Emerald Rapids Xeon (INTEL_EMERALDRAPIDS_X).
         ("GenuineIntel", 6, 0xcf) => Some(FamilyId::EmrGuest),

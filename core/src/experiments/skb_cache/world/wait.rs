@@ -11,8 +11,8 @@
 //! thread sleeps there. A thread that is still returning events or running
 //! recvmsg/sendmsg is not asleep, so its next `epoll_wait` (`ep_poll`) finds the list non
 //! empty and returns without sleeping: one syscall for every socket that became ready since.
-//! The wakeup is `try_to_wake_up`; neper pins its threads, so `select_task_rq` returns the
-//! thread's CPU (`sim::sched::Choice::Pinned`). 5.2's `ttwu_queue` takes the remote
+//! The wakeup is `try_to_wake_up`; the world pins each thread to a CPU (our ASSUMPTION:
+//! neper pins only with `-U`, off by default), so `select_task_rq` returns the thread's CPU (`sim::sched::Choice::Pinned`). 5.2's `ttwu_queue` takes the remote
 //! runqueue's lock within the LLC and queues on its wake list (`ttwu_queue_remote`) across
 //! LLCs; either way an idle CPU whose idle task polls its flags (intel_idle's MWAIT
 //! monitors them: `mwait_idle_with_hints` sets `TIF_POLLING_NRFLAG`) is woken by the
