@@ -229,8 +229,6 @@ for (const [name, options] of [['phone', { viewport: { width: 360, height: 740 }
 
 test('two tabs keep each other\'s ledger entries (each write goes on top of what is stored)', async () => {
   const a = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
-  await a.goto(`${ctx.srv.base}/#/`);
-  await resetProgress(a);
   await a.goto(`${ctx.srv.base}/#/lesson/${SLUG}/2`);
   await appReady(a);
   // The second tab opens before the first answers: its ledger in memory is empty.
