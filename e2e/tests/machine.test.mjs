@@ -188,9 +188,11 @@ test('a kept file with a stream value of 1.7e308 is dropped with a notice, not a
   await page.locator(tid('machine-notice')).waitFor({ timeout: 60000 });
   assert.match(await page.locator(tid('machine-notice')).innerText(),
     /The measurement kept in this browser was dropped: core could not read it .*1\.7e308 is not a measurement/);
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), KEY), null, 'the refused entry is forgotten');
+  // The page stays responsive: the reference is one click away (it is not fitted on its own).
+  await page.click(tid('machine-reference'));
   await fitted(page);
   assert.match(await page.locator(tid('machine-time')).innerText(), /reference measurement/);
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), KEY), null, 'the refused entry is forgotten');
   // The largest legal values are fitted and drawn (the axis is capped), and kept.
   await page.setInputFiles(tid('machine-file'), { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(HOSTILE('accept', 'large-values.json')) });
   await page.waitForFunction(() => /large\.json/.test(document.querySelector('[data-testid="machine-time"]')?.innerText ?? ''), null, { timeout: 60000 });
