@@ -6,7 +6,8 @@
 // stack vs depth, too), a flame graph is followed by the differential graph of B against A
 // (frames red or blue by the change of their share), and text views (/proc files, lock_stat,
 // perf) put A beside B with the differing lines marked; none of it while the step's question
-// is open.
+// is open. A long pinned run from a shared link waits for a go-ahead, and Unpin or leaving the
+// page stops it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, shot, appReady } from './harness.mjs';
@@ -185,6 +186,26 @@ test('a long run pinned by a shared link waits for its go-ahead; Unpin stops it'
   await page.waitForSelector(tid('pin-run'));
   // Pinned again, the same run asks again: the one started was stopped and forgotten, not
   // left running in the background (its Stop would show instead).
+  await page.evaluate((u) => { location.hash = u.slice(1); }, url);
+  await page.waitForSelector(`${a} ${tid('run-confirm')}`, { timeout: 30000 });
+  assert.equal(await page.locator(`${a} ${tid('run-stop')}`).count(), 0);
+  page.assertClean();
+});
+
+test('a pinned run started from a shared link is stopped when the reader leaves the page', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 900 } });
+  const big = 'sockets=8,cpus=512,max_threads=256,measure_us=20000,warmup_us=10000,msg_bytes=4096,seeds=10,seed=1';
+  const url = `#/play/high-order-alloc?min_threads=1&max_threads=1&pin=${encodeURIComponent(big)}`;
+  await page.goto(`${srv.base}/${url}`);
+  await appReady(page);
+  const a = tid('compare-a-control');
+  await page.waitForSelector(`${a} ${tid('run-confirm')}`, { timeout: 30000 });
+  await page.click(`${a} ${tid('run-confirm-start')}`);
+  await page.waitForSelector(`${a} ${tid('run-stop')}`, { timeout: 10000 });
+  // Leave for another page, then come back by the same link: had the run gone on in the
+  // background, its Stop would show at once; it asks for a go-ahead again instead.
+  await page.evaluate(() => { location.hash = '#/about'; });
+  await page.waitForFunction(() => !document.querySelector('[data-testid="compare-a-control"]'));
   await page.evaluate((u) => { location.hash = u.slice(1); }, url);
   await page.waitForSelector(`${a} ${tid('run-confirm')}`, { timeout: 30000 });
   assert.equal(await page.locator(`${a} ${tid('run-stop')}`).count(), 0);

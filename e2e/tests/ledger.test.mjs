@@ -2,7 +2,8 @@
 // model says …" with the gap once the question is settled (never before: predict first); the
 // lesson's end lists every question's first prediction, confidence, model value and outcome
 // with a calibration line; a later visit offers to practise the questions missed; a corrupt
-// stored entry is dropped alone with a plain notice, and "Reset my progress" clears the ledger.
+// stored entry is dropped alone with a plain notice, and "Reset my progress" clears the ledger;
+// two tabs keep each other's entries.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import test from 'node:test';
@@ -225,3 +226,25 @@ for (const [name, options] of [['phone', { viewport: { width: 360, height: 740 }
     page.assertClean();
   });
 }
+
+test('two tabs keep each other\'s ledger entries (each write goes on top of what is stored)', async () => {
+  const a = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+  await a.goto(`${ctx.srv.base}/#/lesson/${SLUG}/2`);
+  await appReady(a);
+  // The second tab opens before the first answers: its ledger in memory is empty.
+  const b = await a.context().newPage();
+  await b.goto(`${ctx.srv.base}/#/lesson/${SLUG}/5`);
+  await appReady(b);
+  assert.match(await answer(a, '488'), /right/i);
+  await b.click(tid('show-answer'));
+  await b.waitForSelector(tid('prediction'));
+  await b.waitForFunction(([k, slug]) => Object.keys(JSON.parse(localStorage.getItem(k) || '{}')[slug] || {}).length >= 2,
+    [KEY, SLUG], { timeout: 5000 }).catch(() => {});
+  const stored = await a.evaluate((k) => JSON.parse(localStorage.getItem(k) || '{}'), KEY);
+  assert.deepEqual(Object.keys(stored[SLUG] || {}).sort(), ['1', '4'], JSON.stringify(stored));
+  assert.equal(stored[SLUG]['1'].outcome, 'first-try');
+  assert.equal(stored[SLUG]['4'].outcome, 'revealed');
+  a.assertClean();
+  await b.close();
+  await a.close();
+});

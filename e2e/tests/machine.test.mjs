@@ -4,7 +4,8 @@
 // checked against core by core/tests/measure.rs) number for number; a file picked or pasted is
 // fitted and its overlays drawn, kept in localStorage across a reload and forgotten on demand; a
 // broken file (truncated, wrong schema_version, a hostile huge string) is one clear line and no
-// console error; a corrupt kept entry is dropped with a notice; Stop ends the fit at once; the
+// console error; a corrupt kept entry is dropped with a notice, a kept file core now refuses
+// (a stream value of 1.7e308) too, and the largest legal values draw; Stop ends the fit at once; the
 // high-order-alloc lesson links the page. Screenshots: desktop 1280 px, 360 px phone, dark.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,12 +20,12 @@ const FIT_TIMEOUT = 300_000;
 
 const ctx = serverAndBrowser();
 
-async function openMachine(options = {}, init = null) {
+async function openMachine(options = {}, init = null, arg = undefined) {
   const page = await openPage(ctx.browser, ctx.srv.base, options);
   const times = [];
   page.on('console', (m) => { if (/machine fit of/.test(m.text())) times.push(m.text()); });
   page.fitTimes = times;
-  if (init) await page.addInitScript(init);
+  if (init) await page.addInitScript(init, arg);
   await page.goto(`${ctx.srv.base}/#/machine`);
   await appReady(page);
   await page.waitForSelector(tid('machine-page'));
@@ -171,6 +172,34 @@ test('a corrupt or old kept entry is dropped with a plain notice and the referen
   await fitted(page);
   assert.match(await page.locator(tid('machine-time')).innerText(), /reference measurement/);
   assert.deepEqual(await page.evaluate(() => [localStorage.getItem('skblab-machine-v1'), localStorage.getItem('skblab-machine')]), [null, null]);
+  page.assertClean();
+  await page.close();
+});
+
+const HOSTILE = (kind, name) => fs.readFileSync(new URL(`../../core/tests/data/hostile-measure/${kind}/${name}`, import.meta.url), 'utf8');
+
+test('a kept file with a stream value of 1.7e308 is dropped with a notice, not a hang; 1e14 draws', async () => {
+  // Kept before core refused such values, the entry used to hang the page on every visit (the
+  // chart's top, 1.1 x the largest value, overflowed to infinity).
+  const huge = JSON.stringify({ v: 1, name: 'huge.json', text: HOSTILE('reject', 'huge-values.json') });
+  const page = await openMachine({}, (entry) => {
+    if (!sessionStorage.getItem('seeded')) { localStorage.setItem('skblab-machine-v1', entry); sessionStorage.setItem('seeded', '1'); }
+  }, huge);
+  await page.locator(tid('machine-notice')).waitFor({ timeout: 60000 });
+  assert.match(await page.locator(tid('machine-notice')).innerText(),
+    /The measurement kept in this browser was dropped: core could not read it .*1\.7e308 is not a measurement/);
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), KEY), null, 'the refused entry is forgotten');
+  // The page stays responsive: the reference is one click away (it is not fitted on its own).
+  await page.click(tid('machine-reference'));
+  await fitted(page);
+  assert.match(await page.locator(tid('machine-time')).innerText(), /reference measurement/);
+  // The largest legal values are fitted and drawn (the axis is capped), and kept.
+  await page.setInputFiles(tid('machine-file'), { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(HOSTILE('accept', 'large-values.json')) });
+  await page.waitForFunction(() => /large\.json/.test(document.querySelector('[data-testid="machine-time"]')?.innerText ?? ''), null, { timeout: 60000 });
+  assert.ok(await page.locator('canvas[data-testid^="machine-chart-"]').count() >= 1);
+  await page.reload();
+  await appReady(page);
+  await page.waitForFunction(() => /large\.json/.test(document.querySelector('[data-testid="machine-time"]')?.innerText ?? ''), null, { timeout: 60000 });
   page.assertClean();
   await page.close();
 });

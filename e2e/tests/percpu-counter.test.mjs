@@ -106,9 +106,11 @@ test('percpu-counter: tcp_mem crossed late, veiled until answered, exact for the
   assert.match(label, /tcp_mem\[2\] limit at 6291456/);
   assert.match(label, /kernel sees it at/);
   const answer = page.locator(`${tid('question')} input`).first();
-  await answer.fill('0'); // the patch's check sums every CPU's part: 0 pages past the limit at 56 CPUs
+  // How far fbc->count (what percpu_counter_read() returns) gets from the true sum at 56 CPUs:
+  // about half of batch x CPUs (the model's 3,201 of 6,272 pages at seed 1), within ±30 %.
+  await answer.fill('3200');
   await page.click(tid('check'));
-  await page.waitForFunction(() => /model says|right|correct/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''),
+  await page.waitForFunction(() => /right|correct/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''),
     null, { timeout: 60000 });
   await page.waitForFunction(() => !document.querySelector('[data-testid="veiled-crossing"]'), null, { timeout: 10000 });
   assert.match(await page.locator(tid('text-view-tcp_mem')).innerText(), /ms late, \d+ pages charged past the limit/);
