@@ -54,7 +54,9 @@ test('playground: the sweep runs in the worker and fills the chart point by poin
 
 test('a new parameter supersedes the running sweep', async () => {
   const page = await openPage(browser, srv.base);
-  await page.goto(`${srv.base}/#/play/high-order-alloc?seed=11`);
+  // Five seeds per point: on a quiet machine one seed's 30-point sweep can end (in well under a
+  // second on two workers) before the test reads its progress.
+  await page.goto(`${srv.base}/#/play/high-order-alloc?seed=11&seeds=5`);
   await appReady(page);
   // Change max_threads while the 30-point sweep is still running.
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="chart-chart"]')
