@@ -66,6 +66,8 @@ test('the reference is fetched, fitted in the worker, and its numbers are the CL
   for (const word of ['AMD EPYC', 'AuthenticAMD family 25 model 1', '6.18.44-fc-v1045', 'KVM', 'cpu-clock', '2026-12-02T10:11:18Z']) {
     assert.ok(facts.includes(word), `facts: no ${word} in ${facts}`);
   }
+  // The family row agrees with the profile the prediction uses (the file names none; its CPU maps to milan-guest).
+  assert.match(await page.locator('[data-fact="catalogue family"]').innerText(), /^milan-guest \(from the CPU/);
   // Progress is drawn while the worker runs (unless the fit beat the first frame).
   const progress = page.locator(tid('machine-progress'));
   if (await progress.count()) assert.ok(Number(await progress.getAttribute('data-total')) > 0);

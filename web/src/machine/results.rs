@@ -12,6 +12,7 @@ use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
 use crate::components::repro_table::error_class;
 use crate::worker::machine::MachineFacts;
 use skblab_core::machine::fit::{MachinePoint, MachineReport};
+use skblab_core::sim::catalogue;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -37,7 +38,12 @@ pub(super) fn facts_box(f: &MachineFacts) -> Html {
     let m = &f.machine;
     let or_none = |s: &str, none: &str| if s.is_empty() { none.to_string() } else { s.to_string() };
     let cpu = if m.cpu.is_empty() { m.model.clone() } else { format!("{} ({})", m.model, m.cpu) };
-    let family = or_none(&m.family, "none of the catalogue's families");
+    // The family the prediction uses (`machine::fit::family_for`): the file's, else its CPU's.
+    let family = match (m.family.is_empty(), catalogue::family_of_cpu_text(&m.cpu)) {
+        (false, _) => m.family.clone(),
+        (true, Some(f)) => format!("{} (from the CPU's vendor, family and model)", f.name()),
+        (true, None) => "none of the catalogue's families (predicted with zen5-guest)".to_string(),
+    };
     let suites: Vec<String> = f.suites.iter().map(|(s, n)| format!("{s} ({n})")).collect();
     let rows = [
         ("CPU", cpu),
