@@ -12,6 +12,7 @@ use crate::components::chart::{CanvasArea, Chart, ChartData, Drawing};
 use crate::components::repro_table::error_class;
 use crate::worker::machine::MachineFacts;
 use skblab_core::machine::fit::{MachinePoint, MachineReport};
+use skblab_core::params::Choice;
 use skblab_core::sim::catalogue;
 use std::rc::Rc;
 use yew::prelude::*;
