@@ -25,6 +25,7 @@
 //! it in slices with progress; [`fit`] runs them all.
 
 use super::file::{Cell, Measurement};
+pub use super::profile::{family_for, profile};
 use super::report::count;
 use crate::experiments::high_order_alloc::{
     config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim, Waiting, MAX_CPUS,
@@ -32,7 +33,6 @@ use crate::experiments::high_order_alloc::{
 use crate::experiments::skb_layout::preset;
 use crate::params::Choice as _;
 use crate::sim::catalogue::{self, Era, FamilyId, Quantity, ZEN5_GUEST_2026};
-use crate::sim::machine::MachineProfile;
 use crate::sim::world::World as _;
 use crate::{Experiment, Params, WorkEstimate};
 use serde::{Deserialize, Serialize};
@@ -446,50 +446,6 @@ fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, Str
         _ => notes.push("no state suite: the per-CPU lists use the 2019 server's high/batch".to_string()),
     }
     HighOrderAlloc.params_from(&set).map_err(|e| format!("cannot build this machine's run: {e}"))
-}
-
-/// Families a file may name or map to: those with 6.x kernel costs in the catalogue.
-fn guest_families() -> Vec<FamilyId> {
-    catalogue::FAMILIES.iter().map(|f| f.id).filter(|&id| catalogue::kernel(id, Era::Linux2026).is_some()).collect()
-}
-
-/// The family a file is predicted with: the one its `machine.family` names (refused when the
-/// catalogue has no 6.x profile of it), else the one its CPU's vendor, family and model
-/// (`machine.cpu`) map to ([`catalogue::family_of_cpu_text`]), else `zen5-guest`, said in a
-/// note. Which one was used is the report's `profile`.
-pub fn family_for(m: &Measurement, notes: &mut Vec<String>) -> Result<FamilyId, String> {
-    let known = guest_families();
-    if !m.machine.family.is_empty() {
-        return known.iter().copied().find(|f| f.name() == m.machine.family).ok_or_else(|| {
-            format!(
-                "machine family '{}' has no profile here: expected one of {}",
-                crate::params::echo(&m.machine.family),
-                known.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
-            )
-        });
-    }
-    let cpu = crate::params::echo(if m.machine.cpu.is_empty() { &m.machine.model } else { &m.machine.cpu });
-    match catalogue::family_of_cpu_text(&m.machine.cpu).filter(|f| known.contains(f)) {
-        Some(f) => {
-            notes.push(format!("profile {} picked from the file's CPU ({cpu})", f.name()));
-            Ok(f)
-        }
-        None => {
-            notes.push(format!(
-                "the CPU ({cpu}) is none of the catalogue's families: predicted with zen5-guest, the catalogue's profile of this project's Zen 5 guests; its hardware constants are then another CPU's"
-            ));
-            Ok(FamilyId::Zen5Guest)
-        }
-    }
-}
-
-/// The machine profile of `cpus` cores of `family` (its 6.x kernel costs) with
-/// `tcp_skb_cycles` per segment.
-pub fn profile(cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> MachineProfile {
-    let kernel = catalogue::kernel(family, Era::Linux2026).unwrap_or(&ZEN5_GUEST_2026);
-    let mut p = MachineProfile::from_catalogue("measured machine", catalogue::family(family), kernel, 1, cpus, 1);
-    p.skb_tx_cycles = tcp_skb_cycles.max(0.0).round() as u64;
-    p
 }
 
 /// One stream cell simulated, with waiting ([`Waiting`] from the family's kernel costs):

@@ -21,6 +21,8 @@
 //! - [`fit`]: the comparison: the machine's profile from the catalogue, high-order-alloc's
 //!   stream world and skb-layout's preset run for the measured cells, one constant fitted by
 //!   golden section, as runs done in slices ([`fit::MachineFit`]) so the page shows progress.
+//! - `profile.rs`: which catalogue family and 6.x kernel costs a file is predicted with
+//!   ([`fit::family_for`], [`fit::profile`]).
 //! - [`rr`]: the rr suite's loopback ping-pong as arithmetic on the same per-segment costs,
 //!   with the wakee's CPU and the wakeup's cost from `sim::sched`.
 //! - `report.rs`: how the comparison reads ([`fit::MachineReport`]'s table, summary line, JSON).
@@ -34,6 +36,7 @@
 pub mod file;
 pub mod fit;
 pub mod plan;
+mod profile;
 mod report;
 pub mod rr;
 pub mod tools;
