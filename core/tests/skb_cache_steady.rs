@@ -29,7 +29,7 @@ fn steady_start_takes_list_lock_in_a_short_window() {
     assert!(cfg.steady_slub && cfg.sim_flows() == 10_000);
     let steady = world::simulate(&cfg, 1);
     assert!(steady.slub.cpu_partial_drain > 0, "drains: {:?}", steady.slub);
-    assert!(steady.list_lock > 100, "list_lock {}", steady.list_lock);
+    assert!(steady.list_lock > 50, "list_lock {}", steady.list_lock);
     assert!(steady.list_lock_contended > 0, "contended {} of {}", steady.list_lock_contended, steady.list_lock);
     let prof = run(&["allocator=slub"]).view("profile").unwrap().text.clone();
     assert!(prof.contains("lock_stat, &n->list_lock"), "{prof}");

@@ -74,3 +74,22 @@ fn a_slower_wake_latency_lowers_mpps_where_threads_sleep() {
     let (a, b) = (slow(&["measure_us=500"], 1_000.0), slow(&["measure_us=500"], 10_000.0));
     assert!((mpps(&b) / mpps(&a) - 1.0).abs() < 0.02, "{} vs {}", mpps(&a), mpps(&b));
 }
+
+/// neper's two `epoll_ctl(EPOLL_CTL_MOD)` per transaction are work on the thread's CPU: a
+/// server that made none would serve more requests per second, and each call costs the
+/// saturated seed configuration about the same share (the CPUs, not the wire, are the limit).
+#[test]
+fn neper_epoll_ctl_calls_cost_the_saturated_server_requests() {
+    let run = |mods: u64| {
+        let mut c = config(&["measure_us=500"]);
+        c.profile.epoll_mods_per_request = mods;
+        world::simulate(&c, 1)
+    };
+    let (none, one, two) = (run(0), run(1), run(2));
+    assert!(mpps(&none) > mpps(&one) && mpps(&one) > mpps(&two), "{} {} {}", mpps(&none), mpps(&one), mpps(&two));
+    assert_eq!(sc::profile::SERVER_2019_RR.epoll_mods_per_request, 2, "neper's tcp_rr server (rr.c, flow.c)");
+    // The two calls and the EPOLLOUT event: 2 × (syscall + event) + event, about a tenth of
+    // a request's path work at the seed's costs, so they cost the server 5-20 % of its Mpps.
+    let loss = 1.0 - mpps(&two) / mpps(&none);
+    assert!((0.05..0.20).contains(&loss), "{:.3}", loss);
+}

@@ -61,6 +61,12 @@ pub struct RrProfile {
     pub skb_lines: u64,
     /// epoll_wait's `maxevents` (neper's tcp_rr passes a fixed array). ASSUMPTION: 256.
     pub max_events: u64,
+    /// `epoll_ctl(EPOLL_CTL_MOD)` calls the server makes per transaction. neper's tcp_rr
+    /// server switches a flow's interest from EPOLLIN to EPOLLOUT once the request is read and
+    /// back to EPOLLIN once the response is sent, level-triggered: two per transaction
+    /// (google/neper `rr.c` `rr_server_state_0`/`_2` → `flow.c` `flow_mod`, 92e91f0 of
+    /// 2019-07-25; the same two calls in `tcp_rr.c` of the 2016 initial commit b02eb2f).
+    pub epoll_mods_per_request: u64,
     /// From a response leaving the server to the client's next request arriving: wire both
     /// ways plus the client's own stack. ASSUMPTION: 25 µs.
     pub client_turnaround_ns: u64,
@@ -81,6 +87,7 @@ pub const SERVER_2019_RR: RrProfile = RrProfile {
     sock_private_lines: 8,
     skb_lines: 3,
     max_events: 256,
+    epoll_mods_per_request: 2,
     client_turnaround_ns: 25_000,
     link_mbps: 100_000,
     // Seed 004's own cover letter (bdaba8959e92's merge): "the asymetric alloc/free pattern
@@ -128,5 +135,18 @@ impl RrProfile {
             + self.tcp_tx_cycles()
             + k.nic_tx_pkt_cycles.int()
             + k.epoll_event_cycles.int()
+    }
+    /// The server's `epoll_ctl(EPOLL_CTL_MOD)` work per transaction and the EPOLLOUT event the
+    /// first of them makes ready. In 5.2 (fs/eventpoll.c) the syscall takes `ep->mtx`, finds the
+    /// item in the epoll's tree and calls `ep_modify`, which polls the socket (`ep_item_poll` →
+    /// `tcp_poll`) and, as a socket with send space is writable, puts the item on the ready list
+    /// under `ep->lock`; the next `epoll_wait` reports it (polling the socket again). ASSUMPTION
+    /// (ours): a call costs `syscall_cycles` (entry, exit, fd lookups, the mutex) plus
+    /// `epoll_event_cycles` (one socket poll and the list moves), and the EPOLLOUT event one more
+    /// `epoll_event_cycles`; the response is sent at once rather than from that later event.
+    pub fn epoll_ctl_cycles(&self) -> u64 {
+        let k = &self.kernel;
+        let mods = self.epoll_mods_per_request;
+        mods * (k.syscall_cycles.int() + k.epoll_event_cycles.int()) + mods.min(1) * k.epoll_event_cycles.int()
     }
 }

@@ -66,6 +66,9 @@ skb_call_chains! {
         Wakeup => rcv!(";tcp_rcv_established;tcp_data_ready;sock_def_readable;__wake_up_sync_key;try_to_wake_up"),
         /// epoll_wait's syscall, once per batch of ready sockets.
         EpollWait => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait",
+        /// neper's two `epoll_ctl(EPOLL_CTL_MOD)` per transaction (EPOLLIN → EPOLLOUT → EPOLLIN)
+        /// and the EPOLLOUT event the first makes ready.
+        EpollCtl => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_ctl;ep_modify",
         /// The socket state only the process uses (the file, the epoll item, send-side fields).
         AppSockState => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait;ep_poll;ep_send_events_proc;ep_item_poll;tcp_poll",
         /// A switch to another thread of this CPU when the running one has nothing ready.

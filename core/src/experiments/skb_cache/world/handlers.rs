@@ -191,6 +191,7 @@ impl Sim {
     fn app(&mut self, t: u64, cpu: CpuId, f: u32) -> u64 {
         let p = self.cfg.profile;
         let mut ns = self.work(cpu, Stack::Syscalls, p.app_cycles());
+        ns += self.work(cpu, Stack::EpollCtl, p.epoll_ctl_cycles());
         ns += self.sock_private(cpu, f, false, Stack::AppSockState);
         ns += self.sock_lines(t + ns, cpu, f, Stack::RecvSockLines);
         let Some(mut skb) = self.flows[f as usize].rx_queued.take() else { return ns };
