@@ -76,8 +76,10 @@ if [ "$MODE" = check ]; then
     # the slow modules are skipped by name there, the other crates' slow binaries left out.
     SLOW_TESTS=" fuzz_registry fuzz_sim monotone meaningful high_order_alloc_props jobs differential bench "
     targets=()
-    for f in lessons/tests/*.rs web/tests/*.rs; do
-        name=$(basename "$f" .rs)
+    # A test binary is a file in tests/ or a folder of it with a main.rs (kernel_facts).
+    for f in lessons/tests/*.rs lessons/tests/*/main.rs web/tests/*.rs web/tests/*/main.rs; do
+        [ -e "$f" ] || continue
+        name=$(basename "${f%/main.rs}" .rs)
         case "$SLOW_TESTS" in *" $name "*) ;; *) targets+=(--test "$name") ;; esac
     done
     skips=()

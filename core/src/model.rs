@@ -113,6 +113,31 @@ impl Runner {
     }
 }
 
+/// What a point's worlds leave when it compares with a baseline: its run and, where it has
+/// one, the same run with the mechanism under study off (cross-cpu-free, skb-cache).
+pub struct WithBaseline<R> {
+    pub run: R,
+    pub base: Option<R>,
+}
+
+impl<R> WithBaseline<R> {
+    /// `run(what, input)` of `input` ("run"), then of its `baseline` if any ("baseline").
+    pub fn of<I>(input: &I, baseline: Option<I>, mut run: impl FnMut(&'static str, &I) -> R) -> Self {
+        WithBaseline { run: run("run", input), base: baseline.map(|b| run("baseline", &b)) }
+    }
+
+    /// The least of `count` over the run and its baseline (the run's without one).
+    pub fn both(&self, count: impl Fn(&R) -> u64) -> u64 {
+        self.base.as_ref().map_or(count(&self.run), |b| count(&self.run).min(count(b)))
+    }
+
+    /// The runs that reached the end of their window (`capped`: an event cap stopped it),
+    /// a missing baseline counting as one: 2 when no run was cut short.
+    pub fn uncapped(&self, capped: impl Fn(&R) -> bool) -> u64 {
+        u64::from(!capped(&self.run)) + self.base.as_ref().map_or(1, |b| u64::from(!capped(b)))
+    }
+}
+
 /// Below this many expected events a run (or one point) is [`Cost::Light`]: about 15 ms in
 /// wasm at the engine's speed there (`make bench`: about 6–7 M events/s), one frame.
 pub const LIGHT_EVENTS: u64 = 100_000;

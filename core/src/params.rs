@@ -174,6 +174,24 @@ impl ParamSpec {
         }
     }
 
+    /// `sockets`: CPU packages, each a NUMA node, 1..=`max`. The topology knobs (this, [`Self::cores`],
+    /// [`Self::smt`]) mean the same machine in every experiment that has them; each gives its
+    /// own help, what the knob does in its model.
+    pub const fn sockets(default: i64, max: i64) -> Self {
+        ParamSpec::int("sockets", "sockets", default, (1, max, 1)).kernel("/sys/devices/system/node")
+    }
+
+    /// `cpus`: physical cores online, 1..=`max`, split evenly over the sockets
+    /// ([`cores_split_evenly`]).
+    pub const fn cores(default: i64, max: i64) -> Self {
+        ParamSpec::int("cpus", "cores", default, (1, max, 1)).kernel("/sys/devices/system/cpu/online")
+    }
+
+    /// `smt`: each core's second hardware thread (Hyper-Threading) online.
+    pub const fn smt(default: bool) -> Self {
+        ParamSpec::boolean("smt", default).kernel("CONFIG_SCHED_SMT")
+    }
+
     pub const fn help(mut self, help: &'static str) -> Self {
         self.help = help;
         self

@@ -1,7 +1,8 @@
 //! The code map lives with the code: the table of experiments in `core/src/experiments/mod.rs`'s
 //! `//!` is the registry beside it (one row per registered experiment, in order, naming its module), each experiment's top
-//! `//!` comment names every `.rs` file of its folder and no file that is not there, and every
-//! file of `core/tests/` opens with a `//!` saying what it checks.
+//! `//!` comment names every `.rs` file of its folder and no file that is not there, every
+//! file of `core/tests/` opens with a `//!` saying what it checks, and every path
+//! ARCHITECTURE.md names exists, every top folder among them.
 
 use skblab_core::experiments;
 use std::path::{Path, PathBuf};
@@ -128,6 +129,122 @@ fn every_integration_test_says_what_it_checks() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "rs") {
             assert!(!top_doc(&path).is_empty(), "{}: open with a //! saying what it checks", path.display());
+        }
+    }
+}
+
+/// The repository's root (the workspace, one up from `core/`).
+fn repo() -> PathBuf {
+    root().parent().unwrap().to_path_buf()
+}
+
+/// A backticked name that reads as a path: no spaces, not a `//!` or a `::` path, and with a
+/// `/` or a file's extension (`core/src/sim/`, `main.rs`, `content/*.md`, `<module>/mod.rs`).
+fn is_path(t: &str) -> bool {
+    const EXTENSIONS: [&str; 11] =
+        [".rs", ".md", ".toml", ".sh", ".mjs", ".js", ".json", ".css", ".html", ".hash", ".tsv"];
+    !t.is_empty()
+        && !t.contains(char::is_whitespace)
+        && !t.starts_with("//")
+        && !t.contains("::")
+        && (t.contains('/') || EXTENSIONS.iter().any(|e| t.ends_with(e)))
+}
+
+/// Whether `pattern` matches `name`: `*` and a `<placeholder>` stand for any text.
+fn matches(pattern: &str, name: &str) -> bool {
+    let mut glob = pattern.to_string();
+    while let (Some(a), Some(b)) = (glob.find('<'), glob.find('>')) {
+        glob.replace_range(a..=b.max(a), "*");
+    }
+    let parts: Vec<&str> = glob.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if parts.len() == 1 {
+        return name == first;
+    }
+    let mut rest = match name.strip_prefix(first) {
+        Some(r) => r,
+        None => return false,
+    };
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// The existing paths `name` (a path with wildcards; a trailing `/`: a folder) names below `base`.
+fn resolve(base: &Path, name: &str) -> Vec<PathBuf> {
+    let folder = name.ends_with('/');
+    let mut found = vec![base.to_path_buf()];
+    for seg in name.trim_end_matches('/').split('/') {
+        let mut next = Vec::new();
+        for dir in &found {
+            if !seg.contains(['*', '<']) {
+                next.push(dir.join(seg));
+            } else if let Ok(entries) = std::fs::read_dir(dir) {
+                let names = entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+                next.extend(names.filter(|n| matches(seg, n)).map(|n| dir.join(n)));
+            }
+        }
+        found = next.into_iter().filter(|p| p.exists()).collect();
+    }
+    found.retain(|p| !folder || p.is_dir());
+    found
+}
+
+/// ARCHITECTURE.md is a map: every path it names exists. A name is read from the repository's
+/// root or, inside a list item, from a folder its item or an enclosing item names (`sim/`
+/// under the item that names `core/src/`; `main.rs` in the item of `bin/skblab/`).
+#[test]
+fn every_path_architecture_md_names_exists() {
+    let text = read(&repo().join("ARCHITECTURE.md"));
+    let (mut problems, mut fenced) = (Vec::new(), false);
+    // The folders of the list items enclosing the current line: (indent, folders).
+    let mut items: Vec<(usize, Vec<PathBuf>)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim_start();
+        let item = body.starts_with("- ") || body.split_once(". ").is_some_and(|(k, _)| k.parse::<u32>().is_ok());
+        if fenced || line.trim().is_empty() {
+            items.clear();
+            continue;
+        }
+        if indent == 0 && !item {
+            items.clear();
+        } else if item {
+            items.retain(|(i, _)| *i < indent);
+            items.push((indent, Vec::new()));
+        }
+        for name in line.split('`').skip(1).step_by(2).filter(|t| is_path(t)) {
+            let bases = std::iter::once(repo()).chain(items.iter().rev().flat_map(|(_, f)| f.clone()));
+            let Some(path) = bases.map(|b| resolve(&b, name)).find(|p| !p.is_empty()) else {
+                problems.push(format!("ARCHITECTURE.md:{}: `{name}` does not exist", n + 1));
+                continue;
+            };
+            if let Some((_, folders)) = items.last_mut() {
+                folders.extend(
+                    path.iter().map(|p| if p.is_dir() { p.clone() } else { p.parent().unwrap().to_path_buf() }),
+                );
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// ... and names every top folder of the repository (the generated `target/` and `dist/` aside).
+#[test]
+fn architecture_md_names_every_top_folder() {
+    let text = read(&repo().join("ARCHITECTURE.md"));
+    for entry in std::fs::read_dir(repo()).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.path().is_dir() && !name.starts_with('.') && name != "target" && name != "dist" {
+            assert!(text.contains(&format!("`{name}/`")), "ARCHITECTURE.md does not name the top folder `{name}/`");
         }
     }
 }

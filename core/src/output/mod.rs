@@ -399,6 +399,12 @@ pub(crate) fn small(v: f64) -> String {
     }
 }
 
+/// `x` rounded to `digits` decimals, as a result table holds it.
+pub fn round(x: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (x * f).round() / f
+}
+
 /// A number as the CLI prints it (integers whole, below 10 up to three decimals, else one).
 pub fn fmt_num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {

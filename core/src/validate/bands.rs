@@ -144,7 +144,7 @@ fn fmt(v: f64) -> String {
     if v.abs() >= 1000.0 || v.fract() == 0.0 {
         format!("{v:.0}")
     } else {
-        format!("{}", (v * 1000.0).round() / 1000.0)
+        format!("{}", crate::output::round(v, 3))
     }
 }
 

@@ -10,7 +10,7 @@ use crate::charts::table::{num, DataTable};
 use crate::components::export::CsvExport;
 use crate::run::{use_view_data, RunKey, ViewLoad};
 use crate::svg;
-use crate::views::fit::{self, use_fit, Fit};
+use crate::views::fit::{self, use_fit, Fit, Fonts};
 use serde::{Deserialize, Serialize};
 use skblab_core::experiments::cross_cpu_free as xcpu;
 use skblab_core::ViewQuery;
@@ -98,7 +98,7 @@ struct Geometry {
     h: f64,
     w: f64,
     left: f64,
-    narrow: Option<(f64, f64)>,
+    fonts: Fonts,
 }
 
 impl Geometry {
@@ -107,15 +107,11 @@ impl Geometry {
         let h = TOP + LANE_H * lanes.len() as f64 + 22.0;
         let (t0, t1) = d.events.iter().fold((u64::MAX, 0), |(a, b), e| (a.min(e.t_ns), b.max(e.t_ns)));
         let span = (t1.saturating_sub(t0)).max(1) as f64;
-        let (w, left, narrow) = match fit {
-            Fit::Wide => (W, LEFT, None),
-            Fit::Narrow(w) => (w, NARROW_LEFT, Some((fit::FONT, fit::SMALL_FONT))),
+        let (w, left) = match fit {
+            Fit::Wide => (W, LEFT),
+            Fit::Narrow(w) => (w, NARROW_LEFT),
         };
-        Geometry { lanes, t0, span, h, w, left, narrow }
-    }
-    /// The `style` of a label (`small`: a role or the axis) on a narrow box, else none.
-    fn style(&self, small: bool) -> String {
-        self.narrow.map_or(String::new(), |(big, little)| format!("font-size: {}px", if small { little } else { big }))
+        Geometry { lanes, t0, span, h, w, left, fonts: Fonts::of(fit) }
     }
     fn lane_of(&self, cpu: u16) -> Option<usize> {
         self.lanes.iter().position(|&c| c == cpu)
@@ -144,7 +140,7 @@ fn markup(d: &Lanes, fit: Fit) -> String {
         r#"<text class="xcpu-axis" x="{}" y="{}" style="{}">{} µs of simulated time →</text></svg>"#,
         g.left,
         g.h - 8.0,
-        g.style(true),
+        g.fonts.style(true),
         format_args!("{:.1}", g.span / 1000.0)
     );
     legend(s, d);
@@ -170,7 +166,7 @@ fn header(s: &mut String, d: &Lanes, g: &Geometry) {
         format_args!("{:.2}", d.slowpath_frees_per_skb),
         g.w,
         g.h,
-        if g.narrow.is_some() { "narrow" } else { "wide" }
+        g.fonts.data_fit()
     );
 }
 
@@ -180,7 +176,7 @@ fn lane_lines(s: &mut String, d: &Lanes, g: &Geometry) {
     for (i, cpu) in g.lanes.iter().enumerate() {
         let role = d.cpus.iter().find(|c| c.0 == *cpu).map_or("", |c| c.1.as_str());
         let name = format!("CPU {cpu}");
-        let ((cpu_x, cpu_y), role_x) = match g.narrow {
+        let ((cpu_x, cpu_y), role_x) = match g.fonts.0 {
             // Bold: wider than regular text.
             Some((big, _)) => ((4.0, g.y(i) - 20.0), 4.0 + fit::BOLD * fit::text_w(&name, big) + 8.0),
             None => ((4.0, g.y(i) + 5.0), LEFT),
@@ -197,11 +193,11 @@ fn lane_lines(s: &mut String, d: &Lanes, g: &Geometry) {
             g.y(i),
             cpu_x,
             cpu_y,
-            g.style(false),
+            g.fonts.style(false),
             name,
             role_x,
             g.y(i) - 20.0,
-            g.style(true),
+            g.fonts.style(true),
             role
         );
     }

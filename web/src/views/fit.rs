@@ -49,6 +49,37 @@ impl Fit {
     }
 }
 
+/// The font sizes of a layout's text: on a narrow box [`FONT`] for labels and [`SMALL_FONT`]
+/// for their small print; on the desktop each text keeps its own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fonts(pub Option<(f64, f64)>);
+
+impl Fonts {
+    /// The narrow sizes for a narrow box, none for the desktop.
+    pub fn of(fit: Fit) -> Fonts {
+        Fonts(fit.narrow().map(|_| (FONT, SMALL_FONT)))
+    }
+
+    /// A text's size: `wide` on the desktop, the narrow label or (`small`) small-print size.
+    pub fn size(self, wide: f64, small: bool) -> f64 {
+        self.0.map_or(wide, |(big, little)| if small { little } else { big })
+    }
+
+    /// A text's `style` on a narrow box; empty on the desktop, where its CSS sizes it.
+    pub fn style(self, small: bool) -> String {
+        self.0.map_or(String::new(), |_| format!("font-size: {}px", self.size(0.0, small)))
+    }
+
+    /// The drawing's `data-fit`: `narrow` or `wide`.
+    pub fn data_fit(self) -> &'static str {
+        if self.0.is_some() {
+            "narrow"
+        } else {
+            "wide"
+        }
+    }
+}
+
 /// The width of `text` at `font_px`, estimated from above (DejaVu Sans: digits 0.636 em, most
 /// lower case 0.52–0.64 em, narrow letters and punctuation 0.28–0.41 em, wide ones more).
 /// Bold text is about a seventh wider: [`BOLD`].
@@ -149,6 +180,20 @@ mod tests {
         assert_eq!(Fit::for_width(Some(312.6)), Fit::Narrow(312.0));
         assert_eq!(Fit::for_width(Some(200.0)), Fit::Narrow(MIN_CSS_PX));
         assert_eq!(Fit::Narrow(300.0).narrow(), Some(300.0));
+    }
+
+    #[test]
+    fn fonts_are_the_narrow_sizes_on_a_narrow_box_and_each_texts_own_on_the_desktop() {
+        let (wide, narrow) = (Fonts::of(Fit::Wide), Fonts::of(Fit::Narrow(300.0)));
+        assert_eq!((wide.size(12.0, true), wide.style(true), wide.data_fit()), (12.0, String::new(), "wide"));
+        assert_eq!(
+            (narrow.size(12.0, true), narrow.size(12.0, false), narrow.data_fit()),
+            (SMALL_FONT, FONT, "narrow")
+        );
+        assert_eq!(
+            (narrow.style(false), narrow.style(true)),
+            ("font-size: 13px".to_string(), "font-size: 11.5px".to_string())
+        );
     }
 
     #[test]

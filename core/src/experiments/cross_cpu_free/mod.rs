@@ -44,8 +44,8 @@ pub mod world;
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::experiment::{Cost, Experiment as _, Monotone, Point, ViewData, ViewQuery, ViewSpec, WorkEstimate};
-use crate::model::{cost_of, Calibrated, CustomViews, Model, Runner, SeedTables};
-use crate::output::{mark_row, Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput};
+use crate::model::{cost_of, Calibrated, CustomViews, Model, Runner, SeedTables, WithBaseline};
+use crate::output::{mark_row, round, Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput};
 use crate::params::ParamSpec;
 use crate::sim::catalogue::Quantity;
 use crate::sim::machine::MachineProfile;
@@ -185,15 +185,11 @@ pub fn baseline(input: &Input) -> Option<Input> {
 }
 
 /// What a point's worlds leave: the run and, for a split or deferral run, its baseline.
-pub struct Runs {
-    pub run: RunResult,
-    pub base: Option<RunResult>,
-}
+pub type Runs = WithBaseline<RunResult>;
 
 /// The run of `input` on `profile` and its baseline, through `runner`.
 pub fn runs_on(input: &Input, profile: HostProfile, seed: u64, runner: &mut Runner) -> Runs {
-    let mut run = |what, i: &Input| Sim::new(i.config(profile, false), seed).run(runner, what);
-    Runs { run: run("run", input), base: baseline(input).map(|b| run("baseline", &b)) }
+    Runs::of(input, baseline(input), |what, i| Sim::new(i.config(profile, false), seed).run(runner, what))
 }
 
 impl Runs {
@@ -267,8 +263,7 @@ fn meanings() -> Vec<Meaning> {
 /// The row of `w`, marked where its runs counted too few ([`meanings`]).
 fn measured_row(w: &Runs) -> Row {
     let r = &w.run;
-    let both = w.base.as_ref().map_or(r.received, |b| r.received.min(b.received));
-    let uncapped = u64::from(!r.capped) + w.base.as_ref().map_or(1, |b| u64::from(!b.capped));
+    let (both, uncapped) = (w.both(|x| x.received), w.uncapped(|x| x.capped));
     let offered = if r.workload == Workload::Tcp100g { r.received } else { r.received + r.dropped };
     let counts = [
         (RECEIVED, r.received),
@@ -281,11 +276,6 @@ fn measured_row(w: &Runs) -> Row {
     let mut row = row(&summarize(r), w.change_pct());
     mark_row(&mut row, &columns(), &meanings(), &counts);
     row
-}
-
-fn round(x: f64, digits: i32) -> f64 {
-    let f = 10f64.powi(digits);
-    (x * f).round() / f
 }
 
 fn row(s: &Summary, change: f64) -> Row {

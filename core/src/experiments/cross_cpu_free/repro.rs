@@ -2,8 +2,8 @@
 //! 1200 B datagrams, before and after the split), and the mean over seeds from those figures.
 
 use super::profile::HostProfile;
-use super::{round, run_input, seed, Input, ID};
-use crate::output::{ReproCell, ReproRow, Reproduction};
+use super::{run_input, seed, Input, ID};
+use crate::output::{round, ReproCell, ReproRow, Reproduction};
 use crate::sources;
 
 /// One seed's figures on `profile`: datagrams and Mbit/s of 64 B before and after the split,

@@ -81,12 +81,10 @@ pub fn validate(i: &Input) -> Result<(), ParamError> {
 pub fn specs() -> Vec<ParamSpec> {
     let m = SERVER_2019;
     vec![
-        ParamSpec::int("sockets", "sockets", 2, (1, MAX_SOCKETS as i64, 1))
-            .help("CPU packages, each a NUMA node with its own zone and zone->lock.")
-            .kernel("/sys/devices/system/node"),
-        ParamSpec::int("cpus", "cores", 56, (1, MAX_CPUS as i64, 1))
-            .help("Physical cores online, split evenly over the sockets (a multiple of sockets; each core has an SMT sibling).")
-            .kernel("/sys/devices/system/cpu/online"),
+        ParamSpec::sockets(2, MAX_SOCKETS as i64).help("CPU packages, each a NUMA node with its own zone and zone->lock."),
+        ParamSpec::cores(56, MAX_CPUS as i64).help(
+            "Physical cores online, split evenly over the sockets (a multiple of sockets; each core has an SMT sibling).",
+        ),
         ParamSpec::int("min_threads", "flows", 1, (1, MAX_FLOWS as i64, 1))
             .help("The sweep starts at this many netperf/netserver pairs (at most max_threads).")
             .kernel("super_netperf"),
@@ -96,9 +94,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::boolean("pcp_high_order", false)
             .help("Linux 5.14+: orders 1..3 also go through the per-CPU lists (44042b449872).")
             .kernel("pcp_allowed_order()"),
-        ParamSpec::boolean("smt", true)
-            .help("Use the SMT sibling of every core (Hyper-Threading) once all cores are busy.")
-            .kernel("CONFIG_SCHED_SMT"),
+        ParamSpec::smt(true).help("Use the SMT sibling of every core (Hyper-Threading) once all cores are busy."),
         ParamSpec::choice_of("placement", Placement::Spread)
             .help("spread: flows alternate sockets, pair on one socket; pack: fill socket 0 first; split: receiver on the other socket.")
             .kernel("select_task_rq_fair()"),

@@ -13,13 +13,10 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::choice_of("fix", Fix::Before)
             .help("before: page_frag_free frees to the buddy under zone->lock (Linux before 5.0; 4.19.y until Dec 2019); after: order-0 pages through the per-CPU lists (65895b67ad27).")
             .kernel("page_frag_free()"),
-        ParamSpec::int("sockets", "sockets", i64::from(r.cpu.sockets), (1, MAX_BOX_SOCKETS, 1))
-            .help("CPU packages, each a NUMA node with its own zone and zone->lock.")
-            .kernel("/sys/devices/system/node"),
-        ParamSpec::int("cpus", "cores", i64::from(r.cores), (1, 64, 1))
-            .help("Physical cores online, split evenly over the sockets.")
-            .kernel("/sys/devices/system/cpu/online"),
-        ParamSpec::boolean("smt", r.smt).help("Use both hardware threads of every core.").kernel("CONFIG_SCHED_SMT"),
+        ParamSpec::sockets(i64::from(r.cpu.sockets), MAX_BOX_SOCKETS)
+            .help("CPU packages, each a NUMA node with its own zone and zone->lock."),
+        ParamSpec::cores(i64::from(r.cores), 64).help("Physical cores online, split evenly over the sockets."),
+        ParamSpec::smt(r.smt).help("Use both hardware threads of every core."),
         ParamSpec::int("rx_queues", "queues", i64::from(r.rx_queues), (1, 128, 1))
             .help("RX queues (RSS), queue q polled by logical CPU q (mod the CPUs online: more queues than CPUs share them).")
             .kernel("ethtool -L combined"),

@@ -5,7 +5,7 @@ use super::machines::ForwardingBox;
 use super::runs::{drop_pct, pair_worlds, Pair, RunSummary, Shares};
 use super::{Fix, Input, ID, WIRE_OVERHEAD_BYTES};
 use crate::model::Runner;
-use crate::output::{mark_row, Cell, Column, Meaning, Row, RunOutput, TextView, MISSING};
+use crate::output::{mark_row, round, Cell, Column, Meaning, Row, RunOutput, TextView, MISSING};
 use crate::params::Choice;
 use crate::sim::qspinlock::LOCK_STAT_HEADER;
 
@@ -40,7 +40,7 @@ pub(super) fn columns() -> Vec<Column> {
 }
 
 fn round2(v: f64) -> Cell {
-    Cell::Float((v * 100.0).round() / 100.0)
+    Cell::Float(round(v, 2))
 }
 
 /// What the bases of [`meanings`] count.
@@ -100,10 +100,10 @@ fn row_values(i: &Input, p: &Pair) -> Row {
     let wire_bits = (f64::from(i.packet_bytes) + WIRE_OVERHEAD_BYTES as f64) * 8.0;
     vec![
         Cell::Text(i.fix.name().to_string()),
-        Cell::Float((chosen.mpps * 1000.0).round() / 1000.0),
+        Cell::Float(round(chosen.mpps, 3)),
         round2(chosen.mpps * wire_bits / 1000.0),
-        Cell::Float((p.before.mpps * 1000.0).round() / 1000.0),
-        Cell::Float((p.after.mpps * 1000.0).round() / 1000.0),
+        Cell::Float(round(p.before.mpps, 3)),
+        Cell::Float(round(p.after.mpps, 3)),
         round2(p.gain_pct),
         round2(s.napi_consume_skb),
         round2(s.free_pages_ok),

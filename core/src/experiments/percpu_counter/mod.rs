@@ -53,7 +53,7 @@ pub use world::{
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::experiment::{ChartSpec, Cost, Monotone, Point, ViewSpec};
 use crate::model::{Calibrated, Model, Runner, SeedTables};
-use crate::output::{mark_row, Cell, Column, Meaning, Reproduction, Row, RunOutput};
+use crate::output::{mark_row, round, Cell, Column, Meaning, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec, Params};
 use crate::sim::catalogue::Quantity;
 use crate::sim::machine::MachineProfile;
@@ -81,10 +81,6 @@ crate::choice_enum! {
         /// Linux 6.0 (3cd3399dd7a8): per-CPU reserves in front of the atomic.
         PcpuReserve = "pcpu_reserve",
     }
-}
-
-fn round3(v: f64) -> f64 {
-    (v * 1000.0).round() / 1000.0
 }
 
 fn columns() -> Vec<Column> {
@@ -128,16 +124,16 @@ fn row_of(i: &Input, cores: u32, worlds: PointWorlds) -> Row {
     let mut row = vec![
         Cell::Int(i64::from(nr)),
         Cell::Int(i64::from(cores)),
-        Cell::Float(round3(sel.cpu_pct)),
-        Cell::Float(round3(o[0].cpu_pct)),
-        Cell::Float(round3(o[1].cpu_pct)),
-        Cell::Float(round3(o[2].cpu_pct)),
-        Cell::Float(round3(sel.reduce_share_pct)),
+        Cell::Float(round(sel.cpu_pct, 3)),
+        Cell::Float(round(o[0].cpu_pct, 3)),
+        Cell::Float(round(o[1].cpu_pct, 3)),
+        Cell::Float(round(o[2].cpu_pct, 3)),
+        Cell::Float(round(sel.reduce_share_pct, 3)),
         Cell::Int(sel.max_error_pages),
         Cell::Int(sel.error_bound_pages),
         Cell::Int(i.batch_at(nr)),
         Cell::Int(overshoot),
-        Cell::Float(round3(late_ms)),
+        Cell::Float(round(late_ms, 3)),
     ];
     mark_row(&mut row, &columns(), &meanings(), &counts);
     row

@@ -82,15 +82,10 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::choice_of("counter", Counter::PercpuCounter)
             .help("Which counter cpu_pct, the error columns and the perf report show: atomic (2018), percpu_counter (the patch), pcpu_reserve (6.0). The chart always shows all three.")
             .kernel("tcp_memory_allocated"),
-        ParamSpec::int("sockets", "sockets", 2, (1, MAX_SOCKETS as i64, 1))
-            .help("CPU packages; a line from the other socket costs a UPI/QPI transfer.")
-            .kernel("/sys/devices/system/node"),
-        ParamSpec::int("cpus", "cores", 28, (1, MAX_CORES as i64, 1))
-            .help("Physical cores online (a multiple of sockets). The sweep runs 1/4, 1/2, 1, 2 and 4 times this.")
-            .kernel("/sys/devices/system/cpu/online"),
-        ParamSpec::boolean("smt", true)
-            .help("Both hardware threads of every core online (Hyper-Threading): twice the CPUs.")
-            .kernel("CONFIG_SCHED_SMT"),
+        ParamSpec::sockets(2, MAX_SOCKETS as i64).help("CPU packages; a line from the other socket costs a UPI/QPI transfer."),
+        ParamSpec::cores(28, MAX_CORES as i64)
+            .help("Physical cores online (a multiple of sockets). The sweep runs 1/4, 1/2, 1, 2 and 4 times this."),
+        ParamSpec::smt(true).help("Both hardware threads of every core online (Hyper-Threading): twice the CPUs."),
         ParamSpec::int("connections", "connections", int(r.connections), (1_000, 1_000_000, 1_000))
             .help("TCP connections, spread evenly over the CPUs (seed: ~150-200k).")
             .kernel("ss -s"),

@@ -44,8 +44,8 @@ pub mod world;
 
 use crate::calibrate::tables::{TableCheck, TableSpec};
 use crate::experiment::{ChartSpec, Cost, Monotone, Point, ViewData, ViewQuery, ViewSpec};
-use crate::model::{cost_of, Calibrated, CustomViews, Model, Runner, SeedTables};
-use crate::output::{mark_row, Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput};
+use crate::model::{cost_of, Calibrated, CustomViews, Model, Runner, SeedTables, WithBaseline};
+use crate::output::{mark_row, round, Cell, Column, Meaning, ReproCell, ReproRow, Reproduction, Row, RunOutput};
 use crate::params::{ParamError, ParamSpec};
 use crate::sim::catalogue::Quantity;
 use crate::sim::machine::MachineProfile;
@@ -185,15 +185,11 @@ pub fn baseline(input: &Input) -> Option<Input> {
 
 /// What the simulated row's worlds leave: the run and, with a cache on, its caches-off
 /// baseline.
-pub struct Runs {
-    pub run: RunResult,
-    pub base: Option<RunResult>,
-}
+pub type Runs = WithBaseline<RunResult>;
 
 /// The run of `input` on `profile` and its baseline, through `runner`.
 pub fn runs_on(input: &Input, profile: RrProfile, seed: u64, runner: &mut Runner) -> Runs {
-    let mut run = |what, i: &Input| world::Sim::new(i.config(profile), seed).run(runner, what);
-    Runs { run: run("run", input), base: baseline(input).map(|b| run("baseline", &b)) }
+    Runs::of(input, baseline(input), |what, i| world::Sim::new(i.config(profile), seed).run(runner, what))
 }
 
 impl Runs {
@@ -202,11 +198,6 @@ impl Runs {
         let Some(base) = &self.base else { return 0.0 };
         (summarize(&self.run).mpps / summarize(base).mpps.max(1e-9) - 1.0) * 100.0
     }
-}
-
-fn round(x: f64, digits: i32) -> f64 {
-    let f = 10f64.powi(digits);
-    (x * f).round() / f
 }
 
 fn columns() -> Vec<Column> {
@@ -299,9 +290,7 @@ fn meanings() -> Vec<Meaning> {
 /// The simulated row of `w`, marked where its runs counted too few ([`meanings`]).
 fn measured_row(input: &Input, w: &Runs) -> Row {
     let r = &w.run;
-    let both = w.base.as_ref().map_or(r.requests, |b| r.requests.min(b.requests));
-    let uncapped =
-        [Some(r), w.base.as_ref()].iter().flatten().filter(|x| !x.capped).count() as u64 + u64::from(w.base.is_none());
+    let (both, uncapped) = (w.both(|x| x.requests), w.uncapped(|x| x.capped));
     let mut row = sim_row(input, &summarize(r), w.gain_pct());
     let counts = [(REQUESTS, r.requests), (REQUESTS_BOTH, both), (FREED, r.skbs_freed), (UNCAPPED, uncapped)];
     mark_row(&mut row, &columns(), &meanings(), &counts);

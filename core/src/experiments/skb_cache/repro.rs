@@ -2,8 +2,8 @@
 //! and caches-on runs of each seed ([`seed_pair`]); the mean over seeds from those figures.
 
 use super::profile::RrProfile;
-use super::{round, run_input, seed, world, Input, ID, OFF_LABEL, ON_LABEL};
-use crate::output::{ReproCell, ReproRow, Reproduction};
+use super::{run_input, seed, world, Input, ID, OFF_LABEL, ON_LABEL};
+use crate::output::{round, ReproCell, ReproRow, Reproduction};
 
 /// Mpps without and with both caches at the seed's configuration on `profile`.
 pub fn seed_pair(profile: RrProfile, seed: u64) -> (f64, f64) {

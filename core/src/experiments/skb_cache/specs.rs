@@ -29,9 +29,9 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::int("response_bytes", "bytes", 1, (1, 65_536, 1))
             .help("Response size: copied into the sending thread's 32 KB page frag; the tx skb holds a reference per frag.")
             .kernel("netperf -r REQ,RESP"),
-        ParamSpec::int("sockets", "sockets", 2, (1, 4, 1)).help("CPU packages (NUMA nodes; the allocator keeps per-node lists and, on SLAB, alien caches between nodes).").kernel(""),
+        ParamSpec::sockets(2, 4).help("CPU packages (NUMA nodes; the allocator keeps per-node lists and, on SLAB, alien caches between nodes)."),
         ParamSpec::int("cpus", "cores", 28, (1, 64, 1)).help("Physical cores per socket.").kernel(""),
-        ParamSpec::boolean("smt", true).help("Two hardware threads per core (Hyper-Threading).").kernel(""),
+        ParamSpec::smt(true).help("Two hardware threads per core (Hyper-Threading)."),
         ParamSpec::choice_of("allocator", Allocator::Slab)
             .help("The slab allocator. slab: mm/slab.c, which the seed's 2019 server ran (merge bdaba8959e92's cover letter: \"slab has to drain alien caches\"): per-CPU arrays, and a free of another node's object goes to that node's alien cache, flushed under the node's locks. slub: mm/slub.c, the default since 2.6.23 (a0acd8208076) and the only one since SLAB's removal in 6.8: per-CPU slabs and partial lists; a free to a slab that is not the CPU's own is __slab_free, list_lock when the slab changes list.")
             .kernel("CONFIG_SLAB / CONFIG_SLUB"),

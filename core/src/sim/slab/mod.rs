@@ -110,10 +110,6 @@ pub struct SlabCosts {
     pub object_cycles: u64,
 }
 
-/// SLAB on seed 000/004's 2019 server ([`super::machine::SERVER_2019`]), from the
-/// catalogue's Skylake-SP 2019 kernel costs; nothing is fitted here.
-pub const SERVER_2019_SLAB: SlabCosts = SlabCosts::from_catalogue(&super::catalogue::SKYLAKE_SP_2019);
-
 impl SlabCosts {
     /// SLAB's costs from a catalogue entry. ASSUMPTIONS (no SLAB figure in the catalogue):
     /// fast and slow path, a new slab's objects and the page allocator as SLUB's

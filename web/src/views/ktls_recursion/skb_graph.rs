@@ -8,7 +8,7 @@
 
 use super::{use_walk, WalkData, WalkProps};
 use crate::svg;
-use crate::views::fit::{self, use_fit, Fit};
+use crate::views::fit::{use_fit, Fit, Fonts};
 use skblab_core::experiments::ktls_recursion::graph::RootCall;
 use skblab_core::experiments::ktls_recursion::{GraphNode, SkbKind, SkbRole, TraceEvent};
 use std::collections::{HashMap, HashSet};
@@ -46,7 +46,7 @@ struct GraphGeom {
     box_h: f64,
     row_h: f64,
     top_y: f64,
-    narrow: Option<(f64, f64)>,
+    fonts: Fonts,
 }
 
 impl GraphGeom {
@@ -60,7 +60,7 @@ impl GraphGeom {
                 box_h: BOX_H,
                 row_h: ROW_H,
                 top_y: TOP_Y,
-                narrow: None,
+                fonts: Fonts(None),
             },
             Fit::Narrow(w) => GraphGeom {
                 w,
@@ -70,14 +70,9 @@ impl GraphGeom {
                 box_h: NARROW_BOX_H,
                 row_h: NARROW_ROW_H,
                 top_y: NARROW_TOP_Y,
-                narrow: Some((fit::FONT, fit::SMALL_FONT)),
+                fonts: Fonts::of(fit),
             },
         }
-    }
-
-    /// A text's font size: `wide` on the desktop, the narrow label or small size on a phone.
-    fn font(&self, wide: f64, small: bool) -> f64 {
-        self.narrow.map_or(wide, |(big, little)| if small { little } else { big })
     }
 }
 
@@ -160,7 +155,7 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>, fit: Fit) -
             boxes,
             r#"<text class="dim" x="4" y="{}" font-size="{}">L{}</text>"#,
             y + g.box_h / 2.0 + 4.0,
-            g.font(12.0, true),
+            g.fonts.size(12.0, true),
             level
         );
         for (k, &i) in shown.iter().enumerate() {
@@ -175,7 +170,7 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>, fit: Fit) -
                 r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="end">+{} more on this level</text>"#,
                 g.w - 4.0,
                 y - 4.0,
-                g.font(11.0, true),
+                g.fonts.size(11.0, true),
                 row.len() - shown.len()
             );
         }
@@ -190,7 +185,7 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>, fit: Fit) -
         label,
         first,
         last,
-        if g.narrow.is_some() { "narrow" } else { "wide" }
+        g.fonts.data_fit()
     );
     top_label(s, walk, first, &g);
     edges(s, walk, &at, &g);
@@ -201,7 +196,7 @@ fn graph_svg(walk: &WalkData, position: usize, current: Option<u32>, fit: Fit) -
             r#"<text class="dim" x="{}" y="{}" font-size="{}" text-anchor="middle">⋮ {} more levels below</text>"#,
             g.w / 2.0,
             height - 12.0,
-            g.font(13.0, false),
+            g.fonts.size(13.0, false),
             walk.rows.len() - last
         );
     }
@@ -224,11 +219,11 @@ fn top_label(s: &mut String, walk: &WalkData, first: usize, g: &GraphGeom) {
             s,
             r#"<text class="dim" x="{}" y="22" font-size="{}" text-anchor="middle">⋮ levels 1 – {} above</text>"#,
             g.w / 2.0,
-            g.font(13.0, false),
+            g.fonts.size(13.0, false),
             first - 1
         );
     } else if walk.trace.graph.roots.is_empty() {
-        let (x, size) = (g.w / 2.0, g.font(13.0, false));
+        let (x, size) = (g.w / 2.0, g.fonts.size(13.0, false));
         svg!(
             s,
             r#"<text class="dim" x="{}" y="22" font-size="{}" text-anchor="middle">the socket holds no skb at close</text>"#,
@@ -239,10 +234,10 @@ fn top_label(s: &mut String, walk: &WalkData, first: usize, g: &GraphGeom) {
             s,
             r#"<text class="dim" x="{}" y="40" font-size="{}" text-anchor="middle">({})</text>"#,
             x,
-            g.font(12.0, true),
+            g.fonts.size(12.0, true),
             roots_text(walk)
         );
-    } else if let Some((big, little)) = g.narrow {
+    } else if let Some((big, little)) = g.fonts.0 {
         // Two lines: the socket, then its roots.
         svg!(
             s,

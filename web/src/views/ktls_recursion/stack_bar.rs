@@ -8,7 +8,7 @@
 
 use super::{use_walk, WalkData, WalkProps};
 use crate::svg;
-use crate::views::fit::{self, use_fit, Fit};
+use crate::views::fit::{self, use_fit, Fit, Fonts};
 use skblab_core::experiments::ktls_recursion::StackEntry;
 use yew::prelude::*;
 
@@ -58,7 +58,7 @@ struct BarGeom {
     zoom_w: f64,
     zoom_top: f64,
     zoom_h: f64,
-    fonts: Option<(f64, f64)>,
+    fonts: Fonts,
 }
 
 impl BarGeom {
@@ -76,7 +76,7 @@ impl BarGeom {
                 zoom_w: ZOOM_W,
                 zoom_top: limit,
                 zoom_h: BAR_H,
-                fonts: None,
+                fonts: Fonts(None),
             };
         };
         let (big, small) = (fit::FONT, fit::SMALL_FONT);
@@ -96,7 +96,7 @@ impl BarGeom {
             zoom_w: w - 16.0,
             zoom_top,
             zoom_h: NARROW_ZOOM_H,
-            fonts: Some((big, small)),
+            fonts: Fonts::of(fit),
         }
     }
 
@@ -108,15 +108,10 @@ impl BarGeom {
         self.limit_y() + self.bar_h
     }
 
-    /// A text's font size: `wide` on the desktop, the narrow label or small size on a phone.
-    fn font(&self, wide: f64, small: bool) -> f64 {
-        self.fonts.map_or(wide, |(big, little)| if small { little } else { big })
-    }
-
     /// The label a band `width` × `height` carries: all of it, on a narrow box only its bytes
     /// when all does not fit, or none.
     fn band_label<'a>(&self, label: &'a str, width: f64, height: f64) -> Option<&'a str> {
-        let Some((_, small)) = self.fonts else { return (height >= LABEL_MIN_H).then_some(label) };
+        let Some((_, small)) = self.fonts.0 else { return (height >= LABEL_MIN_H).then_some(label) };
         if height < small + 3.0 {
             return None;
         }
@@ -223,7 +218,7 @@ fn bar_svg(walk: &WalkData, position: usize, (used, overflow): (u64, bool), fit:
         thread,
         stack.len(),
         if overflow { "; the last call does not fit" } else { "" },
-        if g.fonts.is_some() { "narrow" } else { "wide" }
+        g.fonts.data_fit()
     );
     s.push_str(DEFS);
     guard_band(s, t.input.walk.vmap_stack, t.guard_page_bytes, &g);
@@ -269,7 +264,7 @@ fn guard_band(s: &mut String, vmap_stack: bool, guard_page_bytes: u64, g: &BarGe
         g.guard_h,
         if vmap_stack { "url(#ktls-hatch)" } else { "url(#ktls-hatch-grey)" }
     );
-    let (big, small) = (g.font(13.0, false), g.font(11.0, true));
+    let (big, small) = (g.fonts.size(13.0, false), g.fonts.size(11.0, true));
     let (class, title, note) = if vmap_stack {
         ("bad", "guard page".to_string(), format!("{guard_page_bytes} B, unmapped"))
     } else {
@@ -327,7 +322,7 @@ fn band_rect(s: &mut String, b: &Band, (bar_x, bar_w): (f64, f64), y: &dyn Fn(u6
         b.offset_bytes
     );
     let (x, ty) = (bar_x + bar_w / 2.0, top + height / 2.0 + 4.0);
-    let font = g.font(11.0, true);
+    let font = g.fonts.size(11.0, true);
     match g.band_label(&b.label, bar_w, height) {
         None => {}
         Some(label) if matches!(b.class, "base" | "folded") => {

@@ -50,7 +50,7 @@ pub(super) fn node_box(
     s.push_str(if faded { r#" stroke-dasharray="4 3">"# } else { ">" });
     node_title(s, n, freed);
     let cx = x + g.box_w / 2.0;
-    if let Some((big, little)) = g.narrow {
+    if let Some((big, little)) = g.fonts.0 {
         return node_box_narrow(s, n, (cx, y), (big, little));
     }
     svg!(

@@ -1,6 +1,7 @@
 //! The skb graph's windows over levels and rows, and the graph drawn at positions of the walk.
 
 use super::*;
+use crate::views::fit;
 
 #[test]
 fn the_level_window_stays_inside_the_graph() {

@@ -39,7 +39,7 @@ pub(super) fn zoom(s: &mut String, stack: &[StackEntry], (used, thread): (u64, u
         (y(bottom) - y(top)).max(2.0),
         g.zoom_x + g.zoom_w / 2.0,
         g.zoom_top - 10.0,
-        g.font(11.0, true),
+        g.fonts.size(11.0, true),
         bottom,
         top,
         g.zoom_x,
@@ -72,7 +72,7 @@ fn limit_line(s: &mut String, (x1, x2): (f64, f64), y: f64) {
 
 pub(super) fn scale_labels(s: &mut String, thread: u64, g: &BarGeom) {
     let x = g.bar_x - 12.0;
-    let (limit, font) = (g.limit_y(), g.font(11.0, true));
+    let (limit, font) = (g.limit_y(), g.fonts.size(11.0, true));
     s.push_str(r#"<g class="scale">"#);
     limit_line(s, (g.bar_x - 4.0, g.bar_x + g.bar_w + 4.0), limit);
     svg!(
@@ -87,7 +87,7 @@ pub(super) fn scale_labels(s: &mut String, thread: u64, g: &BarGeom) {
         limit - 2.0,
         font,
         x,
-        limit + if g.fonts.is_some() { 14.0 } else { 12.0 },
+        limit + if g.fonts.0.is_some() { 14.0 } else { 12.0 },
         font,
         thread,
         x,
@@ -115,7 +115,7 @@ pub(super) fn used_marker(s: &mut String, used: u64, y: &dyn Fn(u64) -> f64, g: 
         yu,
         x2 + 4.0,
         yu + 4.0,
-        g.font(12.0, false),
+        g.fonts.size(12.0, false),
         used
     );
 }
@@ -127,7 +127,7 @@ pub(super) fn overflow_band(s: &mut String, b: &Band, thread: u64, y: &dyn Fn(u6
     let top = limit - OVERFLOW_H / 2.0;
     let x2 = g.bar_x + g.bar_w + 8.0;
     let start_y = y(b.offset_bytes).max(limit);
-    let (w, font) = (g.bar_w + 12.0, g.font(11.0, true));
+    let (w, font) = (g.bar_w + 12.0, g.fonts.size(11.0, true));
     svg!(
         s,
         concat!(
@@ -153,7 +153,7 @@ pub(super) fn overflow_band(s: &mut String, b: &Band, thread: u64, y: &dyn Fn(u6
         );
     }
     // Beside the bar: one line on the desktop, two on a narrow box.
-    let lines: Vec<(String, &str, f64)> = match g.fonts {
+    let lines: Vec<(String, &str, f64)> = match g.fonts.0 {
         None => vec![(format!("{past} B past THREAD_SIZE"), "bad", 12.0)],
         Some((big, _)) => vec![(format!("{past} B past"), "bad", big), ("THREAD_SIZE".to_string(), "bad", big)],
     };
