@@ -16,6 +16,11 @@ use std::path::PathBuf;
 /// One run of EMR-guest costs on `cpus` CPUs, one flow of 64 KiB sends, the socket buffer
 /// forced to `sndbuf` bytes, with `waiting`.
 fn run_kib(kib: u32, cpus: u32, sndbuf: u32, waiting: Option<Waiting>) -> StreamSim {
+    run_window(kib, cpus, sndbuf, waiting, 1)
+}
+
+/// [`run_kib`] with a measurement window `longer` times the default.
+fn run_window(kib: u32, cpus: u32, sndbuf: u32, waiting: Option<Waiting>, longer: u64) -> StreamSim {
     let set = [
         format!("cpus={cpus}"),
         "sockets=1".to_string(),
@@ -28,30 +33,41 @@ fn run_kib(kib: u32, cpus: u32, sndbuf: u32, waiting: Option<Waiting>) -> Stream
     let mut cfg = config_on(machine, &p, 1, FragOrder::Order3);
     cfg.sndbuf_bytes = sndbuf;
     cfg.waiting = waiting;
+    cfg.measure_ns *= longer;
     let mut sim = StreamSim::new(cfg, 1);
     sim.run();
     sim
 }
 
 fn emr() -> Waiting {
-    Waiting::from_kernel(catalogue::kernel(FamilyId::EmrGuest, Era::Linux2026).expect("a 6.x entry"))
+    Waiting::from_kernel(catalogue::kernel(FamilyId::EmrGuest, Era::Linux2026).expect("a 6.x entry"), 3000)
 }
 
 /// Every exit `k` times the catalogue's.
 fn slower(k: u64) -> Waiting {
-    let w = emr();
-    Waiting { shallow_exit_ns: w.shallow_exit_ns * k, deep_exit_ns: w.deep_exit_ns * k, ..w }
+    let mut w = emr();
+    w.costs.shallow_exit_ns *= k as f64;
+    w.costs.deep_exit_ns *= k as f64;
+    w
+}
+
+/// The catalogue's costs with the waker's side of a cross-CPU wakeup at `ns`.
+fn ipi(mut w: Waiting, ns: f64) -> Waiting {
+    w.costs.ipi_send_ns = ns;
+    w
 }
 
 #[test]
 fn a_slower_exit_from_idle_lengthens_each_wait_of_the_reader() {
     // 16 KiB sends: the reader keeps up and sleeps on an empty queue; each segment that
     // finds it asleep wakes it across CPUs. A slower exit keeps its CPU idle longer per
-    // wakeup; meanwhile segments pile up, so it sleeps (and is woken) less often.
+    // wakeup; meanwhile segments pile up, so it sleeps (and is woken) less often. The reader
+    // is woken only a few times in the default window (2-6 times at these exits), too few
+    // for a per-wakeup share: the window is 20 times longer here.
     let mut last_per_wake = 0.0;
     let mut last_ipis = u64::MAX;
     for k in [1, 2, 4, 8] {
-        let sim = run_kib(16, 2, 1 << 20, Some(slower(k)));
+        let sim = run_window(16, 2, 1 << 20, Some(slower(k)), 20);
         let ipis = sim.wakeup_ipis();
         assert!(ipis > 0, "x{k}: the reader is woken across CPUs");
         let per_wake = sim.idle_shares()[1] / ipis as f64;
@@ -63,22 +79,23 @@ fn a_slower_exit_from_idle_lengthens_each_wait_of_the_reader() {
 
 #[test]
 fn a_dearer_ipi_slows_the_sender_that_sends_it() {
-    let base = run_kib(16, 2, 1 << 20, Some(emr()));
-    let dear = run_kib(16, 2, 1 << 20, Some(Waiting { ipi_send_ns: 40_000, ..emr() }));
-    assert!(base.wakeup_ipis() > 0);
-    assert!(
-        dear.throughput_mbps() < base.throughput_mbps(),
-        "{} vs {}",
-        dear.throughput_mbps(),
-        base.throughput_mbps()
-    );
+    // 16 KiB sends: the reader keeps up and sleeps; every segment that finds it asleep costs
+    // the sender the IPI's send. Dearer sends, a slower sender, at every step.
+    let mut last = f64::INFINITY;
+    for ns in [2_000.0, 6_000.0, 12_000.0, 40_000.0] {
+        let sim = run_kib(16, 2, 1 << 20, Some(ipi(emr(), ns)));
+        assert!(sim.wakeup_ipis() > 0, "{ns} ns: the reader is woken across CPUs");
+        let mbps = sim.throughput_mbps();
+        assert!(mbps < last, "{ns} ns: {mbps} Mbit/s after {last}");
+        last = mbps;
+    }
 }
 
 #[test]
 fn both_threads_on_one_cpu_send_no_ipi_and_pay_no_exit() {
     for kib in [16, 64] {
         let base = run_kib(kib, 1, 1 << 20, Some(emr()));
-        let slow = run_kib(kib, 1, 1 << 20, Some(Waiting { ipi_send_ns: 50_000, ..slower(8) }));
+        let slow = run_kib(kib, 1, 1 << 20, Some(ipi(slower(8), 50_000.0)));
         assert_eq!(base.wakeup_ipis(), 0);
         assert_eq!(slow.wakeup_ipis(), 0);
         assert_eq!(base.throughput_mbps(), slow.throughput_mbps(), "{kib} KiB");

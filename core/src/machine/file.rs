@@ -330,7 +330,11 @@ fn check_sched(s: &Suite) -> Result<(), String> {
                 short(&c.unit)
             ));
         }
-        let count = if metric == "message" { "messages" } else { "round_trips" };
+        let count = match metric {
+            "message" => "messages",
+            "waker_call" => "wakeups",
+            _ => "round_trips",
+        };
         let mut keys: Vec<&str> = c.setting.keys().map(String::as_str).collect();
         keys.sort_unstable();
         let mut want = vec!["pinned_cpus", count];

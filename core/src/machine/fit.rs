@@ -11,28 +11,29 @@
 //! `machine.cpus` cores, the measured per-CPU list `high`/`batch` when the state suite has
 //! them, order-3 vs order-0 from the cell's sysctl, with waiting: a wakeup of a task on
 //! another, idle CPU costs the IPI and that CPU's exit from idle, from the family's
-//! `ipi_send_ns`, `wake_latency_ns` and `idle_exit_ns`), `idle` (the CPUs' idle share of
+//! `ipi_send_ns` (the file's own when its sched suite has the wake cells: [`kernel_for`]),
+//! `wake_latency_ns` and `idle_exit_ns`), `idle` (the CPUs' idle share of
 //! that world's run of the cell the state suite's `perf record -a` repeats, 1 flow of 64 KiB
 //! at order 3, beside the share of the recorded samples in the idle task), `layout` (skb-layout's 6.x preset) and
 //! `rr` (loopback ping-pong, [`super::rr`]: the same per-segment costs, the wakeup from
 //! `sim::sched`; after the fit with the fitted `tcp_skb_cycles`, no run of its own).
 //! What is not, and why, is [`MachineReport::not_predicted`]: UDP (cross-cpu-free models two
 //! hosts over a wire, not loopback inside one guest), the sched suite (the source of the
-//! guests' wake latency, not a prediction) and the state texts (kept for reading, no model
+//! guests' wake latency and of a file's own waker-side cost, not a prediction) and the state texts (kept for reading, no model
 //! number).
 //!
 //! The work is a list of simulator runs done one per [`MachineFit::step`], so the page can run
 //! it in slices with progress; [`fit`] runs them all.
 
 use super::file::{Cell, Measurement};
-pub use super::profile::{family_for, profile};
+pub use super::profile::{family_for, kernel_for, measured_ipi_send_ns, profile};
 use super::report::count;
 use crate::experiments::high_order_alloc::{
     config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim, Waiting, MAX_CPUS,
 };
 use crate::experiments::skb_layout::preset;
 use crate::params::Choice as _;
-use crate::sim::catalogue::{self, Era, FamilyId, Quantity, ZEN5_GUEST_2026};
+use crate::sim::catalogue::{self, FamilyId, KernelCosts, Quantity, ZEN5_GUEST_2026};
 use crate::sim::world::World as _;
 use crate::{Experiment, Params, WorkEstimate};
 use serde::{Deserialize, Serialize};
@@ -129,6 +130,8 @@ pub struct MachineFit {
     m: Measurement,
     /// The catalogue family the file is predicted with ([`family_for`]).
     family: FamilyId,
+    /// Its 6.x kernel costs, with the file's own `ipi_send_ns` if it has one ([`kernel_for`]).
+    kernel: KernelCosts,
     params: Params,
     cells: Vec<Cell>,
     /// Per stream cell: Mbit/s and the idle share, from the catalogue and after the fit.
@@ -157,6 +160,7 @@ impl MachineFit {
         let cells: Vec<Cell> = m.cells("stream").to_vec();
         let mut notes = Vec::new();
         let family = family_for(m, &mut notes)?;
+        let kernel = kernel_for(m, family, &mut notes);
         let params = stream_params(m, &mut notes)?;
         if m.machine.cpus > RR_MAX_CPUS {
             notes.push(format!(
@@ -171,6 +175,7 @@ impl MachineFit {
         Ok(MachineFit {
             m: m.clone(),
             family,
+            kernel,
             params,
             cells,
             catalogue: Vec::new(),
@@ -239,7 +244,7 @@ impl MachineFit {
 
     fn predict(&mut self, k: usize, tcp_skb_cycles: f64) -> StreamRun {
         self.done += 1;
-        simulate(&self.params, &self.cells[k], self.m.machine.cpus, self.family, tcp_skb_cycles)
+        simulate(&self.params, &self.cells[k], self.m.machine.cpus, (self.family, &self.kernel), tcp_skb_cycles)
     }
 
     /// Sum of squared log errors over the fit cells at ln(value) = `x`.
@@ -248,7 +253,8 @@ impl MachineFit {
         fit.iter()
             .map(|c| {
                 self.done += 1;
-                let p = simulate(&self.params, c, self.m.machine.cpus, self.family, x.exp()).mbps.max(1e-9);
+                let p =
+                    simulate(&self.params, c, self.m.machine.cpus, (self.family, &self.kernel), x.exp()).mbps.max(1e-9);
                 (p / c.median.max(1e-9)).ln().powi(2)
             })
             .sum()
@@ -289,7 +295,7 @@ impl MachineFit {
         }
         points.extend(self.idle_point());
         let tcp = if self.fitting() { self.best } else { FIT.1.value };
-        points.extend(rr_points(&self.m, self.family, tcp));
+        points.extend(rr_points(&self.m, self.family, &self.kernel, tcp));
         let fitted = if self.fitting() {
             vec![Fitted {
                 name: FIT.0.to_string(),
@@ -448,9 +454,10 @@ fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, Str
     HighOrderAlloc.params_from(&set).map_err(|e| format!("cannot build this machine's run: {e}"))
 }
 
-/// One stream cell simulated, with waiting ([`Waiting`] from the family's kernel costs):
+/// One stream cell simulated on `family`'s cores, with waiting ([`Waiting`] from `kernel`):
 /// Mbit/s and the idle share of the CPUs its threads ran on (0..=1).
-fn simulate(params: &Params, c: &Cell, cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> StreamRun {
+fn simulate(params: &Params, c: &Cell, cpus: u32, on: (FamilyId, &KernelCosts), tcp_skb_cycles: f64) -> StreamRun {
+    let (family, kernel) = on;
     let mut p = params.clone();
     let bytes = c.get("msg_bytes").unwrap_or(16384.0).round().clamp(4096.0, 65536.0) as i64;
     if p.set("msg_bytes", crate::Value::Int(bytes / 4096 * 4096)).is_err() {
@@ -459,9 +466,10 @@ fn simulate(params: &Params, c: &Cell, cpus: u32, family: FamilyId, tcp_skb_cycl
     let flows = flows_of(c);
     let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
     let cpus = cpus.clamp(1, MAX_CPUS);
-    let mut cfg = config_on(profile(cpus, family, tcp_skb_cycles), &p, flows, order);
-    let kernel = catalogue::kernel(family, Era::Linux2026).unwrap_or(&ZEN5_GUEST_2026);
-    cfg.waiting = Some(Waiting::from_kernel(kernel));
+    let machine = profile(cpus, family, tcp_skb_cycles);
+    let mhz = machine.socket_mhz(flows.min(cpus));
+    let mut cfg = config_on(machine, &p, flows, order);
+    cfg.waiting = Some(Waiting::from_kernel(kernel, mhz));
     let mut sim = StreamSim::new(cfg, SEED);
     sim.run();
     StreamRun { mbps: sim.throughput_mbps(), idle: sim.idle_share_of_used(), idle_cpus: sim.idle_shares() }
@@ -535,8 +543,7 @@ fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used: bool) -> M
 const RR_MAX_CPUS: u32 = 256;
 
 /// The rr cells ([`super::rr`]): from the catalogue, and with the fitted `tcp_skb_cycles`.
-fn rr_points(m: &Measurement, family: FamilyId, tcp_skb_cycles: f64) -> Vec<MachinePoint> {
-    let kernel = catalogue::kernel(family, Era::Linux2026).unwrap_or(&ZEN5_GUEST_2026);
+fn rr_points(m: &Measurement, family: FamilyId, kernel: &KernelCosts, tcp_skb_cycles: f64) -> Vec<MachinePoint> {
     let cpus = m.machine.cpus.clamp(1, RR_MAX_CPUS);
     let (cat, fit) = (profile(cpus, family, FIT.1.value), profile(cpus, family, tcp_skb_cycles));
     m.cells("rr")
@@ -571,7 +578,7 @@ fn not_predicted(m: &Measurement) -> Vec<String> {
         match s {
         "udp" => "cross-cpu-free's worlds are two hosts over a wire (Xen netfront, a NIC); loopback inside one guest, where the sender's CPU also runs the receive softirq, is not one of them",
         "state" => "kept as measured (buddyinfo, zoneinfo, slabinfo, perf stacks); its pageset high/batch feed the stream prediction and its stacks' idle share is the idle point's measurement",
-        "sched" => "what waiting costs (pipe and ring round trips, messaging): the source of the guests' wake_latency_ns (the dd ring across vCPUs over the one on one vCPU), so not predicted from it",
+        "sched" => "what waiting costs (pipe and ring round trips, messaging, the waker's wake call): the source of the guests' wake_latency_ns (the dd ring across vCPUs over the one on one vCPU) and, with its wake cells, of this file's ipi_send_ns, so not predicted from it",
         _ => "no model",
     }
     };

@@ -44,6 +44,8 @@ pub enum Reading {
     DdRingUs,
     /// `perf bench sched messaging`: µs per message (its total time over this many messages).
     PerfMessagingUs(u32),
+    /// tools/wake-cost's `wake`: the median of the waker's call, µs (its `call ... p50=NS`).
+    WakerCallUs,
     /// pahole `-C struct`: the struct's size, bytes.
     PaholeSize,
     /// A file or output that is one number.
@@ -350,14 +352,38 @@ mkfifo \"$d/a\" \"$d/b\" && exec 3<>\"$d/a\" 4<>\"$d/b\" || exit 1; \
 taskset -c \"$2\" dd if=\"$d/a\" of=\"$d/b\" bs=1 count=$(($1 + 1)) status=none & printf x >&3; \
 taskset -c \"$3\" dd if=\"$d/b\" of=\"$d/a\" bs=1 count=\"$1\" 2>&1; s=$?; wait; rm -r \"$d\"; exit $s";
 
+/// Wakeups the wake-cost cells time (a tenth more to warm up).
+pub const WAKE_LOOPS: u32 = 2000;
+/// How long the wakee has slept when the waker wakes it, µs: its CPU is idle (halted, on a
+/// guest) well before; a stream's reader sleeps tens of µs between segments.
+pub const WAKE_IDLE_US: u32 = 50;
+/// The wake-cost cell of a wakee on another, idle CPU, and the one of a wakee on the waker's
+/// own CPU; their difference is what the IPI adds to the waker (`machine::profile`).
+pub const WAKE_CROSS_CELL: &str = "wake-cross-cpu";
+pub const WAKE_SAME_CELL: &str = "wake-same-cpu";
+
+/// Builds tools/wake-cost/wake.c (relative to the working directory: the repository's root,
+/// where the measuring commands run) with the system `cc` into a temporary directory and runs
+/// it: `$1` the mode (`block`: the wakee on CPU 1; `local`: on CPU 0 with the waker, at
+/// SCHED_IDLE so that it does not preempt the waker's call), `$2` the idle µs, `$3` the
+/// wakeups; blocking reads and writes of a pipe (`pipe_write` wakes its reader with
+/// `wake_up_interruptible_sync_poll`, a sync wakeup as `sock_def_readable`'s: fs/pipe.c,
+/// Linux 5.5+, not read at a pinned version).
+pub const WAKE_SCRIPT: &str = "export LC_ALL=C; src=tools/wake-cost/wake.c; \
+[ -r \"$src\" ] || { echo \"$src not found: run from the repository's root\"; exit 1; }; \
+d=$(mktemp -d) || exit 1; cc -O2 -pthread -o \"$d/wake\" \"$src\" || { rm -r \"$d\"; exit 1; }; \
+\"$d/wake\" pipe \"$1\" \"$2\" \"$3\"; s=$?; rm -r \"$d\"; exit $s";
+
 /// The cells of the sched suite, `(id, metric, unit)`: the parser takes no other.
-pub const SCHED_CELLS: [(&str, &str, &str); 6] = [
+pub const SCHED_CELLS: [(&str, &str, &str); 8] = [
     ("pipe-same-cpu", "round_trip", "us"),
     ("pipe-unpinned", "round_trip", "us"),
     ("ring-same-cpu", "round_trip", "us"),
     ("ring-cross-cpu", "round_trip", "us"),
     ("messaging-one-cpu", "message", "us"),
     ("messaging-all-cpus", "message", "us"),
+    (WAKE_CROSS_CELL, "waker_call", "us"),
+    (WAKE_SAME_CELL, "waker_call", "us"),
 ];
 
 /// What the sched suite keeps of the idle path a guest can see: the cpuidle driver and
@@ -397,7 +423,8 @@ fn sched_cell(id: &str, setting: Vec<(&'static str, f64)>, client: Argv, reading
 /// The sched suite: what waiting costs. `perf bench sched pipe` on one CPU (both tasks
 /// pinned by `taskset -c 0`, which its forked child inherits) and unpinned (the scheduler's
 /// choice: with sync wakeups it often keeps both on one CPU); the dd ring on one CPU and
-/// across two (each side pinned); `perf bench sched messaging` on one CPU and on all.
+/// across two (each side pinned); `perf bench sched messaging` on one CPU and on all; the
+/// waker's own call of a wakeup across CPUs and on one ([`WAKE_SCRIPT`]).
 fn sched(o: &Options) -> SuitePlan {
     let pipe = |pin: Option<&str>| {
         let mut a = pin.map_or(vec![], |c| argv(&["taskset", "-c", c]));
@@ -456,6 +483,21 @@ fn sched(o: &Options) -> SuitePlan {
             o,
         ),
     ];
+    let cells = cells.into_iter().chain(wake_cells(o)).collect();
     let before = IDLE_TEXTS.iter().map(|(name, path)| (name.to_string(), cat(path))).collect();
     SuitePlan { name: "sched", before, cells, after: vec![] }
+}
+
+/// The sched suite's two wake-cost cells ([`WAKE_SCRIPT`]): the wakee on the other CPU, idle,
+/// and on the waker's own.
+fn wake_cells(o: &Options) -> [CellPlan; 2] {
+    let wake = |mode: &str| {
+        let (idle, loops) = (WAKE_IDLE_US.to_string(), WAKE_LOOPS.to_string());
+        argv(&["sh", "-c", WAKE_SCRIPT, "wake", mode, &idle, &loops])
+    };
+    let wakes = f64::from(WAKE_LOOPS);
+    let cell = |id: &str, cpus: f64, mode: &str| {
+        sched_cell(id, vec![("pinned_cpus", cpus), ("wakeups", wakes)], wake(mode), Reading::WakerCallUs, o)
+    };
+    [cell(WAKE_CROSS_CELL, 2.0, "block"), cell(WAKE_SAME_CELL, 1.0, "local")]
 }

@@ -1,10 +1,13 @@
 //! The machine profile a measurement file is predicted with: the catalogue family the file
 //! names, else the one its CPU's vendor, family and model map to, else `zen5-guest` (said in
-//! a note), with that family's 6.x kernel costs ([`family_for`], [`profile`]).
+//! a note), with that family's 6.x kernel costs ([`family_for`], [`profile`]), of which the
+//! waker's side of a cross-CPU wakeup is the file's own when its sched suite measured it
+//! ([`kernel_for`]).
 
 use super::file::Measurement;
+use super::plan::{WAKE_CROSS_CELL, WAKE_SAME_CELL};
 use crate::params::Choice as _;
-use crate::sim::catalogue::{self, Era, FamilyId, ZEN5_GUEST_2026};
+use crate::sim::catalogue::{self, Basis, Era, FamilyId, KernelCosts, ZEN5_GUEST_2026};
 use crate::sim::machine::MachineProfile;
 
 /// Families a file may name or map to: those with 6.x kernel costs in the catalogue.
@@ -49,4 +52,31 @@ pub fn profile(cpus: u32, family: FamilyId, tcp_skb_cycles: f64) -> MachineProfi
     let mut p = MachineProfile::from_catalogue("measured machine", catalogue::family(family), kernel, 1, cpus, 1);
     p.skb_tx_cycles = tcp_skb_cycles.max(0.0).round() as u64;
     p
+}
+
+/// The waker's extra time when the task it wakes sleeps on another, idle CPU, ns: the file's
+/// sched suite's median waker call of such a wakeup (`wake-cross-cpu`) less the one of a
+/// wakeup on the waker's own CPU (`wake-same-cpu`), when the file has both (files measured
+/// before these cells have neither) and the difference is a positive time.
+pub fn measured_ipi_send_ns(m: &Measurement) -> Option<f64> {
+    let median = |id: &str| m.cells("sched").iter().find(|c| c.id == id).map(|c| c.median);
+    let ns = (median(WAKE_CROSS_CELL)? - median(WAKE_SAME_CELL)?) * 1000.0;
+    (ns.is_finite() && ns > 0.0).then_some(ns)
+}
+
+/// The 6.x kernel costs a file is predicted with: `family`'s, but for `ipi_send_ns`, the
+/// file's own ([`measured_ipi_send_ns`]) when it carries it, said in a note.
+pub fn kernel_for(m: &Measurement, family: FamilyId, notes: &mut Vec<String>) -> KernelCosts {
+    let mut k = *catalogue::kernel(family, Era::Linux2026).unwrap_or(&ZEN5_GUEST_2026);
+    if let Some(ns) = measured_ipi_send_ns(m) {
+        notes.push(format!(
+            "ipi_send_ns is this file's own: {ns:.0} ns (sched suite, {WAKE_CROSS_CELL} less {WAKE_SAME_CELL}), where {} has {:.0} ns",
+            family.name(),
+            k.ipi_send_ns.value
+        ));
+        k.ipi_send_ns = k.ipi_send_ns.with_source("this file's sched suite");
+        k.ipi_send_ns.value = ns;
+        k.ipi_send_ns.basis = Basis::Measured;
+    }
+    k
 }

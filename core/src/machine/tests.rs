@@ -164,3 +164,35 @@ fn tool_outputs_parse() {
         assert!(tools::proc_stat(junk).is_err() && tools::self_ticks(junk).is_err());
     }
 }
+
+#[test]
+fn a_file_with_the_wake_cells_is_predicted_with_its_own_waker_side() {
+    use crate::sim::catalogue::{FamilyId, GENOA_GUEST_2026};
+    let out = "pipe block gap_us=50 iters=2000 call p10=6400 p50=8520 p90=9900 p99=20000 cpu p10=1 p50=2 p90=3 p99=4 wake p10=1 p50=2 p90=3 p99=4 rt p10=1 p50=2 p90=3 p99=4 preempted=0\n";
+    assert_eq!(tools::read(Reading::WakerCallUs, &[out.into()]), Ok(8.52));
+    for junk in ["", "call p50=0", "call p50=-3", "call p10=1", "pipe block call p50=x"] {
+        assert!(tools::read(Reading::WakerCallUs, &[junk.into()]).is_err(), "{junk:?}");
+    }
+    let mut m = example();
+    let mut notes = Vec::new();
+    // Files measured before the wake cells have neither: the catalogue's value.
+    assert_eq!(super::profile::measured_ipi_send_ns(&m), None);
+    let k = super::profile::kernel_for(&m, FamilyId::GenoaGuest, &mut notes);
+    assert_eq!(k.ipi_send_ns, GENOA_GUEST_2026.ipi_send_ns);
+    assert!(notes.is_empty());
+    let wake = |id: &str, pinned: f64, us: f64| {
+        Cell::new(id, "waker_call", "us", &[("pinned_cpus", pinned), ("wakeups", 2000.0)], vec![sample(us)])
+    };
+    let cells = vec![wake(plan::WAKE_CROSS_CELL, 2.0, 8.52), wake(plan::WAKE_SAME_CELL, 1.0, 1.98)];
+    m.suites.insert("sched".into(), Suite { commands: vec![], cells, texts: BTreeMap::new() });
+    let ns = super::profile::measured_ipi_send_ns(&m).expect("both cells");
+    assert!((ns - 6540.0).abs() < 1e-6, "{ns}");
+    let k = super::profile::kernel_for(&m, FamilyId::GenoaGuest, &mut notes);
+    assert!((k.ipi_send_ns.value - 6540.0).abs() < 1e-6 && notes.len() == 1, "{notes:?}");
+    // The file's schema takes the cells (the parser is strict about the sched suite).
+    let text = serde_json::to_string(&m).expect("serializes");
+    assert!(parse(&text).is_ok(), "{:?}", parse(&text).err());
+    // A same-CPU call dearer than the cross-CPU one is no IPI cost: the catalogue's.
+    m.suites.get_mut("sched").expect("sched").cells[1] = wake(plan::WAKE_SAME_CELL, 1.0, 9.0);
+    assert_eq!(super::profile::measured_ipi_send_ns(&m), None);
+}

@@ -22,6 +22,7 @@ pub fn read(reading: Reading, outputs: &[String]) -> Result<f64, String> {
         Reading::PerfPipeUs => perf_pipe_us(first),
         Reading::DdRingUs => dd_ring_us(first),
         Reading::PerfMessagingUs(messages) => perf_messaging_us(first, messages),
+        Reading::WakerCallUs => waker_call_us(first),
         Reading::PaholeSize => pahole_size(first),
         Reading::Number => {
             first.trim().parse::<f64>().map_err(|_| format!("expected one number, got '{}'", echo(first)))
@@ -113,6 +114,13 @@ pub fn dd_ring_us(text: &str) -> Result<f64, String> {
     let (_, after) = line.split_once(" copied, ").unwrap_or_default();
     let seconds = positive(after.split_whitespace().next().unwrap_or(""), "dd seconds")?;
     Ok(seconds * 1e6 / bytes)
+}
+
+/// tools/wake-cost's `wake`: the median of the waker's call (`call p10=A p50=NS ...`), µs.
+pub fn waker_call_us(text: &str) -> Result<f64, String> {
+    let (_, after) = text.split_once(" call ").ok_or("wake printed no 'call' percentiles")?;
+    let p50 = after.split_whitespace().find_map(|w| w.strip_prefix("p50=")).unwrap_or("");
+    Ok(positive(p50, "wake's call median")? / 1000.0)
 }
 
 /// `perf bench sched messaging`'s `Total time: S [sec]`: µs per message of `messages`.

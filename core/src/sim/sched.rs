@@ -47,8 +47,11 @@
 //! shallow state (on a guest: the halted vCPU resumed by its host); and `idle_exit_ns`, the
 //! exit of the deep state an idle CPU reaches when it expects to stay idle at least
 //! [`DEEP_RESIDENCY_NS`] (the measured guests have one idle state, HLT, and both figures
-//! alike). The host's halt polling is a window ([`WakeCosts::host_poll_ns`]): a wakeup
-//! that ends a halt inside it costs no exit. Pure functions, deterministic.
+//! alike). A wakeup of an idle CPU also costs the waker the IPI's send (`ipi_send_ns`; on a
+//! KVM guest its exit), during which the wakee's CPU is already leaving its idle state: the
+//! exits count from the start of the send. The host's halt polling is a window
+//! ([`WakeCosts::host_poll_ns`]): a wakeup that ends a halt inside it costs no exit. Pure
+//! functions, deterministic.
 
 use super::catalogue::KernelCosts;
 use super::machine::cycles_to_ns;
@@ -155,7 +158,7 @@ pub fn select_cpu(cpus: &[CpuView], w: &Wakeup) -> (usize, Choice) {
 }
 
 /// What waking costs on one machine, in ns.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct WakeCosts {
     /// `try_to_wake_up` on the waker: the CPU choice, the enqueue or the wake-list entry and
     /// the IPI's send (half of `wakeup_cycles`).
@@ -170,6 +173,11 @@ pub struct WakeCosts {
     /// A halt that ends within this long was polled for (the host's `halt_poll_ns` on a KVM
     /// guest, the guest's `guest_halt_poll_ns`): its wakeup costs no exit.
     pub host_poll_ns: f64,
+    /// The waker's CPU sending the wakeup IPI to another, idle CPU (`ipi_send_ns`): on a KVM
+    /// guest the exit of the send. The exits above count from the start of the send (the
+    /// guests' figures are whole wakeups), so the wakee's CPU runs `exit − ipi_send_ns` after
+    /// the waker is done with it, never earlier than that.
+    pub ipi_send_ns: f64,
 }
 
 impl WakeCosts {
@@ -182,6 +190,7 @@ impl WakeCosts {
             shallow_exit_ns: k.wake_latency_ns.value,
             deep_exit_ns: k.idle_exit_ns.value,
             host_poll_ns: 0.0,
+            ipi_send_ns: k.ipi_send_ns.value,
         }
     }
 
@@ -207,10 +216,10 @@ pub struct WakePath {
     pub remote: bool,
     /// The wakee's CPU was idle and had to leave its idle state.
     pub from_idle: bool,
-    /// Time the waker's CPU spends (`try_to_wake_up`).
+    /// Time the waker's CPU spends (`try_to_wake_up`, and the IPI's send to an idle CPU).
     pub waker_ns: f64,
-    /// From the end of the waker's `try_to_wake_up` until the wakee's CPU may run it: the
-    /// IPI and the idle exit (0 on the waker's own CPU).
+    /// From the end of the waker's `try_to_wake_up` until the wakee's CPU may run it: what
+    /// is left of the idle exit, which counts from the IPI's send (0 on the waker's own CPU).
     pub latency_ns: f64,
     /// The wakee's CPU switching to it.
     pub wakee_ns: f64,
@@ -222,13 +231,14 @@ pub fn wake(cpus: &[CpuView], w: &Wakeup, c: &WakeCosts, idle_ns: f64) -> WakePa
     let (cpu, choice) = select_cpu(cpus, w);
     let remote = cpu != w.waker_cpu;
     let from_idle = remote && cpus[cpu].idle();
+    let ipi = if from_idle { c.ipi_send_ns } else { 0.0 };
     WakePath {
         cpu,
         choice,
         remote,
         from_idle,
-        waker_ns: c.ttwu_ns,
-        latency_ns: if from_idle { c.exit_ns(idle_ns) } else { 0.0 },
+        waker_ns: c.ttwu_ns + ipi,
+        latency_ns: if from_idle { (c.exit_ns(idle_ns) - ipi).max(0.0) } else { 0.0 },
         wakee_ns: c.schedule_ns,
     }
 }
@@ -299,7 +309,9 @@ mod tests {
         let c = WakeCosts::from_kernel(&EMR_GUEST_2026, 3900);
         let cross = ping_pong(2, 0, false, &c, 20_000.0);
         assert!(cross.remote && cross.from_idle && cross.cpu == 1);
-        assert_eq!(cross.latency_ns, EMR_GUEST_2026.wake_latency_ns.value);
+        // The waker sends the IPI; the exit counts from the send.
+        assert_eq!(cross.waker_ns - c.ttwu_ns, EMR_GUEST_2026.ipi_send_ns.value);
+        assert_eq!(cross.waker_ns - c.ttwu_ns + cross.latency_ns, EMR_GUEST_2026.wake_latency_ns.value);
         let pinned = ping_pong(2, 0, true, &c, 20_000.0);
         assert!(!pinned.remote && !pinned.from_idle && pinned.latency_ns == 0.0);
         // The other CPU busy: the wakee stays with the waker.
@@ -308,7 +320,7 @@ mod tests {
         assert_eq!(busy.choice, Choice::Target);
         // try_to_wake_up + schedule() is the catalogue's wakeup_cycles.
         let want = cycles_to_ns(EMR_GUEST_2026.wakeup_cycles.int(), 3900) as f64;
-        assert!((cross.waker_ns + cross.wakee_ns - want).abs() < 1.0);
+        assert!((busy.waker_ns + busy.wakee_ns - want).abs() < 1.0);
     }
 
     #[test]

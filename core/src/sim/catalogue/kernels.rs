@@ -226,7 +226,7 @@ pub const CORTEX_A53_2018: KernelCosts = KernelCosts {
 };
 
 /// The waker's side of a wakeup IPI in a KVM guest (`ipi_send_ns`).
-const GUEST_IPI_SEND: &str = "KVM guest, x2APIC, no IPI virtualization: 4,338 cycles on average from the ICR write of the sending vCPU to the target vCPU having handled the IPI (kvm-unit-tests vmexit/ipi, 2 vCPUs, target spinning, not halted; Zeng Guang, [PATCH v4 0/6] IPI virtualization support for VM, kvm list 2021-08-09, <20210809032925.3548-1-guang.zeng@intel.com>), 1.4-2.2 us at 2-3 GHz (the clock is not given): the exit of the write is part of it; with a halted target the exit also wakes that vCPU's thread on the host (kvm_vcpu_kick), a host try_to_wake_up of about half this catalogue's wakeup_cycles (try_to_wake_up + schedule()), so up to 5 us; 2 us, the round trip's middle. Ours: the figure is from an Intel VT-x host (IPI virtualization is VT-x's) and is used for AMD SVM/AVIC guests too, and the whole round trip is charged to the waker";
+const GUEST_IPI_SEND: &str = "KVM guest, x2APIC, no IPI virtualization: 4,338 cycles on average from the ICR write of the sending vCPU to the target vCPU having handled the IPI (kvm-unit-tests vmexit/ipi, 2 vCPUs, target spinning, not halted; Zeng Guang, [PATCH v4 0/6] IPI virtualization support for VM, kvm list 2021-08-09, <20210809032925.3548-1-guang.zeng@intel.com>), 1.4-2.2 us at 2-3 GHz (the clock is not given): the exit of the write is part of it; with a halted target the exit also wakes that vCPU's thread on the host (kvm_vcpu_kick), a host try_to_wake_up of about half this catalogue's wakeup_cycles (try_to_wake_up + schedule()), so up to 5 us; 2 us, the round trip's middle. Ours: the figure is from an Intel VT-x host (IPI virtualization is VT-x's) and is used for AMD SVM/AVIC guests too, and the whole round trip is charged to the waker. The Genoa guest measured 6.5 us on its own host (tools/wake-cost); not carried over to guests of other hosts, whose exit cost is their host's (its CPU, KVM, halt polling): a file whose sched suite has the wake cells uses its own";
 
 /// Kernel-path costs of 6.x kernels on this project's Zen 5 guests.
 pub const ZEN5_GUEST_2026: KernelCosts = KernelCosts {
@@ -285,9 +285,11 @@ const EMR_WAKE_MAX_NS: f64 = 136400.0;
 const EMR_WAKE_SOURCE: &str = "measured on a 2-vCPU Emerald Rapids KVM guest with skblab measure sched (data/measurements/2026-12-07-intel-xeon-f6m207.json, cells ring-cross-cpu and ring-same-cpu: two dd bs=1 pinned by taskset, one byte around two FIFOs, across vCPUs 1 and 0 and on vCPU 0 alone, 20,000 round trips, the commands in the file; 0-4.5 % foreign CPU): medians 62.30 and 2.96 us per round trip, (62.30 - 2.96) / 2 = 29.7 us per wakeup; earlier runs of the same cells gave 126.0-134.2 us across (61.6 per wakeup, load average 1-4) and 159.7-266.1 us on a loaded machine (data/measurements/2026-12-06-intel-xeon-f6m207.json, up to 136 us per wakeup); cpuidle haltpoll with guest_halt_poll_ns=0 (the host's halt polling is not visible from inside)";
 
 /// Kernel-path costs of 6.x kernels on this project's Zen 4 (Genoa) guests: the Zen 5 guest's,
-/// but for the wakeup of a halted vCPU, measured on such a guest with the sched suite.
+/// but for the wakeup of a halted vCPU, measured on such a guest with the sched suite, and its
+/// waker's side, measured with tools/wake-cost.
 pub const GENOA_GUEST_2026: KernelCosts = KernelCosts {
     family: FamilyId::GenoaGuest,
+    ipi_send_ns: q(GENOA_IPI_NS, GENOA_IPI_MIN_NS, GENOA_IPI_MAX_NS, "ns", Measured, GENOA_IPI_SOURCE),
     wake_latency_ns: q(GENOA_WAKE_NS, GENOA_WAKE_MIN_NS, GENOA_WAKE_MAX_NS, "ns", Measured, GENOA_WAKE_SOURCE),
     idle_exit_ns: q(
         GENOA_WAKE_NS,
@@ -307,3 +309,11 @@ const GENOA_WAKE_NS: f64 = 17358.0;
 const GENOA_WAKE_MIN_NS: f64 = 17160.0;
 const GENOA_WAKE_MAX_NS: f64 = 18272.0;
 const GENOA_WAKE_SOURCE: &str = "measured on a 2-vCPU Genoa KVM guest with skblab measure sched (data/measurements/2026-12-07-amd-epyc-f25m17.json, cells ring-cross-cpu and ring-same-cpu: two dd bs=1 pinned by taskset, one byte around two FIFOs, across vCPUs 1 and 0 and on vCPU 0 alone, 20,000 round trips, three runs each, 0-3.3 % foreign CPU): medians 40.25 and 5.54 us per round trip, (40.25 - 5.54) / 2 = 17.4 us per wakeup; the runs' extremes give 17.2-18.3";
+
+/// The Genoa guest's waker side of a cross-vCPU wakeup: the waker's own call when the wakee
+/// sleeps on the other, idle vCPU less the same call waking a wakee on its own vCPU, medians
+/// of tools/wake-cost on this project's Genoa guest; the range over its runs and idle gaps.
+const GENOA_IPI_NS: f64 = 6539.0;
+const GENOA_IPI_MIN_NS: f64 = 4989.0;
+const GENOA_IPI_MAX_NS: f64 = 17095.0;
+const GENOA_IPI_SOURCE: &str = "measured on this project's 2-vCPU Genoa KVM guest (Firecracker, cpuidle haltpoll with guest_halt_poll_ns=0, PV IPIs: kvm_send_ipi_mask, a hypercall; Linux 6.18.44) with tools/wake-cost (bash tools/wake-cost/run.sh 3, 2026-12-07, data/wake-cost/2026-12-07-amd-epyc-f25m17.txt; load average 13-14 from other builds): the waker's write(2) to a pipe whose reader sleeps on the other vCPU, idle 50 us, median 8.53 us (runs 8.51-8.68), less the same write waking a reader on the waker's own vCPU (SCHED_IDLE, no preemption) 1.99 us: 6.54 us per wakeup, the IPI's send with its VM exit and the remote wake list; the range: eventfd and futex at 50 us idle 4.99 and 5.27 us, and longer idle periods up to 17.1 us (pipe, 2 ms: the host has put the halted vCPU's thread to sleep)";

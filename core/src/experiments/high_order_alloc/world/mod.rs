@@ -88,7 +88,7 @@ pub enum Event {
 }
 
 /// Everything one run needs, typed and validated.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StreamConfig {
     /// Topology (sockets, die size) and constants; one zone per socket.
     pub machine: MachineProfile,

@@ -6,7 +6,8 @@
 //! wakeup whose wakee's CPU is another one and idle costs the waker the IPI's send and the
 //! wakee that CPU's exit from idle before it runs (`sim::sched::wake`: the wakee's CPU as
 //! `select_task_rq_fair` would see it, here always the thread's own, since placement is
-//! fixed; the exit by how long the CPU has been idle, `WakeCosts::exit_ns`). What Linux
+//! fixed; the exit by how long the CPU has been idle, `WakeCosts::exit_ns`, counted from
+//! the start of the send, so the wakee runs that long after the waker began it). What Linux
 //! does (6.x; net/core/stream.c read at torvalds/linux 03c11eb3b16d, a 6.x tree: its
 //! `sk_stream_wait_memory` draws `get_random_u32_below`, 6.2+): the reader of an empty
 //! receive queue sleeps in `sk_wait_data`
@@ -31,37 +32,18 @@ use super::*;
 use crate::sim::catalogue::KernelCosts;
 use crate::sim::sched::{CpuView, WakeCosts, Wakeup};
 
-/// What a wakeup of a task on another, idle CPU costs, from the catalogue's kernel costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// What a wakeup of a task on another, idle CPU costs: `sim::sched`'s costs, of which the
+/// world reads the IPI's send and the exits (it charges the instructions of `try_to_wake_up`
+/// and `schedule()` itself, from `wakeup_cycles`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Waiting {
-    /// The waker's CPU sending the IPI (`ipi_send_ns`: on a KVM guest the ICR write's exit).
-    pub ipi_send_ns: u64,
-    /// From the IPI to the wakee's CPU running again out of a shallow idle state
-    /// (`wake_latency_ns`) and out of the deep one (`idle_exit_ns`).
-    pub shallow_exit_ns: u64,
-    pub deep_exit_ns: u64,
+    pub costs: WakeCosts,
 }
 
 impl Waiting {
-    pub fn from_kernel(k: &KernelCosts) -> Waiting {
-        let ns = |v: f64| v.max(0.0).round() as u64;
-        Waiting {
-            ipi_send_ns: ns(k.ipi_send_ns.value),
-            shallow_exit_ns: ns(k.wake_latency_ns.value),
-            deep_exit_ns: ns(k.idle_exit_ns.value),
-        }
-    }
-
-    /// `sim::sched`'s costs of the exit (the instructions of `try_to_wake_up` and
-    /// `schedule()` the world charges itself).
-    fn costs(&self) -> WakeCosts {
-        WakeCosts {
-            ttwu_ns: 0.0,
-            schedule_ns: 0.0,
-            shallow_exit_ns: self.shallow_exit_ns as f64,
-            deep_exit_ns: self.deep_exit_ns as f64,
-            host_poll_ns: 0.0,
-        }
+    /// The catalogue's costs of `k` at `mhz` (`WakeCosts::from_kernel`).
+    pub fn from_kernel(k: &KernelCosts, mhz: u64) -> Waiting {
+        Waiting { costs: WakeCosts::from_kernel(k, mhz) }
     }
 }
 
@@ -195,12 +177,12 @@ impl StreamSim {
             .collect();
         let wakeup = Wakeup { waker_cpu: self.threads[t as usize].cpu as usize, prev_cpu: to, sync, allowed: vec![to] };
         let idle_for = self.cpus[to].idle_since_ns.map_or(0, |s| self.now_ns.saturating_sub(s));
-        let path = crate::sim::sched::wake(&views, &wakeup, &w.costs(), idle_for as f64);
+        let path = crate::sim::sched::wake(&views, &wakeup, &w.costs, idle_for as f64);
         if path.from_idle {
             if self.measuring() {
                 self.ipis += 1;
             }
-            self.advance(t, w.ipi_send_ns, Stack::Wakeup);
+            self.advance(t, w.costs.ipi_send_ns.max(0.0).round() as u64, Stack::Wakeup);
         }
         let at = self.threads[t as usize].cursor_ns + path.latency_ns.round() as u64;
         self.threads[sleeper as usize].state = ThreadState::Runnable;
