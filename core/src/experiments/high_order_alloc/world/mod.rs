@@ -515,13 +515,14 @@ impl StreamSim {
     fn interpret(&mut self, t: ThreadId) {
         loop {
             let th = &mut self.threads[t as usize];
-            let Some(action) = th.prog.pop() else { panic!("bug: thread {t} has an empty program") };
+            let Some(&action) = th.prog.last() else { panic!("bug: thread {t} has an empty program") };
             if action.is_sync() && th.cursor_ns > self.now_ns {
-                th.prog.push(action);
+                // It stays on top of the stack: the `Resume` runs it.
                 let at = th.cursor_ns;
                 self.queue.schedule(at, Event::Resume { thread: t });
                 return;
             }
+            th.prog.pop();
             if !self.exec(t, action) {
                 return;
             }
