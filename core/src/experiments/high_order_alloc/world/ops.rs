@@ -130,16 +130,16 @@ impl StreamSim {
                 let zone = &mut self.zones[page.node as usize];
                 let line_ns = zone.touch_page(m, &self.caches, cpu, page.pfn);
                 let last = zone.put_page_testzero(page.pfn);
-                let put = [
-                    Action::LineNs { ns: line_ns, stack: Stack::PutPage },
-                    Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage },
-                ];
+                let page_op_cycles = m.page_op_cycles;
+                // put_page's private work runs at once (it would be the next action).
+                self.advance(t, line_ns, Stack::PutPage);
+                self.work(t, page_op_cycles, Stack::PutPage);
                 let refill = [Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }];
                 if last {
                     self.stats.last_put_by_sender += 1;
-                    self.run_next(t, &[put[0], put[1], Action::FreePage { page }, refill[0], refill[1]]);
+                    self.run_next(t, &[Action::FreePage { page }, refill[0], refill[1]]);
                 } else {
-                    self.run_next(t, &[put[0], put[1], refill[0], refill[1]]);
+                    self.run_next(t, &refill);
                 }
             }
             Refill::Alloc => {
