@@ -4,10 +4,13 @@
 #   native: <float> M events/s        the high-order-alloc sweep natively (core/examples/bench_sim.rs)
 #   wasm: <float> M events/s          the same sweep under wasm32 in headless Chromium (web/tests/bench.rs)
 #   wasm/native: <float>              their ratio, measured in the same minute
+#   sweep events: <int>              events the native sweep handles (moves with the model only)
+#   sweep ms: <float> (reference <commit>: <float> ms, ratio <float>)   its time beside a pinned build
 #   first-load: <int> bytes gzip, <int> bytes brotli   the home page's weight (scripts/first-load.sh)
 # and, from scripts/bench-web.sh where it exists (the browser side: worker pool, deep links,
 # bands), `sweep:`, `deep-link:` and `band:` lines.
-# Parts: `engine` (native and wasm, built first, then timed back to back), `size` (a release
+# Parts: `engine` (native and wasm, built first, then timed back to back), `reference` (the
+# native sweep and a pinned commit's, in turn), `size` (a release
 # build with Trunk), `web` (scripts/bench-web.sh). Each part runs on its own (a failed part
 # does not stop the others; the exit status reports it). `bench.sh size` (or engine, web,
 # native, wasm) runs only the parts named.
@@ -80,6 +83,43 @@ engine() {
     awk -v w="$w" -v n="$best" 'BEGIN { printf "wasm/native: %.2f\n", w / n }'
 }
 
+# The pinned reference: bench_sim built from this commit (its own Cargo.toml, its own target
+# dir under $TARGET/bench-ref/, built once and kept). Its sweep time measures the host, so a
+# model change (more events) and an engine change (less time per event) can be told apart.
+REF_COMMIT=${SKBLAB_BENCH_REF:-c4c0784}
+
+# Prints the best sweep's ms of one bench_sim process (3 sweeps).
+sweep_ms() { "$1" | sed -nE 's/^best sweep ([0-9.]+) ms.*/\1/p'; }
+
+# Prints `sweep events: <int>` and `sweep ms: <float> (reference <commit>: <float> ms, ratio
+# <float>)`: this tree's bench_sim and the reference's run in turn, three pairs, medians and
+# the median of the pairs' ratios (a ratio below 1: this tree's engine is faster).
+reference() {
+    echo "== reference: the seed-000 sweep beside bench_sim at $REF_COMMIT"
+    build_native || return 1
+    local dir="$ROOT/$TARGET/bench-ref/$REF_COMMIT"
+    [[ $TARGET = /* ]] && dir="$TARGET/bench-ref/$REF_COMMIT"
+    if [ ! -x "$dir/bench_sim" ]; then
+        local src
+        src=$(mktemp -d)
+        git archive "$REF_COMMIT" | tar -x -C "$src" || { rm -rf "$src"; echo "no commit $REF_COMMIT"; return 1; }
+        (cd "$src" && CARGO_TARGET_DIR="$dir/target" cargo build -q --release -p skblab-core --example bench_sim) &&
+            cp "$dir/target/release/examples/bench_sim" "$dir/bench_sim"
+        rm -rf "$src"
+        [ -x "$dir/bench_sim" ] || { echo "reference build failed"; return 1; }
+    fi
+    local events cur=() ref=() ratios=() a b
+    events=$("$TARGET/release/examples/bench_sim" | sed -nE 's/^sweep: .* ([0-9]+) events$/\1/p' | tail -1)
+    for _ in 1 2 3; do
+        b=$(sweep_ms "$dir/bench_sim")
+        a=$(sweep_ms "$TARGET/release/examples/bench_sim")
+        ref+=("$b") cur+=("$a") ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')")
+    done
+    median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+    echo "sweep events: $events"
+    echo "sweep ms: $(median "${cur[@]}") (reference $REF_COMMIT: $(median "${ref[@]}") ms, ratio $(median "${ratios[@]}"))"
+}
+
 size() {
     echo "== app size"
     local dist="$ROOT/target/bench-dist"
@@ -105,12 +145,12 @@ web() {
 }
 
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(engine size web)
+[ ${#parts[@]} -gt 0 ] || parts=(engine reference size web)
 failed=()
 for part in "${parts[@]}"; do
     case $part in
-    engine | native | wasm | size | web) "$part" || failed+=("$part") ;;
-    *) echo "unknown part '$part' (engine, native, wasm, size, web)" >&2; exit 2 ;;
+    engine | native | wasm | reference | size | web) "$part" || failed+=("$part") ;;
+    *) echo "unknown part '$part' (engine, native, wasm, reference, size, web)" >&2; exit 2 ;;
     esac
 done
 [ ${#failed[@]} -eq 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

@@ -37,6 +37,9 @@ pub struct Caches {
     l3_fill: Vec<u64>,
     l2_lines: u64,
     l3_lines: u64,
+    /// Physical cores per socket (`l2_fill.len() / l3_fill.len()`), kept to spare a division
+    /// per access.
+    cores_per_socket: usize,
 }
 
 /// Where an access found a page's data: the distance classes of [`Caches::access`].
@@ -109,12 +112,32 @@ impl Caches {
             l3_fill: vec![0; m.sockets as usize],
             l2_lines: m.l2_bytes / u64::from(LINE_BYTES),
             l3_lines: m.l3_bytes_per_core * u64::from(m.cores_per_socket) / u64::from(LINE_BYTES),
+            cores_per_socket: m.cores_per_socket as usize,
         }
     }
 
     /// The physical core of `cpu` (SMT siblings share it).
     pub fn core(&self, cpu: CpuId) -> u16 {
         self.core_of[cpu as usize]
+    }
+
+    /// The socket of `cpu` ([`MachineProfile::pos`]'s, from a table).
+    pub fn socket(&self, cpu: CpuId) -> u32 {
+        u32::from(self.socket_of[cpu as usize])
+    }
+
+    /// [`MachineProfile::transfer_ns`] from this machine's tables instead of `pos`'s
+    /// divisions: the same socket and the same physical core are the same questions.
+    pub fn transfer_ns(&self, m: &MachineProfile, from: CpuId, to: CpuId) -> u64 {
+        if from == to {
+            0
+        } else if self.socket_of[from as usize] != self.socket_of[to as usize] {
+            m.line_cross_socket_ns
+        } else if self.core_of[from as usize] == self.core_of[to as usize] {
+            m.line_same_core_ns
+        } else {
+            m.line_same_socket_ns
+        }
     }
 
     /// `cpu`'s core fill count now (32 bits: wraps after 256 GiB of traffic, far beyond a run).
@@ -170,7 +193,7 @@ impl Caches {
     ) -> Source {
         let me = self.core(cpu);
         let my_socket = self.socket_of[cpu as usize] as usize;
-        let cps = self.l2_fill.len() / self.l3_fill.len();
+        let cps = self.cores_per_socket;
         let holders = [(d.writer, d.writer_stamp), (d.reader, d.reader_stamp)];
         let in_l2 = |c: u16, s: u32| {
             c != NONE && scale.within(u64::from((self.l2_fill[c as usize] as u32).wrapping_sub(s)), self.l2_lines)
@@ -269,7 +292,12 @@ impl MachineProfile {
     /// Stall of a streaming copy that found `by[source]` of its lines in each [`Source`]: the
     /// sum of [`MachineProfile::copy_stall_ps`] over the sources, in ns.
     pub fn copy_stall_ns(&self, by: &[u32; SOURCES], write: bool, home_is_local: bool) -> u64 {
-        let ps: u64 = ALL_SOURCES.iter().map(|&s| self.copy_stall_ps(s, by[s as usize], write, home_is_local)).sum();
+        // A source with no lines adds 0 ps: skipped (most copies find every line in one place).
+        let ps: u64 = ALL_SOURCES
+            .iter()
+            .filter(|&&s| by[s as usize] > 0)
+            .map(|&s| self.copy_stall_ps(s, by[s as usize], write, home_is_local))
+            .sum();
         ps / 1000
     }
 }

@@ -58,7 +58,7 @@ impl CacheLine {
         let ns = match self.owner() {
             None => m.line_llc_ns,
             Some(o) if o == cpu => 0,
-            Some(o) if caches.still_in_l2(o, self.written_ns() as u32) => m.transfer_ns(o, cpu),
+            Some(o) if caches.still_in_l2(o, self.written_ns() as u32) => caches.transfer_ns(m, o, cpu),
             Some(_) => m.line_llc_ns,
         };
         self.set(cpu, u64::from(caches.stamp(cpu)));

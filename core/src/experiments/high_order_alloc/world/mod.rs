@@ -226,7 +226,7 @@ impl LockEvents for Event {
 
 impl Action {
     /// Touches state other threads see: must run when the global clock reaches the thread.
-    fn is_sync(self) -> bool {
+    fn is_sync(&self) -> bool {
         matches!(
             self,
             Action::BeginSend
@@ -515,13 +515,15 @@ impl StreamSim {
     fn interpret(&mut self, t: ThreadId) {
         loop {
             let th = &mut self.threads[t as usize];
-            let Some(action) = th.prog.pop() else { panic!("bug: thread {t} has an empty program") };
-            if action.is_sync() && th.cursor_ns > self.now_ns {
-                th.prog.push(action);
+            // Only the next action's kind is read before it is known to run now.
+            let Some(next) = th.prog.last() else { panic!("bug: thread {t} has an empty program") };
+            if next.is_sync() && th.cursor_ns > self.now_ns {
+                // It stays on top of the stack: the `Resume` runs it.
                 let at = th.cursor_ns;
                 self.queue.schedule(at, Event::Resume { thread: t });
                 return;
             }
+            let action = th.prog.pop().expect("checked");
             if !self.exec(t, action) {
                 return;
             }

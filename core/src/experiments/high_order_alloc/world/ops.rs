@@ -130,16 +130,16 @@ impl StreamSim {
                 let zone = &mut self.zones[page.node as usize];
                 let line_ns = zone.touch_page(m, &self.caches, cpu, page.pfn);
                 let last = zone.put_page_testzero(page.pfn);
-                let put = [
-                    Action::LineNs { ns: line_ns, stack: Stack::PutPage },
-                    Action::Work { cycles: m.page_op_cycles, stack: Stack::PutPage },
-                ];
+                let page_op_cycles = m.page_op_cycles;
+                // put_page's private work runs at once (it would be the next action).
+                self.advance(t, line_ns, Stack::PutPage);
+                self.work(t, page_op_cycles, Stack::PutPage);
                 let refill = [Action::AllocFrag { order }, Action::FillFrags { remaining_bytes }];
                 if last {
                     self.stats.last_put_by_sender += 1;
-                    self.run_next(t, &[put[0], put[1], Action::FreePage { page }, refill[0], refill[1]]);
+                    self.run_next(t, &[Action::FreePage { page }, refill[0], refill[1]]);
                 } else {
-                    self.run_next(t, &[put[0], put[1], refill[0], refill[1]]);
+                    self.run_next(t, &refill);
                 }
             }
             Refill::Alloc => {
@@ -172,7 +172,7 @@ impl StreamSim {
         let (cpu, at) = (th.cpu, th.cursor_ns);
         let by =
             self.zones[page.node as usize].copy_data(&mut self.caches, cpu, page.pfn, (start, start + chunk), true);
-        let local = self.cfg.machine.pos(cpu).socket == page.node;
+        let local = self.caches.socket(cpu) == page.node;
         let stall_ns = self.stall_ns(&by, true, local);
         if at >= self.cfg.warmup_ns {
             self.stats.copy_bytes += u64::from(chunk);
@@ -197,7 +197,7 @@ impl StreamSim {
         let m = &self.cfg.machine;
         let th = &self.threads[t as usize];
         let cpu = th.cpu;
-        let node = m.pos(cpu).socket;
+        let node = self.caches.socket(cpu);
         let zone = &mut self.zones[node as usize];
         if !zone.pcp_allowed(order) {
             self.run_next(t, &[Action::Locked(ZoneOp::Rmqueue { node, order })]);
@@ -245,7 +245,7 @@ impl StreamSim {
     /// the buddy and retries (`__alloc_pages_direct_reclaim`: `drain_all_pages()`, then `goto
     /// retry`), and only if the lists held nothing backs off.
     pub(super) fn alloc_failed(&mut self, t: ThreadId, order: usize) {
-        let node = self.cfg.machine.pos(self.threads[t as usize].cpu).socket;
+        let node = self.caches.socket(self.threads[t as usize].cpu);
         if order > 0 {
             self.stats.fallbacks += 1;
             self.run_next(t, &[Action::AllocFrag { order: 0 }]);
@@ -291,7 +291,7 @@ impl StreamSim {
         let cpu = self.threads[t as usize].cpu;
         let sock = if tx { &mut self.flows[f].tx_sock } else { &mut self.flows[f].rx_sock };
         if let Some((from, n)) = sock.touch(cpu, lines) {
-            let ns = u64::from(n) * self.cfg.machine.transfer_ns(from, cpu);
+            let ns = u64::from(n) * self.caches.transfer_ns(&self.cfg.machine, from, cpu);
             self.advance(t, ns, stack);
         }
     }
@@ -303,7 +303,7 @@ impl StreamSim {
     /// ([`StreamSim::wake_sleeper`]); `sync`: the caller's wake-up is a sync one.
     pub(super) fn wake_from(&mut self, t: ThreadId, sleeper: ThreadId, sync: bool) {
         let (cpu, to) = (self.threads[t as usize].cpu, self.threads[sleeper as usize].cpu);
-        let hop = self.cfg.machine.transfer_ns(to, cpu);
+        let hop = self.caches.transfer_ns(&self.cfg.machine, to, cpu);
         self.threads[sleeper as usize]
             .prog
             .push(Action::LineNs { ns: u64::from(WAKE_LINES_WAKEE) * hop, stack: Stack::Schedule });

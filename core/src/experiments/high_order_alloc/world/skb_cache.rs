@@ -157,7 +157,7 @@ impl StreamSim {
             return true;
         }
         let cpu = self.threads[t as usize].cpu;
-        let node = self.cfg.machine.pos(cpu).socket;
+        let node = self.caches.socket(cpu);
         let now = self.now_ns;
         let m = &self.cfg.machine;
         let slub = &mut self.skbs.slub[node as usize];
