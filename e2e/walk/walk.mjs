@@ -216,73 +216,71 @@ async function desktopPass(browser, base, answers) {
     for (let step = 1; step <= n; step++) {
       const at = `${slug}/${step}`;
       steps++;
-      const state = await gotoStep(page, base, slug, step);
-      if (state !== 'done') log('problems', `${at}: the step's own run: ${state}`);
-      const hasQ = await page.locator(tid('show-answer')).count() > 0;
-      const before = await page.evaluate(readable);
-      const copies = [];
-      for (const v of ['wide-light', 'wide-dark', 'phone-light', 'phone-dark']) {
-        const html = await page.evaluate(async (u) => { const r = await fetch(u); return r.ok ? r.text() : null; }, `${base}/first/${slug}-${step}-${v}.html`);
-        if (html) copies.push([v, await page.evaluate(readable, html)]);
-        else log('problems', `${at}: no pre-rendered copy ${v}`);
-      }
-      if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-desktop.png`), fullPage: true });
-      const tolerance = Number(await page.locator(tid('question')).getAttribute('data-tolerance-pct').catch(() => '0')) || 0;
-      const moved = await moveKnob(page);
-      if (!moved) log('knobs', `${at}: no knob moved (none invited, or each needs a go-ahead)`);
-      const afterKnob = moved ? await page.evaluate(readable) : '';
-      if (SAMPLE.has(at) && moved) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-knob.png`), fullPage: true });
-      let knobAnswer = null;
-      if (hasQ && moved) {
-        // The answer at the moved knob (if the question grades at the panel's settings), then back.
-        knobAnswer = 'pending';
-      }
-      await page.click(tid('reset-step')).catch(() => {});
-      await settle(page);
-      if (!hasQ) { answers[at] = null; continue; }
-      const { wrong } = await wrongFor(page);
-      const g1 = await answerText(page, wrong(null));
-      if (!/not quite|not graded/i.test(g1)) log('grading', `${at}: a wrong answer got "${g1.slice(0, 120)}"`);
-      if (/not quite/i.test(g1) && !(await page.locator(tid('hint')).count())) log('grading', `${at}: no hint after a miss`);
-      await page.click(tid('show-answer'));
-      await page.waitForFunction(() => /model says/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''), null, { timeout: 90000 });
-      await settle(page);
-      const grade = await page.locator(tid('grade')).innerText();
-      const ans = revealed(grade);
-      answers[at] = ans;
-      if (ans && ans.value !== undefined) {
-        for (const [where, text] of [['page', before], ...copies.map(([v, t]) => [`copy ${v}`, t]), ['after knob move ' + moved, afterKnob]]) {
-          for (const hit of givenAway(text, ans, tolerance)) log('leaks', `${at}: ${ans.value} ${ans.unit} (±${tolerance} %) readable in ${where}: ${hit}`);
-        }
-      } else if (ans && ans.choice) {
-        // A choice is given away when written as a choice would be, beside the metric's words: listed for reading.
-        for (const [where, text] of [['page', before], ['after knob ' + moved, afterKnob]]) {
-          if (/^\d/.test(ans.choice) && new RegExp(`(?<![\\w.])${ans.choice.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`).test(text)) {
-            log('knobs', `${at}: the right choice "${ans.choice}" appears in ${where} (read it)`);
-          }
-        }
-      }
-      void knobAnswer;
-      // Contradictions: the text's numbers against what the views show, answer settled.
-      const prose = await page.evaluate(() => {
-        const body = document.querySelector('article.step .prose');
-        const ex = document.querySelector('[data-testid="explanation"]');
-        return `${body ? body.innerText : ''} || ${ex ? ex.innerText : ''}`;
-      });
-      const shown = await viewNumbers(page);
-      for (const u of unmatched(prose, shown).filter((x) => /model/i.test(x))) log('model_numbers', `${at}: stated beside 'model', not in the views (read it): ${u}`);
-      if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-answered.png`), fullPage: true });
-      findings.pages[at] = await pageState(page);
-      const seedTable = await page.evaluate(() => {
-        const strip = document.querySelector('[data-testid="verdict-strip"]');
-        return strip ? `${strip.innerText} || ${strip.closest('section, figure, div').innerText}` : null;
-      });
-      if (seedTable) findings.verdicts[`lesson ${at}`] = seedTable.replace(/\s+/g, ' ');
+      try { await desktopStep(page, base, slug, step, at, answers); } catch (e) { log('problems', `${at}: the walk failed here: ${e.message.split('\n')[0]}`); }
     }
     try { page.assertClean(); } catch (e) { log('problems', `${slug}: ${e.message.slice(0, 300)}`); }
     await page.close();
   }
   return steps;
+}
+
+async function desktopStep(page, base, slug, step, at, answers) {
+  const state = await gotoStep(page, base, slug, step);
+  if (state !== 'done') log('problems', `${at}: the step's own run: ${state}`);
+  const hasQ = await page.locator(tid('show-answer')).count() > 0;
+  const before = await page.evaluate(readable);
+  const copies = [];
+  for (const v of ['wide-light', 'wide-dark', 'phone-light', 'phone-dark']) {
+    const html = await page.evaluate(async (u) => { const r = await fetch(u); return r.ok ? r.text() : null; }, `${base}/first/${slug}-${step}-${v}.html`);
+    if (html) copies.push([v, await page.evaluate(readable, html)]);
+    else log('problems', `${at}: no pre-rendered copy ${v}`);
+  }
+  if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-desktop.png`), fullPage: true });
+  const tolerance = Number(await page.locator(tid('question')).getAttribute('data-tolerance-pct').catch(() => '0')) || 0;
+  const moved = await moveKnob(page);
+  if (!moved) log('knobs', `${at}: no knob moved (none invited, or each needs a go-ahead)`);
+  const afterKnob = moved ? await page.evaluate(readable) : '';
+  if (SAMPLE.has(at) && moved) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-knob.png`), fullPage: true });
+  await page.click(tid('reset-step')).catch(() => {});
+  await settle(page);
+  if (!hasQ) { answers[at] = null; return; }
+  const { wrong } = await wrongFor(page);
+  const g1 = await answerText(page, wrong(null));
+  if (!/not quite|not graded/i.test(g1)) log('grading', `${at}: a wrong answer got "${g1.slice(0, 120)}"`);
+  if (/not quite/i.test(g1) && !(await page.locator(tid('hint')).count())) log('grading', `${at}: no hint after a miss`);
+  if (!/model says/i.test(g1)) await page.click(tid('show-answer'));
+  await page.waitForFunction(() => /model says/i.test(document.querySelector('[data-testid="grade"]')?.innerText || ''), null, { timeout: 90000 });
+  await settle(page);
+  const grade = await page.locator(tid('grade')).innerText();
+  const ans = revealed(grade);
+  answers[at] = ans;
+  if (ans && ans.value !== undefined) {
+    for (const [where, text] of [['page', before], ...copies.map(([v, t]) => [`copy ${v}`, t]), ['after knob move ' + moved, afterKnob]]) {
+      for (const hit of givenAway(text, ans, tolerance)) log('leaks', `${at}: ${ans.value} ${ans.unit} (±${tolerance} %) readable in ${where}: ${hit}`);
+    }
+  } else if (ans && ans.choice) {
+    // A choice is given away when written as a choice would be, beside the metric's words: listed for reading.
+    for (const [where, text] of [['page', before], ['after knob ' + moved, afterKnob]]) {
+      if (/^\d/.test(ans.choice) && new RegExp(`(?<![\\w.])${ans.choice.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`).test(text)) {
+        log('knobs', `${at}: the right choice "${ans.choice}" appears in ${where} (read it)`);
+      }
+    }
+  }
+  // Contradictions: the text's numbers against what the views show, answer settled.
+  const prose = await page.evaluate(() => {
+    const body = document.querySelector('article.step .prose');
+    const ex = document.querySelector('[data-testid="explanation"]');
+    return `${body ? body.innerText : ''} || ${ex ? ex.innerText : ''}`;
+  });
+  const shown = await viewNumbers(page);
+  for (const u of unmatched(prose, shown).filter((x) => /model/i.test(x))) log('model_numbers', `${at}: stated beside 'model', not in the views (read it): ${u}`);
+  if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-answered.png`), fullPage: true });
+  findings.pages[at] = await pageState(page);
+  const seedTable = await page.evaluate(() => {
+    const strip = document.querySelector('[data-testid="verdict-strip"]');
+    return strip ? `${strip.innerText} || ${strip.closest('section, figure, div').innerText}` : null;
+  });
+  if (seedTable) findings.verdicts[`lesson ${at}`] = seedTable.replace(/\s+/g, ' ');
 }
 
 async function phonePass(browser, base, answers, scheme) {
@@ -292,25 +290,29 @@ async function phonePass(browser, base, answers, scheme) {
     for (let step = 1; step <= n; step++) {
       const at = `${slug}/${step}`;
       steps++;
-      const state = await gotoStep(page, base, slug, step);
-      if (state !== 'done') log('problems', `${at} (phone ${scheme}): the step's own run: ${state}`);
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      if (wide > 1) log('problems', `${at} (phone ${scheme}): scrolls sideways by ${wide} px`);
-      if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-phone-${scheme}.png`), fullPage: true });
-      const ans = answers[at];
-      if (!ans) continue;
-      const { wrong, choices } = await wrongFor(page);
-      const right = choices.length ? `choice:${ans.choice ?? ans.value}` : `${ans.value}`;
-      const g1 = await answerText(page, wrong(ans.choice ?? ans.value));
-      if (!/not quite/i.test(g1)) log('grading', `${at} (phone): a wrong answer got "${g1.slice(0, 120)}"`);
-      const g2 = await answerText(page, right);
-      if (!/right/i.test(g2)) log('grading', `${at} (phone): the right answer ${right} got "${g2.slice(0, 160)}"`);
-      if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-phone-${scheme}-right.png`), fullPage: true });
+      try { await phoneStep(page, base, slug, step, at, answers, scheme); } catch (e) { log('problems', `${at} (phone ${scheme}): the walk failed here: ${e.message.split('\n')[0]}`); }
     }
     try { page.assertClean(); } catch (e) { log('problems', `${slug} (phone): ${e.message.slice(0, 300)}`); }
     await page.close();
   }
   return steps;
+}
+
+async function phoneStep(page, base, slug, step, at, answers, scheme) {
+  const state = await gotoStep(page, base, slug, step);
+  if (state !== 'done') log('problems', `${at} (phone ${scheme}): the step's own run: ${state}`);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  if (wide > 1) log('problems', `${at} (phone ${scheme}): scrolls sideways by ${wide} px`);
+  if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-phone-${scheme}.png`), fullPage: true });
+  const ans = answers[at];
+  if (!ans) return;
+  const { wrong, choices } = await wrongFor(page);
+  const right = choices.length ? `choice:${ans.choice ?? ans.value}` : `${ans.value}`;
+  const g1 = await answerText(page, wrong(ans.choice ?? ans.value));
+  if (!/not quite/i.test(g1)) log('grading', `${at} (phone): a wrong answer got "${g1.slice(0, 120)}"`);
+  const g2 = await answerText(page, right);
+  if (!/right/i.test(g2)) log('grading', `${at} (phone): the right answer ${right} got "${g2.slice(0, 160)}"`);
+  if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-phone-${scheme}-right.png`), fullPage: true });
 }
 
 /** The verdicts and counts of the Reproduce page, the Validation page and the home page's cards. */
