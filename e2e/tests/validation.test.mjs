@@ -62,7 +62,8 @@ test('reproduce page and a lesson seed table: verdict strip and a link to the va
   for (const t of SNAPSHOT.tables) {
     const tableStrip = page.locator(`${tid(`reproduce-${t.experiment}`)} ${tid('verdict-strip')}`);
     await tableStrip.waitFor();
-    assert.ok((await tableStrip.innerText()).includes(`${t.table}: ${t.targets} numbers, ${t.fitted} fitted`), `${t.table}: ${await tableStrip.innerText()}`);
+    const numbers = t.targets === 1 ? '1 number' : `${t.targets} numbers`;
+    assert.ok((await tableStrip.innerText()).includes(`${t.table}: ${numbers}, ${t.fitted} fitted`), `${t.table}: ${await tableStrip.innerText()}`);
   }
   await page.click(tid('reproduce-validation-link'));
   await page.waitForSelector(tid('validation-page'));

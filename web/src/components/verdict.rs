@@ -57,7 +57,8 @@ fn dof(t: &TableSpec) -> String {
         Some((n, _)) => format!("{n} fitted"),
         None => format!("{} fitted", t.fitted.len()),
     };
-    format!("{}: {} numbers, {fitted}", t.table, t.targets)
+    let numbers = if t.targets == 1 { "1 number".to_string() } else { format!("{} numbers", t.targets) };
+    format!("{}: {numbers}, {fitted}", t.table)
 }
 
 thread_local! {
