@@ -250,3 +250,13 @@ fn mean_of_keeps_missing_cells() {
     b.rows[0][0] = Cell::Missing;
     assert_eq!(RunOutput::mean_of(&[a, b]).unwrap().rows[0][0], Cell::Missing);
 }
+
+/// A condition of one event reads "no …", not "fewer than 1 …": ktls-recursion's fix that
+/// never overflows has no overflow level because the run has no stack overflow.
+#[test]
+fn a_one_event_condition_reads_no_event() {
+    let out = run("ktls-recursion", &["fix=strparser-unclone"]);
+    let note = out.notes.iter().find(|n| n.contains("overflow_level")).expect("a note on overflow_level");
+    assert!(note.contains("the run has no stack overflow in the walk"), "{note}");
+    assert!(!note.contains("fewer than 1 "), "{note}");
+}

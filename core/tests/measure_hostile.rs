@@ -91,6 +91,8 @@ fn refusals_say_what_is_allowed() {
         ("sched-unknown-cell.json", &["suite sched, cell 'pipe-remote'", "not a sched cell", "pipe-same-cpu"]),
         ("sched-wrong-unit.json", &["metric 'throughput' in 'Mbit/s'", "expected 'round_trip' in 'us'"]),
         ("sched-zero-latency.json", &["0 us is not a wait", "more than 0"]),
+        ("median-mismatch-tiny.json", &["median/min/max 1e-300/232/232", "samples (232/232/232)"]),
+        ("negative-tiny.json", &["-1e-300 is not a finite non-negative number"]),
         ("sched-huge-latency.json", &["5000000 us is not a wait", "at most 1e6 us"]),
         (
             "sched-setting-extra.json",

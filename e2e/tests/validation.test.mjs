@@ -57,6 +57,14 @@ test('reproduce page and a lesson seed table: verdict strip and a link to the va
   const strip = page.locator(`${tid('reproduce-skb-layout')} ${tid('verdict-strip')}`);
   await strip.waitFor();
   assert.match(await strip.innerText(), /arithmetic.*seed001-layout: 4 numbers, 0 fitted/s);
+  // Every table's fitted count is the Validation page's and the home page's (the snapshot's:
+  // fitted to it plus counted as fitted), not only the constants fitted to it.
+  for (const t of SNAPSHOT.tables) {
+    const tableStrip = page.locator(`${tid(`reproduce-${t.experiment}`)} ${tid('verdict-strip')}`);
+    await tableStrip.waitFor();
+    const numbers = t.targets === 1 ? '1 number' : `${t.targets} numbers`;
+    assert.ok((await tableStrip.innerText()).includes(`${t.table}: ${numbers}, ${t.fitted} fitted`), `${t.table}: ${await tableStrip.innerText()}`);
+  }
   await page.click(tid('reproduce-validation-link'));
   await page.waitForSelector(tid('validation-page'));
   assert.equal(new URL(page.url()).hash, '#/validation');

@@ -465,3 +465,126 @@ fn no_placeholder_shows_the_answer_before_it_is_given() {
     }
     assert!(shown.is_empty(), "placeholders that give the answer away:\n{}", shown.join("\n"));
 }
+
+/// Numbers of `[[claims]]` text that are not what the claim checks, by lesson, with where each
+/// comes from: a seed's or a commit's figure, a kernel version, arithmetic on the claim's inputs.
+const CLAIM_CITED: &[(&str, &str, &str)] = &[
+    ("high-order-alloc", "the seed 37.3", "seed 000's table: 1 flow, order 0"),
+    ("high-order-alloc", "the seed 577", "seed 000's table: 30 flows, order 3"),
+    ("high-order-alloc", "(Linux 5.14)", "a kernel version"),
+    ("high-order-alloc", "2 x 26 cores, 208 flows", "the kernel test robot's machine and nr_threads (inputs)"),
+    ("cross-cpu-free", "SLUB before 3.2", "a kernel version"),
+    ("cross-cpu-free", "Eric measured +47 %", "commit 68822bdf76f1: 49,685 to 73,076 Mbit/s"),
+    ("page-frag-free", "Jesper's 7 %", "seed 002: Jesper Dangaard Brouer's gain"),
+    ("page-frag-free", "(Ilias measured ~11 %)", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
+    ("page-frag-free", "instead of 56", "the router's RX queues (an input)"),
+    ("page-frag-free", "twice per 63 pages", "the PCP batch of 4.19 (an input), twice"),
+    ("percpu-counter", "the 0.7 % Olof measured", "seed 003: Olof Johansson's profile of the atomic"),
+    ("percpu-counter", "the 0.36 % Olof measured", "seed 003: Olof Johansson's percpu functions"),
+    ("percpu-counter", "112 x 56", "lib/percpu_counter.c: batch max(32, 2 x 56) at 56 CPUs"),
+    ("percpu-counter", "256 x 56", "1 MiB in 4 KiB pages, at 56 CPUs"),
+    ("percpu-counter", "4096 x 56", "16 MiB in 4 KiB pages, at 56 CPUs"),
+    ("percpu-counter", "6.0's", "a kernel version"),
+    ("percpu-counter", "224 CPUs", "the claim's CPUs (an input)"),
+    ("percpu-counter", "at 56 CPUs", "the model's machine (an input)"),
+    ("percpu-counter", "1 MiB", "a reserve size (an input)"),
+    ("percpu-counter", "16 MiB", "a reserve size (an input)"),
+    ("skb-cache", "(5.11 and later)", "a kernel version"),
+    ("skb-cache", "the patch's 8", "the cover letter of merge bdaba8959e92: 8 Mpps"),
+    ("skb-cache", "the patch's 12.5 %", "the cover letter of merge bdaba8959e92"),
+    ("skb-cache", "20.69 %", "the tx commit's profile"),
+    ("skb-cache", "10 million idle sockets", "the cover letter's example (an input)"),
+    ("skb-layout", "With 18 frags of 24 bytes", "the preset's MAX_SKB_FRAGS and frag size (inputs)"),
+    ("skb-layout", "64 + 1500 + 14 + 440", "the head's parts: NET_SKB_PAD, MTU, Ethernet header, shinfo (inputs)"),
+    ("skb-layout", "kmalloc-4k", "a slab cache's name"),
+    ("skb-layout", "kmalloc-2k", "a slab cache's name"),
+    ("skb-layout", "Before 6.4", "a kernel version"),
+    ("ktls-recursion", "100 MB GET", "seed 004's request (an input)"),
+];
+
+/// What a claim's text may state of the model: a bound it checks (in the column's unit or one
+/// unit up), or "about X" when both bounds lie within 10 % of X, so the words cannot drift
+/// further than that without the claim failing. Anything else of the model ("the model gives
+/// about 722" beside a check of 600 to 760) is a number nothing keeps in step with the model.
+fn claim_problems(c: &model::Claim, unit: &str, inputs: &[f64], cited: &[&str]) -> Vec<String> {
+    let mut text = format!(" {}", c.text);
+    for cite in cited {
+        text = text.replace(cite, " ");
+    }
+    let scales: &[f64] = match unit_family(&unit.to_ascii_lowercase()) {
+        Some("rate") => &[1.0, 1e-3],
+        Some("size") => &[1.0, 1.0 / 1024.0],
+        _ => &[1.0],
+    };
+    let bounds: Vec<f64> = [c.min, c.max].into_iter().flatten().collect();
+    let numbers = text::numbers_in(&text).into_iter().filter(|(w, _)| w.starts_with(|ch: char| ch.is_ascii_digit()));
+    let mut out = Vec::new();
+    for (written, w) in numbers {
+        let decimals = written.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
+        // One unit of the last written digit: "less than 6272" checks `max = 6271`.
+        let unit_digit = 10f64.powi(-decimals);
+        let year = decimals == 0 && written.len() == 4 && (1990.0..=2030.0).contains(&w);
+        let input = inputs.contains(&w) || (text.contains(&format!("{written} KiB")) && inputs.contains(&(w * 1024.0)));
+        if (decimals == 0 && w < 10.0) || year || input {
+            continue;
+        }
+        let bound = bounds.iter().any(|b| scales.iter().any(|s| (w - b.abs() * s).abs() <= unit_digit + 1e-9));
+        let before = text[..text.find(&written).unwrap_or(0)].to_ascii_lowercase();
+        let about = ["about ", "near ", "roughly ", "~"].iter().any(|a| before.ends_with(a));
+        let tight = about
+            && c.min.is_some()
+            && c.max.is_some()
+            && scales.iter().any(|s| bounds.iter().all(|b| (b.abs() * s - w).abs() <= 0.1 * w));
+        if !bound && !tight {
+            out.push(format!("'{written}' is neither a bound the claim checks ({bounds:?} {unit}) nor 'about' a range within 10 % of it"));
+        }
+    }
+    out
+}
+
+/// No number of a claim's text drifts from the model: each is a bound the claim checks, "about"
+/// a range within 10 % of it, an input of the claim's run, or cited ([`CLAIM_CITED`]).
+#[test]
+fn every_number_of_a_claims_text_is_what_it_checks() {
+    let (mut problems, mut needed) = (Vec::new(), Vec::new());
+    for (slug, exp, _, _) in written() {
+        let l = lesson(&slug).unwrap();
+        let cited: Vec<&str> = CLAIM_CITED.iter().filter(|(s, _, _)| *s == slug).map(|(_, c, _)| *c).collect();
+        for c in &l.claims {
+            needed.extend(cited.iter().filter(|s| c.text.contains(**s)));
+            let p = apply_settings(exp, &exp.defaults(), &c.params).unwrap();
+            let unit =
+                exp.columns(&p).into_iter().find(|col| col.name == c.metric).map(|col| col.unit).unwrap_or_default();
+            for p in claim_problems(c, &unit, &inputs_at(exp, &c.params), &cited) {
+                problems.push(format!("content/{slug}.md claim '{}': {p}", c.text));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "claims whose text states a number they do not check:\n{}", problems.join("\n"));
+    let stale: Vec<&str> = CLAIM_CITED.iter().map(|(_, c, _)| *c).filter(|c| !needed.contains(c)).collect();
+    assert!(stale.is_empty(), "CLAIM_CITED entries no claim needs: {stale:?}");
+}
+
+/// The claim rule itself: a drifted "the model gives about 722" beside a check of 600 to 760 is
+/// caught; bounds, one unit up, and a tight "about" pass.
+#[test]
+fn a_claim_stating_an_unchecked_model_number_is_caught() {
+    let claim = |text: &str, min: Option<f64>, max: Option<f64>| model::Claim {
+        text: text.into(),
+        params: Vec::new(),
+        metric: "order3_mbps".into(),
+        row: None,
+        min,
+        max,
+    };
+    let c = claim("600 to 760 Gbit/s (the model gives about 722)", Some(600_000.0), Some(760_000.0));
+    let found = claim_problems(&c, "Mbit/s", &[], &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("'722'"), "{found:?}");
+    assert!(claim_problems(&claim("about 43 Gbit/s", Some(41_500.0), Some(44_500.0)), "Mbit/s", &[], &[]).is_empty());
+    assert!(claim_problems(&claim("less than 6272 pages", None, Some(6271.0)), "pages", &[], &[]).is_empty());
+    assert_eq!(claim_problems(&claim("costs more than 10 %", None, Some(720_000.0)), "Mbit/s", &[], &[]).len(), 1);
+    assert_eq!(claim_problems(&claim("about 2 %", Some(1.0), Some(4.0)), "%", &[], &[]).len(), 0, "one digit");
+    assert_eq!(claim_problems(&claim("about 12 %", Some(1.0), Some(40.0)), "%", &[], &[]).len(), 1);
+    assert!(claim_problems(&claim("at 30 flows, 722", None, Some(722.0)), "", &[30.0], &[]).is_empty());
+}

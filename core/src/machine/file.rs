@@ -288,7 +288,7 @@ fn check_suite(name: &str, s: &Suite) -> Result<(), String> {
         }
         let numbers = c.samples.iter().flat_map(|x| [x.value, x.foreign_cpu_pct]).chain(c.setting.values().copied());
         if let Some(bad) = numbers.chain([c.median, c.min, c.max]).find(|x| !x.is_finite() || *x < 0.0) {
-            return Err(format!("{at}: {bad} is not a finite non-negative number"));
+            return Err(format!("{at}: {} is not a finite non-negative number", number(bad)));
         }
         let values = c.samples.iter().map(|x| x.value).chain([c.median, c.min, c.max]);
         if let Some(big) = values.into_iter().find(|x| *x > MAX_VALUE) {
@@ -298,8 +298,13 @@ fn check_suite(name: &str, s: &Suite) -> Result<(), String> {
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
         if !(close(median, c.median) && close(min, c.min) && close(max, c.max)) {
             return Err(format!(
-                "{at}: median/min/max {}/{}/{} do not match its samples ({median}/{min}/{max})",
-                c.median, c.min, c.max
+                "{at}: median/min/max {}/{}/{} do not match its samples ({}/{}/{})",
+                number(c.median),
+                number(c.min),
+                number(c.max),
+                number(median),
+                number(min),
+                number(max)
             ));
         }
     }
@@ -347,7 +352,10 @@ fn check_sched(s: &Suite) -> Result<(), String> {
             return Err(format!("{at}: pinned_cpus must be a whole 0..=4096 and {count} a whole 1..=1e9"));
         }
         if let Some(v) = c.samples.iter().map(|x| x.value).find(|v| !(*v > 0.0 && *v <= MAX_SCHED_US)) {
-            return Err(format!("{at}: {v} us is not a wait (expected more than 0 and at most {MAX_SCHED_US:e} us)"));
+            return Err(format!(
+                "{at}: {} us is not a wait (expected more than 0 and at most {MAX_SCHED_US:e} us)",
+                number(v)
+            ));
         }
     }
     Ok(())
@@ -416,9 +424,10 @@ fn check_layout(s: &Suite) -> Result<(), String> {
     Ok(())
 }
 
-/// A number of the file as a message shows it: short (`1e300`, not three hundred digits).
+/// A number of the file as a message shows it: short (`1e300` or `1e-300`, not three hundred
+/// digits).
 fn number(x: f64) -> String {
-    if x.abs() < 1e9 {
+    if x == 0.0 || (1e-6..1e9).contains(&x.abs()) {
         format!("{x}")
     } else {
         format!("{x:e}")

@@ -80,16 +80,24 @@ pub(super) fn shortfall_text(meanings: &[Meaning], column: &str, counts: &[(&str
         .filter_map(|b| {
             let Basis::AtLeast { min, what } = **b else { return None };
             let &(_, n) = counts.iter().find(|(w, _)| *w == what)?;
-            (n < min).then(|| format!("{n} {what} (fewer than the {min} it needs)"))
+            (n < min).then(|| {
+                if min == 1 {
+                    format!("no {what}")
+                } else {
+                    format!("{n} {what} (fewer than the {min} it needs)")
+                }
+            })
         })
         .collect();
     if !failed.is_empty() {
         return failed.join(" and ");
     }
     let all: Vec<String> = bases.iter().map(|b| b.need_text()).collect();
-    match all.len() {
-        0 => "fewer events than it needs".to_string(),
-        1 => format!("fewer than {}", all[0]),
-        _ => format!("fewer than one of: {}", all.join("; ")),
+    match (all.len(), bases.first()) {
+        (0, _) => "fewer events than it needs".to_string(),
+        // "no stack overflow in the walk", not "fewer than 1 stack overflow".
+        (1, Some(Basis::AtLeast { min: 1, what })) => format!("no {what}"),
+        (1, _) => format!("fewer than {}", all[0]),
+        (_, _) => format!("fewer than one of: {}", all.join("; ")),
     }
 }

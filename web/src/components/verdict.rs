@@ -4,6 +4,7 @@
 
 use crate::route::{self, Route};
 use skblab_core::calibrate::tables::{TableSpec, Verdict};
+use skblab_core::validate::TableReport;
 use yew::prelude::*;
 
 /// The badge of a verdict, its explanation as tooltip and accessible description.
@@ -43,7 +44,24 @@ pub fn verdict_strip(props: &VerdictStripProps) -> Html {
     }
 }
 
+/// "seed000: 60 numbers, 14 fitted": the count the Validation page and the home page give (the
+/// validation snapshot's: the constants fitted to the table and the hand-set ones counted as
+/// fitted for their influence), else the table's own fitted constants.
 fn dof(t: &TableSpec) -> String {
-    let fitted = if t.fitted.is_empty() { "0 fitted".to_string() } else { format!("{} fitted", t.fitted.len()) };
-    format!("{}: {} numbers, {fitted}", t.table, t.targets)
+    let report =
+        SNAPSHOT.with(|v| v.iter().find(|r| r.table == t.table).map(|r| (r.fitted, r.counted_as_fitted.len())));
+    let fitted = match report {
+        Some((n, counted)) if counted > 0 => {
+            format!("{n} fitted ({} to it, {counted} counted as fitted)", (n as usize).saturating_sub(counted))
+        }
+        Some((n, _)) => format!("{n} fitted"),
+        None => format!("{} fitted", t.fitted.len()),
+    };
+    let numbers = if t.targets == 1 { "1 number".to_string() } else { format!("{} numbers", t.targets) };
+    format!("{}: {numbers}, {fitted}", t.table)
+}
+
+thread_local! {
+    /// The validation snapshot's tables, read once.
+    static SNAPSHOT: Vec<TableReport> = skblab_core::validate::snapshot().map(|v| v.tables).unwrap_or_default();
 }

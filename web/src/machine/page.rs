@@ -91,16 +91,20 @@ fn on_mount(notices: UseStateHandle<Vec<String>>, wanted: UseStateHandle<Option<
     }
 }
 
-/// Keeps an accepted file in localStorage, drops a kept one core refuses (after each reply).
+/// Keeps an accepted file in localStorage, drops a kept one core refuses (after each reply)
+/// and then fits the reference, as for a kept entry that does not decode: the visit that
+/// finds its kept file refused shows the reference under the notice, not an empty page. A
+/// file just picked or pasted that core refuses keeps its error line on screen instead.
 fn settle(s: &FitState, wanted: &UseStateHandle<Option<Wanted>>, notices: &UseStateHandle<Vec<String>>) {
     let Some(w) = (**wanted).clone().filter(|w| w.hash == s.hash) else { return };
     if s.rejected {
+        wanted.set(None);
         if w.from_storage {
             crate::browser::storage_remove(saved::KEY);
             let reason = s.job.error().unwrap_or_default().to_string();
             notices.set(vec![saved::dropped_notice(&format!("core could not read it ({reason})"))]);
+            fit_reference(notices.clone());
         }
-        wanted.set(None);
     } else if s.facts.is_some() {
         if !w.from_storage && !crate::browser::storage_try_set(saved::KEY, &Saved::new(&w.label, &w.text).encode()) {
             notices.set(vec![format!(
