@@ -50,6 +50,7 @@ fn reproduces_seed_000_on_the_mean_of_five_seeds() {
     assert!(mape3 <= 9.0, "MAPE order3 {mape3:.2} %");
     assert!(mape0 <= 6.5, "MAPE order0 {mape0:.2} %");
     assert!(max_err <= 27.0, "max |error| {max_err:.2} %");
+    // The lesson's step 4 says the model crosses "a few flows earlier" than the seed's 9.
     assert!(matches!(x, Some(5..=7)), "crossover on the mean {x:?}");
     for (s, c) in per_seed.iter().enumerate() {
         assert!(matches!(c, Some(4..=8)), "seed {}: crossover {c:?}", s + 1);

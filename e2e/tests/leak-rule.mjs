@@ -46,3 +46,23 @@ export const givenAway = (text, answer, tolerancePct) => {
   }
   return hits;
 };
+
+/**
+ * What a reader can see before answering, as one string: of the page, or of `html` (a
+ * pre-rendered copy) when given. It runs in the page (`page.evaluate(readable, html)`), so it
+ * uses nothing from this module.
+ */
+export function readable(html) {
+  const main = html ? new DOMParser().parseFromString(html, 'text/html').body : document.querySelector('main');
+  const hidden = (el) => !el || el.closest(
+    '.veil-content, [inert], [hidden], [aria-hidden="true"], [data-testid="verdict"], [data-testid="grade"], [data-testid="param-panel"], [data-testid="question"]');
+  const parts = [html ? '' : document.title];
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!hidden(n.parentElement)) parts.push(n.textContent);
+  }
+  for (const el of main.querySelectorAll('[aria-label], [title]')) {
+    if (!hidden(el)) parts.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '');
+  }
+  return parts.join(' | ').replace(/\s+/g, ' ');
+}

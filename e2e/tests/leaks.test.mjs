@@ -24,30 +24,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, openPage, playableLessons } from './harness.mjs';
-import { givenAway } from './leak-rule.mjs';
+import { givenAway, readable } from './leak-rule.mjs';
 
 let srv; let browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); srv?.server.close(); });
 
 const tid = (id) => `[data-testid="${id}"]`;
-
-/** What a reader can see before answering, as one string (see the header): of the page, or
- * of `html` (a pre-rendered copy) when given. */
-const readable = (html) => {
-  const main = html ? new DOMParser().parseFromString(html, 'text/html').body : document.querySelector('main');
-  const hidden = (el) => !el || el.closest(
-    '.veil-content, [inert], [hidden], [aria-hidden="true"], [data-testid="verdict"], [data-testid="grade"], [data-testid="param-panel"], [data-testid="question"]');
-  const parts = [html ? '' : document.title];
-  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!hidden(n.parentElement)) parts.push(n.textContent);
-  }
-  for (const el of main.querySelectorAll('[aria-label], [title]')) {
-    if (!hidden(el)) parts.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '');
-  }
-  return parts.join(' | ').replace(/\s+/g, ' ');
-};
 
 /** The number and unit the verdict reveals ("the model says 46.2 Gbit/s."), or null for a choice. */
 const revealed = (text) => {

@@ -20,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, launch, openPage, SHOTS } from '../tests/harness.mjs';
-import { givenAway } from '../tests/leak-rule.mjs';
+import { givenAway, readable } from '../tests/leak-rule.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tid = (id) => `[data-testid="${id}"]`;
@@ -42,22 +42,6 @@ fs.mkdirSync(path.join(here, 'out'), { recursive: true });
 
 const findings = { leaks: [], contradictions: [], model_numbers: [], grading: [], knobs: [], problems: [], verdicts: {}, pages: {} };
 const log = (kind, line) => { findings[kind].push(line); console.log(`[${kind}] ${line}`); };
-
-/** What a reader can see before answering (leaks.test.mjs's `readable`), of the page or of `html`. */
-function readable(html) {
-  const main = html ? new DOMParser().parseFromString(html, 'text/html').body : document.querySelector('main');
-  const hidden = (el) => !el || el.closest(
-    '.veil-content, [inert], [hidden], [aria-hidden="true"], [data-testid="verdict"], [data-testid="grade"], [data-testid="param-panel"], [data-testid="question"]');
-  const parts = [html ? '' : document.title];
-  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (!hidden(n.parentElement)) parts.push(n.textContent);
-  }
-  for (const el of main.querySelectorAll('[aria-label], [title]')) {
-    if (!hidden(el)) parts.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '');
-  }
-  return parts.join(' | ').replace(/\s+/g, ' ');
-}
 
 const revealed = (text) => {
   const m = /model says ([-+−]?[\d,]*\.?\d+)\s*([^\s.]*)/i.exec(text);
