@@ -383,3 +383,16 @@ fn a_parameter_set_twice_is_refused() {
     // The second value is still checked first: a bad one says what is allowed.
     bad_input(&["run", "skb-layout", "--set", "mtu=1500", "--set", "mtu=\u{1b}[2J"], &["'\\u{1b}[2J'", "'mtu'"]);
 }
+
+/// `skblab reproduce` gives seed 000's fitted count as `skblab validate` and the Validation
+/// page do: the constants fitted to the table and the hand-set ones counted as fitted.
+#[test]
+fn reproduce_counts_fitted_constants_as_validate_does() {
+    let v = skblab_core::validate::snapshot().expect("the committed snapshot");
+    let t = v.tables.iter().find(|t| t.table == "seed000").expect("seed000 in the snapshot");
+    let text = skblab_core::validate::verdict_lines(&skblab_core::experiments::high_order_alloc::HighOrderAlloc);
+    let want = format!("{} numbers, {} fitted: ", t.targets, t.fitted);
+    assert!(text.contains(&want), "{want} in {text}");
+    assert!(text.contains(&format!("and {} hand-set counted as fitted", t.counted_as_fitted.len())), "{text}");
+    assert!(!text.contains("1 numbers"), "{text}");
+}

@@ -117,10 +117,30 @@ pub fn is_held_out(line: &str) -> bool {
 
 fn dof_text<S: AsRef<str>>(targets: u32, fitted: &[S]) -> String {
     let names: Vec<&str> = fitted.iter().map(AsRef::as_ref).collect();
+    let numbers = if targets == 1 { "1 number".to_string() } else { format!("{targets} numbers") };
     match names.len() {
-        0 => format!("{targets} numbers, 0 fitted"),
-        n => format!("{targets} numbers, {n} fitted: {}", names.join(", ")),
+        0 => format!("{numbers}, 0 fitted"),
+        n => format!("{numbers}, {n} fitted: {}", names.join(", ")),
     }
+}
+
+/// `dof_text` with the hand-set constants `skblab validate` counts as fitted for their
+/// influence (the committed snapshot's, as the Validation page shows them): "60 numbers, 14
+/// fitted: a, b, c, d, and 10 hand-set counted as fitted (skblab validate)".
+fn dof_text_counted<S: AsRef<str>>(table: &str, targets: u32, fitted: &[S]) -> String {
+    let counted = snapshot()
+        .ok()
+        .and_then(|v| v.tables.into_iter().find(|r| r.table == table))
+        .map_or(0, |r| r.counted_as_fitted.len());
+    if counted == 0 || fitted.is_empty() {
+        return dof_text(targets, fitted);
+    }
+    let numbers = if targets == 1 { "1 number".to_string() } else { format!("{targets} numbers") };
+    format!(
+        "{numbers}, {} fitted: {}, and {counted} hand-set counted as fitted (skblab validate)",
+        fitted.len() + counted,
+        fitted.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// The whole report.
@@ -333,7 +353,7 @@ pub fn verdict_lines(exp: &dyn Experiment) -> String {
             "verdict {} {}: {} ({}) — {}",
             t.table,
             v.name(),
-            dof_text(t.targets, &t.fitted),
+            dof_text_counted(t.table, t.targets, &t.fitted),
             t.title,
             v.explain()
         );
