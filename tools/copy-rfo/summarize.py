@@ -14,15 +14,18 @@ def spread(v):
     return f"{statistics.median(v):7.1f} [{min(v):.1f}-{max(v):.1f}]".ljust(24)
 
 
-rows = {}
+rows, reader = {}, {}
 for line in open(sys.argv[1]):
     if line.startswith("run="):
         d = kv(line)
         key = (int(d["size"]), int(d["ring"]), d["mode"])
         rows.setdefault(key, []).append(float(d["median_ns_per_kib"]))
-print("size   ring_kib  mode      runs  writer ns/KiB median [min-max]")
+        if "reader_median_ns_per_kib" in d:
+            reader.setdefault(key, []).append(float(d["reader_median_ns_per_kib"]))
+print("size   ring_kib  mode      runs  writer ns/KiB median [min-max]  reader ns/KiB (lock-step)")
 for key in sorted(rows):
-    print(f"{key[0]:6} {key[1] // 1024:8}  {key[2]:9} {len(rows[key]):4}  {spread(rows[key])}")
+    r = spread(reader[key]) if key in reader else "-"
+    print(f"{key[0]:6} {key[1] // 1024:8}  {key[2]:9} {len(rows[key]):4}  {spread(rows[key])}  {r}")
 if len(sys.argv) > 2:
     cells = {}
     for line in open(sys.argv[2]):
