@@ -378,12 +378,10 @@ macro_rules! quantity_fields {
         impl $ty {
             /// Every quantity with its field name (an optional one only where the entry has it).
             pub fn quantities(&self) -> Vec<(&'static str, Quantity)> {
-                #[allow(unused_mut)]
-                let mut all = vec![$((stringify!($field), self.$field)),+];
-                $($(if let Some(q) = self.$opt {
-                    all.push((stringify!($opt), q));
-                })+)?
-                all
+                [$((stringify!($field), Some(self.$field))),+ $($(, (stringify!($opt), self.$opt))+)?]
+                    .into_iter()
+                    .filter_map(|(name, q)| Some((name, q?)))
+                    .collect()
             }
             /// The quantity of field `name`, if this struct has one.
             pub fn quantity_mut(&mut self, name: &str) -> Option<&mut Quantity> {
