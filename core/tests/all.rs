@@ -50,6 +50,7 @@ mod reproduce_fixtures;
 mod skb_cache;
 mod skb_cache_steady;
 mod skb_cache_wait;
+mod stream_shared_write;
 mod stream_waiting;
 mod tidy;
 mod validate;

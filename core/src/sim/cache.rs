@@ -40,6 +40,11 @@ pub struct Caches {
     /// Physical cores per socket (`l2_fill.len() / l3_fill.len()`), kept to spare a division
     /// per access.
     cores_per_socket: usize,
+    /// Lines written so far while another core's L2 still held them (whatever this core
+    /// held): each such store waits for that copy's invalidation
+    /// ([`MachineProfile::write_shared_stall_ns`]). A running count; a caller takes the
+    /// difference around its copy.
+    shared_writes: u64,
 }
 
 /// Where an access found a page's data: the distance classes of [`Caches::access`].
@@ -113,7 +118,13 @@ impl Caches {
             l2_lines: m.l2_bytes / u64::from(LINE_BYTES),
             l3_lines: m.l3_bytes_per_core * u64::from(m.cores_per_socket) / u64::from(LINE_BYTES),
             cores_per_socket: m.cores_per_socket as usize,
+            shared_writes: 0,
         }
+    }
+
+    /// Lines written so far into data another core's L2 still held (see `shared_writes`).
+    pub fn shared_writes(&self) -> u64 {
+        self.shared_writes
     }
 
     /// The physical core of `cpu` (SMT siblings share it).
@@ -224,6 +235,9 @@ impl Caches {
             (false, Some(o)) => o,
             (false, None) => self.beyond_l2(d, my_socket, home, cps, scale),
         };
+        if write && other.is_some() {
+            self.shared_writes += u64::from(lines);
+        }
         if source != Source::Own {
             self.l2_fill[me as usize] += u64::from(lines);
             self.l3_fill[my_socket] += u64::from(lines);
@@ -287,6 +301,20 @@ impl MachineProfile {
             (false, _) => self.source_ns(source),
         };
         ns * 1000 * u64::from(lines) / self.copy_mlp.max(1)
+    }
+
+    /// What a streaming write waits for the invalidation of `lines` lines another core's L2
+    /// still held (`copy_write_shared_ps` each; [`Caches::shared_writes`] counts them), ns.
+    ///
+    /// What hardware does: a store needs its line in an exclusive state. Measured on a Zen 4
+    /// guest (`tools/copy-rfo`): `rep movsb` into lines the other vCPU had just read costs
+    /// about 6 ns per line more than into lines only the writer held, whether or not the
+    /// writer's own L2 still had them; reading lines the other vCPU had just written costs
+    /// well under 1 ns a line more. So a copy's writes wait for the other copies to go, not
+    /// only for the home slice. Families without the measurement charge nothing here (the
+    /// no-RFO assumption of [`MachineProfile::copy_stall_ps`]).
+    pub fn write_shared_stall_ns(&self, lines: u64) -> u64 {
+        lines * self.copy_write_shared_ps / 1000
     }
 
     /// Stall of a streaming copy that found `by[source]` of its lines in each [`Source`]: the

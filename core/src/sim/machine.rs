@@ -62,6 +62,11 @@ pub struct MachineProfile {
     /// streamer): a copy of lines from a source `d` ns away costs `d / copy_mlp` per line on
     /// top of the copy itself. Fitted.
     pub copy_mlp: u64,
+    /// Extra time per line of a streaming write into data another core's L2 still holds (the
+    /// catalogue's `copy_write_shared_ps`; 0 where not measured: the no-wait assumption of
+    /// [`MachineProfile::copy_stall_ps`]), ps.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub copy_write_shared_ps: u64,
     /// Copy bandwidth of one core for `copy_user_enhanced_fast_string` on data in its own L2,
     /// bytes per 1000 cycles. Fitted.
     pub copy_bytes_per_kcycle: u64,
@@ -141,6 +146,10 @@ impl MachineProfile {
             l2_bytes: family.l2_bytes.int(),
             l3_bytes_per_core: family.l3_bytes_per_core.int(),
             copy_mlp: family.copy_mlp.int(),
+            copy_write_shared_ps: match family.copy_write_shared_ps {
+                Some(q) => q.int(),
+                None => 0,
+            },
             copy_bytes_per_kcycle: family.copy_bytes_per_kcycle.int(),
             syscall_cycles: kernel.syscall_cycles.int(),
             skb_tx_cycles: kernel.tcp_skb_cycles.int(),
@@ -196,6 +205,7 @@ impl MachineProfile {
             ("l2_bytes", self.l2_bytes, want.l2_bytes),
             ("l3_bytes_per_core", self.l3_bytes_per_core, want.l3_bytes_per_core),
             ("copy_mlp", self.copy_mlp, want.copy_mlp),
+            ("copy_write_shared_ps", self.copy_write_shared_ps, want.copy_write_shared_ps),
             ("copy_bytes_per_kcycle", self.copy_bytes_per_kcycle, want.copy_bytes_per_kcycle),
             ("syscall_cycles", self.syscall_cycles, want.syscall_cycles),
             ("skb_tx_cycles", self.skb_tx_cycles, want.skb_tx_cycles),
@@ -214,6 +224,10 @@ impl MachineProfile {
         }
         out
     }
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// Bytes of a base page on x86_64 (`PAGE_SIZE`): page frags, slab pages and skb heads are

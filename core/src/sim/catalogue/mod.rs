@@ -138,6 +138,11 @@ pub struct Family {
     pub copy_bytes_per_kcycle: Quantity,
     /// Cache misses one core keeps in flight in a streaming copy (fill buffers, L2 streamer).
     pub copy_mlp: Quantity,
+    /// Extra time per 64-byte line of a streaming write (`rep movsb`) into data another core's
+    /// private cache still holds (its copy must be invalidated before the store completes),
+    /// over the same write into lines only this core holds. `None` where it was not measured:
+    /// the model then keeps its no-wait assumption (`MachineProfile::copy_stall_ps`).
+    pub copy_write_shared_ps: Option<Quantity>,
     /// Clock with one busy core (max turbo) and with every core of the socket busy.
     pub turbo_max_mhz: Quantity,
     pub turbo_all_core_mhz: Quantity,
@@ -369,16 +374,20 @@ pub fn kernel(family: FamilyId, era: Era) -> Option<&'static KernelCosts> {
 /// test, the docs and the bands walk it), and `quantity_mut(name)`, the one of that name to
 /// set (a band sample, a fit's trial value).
 macro_rules! quantity_fields {
-    ($ty:ident { $($field:ident),+ $(,)? }) => {
+    ($ty:ident { $($field:ident),+ $(,)? } $(optional { $($opt:ident),+ $(,)? })?) => {
         impl $ty {
-            /// Every quantity with its field name.
+            /// Every quantity with its field name (an optional one only where the entry has it).
             pub fn quantities(&self) -> Vec<(&'static str, Quantity)> {
-                vec![$((stringify!($field), self.$field)),+]
+                [$((stringify!($field), Some(self.$field))),+ $($(, (stringify!($opt), self.$opt))+)?]
+                    .into_iter()
+                    .filter_map(|(name, q)| Some((name, q?)))
+                    .collect()
             }
             /// The quantity of field `name`, if this struct has one.
             pub fn quantity_mut(&mut self, name: &str) -> Option<&mut Quantity> {
                 match name {
                     $(stringify!($field) => Some(&mut self.$field),)+
+                    $($(stringify!($opt) => self.$opt.as_mut(),)+)?
                     _ => None,
                 }
             }
@@ -401,6 +410,8 @@ quantity_fields!(Family {
     turbo_max_mhz,
     turbo_all_core_mhz,
     smt_slowdown_pct
+} optional {
+    copy_write_shared_ps
 });
 
 quantity_fields!(KernelCosts {

@@ -170,10 +170,14 @@ impl StreamSim {
             }
         }
         let (cpu, at) = (th.cpu, th.cursor_ns);
+        let shared_before = self.caches.shared_writes();
         let by =
             self.zones[page.node as usize].copy_data(&mut self.caches, cpu, page.pfn, (start, start + chunk), true);
         let local = self.caches.socket(cpu) == page.node;
-        let stall_ns = self.stall_ns(&by, true, local);
+        // The lines the receiver's copy out left in its L2 (a recycled frag) are invalidated
+        // before the copy's stores complete.
+        let shared = self.caches.shared_writes() - shared_before;
+        let stall_ns = self.stall_ns(&by, true, local) + self.cfg.machine.write_shared_stall_ns(shared);
         if at >= self.cfg.warmup_ns {
             self.stats.copy_bytes += u64::from(chunk);
             for (sum, n) in self.stats.tx_lines_from.iter_mut().zip(by) {
