@@ -7,6 +7,9 @@ use skblab_core::output::{Citation, ReproCell, ReproRow};
 use skblab_core::sim::catalogue::Quantity;
 use skblab_core::{Cell, Column, Experiment, ParamSpec, Params, Reproduction, Row, RunOutput};
 
+/// A quantity the stub's row rests on, and the row at a value of it.
+pub type Uncertain = (Quantity, fn(f64) -> Vec<f64>);
+
 /// An experiment with id `stub` and one point.
 pub struct Stub {
     pub specs: fn() -> Vec<ParamSpec>,
@@ -15,7 +18,7 @@ pub struct Stub {
     /// The row of a run at these parameters.
     pub row: fn(&Params) -> Vec<f64>,
     /// One uncertain quantity (`Experiment::uncertain`, named `k`) and the row at its value.
-    pub uncertain: Option<(Quantity, fn(f64) -> Vec<f64>)>,
+    pub uncertain: Option<Uncertain>,
     /// The seed table's measured value of each column (row `0`, key `x`); empty: no seed table.
     pub measured: &'static [f64],
 }

@@ -349,10 +349,9 @@ impl Sim {
             return;
         };
         let p = self.cfg.profile;
-        let (payload, frames, syscall, copy) = match self.cfg.input.workload {
-            Workload::UdpIperf => {
-                (u64::from(self.cfg.input.datagram_bytes), 1, Stack::UdpRecvSyscall, Stack::UdpCopyToUser)
-            }
+        let input = self.cfg.input;
+        let (payload, frames, syscall, copy) = match input.workload {
+            Workload::UdpIperf => (u64::from(input.datagram_bytes), 1, Stack::UdpRecvSyscall, Stack::UdpCopyToUser),
             Workload::Tcp100g => {
                 (u64::from(TCP_MSS * GRO_FRAMES), u64::from(GRO_FRAMES), Stack::TcpRecvSyscall, Stack::TcpCopyToUser)
             }

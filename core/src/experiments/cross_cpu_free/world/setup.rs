@@ -32,8 +32,7 @@ impl Sim {
         let tx = Host::new(&p, clients + 1, &tx_specs, 378, cfg.input.cpu_partial);
         // tcp-100g: a 6.x pcp->high for a large zone (Mel Gorman's 5.14 sizing gives hundreds).
         let rx = Host::new(&p, rx_cpus, &rx_specs, 378, cfg.input.cpu_partial);
-        let readers =
-            if cfg.input.consumer == Consumer::Dispatcher && cfg.input.workload == Workload::UdpIperf { n } else { 1 };
+        let readers = if cfg.input.workload == Workload::UdpIperf { clients } else { 1 };
         let rx_roles = rx_roles(&cfg, n);
         let res = RunResult {
             workload: cfg.input.workload,
