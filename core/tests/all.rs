@@ -9,6 +9,7 @@
 mod common;
 
 mod advisories;
+mod bands;
 mod catalogue;
 mod catalogue_doc;
 #[cfg(feature = "cli")]

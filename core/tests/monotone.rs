@@ -11,10 +11,11 @@
 //! Cases per relation: `SKBLAB_MONOTONE_CASES` (default [`DEFAULT_CASES`]) compared ones,
 //! deterministic; a case that compares nothing is replaced by another draw.
 
+use crate::common::stub::Stub;
 use skblab_core::calibrate::tables::Verdict;
-use skblab_core::experiment::{Monotone, Point, ViewSpec};
+use skblab_core::experiment::{Monotone, Point};
 use skblab_core::rng::Rng;
-use skblab_core::{experiments, Cell, Column, Cost, Experiment, ParamKind, ParamSpec, Params, Row, Value};
+use skblab_core::{experiments, Cell, Cost, Experiment, ParamKind, ParamSpec, Params, Row, Value};
 
 /// Cases per relation in `make test`.
 const DEFAULT_CASES: u32 = 3;
@@ -188,46 +189,27 @@ fn every_experiment_with_measured_tables_declares_a_relation() {
 }
 
 /// y = -x and z = x: "z rises with x" holds, "y rises with x" must be caught.
-struct Stub;
-
-impl Experiment for Stub {
-    fn id(&self) -> &'static str {
-        "stub"
-    }
-    fn title(&self) -> &'static str {
-        "stub"
-    }
-    fn summary(&self) -> &'static str {
-        ""
-    }
-    fn specs(&self) -> Vec<ParamSpec> {
-        vec![ParamSpec::int("x", "", 5, (1, 10, 1)), ParamSpec::boolean("noise", false)]
-    }
-    fn columns(&self, _: &Params) -> Vec<Column> {
-        vec![Column::new("y", ""), Column::new("z", "")]
-    }
-    fn run_point(&self, params: &Params, _: &Point, _: u64) -> Row {
-        let x = params.int("x") as f64;
-        vec![Cell::Float(-x), Cell::Float(x)]
-    }
-    fn views(&self) -> Vec<ViewSpec> {
-        Vec::new()
-    }
-}
+const STUB: Stub = Stub {
+    specs: || vec![ParamSpec::int("x", "", 5, (1, 10, 1)), ParamSpec::boolean("noise", false)],
+    columns: &[("y", ""), ("z", "")],
+    row: |params| vec![-(params.int("x") as f64), params.int("x") as f64],
+    uncertain: None,
+    measured: &[],
+};
 
 #[test]
 fn the_checker_catches_a_knob_that_moves_the_wrong_way() {
     let rel =
         |column, rises, tolerance_pct| Monotone { param: "x", column, rises, tolerance_pct, why: "stub", unless: &[] };
-    let (n, ok) = check(&Stub, &rel("z", true, 0.0), 4, 1);
+    let (n, ok) = check(&STUB, &rel("z", true, 0.0), 4, 1);
     assert_eq!((n, ok.len()), (4, 0), "{ok:?}");
-    let (_, wrong) = check(&Stub, &rel("y", true, 1.0), 4, 1);
+    let (_, wrong) = check(&STUB, &rel("y", true, 1.0), 4, 1);
     assert_eq!(wrong.len(), 4, "{wrong:?}");
     assert!(wrong[0].contains("raising x") && wrong[0].contains("fell"), "{}", wrong[0]);
-    assert!(check(&Stub, &rel("y", false, 0.0), 4, 1).1.is_empty());
-    let (_, unknown) = check(&Stub, &Monotone { param: "nope", ..rel("y", true, 0.0) }, 1, 1);
+    assert!(check(&STUB, &rel("y", false, 0.0), 4, 1).1.is_empty());
+    let (_, unknown) = check(&STUB, &Monotone { param: "nope", ..rel("y", true, 0.0) }, 1, 1);
     assert!(unknown[0].contains("unknown parameter 'nope'"));
-    let (_, missing) = check(&Stub, &rel("w", true, 0.0), 1, 1);
+    let (_, missing) = check(&STUB, &rel("w", true, 0.0), 1, 1);
     assert!(missing[0].contains("no column 'w'"));
 }
 

@@ -15,6 +15,8 @@ mod numbers {
 #[path = "../src/format.rs"]
 #[expect(dead_code, reason = "the whole course's parse is tests/check.rs's")]
 mod format;
+#[path = "common/quantities.rs"]
+mod quantities;
 #[path = "common/text.rs"]
 mod text;
 
@@ -192,6 +194,8 @@ const CITED_NUMBERS: &[(&str, &str, &str)] = &[
     ("page-frag-free", "12.65 %", "seed 002's perf graph: __free_pages_ok"),
     ("page-frag-free", "+11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
     ("page-frag-free", "~11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
+    ("page-frag-free", "+7 %", "seed 002: Jesper Dangaard Brouer's gain"),
+    ("page-frag-free", "keeps up with 1 Gbit/s", "seed 002: the A53 board's 1 Gbit link (the machine's line rate)"),
     ("page-frag-free", "9.29 Mpps", "the XDP paper's benchmarks/bench04_fwd.org: Linux forwarding on 6 cores"),
     ("page-frag-free", "through 5.13", "a kernel version"),
     ("page-frag-free", "From 5.14", "a kernel version"),
@@ -216,6 +220,7 @@ const CITED_NUMBERS: &[(&str, &str, &str)] = &[
         "Petr Tesařík, Performance of Local IP Traffic (2024-05-31): loopback, 6.4 vs 5.14",
     ),
     // percpu-counter
+    ("percpu-counter", "4 ms apart", "one tick at HZ=250, the kernel's tick (a constant, not a result)"),
     ("percpu-counter", "14-core", "the model's machine: two 14-core Broadwell-EP Xeons (an input)"),
     ("percpu-counter", "56 CPUs", "the model's machine: 2 sockets x 14 cores x 2 threads (an input)"),
     ("percpu-counter", "56-CPU", "the model's machine: 2 sockets x 14 cores x 2 threads (an input)"),
@@ -346,29 +351,49 @@ fn inputs_at(exp: &dyn Experiment, settings: &[(String, String)]) -> Vec<f64> {
 
 /// A number of the text that is a model value: within the rounding of its last written digit
 /// or 1 % of the value, also one unit up (see [`ModelValue::scales`]) if it has two digits or
-/// more. One-digit integers are left out (counts of things: too many model values are small
-/// integers), and so are years (four digits from 1990 to 2030) and the step's `inputs`.
+/// more. One-digit integers count only when written as a quantity of the value's unit
+/// ([`one_digit_model_numbers`]); years (four digits from 1990 to 2030) and the step's
+/// `inputs` are left out.
 fn typed_model_numbers(text: &str, values: &[ModelValue], inputs: &[f64]) -> Vec<(String, String)> {
     let numbers = text::numbers_in(text).into_iter().filter(|(w, _)| w.starts_with(|c: char| c.is_ascii_digit()));
-    numbers
-        .filter_map(|(written, w)| {
-            let decimals = written.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
-            let year = decimals == 0 && written.len() == 4 && (1990.0..=2030.0).contains(&w);
-            let input =
-                inputs.contains(&w) || (text.contains(&format!("{written} KiB")) && inputs.contains(&(w * 1024.0)));
-            if (decimals == 0 && w < 10.0) || year || input {
-                return None;
-            }
-            let digits = written.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
-            let half = 0.5 * 10f64.powi(-decimals);
-            values.iter().find_map(|m| {
-                let scales = if digits >= 2 { m.scales() } else { &[1.0] };
-                let near =
-                    scales.iter().any(|s| (w - (m.value * s).abs()).abs() <= half.max(0.01 * (m.value * s).abs()));
-                near.then(|| (written.clone(), format!("{} = {}", m.what, m.value)))
-            })
+    let mut typed = one_digit_model_numbers(text, values, inputs);
+    typed.extend(numbers.filter_map(|(written, w)| {
+        let decimals = written.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
+        let year = decimals == 0 && written.len() == 4 && (1990.0..=2030.0).contains(&w);
+        let input = inputs.contains(&w) || (text.contains(&format!("{written} KiB")) && inputs.contains(&(w * 1024.0)));
+        if (decimals == 0 && w < 10.0) || year || input {
+            return None;
+        }
+        let digits = written.chars().filter(char::is_ascii_digit).skip_while(|c| *c == '0').count();
+        let half = 0.5 * 10f64.powi(-decimals);
+        values.iter().find_map(|m| {
+            let scales = if digits >= 2 { m.scales() } else { &[1.0] };
+            let near = scales.iter().any(|s| (w - (m.value * s).abs()).abs() <= half.max(0.01 * (m.value * s).abs()));
+            near.then(|| (written.clone(), format!("{} = {}", m.what, m.value)))
         })
-        .collect()
+    }));
+    typed
+}
+
+/// The one-digit integers of the text written as a quantity ([`quantities::one_digit_quantities`]:
+/// "about 2 %", "over 2 nesting levels", "two levels") whose noun is a model value's unit
+/// (without case or plural `s`, [`quantities::noun_of`]), within 0.5 of the value (1 % above
+/// 50), the sign left out. Not one unit up: 2 Gbit/s would stand for anything from 1,500 to
+/// 2,500 Mbit/s. The step's `inputs` are left out.
+fn one_digit_model_numbers(text: &str, values: &[ModelValue], inputs: &[f64]) -> Vec<(String, String)> {
+    let mut typed = Vec::new();
+    for q in quantities::one_digit_quantities(text).into_iter().filter(|q| !inputs.contains(&q.value)) {
+        let hit = values.iter().find_map(|m| {
+            let unit_noun = quantities::noun_of(&m.unit)?;
+            let noun = q.nouns.iter().find(|noun| quantities::noun_of(noun).as_ref() == Some(&unit_noun))?;
+            let v = m.value.abs();
+            ((q.value - v).abs() <= 0.5f64.max(0.01 * v)).then(|| (format!("{} {noun}", q.written), m))
+        });
+        if let Some((written, m)) = hit {
+            typed.push((written, format!("{} = {} {}", m.what, m.value, m.unit)));
+        }
+    }
+    typed
 }
 
 /// The lessons whose text the scan below covers: those whose model numbers are placeholders.
@@ -587,4 +612,40 @@ fn a_claim_stating_an_unchecked_model_number_is_caught() {
     assert_eq!(claim_problems(&claim("about 2 %", Some(1.0), Some(4.0)), "%", &[], &[]).len(), 0, "one digit");
     assert_eq!(claim_problems(&claim("about 12 %", Some(1.0), Some(40.0)), "%", &[], &[]).len(), 1);
     assert!(claim_problems(&claim("at 30 flows, 722", None, Some(722.0)), "", &[30.0], &[]).is_empty());
+}
+
+/// The one-digit rule itself: a model value written as an amount of its unit is caught (in
+/// digits or a word, with a word between); a label ("step 2", "CPU 3"), a count of another
+/// unit, one unit up, "one", a number glued to punctuation and an input pass.
+#[test]
+fn a_one_digit_model_number_written_as_a_quantity_is_caught() {
+    let value = |value: f64, unit: &str| ModelValue { value, unit: unit.into(), what: "m".into() };
+    let values =
+        [value(1.92, "%"), value(2.0, "levels"), value(2_140.0, "Mbit/s"), value(3.0, "frees/skb"), value(1.0, "skbs")];
+    let typed = |text: &str| typed_model_numbers(text, &values, &[4.0]);
+    for (text, written) in [
+        ("A53: about +2 % faster", "2 %"),
+        ("it grew 2% in all", "2 %"),
+        ("over 2 nesting levels deep", "2 levels"),
+        ("two levels, then the guard page", "two levels"),
+        ("3 frees per skb", "3 frees"),
+        ("it kept 1 skb", "1 skb"),
+    ] {
+        let found = typed(text);
+        assert_eq!(found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), [written], "{text}");
+    }
+    for text in [
+        "as step 2 levels showed",
+        "on vCPU 3 frees the skb",
+        "2 CPUs",
+        "(level 2), then",
+        "the 2nd level",
+        "4 levels",
+        "2.",
+        "5 %",
+        "about 2 Gbit/s",
+        "it kept one skb",
+    ] {
+        assert!(typed(text).is_empty(), "{text}: {:?}", typed(text));
+    }
 }

@@ -1,5 +1,5 @@
-//! `skblab calibrate high-order-alloc --machine FILE`: the model held against a real machine.
-//! From a measurement file ([`super::file`]) it builds the machine's profile
+//! The fit loop of `skblab calibrate high-order-alloc --machine FILE`: the model held against
+//! a real machine. From a measurement file ([`super::file`]) it builds the machine's profile
 //! from the catalogue (the family the file names, else the one its CPU maps to: `zen5-guest`,
 //! `milan-guest`, `genoa-guest`, `emr-guest` for this project's 2-vCPU guests; [`family_for`]), predicts every cell the experiments can simulate for it from the catalogue alone,
 //! then fits [`FIT`] — one constant, inside its sourced range — on one part of the measurement
@@ -12,7 +12,7 @@
 //! them, order-3 vs order-0 from the cell's sysctl, with waiting: a wakeup of a task on
 //! another, idle CPU costs the IPI and that CPU's exit from idle, from the family's
 //! `ipi_send_ns` (the file's own when its sched suite has the wake cells: [`kernel_for`]),
-//! `wake_latency_ns` and `idle_exit_ns`), `idle` (the CPUs' idle share of
+//! `wake_latency_ns` and `idle_exit_ns`; how a cell becomes a run is `stream.rs`), `idle` (the CPUs' idle share of
 //! that world's run of the cell the state suite's `perf record -a` repeats, 1 flow of 64 KiB
 //! at order 3, beside the share of the recorded samples in the idle task), `layout` (skb-layout's 6.x preset) and
 //! `rr` (loopback ping-pong, [`super::rr`]: the same per-segment costs, the wakeup from
@@ -20,23 +20,22 @@
 //! What is not, and why, is [`MachineReport::not_predicted`]: UDP (cross-cpu-free models two
 //! hosts over a wire, not loopback inside one guest), the sched suite (the source of the
 //! guests' wake latency and of a file's own waker-side cost, not a prediction) and the state texts (kept for reading, no model
-//! number).
+//! number). Each point, its error and verdict: `compare.rs`.
 //!
 //! The work is a list of simulator runs done one per [`MachineFit::step`], so the page can run
 //! it in slices with progress; [`fit`] runs them all.
 
+pub use super::compare::{error_pct, Fitted, MachinePoint, MachineReport, MEASURED_ZERO};
+use super::compare::{layout_points, not_predicted, point, rr_points, RR_MAX_CPUS};
 use super::file::{Cell, Measurement};
 pub use super::profile::{family_for, kernel_for, measured_ipi_send_ns, profile};
 use super::report::count;
-use crate::experiments::high_order_alloc::{
-    config_on, expected_events_per_run, FragOrder, HighOrderAlloc, StreamSim, Waiting, MAX_CPUS,
-};
-use crate::experiments::skb_layout::preset;
+use super::stream::{flows_of, simulate, stream_params, StreamRun};
+pub use super::stream::{measured_idle_pct, IDLE_CELL, SEED};
+use crate::experiments::high_order_alloc::{expected_events_per_run, MAX_CPUS};
 use crate::params::Choice as _;
 use crate::sim::catalogue::{self, FamilyId, KernelCosts, Quantity, ZEN5_GUEST_2026};
-use crate::sim::world::World as _;
 use crate::{Experiment, Params, WorkEstimate};
-use serde::{Deserialize, Serialize};
 
 /// The commands that measure a machine and compare it, as the "Your machine" page shows and
 /// copies them.
@@ -63,80 +62,19 @@ pub fn used_for_fit(c: &Cell) -> bool {
 pub const MIN_FIT_CELLS: usize = 3;
 /// Golden-section steps of the fit (the bracket shrinks 0.618× per step).
 pub const FIT_STEPS: usize = 14;
-/// A measured median below this, in the cell's unit (a bit per second in Mbit/s, a millionth
-/// of a byte), is zero for the comparison: an error relative to it is no percentage, so the
-/// point has none (`NaN`, JSON `null`) and its verdict says `measured zero`.
-pub const MEASURED_ZERO: f64 = 1e-6;
-/// The seed of every simulated run (one seed: a cell's seed-to-seed spread is ~1–7 %,
-/// docs/high-order-alloc.md, below the machine's own run-to-run spread).
-pub const SEED: u64 = 1;
-
-/// One fitted constant.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Fitted {
-    pub name: String,
-    pub value: f64,
-    pub range: [f64; 2],
-    pub unit: String,
-    pub catalogue: f64,
-}
-
-/// One measured number beside the model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MachinePoint {
-    pub suite: String,
-    pub cell: String,
-    pub unit: String,
-    pub measured: f64,
-    pub measured_min: f64,
-    pub measured_max: f64,
-    /// After the fit (for `layout`: the preset, nothing is fitted).
-    pub predicted: f64,
-    /// (predicted − measured) / measured in percent; `NaN` (JSON `null`) when the measured
-    /// median is zero ([`MEASURED_ZERO`]).
-    #[serde(with = "percentage")]
-    pub error_pct: f64,
-    /// From the catalogue alone, before any fit.
-    pub predicted_catalogue: f64,
-    /// As `error_pct`, for the catalogue's prediction.
-    #[serde(with = "percentage")]
-    pub error_catalogue_pct: f64,
-    pub used_for_fit: bool,
-    /// Every sample of the cell was contaminated (a busy machine).
-    pub contaminated: bool,
-    /// `within spread` (the prediction lies in the measured min–max), `measured zero` (outside
-    /// it, and no percentage to judge by), `agrees` (|error| ≤ 10 %), `close` (≤ 25 %) or
-    /// `misses`.
-    pub verdict: String,
-    /// The setting (flows, msg_bytes, order, ...), for charts.
-    pub setting: std::collections::BTreeMap<String, f64>,
-}
-
-/// The whole comparison (Deserialize: the page gets it from its worker as JSON).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MachineReport {
-    pub machine: String,
-    pub kernel: String,
-    pub profile: String,
-    pub fitted: Vec<Fitted>,
-    pub points: Vec<MachinePoint>,
-    /// Measured cells with no prediction, each `suite: why`.
-    pub not_predicted: Vec<String>,
-    pub notes: Vec<String>,
-}
 
 /// A fit in progress: the runs still to do, done one per [`MachineFit::step`].
 pub struct MachineFit {
-    m: Measurement,
+    pub(super) m: Measurement,
     /// The catalogue family the file is predicted with ([`family_for`]).
-    family: FamilyId,
+    pub(super) family: FamilyId,
     /// Its 6.x kernel costs, with the file's own `ipi_send_ns` if it has one ([`kernel_for`]).
     kernel: KernelCosts,
     params: Params,
-    cells: Vec<Cell>,
+    pub(super) cells: Vec<Cell>,
     /// Per stream cell: Mbit/s and the idle share, from the catalogue and after the fit.
-    catalogue: Vec<StreamRun>,
-    fitted: Vec<StreamRun>,
+    pub(super) catalogue: Vec<StreamRun>,
+    pub(super) fitted: Vec<StreamRun>,
     /// Golden-section bracket in ln(value), and the two inner points' objective.
     bracket: (f64, f64),
     inner: [Option<f64>; 2],
@@ -198,7 +136,7 @@ impl MachineFit {
         self.cells.iter().filter(|c| used_for_fit(c)).count()
     }
     /// Whether the fit runs: enough 64 KiB cells for the budget ([`MIN_FIT_CELLS`]).
-    fn fitting(&self) -> bool {
+    pub(super) fn fitting(&self) -> bool {
         self.fit_cells() >= MIN_FIT_CELLS
     }
     pub fn done(&self) -> usize {
@@ -344,81 +282,6 @@ impl MachineFit {
     }
 }
 
-impl MachineFit {
-    /// The state suite's idle share (percent of both CPUs' samples in the idle task) beside
-    /// the model's of the stream cell the state run repeats (1 flow, 64 KiB, order 3), when
-    /// both exist.
-    fn idle_point(&self) -> Option<MachinePoint> {
-        let measured = measured_idle_pct(&self.m)?;
-        let k = self.cells.iter().position(is_idle_run)?;
-        let pct = |v: &[StreamRun]| v.get(k).map_or(0.0, |r| r.idle * 100.0);
-        let setting = [("flows", 1.0), ("msg_bytes", 65536.0), ("order", 3.0)];
-        let samples =
-            vec![super::file::Sample { value: measured, foreign_cpu_pct: 0.0, contaminated: false, attempts: 1 }];
-        let cell = Cell::new(IDLE_CELL, "idle", "%", &setting, samples);
-        Some(point("idle", &cell, pct(&self.fitted), pct(&self.catalogue), false))
-    }
-
-    /// Each CPU's idle share in the model's run of the idle point's cell (the measurement has
-    /// both CPUs together: the folded stacks keep no CPU).
-    fn idle_note(&self) -> Option<String> {
-        self.idle_point()?;
-        let k = self.cells.iter().position(is_idle_run)?;
-        let per_cpu = |r: &StreamRun| {
-            r.idle_cpus
-                .iter()
-                .enumerate()
-                .map(|(i, v)| format!("cpu{i} {:.1} %", v * 100.0))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let cat = per_cpu(self.catalogue.get(k)?);
-        let fit = self.fitted.get(k).filter(|_| self.fitting()).map(|r| format!("; after the fit {}", per_cpu(r)));
-        Some(format!(
-            "idle per CPU at 1 flow, 64 KiB, order 3, in the model (the sender's CPU first): from the catalogue {cat}{}; the state suite measures both CPUs together",
-            fit.unwrap_or_default()
-        ))
-    }
-}
-
-/// One simulated stream cell: Mbit/s, the idle share of the CPUs its threads ran on and
-/// each CPU's (0..=1).
-#[derive(Debug, Clone, Default)]
-struct StreamRun {
-    mbps: f64,
-    idle: f64,
-    idle_cpus: Vec<f64>,
-}
-
-/// The stream cell the state suite's recorded run repeats: 1 flow, 64 KiB sends, order 3.
-fn is_idle_run(c: &Cell) -> bool {
-    c.get("flows") == Some(1.0) && c.get("msg_bytes") == Some(65536.0) && c.get("order") == Some(3.0)
-}
-
-/// The idle point's cell id.
-pub const IDLE_CELL: &str = "idle-1flow-64k";
-
-/// The state suite's measured idle share, percent: samples of its `perf record -a` whose
-/// stack runs through `do_idle` (the idle task, `swapper`), over the samples the recording
-/// took (`-F` per second × seconds × CPUs, read from its command; the folded text keeps only
-/// the heaviest stacks, so its own sum may fall short), or over the folded sum when larger.
-pub fn measured_idle_pct(m: &Measurement) -> Option<f64> {
-    let state = m.suites.get("state")?;
-    let folded = state.texts.get("perf_folded")?;
-    let (idle, total) = super::tools::folded_idle_samples(folded);
-    let expected = state.commands.iter().find_map(|c| super::tools::perf_record_samples(c, m.machine.cpus));
-    let total = total.max(expected.unwrap_or(0.0));
-    (total > 0.0).then(|| 100.0 * idle / total)
-}
-
-fn hv(m: &Measurement) -> String {
-    if m.machine.hypervisor.is_empty() {
-        String::new()
-    } else {
-        format!(", {} guest", m.machine.hypervisor)
-    }
-}
-
 /// Fits and predicts in one go (the CLI).
 pub fn fit(m: &Measurement, progress: &mut dyn FnMut(usize, usize)) -> Result<MachineReport, String> {
     let mut f = MachineFit::new(m)?;
@@ -429,162 +292,10 @@ pub fn fit(m: &Measurement, progress: &mut dyn FnMut(usize, usize)) -> Result<Ma
     Ok(f.report())
 }
 
-/// high-order-alloc's parameters for this machine: one socket of `cpus` cores, no SMT,
-/// high-order per-CPU lists (5.14+), the measured pageset when the state suite has it.
-fn stream_params(m: &Measurement, notes: &mut Vec<String>) -> Result<Params, String> {
-    let cpus = m.machine.cpus.min(MAX_CPUS);
-    let major: u32 = m.kernel.release.split('.').next().and_then(|s| s.parse().ok()).unwrap_or(6);
-    let mut set = vec![format!("sockets=1"), format!("cpus={cpus}"), "smt=false".to_string()];
-    set.push(format!("pcp_high_order={}", major >= 6));
-    let state = m.cells("state");
-    let get = |id: &str| state.iter().find(|c| c.id == id).map(|c| c.median.round() as i64);
-    match (get("pcp-high"), get("pcp-batch")) {
-        (Some(h), Some(b)) => {
-            let (high, batch) = (h.clamp(8, 8192), b.clamp(1, 512.min(h.clamp(8, 8192))));
-            if (high, batch) != (h, b) {
-                notes.push(format!(
-                    "the state suite's per-CPU list high {h} and batch {b} are outside high-order-alloc's ranges (high 8..=8192 pages, batch 1..=512 and at most high): simulated with high {high} and batch {batch}"
-                ));
-            }
-            set.push(format!("pcp_high={high}"));
-            set.push(format!("pcp_batch={batch}"));
-        }
-        _ => notes.push("no state suite: the per-CPU lists use the 2019 server's high/batch".to_string()),
-    }
-    HighOrderAlloc.params_from(&set).map_err(|e| format!("cannot build this machine's run: {e}"))
-}
-
-/// One stream cell simulated on `family`'s cores, with waiting ([`Waiting`] from `kernel`):
-/// Mbit/s and the idle share of the CPUs its threads ran on (0..=1).
-fn simulate(params: &Params, c: &Cell, cpus: u32, on: (FamilyId, &KernelCosts), tcp_skb_cycles: f64) -> StreamRun {
-    let (family, kernel) = on;
-    let mut p = params.clone();
-    let bytes = c.get("msg_bytes").unwrap_or(16384.0).round().clamp(4096.0, 65536.0) as i64;
-    if p.set("msg_bytes", crate::Value::Int(bytes / 4096 * 4096)).is_err() {
-        return StreamRun::default();
-    }
-    let flows = flows_of(c);
-    let order = FragOrder::from_order(c.get("order").unwrap_or(3.0).round() as u32);
-    let cpus = cpus.clamp(1, MAX_CPUS);
-    let machine = profile(cpus, family, tcp_skb_cycles);
-    let mhz = machine.socket_mhz(flows.min(cpus));
-    let mut cfg = config_on(machine, &p, flows, order);
-    cfg.waiting = Some(Waiting::from_kernel(kernel, mhz));
-    let mut sim = StreamSim::new(cfg, SEED);
-    sim.run();
-    StreamRun { mbps: sim.throughput_mbps(), idle: sim.idle_share_of_used(), idle_cpus: sim.idle_shares() }
-}
-
-/// A stream cell's flows, as simulated (1..=16).
-fn flows_of(c: &Cell) -> u32 {
-    c.get("flows").unwrap_or(1.0).round().clamp(1.0, 16.0) as u32
-}
-
-/// (predicted − measured) / measured in percent, or `NaN` when `measured` is zero or so near it
-/// ([`MEASURED_ZERO`]) that the ratio is no percentage (or not finite).
-pub fn error_pct(predicted: f64, measured: f64) -> f64 {
-    let e = (predicted - measured) / measured * 100.0;
-    if measured.abs() < MEASURED_ZERO || !e.is_finite() {
-        f64::NAN
+fn hv(m: &Measurement) -> String {
+    if m.machine.hypervisor.is_empty() {
+        String::new()
     } else {
-        e
+        format!(", {} guest", m.machine.hypervisor)
     }
-}
-
-/// A percentage that may be undefined: `NaN` is written as JSON `null` and read back.
-mod percentage {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() {
-            s.serialize_f64(*v)
-        } else {
-            s.serialize_none()
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-    }
-}
-
-fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used: bool) -> MachinePoint {
-    let err = |p: f64| error_pct(p, c.median);
-    let verdict = if (c.min..=c.max).contains(&predicted) {
-        "within spread"
-    } else if err(predicted).is_nan() {
-        "measured zero"
-    } else if err(predicted).abs() <= 10.0 {
-        "agrees"
-    } else if err(predicted).abs() <= 25.0 {
-        "close"
-    } else {
-        "misses"
-    };
-    MachinePoint {
-        suite: suite.to_string(),
-        cell: c.id.clone(),
-        unit: c.unit.clone(),
-        measured: c.median,
-        measured_min: c.min,
-        measured_max: c.max,
-        predicted,
-        error_pct: err(predicted),
-        predicted_catalogue: catalogue,
-        error_catalogue_pct: err(catalogue),
-        used_for_fit: used,
-        contaminated: c.contaminated(),
-        verdict: verdict.to_string(),
-        setting: c.setting.clone(),
-    }
-}
-
-/// The most CPUs the rr cells are predicted on (a file with more says so in a note).
-const RR_MAX_CPUS: u32 = 256;
-
-/// The rr cells ([`super::rr`]): from the catalogue, and with the fitted `tcp_skb_cycles`.
-fn rr_points(m: &Measurement, family: FamilyId, kernel: &KernelCosts, tcp_skb_cycles: f64) -> Vec<MachinePoint> {
-    let cpus = m.machine.cpus.clamp(1, RR_MAX_CPUS);
-    let (cat, fit) = (profile(cpus, family, FIT.1.value), profile(cpus, family, tcp_skb_cycles));
-    m.cells("rr")
-        .iter()
-        .map(|c| {
-            point("rr", c, super::rr::predict_cell(&fit, kernel, c), super::rr::predict_cell(&cat, kernel, c), false)
-        })
-        .collect()
-}
-
-/// skb-layout's 6.x x86_64 preset against pahole's sizes.
-fn layout_points(m: &Measurement) -> Vec<MachinePoint> {
-    let input = preset("linux-6.4-x86_64").input.clone();
-    let l = input.layout();
-    m.cells("layout")
-        .iter()
-        .filter_map(|c| {
-            let model = match c.id.as_str() {
-                "sk_buff" => input.sk_buff_bytes,
-                "skb_shared_info" => l.shinfo_bytes,
-                "max_skb_frags" => l.max_skb_frags,
-                "page_size" => input.page_size_bytes,
-                _ => return None,
-            } as f64;
-            Some(point("layout", c, model, model, false))
-        })
-        .collect()
-}
-
-fn not_predicted(m: &Measurement) -> Vec<String> {
-    let why = |s: &str| {
-        match s {
-        "udp" => "cross-cpu-free's worlds are two hosts over a wire (Xen netfront, a NIC); loopback inside one guest, where the sender's CPU also runs the receive softirq, is not one of them",
-        "state" => "kept as measured (buddyinfo, zoneinfo, slabinfo, perf stacks); its pageset high/batch feed the stream prediction and its stacks' idle share is the idle point's measurement",
-        "sched" => "what waiting costs (pipe and ring round trips, messaging, the waker's wake call): the source of the guests' wake_latency_ns (the dd ring across vCPUs over the one on one vCPU) and, with its wake cells, of this file's ipi_send_ns, so not predicted from it",
-        _ => "no model",
-    }
-    };
-    m.suites
-        .keys()
-        .filter(|s| !matches!(s.as_str(), "stream" | "layout" | "rr"))
-        .map(|s| format!("{s}: {}", why(s)))
-        .collect()
 }

@@ -18,9 +18,16 @@
 //!   prints a plan).
 //! - [`tools`]: parsers of what the measured machine prints (iperf3, sockperf, pahole,
 //!   `/proc/stat`, `/proc/self/stat`, `/proc/zoneinfo`, `perf script`).
-//! - [`fit`]: the comparison: the machine's profile from the catalogue, high-order-alloc's
-//!   stream world and skb-layout's preset run for the measured cells, one constant fitted by
-//!   golden section, as runs done in slices ([`fit::MachineFit`]) so the page shows progress.
+//! - [`fit`]: the fit loop: the machine's profile from the catalogue, the runs of the
+//!   measured stream cells from the catalogue alone, one constant fitted by golden section and
+//!   the runs again with it, done in slices ([`fit::MachineFit`]) so the page shows progress,
+//!   and the report assembled from them.
+//! - `stream.rs`: a measured stream cell as a run of high-order-alloc's stream world
+//!   (parameters from the file, the cell's flows, send size and order, waiting) and the state
+//!   suite's measured idle share.
+//! - `compare.rs`: each point beside the model ([`fit::MachinePoint`], its error and verdict),
+//!   the idle point, the rr cells, skb-layout's preset against pahole, and the suites not
+//!   predicted.
 //! - `profile.rs`: which catalogue family and 6.x kernel costs a file is predicted with
 //!   ([`fit::family_for`], [`fit::profile`]).
 //! - [`rr`]: the rr suite's loopback ping-pong as arithmetic on the same per-segment costs,
@@ -33,12 +40,14 @@
 //! This is a feature folder: it names the experiments whose worlds it runs; nothing generic
 //! (`sim`, `calibrate`, `output`, `validate`) names it.
 
+mod compare;
 pub mod file;
 pub mod fit;
 pub mod plan;
 mod profile;
 mod report;
 pub mod rr;
+mod stream;
 pub mod tools;
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Helpers several integration tests share: a run under settings, a column's metric, random
-//! valid settings. Each test binary compiles this module and uses a part of it.
+//! valid settings, a stub experiment for the checkers' self-tests ([`stub`]). Each test binary compiles this module and uses a part of it.
 #![allow(dead_code, reason = "each test binary compiles this module and uses a part of it")]
+
+pub mod stub;
 
 use proptest::prelude::*;
 use skblab_core::{Experiment, ParamKind, ParamSpec, Params, RunOutput, Value};

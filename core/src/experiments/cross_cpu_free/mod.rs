@@ -53,7 +53,7 @@ use crate::sources;
 pub use lanes::{lanes, Lanes, LANES_MEASURE_US, LANES_WARMUP_US};
 use profile::{HostProfile, SERVER_100G, XEN_GUEST_2011};
 use serde::Serialize;
-pub use world::{Config, Consumer, LaneEvent, RunResult, Sim, Stack, Workload, MAX_EVENTS};
+pub use world::{Config, Consumer, Input, LaneEvent, RunResult, Sim, Stack, Workload, MAX_EVENTS};
 
 pub const ID: &str = "cross-cpu-free";
 
@@ -62,24 +62,6 @@ pub const MAX_CONSUMERS: i64 = 15;
 
 /// The registry entry.
 pub struct CrossCpuFree;
-
-crate::params_input! {
-    /// Every parameter of a run, typed: the one place that reads them by name.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-    pub struct Input {
-        pub workload: Workload,
-        pub consumer: Consumer,
-        pub consumers: u32,
-        pub shinfo_split: bool,
-        pub datagram_bytes: u32,
-        pub defer_free: bool,
-        pub cpu_partial: bool,
-        pub rfs: bool,
-        pub reader_work_ns: u64,
-        pub warmup_us: u64,
-        pub measure_us: u64,
-    }
-}
 
 impl Input {
     /// Every parameter at its default.
@@ -90,21 +72,15 @@ impl Input {
     /// The world's configuration on `profile`.
     pub fn config(&self, profile: HostProfile, lanes: bool) -> Config {
         let tcp = self.workload == Workload::Tcp100g;
-        Config {
-            workload: self.workload,
-            profile: if tcp { SERVER_100G } else { profile },
+        let input = Input {
             consumer: if tcp { Consumer::Other } else { self.consumer },
             consumers: if self.consumer == Consumer::Dispatcher && !tcp { self.consumers } else { 1 },
             shinfo_split: self.shinfo_split && !tcp,
-            datagram_bytes: self.datagram_bytes,
-            defer_free: self.defer_free,
-            cpu_partial: self.cpu_partial,
             rfs: self.rfs && tcp,
             reader_work_ns: if tcp { 0 } else { self.reader_work_ns },
-            warmup_ns: self.warmup_us * 1000,
-            measure_ns: self.measure_us * 1000,
-            lanes,
-        }
+            ..*self
+        };
+        Config { input, profile: if tcp { SERVER_100G } else { profile }, lanes }
     }
 }
 

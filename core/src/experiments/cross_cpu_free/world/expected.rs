@@ -21,8 +21,8 @@ const TCP_SKB_EVENTS: f64 = 3.5;
 
 /// The expected events of one run of `cfg`.
 pub fn expected_events(cfg: &Config) -> u64 {
-    let time_ns = (cfg.warmup_ns + cfg.measure_ns) as f64;
-    let events = match cfg.workload {
+    let time_ns = (cfg.warmup_ns() + cfg.measure_ns()) as f64;
+    let events = match cfg.input.workload {
         Workload::UdpIperf => udp_events(cfg, time_ns),
         Workload::Tcp100g => tcp_events(cfg, time_ns),
     };
@@ -38,22 +38,22 @@ pub fn expected_events(cfg: &Config) -> u64 {
 fn udp_events(cfg: &Config, time_ns: f64) -> f64 {
     let p = cfg.profile;
     let k = &p.kernel;
-    let objs = 2 + u64::from(cfg.shinfo_split);
-    let bytes = u64::from(cfg.datagram_bytes);
+    let objs = 2 + u64::from(cfg.input.shinfo_split);
+    let bytes = u64::from(cfg.input.datagram_bytes);
     let slub = objs * k.slub_fast_cycles.int();
     let syscalls = k.syscall_cycles.int() * p.iperf_syscalls;
     let client = p.ns(p.iperf_user_cycles + syscalls + k.udp_send_cycles.int() + k.skb_cycles.int())
         + p.ns(p.copy_cycles(bytes) + k.pv_net_tx_cycles.int() + 2 * slub);
-    let wire = (udp_wire_bytes(cfg.datagram_bytes) * 8 * 1000).div_ceil(p.link_mbps.max(1));
+    let wire = (udp_wire_bytes(cfg.input.datagram_bytes) * 8 * 1000).div_ceil(p.link_mbps.max(1));
     let irq = p.ns(k.pv_net_rx_cycles.int() + k.skb_cycles.int() / 2 + k.udp_rcv_cycles.int() + slub);
     let reader = p.ns(syscalls + k.udp_recvmsg_cycles.int() + p.copy_cycles(bytes) + p.iperf_user_cycles)
         + p.ns(k.skb_cycles.int() / 2 + objs * k.slub_slow_cycles.int())
-        + cfg.reader_work_ns;
+        + cfg.input.reader_work_ns;
     let per_ns = |n: u64, ns: u64| n as f64 / ns.max(1) as f64;
-    let n = u64::from(cfg.consumers.max(1));
+    let n = u64::from(cfg.input.consumers.max(1));
     let link_bound = per_ns(n, client) > per_ns(1, wire);
     let sent = per_ns(n, client).min(per_ns(1, wire));
-    let same = cfg.consumer == Consumer::Same;
+    let same = cfg.input.consumer == Consumer::Same;
     let mut wakeups = 0.0;
     let (irq, taken, read) = if same && sent > per_ns(1, irq + reader) {
         (irq + reader, per_ns(1, irq + reader), per_ns(1, irq + reader))
@@ -108,7 +108,7 @@ fn tcp_events(cfg: &Config, time_ns: f64) -> f64 {
     let slub = 2 * k.slub_fast_cycles.int();
     let wire = (u64::from(TCP_MSS + 52 + 38) * 8 * frames * 1000).div_ceil(p.link_mbps.max(1));
     let (rcv_a, rcv_b) =
-        if cfg.rfs { (k.rps_enqueue_cycles.int(), p.tcp_rx_skb_cycles()) } else { (p.tcp_rx_skb_cycles(), 0) };
+        if cfg.input.rfs { (k.rps_enqueue_cycles.int(), p.tcp_rx_skb_cycles()) } else { (p.tcp_rx_skb_cycles(), 0) };
     let a = p.ns(frames * (k.nic_rx_pkt_cycles.int() + k.pcp_op_cycles.int()) + k.skb_cycles.int() / 2 + slub)
         + p.ns(rcv_a);
     let b = p.ns(k.syscall_cycles.int() + p.tcp_recvmsg_skb_cycles() + p.copy_cycles(u64::from(TCP_MSS) * frames))

@@ -121,14 +121,14 @@ impl Sim {
         ns += self.tx.work(&p, cpu, Stack::UdpSend, k.udp_send_cycles.int());
         let (skb, a) = self.alloc_skb(false, cpu, t + ns, c);
         ns += a;
-        ns += self.tx.work(&p, cpu, Stack::CopyFromUser, p.copy_cycles(u64::from(self.cfg.datagram_bytes)));
+        ns += self.tx.work(&p, cpu, Stack::CopyFromUser, p.copy_cycles(u64::from(self.cfg.input.datagram_bytes)));
         // Hypervisor noise: ±10 % per packet (ASSUMPTION) around the catalogue's netfront cost.
         let xen = k.pv_net_tx_cycles.int();
         let jitter = self.rng.range_u64(0, xen / 5 + 1);
         ns += self.tx.work(&p, cpu, Stack::XenTx, xen - xen / 10 + jitter);
         let end = t + ns;
         self.tx.free_at[cpu as usize] = end;
-        let ser = (udp_wire_bytes(self.cfg.datagram_bytes) * 8 * 1000).div_ceil(p.link_mbps.max(1));
+        let ser = (udp_wire_bytes(self.cfg.input.datagram_bytes) * 8 * 1000).div_ceil(p.link_mbps.max(1));
         let start = end.max(self.wire_free_at);
         self.wire_free_at = start + ser;
         self.tx_inflight[c as usize].push_back((self.wire_free_at, skb));
@@ -138,7 +138,8 @@ impl Sim {
         }
         // Counted if its whole wire time lies in the window: what the window counts then never
         // needs more wire time than the window has (no ring or queue filled before it).
-        let counted = start >= self.cfg.warmup_ns && self.wire_free_at <= self.cfg.warmup_ns + self.cfg.measure_ns;
+        let counted =
+            start >= self.cfg.warmup_ns() && self.wire_free_at <= self.cfg.warmup_ns() + self.cfg.measure_ns();
         self.q.schedule(self.wire_free_at + p.wire_latency_ns, Ev::Arrive { flow: c, counted });
         if counted {
             self.pending += 1;
@@ -291,17 +292,17 @@ impl Sim {
     }
 
     pub(super) fn deliver(&mut self, t: u64, skb: Skb) {
-        if self.cfg.rfs {
+        if self.cfg.input.rfs {
             return self.backlog_rfs(t, skb);
         }
         let p = self.cfg.profile;
-        let reader = match (self.cfg.workload, self.cfg.consumer) {
+        let reader = match (self.cfg.input.workload, self.cfg.input.consumer) {
             (Workload::UdpIperf, Consumer::Dispatcher) => (skb.flow as usize) % self.sockq.len(),
             _ => 0,
         };
-        let truesize = u64::from(self.cfg.datagram_bytes) + 768;
+        let truesize = u64::from(self.cfg.input.datagram_bytes) + 768;
         let mut ns = 0;
-        if self.cfg.workload == Workload::UdpIperf && self.sock_bytes[reader] + truesize > UDP_RCVBUF_BYTES {
+        if self.cfg.input.workload == Workload::UdpIperf && self.sock_bytes[reader] + truesize > UDP_RCVBUF_BYTES {
             // sock_queue_rcv_skb fails: dropped and freed on the IRQ CPU.
             if skb.counted {
                 self.res.dropped += 1;
@@ -313,7 +314,7 @@ impl Sim {
             self.sockq[reader].push_back(skb);
             if self.sleeping[reader] {
                 self.sleeping[reader] = false;
-                let wakeup = match self.cfg.workload {
+                let wakeup = match self.cfg.input.workload {
                     Workload::UdpIperf => Stack::UdpWakeup,
                     Workload::Tcp100g => Stack::TcpWakeup,
                 };
@@ -324,7 +325,7 @@ impl Sim {
         }
         self.rx.free_at[0] = self.rx.free_at[0].max(t) + ns;
         let next = self.rx.free_at[0];
-        match self.cfg.workload {
+        match self.cfg.input.workload {
             Workload::UdpIperf => {
                 if self.backlog.is_empty() {
                     self.irq_busy = false;
@@ -348,25 +349,26 @@ impl Sim {
             return;
         };
         let p = self.cfg.profile;
-        let (payload, frames, syscall, copy) = match self.cfg.workload {
-            Workload::UdpIperf => (u64::from(self.cfg.datagram_bytes), 1, Stack::UdpRecvSyscall, Stack::UdpCopyToUser),
+        let input = self.cfg.input;
+        let (payload, frames, syscall, copy) = match input.workload {
+            Workload::UdpIperf => (u64::from(input.datagram_bytes), 1, Stack::UdpRecvSyscall, Stack::UdpCopyToUser),
             Workload::Tcp100g => {
                 (u64::from(TCP_MSS * GRO_FRAMES), u64::from(GRO_FRAMES), Stack::TcpRecvSyscall, Stack::TcpCopyToUser)
             }
         };
-        if self.cfg.workload == Workload::UdpIperf {
-            self.sock_bytes[r as usize] -= u64::from(self.cfg.datagram_bytes) + 768;
+        if self.cfg.input.workload == Workload::UdpIperf {
+            self.sock_bytes[r as usize] -= u64::from(self.cfg.input.datagram_bytes) + 768;
         }
         let k = p.kernel;
-        let (syscalls, recvmsg) = match self.cfg.workload {
+        let (syscalls, recvmsg) = match self.cfg.input.workload {
             Workload::UdpIperf => (p.iperf_syscalls, k.udp_recvmsg_cycles.int()),
             Workload::Tcp100g => (1, p.tcp_recvmsg_skb_cycles()),
         };
         let mut ns = self.rx.work(&p, cpu, syscall, k.syscall_cycles.int() * syscalls + recvmsg);
         ns += self.copy_out(cpu, copy, &skb, payload);
         ns += self.rx.work(&p, cpu, Stack::App, p.iperf_user_cycles);
-        ns += self.rx.raw(cpu, Stack::App, self.cfg.reader_work_ns);
-        if self.cfg.defer_free && skb.alloc_cpu != cpu && (self.defer_list.len() as u32) < SKB_DEFER_MAX {
+        ns += self.rx.raw(cpu, Stack::App, self.cfg.input.reader_work_ns);
+        if self.cfg.input.defer_free && skb.alloc_cpu != cpu && (self.defer_list.len() as u32) < SKB_DEFER_MAX {
             // skb_attempt_defer_free(): onto the allocating CPU's list under its defer_lock.
             let mut d = self.rx.work(&p, cpu, Stack::DeferHandoff, k.percpu_fold_cycles.int());
             d += self.rx.raw(
@@ -389,7 +391,7 @@ impl Sim {
             ns += self.free_skb(true, cpu, t + ns, &skb);
         }
         // udp: the datagrams sent in the window, whenever read; tcp: the frames read in it.
-        let counts = if self.cfg.workload == Workload::UdpIperf { skb.counted } else { self.in_window() };
+        let counts = if self.cfg.input.workload == Workload::UdpIperf { skb.counted } else { self.in_window() };
         if counts {
             self.res.received += frames;
             self.res.bytes_read += payload;
@@ -467,7 +469,7 @@ impl Sim {
         skb.pages = GRO_FRAMES;
         skb.first_page = first_page;
         ns += a;
-        ns += if self.cfg.rfs {
+        ns += if self.cfg.input.rfs {
             self.rx.work(&p, cpu, Stack::RpsEnqueue, p.kernel.rps_enqueue_cycles.int())
         } else {
             self.rx.work(&p, cpu, Stack::TcpRcv, p.tcp_rx_skb_cycles())

@@ -33,12 +33,12 @@ impl Sim {
         if self.backlog.len() > RX_RING {
             return Err(format!("{} packets on a ring of {RX_RING}", self.backlog.len()));
         }
-        let truesize = u64::from(self.cfg.datagram_bytes) + 768;
+        let truesize = u64::from(self.cfg.input.datagram_bytes) + 768;
         for (r, q) in self.sockq.iter().enumerate() {
             if self.sleeping[r] && !q.is_empty() {
                 return Err(format!("reader {r} sleeps with {} skbs queued", q.len()));
             }
-            match self.cfg.workload {
+            match self.cfg.input.workload {
                 Workload::UdpIperf if self.sock_bytes[r] != q.len() as u64 * truesize => {
                     return Err(format!("reader {r}: {} bytes counted for {} skbs", self.sock_bytes[r], q.len()));
                 }

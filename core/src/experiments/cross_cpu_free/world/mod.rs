@@ -22,7 +22,8 @@
 //! one after the other. Work per run is bounded by the simulated window and `MAX_EVENTS`.
 
 //!
-//! Map of this folder: `mod.rs` (here) holds the constants, the configuration, the world's
+//! Map of this folder: `mod.rs` (here) holds the constants, the parameters (`Input`, typed
+//! once) and the configuration, the world's
 //! state (hosts, the `Sim`, its event enum) and `handle()`, the dispatch of each event (the
 //! run loop is [`crate::sim::world`]'s);
 //! `setup` sizes the caches from the configuration and builds the hosts and roles;
@@ -128,31 +129,50 @@ crate::choice_enum! {
     }
 }
 
-/// A run of either world.
+crate::params_input! {
+    /// Every parameter of a run, typed: the one place that reads them by name. In a
+    /// [`Config`], the values the world runs with (`Input::config` applies the workload's).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    pub struct Input {
+        pub workload: Workload,
+        pub consumer: Consumer,
+        /// Readers in dispatcher mode (1 otherwise).
+        pub consumers: u32,
+        pub shinfo_split: bool,
+        pub datagram_bytes: u32,
+        pub defer_free: bool,
+        /// SLUB's per-CPU partial slabs (49e2258586b4, Linux 3.2; the kernels of both workloads
+        /// have them): [`Slub::enable_cpu_partial`] on both hosts. Off: SLUB as before 3.2.
+        pub cpu_partial: bool,
+        /// tcp-100g: Receive Flow Steering (`rps_sock_flow_entries` and the queue's
+        /// `rps_flow_cnt` set, as in 68822bdf76f1's test): `get_rps_cpu()` steers the GRO skb
+        /// from A's `net_rx_action` to the backlog of B, the CPU whose `recvmsg()` last touched
+        /// the flow, and B runs `tcp_v4_rcv`. Off: RSS alone, the TCP receive on A.
+        pub rfs: bool,
+        /// Application work per datagram in each reader (0: iperf, which only counts them).
+        pub reader_work_ns: u64,
+        pub warmup_us: u64,
+        pub measure_us: u64,
+    }
+}
+
+/// A run of either world: its parameters as the world runs them, on a host profile.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Config {
-    pub workload: Workload,
+    pub input: Input,
     pub profile: HostProfile,
-    pub consumer: Consumer,
-    /// Readers in dispatcher mode (1 otherwise).
-    pub consumers: u32,
-    pub shinfo_split: bool,
-    pub datagram_bytes: u32,
-    pub defer_free: bool,
-    /// SLUB's per-CPU partial slabs (49e2258586b4, Linux 3.2; the kernels of both workloads
-    /// have them): [`Slub::enable_cpu_partial`] on both hosts. Off: SLUB as before 3.2.
-    pub cpu_partial: bool,
-    /// tcp-100g: Receive Flow Steering (`rps_sock_flow_entries` and the queue's
-    /// `rps_flow_cnt` set, as in 68822bdf76f1's test): `get_rps_cpu()` steers the GRO skb
-    /// from A's `net_rx_action` to the backlog of B, the CPU whose `recvmsg()` last touched
-    /// the flow, and B runs `tcp_v4_rcv`. Off: RSS alone, the TCP receive on A.
-    pub rfs: bool,
-    /// Application work per datagram in each reader (0: iperf, which only counts them).
-    pub reader_work_ns: u64,
-    pub warmup_ns: u64,
-    pub measure_ns: u64,
     /// Record lane events (the first skbs after the warm-up).
     pub lanes: bool,
+}
+
+impl Config {
+    pub fn warmup_ns(&self) -> u64 {
+        self.input.warmup_us * 1000
+    }
+
+    pub fn measure_ns(&self) -> u64 {
+        self.input.measure_us * 1000
+    }
 }
 
 /// An skb in flight: its objects, pages and where it was allocated.
@@ -283,7 +303,7 @@ impl Sim {
     /// The sending vCPU of client `c`: the interrupt's vCPU when consumer = same (iperf on
     /// the IRQ vCPU of both guests), another vCPU otherwise.
     fn client_cpu(&self, c: u16) -> CpuId {
-        match (self.cfg.workload, self.cfg.consumer) {
+        match (self.cfg.input.workload, self.cfg.input.consumer) {
             (Workload::UdpIperf, Consumer::Same) => TX_IRQ_CPU,
             _ => c + 1,
         }
@@ -295,7 +315,7 @@ impl Sim {
     }
 
     fn reader_cpu(&self, reader: u16) -> CpuId {
-        match (self.cfg.workload, self.cfg.consumer) {
+        match (self.cfg.input.workload, self.cfg.input.consumer) {
             (Workload::UdpIperf, Consumer::Same) => 0,
             _ => reader + 1,
         }
@@ -320,7 +340,7 @@ impl World for Sim {
         match ev {
             Ev::Send(c) => self.send(t, c),
             Ev::Arrive { flow, counted } => self.arrive(t, flow, counted),
-            Ev::Irq => match self.cfg.workload {
+            Ev::Irq => match self.cfg.input.workload {
                 Workload::UdpIperf => self.irq_udp(t),
                 Workload::Tcp100g => self.irq_tcp(t),
             },

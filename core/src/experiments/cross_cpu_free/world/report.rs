@@ -128,7 +128,7 @@ impl Sim {
         self.rx.slub.reset_stats();
         self.tx.slub.reset_stats();
         // netperf's receiver for tcp-100g, iperf otherwise (see `chains`).
-        let command = usize::from(self.cfg.workload == Workload::Tcp100g);
+        let command = usize::from(self.cfg.input.workload == Workload::Tcp100g);
         self.rx.time = CpuTime { command, ..CpuTime::new(self.rx.free_at.len()) };
         self.tx.time = CpuTime { command, ..CpuTime::new(self.tx.free_at.len()) };
     }

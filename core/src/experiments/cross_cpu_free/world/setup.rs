@@ -26,17 +26,17 @@ pub fn rx_head_bytes(split: bool) -> u32 {
 impl Sim {
     pub fn new(cfg: Config, seed: u64) -> Sim {
         let p = cfg.profile;
-        let n = cfg.consumers.max(1) as usize;
+        let n = cfg.input.consumers.max(1) as usize;
         let (tx_specs, rx_specs, rx_cpus) = cache_specs(&cfg, n);
-        let clients = if cfg.consumer == Consumer::Dispatcher { n } else { 1 };
-        let tx = Host::new(&p, clients + 1, &tx_specs, 378, cfg.cpu_partial);
+        let clients = if cfg.input.consumer == Consumer::Dispatcher { n } else { 1 };
+        let tx = Host::new(&p, clients + 1, &tx_specs, 378, cfg.input.cpu_partial);
         // tcp-100g: a 6.x pcp->high for a large zone (Mel Gorman's 5.14 sizing gives hundreds).
-        let rx = Host::new(&p, rx_cpus, &rx_specs, 378, cfg.cpu_partial);
-        let readers = if cfg.consumer == Consumer::Dispatcher && cfg.workload == Workload::UdpIperf { n } else { 1 };
+        let rx = Host::new(&p, rx_cpus, &rx_specs, 378, cfg.input.cpu_partial);
+        let readers = if cfg.input.workload == Workload::UdpIperf { clients } else { 1 };
         let rx_roles = rx_roles(&cfg, n);
         let res = RunResult {
-            workload: cfg.workload,
-            measure_ns: cfg.measure_ns,
+            workload: cfg.input.workload,
+            measure_ns: cfg.measure_ns(),
             sent: 0,
             received: 0,
             dropped: 0,
@@ -59,7 +59,7 @@ impl Sim {
             events: 0,
             capped: false,
         };
-        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns + DRAIN_MAX_NS };
+        let window = Window { warmup_ns: cfg.warmup_ns(), measure_ns: cfg.measure_ns() + DRAIN_MAX_NS };
         let mut sim = Sim {
             q: EventQueue::default(),
             run_state: RunState::new(window, MAX_EVENTS),
@@ -83,7 +83,7 @@ impl Sim {
             rps_done_at: 0,
             next_arrival_ns: 0,
             pages: Vec::new(),
-            ddio: if cfg.workload == Workload::Tcp100g { p.ddio() } else { None },
+            ddio: if cfg.input.workload == Workload::Tcp100g { p.ddio() } else { None },
             next_skb: 0,
             res,
             lane_first_skb: None,
@@ -97,8 +97,8 @@ impl Sim {
 
     /// The window's end, then udp: every client's first send; tcp: the first interrupt.
     fn schedule_first_events(&mut self, clients: usize) {
-        self.q.schedule(self.cfg.warmup_ns + self.cfg.measure_ns, Ev::WindowEnd);
-        match self.cfg.workload {
+        self.q.schedule(self.cfg.warmup_ns() + self.cfg.measure_ns(), Ev::WindowEnd);
+        match self.cfg.input.workload {
             Workload::UdpIperf => {
                 for c in 0..clients {
                     // Clients start a few hundred ns apart (iperf threads do not start in lockstep).
@@ -113,20 +113,20 @@ impl Sim {
 
 /// The caches of the sending and the receiving host, and the receiver's CPUs.
 fn cache_specs(cfg: &Config, n: usize) -> (Vec<CacheSpec>, Vec<CacheSpec>, usize) {
-    match cfg.workload {
+    match cfg.input.workload {
         Workload::UdpIperf => {
             let mut tx = vec![CacheSpec { name: "skbuff_head_cache", size: SKBUFF_HEAD_CACHE_BYTES }];
             let mut rx = tx.clone();
-            let txh = kmalloc_size(tx_head_bytes(cfg.datagram_bytes, cfg.shinfo_split));
-            let rxh = kmalloc_size(rx_head_bytes(cfg.shinfo_split));
+            let txh = kmalloc_size(tx_head_bytes(cfg.input.datagram_bytes, cfg.input.shinfo_split));
+            let rxh = kmalloc_size(rx_head_bytes(cfg.input.shinfo_split));
             tx.push(CacheSpec { name: kmalloc_name(txh), size: txh });
             rx.push(CacheSpec { name: kmalloc_name(rxh), size: rxh });
-            if cfg.shinfo_split {
+            if cfg.input.shinfo_split {
                 let s = CacheSpec { name: "skb_shinfo_cache", size: SHINFO_2011_BYTES };
                 tx.push(s);
                 rx.push(s);
             }
-            let rx_cpus = if cfg.consumer == Consumer::Dispatcher { 1 + n } else { 2 };
+            let rx_cpus = if cfg.input.consumer == Consumer::Dispatcher { 1 + n } else { 2 };
             (tx, rx, rx_cpus)
         }
         Workload::Tcp100g => {
@@ -142,8 +142,8 @@ fn cache_specs(cfg: &Config, n: usize) -> (Vec<CacheSpec>, Vec<CacheSpec>, usize
 /// The receiver's CPUs in lane order, with the role each plays.
 fn rx_roles(cfg: &Config, n: usize) -> Vec<(CpuId, &'static str)> {
     let mut rx_roles: Vec<(CpuId, &'static str)> = vec![(0, "IRQ CPU: NIC RX, allocates")];
-    match (cfg.workload, cfg.consumer) {
-        (Workload::Tcp100g, _) if cfg.rfs => {
+    match (cfg.input.workload, cfg.input.consumer) {
+        (Workload::Tcp100g, _) if cfg.input.rfs => {
             rx_roles = vec![(0, "CPU A: NIC RX, allocates"), (1, "CPU B: TCP receive (RFS), recvmsg, frees")]
         }
         (Workload::Tcp100g, _) => {
