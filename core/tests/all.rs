@@ -50,6 +50,7 @@ mod replay;
 mod reproduce_fixtures;
 mod skb_cache;
 mod skb_cache_steady;
+mod skb_cache_timers;
 mod skb_cache_wait;
 mod stream_shared_write;
 mod stream_waiting;

@@ -8,8 +8,9 @@
 //! [`SKYLAKE_SP_2019`]). The per-request work is composed from the catalogue: the NIC driver's
 //! receive and transmit per packet, the TCP per-skb receive and transmit halves of seed 000's
 //! fit (`tcp_skb_cycles` split by `tcp_rx_share_pct`), tcp_recvmsg's per-skb work, one
-//! syscall each for recvmsg and sendmsg, epoll_wait per batch and per event, context switches
-//! and wakeups, and SLUB ([`SlubCosts::from_catalogue`]).
+//! syscall each for recvmsg and sendmsg, epoll_wait per batch and per event, the socket
+//! timers' re-arms the kernel makes per transaction, context switches and wakeups, and SLAB or
+//! SLUB ([`SlabCosts::from_catalogue`], [`SlubCosts::from_catalogue`]).
 
 use crate::sim::catalogue::{Family, KernelCosts, SKYLAKE_SP, SKYLAKE_SP_2019};
 use crate::sim::machine::MachineProfile;
@@ -67,6 +68,19 @@ pub struct RrProfile {
     /// (google/neper `rr.c` `rr_server_state_0`/`_2` → `flow.c` `flow_mod`, 92e91f0 of
     /// 2019-07-25; the same two calls in `tcp_rr.c` of the 2016 initial commit b02eb2f).
     pub epoll_mods_per_request: u64,
+    /// Socket-timer re-arms (`sk_reset_timer` → `mod_timer`) the softirq makes per request:
+    /// the request's data, not ACKed at once in pingpong mode, schedules the delayed ACK
+    /// (`__tcp_ack_snd_check` → `tcp_send_delayed_ack`); its ACK of the last response empties
+    /// the retransmit queue, and `tcp_rearm_rto` then only clears `icsk_pending` (no timer
+    /// call: `INET_CSK_CLEAR_TIMERS` is not defined). Counted from net/ipv4/tcp_input.c and
+    /// include/net/inet_connection_sock.h, 4.19-5.4: 1.
+    pub rx_timer_mods: u64,
+    /// Socket-timer re-arms the response's send makes: `tcp_event_new_data_sent` re-arms the
+    /// retransmit timer (`tcp_rearm_rto`, as nothing was in flight), then `tcp_write_xmit`
+    /// arms the tail loss probe on the same timer (`tcp_schedule_loss_probe`, tcp_sack and
+    /// tcp_early_retrans at their defaults); the delayed ACK the response carries only clears
+    /// its flag (`tcp_event_ack_sent`). Counted from net/ipv4/tcp_output.c, 4.19-5.4: 2.
+    pub tx_timer_mods: u64,
     /// From a response leaving the server to the client's next request arriving: wire both
     /// ways plus the client's own stack. ASSUMPTION: 25 µs.
     pub client_turnaround_ns: u64,
@@ -88,6 +102,8 @@ pub const SERVER_2019_RR: RrProfile = RrProfile {
     skb_lines: 3,
     max_events: 256,
     epoll_mods_per_request: 2,
+    rx_timer_mods: 1,
+    tx_timer_mods: 2,
     client_turnaround_ns: 25_000,
     link_mbps: 100_000,
     // Seed 004's own cover letter (bdaba8959e92's merge): "the asymetric alloc/free pattern
@@ -135,6 +151,14 @@ impl RrProfile {
             + self.tcp_tx_cycles()
             + k.nic_tx_pkt_cycles.int()
             + k.epoll_event_cycles.int()
+    }
+    /// The softirq's socket-timer work per request: the delayed ACK's re-arm.
+    pub fn rx_timer_cycles(&self) -> u64 {
+        self.rx_timer_mods * self.kernel.tcp_timer_rearm_cycles.int()
+    }
+    /// The response's socket-timer work: the retransmit timer's re-arm and the loss probe's.
+    pub fn tx_timer_cycles(&self) -> u64 {
+        self.tx_timer_mods * self.kernel.tcp_timer_rearm_cycles.int()
     }
     /// The server's `epoll_ctl(EPOLL_CTL_MOD)` work per transaction and the EPOLLOUT event the
     /// first of them makes ready. In 5.2 (fs/eventpoll.c) the syscall takes `ep->mtx`, finds the

@@ -48,6 +48,17 @@ const TCP_RX_GRO_SKB: Quantity = q(
     "93ab6cc69162 (Eric Dumazet, tcp: implement mmap() for zero copy receive, net-next 2018-04-16, v4.18): mlx4 40 Gbit, MTU 4168 (4096-byte segments), one flow, the receiving thread's user+sys time (tcp_mmap, getrusage RUSAGE_THREAD) 45.47 us per MiB with mmap() instead of a copy, at 34.2 Gbit; GRO stops an skb below 64 KiB (skb_gro_receive), at most 15 such segments, so at least 17.07 skbs per MiB: at most 2.664 us per skb, 7,727 cycles at the family's 2.9 GHz; less what the worlds charge apart, 15 page frees (15 x pcp_op 104), the sk_buff's free (slub_fast 25 + skb_cycles/2 200) and the syscalls of each 512 KiB chunk (3 x 700 / 8.5 skbs): 5,700; min 3,900 if the page mapping and its zap (no figure) cost as much as the frees; max 11,600, nothing subtracted and half again for TCP receive run in the NIC's softirq outside the thread; other families' entries carry it unread (only tcp-100g reads it)",
 );
 
+/// One TCP socket-timer re-arm with its caller's timeout (`tcp_timer_rearm_cycles`), measured on
+/// this project's Zen 4 guest: the CPU time of a loopback TCP ping-pong inside
+/// `tcp_send_delayed_ack`, `tcp_rearm_rto` and `tcp_schedule_loss_probe` with their
+/// `sk_reset_timer` → `__mod_timer`, per call, at the guest's measured clock.
+const TCP_TIMER_REARM_CYCLES: f64 = 219.0;
+const TCP_TIMER_REARM_MIN: f64 = 118.0;
+const TCP_TIMER_REARM_MAX: f64 = 341.0;
+const TCP_TIMER_REARM_SOURCE: &str = "measured on this project's 2-vCPU Zen 4 guest, Linux 6.18.44, with tools/timer-cost/run.sh 20 (data/timer-cost/2026-12-07-amd-epyc-f25m17.txt; perf record -a -g -e cpu-clock of sockperf ping-pong over loopback TCP, 64-byte messages, 532,451 round trips, the machine loaded by builds): 179.6 ns per side per transaction in the three re-arms (the delayed ACK 53.9 ns, the RTO 32.3, the loss probe 93.4, each with its caller's timeout computation), 59.9 ns per call, 219 cycles at the guest's measured 3,650 MHz (earlier runs: 60.0 and 67.6 ns); the range is the three kinds' spread";
+/// The same figure carried to the other entries.
+const TCP_TIMER_REARM_CARRIED: &str = "carried over from this project's Zen 4 guest (Linux 6.18, loopback sockperf ping-pong under perf, tools/timer-cost/run.sh: 59.9 ns, 219 cycles per re-arm with its caller's timeout): the same tcp_send_delayed_ack / tcp_rearm_rto / tcp_schedule_loss_probe and __mod_timer code (the 4.8 timer wheel's same-bucket return, taken by 99 % of the re-arms) at the same cycles on this core and kernel; the range from the three kinds' spread (118-341) to 2x for another core and kernel";
+
 /// Kernel-path costs of 2019 kernels (5.0–5.4, Meltdown/Spectre mitigations) on Skylake-SP:
 /// seeds 000 and 004.
 pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
@@ -68,9 +79,10 @@ pub const SKYLAKE_SP_2019: KernelCosts = KernelCosts {
     wake_latency_ns: q(3000.0, 1000.0, 10000.0, "ns", Assumed, "bare metal: a CPU idle for less than C6's 600 us target residency sleeps in C1 (exit 2 us) or C1E (10 us) (intel_idle skx_cstates, drivers/idle/intel_idle.c, read at v5.2; the menu governor may also pick the POLL state); MWAIT idle sets TIF_POLLING_NRFLAG and monitors the thread flags (mwait_idle_with_hints, arch/x86/include/asm/mwait.h), so try_to_wake_up's store wakes it with no IPI; which of the two the menu governor picks is not known: 3 us, nearer C1"),
     idle_exit_ns: q(40000.0, 2000.0, 133000.0, "ns", Assumed, "intel_idle skx_cstates exit latencies C1 2 us, C1E 10, C6 133 (drivers/idle/intel_idle.c): which state an idle CPU sleeps in is not known, so a value between C1E's and C6's, Broadwell-EP's C3 40 us, the range all three"),
     nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Estimate, "mlx5 RX to generic XDP drop at 8.17 Mpps = 122.5 ns per packet on an i7-6700K (Skylake core, 4 GHz), minus kmem_cache_alloc 4.9 ns and the kfree_skb path 18.3 ns: ~99 ns, ~400 cycles (Brouer, prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017)"),
-    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "no per-packet TX figure found: ndo_start_xmit with its doorbell plus the completion, assumed the order of the RX path, up to 3x for an unbatched doorbell per packet"),
+    nic_tx_pkt_cycles: q(400.0, 300.0, 600.0, "cycles", Estimate, "mlx5 generic-XDP XDP_TX at 4.57 Mpps = 218.6 ns per packet against XDP_DROP at 8.41 Mpps = 118.9 ns on an i7-6700K (Skylake core, 4 GHz, 4.12-era generic XDP, Brouer, prototype-kernel xdp25_eval_generic_xdp_tx.rst, 2017): ~100 ns, ~400 cycles for netdev_pick_tx, the tx queue's lock, mlx5e_xmit with a doorbell per packet (no xmit_more) and DMA map, and the TX completion, the skb's free moved rather than added; no qdisc in it (generic_xdp_tx bypasses it); the range for the runs' spread (95.6-104.5 ns) at 4.0-4.2 GHz and an uncore doorbell that does not scale with the clock"),
     epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "no figure found: ep_item_poll (tcp_poll) plus a 12-byte copy to user and two list moves per event"),
     context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "no figure found for 2019 Skylake-SP: schedule() between two threads of one process, with the 2019 mitigations' return-stack and IBPB-free paths, 0.3-1.3 us at 3.8 GHz"),
+    tcp_timer_rearm_cycles: q(TCP_TIMER_REARM_CYCLES, TCP_TIMER_REARM_MIN, 2.0 * TCP_TIMER_REARM_CYCLES, "cycles", Estimate, TCP_TIMER_REARM_CARRIED),
     rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "no figure found: the backlog's spin_lock (37 cycles) and the list add, plus a share of an IPI send (an APIC write, a few hundred cycles) per packet"),
     ..SKYLAKE_SP_2018
 };
@@ -122,6 +134,7 @@ pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
     percpu_fold_cycles: INTEL_PERCPU_FOLD,
     this_cpu_op_cycles: INTEL_THIS_CPU_OP,
     timer_fire_cycles: q(300.0, 150.0, 1000.0, "cycles", Assumed, "as Broadwell-EP 2018: the same expire_timers / tcp_write_timer early exit, a lock pair and an atomic measured alike on both cores"),
+    tcp_timer_rearm_cycles: q(TCP_TIMER_REARM_CYCLES, TCP_TIMER_REARM_MIN, 2.0 * TCP_TIMER_REARM_CYCLES, "cycles", Estimate, TCP_TIMER_REARM_CARRIED),
     idle_exit_ns: q(
         40000.0,
         2000.0,
@@ -131,7 +144,7 @@ pub const SKYLAKE_SP_2018: KernelCosts = KernelCosts {
         "as Skylake-SP 2019 (intel_idle skx_cstates C1 2 us, C1E 10, C6 133): which state an idle CPU sleeps in is not known",
     ),
     nic_rx_pkt_cycles: q(400.0, 250.0, 600.0, "cycles", Assumed, "as Skylake-SP 2019, whose estimate is from a Skylake-core i7-6700K (mlx5, 4.12-era): the same core and driver path; no experiment on a 2018 entry reads it (the forwarding worlds keep their own driver costs)"),
-    nic_tx_pkt_cycles: q(500.0, 250.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019: the same driver transmit and completion on the same core"),
+    nic_tx_pkt_cycles: q(400.0, 300.0, 600.0, "cycles", Estimate, "as Skylake-SP 2019, whose estimate is from a Skylake-core i7-6700K (mlx5 generic-XDP XDP_TX against XDP_DROP, 4.12-era): the same core and driver path; no experiment on a 2018 entry reads it"),
     epoll_event_cycles: q(200.0, 100.0, 400.0, "cycles", Assumed, "as Skylake-SP 2019: the same ep_send_events loop on the same core"),
     context_switch_cycles: q(2500.0, 1000.0, 5000.0, "cycles", Assumed, "as Skylake-SP 2019: the same schedule() between threads of one process; 4.x's lighter mitigations are inside the range"),
     rps_enqueue_cycles: q(600.0, 300.0, 1500.0, "cycles", Assumed, "as Skylake-SP 2019: the same backlog lock and IPI send on the same core"),
@@ -289,6 +302,14 @@ const EMR_WAKE_SOURCE: &str = "measured on a 2-vCPU Emerald Rapids KVM guest wit
 /// waker's side, measured with tools/wake-cost.
 pub const GENOA_GUEST_2026: KernelCosts = KernelCosts {
     family: FamilyId::GenoaGuest,
+    tcp_timer_rearm_cycles: q(
+        TCP_TIMER_REARM_CYCLES,
+        TCP_TIMER_REARM_MIN,
+        TCP_TIMER_REARM_MAX,
+        "cycles",
+        Measured,
+        TCP_TIMER_REARM_SOURCE,
+    ),
     ipi_send_ns: q(GENOA_IPI_NS, GENOA_IPI_MIN_NS, GENOA_IPI_MAX_NS, "ns", Measured, GENOA_IPI_SOURCE),
     wake_latency_ns: q(GENOA_WAKE_NS, GENOA_WAKE_MIN_NS, GENOA_WAKE_MAX_NS, "ns", Measured, GENOA_WAKE_SOURCE),
     idle_exit_ns: q(

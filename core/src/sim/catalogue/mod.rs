@@ -257,6 +257,11 @@ pub struct KernelCosts {
     /// expire_timers' step, call_timer_fn, `tcp_write_timer`'s bh_lock_sock / owned check /
     /// early exit / sock_put, on lines already fetched (the socket's lines are counted apart).
     pub timer_fire_cycles: Quantity,
+    /// One re-arm of a TCP socket's pending timer on the transaction path, with its caller's
+    /// timeout: `tcp_send_delayed_ack` (the delayed ACK), `tcp_rearm_rto` (the RTO) or
+    /// `tcp_schedule_loss_probe` (the tail loss probe), then `sk_reset_timer` → `mod_timer` →
+    /// `__mod_timer` on the base of the CPU that armed it last (skb-cache).
+    pub tcp_timer_rearm_cycles: Quantity,
     /// How late after the tick an idle CPU runs its softirq, at most: the exit latency of the
     /// idle state it sleeps in (intel_idle's table for the family), ns.
     pub idle_exit_ns: Quantity,
@@ -441,6 +446,7 @@ quantity_fields!(KernelCosts {
     percpu_fold_cycles,
     this_cpu_op_cycles,
     timer_fire_cycles,
+    tcp_timer_rearm_cycles,
     idle_exit_ns,
     nic_rx_pkt_cycles,
     nic_tx_pkt_cycles,

@@ -45,6 +45,8 @@ skb_call_chains! {
         Driver => "net_rx_action;mlx5e_napi_poll;napi_gro_receive",
         /// The TCP receive path with the ACK of the previous response.
         TcpRcv => rcv!(""),
+        /// The delayed ACK scheduled for the request (`sk_reset_timer` → `mod_timer`).
+        DelackTimer => rcv!(";tcp_rcv_established;__tcp_ack_snd_check;tcp_send_delayed_ack;sk_reset_timer;mod_timer"),
         /// The socket lines the softirq writes.
         TcpRcvSockLines => rcv!(";tcp_rcv_established"),
         /// 3.19-5.10: the head carved from this CPU's NAPI page fragment (no atomic: the
@@ -75,6 +77,9 @@ skb_call_chains! {
         ContextSwitch => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait;ep_poll;schedule_hrtimeout_range;schedule;__schedule",
         /// A thread woken from its sleep in epoll_wait: its CPU's `schedule()` to it.
         Schedule => "entry_SYSCALL_64;do_syscall_64;__x64_sys_epoll_wait;do_epoll_wait;ep_poll;schedule_hrtimeout_range;schedule;__schedule;finish_task_switch",
+        /// The response's retransmit-timer re-arm and tail-loss-probe arm (`tcp_rearm_rto`,
+        /// `tcp_schedule_loss_probe`), both `sk_reset_timer` → `mod_timer` on one timer.
+        XmitTimers => send!(";tcp_push;__tcp_push_pending_frames;tcp_write_xmit;sk_reset_timer;mod_timer"),
         /// The recvmsg and sendmsg syscalls, tcp_recvmsg, the TCP send path and the NIC's
         /// transmit, and one epoll event, of one transaction.
         Syscalls => "entry_SYSCALL_64;do_syscall_64",

@@ -79,8 +79,9 @@ impl Costs {
         Costs {
             cpus,
             driver: ns(p.nic_rx_cycles() + rps + slub / 2),
-            stack: ns(p.tcp_rx_cycles() + m.wakeup_cycles) + lines(p.sock_lines + p.sock_private_lines),
-            app: ns(p.app_cycles() + p.epoll_ctl_cycles() + copy + slub / 2)
+            stack: ns(p.tcp_rx_cycles() + p.rx_timer_cycles() + m.wakeup_cycles)
+                + lines(p.sock_lines + p.sock_private_lines),
+            app: ns(p.app_cycles() + p.epoll_ctl_cycles() + p.tx_timer_cycles() + copy + slub / 2)
                 + lines(p.sock_lines + p.sock_private_lines + p.skb_lines),
             rx_wire: wire(cfg.request_bytes),
             tx_wire: wire(cfg.response_bytes),

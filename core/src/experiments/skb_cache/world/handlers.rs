@@ -152,6 +152,7 @@ impl Sim {
     fn stack(&mut self, t: u64, cpu: CpuId, f: u32, skb: Skb) -> u64 {
         let p = self.cfg.profile;
         let mut ns = self.work(cpu, Stack::TcpRcv, p.tcp_rx_cycles());
+        ns += self.work(cpu, Stack::DelackTimer, p.rx_timer_cycles());
         ns += self.sock_private(cpu, f, true, Stack::RcvSockState);
         ns += self.sock_lines(t + ns, cpu, f, Stack::TcpRcvSockLines);
         // The previously parked rx skb: freed by this softirq (8b27dae5a2e8).
@@ -192,6 +193,7 @@ impl Sim {
         let p = self.cfg.profile;
         let mut ns = self.work(cpu, Stack::Syscalls, p.app_cycles());
         ns += self.work(cpu, Stack::EpollCtl, p.epoll_ctl_cycles());
+        ns += self.work(cpu, Stack::XmitTimers, p.tx_timer_cycles());
         ns += self.sock_private(cpu, f, false, Stack::AppSockState);
         ns += self.sock_lines(t + ns, cpu, f, Stack::RecvSockLines);
         let Some(mut skb) = self.flows[f as usize].rx_queued.take() else { return ns };
