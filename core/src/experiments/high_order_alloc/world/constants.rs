@@ -32,7 +32,7 @@ pub const WATERMARK_READS: bool = true;
 
 /// Whether a CPU that arrives at zone->lock while a handoff is under way delays it
 /// (`QSpinLock::arrivals_in_handoff`).
-pub const ARRIVALS_IN_HANDOFF: bool = false;
+pub const ARRIVALS_IN_HANDOFF: bool = true;
 
 /// `tcp_measure_rcv_mss()` counts a short segment's length only from `TCP_MSS_DEFAULT` plus
 /// the 20-byte base header, its length including its header (32 bytes with timestamps, as on
