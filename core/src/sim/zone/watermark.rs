@@ -61,8 +61,10 @@ mod tests {
 
     /// CPU 1 allocates and frees an order-3 block `passes` times under the lock (checking the
     /// watermark first if `check`), and before each pass `readers` other CPUs check the
-    /// watermark. Returns the ns of the lines the passes pay under the lock.
-    fn hold_line_ns(readers: u32, check: bool, passes: u32) -> u64 {
+    /// watermark. Returns the ns of the lines the passes after the first pay under the lock
+    /// (the first finds the zone's lines untouched: a first read makes the store that follows
+    /// it free, which only moves an L3 hit out of the lock).
+    fn hold_line_ns(readers: CpuId, check: bool, passes: u32) -> u64 {
         let m = SERVER_2019;
         let c = Caches::new(&m);
         let mut z = Zone::new(0, 4096, 16, 12, 4, false);
@@ -72,17 +74,19 @@ mod tests {
                 z.watermark_check(&m, &c, 2 + r, 3);
             }
         };
-        for _ in 0..passes {
+        for pass in 0..passes {
             others(&mut z);
             if check {
                 z.watermark_check(&m, &c, 1, 3);
             }
-            let (pfn, cost) = z.rmqueue_locked(&m, &c, 1, 3);
-            ns += cost.line_ns;
+            let (pfn, alloc) = z.rmqueue_locked(&m, &c, 1, 3);
             let pfn = pfn.unwrap();
             others(&mut z);
             assert!(z.put_page_testzero(pfn));
-            ns += z.free_one_page(&m, &c, 1, pfn, 3).line_ns;
+            let free = z.free_one_page(&m, &c, 1, pfn, 3);
+            if pass > 0 {
+                ns += alloc.line_ns + free.line_ns;
+            }
         }
         z.check_invariants().unwrap();
         ns
@@ -100,7 +104,7 @@ mod tests {
         // each, whatever the number of readers on the socket (they are snooped at once).
         assert!(one > alone, "{one} vs {alone}");
         assert!(four >= one, "{four} vs {one}");
-        assert!(one - alone >= 2 * 20 * SERVER_2019.line_same_socket_ns, "{one} vs {alone}");
+        assert!(one - alone >= 2 * 19 * SERVER_2019.line_same_socket_ns, "{one} vs {alone}");
     }
 
     #[test]
