@@ -27,7 +27,6 @@
 //! [`SharedLine`]: crate::sim::cacheline::SharedLine
 //! [`SharedLine::write`]: crate::sim::cacheline::SharedLine::write
 
-use super::super::buddy::MAX_ORDER;
 use super::super::cache::Caches;
 use super::super::machine::{CpuId, MachineProfile};
 use super::Zone;
@@ -44,9 +43,9 @@ impl Zone {
             return ns;
         }
         let nr_free = self.free_area.nr_free();
-        for o in order..MAX_ORDER {
-            ns = ns.max(self.area_line[o].read(m, caches, cpu));
-            if nr_free[o] > 0 {
+        for (line, &free) in self.area_line.iter_mut().zip(&nr_free).skip(order) {
+            ns = ns.max(line.read(m, caches, cpu));
+            if free > 0 {
                 break;
             }
         }
@@ -57,6 +56,7 @@ impl Zone {
 #[cfg(test)]
 mod tests {
     use super::super::*;
+    use crate::sim::buddy::MAX_ORDER;
     use crate::sim::machine::SERVER_2019;
 
     /// CPU 1 allocates and frees an order-3 block `passes` times under the lock (checking the
