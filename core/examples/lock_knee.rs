@@ -4,7 +4,8 @@
 //! under the lock), mean handoff (lock busy but nobody working under it: the line moving from
 //! the releaser to the next holder), the share of the window the lock is busy, the
 //! time-weighted mean queue length, and the mean wait; the hold split by caller
-//! (`__rmqueue_smallest`, `free_one_page`; both nodes). The numbers in docs/high-order-alloc.md
+//! (`__rmqueue_smallest`, `free_one_page`; both nodes); the share of handoffs an arrival
+//! delayed (`QSpinLock::handoff_steals` per acquisition). The numbers in docs/high-order-alloc.md
 //! ("The hard plateau knee") come from
 //! `cargo run --release -p skblab-core --example lock_knee [flows...] [name=value...]`.
 
@@ -17,13 +18,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (flows, settings) = common::numbers_and_settings(&args, vec![2, 4, 8, 12, 16, 18, 20, 22, 24, 27, 30]);
     let params = common::params(&settings);
-    println!("flows  Gbit/s  acq/us  hold ns  (alloc  free)  handoff ns  busy %  queue  wait ns");
+    println!("flows  Gbit/s  acq/us  hold ns  (alloc  free)  handoff ns  busy %  queue  wait ns  steals/acq");
     for n in flows {
         let a = common::mean_over_seeds(&params, n, hoa::FragOrder::Order3, |sim| {
             let warm = sim.cfg.warmup_ns;
             // Run the warm-up, then snapshot the lock's counters.
             while sim.now_ns() < warm && sim.step() {}
             let s0 = sim.zones[0].lock.stats.clone();
+            let steals0 = sim.zones[0].lock.handoff_steals;
             let (mut busy, mut queue, mut last) = (0u64, 0u64, sim.now_ns());
             let (mut was_busy, mut was_q) =
                 (sim.zones[0].lock.holder().is_some(), sim.zones[0].lock.queue_len() as u64);
@@ -59,11 +61,12 @@ fn main() {
                 (s.wait_ns_total - s0.wait_ns_total) as f64 / acq,
                 per_op(0),
                 per_op(2),
+                (sim.zones[0].lock.handoff_steals - steals0) as f64 / acq,
             ]
         });
         println!(
-            "{n:>5}  {:>6.1}  {:>6.2}  {:>7.0}  ({:>5.0}  {:>4.0})  {:>10.0}  {:>6.1}  {:>5.2}  {:>7.0}",
-            a[0], a[1], a[2], a[7], a[8], a[3], a[4], a[5], a[6]
+            "{n:>5}  {:>6.1}  {:>6.2}  {:>7.0}  ({:>5.0}  {:>4.0})  {:>10.0}  {:>6.1}  {:>5.2}  {:>7.0}  {:>10.2}",
+            a[0], a[1], a[2], a[7], a[8], a[3], a[4], a[5], a[6], a[9]
         );
     }
 }

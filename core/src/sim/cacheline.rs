@@ -13,6 +13,11 @@
 //! ([`CacheLine::handoff`]). Users: the qspinlock word, `struct zone`'s lines, every `struct
 //! page`; a page's data has its own record ([`crate::sim::cache::PageData`]).
 //!
+//! A line that CPUs also read without writing (`struct zone`'s `free_area` lines, which every
+//! allocator reads before it takes `zone->lock`) is a [`SharedLine`]: it remembers its readers
+//! since the last write, and a write that finds other copies pays for them
+//! ([`SharedLine::write`]).
+//!
 //! Layout: owner and stamp are packed into one `u64` (owner + 1 in the top 16 bits, 0 for
 //! none; the stamp in the low 48), so a zone's per-page array costs one cache miss per page;
 //! an untouched line is all zero bits.
@@ -51,16 +56,22 @@ impl CacheLine {
         self.0 = ((u64::from(cpu) + 1) << TIME_BITS) | now_ns;
     }
 
-    /// `cpu` writes the line: the cost of getting it there by distance (0 if it is its own,
-    /// an L3 hit if nobody holds it or its last owner's L2 has since evicted it, by capacity:
-    /// [`Caches::still_in_l2`]); the line is `cpu`'s afterwards.
-    pub fn touch(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> u64 {
-        let ns = match self.owner() {
+    /// What bringing the line to `cpu` costs by distance: 0 if it is its own, an L3 hit if
+    /// nobody holds it or its last owner's L2 has since evicted it (by capacity:
+    /// [`Caches::still_in_l2`]), else the transfer from the owner.
+    pub fn fetch_ns(self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> u64 {
+        match self.owner() {
             None => m.line_llc_ns,
             Some(o) if o == cpu => 0,
             Some(o) if caches.still_in_l2(o, self.written_ns() as u32) => caches.transfer_ns(m, o, cpu),
             Some(_) => m.line_llc_ns,
-        };
+        }
+    }
+
+    /// `cpu` writes the line: the cost of getting it there ([`CacheLine::fetch_ns`]); the line
+    /// is `cpu`'s afterwards.
+    pub fn touch(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> u64 {
+        let ns = self.fetch_ns(m, caches, cpu);
         self.set(cpu, u64::from(caches.stamp(cpu)));
         ns
     }
@@ -72,6 +83,81 @@ impl CacheLine {
         let ns = self.owner().map_or(m.line_llc_ns, |o| m.transfer_ns(o, cpu));
         self.set(cpu, self.written_ns());
         ns
+    }
+}
+
+/// A line written by one CPU at a time and read by many: its last writer ([`CacheLine`]) and
+/// the CPUs that have read a copy since (a bit each).
+///
+/// What hardware does (MESI): a read leaves a shared copy in the reader's cache (the writer's
+/// copy becomes shared too); a later store must first invalidate every other copy. A load
+/// followed by a store to a line that other caches share takes two trips: the load brings a
+/// shared copy, the store then asks for ownership.
+///
+/// What we simplify: a line no one read since its last write moves to its next writer in one
+/// transfer ([`CacheLine::touch`], the model's rule for every line), as before. A line with
+/// readers costs its writer the load (nothing if the writer still holds a copy) plus the
+/// ownership request, whose invalidations go out to all the other holders at once (model
+/// assumption: the snoop filter names the sharers and they are snooped in parallel, so it
+/// costs the farthest one's transfer, not the sum; we found no measurement of invalidation
+/// cost against the number of sharers for Skylake-SP). A reader's copy is not aged out by
+/// capacity (readers re-read the line at every attempt).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SharedLine {
+    pub line: CacheLine,
+    /// Bit `cpu` set: `cpu` has read a copy since the last write.
+    readers: Vec<u64>,
+}
+
+impl SharedLine {
+    fn has_reader(&self, cpu: CpuId) -> bool {
+        let (w, b) = (cpu as usize / 64, cpu as usize % 64);
+        self.readers.get(w).is_some_and(|x| x & (1 << b) != 0)
+    }
+
+    /// CPUs that read the line since its last write.
+    pub fn readers(&self) -> impl Iterator<Item = CpuId> + '_ {
+        self.readers
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &x)| (0..64).filter(move |b| x & (1u64 << b) != 0).map(move |b| (w * 64 + b) as CpuId))
+    }
+
+    /// `cpu` reads the line: the transfer by distance unless it writes it last or already
+    /// holds a copy ([`CacheLine::fetch_ns`]); `cpu` holds a copy afterwards.
+    pub fn read(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> u64 {
+        if self.line.owner() == Some(cpu) || self.has_reader(cpu) {
+            return 0;
+        }
+        let ns = self.line.fetch_ns(m, caches, cpu);
+        let (w, b) = (cpu as usize / 64, cpu as usize % 64);
+        if self.readers.len() <= w {
+            self.readers.resize(w + 1, 0);
+        }
+        self.readers[w] |= 1 << b;
+        ns
+    }
+
+    /// `cpu` loads and then stores the line (a list head, a counter): without readers since
+    /// the last write, [`CacheLine::touch`]; with readers, the load (0 if `cpu` still holds a
+    /// copy, else the fetch from the last writer) and then the ownership request, as far as
+    /// the farthest other holder (the last writer and every reader but `cpu`).
+    pub fn write(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> u64 {
+        if self.readers.iter().all(|&x| x == 0) {
+            return self.line.touch(m, caches, cpu);
+        }
+        let load = if self.has_reader(cpu) { 0 } else { self.line.fetch_ns(m, caches, cpu) };
+        let writer = self.line.owner().filter(|&o| caches.still_in_l2(o, self.line.written_ns() as u32));
+        let invalidate = self
+            .readers()
+            .chain(writer)
+            .filter(|&o| o != cpu)
+            .map(|o| caches.transfer_ns(m, o, cpu))
+            .max()
+            .unwrap_or(0);
+        self.readers.iter_mut().for_each(|x| *x = 0);
+        self.line.touch(m, caches, cpu);
+        load + invalidate
     }
 }
 
@@ -97,5 +183,40 @@ mod tests {
         assert_eq!(l.touch(&m, &c, 0), m.line_llc_ns);
         assert_eq!(l.owner(), Some(0));
         assert_eq!(l.handoff(&m, 28), m.line_cross_socket_ns);
+    }
+
+    #[test]
+    fn a_shared_line_costs_its_next_writer_the_ownership_request() {
+        let m = SERVER_2019;
+        let c = Caches::new(&m);
+        let mesh = m.line_same_socket_ns;
+        // One CPU alone: its reads of its own line are free, its writes as a plain line's.
+        let mut one = SharedLine::default();
+        let mut plain = CacheLine::UNTOUCHED;
+        assert_eq!(one.write(&m, &c, 1), plain.touch(&m, &c, 1));
+        for _ in 0..3 {
+            assert_eq!(one.read(&m, &c, 1), 0);
+            assert_eq!(one.write(&m, &c, 1), plain.touch(&m, &c, 1));
+        }
+        assert_eq!(one.readers().count(), 0);
+        // CPU 1 wrote it; CPU 2 writes next: one transfer, as a plain line.
+        let mut l = SharedLine::default();
+        l.write(&m, &c, 1);
+        assert_eq!(l.clone().write(&m, &c, 2), mesh);
+        // CPUs 3 and 4 read it first (a transfer each, then free): CPU 2's load brings a
+        // shared copy and its store invalidates the three others: two transfers.
+        assert_eq!(l.read(&m, &c, 3), mesh);
+        assert_eq!(l.read(&m, &c, 3), 0);
+        assert_eq!(l.read(&m, &c, 4), mesh);
+        assert_eq!(l.readers().collect::<Vec<_>>(), vec![3, 4]);
+        assert_eq!(l.clone().write(&m, &c, 2), 2 * mesh);
+        // A reader that writes already holds the data: only the ownership request.
+        assert_eq!(l.clone().write(&m, &c, 3), mesh);
+        // The last writer writes again after others read: its store invalidates them.
+        assert_eq!(l.write(&m, &c, 1), mesh);
+        assert_eq!(l.readers().count(), 0);
+        // A reader on the other socket is the farthest copy.
+        l.read(&m, &c, 28);
+        assert_eq!(l.write(&m, &c, 2), mesh + m.line_cross_socket_ns);
     }
 }

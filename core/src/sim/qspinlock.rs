@@ -10,9 +10,11 @@
 //! waiter that spins on the lock word (the pending bit's, or the MCS queue head) is granted the
 //! lock after two transfers between the releasing CPU and it: the releasing store invalidates
 //! the spinner's shared copy, then the spinner's read fetches the line back. The other waiters
-//! spin on their own MCS nodes and cost nothing here; new arrivals' tail exchanges, which can
-//! pull the line away once more, are not modelled. Hold and wait times are not parameters: they
-//! emerge from what the holders do and from the queue.
+//! spin on their own MCS nodes and cost nothing here. With [`QSpinLock::arrivals_in_handoff`]
+//! on, a CPU that arrives while a handoff is under way delays it ([`QSpinLock::lock`]: its
+//! atomics on the lock word take the line exclusive before the spinner's read is served).
+//! Hold and wait times are not parameters: they emerge from what the holders do and from the
+//! queue.
 //! Statistics follow /proc/lock_stat (CONFIG_LOCK_STAT): contentions, bounces, wait and hold.
 //!
 //! The event-driven idiom ([`LockEvents`], [`QSpinLock::request`], [`QSpinLock::release`]):
@@ -100,6 +102,18 @@ pub struct QSpinLock {
     #[serde(rename = "line_owner", serialize_with = "owner_of")]
     line: CacheLine,
     pub stats: LockStats,
+    /// Whether arrivals during a handoff delay it (off: the two-transfer handoff only). A
+    /// world that turns it on must look at [`QSpinLock::granted_ns`] when its grant event
+    /// fires: the grant may have moved later.
+    #[serde(skip)]
+    pub arrivals_in_handoff: bool,
+    /// The handoff under way: where the lock word's line is and what its last trip, to the
+    /// new holder, costs.
+    #[serde(skip)]
+    handoff: Option<(CpuId, u64)>,
+    /// Arrivals that took the line during a handoff (with `arrivals_in_handoff`).
+    #[serde(skip)]
+    pub handoff_steals: u64,
 }
 
 /// Serializes the line as its owner, as the field `line_owner` always was.
@@ -116,7 +130,15 @@ impl QSpinLock {
             queue: VecDeque::new(),
             line: CacheLine::UNTOUCHED,
             stats: LockStats::default(),
+            arrivals_in_handoff: false,
+            handoff: None,
+            handoff_steals: 0,
         }
+    }
+
+    /// When the holder owns the lock (its grant: the lock word's line has reached it).
+    pub fn granted_ns(&self) -> u64 {
+        self.acquired_ns
     }
 
     pub fn holder(&self) -> Option<Waiter> {
@@ -138,9 +160,33 @@ impl QSpinLock {
     }
 
     /// `spin_lock()` by `thread` on `cpu` at `now_ns`.
+    ///
+    /// With [`QSpinLock::arrivals_in_handoff`]: in 5.2 (include/asm-generic/qspinlock.h,
+    /// kernel/locking/qspinlock.c) an arrival's first act is `atomic_try_cmpxchg_acquire()` on
+    /// the lock word, and a queued one's `xchg_tail()` another atomic on it; an x86 locked
+    /// instruction takes the line exclusive whether or not it succeeds. If that lands while a
+    /// handoff is under way, before the line's last trip to the new holder, the line visits the
+    /// arrival first and the trip to the holder starts from there: the grant moves later by
+    /// one transfer (model assumption: the line's requests are served in the order they
+    /// reach its home; the arrival's two atomics, a few dozen ns apart, count once). An
+    /// arrival during a hold costs the handoff nothing: the releasing store fetches the line
+    /// from the arrival instead of invalidating the spinner's copy, one transfer either way.
     pub fn lock(&mut self, m: &MachineProfile, now_ns: u64, thread: u32, cpu: CpuId) -> Acquire {
         let me = Waiter { thread, cpu, since_ns: now_ns };
-        if self.holder.is_some() {
+        if let Some(h) = self.holder {
+            if let Some((at_cpu, last_trip)) = self.handoff.filter(|_| self.arrivals_in_handoff) {
+                if now_ns + last_trip < self.acquired_ns {
+                    // The line goes at_cpu → cpu → holder instead of at_cpu → holder.
+                    let trip = m.transfer_ns(cpu, h.cpu);
+                    let at_ns =
+                        (self.acquired_ns - last_trip + m.transfer_ns(at_cpu, cpu) + trip).max(self.acquired_ns);
+                    self.stats.wait_ns_total += at_ns - self.acquired_ns;
+                    self.stats.wait_ns_max = self.stats.wait_ns_max.max(at_ns - h.since_ns);
+                    self.acquired_ns = at_ns;
+                    self.handoff = Some((cpu, trip));
+                    self.handoff_steals += 1;
+                }
+            }
             self.queue.push_back(me);
             self.stats.contentions += 1;
             self.stats.queue_len_max = self.stats.queue_len_max.max(self.queue.len() as u32);
@@ -172,6 +218,7 @@ impl QSpinLock {
         let hold_ns = now_ns - self.acquired_ns;
         self.stats.hold_ns_total += hold_ns;
         self.stats.hold_ns_max = self.stats.hold_ns_max.max(hold_ns);
+        self.handoff = None;
         let next = self.queue.pop_front()?;
         // The waiter spins on the lock word (the pending bit's spinner or the MCS queue head:
         // qspinlock.c, queued_spin_lock_slowpath), so it holds a shared copy: the releasing
@@ -182,8 +229,10 @@ impl QSpinLock {
         debug_assert_eq!(self.line.owner(), Some(h.cpu));
         let bounced = h.cpu != next.cpu;
         let invalidate_ns = m.transfer_ns(h.cpu, next.cpu);
-        let at_ns = now_ns + invalidate_ns + self.line.handoff(m, next.cpu);
+        let trip_ns = self.line.handoff(m, next.cpu);
+        let at_ns = now_ns + invalidate_ns + trip_ns;
         self.take(next, at_ns, bounced);
+        self.handoff = Some((h.cpu, trip_ns));
         Some((next, at_ns))
     }
 
@@ -300,6 +349,43 @@ mod tests {
         assert_eq!(l.stats.contentions, 2);
         assert_eq!(l.stats.acquisitions, 3);
         assert_eq!(l.stats.wait_ns_max, at2 - 20);
+    }
+
+    #[test]
+    fn arrivals_during_a_handoff_delay_it_and_during_a_hold_do_not() {
+        let m = SERVER_2019;
+        let mesh = m.line_same_socket_ns;
+        // CPU 1 holds, CPU 2 waits; CPU 1 releases at 1000: CPU 2 owns the lock at 1100.
+        let run = |on: bool, arrivals: &[(u64, CpuId)]| {
+            let mut l = QSpinLock::new("zone.lock");
+            l.arrivals_in_handoff = on;
+            l.lock(&m, 0, 1, 1);
+            l.lock(&m, 10, 2, 2);
+            let (_, at) = l.unlock(&m, 1000).unwrap();
+            assert_eq!(at, 1000 + 2 * mesh);
+            for (i, &(t, cpu)) in arrivals.iter().enumerate() {
+                assert_eq!(l.lock(&m, t, 3 + i as u32, cpu), Acquire::Queued);
+            }
+            l.check_invariants().unwrap();
+            (l.granted_ns(), l.handoff_steals)
+        };
+        // Off, or nobody arrives: the two-transfer handoff.
+        assert_eq!(run(false, &[(1010, 3)]), (1000 + 2 * mesh, 0));
+        assert_eq!(run(true, &[]), (1000 + 2 * mesh, 0));
+        // One arrival before the line's last trip: the line visits it first, one more transfer.
+        assert_eq!(run(true, &[(1010, 3)]), (1000 + 3 * mesh, 1));
+        // Two arrivals, the second within the handoff the first made longer: two more.
+        assert_eq!(run(true, &[(1010, 3), (1060, 4)]), (1000 + 4 * mesh, 2));
+        // An arrival once the last trip has started, or after the grant, changes nothing.
+        assert_eq!(run(true, &[(1000 + mesh, 3)]), (1000 + 2 * mesh, 0));
+        assert_eq!(run(true, &[(1500, 3)]), (1000 + 2 * mesh, 0));
+        // An arrival while CPU 1 holds (before its release) does not either.
+        let mut l = QSpinLock::new("zone.lock");
+        l.arrivals_in_handoff = true;
+        l.lock(&m, 0, 1, 1);
+        l.lock(&m, 10, 2, 2);
+        l.lock(&m, 500, 3, 3);
+        assert_eq!(l.unlock(&m, 1000).unwrap().1, 1000 + 2 * mesh);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! With the holder's work off, a subpage costs one page operation and the counter nothing.
 
 use super::super::cache::Caches;
-use super::super::cacheline::CacheLine;
+use super::super::cacheline::SharedLine;
 use super::super::machine::{CpuId, MachineProfile, PAGE_SIZE};
 use super::Zone;
 
@@ -22,13 +22,19 @@ use super::Zone;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct FreePageCounter {
     diff: Vec<i32>,
-    /// `zone->vm_stat[]` and the global `vm_zone_stat[]`: the lines a fold writes.
-    line: [CacheLine; 2],
+    /// `zone->vm_stat[]` and the global `vm_zone_stat[]`: the lines a fold writes (the first
+    /// also read by every allocation's watermark check).
+    line: [SharedLine; 2],
 }
 
 impl FreePageCounter {
     pub fn new(n_cpus: usize) -> FreePageCounter {
-        FreePageCounter { diff: vec![0; n_cpus], line: [CacheLine::UNTOUCHED; 2] }
+        FreePageCounter { diff: vec![0; n_cpus], line: [SharedLine::default(), SharedLine::default()] }
+    }
+
+    /// `zone_page_state(zone, NR_FREE_PAGES)`: a read of `zone->vm_stat`'s line.
+    pub fn vm_stat_read(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> u64 {
+        self.line[0].read(m, caches, cpu)
     }
 }
 
@@ -53,7 +59,7 @@ impl Zone {
         let x = counter.diff[cpu as usize] + delta;
         if x > t || x < -t {
             counter.diff[cpu as usize] = 0;
-            return counter.line.iter_mut().map(|l| l.touch(m, caches, cpu)).sum();
+            return counter.line.iter_mut().map(|l| l.write(m, caches, cpu)).sum();
         }
         counter.diff[cpu as usize] = x;
         0
@@ -130,12 +136,12 @@ mod tests {
             assert!(z.put_page_testzero(pfn));
             z.free_one_page(&m, &c, 3, pfn, 3);
         }
-        assert_eq!(z.free_pages.line[0].owner(), None);
+        assert_eq!(z.free_pages.line[0].line.owner(), None);
         // Allocations alone: -8 per pass, past -56 on the 8th.
         let folds: Vec<bool> = (0..8)
             .map(|_| {
                 z.rmqueue_locked(&m, &c, 3, 3);
-                z.free_pages.line[0].owner().is_some()
+                z.free_pages.line[0].line.owner().is_some()
             })
             .collect();
         assert_eq!(folds, [false, false, false, false, false, false, false, true]);

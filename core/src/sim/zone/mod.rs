@@ -20,14 +20,16 @@
 //!
 //! Files: `mod.rs` (here: the zone, rmqueue and the two free paths, its invariants and
 //! /proc/zoneinfo), `pages.rs` (every frame's `struct page`), `holder_work.rs` (the holder's
-//! per-page work and the free-page counter).
+//! per-page work and the free-page counter), `watermark.rs` (the lockless watermark check
+//! before an order > 0 allocation, whose reads share the lines the lock holders write).
 
 mod holder_work;
 mod pages;
+mod watermark;
 
 use super::buddy::{FreeArea, Pfn, MAX_ORDER};
 use super::cache::{Caches, Source, LINE_BYTES, SOURCES};
-use super::cacheline::CacheLine;
+use super::cacheline::SharedLine;
 use super::machine::{CpuId, MachineProfile};
 use super::pcp::{PerCpuPages, PCP_ORDERS};
 use super::qspinlock::QSpinLock;
@@ -63,8 +65,9 @@ pub struct Zone {
     /// Every frame's `struct page` (refcount, order, its line) and who last used its data.
     pages: Pages,
     /// `free_area[order]` of `struct zone`: list head and `nr_free`, one line per order
-    /// (104 bytes each in 5.2; the model gives each order its own line).
-    area_line: [CacheLine; MAX_ORDER],
+    /// (104 bytes each in 5.2; the model gives each order its own line), written by the
+    /// holder of `zone->lock` and read by every allocator's watermark check.
+    area_line: [SharedLine; MAX_ORDER],
     /// Whether the buddy charges the holder's per-page work and the free-page counter
     /// (`holder_work.rs`); off: the list steps and lines only.
     pub holder_work: bool,
@@ -109,7 +112,7 @@ impl Zone {
             other_pages,
             pcp_high_order,
             pages: Pages::new(n),
-            area_line: [CacheLine::UNTOUCHED; MAX_ORDER],
+            area_line: std::array::from_fn(|_| SharedLine::default()),
             holder_work: false,
             free_pages: FreePageCounter::new(n_cpus),
         }
@@ -228,7 +231,7 @@ impl Zone {
         let orders = self.free_area.orders_touched;
         for (o, line) in self.area_line.iter_mut().enumerate() {
             if orders & (1 << o) != 0 {
-                area_ns += line.touch(m, caches, cpu);
+                area_ns += line.write(m, caches, cpu);
             }
         }
         let probe_ns = match self.free_area.probe {

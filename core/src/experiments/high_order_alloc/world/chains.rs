@@ -16,6 +16,7 @@ call_chains! {
         RmqueueBulk => "tcp_sendmsg;skb_page_frag_refill;alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist;rmqueue;rmqueue_pcplist;rmqueue_bulk",
         RmqueueBulkSpin => "tcp_sendmsg;skb_page_frag_refill;alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist;rmqueue;rmqueue_pcplist;rmqueue_bulk;_raw_spin_lock;queued_spin_lock_slowpath",
         Rmqueue => "tcp_sendmsg;skb_page_frag_refill;alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist;rmqueue;__rmqueue_smallest",
+        Watermark => "tcp_sendmsg;skb_page_frag_refill;alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist;__zone_watermark_ok",
         RmqueueSpin => "tcp_sendmsg;skb_page_frag_refill;alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist;rmqueue;_raw_spin_lock_irqsave;queued_spin_lock_slowpath",
         PrepCompound => "tcp_sendmsg;skb_page_frag_refill;alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist;prep_new_page;prep_compound_page",
         PutPage => "put_page",

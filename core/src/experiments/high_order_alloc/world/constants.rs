@@ -25,6 +25,15 @@ pub use crate::sim::skb::TCP_MSS_DEFAULT;
 /// (docs/high-order-alloc.md, "The holder's work under zone->lock").
 pub const HOLDER_WORK: bool = false;
 
+/// Whether an order > 0 allocation reads the zone's `free_area` lines in
+/// `zone_watermark_fast()` before it takes zone->lock (`Zone::watermark_check`), leaving
+/// shared copies the next holder's stores must invalidate.
+pub const WATERMARK_READS: bool = true;
+
+/// Whether a CPU that arrives at zone->lock while a handoff is under way delays it
+/// (`QSpinLock::arrivals_in_handoff`).
+pub const ARRIVALS_IN_HANDOFF: bool = true;
+
 /// `tcp_measure_rcv_mss()` counts a short segment's length only from `TCP_MSS_DEFAULT` plus
 /// the 20-byte base header, its length including its header (32 bytes with timestamps, as on
 /// loopback); a shorter one always marks the ACK pushed.

@@ -196,6 +196,11 @@ enum Action {
     AllocFrag {
         order: usize,
     },
+    /// `zone_watermark_fast()` before an order > 0 allocation takes zone->lock.
+    Watermark {
+        node: u32,
+        order: usize,
+    },
     Locked(ZoneOp),
     TcpPush,
     Push,
@@ -233,6 +238,7 @@ impl Action {
                 | Action::BeginRecv
                 | Action::RecvSkb { .. }
                 | Action::FillFrags { .. }
+                | Action::Watermark { .. }
                 | Action::Locked(_)
                 | Action::TcpPush
                 | Action::Push
@@ -538,6 +544,7 @@ impl StreamSim {
             Action::BeginSend => return self.begin_send(t),
             Action::FillFrags { remaining_bytes } => self.fill_frags(t, remaining_bytes),
             Action::AllocFrag { order } => self.alloc_frag(t, order),
+            Action::Watermark { node, order } => self.watermark_check(t, node, order),
             Action::Locked(op) => return self.request_lock(t, op),
             Action::TcpPush => self.tcp_push(t),
             Action::Push => {

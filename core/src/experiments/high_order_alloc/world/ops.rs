@@ -204,7 +204,12 @@ impl StreamSim {
         let node = self.caches.socket(cpu);
         let zone = &mut self.zones[node as usize];
         if !zone.pcp_allowed(order) {
-            self.run_next(t, &[Action::Locked(ZoneOp::Rmqueue { node, order })]);
+            let locked = Action::Locked(ZoneOp::Rmqueue { node, order });
+            if super::constants::WATERMARK_READS {
+                self.run_next(t, &[Action::Watermark { node, order }, locked]);
+            } else {
+                self.run_next(t, &[locked]);
+            }
             return;
         }
         match zone.pcp_alloc(cpu, order) {

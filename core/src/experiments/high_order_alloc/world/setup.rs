@@ -24,6 +24,7 @@ fn build_zones(cfg: &StreamConfig, root: &mut Rng) -> Vec<Zone> {
             let pcp = (cfg.pcp_high, cfg.pcp_batch);
             let mut zone = Zone::fragmented(node, cfg.zone_pages, n_cpus, pcp, cfg.pcp_high_order, &mut rng);
             zone.holder_work = super::constants::HOLDER_WORK;
+            zone.lock.arrivals_in_handoff = super::constants::ARRIVALS_IN_HANDOFF;
             zone
         })
         .collect()

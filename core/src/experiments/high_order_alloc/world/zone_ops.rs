@@ -1,8 +1,9 @@
 //! The TCP_STREAM world's work under `zone->lock` (the event-driven lock idiom of
 //! `crate::sim::qspinlock`): a thread asks for the lock of the zone its operation needs
 //! (`rmqueue`, `rmqueue_bulk`, `free_one_page`, `free_pcppages_bulk`, `drain_all_pages`) and
-//! spins while it is queued; when granted, the operation's buddy work runs and its hold is
-//! charged; on release the thread goes on with its syscall.
+//! spins while it is queued (an order > 0 `rmqueue` reads the zone's watermark first); when
+//! granted, the operation's buddy work runs and its hold is charged; on release the thread
+//! goes on with its syscall.
 
 use super::Stack;
 use super::{Event, StreamSim, ThreadState, ZoneOp};
@@ -14,9 +15,15 @@ use crate::sim::zone::Cost;
 
 impl StreamSim {
     /// [`Event::LockGranted`]: the operation runs under the lock, whose hold it charges;
-    /// the release is scheduled at its end.
+    /// the release is scheduled at its end. A grant that arrivals during the handoff have
+    /// moved later comes back then.
     pub(super) fn on_lock_granted(&mut self, node: u32, t: ThreadId) {
         let now = self.now_ns;
+        let at = self.zones[node as usize].lock.granted_ns();
+        if at > now {
+            self.queue.schedule(at, Event::granted(node, t));
+            return;
+        }
         let th = &mut self.threads[t as usize];
         let (role, cpu, mhz) = (th.role as usize, th.cpu, th.mhz);
         let op = th.locked_op.expect("bug: lock granted without an operation");
@@ -46,6 +53,17 @@ impl StreamSim {
         let cpu = th.cpu;
         self.note(|| format!("cpu {cpu} releases node {node} zone->lock"));
         self.interpret(t);
+    }
+
+    /// `zone_watermark_fast()` of an order > 0 allocation on `node`'s zone, at the global
+    /// clock (the reads take shared copies of the `free_area` lines the lock holders write:
+    /// `Zone::watermark_check`); the lock is asked for after it.
+    pub(super) fn watermark_check(&mut self, t: ThreadId, node: u32, order: usize) {
+        let cpu = self.threads[t as usize].cpu;
+        let ns = self.zones[node as usize].watermark_check(&self.cfg.machine, &self.caches, cpu, order);
+        if ns > 0 {
+            self.advance(t, ns, Stack::Watermark);
+        }
     }
 
     /// Asks for the zone->lock of `op`'s node; the thread spins until
