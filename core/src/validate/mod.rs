@@ -125,8 +125,8 @@ fn dof_text<S: AsRef<str>>(targets: u32, fitted: &[S]) -> String {
 }
 
 /// `dof_text` with the hand-set constants `skblab validate` counts as fitted for their
-/// influence (the committed snapshot's, as the Validation page shows them): "60 numbers, 14
-/// fitted: a, b, c, d, and 10 hand-set counted as fitted (skblab validate)".
+/// influence (the committed snapshot's, as the Validation page shows them): "60 numbers, 13
+/// fitted: a, b, c, d, and 9 hand-set counted as fitted (skblab validate)".
 fn dof_text_counted<S: AsRef<str>>(table: &str, targets: u32, fitted: &[S]) -> String {
     let counted = snapshot()
         .ok()

@@ -44,7 +44,7 @@ pub fn verdict_strip(props: &VerdictStripProps) -> Html {
     }
 }
 
-/// "seed000: 60 numbers, 14 fitted": the count the Validation page and the home page give (the
+/// "seed000: 60 numbers, 13 fitted": the count the Validation page and the home page give (the
 /// validation snapshot's: the constants fitted to the table and the hand-set ones counted as
 /// fitted for their influence), else the table's own fitted constants.
 fn dof(t: &TableSpec) -> String {
