@@ -31,9 +31,9 @@ fn run_window(kib: u32, cpus: u32, sndbuf: u32, waiting: Option<Waiting>, longer
     let p = HighOrderAlloc.params_from(&set).expect("valid settings");
     let machine = fit::profile(cpus, FamilyId::EmrGuest, 14894.0);
     let mut cfg = config_on(machine, &p, 1, FragOrder::Order3);
-    cfg.sndbuf_bytes = sndbuf;
+    cfg.input.sndbuf_bytes = sndbuf;
     cfg.waiting = waiting;
-    cfg.measure_ns *= longer;
+    cfg.input.measure_us *= longer;
     let mut sim = StreamSim::new(cfg, 1);
     sim.run();
     sim
