@@ -21,7 +21,7 @@ fn main() {
             let [gbit, snd_busy, rcv_busy, tx_own, lastput_rcv, frag_reuse] =
                 common::mean_over_seeds(&params, n, order, |sim| {
                     sim.run();
-                    let win = sim.cfg.measure_ns as f64 * n as f64;
+                    let win = sim.cfg.measure_ns() as f64 * n as f64;
                     let rep = sim.profile.report(String::new());
                     let snd: u64 = rep.entries.iter().filter(|e| e.command == "netperf").map(|e| e.ns).sum();
                     let rcv: u64 = rep.entries.iter().filter(|e| e.command == "netserver").map(|e| e.ns).sum();

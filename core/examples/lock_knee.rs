@@ -21,7 +21,7 @@ fn main() {
     println!("flows  Gbit/s  acq/us  hold ns  (alloc  free)  handoff ns  busy %  queue  wait ns  steals/acq");
     for n in flows {
         let a = common::mean_over_seeds(&params, n, hoa::FragOrder::Order3, |sim| {
-            let warm = sim.cfg.warmup_ns;
+            let warm = sim.cfg.warmup_ns();
             // Run the warm-up, then snapshot the lock's counters.
             while sim.now_ns() < warm && sim.step() {}
             let s0 = sim.zones[0].lock.stats.clone();

@@ -20,7 +20,7 @@ fn main() {
         let params = common::params(&set);
         let a = common::mean_over_seeds(&params, 1, order, |sim| {
             sim.run();
-            let win = sim.cfg.measure_ns as f64;
+            let win = sim.cfg.measure_ns() as f64;
             let rep = sim.profile.report(String::new());
             let rcv: u64 = rep.entries.iter().filter(|e| e.command == "netserver").map(|e| e.ns).sum();
             let st = &sim.stats;

@@ -31,7 +31,7 @@ fn main() {
                 common::mean_over_seeds(&params, n, order, |sim| {
                     let m = sim.cfg.machine.clone();
                     let nodes = sim.zones.len();
-                    let warm = sim.cfg.warmup_ns;
+                    let warm = sim.cfg.warmup_ns();
                     while sim.now_ns() < warm && sim.step() {}
                     let s0: Vec<_> = sim.zones.iter().map(|z| z.lock.stats.clone()).collect();
                     let mut busy = vec![0u64; nodes];

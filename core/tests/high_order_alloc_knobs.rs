@@ -93,7 +93,7 @@ fn one_flow_balance(ns: u64) -> [f64; 4] {
         let acks = st.acks_on_arrival + st.acks_on_read + st.acks_by_timer;
         let puts = (st.last_put_by_receiver + st.last_put_by_sender).max(1);
         acc[0] += sim.throughput_mbps() / 1000.0 / 2.0;
-        acc[1] += rcv as f64 / sim.cfg.measure_ns as f64 / 2.0;
+        acc[1] += rcv as f64 / sim.cfg.measure_ns() as f64 / 2.0;
         acc[2] += acks as f64 / st.segments.max(1) as f64 / 2.0;
         acc[3] += st.last_put_by_receiver as f64 / puts as f64 / 2.0;
     }

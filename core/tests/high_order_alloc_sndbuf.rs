@@ -22,8 +22,8 @@ const ORDERS: [FragOrder; 2] = [FragOrder::Order3, FragOrder::Order0];
 fn run(msg: u32, flows: u32, order: FragOrder, sndbuf: u32, seed: u64) -> (f64, u64, StreamSim) {
     let p = HighOrderAlloc.params_from(&[format!("msg_bytes={msg}")]).expect("valid settings");
     let mut cfg = config(&p, flows, order);
-    cfg.sndbuf_bytes = sndbuf;
-    let warm = cfg.warmup_ns;
+    cfg.input.sndbuf_bytes = sndbuf;
+    let warm = cfg.warmup_ns();
     let mut sim = StreamSim::new(cfg, seed);
     let mut max = 0;
     while sim.step() {

@@ -5,33 +5,21 @@
 //! other core holds the lines, so nothing is charged and the knob moves nothing; a family
 //! without the measurement charges nothing.
 
-use skblab_core::experiments::high_order_alloc::{config_on, FragOrder, HighOrderAlloc, StreamSim, Waiting};
+use crate::common;
+use skblab_core::experiments::high_order_alloc::{StreamSim, Waiting};
 use skblab_core::machine::fit;
 use skblab_core::sim::catalogue::{self, Era, FamilyId};
-use skblab_core::sim::world::World as _;
-use skblab_core::Experiment;
 
 /// One flow of `kib` KiB sends on `cpus` CPUs of `family`, with waiting, the invalidation
 /// cost set to `shared_ps` per line when given.
 fn run(family: FamilyId, kib: u32, cpus: u32, shared_ps: Option<u64>) -> StreamSim {
-    let set = [
-        format!("cpus={cpus}"),
-        "sockets=1".to_string(),
-        "smt=false".to_string(),
-        "pcp_high_order=true".to_string(),
-        format!("msg_bytes={}", kib * 1024),
-    ];
-    let p = HighOrderAlloc.params_from(&set).expect("valid settings");
     let mut machine = fit::profile(cpus, family, 14894.0);
     if let Some(ps) = shared_ps {
         machine.copy_write_shared_ps = ps;
     }
     let mhz = machine.turbo_all_core_mhz;
-    let mut cfg = config_on(machine, &p, 1, FragOrder::Order3);
-    cfg.waiting = Some(Waiting::from_kernel(catalogue::kernel(family, Era::Linux2026).expect("a 6.x entry"), mhz));
-    let mut sim = StreamSim::new(cfg, 1);
-    sim.run();
-    sim
+    let kernel = catalogue::kernel(family, Era::Linux2026).expect("a 6.x entry");
+    common::one_flow_stream(machine, cpus, kib, |cfg| cfg.waiting = Some(Waiting::from_kernel(kernel, mhz)))
 }
 
 #[test]

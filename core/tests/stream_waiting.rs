@@ -6,11 +6,10 @@
 //! the sender; both threads on one CPU send no IPI and pay no exit. The measured side: the
 //! state suite's idle share read from its folded `perf record -a` stacks.
 
-use skblab_core::experiments::high_order_alloc::{config_on, FragOrder, HighOrderAlloc, StreamSim, Waiting};
+use crate::common;
+use skblab_core::experiments::high_order_alloc::{StreamSim, Waiting};
 use skblab_core::machine::{file, fit, tools};
 use skblab_core::sim::catalogue::{self, Era, FamilyId};
-use skblab_core::sim::world::World as _;
-use skblab_core::Experiment;
 use std::path::PathBuf;
 
 /// One run of EMR-guest costs on `cpus` CPUs, one flow of 64 KiB sends, the socket buffer
@@ -21,22 +20,12 @@ fn run_kib(kib: u32, cpus: u32, sndbuf: u32, waiting: Option<Waiting>) -> Stream
 
 /// [`run_kib`] with a measurement window `longer` times the default.
 fn run_window(kib: u32, cpus: u32, sndbuf: u32, waiting: Option<Waiting>, longer: u64) -> StreamSim {
-    let set = [
-        format!("cpus={cpus}"),
-        "sockets=1".to_string(),
-        "smt=false".to_string(),
-        "pcp_high_order=true".to_string(),
-        format!("msg_bytes={}", kib * 1024),
-    ];
-    let p = HighOrderAlloc.params_from(&set).expect("valid settings");
     let machine = fit::profile(cpus, FamilyId::EmrGuest, 14894.0);
-    let mut cfg = config_on(machine, &p, 1, FragOrder::Order3);
-    cfg.sndbuf_bytes = sndbuf;
-    cfg.waiting = waiting;
-    cfg.measure_ns *= longer;
-    let mut sim = StreamSim::new(cfg, 1);
-    sim.run();
-    sim
+    common::one_flow_stream(machine, cpus, kib, |cfg| {
+        cfg.input.sndbuf_bytes = sndbuf;
+        cfg.waiting = waiting;
+        cfg.input.measure_us *= longer;
+    })
 }
 
 fn emr() -> Waiting {

@@ -1,10 +1,13 @@
 //! Helpers several integration tests share: a run under settings, a column's metric, random
-//! valid settings, a stub experiment for the checkers' self-tests ([`stub`]). Each test binary compiles this module and uses a part of it.
+//! valid settings, one high-order-alloc flow on a fitted machine ([`one_flow_stream`]), a stub experiment for the checkers' self-tests ([`stub`]). Each test binary compiles this module and uses a part of it.
 #![allow(dead_code, reason = "each test binary compiles this module and uses a part of it")]
 
 pub mod stub;
 
 use proptest::prelude::*;
+use skblab_core::experiments::high_order_alloc::{config_on, FragOrder, HighOrderAlloc, StreamConfig, StreamSim};
+use skblab_core::sim::machine::MachineProfile;
+use skblab_core::sim::world::World as _;
 use skblab_core::{Experiment, ParamKind, ParamSpec, Params, RunOutput, Value};
 
 /// `settings` (`name=value`) as `e`'s parameters, the defaults otherwise.
@@ -82,4 +85,28 @@ pub fn valid_value(
         ParamKind::Bool => proptest::sample::select(vec!["true", "false"]).prop_map(str::to_string).boxed(),
         ParamKind::Choice { options } => proptest::sample::select(options.to_vec()).prop_map(str::to_string).boxed(),
     }
+}
+
+/// One high-order-alloc flow of `kib` KiB sends at order 3 on `cpus` cores of `machine` (one
+/// socket, no SMT, orders 1..3 on the per-CPU lists), run to its end on seed 1 after `tweak`
+/// changed its configuration (waiting, the socket buffer, the window).
+pub fn one_flow_stream(
+    machine: MachineProfile,
+    cpus: u32,
+    kib: u32,
+    tweak: impl FnOnce(&mut StreamConfig),
+) -> StreamSim {
+    let set = [
+        format!("cpus={cpus}"),
+        "sockets=1".to_string(),
+        "smt=false".to_string(),
+        "pcp_high_order=true".to_string(),
+        format!("msg_bytes={}", kib * 1024),
+    ];
+    let p = HighOrderAlloc.params_from(&set).expect("valid settings");
+    let mut cfg = config_on(machine, &p, 1, FragOrder::Order3);
+    tweak(&mut cfg);
+    let mut sim = StreamSim::new(cfg, 1);
+    sim.run();
+    sim
 }

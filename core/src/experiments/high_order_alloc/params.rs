@@ -4,6 +4,7 @@
 use super::world::{Placement, MAX_CPUS, MAX_FLOWS};
 use crate::params::{at_most, cores_split_evenly, ParamError, ParamSpec, Params};
 use crate::sim::machine::{MAX_SOCKETS, SERVER_2019};
+use serde::Serialize;
 
 crate::choice_enum! {
     /// Which frag order a run uses: the sysctl `net.core.high_order_alloc_disable`.
@@ -30,21 +31,27 @@ impl FragOrder {
 
 crate::params_input! {
     /// Every parameter of a run, typed: the one place that reads them by name (each field is
-    /// the parameter of its name).
-    #[derive(Debug, Clone, PartialEq, Eq)]
+    /// the parameter of its name). A [`StreamConfig`](super::StreamConfig) holds it.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
     pub struct Input {
+        /// Physical cores online, split evenly over the sockets; 1..=`MAX_CPUS`, at least one
+        /// per socket.
         pub cpus: u32,
         pub sockets: u32,
+        /// Whether the scheduler uses the SMT siblings once every online core has a thread.
         pub smt: bool,
         pub min_threads: u32,
         pub max_threads: u32,
+        /// Linux ≥ 5.14: orders 1..3 on the per-CPU lists.
         pub pcp_high_order: bool,
         pub pcp_high: u32,
         pub pcp_batch: u32,
         pub msg_bytes: u32,
         pub sndbuf_bytes: u32,
         pub placement: Placement,
+        /// net.ipv4.tcp_rx_skb_cache (5.2–5.15): recvmsg parks the consumed skb; the next softirq frees it.
         pub tcp_rx_skb_cache: bool,
+        /// net.ipv4.tcp_tx_skb_cache (5.2–5.15): the acked skb is parked for the next sk_stream_alloc_skb.
         pub tcp_tx_skb_cache: bool,
         pub line_transfer_ns: u64,
         pub cross_socket_ns: u64,

@@ -42,21 +42,10 @@ pub fn stream_config(machine: MachineProfile, i: &Input, flows: u32, order: Frag
     let sockets = i.sockets.min(i.cpus);
     StreamConfig {
         machine: machine.with_topology(sockets, i.cpus.div_ceil(sockets)),
-        cpus: i.cpus,
-        smt: i.smt,
+        input: i.clone(),
         flows,
         high_order_alloc_disable: order.disable(),
-        pcp_high_order: i.pcp_high_order,
-        pcp_high: i.pcp_high,
-        pcp_batch: i.pcp_batch,
-        msg_bytes: i.msg_bytes,
-        sndbuf_bytes: i.sndbuf_bytes,
-        placement: i.placement,
-        tcp_rx_skb_cache: i.tcp_rx_skb_cache,
-        tcp_tx_skb_cache: i.tcp_tx_skb_cache,
         zone_pages: ZONE_PAGES,
-        warmup_ns: i.warmup_us * 1000,
-        measure_ns: i.measure_us * 1000,
         waiting: None,
     }
 }

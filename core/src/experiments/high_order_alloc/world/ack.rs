@@ -33,7 +33,7 @@ impl StreamSim {
         }
         ack.scheduled = true;
         if flow.sent_bytes - ack.wup_bytes > u64::from(ack.rcv_mss) {
-            if self.now_ns >= self.cfg.warmup_ns {
+            if self.now_ns >= self.cfg.warmup_ns() {
                 self.stats.acks_on_arrival += 1;
             }
             self.send_ack(t, f, true);
@@ -66,7 +66,7 @@ impl StreamSim {
         if in_sender || self.sender_owns_socket(f) {
             if !in_sender {
                 self.sock_lines(t, f, true, TX_SOCK_BACKLOG_LINES, Stack::RecvSyscall);
-                if self.now_ns >= self.cfg.warmup_ns {
+                if self.now_ns >= self.cfg.warmup_ns() {
                     self.stats.acks_backlogged += 1;
                 }
             }
@@ -92,7 +92,7 @@ impl StreamSim {
         if !flow.ack.scheduled {
             return;
         }
-        if self.now_ns >= self.cfg.warmup_ns {
+        if self.now_ns >= self.cfg.warmup_ns() {
             self.stats.acks_by_timer += 1;
         }
         let ack_seq = flow.sent_bytes;

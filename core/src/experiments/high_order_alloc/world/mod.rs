@@ -62,6 +62,7 @@ pub use sched::Waiting;
 pub use skb_cache::SkbCacheStats;
 pub use trace::{RefillMarker, TraceFrame};
 
+use super::Input;
 use crate::rng::Rng;
 use crate::sim::cache::{Caches, SOURCES};
 use crate::sim::engine::{EventQueue, ThreadId};
@@ -87,37 +88,34 @@ pub enum Event {
     DelAck { flow: u32 },
 }
 
-/// Everything one run needs, typed and validated.
+/// Everything one run needs, typed and validated: the parameters ([`Input`]; the world does
+/// not read the sweep's bounds nor the profile's settings) beside what only a run adds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StreamConfig {
     /// Topology (sockets, die size) and constants; one zone per socket.
     pub machine: MachineProfile,
-    /// Physical cores online, split evenly over the sockets; 1..=`MAX_CPUS`, at least one
-    /// per socket.
-    pub cpus: u32,
-    /// Whether the scheduler uses the SMT siblings once every online core has a thread.
-    pub smt: bool,
+    /// The parameters, typed.
+    pub input: Input,
     /// netperf/netserver pairs, 1..=[`MAX_FLOWS`].
     pub flows: u32,
     /// net.core.high_order_alloc_disable.
     pub high_order_alloc_disable: bool,
-    /// Linux ≥ 5.14: orders 1..3 on the per-CPU lists.
-    pub pcp_high_order: bool,
-    pub pcp_high: u32,
-    pub pcp_batch: u32,
-    pub msg_bytes: u32,
-    pub sndbuf_bytes: u32,
-    pub placement: Placement,
-    /// net.ipv4.tcp_rx_skb_cache (5.2–5.15): recvmsg parks the consumed skb; the next softirq frees it.
-    pub tcp_rx_skb_cache: bool,
-    /// net.ipv4.tcp_tx_skb_cache (5.2–5.15): the acked skb is parked for the next sk_stream_alloc_skb.
-    pub tcp_tx_skb_cache: bool,
     pub zone_pages: u32,
-    pub warmup_ns: u64,
-    pub measure_ns: u64,
     /// Waking a task on another, idle CPU costs its IPI and that CPU's exit from idle
     /// ([`Waiting`]); `None`: a wakeup costs only its instructions and lines (the seed runs).
     pub waiting: Option<Waiting>,
+}
+
+impl StreamConfig {
+    /// Simulated time before measuring, ns.
+    pub fn warmup_ns(&self) -> u64 {
+        self.input.warmup_us * 1000
+    }
+
+    /// Simulated time measured, ns.
+    pub fn measure_ns(&self) -> u64 {
+        self.input.measure_us * 1000
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -471,7 +469,7 @@ impl StreamSim {
     /// Throughput of every flow together over the measurement window, Mbit/s.
     pub fn throughput_mbps(&self) -> f64 {
         let bytes: u64 = self.flows.iter().map(|f| f.measured_bytes).sum();
-        bytes as f64 * 8.0 * 1000.0 / self.cfg.measure_ns as f64
+        bytes as f64 * 8.0 * 1000.0 / self.cfg.measure_ns() as f64
     }
 
     /// Each flow's bytes in flight now: accepted by `tcp_sendmsg` and not yet released by an
@@ -506,7 +504,7 @@ impl StreamSim {
     }
 
     fn charge(&mut self, role: usize, stack: Stack, ns: u64) {
-        if self.now_ns >= self.cfg.warmup_ns {
+        if self.now_ns >= self.cfg.warmup_ns() {
             self.profile.add(role, stack, ns);
         }
     }

@@ -21,7 +21,7 @@ impl StreamSim {
     /// `tcp_sendmsg()` entry: wait for socket buffer space, then copy `msg_bytes` into the
     /// tail skb (new skbs as each reaches the size goal), then `tcp_push()`.
     pub(super) fn begin_send(&mut self, t: ThreadId) -> bool {
-        let msg = self.cfg.msg_bytes;
+        let msg = self.cfg.input.msg_bytes;
         let f = self.threads[t as usize].flow as usize;
         if let Some(ack_seq) = self.flows[f].backlog_ack.take() {
             // An ACK queued while netperf could not process it (its own last push, the
@@ -31,7 +31,7 @@ impl StreamSim {
             self.process_ack(t, f, ack_seq);
             return true;
         }
-        if self.flows[f].inflight_bytes + u64::from(msg) > u64::from(self.cfg.sndbuf_bytes) {
+        if self.flows[f].inflight_bytes + u64::from(msg) > u64::from(self.cfg.input.sndbuf_bytes) {
             // sk_stream_wait_memory(): a held tail goes out first (tcp_push with
             // TCP_NAGLE_PUSH before sleeping), so the receiver always has something to ack.
             if self.threads[t as usize].skb.len_bytes > 0 {
@@ -178,7 +178,7 @@ impl StreamSim {
         // before the copy's stores complete.
         let shared = self.caches.shared_writes() - shared_before;
         let stall_ns = self.stall_ns(&by, true, local) + self.cfg.machine.write_shared_stall_ns(shared);
-        if at >= self.cfg.warmup_ns {
+        if at >= self.cfg.warmup_ns() {
             self.stats.copy_bytes += u64::from(chunk);
             for (sum, n) in self.stats.tx_lines_from.iter_mut().zip(by) {
                 *sum += u64::from(n);
@@ -368,7 +368,7 @@ impl StreamSim {
                 *sum += n;
             }
         }
-        if self.now_ns >= self.cfg.warmup_ns {
+        if self.now_ns >= self.cfg.warmup_ns() {
             for (sum, n) in self.stats.rx_lines_from.iter_mut().zip(by) {
                 *sum += u64::from(n);
             }
@@ -403,7 +403,7 @@ impl StreamSim {
         let time_to_ack = ack.scheduled
             && (unacked > u64::from(ack.rcv_mss) || (copied_bytes > 0 && ack.pushed && flow.queue.is_empty()));
         if time_to_ack {
-            if self.now_ns >= self.cfg.warmup_ns {
+            if self.now_ns >= self.cfg.warmup_ns() {
                 self.stats.acks_on_read += 1;
             }
             self.send_ack(t, f, false);
@@ -504,7 +504,7 @@ impl StreamSim {
     /// netserver copied `bytes` to user space (what the throughput counts).
     pub(super) fn consumed(&mut self, t: ThreadId, bytes: u32) {
         let f = self.threads[t as usize].flow as usize;
-        if self.now_ns >= self.cfg.warmup_ns {
+        if self.now_ns >= self.cfg.warmup_ns() {
             self.flows[f].measured_bytes += u64::from(bytes);
         }
     }

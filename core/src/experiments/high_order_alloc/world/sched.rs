@@ -120,15 +120,15 @@ impl StreamSim {
 
     /// The part of `[from, to)` inside the measurement window, ns.
     fn in_window(&self, from: u64, to: u64) -> u64 {
-        let (start, end) = (self.cfg.warmup_ns, self.cfg.warmup_ns + self.cfg.measure_ns);
+        let (start, end) = (self.cfg.warmup_ns(), self.cfg.warmup_ns() + self.cfg.measure_ns());
         to.min(end).saturating_sub(from.max(start))
     }
 
     /// Each CPU's idle share of the measurement window (0..=1), in CPU order: what
     /// `perf record -a` samples in the idle task (`do_idle`) would show per CPU.
     pub fn idle_shares(&self) -> Vec<f64> {
-        let end = self.cfg.warmup_ns + self.cfg.measure_ns;
-        let window = self.cfg.measure_ns.max(1) as f64;
+        let end = self.cfg.warmup_ns() + self.cfg.measure_ns();
+        let window = self.cfg.measure_ns().max(1) as f64;
         self.cpus
             .iter()
             .map(|c| {
@@ -156,7 +156,7 @@ impl StreamSim {
     /// with waiting, `sk_stream_write_space`'s rule (free space at least half of what is
     /// queued, and below the buffer); without it, half of the buffer free (the seed runs).
     pub(super) fn write_space(&self, queued: u64) -> bool {
-        let sndbuf = u64::from(self.cfg.sndbuf_bytes);
+        let sndbuf = u64::from(self.cfg.input.sndbuf_bytes);
         if self.cfg.waiting.is_some() {
             queued < sndbuf && sndbuf - queued >= queued >> 1
         } else {

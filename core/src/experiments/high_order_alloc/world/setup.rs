@@ -21,8 +21,8 @@ fn build_zones(cfg: &StreamConfig, root: &mut Rng) -> Vec<Zone> {
     (0..cfg.machine.sockets)
         .map(|node| {
             let mut rng = root.fork(1000 + u64::from(node));
-            let pcp = (cfg.pcp_high, cfg.pcp_batch);
-            let mut zone = Zone::fragmented(node, cfg.zone_pages, n_cpus, pcp, cfg.pcp_high_order, &mut rng);
+            let pcp = (cfg.input.pcp_high, cfg.input.pcp_batch);
+            let mut zone = Zone::fragmented(node, cfg.zone_pages, n_cpus, pcp, cfg.input.pcp_high_order, &mut rng);
             zone.holder_work = super::constants::HOLDER_WORK;
             zone.lock.arrivals_in_handoff = super::constants::ARRIVALS_IN_HANDOFF;
             zone
@@ -33,7 +33,7 @@ fn build_zones(cfg: &StreamConfig, root: &mut Rng) -> Vec<Zone> {
 /// netperf and netserver of every flow, placed on their CPUs; thread i's RNG is `root`'s
 /// fork i + 1.
 fn build_threads(cfg: &StreamConfig, root: &mut Rng) -> (Vec<Thread>, Vec<Flow>) {
-    let cpu_of = place(&cfg.machine, cfg.cpus, cfg.smt, cfg.flows, cfg.placement);
+    let cpu_of = place(&cfg.machine, cfg.input.cpus, cfg.input.smt, cfg.flows, cfg.input.placement);
     let mhz = cfg.machine.thread_mhz(&cpu_of);
     let mut threads = Vec::new();
     let mut flows = Vec::new();
@@ -67,10 +67,10 @@ fn build_threads(cfg: &StreamConfig, root: &mut Rng) -> (Vec<Thread>, Vec<Flow>)
 impl StreamSim {
     pub fn new(cfg: StreamConfig, seed: u64) -> StreamSim {
         assert!(
-            cfg.flows <= MAX_FLOWS && (cfg.machine.sockets..=MAX_CPUS).contains(&cfg.cpus),
+            cfg.flows <= MAX_FLOWS && (cfg.machine.sockets..=MAX_CPUS).contains(&cfg.input.cpus),
             "bug: unvalidated config: {} flows, {} cpus on {} sockets",
             cfg.flows,
-            cfg.cpus,
+            cfg.input.cpus,
             cfg.machine.sockets
         );
         // The forks in this order: zones (1000 + node), threads (1 + index), start offsets (0).
@@ -78,9 +78,9 @@ impl StreamSim {
         let n_cpus = cfg.machine.n_cpus() as usize;
         let zones = build_zones(&cfg, &mut root);
         let (threads, flows) = build_threads(&cfg, &mut root);
-        let end_us = (cfg.warmup_ns + cfg.measure_ns) / 1000 + 1;
+        let end_us = (cfg.warmup_ns() + cfg.measure_ns()) / 1000 + 1;
         let max_events = (EVENTS_PER_THREAD_US * threads.len() as u64 * end_us).min(MAX_EVENTS_PER_RUN);
-        let window = Window { warmup_ns: cfg.warmup_ns, measure_ns: cfg.measure_ns };
+        let window = Window { warmup_ns: cfg.warmup_ns(), measure_ns: cfg.measure_ns() };
         let mut sim = StreamSim {
             caches: Caches::new(&cfg.machine),
             skbs: skb_cache::SkbSide::new(&cfg, n_cpus),

@@ -112,7 +112,7 @@ impl SkbSide {
         ];
         // Slab pages for every skb a flow can have in flight (sndbuf / msg, at least one per
         // message), the two parked ones, and an active slab per CPU and cache; 1<<20 at most.
-        let per_flow = u64::from(cfg.sndbuf_bytes / cfg.msg_bytes.max(1)) + 4;
+        let per_flow = u64::from(cfg.input.sndbuf_bytes / cfg.input.msg_bytes.max(1)) + 4;
         let objects = u64::from(cfg.flows) * per_flow;
         let pages =
             objects * u64::from(FCLONE_BYTES + HEAD_BYTES) / u64::from(PAGE_SIZE) + 2 * n_cpus as u64 * 8 + 4096;
@@ -121,14 +121,14 @@ impl SkbSide {
         let costs = SERVER_2019_SLUB;
         let slub = (0..m.sockets)
             .map(|node| {
-                let zone = Zone::new(node, pages, n_cpus, cfg.pcp_high, cfg.pcp_batch, false);
+                let zone = Zone::new(node, pages, n_cpus, cfg.input.pcp_high, cfg.input.pcp_batch, false);
                 Slub::new(m, &specs, n_cpus, zone, costs)
             })
             .collect();
         let flows = cfg.flows as usize;
         SkbSide {
-            rx_on: cfg.tcp_rx_skb_cache,
-            tx_on: cfg.tcp_tx_skb_cache,
+            rx_on: cfg.input.tcp_rx_skb_cache,
+            tx_on: cfg.input.tcp_tx_skb_cache,
             slub,
             rx_parked: vec![None; flows],
             tx_parked: vec![None; flows],
@@ -138,7 +138,7 @@ impl SkbSide {
 
 impl StreamSim {
     pub(super) fn measuring(&self) -> bool {
-        self.now_ns >= self.cfg.warmup_ns
+        self.now_ns >= self.cfg.warmup_ns()
     }
 
     /// `sk_stream_alloc_skb()` for the sender's new tail skb: the parked tx skb if there is one
@@ -252,7 +252,7 @@ impl StreamSim {
     pub(super) fn free_heads(&mut self, t: ThreadId, h: Heads) {
         let cpu = self.threads[t as usize].cpu;
         let (m, now) = (&self.cfg.machine, self.now_ns);
-        let measuring = now >= self.cfg.warmup_ns;
+        let measuring = now >= self.cfg.warmup_ns();
         let mut cost = OpCost::default();
         for obj in [h.head, h.fclone] {
             let slub = &mut self.skbs.slub[h.node as usize];

@@ -33,7 +33,7 @@ impl StreamSim {
         self.charge(role, spin_stack, spin_ns);
         let hold_ns = cycles_to_ns(cost.cycles, mhz) + cost.line_ns;
         self.charge(role, stack, hold_ns);
-        if now >= self.cfg.warmup_ns {
+        if now >= self.cfg.warmup_ns() {
             let k = op.index();
             self.stats.lock_ops[k] += 1;
             self.stats.lock_hold_ns[k] += hold_ns;
