@@ -1,0 +1,98 @@
+//! Numbers the lesson text may write although the model computes them too: figures cited
+//! from a source, and kernel constants the model reproduces or takes as input (tests/numbers.rs's
+//! typed-number scan blanks each out; each entry must be needed).
+
+/// Text of the steps that writes a number the model also computes, by lesson, with where the
+/// number comes from: a figure cited from a source or a constant of the kernel that the model
+/// happens to reproduce or to take as input. The scan blanks each out; each must be needed.
+pub const CITED_NUMBERS: &[(&str, &str, &str)] = &[
+    ("skb-cache", "16 M alloc+free", "the cover letter of merge bdaba8959e92: 8 Mpps = 16 M alloc/free per second"),
+    ("skb-cache", "16 million allocations", "the cover letter of merge bdaba8959e92"),
+    ("skb-cache", "1.5 KB of tx skb", "slab object sizes: a 512-byte fclone and a kmalloc-1k head"),
+    // high-order-alloc
+    ("high-order-alloc", "the seed measured 267 Gbit/s", "seed 000's table: 8 flows, order 3"),
+    ("high-order-alloc", "seed: 642 Gbit/s", "seed 000's table: 20 flows, order 0"),
+    ("high-order-alloc", "near 600 Gbit/s from 25 flows on", "seed 000's table: order 3 from 25 to 29 flows"),
+    ("high-order-alloc", "about 430 ns", "arithmetic on seed 000's table: 64 KiB per four passes at its order-3 top"),
+    (
+        "high-order-alloc",
+        "the seed's 577 (about 604 Gbit/s from 25 to 29 flows)",
+        "seed 000's table: order 3 at 30 flows",
+    ),
+    ("high-order-alloc", "seed: 841 Gbit/s", "seed 000's table: 30 flows, order 0"),
+    ("high-order-alloc", "104-thread Skylake", "the kernel test robot's report, 20190403063436.GG20952@shao2-debian"),
+    ("high-order-alloc", "208 flows", "the kernel test robot's nr_threads: 200 % of 104 threads"),
+    ("high-order-alloc", "208 order-3 flows", "the kernel test robot's nr_threads: 200 % of 104 threads"),
+    ("high-order-alloc", "LKP measured 819 in all", "the kernel test robot's report: 819,330 Mbit/s over 208 netperfs"),
+    (
+        "high-order-alloc",
+        "Feng's profile showed about 44 %",
+        "Feng Tang's profile, 20190612035133.GA18313@shbuild999.sh.intel.com",
+    ),
+    // page-frag-free
+    ("page-frag-free", "12.65 %", "seed 002's perf graph: __free_pages_ok"),
+    ("page-frag-free", "+11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
+    ("page-frag-free", "~11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
+    ("page-frag-free", "+7 %", "seed 002: Jesper Dangaard Brouer's gain"),
+    ("page-frag-free", "keeps up with 1 Gbit/s", "seed 002: the A53 board's 1 Gbit link (the machine's line rate)"),
+    ("page-frag-free", "9.29 Mpps", "the XDP paper's benchmarks/bench04_fwd.org: Linux forwarding on 6 cores"),
+    ("page-frag-free", "through 5.13", "a kernel version"),
+    ("page-frag-free", "From 5.14", "a kernel version"),
+    ("page-frag-free", "until 5.14", "a kernel version"),
+    ("page-frag-free", "4.19.y before December", "a kernel version"),
+    ("page-frag-free", "In 4.19–5.19", "kernel versions"),
+    ("page-frag-free", "since 6.0", "a kernel version"),
+    ("page-frag-free", "4.19's sizes", "a kernel version"),
+    ("page-frag-free", "4.19's pcp->batch", "a kernel version"),
+    ("page-frag-free", "from 6.7", "a kernel version"),
+    ("page-frag-free", "in 4.19.y since", "a kernel version"),
+    ("page-frag-free", "16.34 %", "seed 002's perf graph: napi_consume_skb"),
+    // cross-cpu-free
+    ("cross-cpu-free", "64-byte", "seed 001: iperf -u -l 64"),
+    ("cross-cpu-free", "at 64 bytes", "seed 001: iperf -u -l 64"),
+    ("cross-cpu-free", "20 us per datagram", "the step's reader_work_ns = 20000: a setting"),
+    ("cross-cpu-free", "100 Gbit/s NICs", "commit 68822bdf76f1: Eric Dumazet's test"),
+    ("cross-cpu-free", "Eric measured 47 %", "commit 68822bdf76f1: 49,685 to 73,076 Mbit/s"),
+    (
+        "cross-cpu-free",
+        "more than 10 %",
+        "Petr Tesařík, Performance of Local IP Traffic (2024-05-31): loopback, 6.4 vs 5.14",
+    ),
+    // percpu-counter
+    ("percpu-counter", "4 ms apart", "one tick at HZ=250, the kernel's tick (a constant, not a result)"),
+    ("percpu-counter", "14-core", "the model's machine: two 14-core Broadwell-EP Xeons (an input)"),
+    ("percpu-counter", "56 CPUs", "the model's machine: 2 sockets x 14 cores x 2 threads (an input)"),
+    ("percpu-counter", "56-CPU", "the model's machine: 2 sockets x 14 cores x 2 threads (an input)"),
+    ("percpu-counter", "0.7 %", "seed 003: Olof Johansson's profile of the atomic"),
+    ("percpu-counter", ".18 + .11 + .07", "seed 003: the three percpu functions of Olof Johansson's profile"),
+    ("percpu-counter", "own 32-bit", "lib/percpu_counter.c: an s32 per CPU"),
+    ("percpu-counter", "max(32, 2 × CPUs)", "lib/percpu_counter.c, compute_batch_value()"),
+    ("percpu-counter", "131,072 pages or 512 MiB", "the kernel's bound at 256 CPUs: 2 x 256 x 256 pages of 4 KiB"),
+    ("percpu-counter", "1.5 times that", "net/ipv4/tcp.c, tcp_init_mem(): tcp_mem[2] = 3/2 tcp_mem[1]"),
+    ("percpu-counter", "up to 17 %", "K Prateek Nayak's netperf regression (netdev, 13 Oct 2022)"),
+    ("percpu-counter", "4096 pages", "the step's reserve_bytes, 16 MiB, in the sysctl's 4 KiB pages (an input)"),
+    ("percpu-counter", "= .36 %", "seed 003: Olof Johansson's percpu functions in all"),
+    ("percpu-counter", "1/16 of it", "net/ipv4/tcp.c, tcp_init_mem(): tcp_mem[1] is 1/16 of the buffer pages"),
+    ("percpu-counter", "16 MiB per CPU", "the step's reserve_bytes (an input)"),
+    ("percpu-counter", "→ 16 MB", "commit 12a686c2e761's example"),
+    ("percpu-counter", "(16 MiB)", "the step's reserve_bytes (an input)"),
+    ("percpu-counter", "at 16 MiB", "the setting reserve_bytes=16777216 (an input)"),
+    // skb-layout
+    ("skb-layout", "65536/PAGE_SIZE", "include/linux/skbuff.h: MAX_SKB_FRAGS (seed 001 quotes it)"),
+    ("skb-layout", "65536 / 4096", "include/linux/skbuff.h: MAX_SKB_FRAGS with x86's 4 KiB pages"),
+    ("skb-layout", "grows from 16 to", "sizeof(skb_frag_t) on 64-bit, include/linux/skbuff.h"),
+    ("skb-layout", "back to 16", "sizeof(skb_frag_t) on 64-bit, include/linux/skbuff.h"),
+    ("skb-layout", "32-bit offset", "the frag's offset and size fields, include/linux/skbuff.h"),
+    ("skb-layout", "440 + the 48 bytes", "seed 001: Ian Campbell's 440 bytes and two frags' 48 bytes"),
+    ("skb-layout", "how 440 was computed", "seed 001: Ian Campbell's 440 bytes"),
+    ("skb-layout", "takes a 2048-byte object", "mm/slab_common.c: the kmalloc size classes"),
+    ("skb-layout", "2048 bytes of half a page", "PAGE_SIZE / 2 on x86_64; seed 001's arithmetic"),
+    ("skb-layout", "up to 32 KiB", "commit 5640f7685831: a per-task page frag of order 3"),
+    ("skb-layout", "frags: 320, 384,", "commit 3948b05950fd's table of shared-info sizes"),
+    ("skb-layout", "… 768 bytes", "commit 3948b05950fd's table of shared-info sizes (45 frags)"),
+    ("skb-layout", "removal in 6.8", "SLAB removed in Linux 6.8 (a version, not a size)"),
+    // ktls-recursion
+    ("ktls-recursion", "16 B of __kfree_skb", "the model's frame for __kfree_skb, an estimate (How we know)"),
+    ("ktls-recursion", "about 249 levels in the seed's", "our count of the levels in seed 004's printk timestamps"),
+    ("ktls-recursion", "32 KiB", "THREAD_SIZE doubled by the bigger-stack fix, 2 x 16 KiB (an input)"),
+];
