@@ -11,7 +11,7 @@
 //!
 //! Cases per experiment: `PROPTEST_CASES` (default [`DEFAULT_CASES`]; `make fuzz` runs 10^5),
 //! within a wall-time budget per experiment for the valid sets (`SKBLAB_FUZZ_SECONDS`, default
-//! [`DEFAULT_BUDGET_S`]; `make fuzz` has none).
+//! [`DEFAULT_BUDGET_S`]; `make fuzz` gives 600 s).
 //! Simulated durations (`Int` parameters named `*_us`) are drawn from their first grid steps
 //! only, so a case stays milliseconds in a debug build; their full range is the domain of the
 //! experiment's own tests.
@@ -29,7 +29,7 @@ use crate::common;
 const DEFAULT_CASES: u32 = 2000;
 
 /// Seconds of wall time each experiment's valid sets may take in `make test`
-/// (`SKBLAB_FUZZ_SECONDS`; `make fuzz` sets no limit): sets drawn after it are counted, not run.
+/// (`SKBLAB_FUZZ_SECONDS`; `make fuzz` gives 600 s): sets drawn after it are counted, not run.
 /// Most experiments run all their cases in seconds; the heaviest random sets (a million
 /// skb-cache sockets, 256 high-order-alloc flows) take seconds each in a debug build, and
 /// without a budget this property alone took 20 minutes of `make test` (1,168 s, 2026-12-02);
