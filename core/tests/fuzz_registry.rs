@@ -34,7 +34,7 @@ const DEFAULT_CASES: u32 = 2000;
 /// skb-cache sockets, 256 high-order-alloc flows) take seconds each in a debug build, and
 /// without a budget this property alone took 20 minutes of `make test` (1,168 s, 2026-12-02);
 /// at 90 s each, one experiment after the other, 311 s of a clean-clone run (2026-12-03).
-/// The experiments now run side by side, 45 s each (`make fuzz` runs every case).
+/// The experiments now run side by side, 45 s each (`make fuzz`: 600 s each).
 const DEFAULT_BUDGET_S: f64 = 45.0;
 
 /// Valid sets each experiment must run within its budget (all of them if fewer were tried).
