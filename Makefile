@@ -16,7 +16,7 @@ fuzz:
 # Every world with random valid parameters and seeds, every invariant checked after every event
 # (core/tests/fuzz_sim.rs): 10 minutes, release build. `make test` runs 30 s of it.
 fuzz-sim:
-	bash scripts/fuzz-sim.sh
+	bash scripts/fuzz.sh sim
 # Rewrites the validation snapshot the app's Validation page shows (docs/validation.md): every
 # table's verdict and errors on the mean over 5 seeds. Runs every experiment's check_table
 # (fits included), about a minute of one core (above the CLI's limit: --allow-long); progress
