@@ -27,10 +27,12 @@ validate:
 # After a change that is MEANT to move simulated numbers: rewrites every generated file the
 # tests compare against (one switch, SKBLAB_UPDATE=1: each experiment's default_run.hash, the
 # differential hashes, the e2e reproduce fixtures, docs/calibration.md's catalogue block, the
-# reference machine fit), then the validation snapshot. Review the diff and say why in the commit.
+# reference machine fit), then the validation snapshot, then the lessons' numbers.tsv (the
+# model's values of the lesson text's placeholders). Review the diff and say why in the commit.
 update:
 	SKBLAB_UPDATE=1 cargo test -q -p skblab-core --features cli --test all -- --skip fuzz_registry registry:: differential:: reproduce_fixtures:: catalogue_doc:: measure::
 	$(MAKE) validate
+	SKBLAB_UPDATE=1 cargo test -q -p skblab-lessons --test numbers
 # Measures this machine (`skblab measure all`: layout, stream, udp, rr, state, sched) into
 # data/measurements/<date>-<machine>.json (scripts/machine-slug.sh names the CPU), the files the
 # "Your machine" page offers, then regenerates docs/validation.md's predicted-vs-measured
