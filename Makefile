@@ -16,7 +16,7 @@ fuzz:
 # Every world with random valid parameters and seeds, every invariant checked after every event
 # (core/tests/fuzz_sim.rs): 10 minutes, release build. `make test` runs 30 s of it.
 fuzz-sim:
-	bash scripts/fuzz-sim.sh
+	bash scripts/fuzz.sh sim
 # Rewrites the validation snapshot the app's Validation page shows (docs/validation.md): every
 # table's verdict and errors on the mean over 5 seeds. Runs every experiment's check_table
 # (fits included), about a minute of one core (above the CLI's limit: --allow-long); progress
@@ -27,10 +27,12 @@ validate:
 # After a change that is MEANT to move simulated numbers: rewrites every generated file the
 # tests compare against (one switch, SKBLAB_UPDATE=1: each experiment's default_run.hash, the
 # differential hashes, the e2e reproduce fixtures, docs/calibration.md's catalogue block, the
-# reference machine fit), then the validation snapshot. Review the diff and say why in the commit.
+# reference machine fit), then the validation snapshot, then the lessons' numbers.tsv (the
+# model's values of the lesson text's placeholders). Review the diff and say why in the commit.
 update:
 	SKBLAB_UPDATE=1 cargo test -q -p skblab-core --features cli --test all -- --skip fuzz_registry registry:: differential:: reproduce_fixtures:: catalogue_doc:: measure::
 	$(MAKE) validate
+	SKBLAB_UPDATE=1 cargo test -q -p skblab-lessons --test numbers
 # Measures this machine (`skblab measure all`: layout, stream, udp, rr, state, sched) into
 # data/measurements/<date>-<machine>.json (scripts/machine-slug.sh names the CPU), the files the
 # "Your machine" page offers, then regenerates docs/validation.md's predicted-vs-measured

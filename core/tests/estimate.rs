@@ -150,9 +150,9 @@ fn the_estimate_bounds_the_events_a_run_handles() {
     }
 }
 
-/// Issue #27-4: this sweep took 196 s natively; its estimate says so before it starts.
+/// A long high-order-alloc sweep (it took 196 s natively) is estimated above the limit before it starts.
 #[test]
-fn the_issues_long_sweep_is_estimated_above_the_limit() {
+fn a_long_sweep_is_estimated_above_the_limit() {
     let e = find("high-order-alloc").unwrap();
     let s: Vec<String> =
         ["sockets=8", "cpus=512", "max_threads=256", "measure_us=20000", "warmup_us=10000", "msg_bytes=4096"]

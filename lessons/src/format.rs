@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 pub type Numbers = BTreeMap<(String, NumberKey), NumberValue>;
 
 /// What a placeholder the table has no value for shows (the checker fails on it, and
-/// `SKBLAB_UPDATE_NUMBERS=1` computes the value).
+/// `SKBLAB_UPDATE=1` computes the value).
 pub const NO_VALUE: &str = "⟨no model value yet⟩";
 
 /// One `[[lesson]]` of `index.toml`. Title and summary of a written lesson live in its front

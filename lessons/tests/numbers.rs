@@ -58,8 +58,10 @@ fn model_value(runs: &mut Runs, exp: &dyn Experiment, key: &NumberKey) -> Result
 }
 
 /// numbers.tsv is what the model gives, for exactly the placeholders of the text. With
-/// `SKBLAB_UPDATE_NUMBERS=1` the test writes it instead (then rebuild: the build fills the
-/// text from it). A refit that moves a number fails here until the table is written again.
+/// `SKBLAB_UPDATE=1` (the one regeneration switch of every generated file; the older
+/// `SKBLAB_UPDATE_NUMBERS=1` still works) the test writes it instead (then rebuild: the build
+/// fills the text from it). A refit that moves a number fails here until the table is written
+/// again.
 #[test]
 fn the_numbers_table_is_what_skblab_run_gives() {
     let mut entries = Vec::new();
@@ -76,7 +78,8 @@ fn the_numbers_table_is_what_skblab_run_gives() {
     assert!(problems.is_empty(), "placeholders the model cannot fill:\n{}", problems.join("\n"));
     let want = numbers_tsv(&entries);
     let have = source("numbers.tsv");
-    if want != have && std::env::var_os("SKBLAB_UPDATE_NUMBERS").is_some() {
+    let update = ["SKBLAB_UPDATE", "SKBLAB_UPDATE_NUMBERS"].iter().any(|v| std::env::var_os(v).is_some());
+    if want != have && update {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("numbers.tsv");
         std::fs::write(&path, &want).unwrap();
         eprintln!("wrote {}: rebuild to fill the text", path.display());
@@ -86,7 +89,7 @@ fn the_numbers_table_is_what_skblab_run_gives() {
     let missing: Vec<&str> = want.lines().filter(|l| !have.lines().any(|h| h == *l)).collect();
     assert!(
         want == have,
-        "lessons/numbers.tsv is not the model's (run SKBLAB_UPDATE_NUMBERS=1 cargo test -p skblab-lessons --test numbers, then rebuild)\nstale or unused:\n{}\nmissing:\n{}",
+        "lessons/numbers.tsv is not the model's (run SKBLAB_UPDATE=1 cargo test -p skblab-lessons --test numbers, then rebuild)\nstale or unused:\n{}\nmissing:\n{}",
         stale.join("\n"),
         missing.join("\n")
     );

@@ -9,13 +9,12 @@
 set -euo pipefail
 secs=${1:-6}
 tmp=$(mktemp -d)
-echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "# command: bash tools/copy-rfo/perf-top.sh $secs"
-echo "# perf: $(perf --version); kernel: $(uname -r)"
-echo "# load before: $(uptime)"
+. "$(dirname "$0")/../lib/header.sh"
+header "$secs"
+echo "# perf: $(perf --version)"
+header_load before
 for place in cross same; do
-	cpu=1
-	[ "$place" = same ] && cpu=0
+	cpu=$([ "$place" = same ] && echo 0 || echo 1)
 	for size in 1024 4096 8192 16384 32768 65536; do
 		iperf3 -s -A"$cpu" -1 -D -p 5298 >/dev/null 2>&1
 		sleep 0.3
@@ -38,5 +37,5 @@ for place in cross same; do
 		sleep 0.3
 	done
 done
-echo "# load after: $(uptime)"
+header_load after
 rm -rf "$tmp"

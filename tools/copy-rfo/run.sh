@@ -14,18 +14,13 @@
 # no setting.
 set -euo pipefail
 runs=${1:-3}
-here=$(cd "$(dirname "$0")" && pwd)
-bin=${OUT:-/tmp/copy-rfo}
-mkdir -p "$bin"
-cc -O2 -Wall -Wextra -pthread -o "$bin/copy" "$here/copy.c"
-echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "# command: bash tools/copy-rfo/run.sh $runs"
-echo "# cpu: $(grep -m3 'model name\|cpu family\|^model' /proc/cpuinfo | sed 's/\t*: /=/' | paste -sd' ')"
+. "$(dirname "$0")/../lib/header.sh"
+build_tool copy
+header "$runs"
 echo "# flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -x 'smap\|smep\|erms\|fsrm\|hypervisor' | paste -sd' ')"
 echo "# caches: $(lscpu | grep -i 'cache' | sed 's/  */ /g' | paste -sd';')"
-echo "# cpus: $(nproc); kernel: $(uname -r); cc: $(cc --version | head -1)"
 echo "# cgroup: $(grep memory /proc/self/cgroup)"
-echo "# load before: $(uptime)"
+header_load before
 for run in $(seq "$runs"); do
 	for size in 4096 16384 65536; do
 		for ring in 524288 1048576 2097152 4194304; do
@@ -37,4 +32,4 @@ for run in $(seq "$runs"); do
 		done
 	done
 done
-echo "# load after: $(uptime)"
+header_load after

@@ -9,14 +9,13 @@ set -euo pipefail
 runs=${1:-3}
 secs=${2:-5}
 tmp=$(mktemp -d)
-echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "# command: bash tools/copy-rfo/stream.sh $runs $secs"
+. "$(dirname "$0")/../lib/header.sh"
+header "$runs" "$secs"
 echo "# iperf3: $(iperf3 --version | head -1)"
-echo "# kernel: $(uname -r); tcp_wmem: $(sysctl -n net.ipv4.tcp_wmem | tr '\t' ' ')"
-echo "# load before: $(uptime)"
+echo "# tcp_wmem: $(sysctl -n net.ipv4.tcp_wmem | tr '\t' ' ')"
+header_load before
 for place in cross same; do
-	cpu=1
-	[ "$place" = same ] && cpu=0
+	cpu=$([ "$place" = same ] && echo 0 || echo 1)
 	iperf3 -s -A"$cpu" -1 -D -p 5299 -I "$tmp/pid" >/dev/null 2>&1 || true
 	for run in $(seq "$runs"); do
 		for size in 1024 4096 16384 65536; do
@@ -40,5 +39,5 @@ PY
 		done
 	done
 done
-echo "# load after: $(uptime)"
+header_load after
 rm -rf "$tmp"

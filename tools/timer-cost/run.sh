@@ -18,11 +18,10 @@ secs=${1:-10}
 port=${PORT:-12399}
 out=${OUT:-/tmp/timer-cost}
 mkdir -p "$out"
-echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "# command: bash tools/timer-cost/run.sh $secs"
-echo "# cpu: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); cpus: $(nproc); kernel: $(uname -r)"
+. "$(dirname "$0")/../lib/header.sh"
+header "$secs"
 echo "# sockperf: $(sockperf --version 2>&1 | head -1); perf: $(perf --version)"
-echo "# load before: $(cat /proc/loadavg)"
+header_load before
 sockperf sr --tcp -i 127.0.0.1 -p "$port" >"$out/server.log" 2>&1 &
 srv=$!
 trap 'kill "$srv" 2>/dev/null || true' EXIT
@@ -57,4 +56,4 @@ grep -E "\] (sk_reset_timer|mod_timer|__mod_timer|lock_timer_base|tcp_send_delay
 echo "## transactions: run 1 $n1, run 2 $n2"
 echo "## run 2: the three re-arms per side (summarize.py; transactions of run 2, both ends)"
 perf script -i "$out/perf.data" -F comm,ip,sym 2>/dev/null | python3 "$(dirname "$0")/summarize.py" "$n2"
-echo "## load after: $(cat /proc/loadavg)"
+header_load after

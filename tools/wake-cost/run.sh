@@ -11,14 +11,9 @@
 # Reads sysfs only; changes no setting.
 set -euo pipefail
 runs=${1:-3}
-here=$(cd "$(dirname "$0")" && pwd)
-bin=${OUT:-/tmp/wake-cost}
-mkdir -p "$bin"
-cc -O2 -Wall -Wextra -pthread -o "$bin/wake" "$here/wake.c"
-echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "# command: bash tools/wake-cost/run.sh $runs"
-echo "# cpu: $(grep -m3 'model name\|cpu family\|^model' /proc/cpuinfo | sed 's/\t*: /=/' | paste -sd' ')"
-echo "# cpus: $(nproc); kernel: $(uname -r); cc: $(cc --version | head -1)"
+. "$(dirname "$0")/../lib/header.sh"
+build_tool wake
+header "$runs"
 echo "# clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 echo "# cpuidle: driver $(cat /sys/devices/system/cpu/cpuidle/current_driver)," \
 	"governor $(cat /sys/devices/system/cpu/cpuidle/current_governor_ro 2>/dev/null || echo -)"
@@ -30,7 +25,7 @@ for p in /sys/module/haltpoll/parameters/*; do
 done
 echo "# hypervisor: $( (dmesg 2>/dev/null || true) | grep -o 'Hypervisor detected: .*\|setup PV IPIs\|x2apic enabled' | paste -sd';' )"
 echo "# cmdline idle/haltpoll: $(grep -o 'idle=[^ ]*\|[a-z_]*haltpoll[^ ]*' /proc/cmdline | paste -sd' ' || true)"
-echo "# load before: $(uptime)"
+header_load before
 for run in $(seq "$runs"); do
 	for kind in futex eventfd pipe; do
 		for gap in 50 200 2000; do
@@ -42,4 +37,4 @@ for run in $(seq "$runs"); do
 		done
 	done
 done
-echo "# load after: $(uptime)"
+header_load after

@@ -1,13 +1,11 @@
 //! The comparison's points: each measured number beside the model's prediction from the
 //! catalogue and after the fit, its error and verdict ([`MachinePoint`], [`MachineReport`]),
-//! and the points that need no stream run of their own: the idle point (from the stream runs
-//! of its cell), the rr cells ([`super::rr`]), skb-layout's preset against pahole, and the
-//! suites not predicted, with why.
+//! and the points that need no stream run of their own: the rr cells ([`super::rr`]),
+//! skb-layout's preset against pahole, and the suites not predicted, with why. (The idle
+//! point is read from the fit's stream runs: [`super::fit`].)
 
 use super::file::{Cell, Measurement};
-use super::fit::{MachineFit, FIT};
 use super::profile::profile;
-use super::stream::{is_idle_run, measured_idle_pct, StreamRun, IDLE_CELL};
 use crate::experiments::skb_layout::preset;
 use crate::sim::catalogue::{FamilyId, KernelCosts};
 use serde::{Deserialize, Serialize};
@@ -69,43 +67,6 @@ pub struct MachineReport {
     /// Measured cells with no prediction, each `suite: why`.
     pub not_predicted: Vec<String>,
     pub notes: Vec<String>,
-}
-
-impl MachineFit {
-    /// The state suite's idle share (percent of both CPUs' samples in the idle task) beside
-    /// the model's of the stream cell the state run repeats (1 flow, 64 KiB, order 3), when
-    /// both exist.
-    pub(super) fn idle_point(&self) -> Option<MachinePoint> {
-        let measured = measured_idle_pct(&self.m)?;
-        let k = self.cells.iter().position(is_idle_run)?;
-        let pct = |v: &[StreamRun]| v.get(k).map_or(0.0, |r| r.idle * 100.0);
-        let setting = [("flows", 1.0), ("msg_bytes", 65536.0), ("order", 3.0)];
-        let samples =
-            vec![super::file::Sample { value: measured, foreign_cpu_pct: 0.0, contaminated: false, attempts: 1 }];
-        let cell = Cell::new(IDLE_CELL, "idle", "%", &setting, samples);
-        Some(point("idle", &cell, pct(&self.fitted), pct(&self.catalogue), false))
-    }
-
-    /// Each CPU's idle share in the model's run of the idle point's cell (the measurement has
-    /// both CPUs together: the folded stacks keep no CPU).
-    pub(super) fn idle_note(&self) -> Option<String> {
-        self.idle_point()?;
-        let k = self.cells.iter().position(is_idle_run)?;
-        let per_cpu = |r: &StreamRun| {
-            r.idle_cpus
-                .iter()
-                .enumerate()
-                .map(|(i, v)| format!("cpu{i} {:.1} %", v * 100.0))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let cat = per_cpu(self.catalogue.get(k)?);
-        let fit = self.fitted.get(k).filter(|_| self.fitting()).map(|r| format!("; after the fit {}", per_cpu(r)));
-        Some(format!(
-            "idle per CPU at 1 flow, 64 KiB, order 3, in the model (the sender's CPU first): from the catalogue {cat}{}; the state suite measures both CPUs together",
-            fit.unwrap_or_default()
-        ))
-    }
 }
 
 /// (predicted − measured) / measured in percent, or `NaN` when `measured` is zero or so near it
@@ -170,15 +131,15 @@ pub(super) fn point(suite: &str, c: &Cell, predicted: f64, catalogue: f64, used:
 /// The most CPUs the rr cells are predicted on (a file with more says so in a note).
 pub(super) const RR_MAX_CPUS: u32 = 256;
 
-/// The rr cells ([`super::rr`]): from the catalogue, and with the fitted `tcp_skb_cycles`.
+/// The rr cells ([`super::rr`]): with the catalogue's `tcp_skb_cycles` and with the fitted one.
 pub(super) fn rr_points(
     m: &Measurement,
     family: FamilyId,
     kernel: &KernelCosts,
-    tcp_skb_cycles: f64,
+    (catalogue_cycles, tcp_skb_cycles): (f64, f64),
 ) -> Vec<MachinePoint> {
     let cpus = m.machine.cpus.clamp(1, RR_MAX_CPUS);
-    let (cat, fit) = (profile(cpus, family, FIT.1.value), profile(cpus, family, tcp_skb_cycles));
+    let (cat, fit) = (profile(cpus, family, catalogue_cycles), profile(cpus, family, tcp_skb_cycles));
     m.cells("rr")
         .iter()
         .map(|c| {

@@ -30,7 +30,7 @@ use super::compare::{layout_points, not_predicted, point, rr_points, RR_MAX_CPUS
 use super::file::{Cell, Measurement};
 pub use super::profile::{family_for, kernel_for, measured_ipi_send_ns, profile};
 use super::report::count;
-use super::stream::{flows_of, simulate, stream_params, StreamRun};
+use super::stream::{flows_of, is_idle_run, simulate, stream_params, StreamRun};
 pub use super::stream::{measured_idle_pct, IDLE_CELL, SEED};
 use crate::experiments::high_order_alloc::{expected_events_per_run, MAX_CPUS};
 use crate::params::Choice as _;
@@ -233,7 +233,7 @@ impl MachineFit {
         }
         points.extend(self.idle_point());
         let tcp = if self.fitting() { self.best } else { FIT.1.value };
-        points.extend(rr_points(&self.m, self.family, &self.kernel, tcp));
+        points.extend(rr_points(&self.m, self.family, &self.kernel, (FIT.1.value, tcp)));
         let fitted = if self.fitting() {
             vec![Fitted {
                 name: FIT.0.to_string(),
@@ -279,6 +279,43 @@ impl MachineFit {
             not_predicted: not_predicted(&self.m),
             notes,
         }
+    }
+}
+
+impl MachineFit {
+    /// The state suite's idle share (percent of both CPUs' samples in the idle task) beside
+    /// the model's of the stream cell the state run repeats (1 flow, 64 KiB, order 3), when
+    /// both exist.
+    fn idle_point(&self) -> Option<MachinePoint> {
+        let measured = measured_idle_pct(&self.m)?;
+        let k = self.cells.iter().position(is_idle_run)?;
+        let pct = |v: &[StreamRun]| v.get(k).map_or(0.0, |r| r.idle * 100.0);
+        let setting = [("flows", 1.0), ("msg_bytes", 65536.0), ("order", 3.0)];
+        let samples =
+            vec![super::file::Sample { value: measured, foreign_cpu_pct: 0.0, contaminated: false, attempts: 1 }];
+        let cell = Cell::new(IDLE_CELL, "idle", "%", &setting, samples);
+        Some(point("idle", &cell, pct(&self.fitted), pct(&self.catalogue), false))
+    }
+
+    /// Each CPU's idle share in the model's run of the idle point's cell (the measurement has
+    /// both CPUs together: the folded stacks keep no CPU).
+    fn idle_note(&self) -> Option<String> {
+        self.idle_point()?;
+        let k = self.cells.iter().position(is_idle_run)?;
+        let per_cpu = |r: &StreamRun| {
+            r.idle_cpus
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("cpu{i} {:.1} %", v * 100.0))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let cat = per_cpu(self.catalogue.get(k)?);
+        let fit = self.fitted.get(k).filter(|_| self.fitting()).map(|r| format!("; after the fit {}", per_cpu(r)));
+        Some(format!(
+            "idle per CPU at 1 flow, 64 KiB, order 3, in the model (the sender's CPU first): from the catalogue {cat}{}; the state suite measures both CPUs together",
+            fit.unwrap_or_default()
+        ))
     }
 }
 

@@ -2,7 +2,7 @@
 //! the catalogue's and the fitted prediction with their errors), the one-line summary and the
 //! JSON form. Every text that came from the measurement file is escaped and bounded.
 
-use super::fit::{MachinePoint, MachineReport};
+use super::compare::{MachinePoint, MachineReport};
 
 impl MachineReport {
     /// The validate-style table: per point measured [min–max], catalogue prediction and

@@ -81,10 +81,6 @@ impl PerCpuPages {
         None
     }
 
-    pub fn list_len(&self, order: usize) -> usize {
-        self.lists[order].len()
-    }
-
     /// Every listed block, with its order.
     pub fn blocks(&self) -> impl Iterator<Item = (Pfn, usize)> + '_ {
         self.lists.iter().enumerate().flat_map(|(o, l)| l.iter().map(move |&p| (p, o)))

@@ -145,11 +145,6 @@ pub const SYSCALL_PATH: &[(Func, u64)] = &[
     (Func::TcpDisconnect, 48),
 ];
 
-/// Sum of [`SYSCALL_PATH`]: 512 bytes.
-pub fn syscall_path_table_bytes() -> u64 {
-    SYSCALL_PATH.iter().map(|(_, b)| b).sum()
-}
-
 /// Frame sizes of the free path (all in bytes), for the seed's kernel (5.1.0-rc2, x86_64).
 ///
 /// How we got them: we had no binary of that build. This machine's kernel (6.18) exposes BTF

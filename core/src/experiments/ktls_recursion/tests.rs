@@ -76,7 +76,7 @@ fn default_scenario_is_the_seed_and_overflows() {
     );
 }
 
-/// Issue 23 finding 8: each level frees its own page frags (`__free_pages_ok` →
+/// Each level frees its own page frags (`__free_pages_ok` →
 /// `free_one_page`) before it walks its frag_list, so the fault is in the leaf under the frag
 /// loop, not in the next level's `kfree_skb`.
 #[test]

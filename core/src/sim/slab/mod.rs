@@ -376,11 +376,6 @@ impl Slab {
         }
     }
 
-    /// The index of the cache named `name`.
-    pub fn cache_index(&self, name: &str) -> Option<u16> {
-        self.caches.iter().position(|c| c.name == name).map(|i| i as u16)
-    }
-
     /// The node of `cpu`.
     pub fn node_of_cpu(&self, cpu: CpuId) -> usize {
         usize::from(self.cpu_node[cpu as usize])
@@ -389,11 +384,6 @@ impl Slab {
     /// The node of `obj`'s slab (`page_to_nid`).
     pub fn node_of(&self, obj: Obj) -> usize {
         usize::from(self.slab(obj.slab).node)
-    }
-
-    /// First page frame of `obj`'s slab.
-    pub fn pfn_of(&self, obj: Obj) -> Pfn {
-        self.slab(obj.slab).pfn
     }
 
     /// Objects in `cpu`'s array of `cache` now (`ac->avail`).

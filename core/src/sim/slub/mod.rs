@@ -402,19 +402,9 @@ impl Slub {
         }
     }
 
-    /// The index of the cache named `name`.
-    pub fn cache_index(&self, name: &str) -> Option<u16> {
-        self.caches.iter().position(|c| c.name == name).map(|i| i as u16)
-    }
-
     /// Whose active slab `obj`'s slab is.
     pub fn owner_of(&self, obj: Obj) -> Option<CpuId> {
         self.slab(obj.slab).frozen
-    }
-
-    /// First page frame of `obj`'s slab.
-    pub fn pfn_of(&self, obj: Obj) -> Pfn {
-        self.slab(obj.slab).pfn
     }
 
     fn slab(&self, id: u32) -> &Slab {

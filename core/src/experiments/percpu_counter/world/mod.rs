@@ -172,11 +172,6 @@ impl WorldConfig {
         self.cpu_ids.len() as u32
     }
 
-    /// Expected updates per second of the whole server.
-    pub fn updates_per_s(&self) -> u64 {
-        u64::from(self.connections) * u64::from(self.raises_per_hour + self.timers_per_hour) / 3600
-    }
-
     /// What the shared value may be off by: batch × CPUs, reserve × CPUs, or 0 (pages).
     pub fn error_bound_pages(&self) -> i64 {
         error_bound_pages(self.counter, self.batch, self.reserve_pages, self.nr_cpus())
