@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkPlaceholders, placeholdersOf, render } from '../walk/placeholders.mjs';
+import { checkPlaceholders, placeholdersOf, render, toFixedRust } from '../walk/placeholders.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = process.env.SKBLAB_CLI || path.join(here, '../../target/release/skblab');
@@ -23,6 +23,9 @@ test('a placeholder is printed as lessons/src/numbers.rs prints it', () => {
   assert.equal(render(s, 34.666, '%').text, '34.67 %');
   assert.equal(render({ ...s, decimals: 0 }, 12345.6, 'bytes').text, '12,346 bytes');
   assert.equal(render({ ...s, decimals: 1 }, -0.01, '%').text, '0.0 %', 'a rounding to zero keeps no sign');
+  // Rust rounds an exact tie to the even digit (cross-cpu-free/4's 188.5 locks/ms reads "188").
+  assert.deepEqual([toFixedRust(188.5, 0), toFixedRust(189.5, 0), toFixedRust(0.125, 2), toFixedRust(-2.5, 0), toFixedRust(1.005, 2), toFixedRust(2.675, 2)],
+    ['188', '190', '0.12', '-2', '1.00', '2.67']);
 });
 
 test('every placeholder of skb-layout/3 is checked against the page\'s table; a table that disagrees is a contradiction', { skip: NO_CLI }, () => {

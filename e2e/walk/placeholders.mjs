@@ -57,11 +57,26 @@ export function unitFactor(from, to) {
   return null;
 }
 
+/**
+ * `v` with `d` decimals as Rust's `format!("{v:.d$}")` writes it: an exact tie (188.5 to 0
+ * decimals) goes to the even digit ("188"; JavaScript's toFixed says "189").
+ */
+export function toFixedRust(v, d) {
+  const plain = v.toFixed(d);
+  const exact = Math.abs(v).toFixed(Math.min(100, d + 60)); // a double's exact decimal expansion
+  const tail = exact.slice(exact.length - (Math.min(100, d + 60) - d));
+  if (!/^50*$/.test(tail)) return plain;
+  const down = exact.slice(0, exact.length - tail.length).replace(/\.$/, '');
+  const last = Number(down.replace('.', '').slice(-1));
+  if (last % 2 === 0) return `${v < 0 ? '-' : ''}${down}`;
+  return plain; // toFixed rounds the tie away from zero: up to the even digit here
+}
+
 /** numbers.rs fmt_value: whole numbers as they are, else two decimals (two significant digits below 0.1). */
 function fmtValue(v) {
   if (Number.isInteger(v)) return String(v);
-  if (Math.abs(v) < 0.1) return v.toFixed(Math.min(9, Math.max(2, 1 - Math.floor(Math.log10(Math.abs(v))))));
-  return v.toFixed(2);
+  if (Math.abs(v) < 0.1) return toFixedRust(v, Math.min(9, Math.max(2, 1 - Math.floor(Math.log10(Math.abs(v))))));
+  return toFixedRust(v, 2);
 }
 function group(s) {
   const neg = s.startsWith('-'); const rest = neg ? s.slice(1) : s;
@@ -77,7 +92,7 @@ export function render(p, v, unit) {
   const f = to === '' ? 1 : unitFactor(unit, to);
   if (f === null) return null;
   const x = p.abs ? Math.abs(v * f) : v * f;
-  let num = group(p.decimals !== null ? (x + 0).toFixed(p.decimals) : fmtValue(x));
+  let num = group(p.decimals !== null ? toFixedRust(x + 0, p.decimals) : fmtValue(x));
   if (/^-?[0.]+$/.test(num)) num = num.replace(/^-/, '');
   const dec = (num.split('.')[1] || '').length;
   return { text: to === '' ? num : `${num} ${to}`, number: Number(num.replace(/,/g, '')), dec, factor: f };
