@@ -102,6 +102,25 @@ test('with A pinned: the chart draws A, a differential flame graph, /proc views 
   page.assertClean();
 });
 
+test('page-frag-free, fix off pinned and on: the graphs the fix does not change say so; the current run\'s is coloured', async () => {
+  const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${srv.base}/#/play/page-frag-free?fix=after&pin=fix%3Dbefore%2Cseed%3D1`);
+  await appReady(page);
+  await waitCompared(page);
+  await page.waitForSelector(`${tid('flame-diff-current')} svg g.fl`, { timeout: 120000 });
+  // "before the fix" and "after the fix" are drawn whatever the knob: A's and B's are one graph.
+  for (const id of ['before', 'after']) {
+    const section = page.locator(`section${tid(`flame-diff-${id}`)}`);
+    assert.equal(await section.getAttribute('data-same'), 'true', `${id}: said to be the same`);
+    assert.match(await section.locator(tid('flame-diff-same')).innerText(), /same graph in A and B/);
+    assert.equal(await section.locator('svg').count(), 0, `${id}: no all-grey graph`);
+  }
+  const changed = await page.evaluate(() => [...document.querySelectorAll('[data-testid="flame-diff-current"] g.fl')]
+    .filter((g) => Math.abs(Number(g.getAttribute('data-delta'))) > 0.01).length);
+  assert.ok(changed > 5, `the current run's graph is coloured: ${changed} frames changed`);
+  page.assertClean();
+});
+
 test('with A pinned, a custom chart (ktls-recursion stack vs TCP skbs) draws A dashed beside B', async () => {
   const page = await openPage(browser, srv.base, { viewport: { width: 1280, height: 900 } });
   await page.goto(`${srv.base}/#/play/ktls-recursion`);

@@ -169,3 +169,28 @@ test('an open tab of v1 survives the deployment of v2 and opens a lesson in v2',
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the banner\'s "the next page you open loads it" holds for a lesson\'s Next → too', async () => {
+  setRoot(DIST);
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const problems = [];
+  const a = await tab(context, 'tab A', problems);
+  await a.goto(`${base}/#/lesson/skb-layout/1`);
+  await appReady(a);
+  await a.waitForSelector(tid('next-step'));
+  assert.equal(await controlledBy(a), names.oldCache, 'v1 service worker controls tab A');
+  setRoot(v2);
+  const b = await tab(context, 'tab B', problems);
+  await b.goto(`${base}/#/`);
+  await appReady(b);
+  for (let i = 0; i < 200 && (await controlledBy(b)) !== names.newCache; i++) await b.waitForTimeout(100);
+  await a.waitForSelector(tid('update-ready'), { timeout: 10000 });
+  // Next → (a new history entry, not a link): the next step opens in v2, as the banner says.
+  await a.click(tid('next-step'));
+  await a.waitForFunction(() => document.querySelector('meta[name="skblab-test-version"]')?.content === 'v2', null, { timeout: 30000 });
+  await a.waitForFunction(() => document.querySelector('[data-testid="step-2"]')?.getAttribute('aria-current') === 'step', null, { timeout: 30000 });
+  assert.match(a.url(), /#\/lesson\/skb-layout\/2/);
+  assert.equal(await a.locator(tid('update-ready')).count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

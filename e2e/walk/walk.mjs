@@ -1,5 +1,5 @@
 // A learner's walk through the whole course, re-runnable (not part of `make test`: it takes
-// about half an hour). Every written lesson, every step, on a desktop and on a 360 px phone:
+// about 11 to 16 minutes on 2 cores). Every written lesson, every step, on a desktop and on a 360 px phone:
 //  - the desktop pass reads all readable text of the step (and of its four pre-rendered
 //    copies), moves one knob the step invites (one its text names, else one its parameters
 //    set) and reads again, answers wrong, then asks for the answer, and looks for that answer
@@ -10,17 +10,20 @@
 //    views), within the last written digit: one not found is listed for a reader to judge (the
 //    text may speak of other settings: a contradiction only if it speaks of these);
 //  - a sample of steps is saved as screenshots (desktop, phone, dark) to look at.
-// Then the Reproduce page, the Validation page and the home page's lesson cards are read for
+// Then every placeholder the lesson text shows is checked against the value it names
+// (walk/placeholders.mjs: a contradiction is a printed number outside the placeholder's last
+// digit of the page's table, or of `skblab run` at the placeholder's settings; needs
+// SKBLAB_CLI, the release CLI), and the Reproduce page, the Validation page and the home page's lesson cards are read for
 // their verdicts and counts, printed side by side.
 //   cd e2e && SKBLAB_DIST=../dist node walk/walk.mjs [lesson-slug …]
 // Prints one line per finding and a summary; writes walk/out/report.json and screenshots to
 // e2e/screenshots/walk/.
 import fs from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, launch, openPage, SHOTS } from '../tests/harness.mjs';
 import { givenAway, readable } from '../tests/leak-rule.mjs';
+import { checkPlaceholders, writtenLessons } from './placeholders.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tid = (id) => `[data-testid="${id}"]`;
@@ -40,7 +43,7 @@ const DIR = path.join(SHOTS, 'walk');
 fs.mkdirSync(DIR, { recursive: true });
 fs.mkdirSync(path.join(here, 'out'), { recursive: true });
 
-const findings = { leaks: [], contradictions: [], model_numbers: [], grading: [], knobs: [], problems: [], verdicts: {}, pages: {} };
+const findings = { leaks: [], contradictions: [], placeholders_unchecked: [], model_numbers: [], grading: [], knobs: [], problems: [], verdicts: {}, pages: {} };
 const log = (kind, line) => { findings[kind].push(line); console.log(`[${kind}] ${line}`); };
 
 const revealed = (text) => {
@@ -227,7 +230,12 @@ async function desktopStep(page, base, slug, step, at, answers) {
   if (SAMPLE.has(at) && moved) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-knob.png`), fullPage: true });
   await page.click(tid('reset-step')).catch(() => {});
   await settle(page);
-  if (!hasQ) { answers[at] = null; return; }
+  if (!hasQ) {
+    answers[at] = null;
+    findings.pages[at] = await pageState(page);
+    findings.pages[at].text = await page.evaluate(() => document.querySelector('article.step')?.innerText || '');
+    return;
+  }
   const { wrong } = await wrongFor(page);
   const g1 = await answerText(page, wrong(null));
   if (!/not quite|not graded/i.test(g1)) log('grading', `${at}: a wrong answer got "${g1.slice(0, 120)}"`);
@@ -260,6 +268,8 @@ async function desktopStep(page, base, slug, step, at, answers) {
   for (const u of unmatched(prose, shown).filter((x) => /model/i.test(x))) log('model_numbers', `${at}: stated beside 'model', not in the views (read it): ${u}`);
   if (SAMPLE.has(at)) await page.screenshot({ path: path.join(DIR, `${slug}-${step}-answered.png`), fullPage: true });
   findings.pages[at] = await pageState(page);
+  // What the learner reads once the answer is shown: title, text, prompt, explanation.
+  findings.pages[at].text = await page.evaluate(() => document.querySelector('article.step')?.innerText || '');
   const seedTable = await page.evaluate(() => {
     const strip = document.querySelector('[data-testid="verdict-strip"]');
     return strip ? `${strip.innerText} || ${strip.closest('section, figure, div').innerText}` : null;
@@ -321,54 +331,19 @@ async function verdicts(browser, base) {
 }
 
 /**
- * Every model number of the lesson text (lessons/numbers.tsv: what a placeholder prints) whose
- * settings are the settings a step's page runs with, looked for in that page's tables, in the
- * metric's column (and the row's key): a number the text states that the table beside it does
- * not show is a contradiction.
+ * Every placeholder the lesson text shows (title, text, prompt, explanation), printed as the
+ * page prints it and compared with the value it names: the page's own table at the page's
+ * settings, else the model's table at the placeholder's settings (walk/placeholders.mjs). A
+ * value outside the placeholder's last printed digit is a contradiction; one the page's text
+ * does not show, or that cannot be checked, is listed for reading.
  */
 function modelNumbers() {
-  const tsv = fs.readFileSync(path.join(here, '../../lessons/numbers.tsv'), 'utf8').split('\n')
-    .filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
-  const defaults = {};
-  const cliDefaults = (exp) => {
-    if (!defaults[exp]) {
-      defaults[exp] = {};
-      const out = execFileSync(process.env.SKBLAB_CLI || '../target/release/skblab', ['params', exp], { encoding: 'utf8' });
-      for (const m of out.matchAll(/^(\w+)(?: \[[^\]]*\])?\s+default (\S+)/gm)) defaults[exp][m[1]] = m[2];
-    }
-    return defaults[exp];
-  };
-  const norm = (exp, pairs) => {
-    const d = cliDefaults(exp); const out = {};
-    for (const [k, v] of pairs) if (d[k] !== v) out[k] = v;
-    return JSON.stringify(Object.keys(out).sort().map((k) => [k, out[k]]));
-  };
-  let checked = 0;
-  for (const [at, st] of Object.entries(findings.pages)) {
-    const m = /skblab run (\S+)(.*)/.exec(st.cli);
-    if (!m) continue;
-    const exp = m[1];
-    const pageSets = [...m[2].matchAll(/--set (\w+)=(\S+)/g)].map((x) => [x[1], x[2]]);
-    const here = norm(exp, pageSets);
-    const slug = at.split('/')[0];
-    for (const [lesson, metric, row, settings, unit, value] of tsv) {
-      if (lesson !== slug || norm(exp, settings.split(',').filter(Boolean).map((kv) => kv.split('='))) !== here) continue;
-      const [rk, rv] = row ? row.split('=') : [null, null];
-      const cells = st.cells.filter((c) => c.head.split(/\s/)[0] === metric && !/seed\b/.test(c.head) && (!rk || Number(c.key) === Number(rv)));
-      if (!cells.length) continue;
-      checked++;
-      const v = Number(value);
-      const ok = cells.some((c) => {
-        const t = c.text.replace(/,/g, '').replace('−', '-').match(/-?\d+(?:\.\d+)?/);
-        if (!t) return false;
-        const dec = (t[0].split('.')[1] || '').length;
-        return Math.abs(Number(t[0]) - v) <= 0.51 * 10 ** -dec + 1e-9;
-      });
-      if (!ok) log('contradictions', `${at}: the text's ${metric}${row ? `[${row}]` : ''} = ${value} ${unit} at these settings; the page's table shows ${cells.map((c) => c.text).join(', ')}`);
-    }
-  }
-  findings.model_numbers_checked = checked;
-  console.log(`[model numbers] ${checked} placeholders checked against the table beside them`);
+  const res = checkPlaceholders(findings.pages, writtenLessons(ONLY));
+  for (const c of res.contradictions) log('contradictions', c);
+  for (const m of res.missing) log('placeholders_unchecked', m);
+  findings.placeholders = res.rows;
+  findings.model_numbers_checked = res.checked;
+  console.log(`[model numbers] ${res.checked} placeholders checked against the value they name`);
 }
 
 const srv = await startServer();
@@ -378,11 +353,11 @@ const t0 = Date.now();
 try {
   const desktop = await desktopPass(browser, srv.base, answers);
   const phone = await phonePass(browser, srv.base, answers, 'light');
-  if (!ONLY.length || ONLY.includes('dark')) await phonePass(browser, srv.base, answers, 'dark');
+  const dark = !ONLY.length || ONLY.includes('dark') ? await phonePass(browser, srv.base, answers, 'dark') : 0;
   modelNumbers();
   Object.assign(findings.verdicts, await verdicts(browser, srv.base));
   findings.answers = answers;
-  findings.counts = { desktop, phone, leaks: findings.leaks.length, contradictions: findings.contradictions.length, model_numbers_to_read: findings.model_numbers.length,
+  findings.counts = { desktop, phone, phone_dark: dark, leaks: findings.leaks.length, contradictions: findings.contradictions.length, placeholders_checked: findings.model_numbers_checked, placeholders_unchecked: findings.placeholders_unchecked.length, model_numbers_to_read: findings.model_numbers.length,
     grading: findings.grading.length, problems: findings.problems.length, seconds: Math.round((Date.now() - t0) / 1000) };
   console.log(JSON.stringify(findings.counts));
 } finally {

@@ -29,9 +29,17 @@ pub fn go_hash(hash: &str) {
     }
 }
 
-/// Adds a history entry (a new step: the back button returns to the previous one).
+/// Adds a history entry (a new step: the back button returns to the previous one). Once a
+/// new version has taken over (`window.skblabUpdateReady`, set by the loader in Trunk.toml;
+/// the frame's banner says "the next page you open loads it"), it navigates as a link would
+/// instead ([`go_hash`]): the loader reloads on that `hashchange`, so a new step opens in the
+/// new version as a link's page does.
 pub fn push_hash(hash: &str) {
-    if let Some(history) = window().and_then(|w| w.history().ok()) {
+    let Some(w) = window() else { return };
+    let key = wasm_bindgen::JsValue::from_str("skblabUpdateReady");
+    if js_sys::Reflect::get(&w, &key).ok().and_then(|v| v.as_bool()) == Some(true) {
+        go_hash(hash);
+    } else if let Ok(history) = w.history() {
         let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash));
     }
 }

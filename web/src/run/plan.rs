@@ -50,13 +50,25 @@ pub fn eta_ms(estimate_ms: f64, elapsed_ms: f64, done: u32, total: u32) -> f64 {
     elapsed_ms / f64::from(done) * f64::from(total.saturating_sub(done))
 }
 
-/// "about 4 s left", "about 2 min left".
+/// "about 4 s left", "about 2 min left", "about 4.6 h left" (hours as [`duration_text`] says
+/// the estimate beside it: not "about 276 min left" under "about 4.6 h").
 pub fn eta_text(ms: f64) -> String {
     let s = (ms / 1000.0).ceil().max(1.0);
     if s < 90.0 {
         format!("about {s:.0} s left")
-    } else {
+    } else if s < 5400.0 {
         format!("about {:.0} min left", (s / 60.0).ceil())
+    } else {
+        format!("about {:.1} h left", s / 3600.0)
+    }
+}
+
+/// "1 point", "30 points".
+pub fn points_text(n: u64) -> String {
+    if n == 1 {
+        "1 point".to_string()
+    } else {
+        format!("{n} points")
     }
 }
 
@@ -270,6 +282,9 @@ mod tests {
         assert_eq!(eta_ms(1000.0, 400.0, 2, 10), 1600.0);
         assert_eq!(eta_text(1600.0), "about 2 s left");
         assert_eq!(eta_text(200_000.0), "about 4 min left");
+        assert_eq!(eta_text(4.6 * 3_600_000.0), "about 4.6 h left", "hours, as the estimate says them");
+        assert_eq!(duration_text(4.6 * 3_600_000.0), "4.6 h");
+        assert_eq!((points_text(1), points_text(30)), ("1 point".to_string(), "30 points".to_string()));
         assert_eq!(duration_text(45_000.0), "45 s");
         assert_eq!(duration_text(600_000.0), "10 min");
     }

@@ -2,7 +2,7 @@
 //! heavy run shows) and [`RunControl`] (once per page: the estimate, the go-ahead for a run
 //! estimated above half a minute, the ETA and Stop of a long run, "Run again" after Stop).
 
-use super::plan::{self, duration_text, eta_text};
+use super::plan::{self, duration_text, eta_text, points_text};
 use super::{confirm, ensure_visible, hold, now_ms, release, restart, state_of, stop, want, RunKey, RunState};
 use crate::store::{self, Topic};
 use skblab_core::{Cost, Experiment, Params};
@@ -109,7 +109,7 @@ pub fn run_progress(props: &ProgressProps) -> Html {
         let first = s.first_row_ms.unwrap_or(0.0);
         let cold = if s.cold_start { " (including the workers' start)" } else { "" };
         let on = if s.job.workers > 1 { format!(" on {} workers", s.job.workers) } else { String::new() };
-        format!("ran {} points in {total:.0} ms{on}; first point after {first:.0} ms{cold}", s.rows.len())
+        format!("ran {} in {total:.0} ms{on}; first point after {first:.0} ms{cold}", points_text(s.rows.len() as u64))
     });
     html! {
         <div class="run-progress">
@@ -156,9 +156,9 @@ fn estimate_line(s: &RunState) -> String {
     let w = s.key.experiment.estimate(&s.key.params);
     let workers = if s.job.workers == 1 { "1 worker".to_string() } else { format!("{} workers", s.job.workers) };
     format!(
-        "about {} on {workers} ({} points, about {:.1} M simulated events)",
+        "about {} on {workers} ({}, about {:.1} M simulated events)",
         duration_text(s.job.estimate_ms),
-        w.points,
+        points_text(w.points),
         w.events as f64 / 1e6
     )
 }
@@ -199,12 +199,15 @@ pub fn run_control(props: &ProgressProps) -> Html {
     let elapsed = now - s.job.started_ms;
     let long = s.job.estimate_ms >= plan::LONG_MS || elapsed >= plan::LONG_MS;
     let eta = s.job.eta_ms(now);
+    // Once a point is in, the time left is the rate measured so far, not the estimate above it
+    // (which may be far off): said, so the two never read as one figure twice.
+    let basis = if s.rows.is_empty() { "" } else { "at the rate so far, " };
     let onclick = Callback::from(move |_: MouseEvent| stop(&key));
     html! {
         <div class="run-control" data-testid="run-control">
             <span class="muted" data-testid="run-estimate">{ format!("Estimated {}.", estimate_line(s)) }</span>
             if long {
-                <span class="run-eta" data-testid="run-eta">{ format!(" {} of {} points, {}.", s.rows.len(), s.job.total, eta_text(eta)) }</span>
+                <span class="run-eta" data-testid="run-eta">{ format!(" {} of {} points, {basis}{}.", s.rows.len(), s.job.total, eta_text(eta)) }</span>
                 <button class="btn btn-small" type="button" {onclick} data-testid="run-stop" aria-label="Stop the run">{"Stop"}</button>
             }
         </div>

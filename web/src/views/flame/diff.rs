@@ -244,10 +244,27 @@ pub fn diff_flames(props: &DiffProps) -> Html {
     }
 }
 
-/// One graph: B's frames coloured by their change, then the largest changes in a table.
+/// Whether A and B draw the same graph: no frame only one of them has, none whose share moved
+/// by a hundredth of a point (page-frag-free's "before the fix" graph, pinned with the fix off
+/// and compared with it on: the knob changes the current run's graph, not that one).
+pub fn unchanged(drawn: &[Change], gone: &[Change]) -> bool {
+    gone.is_empty() && drawn.iter().all(|c| c.a_pct > 0.0 && c.delta().abs() < 0.005)
+}
+
+/// One graph: B's frames coloured by their change, then the largest changes in a table; a
+/// graph A and B share is said in words, not drawn all grey.
 fn diff_section(b: &FlameGraph, a: &FlameGraph, g: usize) -> Html {
     let (bn, an) = (b.nodes(), a.nodes());
     let (drawn, gone) = changes(&bn, &an);
+    if unchanged(&drawn, &gone) {
+        return html! {
+            <section class="flame-one" data-testid={format!("flame-diff-{}", b.id)} data-same="true">
+                <h4 class="flame-title">{ format!("{} (B against A)", b.title) }</h4>
+                <p class="muted" data-testid="flame-diff-same">{"The same graph in A and B: the settings that \
+                    differ do not change it, so no frame grew or shrank."}</p>
+            </section>
+        };
+    }
     let markup = diff_svg(&format!("{}: B against A", b.title), &bn, &drawn, g);
     let mut top: Vec<&Change> = drawn.iter().chain(&gone).filter(|c| c.delta().abs() >= 0.005).collect();
     top.sort_by(|x, y| y.delta().abs().total_cmp(&x.delta().abs()));
@@ -298,6 +315,9 @@ mod tests {
         assert_eq!(at("x;spin").a_pct, 0.0, "same name, other path: another frame");
         assert_eq!(at("k").delta(), -20.0);
         assert_eq!(gone.iter().map(|c| c.path.as_str()).collect::<Vec<_>>(), ["k;old"]);
+        assert!(!unchanged(&drawn, &gone));
+        let (same, none) = changes(&a, &a);
+        assert!(unchanged(&same, &none), "a graph against itself: nothing to colour");
         assert_eq!(scale(&drawn), 40.0);
         let svg = diff_svg("t <b>", &b, &drawn, 0);
         assert_eq!(svg.matches("<rect").count(), b.len());
