@@ -23,11 +23,12 @@
 //! per-page work and the free-page counter), `watermark.rs` (the lockless watermark check
 //! before an order > 0 allocation, whose reads share the lines the lock holders write).
 
+mod area_lines;
 mod holder_work;
 mod pages;
 mod watermark;
 
-use super::buddy::{FreeArea, Pfn, MAX_ORDER};
+use super::buddy::{AreaField, FreeArea, Pfn, MAX_ORDER};
 use super::cache::{Caches, Source, LINE_BYTES, SOURCES};
 use super::cacheline::SharedLine;
 use super::machine::{CpuId, MachineProfile};
@@ -64,10 +65,10 @@ pub struct Zone {
     pub pcp_high_order: bool,
     /// Every frame's `struct page` (refcount, order, its line) and who last used its data.
     pages: Pages,
-    /// `free_area[order]` of `struct zone`: list head and `nr_free`, one line per order
-    /// (104 bytes each in 5.2; the model gives each order its own line), written by the
-    /// holder of `zone->lock` and read by every allocator's watermark check.
-    area_line: [SharedLine; MAX_ORDER],
+    /// The lines of `struct zone`'s `free_area[]` by byte offset (`area_lines.rs`): list
+    /// heads and `nr_free`, written by the holder of `zone->lock` and read by every
+    /// allocator's watermark check.
+    area_line: area_lines::AreaLines,
     /// Whether the buddy charges the holder's per-page work and the free-page counter
     /// (`holder_work.rs`); off: the list steps and lines only.
     pub holder_work: bool,
@@ -227,18 +228,36 @@ impl Zone {
             let cap = if Some(pfn) == prefetched { 0 } else { cap_ns };
             ns += self.touch_page_capped(m, caches, cpu, pfn, cap);
         }
-        let mut area_ns = 0;
-        let orders = self.free_area.orders_touched;
-        for (o, line) in self.area_line.iter_mut().enumerate() {
-            if orders & (1 << o) != 0 {
-                area_ns += line.write(m, caches, cpu);
-            }
-        }
+        let area_ns = self.area_fields_ns(m, caches, cpu);
         let probe_ns = match self.free_area.probe {
             Some(pfn) => self.touch_page_capped(m, caches, cpu, pfn, if Some(pfn) == prefetched { 0 } else { cap_ns }),
             None => 0,
         };
         ns + area_ns.max(probe_ns)
+    }
+
+    /// The `free_area` fields the last buddy call used ([`FreeArea::area_fields`]), each on
+    /// its line ([`area_lines::line_of`]): written, or only read (an empty list tried). Within
+    /// an order the fields' misses overlap (their addresses do not depend on each other:
+    /// model assumption); the orders a split or merge visits are paid in turn. A line a
+    /// pass already wrote is its own when written again.
+    fn area_fields_ns(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> u64 {
+        const WRITES: [AreaField; 3] = [AreaField::HeadNext, AreaField::HeadPrev, AreaField::NrFree];
+        let mut ns = 0;
+        for o in 0..MAX_ORDER {
+            let mut order_ns = 0;
+            for f in WRITES {
+                if self.free_area.used(o, f) {
+                    order_ns = order_ns.max(self.area_line[area_lines::line_of(o, f)].write(m, caches, cpu));
+                }
+            }
+            let read = AreaField::HeadRead;
+            if self.free_area.used(o, read) && !WRITES.iter().any(|&f| self.free_area.used(o, f)) {
+                order_ns = order_ns.max(self.area_line[area_lines::line_of(o, read)].read(m, caches, cpu));
+            }
+            ns += order_ns;
+        }
+        ns
     }
 
     /// Under zone->lock: `__rmqueue_smallest()` for a caller (the non-pcp path of `rmqueue`):
