@@ -10,7 +10,7 @@
 //! What we simplify: one zone per NUMA node (ZONE_NORMAL), no watermarks or reclaim (an
 //! empty zone is a failed allocation, a value). Costs: every operation reports the cycles of
 //! its bookkeeping and the ns of the cache lines it pulls (each `struct page` is one line;
-//! the zone has one `free_area` line per order). A buddy call under the lock pays for exactly
+//! the `free_area` fields sit on the lines of their byte offsets, `area_lines.rs`). A buddy call under the lock pays for exactly
 //! the lines it reads or writes: the list head of every order it visits, the block's struct
 //! page and its list neighbours, each merge partner (`FreeArea::touched`). The zone's vmstat
 //! counters are per-CPU diffs in 5.2 (no shared line). With `holder_work` the zone also
@@ -21,7 +21,8 @@
 //! Files: `mod.rs` (here: the zone, rmqueue and the two free paths, its invariants and
 //! /proc/zoneinfo), `pages.rs` (every frame's `struct page`), `holder_work.rs` (the holder's
 //! per-page work and the free-page counter), `watermark.rs` (the lockless watermark check
-//! before an order > 0 allocation, whose reads share the lines the lock holders write).
+//! before an order > 0 allocation, whose reads share the lines the lock holders write),
+//! `area_lines.rs` (which line of `free_area[]` each field sits on).
 
 mod area_lines;
 mod holder_work;
