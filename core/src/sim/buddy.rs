@@ -23,6 +23,23 @@ pub type Pfn = u32;
 const NIL: u32 = u32::MAX;
 const NOT_FREE: u8 = u8::MAX;
 
+/// A field of `struct free_area` a buddy call uses (one migratetype: `free_list[0]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AreaField {
+    /// `free_list[mt].next` written (`list_add`, or `list_del` of the first entry).
+    HeadNext = 0,
+    /// `free_list[mt].prev` written (`list_add_tail`, `list_del` of the last entry, an
+    /// add to an empty list).
+    HeadPrev = 1,
+    /// `nr_free` written (every add and del).
+    NrFree = 2,
+    /// `free_list[mt].next` read and found empty (`__rmqueue_smallest` trying an order).
+    HeadRead = 3,
+}
+
+/// Bits per order in [`FreeArea::area_fields`].
+pub const AREA_FIELDS: usize = 4;
+
 /// What one allocation or free did, for the cost model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct BuddyWork {
@@ -46,6 +63,9 @@ pub struct FreeArea {
     pub touched: Vec<Pfn>,
     /// Bit `o` set if that call read or wrote `free_area[o]` (list head, `nr_free`).
     pub orders_touched: u16,
+    /// Which fields of each `free_area[o]` that call wrote or only read: bits
+    /// `AREA_FIELDS * o + f`, `f` one of [`AreaField`] (for the line each lives on).
+    pub area_fields: u64,
     /// The last [`FreeArea::free`]'s `page_is_buddy()` read of a buddy that did not merge: its
     /// address depends only on pfn and order and the branch goes to `done_merging`, so the
     /// miss runs alongside the list_add's read of the list head (not in `touched`).
@@ -55,6 +75,8 @@ pub struct FreeArea {
     pub head_adds: u64,
     pub tail_adds: u64,
     pub splits: u64,
+    /// Frees that merged with at least one buddy.
+    pub merges: u64,
 }
 
 impl FreeArea {
@@ -73,10 +95,12 @@ impl FreeArea {
             free_order: vec![NOT_FREE; n],
             touched: Vec::new(),
             orders_touched: 0,
+            area_fields: 0,
             probe: None,
             head_adds: 0,
             tail_adds: 0,
             splits: 0,
+            merges: 0,
         };
         for pfn in (0..n_pages).step_by(top as usize).rev() {
             fa.list_add(pfn, MAX_ORDER - 1);
@@ -138,11 +162,14 @@ impl FreeArea {
             self.touched.push(old);
         }
         self.orders_touched |= 1 << order;
+        self.mark(order, AreaField::HeadNext);
+        self.mark(order, AreaField::NrFree);
         self.next[pfn as usize] = old;
         self.prev[pfn as usize] = NIL;
         if old != NIL {
             self.prev[old as usize] = pfn;
         } else {
+            self.mark(order, AreaField::HeadPrev);
             self.tail[order] = pfn;
         }
         self.head[order] = pfn;
@@ -161,6 +188,8 @@ impl FreeArea {
         self.touched.push(pfn);
         self.touched.push(old);
         self.orders_touched |= 1 << order;
+        self.mark(order, AreaField::HeadPrev);
+        self.mark(order, AreaField::NrFree);
         self.prev[pfn as usize] = old;
         self.next[pfn as usize] = NIL;
         self.next[old as usize] = pfn;
@@ -179,7 +208,9 @@ impl FreeArea {
             }
         }
         self.orders_touched |= 1 << order;
+        self.mark(order, AreaField::NrFree);
         if p == NIL {
+            self.mark(order, AreaField::HeadNext);
             self.head[order] = n;
         } else {
             self.next[p as usize] = n;
@@ -187,6 +218,7 @@ impl FreeArea {
         if n != NIL {
             self.prev[n as usize] = p;
         } else {
+            self.mark(order, AreaField::HeadPrev);
             self.tail[order] = p;
         }
         self.free_order[pfn as usize] = NOT_FREE;
@@ -201,6 +233,10 @@ impl FreeArea {
         let from = (order..MAX_ORDER).find(|&o| self.head[o] != NIL);
         let last = from.unwrap_or(MAX_ORDER - 1);
         self.orders_touched = ((1u32 << (last + 1)) - (1u32 << order)) as u16;
+        self.area_fields = 0;
+        for o in order..=last {
+            self.mark(o, AreaField::HeadRead);
+        }
         let from = from?;
         let pfn = self.head[from];
         self.list_del(pfn, from);
@@ -222,6 +258,7 @@ impl FreeArea {
         assert!(self.free_order[pfn as usize] == NOT_FREE, "bug: double free of pfn {pfn}");
         self.touched.clear();
         self.orders_touched = 0;
+        self.area_fields = 0;
         self.probe = None;
         let (mut pfn, mut order, mut steps) = (pfn, order, 0);
         while order < MAX_ORDER - 1 {
@@ -237,6 +274,7 @@ impl FreeArea {
             order += 1;
             steps += 1;
         }
+        self.merges += u64::from(steps > 0);
         // buddy_merge_likely() (6dda9d55bf54, 2.6.35): if the buddy of the block one order up
         // is free, this block's own buddy may come back soon and merge; the block goes to the
         // tail so it is not handed out first. page_is_buddy() reads that struct page; its
@@ -253,6 +291,15 @@ impl FreeArea {
         self.head_adds += 1;
         self.list_add(pfn, order);
         BuddyWork { steps }
+    }
+
+    fn mark(&mut self, order: usize, f: AreaField) {
+        self.area_fields |= 1 << (AREA_FIELDS * order + f as usize);
+    }
+
+    /// Whether the last call used field `f` of `free_area[order]` ([`FreeArea::area_fields`]).
+    pub fn used(&self, order: usize, f: AreaField) -> bool {
+        self.area_fields & (1 << (AREA_FIELDS * order + f as usize)) != 0
     }
 
     /// Whether a free block starts at `pfn` (for the checkers of what sits on top).

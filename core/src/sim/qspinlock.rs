@@ -13,6 +13,9 @@
 //! spin on their own MCS nodes and cost nothing here. With [`QSpinLock::arrivals_in_handoff`]
 //! on, a CPU that arrives while a handoff is under way delays it ([`QSpinLock::lock`]: its
 //! atomics on the lock word take the line exclusive before the spinner's read is served).
+//! With [`QSpinLock::claim_cmpxchg`] on, a waiter that queued behind another (the MCS queue;
+//! the first waiter takes the pending bit) and finds nobody behind it when its turn comes
+//! claims the lock with a locked cmpxchg, one more transfer ([`QSpinLock::unlock`]).
 //! Hold and wait times are not parameters: they emerge from what the holders do and from the
 //! queue.
 //! Statistics follow /proc/lock_stat (CONFIG_LOCK_STAT): contentions, bounces, wait and hold.
@@ -47,6 +50,9 @@ pub struct Waiter {
     pub thread: u32,
     pub cpu: CpuId,
     pub since_ns: u64,
+    /// Queued behind another waiter (the MCS queue); the first waiter takes the pending bit.
+    #[serde(skip)]
+    pub mcs: bool,
 }
 
 /// /proc/lock_stat-style counters, all in ns and counts.
@@ -114,6 +120,14 @@ pub struct QSpinLock {
     /// Arrivals that took the line during a handoff (with `arrivals_in_handoff`).
     #[serde(skip)]
     pub handoff_steals: u64,
+    /// Whether an MCS queue head that finds nobody queued behind it claims the lock with a
+    /// locked cmpxchg that waits for the line (off: every claim is a plain store). Like
+    /// `arrivals_in_handoff`, the world must look at [`QSpinLock::granted_ns`].
+    #[serde(skip)]
+    pub claim_cmpxchg: bool,
+    /// Grants that paid the claim's cmpxchg (with `claim_cmpxchg`).
+    #[serde(skip)]
+    pub cmpxchg_claims: u64,
 }
 
 /// Serializes the line as its owner, as the field `line_owner` always was.
@@ -133,6 +147,8 @@ impl QSpinLock {
             arrivals_in_handoff: false,
             handoff: None,
             handoff_steals: 0,
+            claim_cmpxchg: false,
+            cmpxchg_claims: 0,
         }
     }
 
@@ -172,7 +188,7 @@ impl QSpinLock {
     /// arrival during a hold costs the handoff nothing: the releasing store fetches the line
     /// from the arrival instead of invalidating the spinner's copy, one transfer either way.
     pub fn lock(&mut self, m: &MachineProfile, now_ns: u64, thread: u32, cpu: CpuId) -> Acquire {
-        let me = Waiter { thread, cpu, since_ns: now_ns };
+        let me = Waiter { thread, cpu, since_ns: now_ns, mcs: !self.queue.is_empty() };
         if let Some(h) = self.holder {
             if let Some((at_cpu, last_trip)) = self.handoff.filter(|_| self.arrivals_in_handoff) {
                 if now_ns + last_trip < self.acquired_ns {
@@ -229,7 +245,18 @@ impl QSpinLock {
         debug_assert_eq!(self.line.owner(), Some(h.cpu));
         let bounced = h.cpu != next.cpu;
         let invalidate_ns = m.transfer_ns(h.cpu, next.cpu);
-        let trip_ns = self.line.handoff(m, next.cpu);
+        let mut trip_ns = self.line.handoff(m, next.cpu);
+        // The claim (5.2 `queued_spin_lock_slowpath`, `locked:`): an MCS queue head that is
+        // also its tail (nobody queued behind it) clears the tail with
+        // `atomic_try_cmpxchg_relaxed()`, a locked instruction: it waits for the line
+        // exclusive, and the releaser still shares it since the spinner's read, so one more
+        // transfer before the critical section. With a waiter behind, `set_locked()` is a plain
+        // store and the pending waiter's `clear_pending_set_locked()` too: they retire into
+        // the store buffer and cost the handoff nothing.
+        if self.claim_cmpxchg && next.mcs && self.queue.is_empty() {
+            trip_ns += m.transfer_ns(h.cpu, next.cpu);
+            self.cmpxchg_claims += 1;
+        }
         let at_ns = now_ns + invalidate_ns + trip_ns;
         self.take(next, at_ns, bounced);
         self.handoff = Some((h.cpu, trip_ns));
@@ -386,6 +413,37 @@ mod tests {
         l.lock(&m, 10, 2, 2);
         l.lock(&m, 500, 3, 3);
         assert_eq!(l.unlock(&m, 1000).unwrap().1, 1000 + 2 * mesh);
+    }
+
+    #[test]
+    fn an_mcs_head_with_nobody_behind_it_claims_with_a_cmpxchg() {
+        let m = SERVER_2019;
+        let mesh = m.line_same_socket_ns;
+        // CPU 1 holds; `waiters` CPUs queue (2, 3, ...); returns each grant's handoff in ns.
+        let run = |on: bool, waiters: u32| {
+            let mut l = QSpinLock::new("zone.lock");
+            l.claim_cmpxchg = on;
+            l.lock(&m, 0, 1, 1);
+            for w in 0..waiters {
+                assert_eq!(l.lock(&m, 10 + u64::from(w), 2 + w, 2 + w as CpuId), Acquire::Queued);
+            }
+            let mut now = 1000;
+            let mut handoffs = vec![];
+            while let Some((_, at)) = l.unlock(&m, now) {
+                handoffs.push(at - now);
+                now = at + 100;
+            }
+            (handoffs, l.cmpxchg_claims)
+        };
+        // One CPU alone, or one waiter (the pending bit): as before.
+        assert_eq!(run(true, 0), (vec![], 0));
+        assert_eq!(run(true, 1), (vec![2 * mesh], 0));
+        // Two waiters: the pending one claims with a plain store; the second, an MCS head
+        // with nobody behind it, waits for its cmpxchg: one transfer more.
+        assert_eq!(run(true, 2), (vec![2 * mesh, 3 * mesh], 1));
+        assert_eq!(run(false, 2), (vec![2 * mesh, 2 * mesh], 0));
+        // Three: only the last claim finds an empty queue behind it.
+        assert_eq!(run(true, 3), (vec![2 * mesh, 2 * mesh, 3 * mesh], 1));
     }
 
     #[test]

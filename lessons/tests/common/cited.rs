@@ -9,6 +9,8 @@ pub const CITED_NUMBERS: &[(&str, &str, &str)] = &[
     ("skb-cache", "16 M alloc+free", "the cover letter of merge bdaba8959e92: 8 Mpps = 16 M alloc/free per second"),
     ("skb-cache", "16 million allocations", "the cover letter of merge bdaba8959e92"),
     ("skb-cache", "1.5 KB of tx skb", "slab object sizes: a 512-byte fclone and a kmalloc-1k head"),
+    ("skb-cache", "32 KiB", "5.2's NAPI page fragment size (a kernel constant)"),
+    ("skb-cache", "32 KB per-task", "the per-task page frag of 0b7d7f6b2208's commit message (a kernel constant)"),
     // high-order-alloc
     ("high-order-alloc", "the seed measured 267 Gbit/s", "seed 000's table: 8 flows, order 3"),
     ("high-order-alloc", "seed: 642 Gbit/s", "seed 000's table: 20 flows, order 0"),
@@ -31,6 +33,8 @@ pub const CITED_NUMBERS: &[(&str, &str, &str)] = &[
     ),
     // page-frag-free
     ("page-frag-free", "12.65 %", "seed 002's perf graph: __free_pages_ok"),
+    ("page-frag-free", "11.86 %", "seed 002's perf graph: free_one_page"),
+    ("page-frag-free", "the seed: 11.86", "seed 002's perf graph: free_one_page"),
     ("page-frag-free", "+11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
     ("page-frag-free", "~11 %", "seed 002: Ilias Apalodimas's gain on a Cortex-A53"),
     ("page-frag-free", "+7 %", "seed 002: Jesper Dangaard Brouer's gain"),

@@ -10,7 +10,7 @@
 //! What we simplify: one zone per NUMA node (ZONE_NORMAL), no watermarks or reclaim (an
 //! empty zone is a failed allocation, a value). Costs: every operation reports the cycles of
 //! its bookkeeping and the ns of the cache lines it pulls (each `struct page` is one line;
-//! the zone has one `free_area` line per order). A buddy call under the lock pays for exactly
+//! the `free_area` fields sit on the lines of their byte offsets, `area_lines.rs`). A buddy call under the lock pays for exactly
 //! the lines it reads or writes: the list head of every order it visits, the block's struct
 //! page and its list neighbours, each merge partner (`FreeArea::touched`). The zone's vmstat
 //! counters are per-CPU diffs in 5.2 (no shared line). With `holder_work` the zone also
@@ -21,13 +21,15 @@
 //! Files: `mod.rs` (here: the zone, rmqueue and the two free paths, its invariants and
 //! /proc/zoneinfo), `pages.rs` (every frame's `struct page`), `holder_work.rs` (the holder's
 //! per-page work and the free-page counter), `watermark.rs` (the lockless watermark check
-//! before an order > 0 allocation, whose reads share the lines the lock holders write).
+//! before an order > 0 allocation, whose reads share the lines the lock holders write),
+//! `area_lines.rs` (which line of `free_area[]` each field sits on).
 
+mod area_lines;
 mod holder_work;
 mod pages;
 mod watermark;
 
-use super::buddy::{FreeArea, Pfn, MAX_ORDER};
+use super::buddy::{AreaField, FreeArea, Pfn, MAX_ORDER};
 use super::cache::{Caches, Source, LINE_BYTES, SOURCES};
 use super::cacheline::SharedLine;
 use super::machine::{CpuId, MachineProfile};
@@ -64,10 +66,10 @@ pub struct Zone {
     pub pcp_high_order: bool,
     /// Every frame's `struct page` (refcount, order, its line) and who last used its data.
     pages: Pages,
-    /// `free_area[order]` of `struct zone`: list head and `nr_free`, one line per order
-    /// (104 bytes each in 5.2; the model gives each order its own line), written by the
-    /// holder of `zone->lock` and read by every allocator's watermark check.
-    area_line: [SharedLine; MAX_ORDER],
+    /// The lines of `struct zone`'s `free_area[]` by byte offset (`area_lines.rs`): list
+    /// heads and `nr_free`, written by the holder of `zone->lock` and read by every
+    /// allocator's watermark check.
+    area_line: area_lines::AreaLines,
     /// Whether the buddy charges the holder's per-page work and the free-page counter
     /// (`holder_work.rs`); off: the list steps and lines only.
     pub holder_work: bool,
@@ -227,18 +229,36 @@ impl Zone {
             let cap = if Some(pfn) == prefetched { 0 } else { cap_ns };
             ns += self.touch_page_capped(m, caches, cpu, pfn, cap);
         }
-        let mut area_ns = 0;
-        let orders = self.free_area.orders_touched;
-        for (o, line) in self.area_line.iter_mut().enumerate() {
-            if orders & (1 << o) != 0 {
-                area_ns += line.write(m, caches, cpu);
-            }
-        }
+        let area_ns = self.area_fields_ns(m, caches, cpu);
         let probe_ns = match self.free_area.probe {
             Some(pfn) => self.touch_page_capped(m, caches, cpu, pfn, if Some(pfn) == prefetched { 0 } else { cap_ns }),
             None => 0,
         };
         ns + area_ns.max(probe_ns)
+    }
+
+    /// The `free_area` fields the last buddy call used ([`FreeArea::area_fields`]), each on
+    /// its line ([`area_lines::line_of`]): written, or only read (an empty list tried). Within
+    /// an order the fields' misses overlap (their addresses do not depend on each other:
+    /// model assumption); the orders a split or merge visits are paid in turn. A line a
+    /// pass already wrote is its own when written again.
+    fn area_fields_ns(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId) -> u64 {
+        const WRITES: [AreaField; 3] = [AreaField::HeadNext, AreaField::HeadPrev, AreaField::NrFree];
+        let mut ns = 0;
+        for o in 0..MAX_ORDER {
+            let mut order_ns = 0;
+            for f in WRITES {
+                if self.free_area.used(o, f) {
+                    order_ns = order_ns.max(self.area_line[area_lines::line_of(o, f)].write(m, caches, cpu));
+                }
+            }
+            let read = AreaField::HeadRead;
+            if self.free_area.used(o, read) && !WRITES.iter().any(|&f| self.free_area.used(o, f)) {
+                order_ns = order_ns.max(self.area_line[area_lines::line_of(o, read)].read(m, caches, cpu));
+            }
+            ns += order_ns;
+        }
+        ns
     }
 
     /// Under zone->lock: `__rmqueue_smallest()` for a caller (the non-pcp path of `rmqueue`):

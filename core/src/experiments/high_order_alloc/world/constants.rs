@@ -34,6 +34,10 @@ pub const WATERMARK_READS: bool = true;
 /// (`QSpinLock::arrivals_in_handoff`).
 pub const ARRIVALS_IN_HANDOFF: bool = true;
 
+/// Whether an MCS queue head with nobody behind it claims zone->lock with a locked cmpxchg
+/// that waits for the line (`QSpinLock::claim_cmpxchg`).
+pub const CLAIM_CMPXCHG: bool = true;
+
 /// `tcp_measure_rcv_mss()` counts a short segment's length only from `TCP_MSS_DEFAULT` plus
 /// the 20-byte base header, its length including its header (32 bytes with timestamps, as on
 /// loopback); a shorter one always marks the ACK pushed.

@@ -25,6 +25,7 @@ fn build_zones(cfg: &StreamConfig, root: &mut Rng) -> Vec<Zone> {
             let mut zone = Zone::fragmented(node, cfg.zone_pages, n_cpus, pcp, cfg.input.pcp_high_order, &mut rng);
             zone.holder_work = super::constants::HOLDER_WORK;
             zone.lock.arrivals_in_handoff = super::constants::ARRIVALS_IN_HANDOFF;
+            zone.lock.claim_cmpxchg = super::constants::CLAIM_CMPXCHG;
             zone
         })
         .collect()
