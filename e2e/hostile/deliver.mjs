@@ -1,6 +1,6 @@
 // A hostile user's pass over what the page promises about long work and kept state (not part
 // of `make test`: a few minutes, one Chromium). Each check is tried as a user would break it:
-//  - work stops when nothing needs it: a visible sweep, a pinned run, an uncertainty band, the
+//  - work stops when nothing needs it: a visible sweep, a pinned run, a playground's band, the
 //    Reproduce page and a machine fit each left mid-way (another page, Stop, Unpin), then the
 //    browser's CPU over the next seconds must fall to idle;
 //  - every long job shows its estimate before it starts and a progress, ETA and Stop while
@@ -102,9 +102,9 @@ await check('a pinned link of hours asks first, shows its estimate; started then
   return `ask: "${ask.replace(/\s+/g, ' ').slice(0, 120)}"; ${idle.toFixed(1)} / ${during.toFixed(1)} / ${after.toFixed(1)} CPU-s before / during / after`;
 });
 
-await check('a band on the Reproduce page: estimate first, progress/ETA/Stop, and leaving stops it', async () => {
+await check('a band on a playground: estimate first, progress/ETA/Stop, and leaving stops it', async () => {
   const page = await open();
-  await page.goto(`${base}/#/reproduce`);
+  await page.goto(`${base}/#/play/high-order-alloc`);
   await appReady(page);
   const start = page.locator(tid('band-start')).first();
   await start.waitFor({ timeout: 120000 });
