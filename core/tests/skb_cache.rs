@@ -364,3 +364,20 @@ fn a_cpu_allocates_from_the_other_nodes_slabs_it_froze() {
     assert!(two.off_node_partial_allocs > 100, "{}", two.off_node_partial_allocs);
     assert!(two.slub.cpu_partial_alloc > 2 * two.off_node_partial_allocs / 3);
 }
+
+/// The busy share of all CPUs is a share of the window's CPU time: never above 100 %, also
+/// where every CPU is saturated and operations charged at the window's end run past it (a long
+/// warm-up, the 5.11+ kmalloc heads, a short window: 100.1-100.2 % before the cap).
+#[test]
+fn busy_share_is_at_most_100_pct_on_saturated_cpus() {
+    for settings in [&["warmup_us=10000"][..], &["rx_head=kmalloc"], &["warmup_us=10000", "measure_us=1000"]] {
+        let out = run(settings);
+        let busy = metric(&out, "busy_pct");
+        assert!((99.0..=100.0).contains(&busy), "{settings:?}: busy_pct {busy}");
+        let text = out.views.iter().map(|v| format!("{v:?}")).collect::<String>();
+        assert!(
+            !text.contains("100.1 % busy") && !text.contains("100.2 % busy"),
+            "{settings:?}: a view says more than 100 % busy"
+        );
+    }
+}

@@ -57,7 +57,7 @@ mod view_data;
 pub use job::{Job, Phase};
 pub use redraw::Changed;
 pub use runs::{confirm, finished, hold, release, restart, state_of, stop, want, want_agreed, RunKey, RunState};
-use runs::{ensure_visible, keep_idle, Active, CACHE_LEN};
+use runs::{ensure_visible, keep_idle, leave_visible, show_visible, unshow_visible, Active, CACHE_LEN};
 pub use ui::{use_background_run, use_background_run_of, use_run, use_ticker, waiting_note, RunControl, RunProgress};
 
 /// The pool and what it is doing.
@@ -75,6 +75,8 @@ struct Client {
     confirmed: Vec<RunKey>,
     /// Keys of background runs shown by components, and how many show each.
     holders: Vec<(RunKey, u32)>,
+    /// Keys made visible by components ([`use_run`]), and how many show each.
+    shown: Vec<(RunKey, u32)>,
     /// Finished runs, oldest first.
     cache: Vec<Rc<RunState>>,
     /// The store of every other kind of job (custom views' data, bands, machine fits), made on

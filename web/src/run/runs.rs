@@ -199,6 +199,56 @@ pub(super) fn ensure_visible(key: &RunKey) {
     }
 }
 
+/// One more component shows the visible run `key` ([`super::use_run`]).
+pub(super) fn show_visible(key: &RunKey) {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.shown.iter_mut().find(|(k, _)| k == key) {
+            Some((_, n)) => *n += 1,
+            None => c.shown.push((key.clone(), 1)),
+        }
+    });
+}
+
+/// One component less shows the visible run `key` (see [`leave_visible`]).
+pub(super) fn unshow_visible(key: &RunKey) {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(i) = c.shown.iter().position(|(k, _)| k == key) {
+            c.shown[i].1 -= 1;
+            if c.shown[i].1 == 0 {
+                c.shown.remove(i);
+            }
+        }
+    });
+}
+
+/// Called once the components of a render have made their runs visible: if `key` is still the
+/// visible run and no component shows it (its page was left, not moved to other settings, whose
+/// run would have replaced it), its unfinished run is stopped — its workers terminated — and
+/// forgotten, as a pinned run's is by [`release`]: nothing runs for a view no one sees.
+pub(super) fn leave_visible(key: &RunKey) {
+    let changed = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.visible.as_ref() != Some(key) || c.shown.iter().any(|(k, _)| k == key) {
+            return None;
+        }
+        c.visible = None;
+        // A go-ahead was for that occasion: shown again, the run asks again.
+        c.confirmed.retain(|k| k != key);
+        c.idle.retain(|s| s.key != *key || !s.job.is_awaiting());
+        let i = c.runs.iter().position(|a| !a.background && a.state.key == *key)?;
+        let id = c.runs.remove(i).state.job.id;
+        c.pool.terminate(|o| matches!(o, Owner::Run { run, .. } if *run == id));
+        let mut changed = pump(&mut c);
+        changed |= Changed::of(Topic::Runs);
+        Some(changed)
+    });
+    if let Some(changed) = changed {
+        changed.notify();
+    }
+}
+
 /// Asks for `key` in the background: started in the pool after the visible run, unless it is
 /// running, cached, stopped or waiting already. Light runs need no worker: use [`finished`].
 pub fn want(key: RunKey) {

@@ -3,7 +3,8 @@
 //! estimated above half a minute, the ETA and Stop of a long run, "Run again" after Stop).
 
 use super::plan::{self, duration_text, eta_text, points_text};
-use super::{confirm, ensure_visible, hold, now_ms, release, restart, state_of, stop, want, RunKey, RunState};
+use super::{confirm, ensure_visible, hold, leave_visible, now_ms, release, restart, show_visible, state_of, stop};
+use super::{unshow_visible, want, RunKey, RunState};
 use crate::store::{self, Topic};
 use skblab_core::{Cost, Experiment, Params};
 use std::cell::Cell;
@@ -24,8 +25,21 @@ pub fn use_run(experiment: &'static dyn Experiment, params: &Params, seed: u64) 
     {
         let key = key.clone();
         use_effect_with(key, move |key| {
+            let key = key.clone();
             if heavy {
-                ensure_visible(key)
+                ensure_visible(&key);
+                show_visible(&key);
+            }
+            move || {
+                if heavy {
+                    unshow_visible(&key);
+                    // After this render's components made their own runs visible: a page left
+                    // stops its run (other settings of the same view replaced it already).
+                    spawn_local(async move {
+                        sleep(Duration::ZERO).await;
+                        leave_visible(&key);
+                    });
+                }
             }
         });
     }

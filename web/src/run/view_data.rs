@@ -37,6 +37,8 @@ struct Entry {
     data: Option<ViewData>,
     /// Given to a worker.
     sent: bool,
+    /// Views of a page's list ([`use_view_data_list`]) that show it (see [`release`]).
+    held: u32,
 }
 
 /// Every entry, oldest first.
@@ -55,7 +57,7 @@ impl Views {
     /// oldest finished ones beyond [`CACHE_LEN`].
     fn push(&mut self, key: ViewKey, data: Option<Result<ViewData, String>>) -> u64 {
         self.next_id += 1;
-        let mut entry = Entry { key, job: Job::new(self.next_id, 1, 0.0), data: None, sent: false };
+        let mut entry = Entry { key, job: Job::new(self.next_id, 1, 0.0), data: None, sent: false, held: 0 };
         if let Some(result) = data {
             entry.settle(result);
         }
@@ -179,6 +181,30 @@ fn request(key: &ViewKey) {
     });
 }
 
+/// One more view of a list shows `key`'s data.
+fn hold(key: &ViewKey) {
+    kind::with::<Views, _>(|views| {
+        if let Some(e) = views.entries.iter_mut().find(|e| e.key == *key) {
+            e.held += 1;
+        }
+    });
+}
+
+/// One view of a list less shows `key`'s data: once none does (the page left, fewer seeds),
+/// data still being computed is dropped and its worker stopped: nothing computes for no one.
+fn release(key: &ViewKey) {
+    kind::change::<Views, ()>(|views, stopper| {
+        let i = views.entries.iter().position(|e| e.key == *key)?;
+        let e = &mut views.entries[i];
+        e.held = e.held.saturating_sub(1);
+        if e.held > 0 || !e.job.is_running() {
+            return None;
+        }
+        stopper.stop(views.entries.remove(i).job.id);
+        Some(((), Changed::of(Topic::Views)))
+    });
+}
+
 /// The data of `key` as `T`, computing light data now; `None` while heavy data is pending or
 /// was never asked for.
 fn lookup<T: Serialize + DeserializeOwned + Send + Sync + 'static>(key: &ViewKey) -> Option<Result<Arc<T>, String>> {
@@ -235,9 +261,16 @@ where
     store::use_topic(Topic::Views, None);
     let keys: Vec<ViewKey> = keys.into_iter().map(|(run, query)| ViewKey { run, query }).collect();
     use_effect_with(keys.clone(), |keys| {
-        for key in keys.iter().filter(|k| view_cost_of(k.run.experiment, &k.run.params, &k.query) == Cost::Heavy) {
+        let heavy: Vec<ViewKey> = keys
+            .iter()
+            .filter(|k| view_cost_of(k.run.experiment, &k.run.params, &k.query) == Cost::Heavy)
+            .cloned()
+            .collect();
+        for key in &heavy {
             request(key);
+            hold(key);
         }
+        move || heavy.iter().for_each(release)
     });
     keys.iter()
         .map(|key| match lookup::<T>(key) {

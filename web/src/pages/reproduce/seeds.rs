@@ -121,10 +121,32 @@ fn use_seed_runs(keys: Vec<RunKey>) -> Vec<Option<Rc<RunState>>> {
             kept.borrow_mut().push(s.clone());
         }
     }
+    // The keys this page holds ([`run::hold`]): once it no longer shows one (fewer seeds, the
+    // page left), its unfinished run is stopped, not left to run for no one.
+    let held = use_mut_ref(Vec::<RunKey>::new);
+    {
+        let held = held.clone();
+        use_effect_with((), move |_| {
+            move || {
+                let gone: Vec<RunKey> = held.borrow_mut().drain(..).collect();
+                gone.iter().for_each(run::release);
+            }
+        });
+    }
     {
         let kept = kept.clone();
         // Every render: a no-op for runs kept, running, queued or stopped.
         use_effect(move || {
+            let new: Vec<RunKey> = keys.iter().filter(|k| !held.borrow().contains(k)).cloned().collect();
+            new.iter().for_each(run::hold);
+            let gone: Vec<RunKey> = {
+                let mut h = held.borrow_mut();
+                h.extend(new);
+                let (keep, gone) = h.drain(..).partition(|k| keys.contains(k));
+                *h = keep;
+                gone
+            };
+            gone.iter().for_each(run::release);
             for k in keys.into_iter().filter(|k| !kept.borrow().iter().any(|s| s.key == *k)) {
                 run::want(k);
             }
