@@ -34,7 +34,7 @@
 
 use crate::store::Topic;
 use crate::worker::{Request, RunSpec};
-pub use bands::{start_band, stop_band, use_band, BandState, BAND_SAMPLES};
+pub use bands::{start_band, stop_band, use_band, use_band_held, BandState, BAND_SAMPLES};
 use plan::Task;
 use pool::Owner;
 use pool::Pool;

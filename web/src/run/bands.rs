@@ -5,6 +5,9 @@
 //! ([`crate::worker::fold_bands`]: the band so far, which widens as samples come in; once all
 //! are in, core's `bands_with` bit for bit). Finished bands stay, one per experiment (asking
 //! again with another number of samples replaces it); [`stop_band`] terminates its workers.
+//! A band runs only while a page of its experiment is shown ([`use_band_held`]): once none is,
+//! a band still running is stopped as Stop would (the samples so far stay, "Run again" on
+//! return).
 
 use super::job::Job;
 use super::kind::{self, JobKind};
@@ -48,6 +51,8 @@ pub(super) struct BandStore {
     entries: Vec<Rc<BandState>>,
     work: Vec<Work>,
     next_id: u64,
+    /// Pages that show each experiment's band (see [`use_band_held`]).
+    shown: Vec<(&'static str, u32)>,
 }
 
 impl JobKind for BandStore {
@@ -196,6 +201,41 @@ pub fn stop_band(e: &'static dyn Experiment) {
         bands.work.retain(|w| w.id != id);
         let now = now_ms();
         Some(((), bands.update(id, |s| s.job.stop(now))))
+    });
+}
+
+/// Holds `e`'s band while the calling page is shown. When the last page of `e` goes, a band
+/// still running is stopped, after the current task: a page replaced by another page of the
+/// same experiment (a lesson and its playground) holds it again first and keeps it running.
+#[hook]
+pub fn use_band_held(e: &'static dyn Experiment) {
+    use_effect_with(e.id(), move |_| {
+        show(e, true);
+        move || {
+            show(e, false);
+            yew::platform::spawn_local(async move {
+                yew::platform::time::sleep(std::time::Duration::ZERO).await;
+                let unseen = kind::read::<BandStore, _>(|b| !b.shown.iter().any(|(id, _)| *id == e.id()));
+                if unseen.unwrap_or(true) {
+                    stop_band(e);
+                }
+            });
+        }
+    });
+}
+
+/// One page more (`more`) or less shows `e`'s band.
+fn show(e: &'static dyn Experiment, more: bool) {
+    kind::with::<BandStore, _>(|b| {
+        let i = b.shown.iter().position(|(id, _)| *id == e.id()).unwrap_or_else(|| {
+            b.shown.push((e.id(), 0));
+            b.shown.len() - 1
+        });
+        let n = &mut b.shown[i].1;
+        *n = if more { *n + 1 } else { n.saturating_sub(1) };
+        if *n == 0 {
+            b.shown.remove(i);
+        }
     });
 }
 

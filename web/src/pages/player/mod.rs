@@ -68,6 +68,7 @@ pub fn player(props: &PlayerProps) -> Html {
     let invalid = page.experiment.validate(&resolved).err().map(|e| e.to_string());
     let refused = invalid.is_some();
     let run = use_run(page.experiment, &resolved, page.seed);
+    crate::run::use_band_held(page.experiment);
     let step = page.lesson.and_then(|l| l.steps.get(page.step));
     use_mark_visited(page, &progress);
     // Until the step's question is settled (answered right, or the answer asked for), the
