@@ -11,35 +11,11 @@
 //  - the seed box keeps what is typed, fast, while a sweep streams rows.
 //   cd e2e && SKBLAB_DIST=../dist node hostile/deliver.mjs
 import fs from 'node:fs';
-import { startServer, launch, openPage, appReady, tid } from '../tests/harness.mjs';
+import { startServer, launch, openPage, appReady, tid, cpuOver } from '../tests/harness.mjs';
 
-function childCpu() {
-  const parent = new Map();
-  const cpu = new Map();
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(pid), Number(f[1]));
-      cpu.set(Number(pid), (Number(f[11]) + Number(f[12])) / 100);
-    } catch { /* gone */ }
-  }
-  let sum = 0;
-  for (const [pid, s] of cpu) {
-    let p = pid;
-    for (let i = 0; i < 20 && p > 1; i++) {
-      p = parent.get(p);
-      if (p === process.pid) { sum += s; break; }
-    }
-  }
-  return sum;
-}
 /** CPU seconds the browser uses over `ms`. */
-async function busy(page, ms = 4000) {
-  const c0 = childCpu();
-  await page.waitForTimeout(ms);
-  return childCpu() - c0;
-}
+const busy = (page, ms = 4000) => cpuOver(page, ms);
+
 
 const results = [];
 async function check(name, fn) {

@@ -10,7 +10,7 @@
 //   cd e2e && SKBLAB_DIST=../dist node hostile/page.mjs [urls|storage]
 // Prints one line per finding and the counts per category (tried / failed).
 import fs from 'node:fs';
-import { startServer, launch, openPage, appReady, tid } from '../tests/harness.mjs';
+import { startServer, launch, openPage, appReady, tid, browserCpu } from '../tests/harness.mjs';
 
 const ONLY = process.argv[2];
 const X = '<b data-xss="1">x</b><img src=x onerror="window.__xss=1"><svg onload="window.__xss=1">';
@@ -94,29 +94,6 @@ export const STATES = [
   ['old keys', { 'skblab-machine': 'old', 'skblab-machine-v0': X, 'skblab.progress.v0': X }, '#/machine'],
 ];
 
-/** The CPU seconds used by this process's descendants (the browser), from /proc. */
-function childCpu() {
-  const ticks = 100;
-  const parent = new Map();
-  const cpu = new Map();
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(pid), Number(f[1]));
-      cpu.set(Number(pid), (Number(f[11]) + Number(f[12])) / ticks);
-    } catch { /* gone */ }
-  }
-  let sum = 0;
-  for (const [pid, s] of cpu) {
-    let p = pid;
-    for (let i = 0; i < 20 && p > 1; i++) {
-      p = parent.get(p);
-      if (p === process.pid) { sum += s; break; }
-    }
-  }
-  return sum;
-}
 
 const withTimeout = (p, ms) => Promise.race([p, new Promise((r) => setTimeout(() => r('TIMEOUT'), ms))]);
 
@@ -141,9 +118,9 @@ async function probe(browser, base, hash, items, expectNotice) {
     const alive = await withTimeout(page.evaluate(() => 1), 10000);
     if (alive !== 1) problems.push('hung: the tab did not answer in 10 s');
     else {
-      const cpu0 = childCpu();
+      const cpu0 = browserCpu();
       await page.waitForTimeout(3000);
-      const busy = childCpu() - cpu0;
+      const busy = browserCpu() - cpu0;
       const seen = await withTimeout(page.evaluate(() => {
         const q = (s) => [...document.querySelectorAll(s)];
         const visible = (e) => e && e.getClientRects().length > 0;

@@ -211,3 +211,34 @@ export async function axeViolations(page) {
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
+
+/** CPU seconds used so far by this process's descendants (the browser and its workers), read
+ * from /proc (user + system ticks, 100 per second). */
+export function browserCpu() {
+  const parent = new Map();
+  const cpu = new Map();
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(pid), Number(f[1]));
+      cpu.set(Number(pid), (Number(f[11]) + Number(f[12])) / 100);
+    } catch { /* the process ended */ }
+  }
+  let sum = 0;
+  for (const [pid, s] of cpu) {
+    let p = pid;
+    for (let i = 0; i < 20 && p > 1; i++) {
+      p = parent.get(p);
+      if (p === process.pid) { sum += s; break; }
+    }
+  }
+  return sum;
+}
+
+/** CPU seconds the browser uses over the next `ms`. */
+export async function cpuOver(page, ms) {
+  const c0 = browserCpu();
+  await page.waitForTimeout(ms);
+  return browserCpu() - c0;
+}

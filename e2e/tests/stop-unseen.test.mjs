@@ -3,39 +3,9 @@
 // the workers (for hours, for a long sweep) and holding the pool against the next page's work.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { serverAndBrowser, openPage, appReady, tid } from './harness.mjs';
+import { serverAndBrowser, openPage, appReady, tid, cpuOver } from './harness.mjs';
 
 const ctx = serverAndBrowser();
-
-/** CPU seconds used by this process's descendants (the browser and its workers), from /proc. */
-function browserCpu() {
-  const parent = new Map();
-  const cpu = new Map();
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(pid), Number(f[1]));
-      cpu.set(Number(pid), (Number(f[11]) + Number(f[12])) / 100);
-    } catch { /* the process ended */ }
-  }
-  let sum = 0;
-  for (const [pid, s] of cpu) {
-    let p = pid;
-    for (let i = 0; i < 20 && p > 1; i++) {
-      p = parent.get(p);
-      if (p === process.pid) { sum += s; break; }
-    }
-  }
-  return sum;
-}
-
-async function cpuOver(page, ms) {
-  const c0 = browserCpu();
-  await page.waitForTimeout(ms);
-  return browserCpu() - c0;
-}
 
 test('a long sweep the learner started and then left is stopped: back on it, it asks again', async () => {
   const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
