@@ -14,27 +14,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg, BIN, seeded } from './hostile-lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-};
-const BIN = path.resolve(arg('--bin', path.join(here, '../target/release/skblab')));
+
 const CASES = Number(arg('--cases', 10000));
 const JOBS = Number(arg('--jobs', 2));
 const TIMEOUT_MS = 10000;
-
-// A small deterministic PRNG (mulberry32): the same --seed gives the same cases.
-let state = Number(arg('--seed', 1)) >>> 0;
-const rand = () => {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+const { rand, pick } = seeded();
 
 const run = (args, timeout = TIMEOUT_MS) => new Promise((resolve) => {
   const t0 = Date.now();

@@ -9,18 +9,13 @@
 // stderr, no inf/NaN in the output, and no percentage error or agreement against a measured 0.
 //   node scripts/hostile-measure.mjs [--bin PATH]
 // The page's "Your machine" load of the same files: e2e/hostile/page.mjs.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BIN, runTimed } from './hostile-lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-};
-const BIN = path.resolve(arg('--bin', path.join(here, '../target/release/skblab')));
 const CORPUS = path.join(here, '../core/tests/data/hostile-measure');
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-measure-'));
 
@@ -102,27 +97,7 @@ export function madeFiles() {
   };
 }
 
-const run = (args, timeoutMs) => new Promise((resolve) => {
-  const tfile = path.join(TMP, `time-${Math.random()}`);
-  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', tfile, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = [];
-  const err = [];
-  child.stdout.on('data', (d) => out.push(d));
-  child.stderr.on('data', (d) => err.push(d));
-  let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
-  child.on('close', (code, signal) => {
-    clearTimeout(timer);
-    let cpu = NaN;
-    let rssKb = NaN;
-    try {
-      const [u, s, m] = fs.readFileSync(tfile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-      cpu = u + s;
-      rssKb = m;
-    } catch { /* killed */ }
-    resolve({ code, signal, timedOut, cpu, rssKb, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-  });
-});
+const run = runTimed;
 
 const RAW = /[\x00-\x09\x0b-\x1f\x7f\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad\u180e]/u;
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

@@ -12,56 +12,24 @@
 //   node scripts/hostile-valid.mjs [--bin PATH] [--sets N] [--estimates K] [--seed S]
 // (defaults: target/release/skblab, 400, 8, 1). Exit 1 on any failure; the failures and the
 // estimate table go to stdout and target/hostile-valid.json.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg, BIN, seeded, runTimed } from './hostile-lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : dflt;
-};
-const BIN = path.resolve(arg('--bin', path.join(here, '../target/release/skblab')));
+
 const SETS = Number(arg('--sets', 400));
 const ESTIMATES = Number(arg('--estimates', 8));
 const SKIP_COMMANDS = process.argv.includes('--no-commands');
-let state = Number(arg('--seed', 1)) >>> 0;
-const rand = () => {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (xs) => xs[Math.floor(rand() * xs.length)];
-const TIMES = path.join(os.tmpdir(), `hostile-valid-${process.pid}`);
+const { rand, pick } = seeded();
 
-/** Runs the CLI under /usr/bin/time: { code, stdout, stderr, cpu (user+sys s), estimate }. */
-const run = (args, timeoutMs, tag = 0) => new Promise((resolve) => {
-  const tfile = `${TIMES}-${tag}`;
-  const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', tfile, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = [];
-  const err = [];
-  child.stdout.on('data', (d) => out.push(d));
-  child.stderr.on('data', (d) => err.push(d));
-  let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
-  child.on('close', (code) => {
-    clearTimeout(timer);
-    let cpu = NaN;
-    try {
-      const [u, s] = fs.readFileSync(tfile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-      cpu = u + s;
-      fs.unlinkSync(tfile);
-    } catch { /* killed before time wrote */ }
-    const stderr = Buffer.concat(err).toString('utf8');
-    const m = /about ([\d.]+) (s|min|h) of one core/.exec(stderr);
-    const estimate = m ? Number(m[1]) * { s: 1, min: 60, h: 3600 }[m[2]] : null;
-    resolve({ code, timedOut, stdout: Buffer.concat(out).toString('utf8'), stderr, cpu, estimate });
-  });
-});
+/** Runs the CLI under /usr/bin/time: { code, timedOut, stdout, stderr, cpu (user+sys s), estimate (s) }. */
+const run = async (args, timeoutMs) => {
+  const r = await runTimed(args, timeoutMs);
+  const m = /about ([\d.]+) (s|min|h) of one core/.exec(r.stderr);
+  return { ...r, estimate: m ? Number(m[1]) * { s: 1, min: 60, h: 3600 }[m[2]] : null };
+};
 
 const sync = async (args) => (await run(args, 30000)).stdout;
 const EXPERIMENTS = (await sync(['list'])).trim().split('\n');
@@ -111,7 +79,7 @@ async function determinismWorker(w) {
     drawn += 1;
     const e = EXPERIMENTS[drawn % EXPERIMENTS.length];
     const args = ['run', e, ...randomSet(e), '--seed', String(1 + Math.floor(rand() * 1000)), '--format', 'json'];
-    const a = await run([...args, '--jobs', '1'], 30000, w);
+    const a = await run([...args, '--jobs', '1'], 30000);
     if (a.code === 2 && !a.timedOut) {
       if (/above the limit/.test(a.stderr)) { setAside.push({ args, estimate: a.estimate }); counts.determinism.slow += 1; } else counts.determinism.redrawn += 1;
       continue;
@@ -121,7 +89,7 @@ async function determinismWorker(w) {
     const shown = JSON.stringify(args.slice(1, -2).join(' '));
     if (a.timedOut || a.code !== 0) { counts.determinism.failed += 1; fail('determinism', `${shown}: first run ${a.timedOut ? 'timed out (30 s) with no estimate shown' : `exit ${a.code}: ${a.stderr.trim()}`}`); continue; }
     if (a.cpu > 20) { counts.determinism.failed += 1; fail('estimate', `${shown}: no estimate shown (under 10 s) but took ${a.cpu.toFixed(1)} s of CPU`); }
-    const b = await run([...args, '--jobs', '2'], 60000, w);
+    const b = await run([...args, '--jobs', '2'], 60000);
     if (b.stdout !== a.stdout) { counts.determinism.failed += 1; fail('determinism', `${shown}: --jobs 1 and --jobs 2 outputs differ (${a.stdout.length} vs ${b.stdout.length} bytes)`); }
     if (counts.determinism.tried % 50 === 0) console.log(`  ${counts.determinism.tried} sets, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
