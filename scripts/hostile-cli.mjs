@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, BIN, seeded } from './hostile-lib.mjs';
+import { arg, BIN, seeded, readSpecs } from './hostile-lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -45,20 +45,7 @@ const run = (args, timeout = TIMEOUT_MS) => new Promise((resolve) => {
 });
 
 // --- the parameter specs, read from `skblab params` ------------------------------------
-const sync = async (args) => (await run(args, 30000)).stdout;
-const EXPERIMENTS = (await sync(['list'])).trim().split('\n');
-const SPECS = {};
-for (const e of EXPERIMENTS) {
-  SPECS[e] = [];
-  for (const line of (await sync(['params', e])).split('\n')) {
-    const m = /^(\w+)(?: \[[^\]]*\])?\s+default (\S+)\s+range (.+)$/.exec(line);
-    if (!m) continue;
-    const [, name, dflt, range] = m;
-    const num = /^(-?\d+)\.\.=(-?\d+)(?: step (\d+)|, (power of two))?/.exec(range);
-    if (num) SPECS[e].push({ name, dflt, min: Number(num[1]), max: Number(num[2]), step: num[3] ? Number(num[3]) : null, pow2: !!num[4] });
-    else SPECS[e].push({ name, dflt, choices: range.split(' ')[0].split('|') });
-  }
-}
+const { experiments: EXPERIMENTS, specs: SPECS } = await readSpecs();
 
 // --- hostile values ----------------------------------------------------------------------
 const ESC = '\x1b[31mred\x1b[0m';

@@ -56,3 +56,23 @@ export const runTimed = (args, timeoutMs) => new Promise((resolve) => {
     resolve({ code, signal, timedOut, cpu, rssKb, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
   });
 });
+
+/** The experiments (`skblab list`) and each one's parameters (`skblab params`): { name, dflt,
+ * min, max, step (1 when none), pow2 } for a number, { name, dflt, choices } for a choice. */
+export async function readSpecs() {
+  const sync = async (args) => (await runTimed(args, 30000)).stdout;
+  const experiments = (await sync(['list'])).trim().split('\n');
+  const specs = {};
+  for (const e of experiments) {
+    specs[e] = [];
+    for (const line of (await sync(['params', e])).split('\n')) {
+      const m = /^(\w+)(?: \[[^\]]*\])?\s+default (\S+)\s+range (.+)$/.exec(line);
+      if (!m) continue;
+      const [, name, dflt, range] = m;
+      const num = /^(-?\d+)\.\.=(-?\d+)(?: step (\d+)|, (power of two))?/.exec(range);
+      if (num) specs[e].push({ name, dflt, min: Number(num[1]), max: Number(num[2]), step: num[3] ? Number(num[3]) : 1, pow2: !!num[4] });
+      else specs[e].push({ name, dflt, choices: range.split(' ')[0].split('|') });
+    }
+  }
+  return { experiments, specs };
+}

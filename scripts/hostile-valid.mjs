@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, BIN, seeded, runTimed } from './hostile-lib.mjs';
+import { arg, BIN, seeded, runTimed, readSpecs } from './hostile-lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -31,20 +31,7 @@ const run = async (args, timeoutMs) => {
   return { ...r, estimate: m ? Number(m[1]) * { s: 1, min: 60, h: 3600 }[m[2]] : null };
 };
 
-const sync = async (args) => (await run(args, 30000)).stdout;
-const EXPERIMENTS = (await sync(['list'])).trim().split('\n');
-const SPECS = {};
-for (const e of EXPERIMENTS) {
-  SPECS[e] = [];
-  for (const line of (await sync(['params', e])).split('\n')) {
-    const m = /^(\w+)(?: \[[^\]]*\])?\s+default (\S+)\s+range (.+)$/.exec(line);
-    if (!m) continue;
-    const [, name, , range] = m;
-    const num = /^(-?\d+)\.\.=(-?\d+)(?: step (\d+)|, (power of two))?/.exec(range);
-    if (num) SPECS[e].push({ name, min: Number(num[1]), max: Number(num[2]), step: num[3] ? Number(num[3]) : 1, pow2: !!num[4] });
-    else SPECS[e].push({ name, choices: range.split(' ')[0].split('|') });
-  }
-}
+const { experiments: EXPERIMENTS, specs: SPECS } = await readSpecs();
 
 /** A random valid-looking setting: each parameter set with probability 1/2, on its step. */
 function randomSet(e) {
