@@ -12,7 +12,7 @@
 //! What the model does: [`FREE_AREA_BYTES`] = 88 (`MIGRATE_TYPES` = 5), the one build size we
 //! found on record: Jesper Dangaard Brouer's perf annotation of `del_page_from_free_list()`
 //! shows `imul $0x58` for the `free_area[order]` offset (gcc 9.3.1, a Red Hat config; "[PATCH
-//! RFC net-next 3/3] mm: make zone->free_area[order] access faster", netdev/linux-mm,
+//! RFC net-next 3/3] mm: make zone->free_area\[order\] access faster", netdev/linux-mm,
 //! 2021-02-24, Message-ID 161419301128.2718959.4838557038019199822.stgit@firesoul). The seed's
 //! own config is not known (model assumption). Each field a buddy call uses
 //! ([`AreaField`]: `free_list[MIGRATE_UNMOVABLE]`'s `next` / `prev`, `nr_free`; page_frag's
