@@ -16,6 +16,15 @@ import { startServer, launch, openPage, appReady, tid, cpuOver } from '../tests/
 /** CPU seconds the browser uses over `ms`. */
 const busy = (page, ms = 4000) => cpuOver(page, ms);
 
+/** The browser's CPU seconds over 3 s on the page, then over 4 s from 1.5 s after leaving it
+ * for #/about. */
+async function busyBeforeAndAfterLeaving(page) {
+  const during = await busy(page, 3000);
+  await page.evaluate(() => { location.hash = '#/about'; });
+  await page.waitForTimeout(1500);
+  return { during, after: await busy(page, 4000) };
+}
+
 
 const results = [];
 async function check(name, fn) {
@@ -43,10 +52,7 @@ await check('a visible sweep left for another page stops', async () => {
   await appReady(page);
   if (await page.locator(tid('run-confirm-start')).count()) await page.click(tid('run-confirm-start'));
   await page.waitForSelector(tid('run-stop'), { timeout: 30000 });
-  const during = await busy(page, 3000);
-  await page.evaluate(() => { location.hash = '#/about'; });
-  await page.waitForTimeout(1500);
-  const after = await busy(page, 4000);
+  const { during, after } = await busyBeforeAndAfterLeaving(page);
   page.assertClean();
   await page.context().close();
   expect(during > 1.0, `the sweep was not running (${during.toFixed(1)} CPU-s in 3 s)`);
@@ -89,10 +95,7 @@ await check('a band on a playground: estimate first, progress/ETA/Stop, and leav
   await start.click();
   await page.locator(tid('band-stop')).first().waitFor({ timeout: 20000 });
   await page.locator(tid('band-eta')).first().waitFor({ timeout: 20000 });
-  const during = await busy(page, 3000);
-  await page.evaluate(() => { location.hash = '#/about'; });
-  await page.waitForTimeout(1500);
-  const after = await busy(page, 4000);
+  const { during, after } = await busyBeforeAndAfterLeaving(page);
   page.assertClean();
   await page.context().close();
   expect(after < 0.8, `still busy after leaving the band: ${after.toFixed(1)} CPU-s in 4 s (${during.toFixed(1)} while running)`);
@@ -104,10 +107,7 @@ await check('the Reproduce page left mid-way stops its runs', async () => {
   await page.goto(`${base}/#/reproduce?seeds=20`);
   await appReady(page);
   const text = await page.locator('main').innerText();
-  const during = await busy(page, 3000);
-  await page.evaluate(() => { location.hash = '#/about'; });
-  await page.waitForTimeout(1500);
-  const after = await busy(page, 4000);
+  const { during, after } = await busyBeforeAndAfterLeaving(page);
   page.assertClean();
   await page.context().close();
   expect(after < 0.8, `still busy after leaving: ${after.toFixed(1)} CPU-s in 4 s`);
@@ -126,10 +126,7 @@ await check('a heavy machine fit: estimate, progress, ETA, Stop; leaving stops i
   await page.locator(tid('machine-stop')).waitFor({ timeout: 60000 });
   const shown = await page.locator(tid('machine-page')).innerText();
   await page.locator(tid('machine-eta')).waitFor({ timeout: 60000 });
-  const during = await busy(page, 3000);
-  await page.evaluate(() => { location.hash = '#/about'; });
-  await page.waitForTimeout(1500);
-  const after = await busy(page, 4000);
+  const { during, after } = await busyBeforeAndAfterLeaving(page);
   await page.evaluate(() => { location.hash = '#/machine'; });
   await page.waitForSelector(tid('machine-page'));
   await page.waitForTimeout(1500);

@@ -234,19 +234,24 @@ pub(super) fn leave_visible(key: &RunKey) {
             return None;
         }
         c.visible = None;
-        // A go-ahead was for that occasion: shown again, the run asks again.
-        c.confirmed.retain(|k| k != key);
-        c.idle.retain(|s| s.key != *key || !s.job.is_awaiting());
-        let i = c.runs.iter().position(|a| !a.background && a.state.key == *key)?;
-        let id = c.runs.remove(i).state.job.id;
-        c.pool.terminate(|o| matches!(o, Owner::Run { run, .. } if *run == id));
-        let mut changed = pump(&mut c);
-        changed |= Changed::of(Topic::Runs);
-        Some(changed)
+        forget_unneeded(&mut c, key, false)
     });
     if let Some(changed) = changed {
         changed.notify();
     }
+}
+
+/// Stops and forgets the unfinished run of `key` (the visible one, or a `background` one) that
+/// nothing shows any more; a go-ahead was for that occasion, so shown again, it asks again.
+fn forget_unneeded(c: &mut Client, key: &RunKey, background: bool) -> Option<Changed> {
+    c.confirmed.retain(|k| k != key);
+    c.idle.retain(|s| s.key != *key || !s.job.is_awaiting());
+    let i = c.runs.iter().position(|a| a.background == background && a.state.key == *key)?;
+    let id = c.runs.remove(i).state.job.id;
+    c.pool.terminate(|o| matches!(o, Owner::Run { run, .. } if *run == id));
+    let mut changed = pump(c);
+    changed |= Changed::of(Topic::Runs);
+    Some(changed)
 }
 
 /// Asks for `key` in the background: started in the pool after the visible run, unless it is
@@ -302,15 +307,7 @@ pub fn release(key: &RunKey) {
             return None;
         }
         c.holders.remove(i);
-        // A go-ahead was for that occasion: shown again, the run asks again.
-        c.confirmed.retain(|k| k != key);
-        c.idle.retain(|s| s.key != *key || !s.job.is_awaiting());
-        let i = c.runs.iter().position(|a| a.background && a.state.key == *key)?;
-        let id = c.runs.remove(i).state.job.id;
-        c.pool.terminate(|o| matches!(o, Owner::Run { run, .. } if *run == id));
-        let mut changed = pump(&mut c);
-        changed |= Changed::of(Topic::Runs);
-        Some(changed)
+        forget_unneeded(&mut c, key, true)
     });
     if let Some(changed) = changed {
         changed.notify();
