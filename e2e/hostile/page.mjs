@@ -132,7 +132,9 @@ async function probe(browser, base, hash, items, expectNotice) {
         return {
           xss: Boolean(window.__xss) || q('[data-xss], img[src="x"], svg[onload], script:not([src]):not([type])').filter((e) => !e.closest('head') && !e.id?.startsWith('sk')).length > 0,
           notices,
-          stop: q('[data-testid="run-stop"], [data-testid="machine-stop"], [data-testid="band-stop"]').some(visible),
+          // The Reproduce page's Stop (one per experiment's progress line) has no test id.
+          stop: q('[data-testid="run-stop"], [data-testid="machine-stop"], [data-testid="band-stop"]').some(visible)
+            || q('.run-progress button').some((b) => visible(b) && b.innerText.trim() === 'Stop'),
           confirm: q('[data-testid="run-confirm"]').some(visible),
           progress: q('[data-testid="sweep-progress"], [data-testid="machine-progress"], progress, [role="progressbar"]').some(visible),
           text: document.body.innerText.length,
