@@ -39,3 +39,23 @@ fn committed_reproduce_json_is_the_clis() {
         "e2e/fixtures/reproduce-*.json differ from the CLI for {stale:?}: rerun with SKBLAB_UPDATE=1 and commit them"
     );
 }
+
+/// A count of one takes the singular: no "1 sockets" in any note the Reproduce page and
+/// `skblab reproduce` print (the fixtures are the CLI's output, checked above).
+#[test]
+fn reproduce_notes_say_one_in_the_singular() {
+    const PLURALS: [&str; 12] =
+        ["sockets", "flows", "points", "cpus", "threads", "cores", "bytes", "pages", "frames", "seeds", "runs", "rows"];
+    for e in skblab_core::experiments() {
+        let Ok(text) = std::fs::read_to_string(fixture(e.id())) else { continue };
+        let json: serde_json::Value = serde_json::from_str(&text).expect("a JSON fixture");
+        let notes = json["notes"].as_array().into_iter().flatten().filter_map(|n| n.as_str());
+        let words: Vec<String> = notes
+            .flat_map(str::split_whitespace)
+            .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()).to_ascii_lowercase())
+            .collect();
+        for w in words.windows(2) {
+            assert!(!(w[0] == "1" && PLURALS.contains(&w[1].as_str())), "{}: \"1 {}\" in a note", e.id(), w[1]);
+        }
+    }
+}
