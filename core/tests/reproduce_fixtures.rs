@@ -59,3 +59,26 @@ fn reproduce_notes_say_one_in_the_singular() {
         }
     }
 }
+
+/// `skblab reproduce` prints each seed value as the source wrote it (16.34, not 16.34 rounded
+/// to 16.3): every measured value of the JSON with at most three decimals is in the text table.
+#[test]
+fn reproduce_prints_seed_values_as_written() {
+    for e in skblab_core::experiments() {
+        let Ok(text) = std::fs::read_to_string(fixture(e.id())) else { continue };
+        let json: serde_json::Value = serde_json::from_str(&text).expect("a JSON fixture");
+        let out = Command::new(BIN).args(["reproduce", e.id(), "--seeds", "5"]).output().expect("skblab runs");
+        let table = String::from_utf8_lossy(&out.stdout);
+        let rows = json["rows"].as_array().into_iter().flatten();
+        for cell in rows.flat_map(|r| r["cells"].as_array().into_iter().flatten()) {
+            let written = format!("{}", cell["measured"].as_f64().expect("a number"));
+            if written.split_once('.').is_none_or(|(_, d)| d.len() <= 3) {
+                assert!(
+                    table.split_whitespace().any(|w| w == written),
+                    "{}: seed value {written} not printed as written",
+                    e.id()
+                );
+            }
+        }
+    }
+}
