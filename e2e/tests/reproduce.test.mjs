@@ -48,6 +48,11 @@ function fmtNum(v) {
   if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
   return Math.abs(v) < 10 ? small(v) : fixed(v, 1);
 }
+// core's fmt_seed: a seed value as the source wrote it (shortest form, up to three decimals).
+function fmtSeed(v) {
+  const t = String(v);
+  return (t.split('.')[1] ?? '').length > 3 || Math.abs(v) >= 1e15 ? fmtNum(v) : t;
+}
 // No percentage against a measured zero (core's ReproCell::error_pct): "n/a".
 const errorPct = (c) => (c.measured === 0 ? (c.simulated === 0 ? 0 : null) : (c.simulated - c.measured) / c.measured * 100);
 const signed = (v) => (v === null ? 'n/a' : `${v >= 0 ? '+' : '-'}${fixed(Math.abs(v), 1)} %`);
@@ -92,7 +97,7 @@ test('reproduce page at 5 seeds: the five posts in order, every cell the CLI\'s'
       for (const c of row.cells) {
         const at = `${id} / ${row.label} / ${c.metric}`;
         const got = rows[i].cells;
-        assert.equal(got[`${c.metric}/seed`], fmtNum(c.measured), `${at}: seed`);
+        assert.equal(got[`${c.metric}/seed`], fmtSeed(c.measured), `${at}: seed`);
         const spread = c.spread ? ` [${fmtNum(c.spread[0])}–${fmtNum(c.spread[1])}]` : '';
         assert.equal(got[`${c.metric}/sim`], fmtNum(c.simulated) + spread, `${at}: model`);
         assert.equal(got[`${c.metric}/err`], signed(errorPct(c)), `${at}: error`);

@@ -120,6 +120,15 @@ fn every_written_lesson_parses_and_matches_its_index_entry() {
     }
 }
 
+/// The playground shows the experiment's title and the lesson page the lesson's: one name for
+/// one lesson, so a learner who goes from one to the other sees the same title.
+#[test]
+fn every_lesson_title_is_its_experiment_title() {
+    for l in index().iter().filter(|e| e.status == Status::Written) {
+        assert_eq!(l.title, experiment_of(&l.slug).title(), "{}: lesson and playground titles differ", l.slug);
+    }
+}
+
 /// Every written lesson says how we know (docs/lesson-format.md): which of its
 /// statements are the kernel's, with sources; the model's simplifications; and where the model
 /// differs from the kernel the seed post ran. The lesson page shows the three lists, folded

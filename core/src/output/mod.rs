@@ -416,9 +416,30 @@ pub fn fmt_num(v: f64) -> String {
     }
 }
 
+/// A seed's value as the source wrote it: its shortest decimal form when that has at most
+/// three decimals (16.34 stays 16.34, where [`fmt_num`] gives 16.3), else [`fmt_num`] (a value
+/// derived from the seed's numbers, such as a ratio, keeps the model's rounding).
+pub fn fmt_seed(v: f64) -> String {
+    let text = format!("{v}");
+    match text.split_once('.') {
+        Some((_, decimals)) if decimals.len() > 3 => fmt_num(v),
+        _ if v.abs() >= 1e15 || !v.is_finite() => fmt_num(v),
+        _ => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seed_values_keep_the_precision_the_source_wrote() {
+        assert_eq!(fmt_seed(16.34), "16.34");
+        assert_eq!(fmt_seed(0.36), "0.36");
+        assert_eq!(fmt_seed(110051.0), "110051");
+        assert_eq!(fmt_seed(12.5), "12.5");
+        assert_eq!(fmt_seed(100.0 / 3.0), fmt_num(100.0 / 3.0));
+    }
 
     fn output(n_rows: i64) -> RunOutput {
         let mut out = RunOutput::new("x", 7, vec![Column::new("threads", "flows"), Column::new("mbps", "Mbit/s")]);

@@ -184,7 +184,7 @@ impl Reproduction {
                 let mut line = vec![r.label.clone()];
                 for m in &metrics {
                     let cell = r.cells.iter().find(|c| c.metric == *m);
-                    line.push(cell.map_or("-".to_string(), |c| fmt_num(c.measured)));
+                    line.push(cell.map_or("-".to_string(), |c| super::fmt_seed(c.measured)));
                     line.push(cell.map_or("-".to_string(), sim_text));
                     if banded {
                         let b = cell.and_then(|c| band(&r.label, c.metric));

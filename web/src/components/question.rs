@@ -37,6 +37,10 @@ pub struct QuestionProps {
     /// (first prediction, confidence, model value, outcome).
     #[prop_or_default]
     pub on_record: Callback<Entry>,
+    /// The knobs as the learner set them, if the page has any: the box says when the question
+    /// is graded at other values.
+    #[prop_or_default]
+    pub current: Option<Params>,
 }
 
 impl PartialEq for QuestionProps {
@@ -49,7 +53,19 @@ impl PartialEq for QuestionProps {
             && self.on_settled == other.on_settled
             && self.answered_before == other.answered_before
             && self.on_record == other.on_record
+            && self.current == other.current
     }
+}
+
+/// The note that the question is graded at other values than the knobs show: the grading
+/// run's value of each knob that differs (`None` when they agree).
+pub fn graded_at_note(grading: &Params, current: &Params) -> Option<String> {
+    let differ: Vec<String> = grading
+        .iter()
+        .filter(|(name, v)| current.iter().any(|(n, c)| n == *name && c.to_string() != v.to_string()))
+        .map(|(name, v)| format!("{name}={v}"))
+        .collect();
+    (!differ.is_empty()).then(|| format!("Graded at this step's settings: {}.", differ.join(", ")))
 }
 
 /// Tries before the answer is shown without asking.
@@ -70,6 +86,12 @@ fn grading_key(props: &QuestionProps) -> Option<RunKey> {
     let e = props.experiment;
     let p = props.question.params_for(e, &props.params)?;
     Some(RunKey { experiment: e, params: e.resolve(&p), seed: DEFAULT_SEED })
+}
+
+/// [`graded_at_note`] for the box: the grading parameters against the learner's knobs.
+fn graded_note(props: &QuestionProps) -> Option<String> {
+    let grading = props.question.params_for(props.experiment, &props.params)?;
+    graded_at_note(&grading, props.current.as_ref()?)
 }
 
 /// The unit of the question's metric column (grading converts to the answer's unit).
@@ -348,6 +370,9 @@ pub fn question_box(props: &QuestionProps) -> Html {
             data-tolerance-pct={tolerance}>
             <h3 id="question-title">{"Predict, then check"}</h3>
             <p class="prompt">{ &props.question.prompt }</p>
+            if let Some(note) = graded_note(props) {
+                <p class="muted graded-at" data-testid="graded-at">{ note }</p>
+            }
             <form onsubmit={on_check}>
                 { answer_input(&props.question.kind, &answer_unit, &answer) }
                 if !settled {

@@ -300,7 +300,7 @@ impl Model for CrossCpuFree {
     type Input = Input;
     type Worlds = Runs;
     const ID: &'static str = ID;
-    const TITLE: &'static str = "A free on the wrong CPU";
+    const TITLE: &'static str = "Freeing on the wrong CPU";
     const SUMMARY: &'static str = "SLUB's fast and slow free paths, Ian Campbell's separate shinfo cache and Eric Dumazet's objection, on UDP iperf between two 2011 hosts (Xen guests assumed) and a 100 Gbit/s TCP flow (seed 001).";
     /// Measured at the defaults, seed after seed (8,437,774 events in 1.01 s of CPU, release build):
     /// `cargo test --release -p skblab-core --features cli --test estimate -- --ignored --nocapture --test-threads 1 world_speeds`.

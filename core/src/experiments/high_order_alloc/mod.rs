@@ -78,7 +78,7 @@ impl Model for HighOrderAlloc {
     type Worlds = Vec<SweepPoint>;
 
     const ID: &'static str = ID;
-    const TITLE: &'static str = "Why order-3 page frags stop scaling";
+    const TITLE: &'static str = "Order-3 page frags and zone->lock";
     const SUMMARY: &'static str = "TCP_STREAM over loopback, 1..30 flows on a 56-core server: order-3 vs order-0 page frags and zone->lock (seed 000).";
     /// Measured at the defaults, seed after seed (9,605,780 events in 1.61 s of CPU, release build):
     /// `cargo test --release -p skblab-core --features cli --test estimate -- --ignored --nocapture --test-threads 1 world_speeds`.

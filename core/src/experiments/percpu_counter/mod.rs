@@ -195,7 +195,7 @@ impl Model for PercpuCounter {
     type Worlds = PointWorlds;
 
     const ID: &'static str = ID;
-    const TITLE: &'static str = "One hot counter: tcp_memory_allocated";
+    const TITLE: &'static str = "One hot counter";
     const SUMMARY: &'static str = "tcp_memory_allocated as one atomic, a percpu_counter, or 6.0's per-CPU reserves: CPU cost vs counting error on a dual-socket Xeon (seed 003).";
     /// Measured at the defaults, seed after seed (6,102,653 events in 1.00 s of CPU, release build):
     /// `cargo test --release -p skblab-core --features cli --test estimate -- --ignored --nocapture --test-threads 1 world_speeds`.

@@ -38,10 +38,13 @@ fn table(profile: RrProfile, off: f64, on: f64) -> Reproduction {
         notes: vec![
             format!("machine: {}", profile.name),
             format!(
-                "{} of {} flows simulated on all CPUs, each standing for {} sockets in the cache model (docs/skb-cache.md)",
+                "{} of {} flows simulated on all CPUs, each standing for {} in the cache model (docs/skb-cache.md)",
                 world::MAX_SIM_FLOWS.min(seed::FLOWS),
                 seed::FLOWS,
-                seed::FLOWS.div_ceil(world::MAX_SIM_FLOWS).max(1)
+                match seed::FLOWS.div_ceil(world::MAX_SIM_FLOWS).max(1) {
+                    1 => "1 socket".to_string(),
+                    n => format!("{n} sockets"),
+                }
             ),
             "a prediction: no constant is fitted to these two numbers".into(),
         ],

@@ -47,6 +47,7 @@ fn questions_are_graded_at_the_steps_parameters_whatever_the_knobs() {
                     on_settled: Callback::noop(),
                     answered_before: false,
                     on_record: Callback::noop(),
+                    current: None,
                 };
                 grading_key(&props).map(|k| (k.params, grading_unit(&props)))
             };
@@ -102,6 +103,7 @@ fn an_explanation_answered_before_has_the_models_value() {
                 on_settled: Callback::noop(),
                 answered_before: true,
                 on_record: Callback::noop(),
+                current: None,
             };
             let shown = explanation_before(&props).expect("a light run is computed at once");
             let g = q.grade(e, &params, "");
@@ -111,4 +113,19 @@ fn an_explanation_answered_before_has_the_models_value() {
         }
     }
     assert!(filled > 0, "no light lesson's explanation writes the answer");
+}
+
+/// When the knobs differ from the step's settings, the box says which values it grades at;
+/// when they agree it says nothing.
+#[test]
+fn the_box_names_the_settings_it_grades_at_when_the_knobs_differ() {
+    let l = lesson("high-order-alloc").expect("a written lesson");
+    let e = skblab_core::find(&l.experiment).expect("its experiment");
+    let step = step_params(e, &l.steps[0]);
+    assert_eq!(graded_at_note(&step, &step), None);
+    let name = step.specs().iter().map(|s| s.name).find(|n| moved(&step, n).is_some()).expect("a knob");
+    let mut knobs = step.clone();
+    knobs.set_text(name, &moved(&step, name).unwrap()).unwrap();
+    let note = graded_at_note(&step, &knobs).expect("a note");
+    assert_eq!(note, format!("Graded at this step's settings: {name}={}.", step.value(name)));
 }

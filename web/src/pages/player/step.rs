@@ -144,7 +144,7 @@ fn step_question(
         <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
             question={q} experiment={page.experiment}
             params={crate::components::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
-            {answered_before} {on_record} />
+            {answered_before} {on_record} current={Some(page.params.clone())} />
     }
 }
 

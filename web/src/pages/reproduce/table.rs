@@ -5,7 +5,7 @@
 
 use crate::components::repro_table::error_class;
 use crate::components::verdict::VerdictStrip;
-use skblab_core::output::{fmt_num, ReproCell, Reproduction};
+use skblab_core::output::{fmt_num, fmt_seed, ReproCell, Reproduction};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -117,7 +117,7 @@ fn row_html(row: &skblab_core::output::ReproRow, metrics: &[&'static str]) -> Ht
                 html! { <span class={classes!("err-badge", error_class(err))}>{ format!("{err:+.1} %") }</span> }
             });
             html! { <>
-                <td class="num" data-metric={*m} data-kind="seed">{ fmt_num(c.measured) }</td>
+                <td class="num" data-metric={*m} data-kind="seed">{ fmt_seed(c.measured) }</td>
                 <td class="num" data-metric={*m} data-kind="sim">{ fmt_num(c.simulated) }
                     if let Some([lo, hi]) = c.spread {
                         <span class="spread">{ format!(" [{}–{}]", fmt_num(lo), fmt_num(hi)) }</span>
