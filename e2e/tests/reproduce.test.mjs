@@ -70,7 +70,12 @@ test('reproduce page at 5 seeds: the five posts in order, every cell the CLI\'s'
   const page = await openPage(browser, srv.base);
   await page.goto(`${srv.base}/#/reproduce`);
   await appReady(page);
+  const t0 = Date.now();
   assert.equal(await page.getAttribute(tid('reproduce-page'), 'data-seeds'), '5');
+  // The page's work is said before it starts (the CLI's estimate, on the pool's workers).
+  const estimate = await page.locator(tid('repro-estimate')).innerText();
+  const m = /^Every table's seeds: estimated (under 1 s|(\d+) s|(\d+) min) on (1 worker|\d+ workers)\.$/.exec(estimate);
+  assert.ok(m, estimate);
   const posts = await page.$$eval('section.seed-post', (els) => els.map((e) => e.dataset.testid));
   assert.deepEqual(posts, Object.keys(POSTS).map((k) => `seed-post-${k}`));
   for (const [k, ids] of Object.entries(POSTS)) {
@@ -83,6 +88,9 @@ test('reproduce page at 5 seeds: the five posts in order, every cell the CLI\'s'
   assert.equal(await page.locator(`${tid('seed-post-000')} ${tid('seed-cite')} a`).getAttribute('href'),
     'https://lore.kernel.org/r/20190614232221.248392-5-edumazet@google.com');
   await allIn(page, 5);
+  const tookS = (Date.now() - t0) / 1000;
+  const estS = m[2] ? Number(m[2]) : m[3] ? 60 * Number(m[3]) : 0.5;
+  console.info(`[reproduce] 5 seeds: estimated ${estS} s, all tables in ${tookS.toFixed(1)} s (${(estS / tookS).toFixed(2)}x)`);
   for (const id of IDS) {
     const cli = CLI[id];
     assert.deepEqual(cli.seeds, [1, 2, 3, 4, 5]);

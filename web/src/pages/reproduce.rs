@@ -67,10 +67,23 @@ pub fn reproduce_page(props: &ReproducePageProps) -> Html {
                     <select id="repro-seeds" data-testid="repro-seeds" onchange={on_seeds}>{ for options }</select>
                     <span class="muted">{ format!(" seeds {}, the CLI's default is 5", seed_text(&seed_list(n))) }</span>
                 </p>
+                <p class="muted" data-testid="repro-estimate">{ estimate_line(n) }</p>
             </header>
             { for (0..skblab_core::sources::SEEDS.len()).map(|k| html! { <SeedPost index={k} seeds={n} /> }) }
         </div>
     }
+}
+
+/// The page's work, said before it starts: every reproduced experiment's
+/// `reproduce_estimate` over `n` seeds (the CLI's estimate) on the pool's workers.
+fn estimate_line(n: u32) -> String {
+    let workers = run::pool_size().max(1);
+    let ms: f64 = (0..skblab_core::sources::SEEDS.len())
+        .flat_map(post_experiments)
+        .map(|(e, _, _)| run::plan::estimate_ms(e, &e.reproduce_estimate(u64::from(n)), workers))
+        .sum();
+    let on = if workers == 1 { "1 worker".to_string() } else { format!("{workers} workers") };
+    format!("Every table's seeds: estimated {} on {on}.", run::plan::duration_text(ms))
 }
 
 fn seed_text(seeds: &[u64]) -> String {
