@@ -242,3 +242,30 @@ export async function cpuOver(page, ms) {
   await page.waitForTimeout(ms);
   return browserCpu() - c0;
 }
+
+/**
+ * A clock the test moves: from the next load on, the page's `Date.now()` (and `new Date()`)
+ * runs `ms` ahead of the real one, where `ms` is what `setClockAhead` last set for the tab
+ * (kept in sessionStorage across reloads). Only Date is moved: timers, animation frames and
+ * `performance.now()` run as they do, so the app works as it does for a learner.
+ */
+export async function aheadClock(page) {
+  await page.context().addInitScript(() => {
+    const ahead = () => Number(sessionStorage.getItem('e2e-clock-ahead-ms') || 0);
+    const RealDate = Date;
+    const realNow = RealDate.now.bind(RealDate);
+    class AheadDate extends RealDate {
+      constructor(...args) {
+        if (args.length === 0) super(realNow() + ahead());
+        else super(...args);
+      }
+      static now() { return realNow() + ahead(); }
+    }
+    globalThis.Date = AheadDate;
+  });
+}
+
+/** Sets how far ahead the page's clock runs ([`aheadClock`]); takes effect on the next load. */
+export async function setClockAhead(page, ms) {
+  await page.evaluate((ms) => sessionStorage.setItem('e2e-clock-ahead-ms', String(ms)), ms);
+}

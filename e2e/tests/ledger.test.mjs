@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, openWithStorage, resetProgress, homeNotice, appReady, serverAndBrowser, tid, answer, shot } from './harness.mjs';
+import { openPage, openWithStorage, resetProgress, homeNotice, appReady, serverAndBrowser, tid, answer, shot, aheadClock, setClockAhead } from './harness.mjs';
 
 const KEY = 'skblab.ledger.v1';
 const SLUG = 'skb-layout';
@@ -42,6 +42,7 @@ async function step(page, n) {
 
 test('a wrong then right answer with a confidence: the gap, the ledger row, and the practice offer on a later visit', async () => {
   const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block' });
+  await aheadClock(page);
   await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/2`);
   await appReady(page);
   const sure = page.locator(tid('confidence'));
@@ -81,11 +82,13 @@ test('a wrong then right answer with a confidence: the gap, the ledger row, and 
   const stored = JSON.parse(await page.evaluate((k) => localStorage.getItem(k), KEY));
   assert.deepEqual(stored[SLUG]['1'], { first: '100 bytes', confidence: 'certain', model: '488 bytes', outcome: 'after-retry' });
 
-  // A later visit: the offer, then a practice that asks afresh.
+  // A later visit (the missed questions are due after 10 minutes: practice-spacing.test.mjs):
+  // the offer, then a practice that asks afresh.
+  await setClockAhead(page, 11 * 60_000);
   await page.reload();
   await appReady(page);
   await page.waitForSelector(tid('practice-offer'));
-  assert.match(await page.locator(tid('practice-start')).innerText(), /Practise the 3 you missed/);
+  assert.match(await page.locator(tid('practice-start')).innerText(), /Practise the 3 due/);
   await page.click(tid('practice-start'));
   await page.waitForFunction(() => /skb-layout\/2(\?|$)/.test(location.hash));
   await page.waitForSelector(tid('practice-bar'));
@@ -116,7 +119,7 @@ test('a corrupt ledger entry is dropped alone with a plain notice; reset clears 
   assert.doesNotMatch(notice, /invalid|expected|variant|usize|column|line \d/, 'no parser jargon');
   assert.match(await page.locator(tid('ledger-row-2')).innerText(), /400 bytes\s+fairly sure\s+488 bytes\s+revealed/);
   assert.equal(await page.locator(tid('ledger-row-5')).count(), 0);
-  assert.match(await page.locator(tid('practice-offer')).innerText(), /Practise the one you missed/);
+  assert.match(await page.locator(tid('practice-offer')).innerText(), /Practise the one due/);
 
   await page.goto(`${ctx.srv.base}/#/`);
   await resetProgress(page);
@@ -204,6 +207,7 @@ test('a corrupt stored practice is dropped with a plain notice', async () => {
 for (const [name, options] of [['phone', { viewport: { width: 360, height: 740 } }], ['dark', { colorScheme: 'dark' }]]) {
   test(`screenshots: ${name}`, async () => {
     const page = await openPage(ctx.browser, ctx.srv.base, { serviceWorkers: 'block', ...options });
+    await aheadClock(page);
     await page.goto(`${ctx.srv.base}/#/lesson/${SLUG}/2`);
     await appReady(page);
     await page.check(tid('confidence-fairly-sure'));
@@ -219,6 +223,7 @@ for (const [name, options] of [['phone', { viewport: { width: 360, height: 740 }
     await page.waitForSelector(tid('ledger'));
     await page.locator(tid('lesson-end')).screenshot({ path: await shot(page, `ledger-end-${name}`) });
     assert.deepEqual(await axeSerious(page), [], 'the lesson end with its ledger');
+    await setClockAhead(page, 11 * 60_000);
     await page.reload();
     await page.waitForSelector(tid('practice-offer'));
     await page.locator(tid('practice-offer')).screenshot({ path: await shot(page, `ledger-offer-${name}`) });

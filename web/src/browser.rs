@@ -184,14 +184,19 @@ pub fn viewport_width() -> Option<f64> {
 }
 
 /// Registers the service worker (`sw.js`, next to index.html) that lets the app load offline
-/// after the first visit. Browsers without service workers (or in an insecure context) skip it.
+/// after the first visit, by its absolute path (the page's directory, not resolved against
+/// whatever the document's URL is). Browsers without service workers (or in an insecure
+/// context) skip it.
 pub fn register_service_worker() {
-    let Some(navigator) = window().map(|w| w.navigator()) else { return };
+    let Some(w) = window() else { return };
+    let path = w.location().pathname().unwrap_or_default();
+    let script = format!("{}sw.js", path.rfind('/').map_or("/", |i| &path[..=i]));
+    let navigator = w.navigator();
     let has_sw = js_sys::Reflect::has(&navigator, &wasm_bindgen::JsValue::from_str("serviceWorker")).unwrap_or(false);
     if has_sw {
         // The outcome changes nothing for the page (online it works without the worker), but a
         // rejection must be handled, or it is an uncaught error in the console.
-        let promise = navigator.service_worker().register("./sw.js");
+        let promise = navigator.service_worker().register(&script);
         // Called once at start: the one small closure may live as long as the page.
         let ignore = wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
         let _ = promise.catch(&ignore);

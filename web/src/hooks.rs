@@ -3,6 +3,7 @@
 use crate::browser;
 use crate::ledger::{self, Entry, Ledger};
 use crate::progress::{Progress, STORAGE_KEY};
+use crate::review::{self, Review};
 use gloo_events::EventListener;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -40,9 +41,11 @@ pub struct ProgressCtx {
     pub progress: Rc<Progress>,
     /// The prediction ledger (ledger.rs).
     pub ledger: Rc<Ledger>,
-    /// The ledger as it was read when the page loaded: a question missed in an earlier visit
-    /// is offered for practice, one missed a minute ago is not yet.
-    pub ledger_at_load: Rc<Ledger>,
+    /// When each answered question comes back for practice (review.rs).
+    pub review: Rc<Review>,
+    /// Notes that the question of (lesson slug, step index) was answered, right on the first
+    /// try or not (a wrong answer, the answer shown), now, in the schedule, and saves.
+    pub schedule: Callback<Answered>,
     /// What could not be read of the stored progress and ledger (until dismissed).
     pub notices: Vec<String>,
     /// Marks step (lesson slug, step index) visited and saves.
@@ -82,9 +85,9 @@ fn save(key: &str, json: &str) -> Option<String> {
     (!browser::storage_try_set(key, json)).then(|| NOT_SAVED.to_string())
 }
 
-/// What [`use_ledger`] gives: the ledger as read at load, as it is now, the notice, and the
-/// callback that records a question's ending.
-type LedgerHandles = (Rc<Ledger>, UseStateHandle<Rc<Ledger>>, UseStateHandle<Option<String>>, Callback<Record>);
+/// What [`use_ledger`] gives: the ledger, the notice, and the callback that records a
+/// question's ending.
+type LedgerHandles = (UseStateHandle<Rc<Ledger>>, UseStateHandle<Option<String>>, Callback<Record>);
 
 /// The stored ledger, as another tab may have left it.
 fn stored_ledger() -> Ledger {
@@ -96,8 +99,8 @@ fn stored_progress() -> Progress {
     Progress::load(browser::storage_get(STORAGE_KEY).as_deref()).0
 }
 
-/// The prediction ledger, read as progress is (entry by entry, with its own notice): as read
-/// at load, as it is now, the notice, and the callback that records a question's ending. A
+/// The prediction ledger, read as progress is (entry by entry, with its own notice): the
+/// ledger, the notice, and the callback that records a question's ending. A
 /// record is written on top of what is stored now (another tab's records are merged, not
 /// overwritten); a write the browser refuses sets `not_saved`.
 #[hook]
@@ -127,8 +130,27 @@ fn use_ledger(not_saved: UseStateHandle<Option<String>>) -> LedgerHandles {
             }
         })
     };
-    let at_load = use_memo((), move |_| at_load.0.clone());
-    (at_load, ledger, notice, record)
+    (ledger, notice, record)
+}
+
+/// A question answered: (lesson slug, step index, right on the first try).
+type Answered = (String, usize, bool);
+
+/// The practice schedule (review.rs): the callback writes on top of what is stored now, so
+/// another tab's cards are kept. The time is the browser's, `Date.now()`.
+#[hook]
+fn use_review(not_saved: UseStateHandle<Option<String>>) -> (UseStateHandle<Rc<Review>>, Callback<Answered>) {
+    let review = use_state(|| Rc::new(Review::load(browser::storage_get(review::STORAGE_KEY).as_deref())));
+    let schedule = {
+        let review = review.clone();
+        Callback::from(move |(slug, step, right_first): (String, usize, bool)| {
+            let stored = Review::load(browser::storage_get(review::STORAGE_KEY).as_deref());
+            let next = stored.merged(&review).answered(&slug, step, right_first, js_sys::Date::now());
+            not_saved.set(save(review::STORAGE_KEY, &next.to_json()));
+            review.set(Rc::new(next));
+        })
+    };
+    (review, schedule)
 }
 
 /// What another tab wrote, merged in as it happens (the `storage` event): records only grow,
@@ -169,7 +191,8 @@ pub fn use_progress() -> ProgressCtx {
         (p, notice) => (Rc::new(p), notice),
     });
     let not_saved = use_state(|| None::<String>);
-    let (ledger_at_load, ledger, ledger_notice, record) = use_ledger(not_saved.clone());
+    let (ledger, ledger_notice, record) = use_ledger(not_saved.clone());
+    let (review, schedule) = use_review(not_saved.clone());
     use_other_tabs(&loaded, &ledger);
     let update = |change: fn(&Progress, &str, usize) -> Progress| {
         let (loaded, not_saved) = (loaded.clone(), not_saved.clone());
@@ -196,12 +219,15 @@ pub fn use_progress() -> ProgressCtx {
     let reset = {
         let (loaded, ledger, ledger_notice, not_saved) =
             (loaded.clone(), ledger.clone(), ledger_notice.clone(), not_saved.clone());
+        let review = review.clone();
         Callback::from(move |()| {
             let empty = Progress::default();
-            let failed =
-                save(STORAGE_KEY, &empty.to_json()).or(save(ledger::STORAGE_KEY, &Ledger::default().to_json()));
+            let failed = save(STORAGE_KEY, &empty.to_json())
+                .or(save(ledger::STORAGE_KEY, &Ledger::default().to_json()))
+                .or(save(review::STORAGE_KEY, &Review::default().to_json()));
             loaded.set((Rc::new(empty), None));
             ledger.set(Rc::new(Ledger::default()));
+            review.set(Rc::new(Review::default()));
             ledger_notice.set(None);
             not_saved.set(failed);
         })
@@ -210,7 +236,8 @@ pub fn use_progress() -> ProgressCtx {
         reset,
         progress: loaded.0.clone(),
         ledger: (*ledger).clone(),
-        ledger_at_load,
+        review: (*review).clone(),
+        schedule,
         notices: loaded.1.iter().chain(ledger_notice.iter()).chain(not_saved.iter()).cloned().collect(),
         record,
         mark_visited: update(Progress::with_visited),

@@ -28,7 +28,7 @@
 //!
 //! Modules shared by several of these stay at the top: [`route`] (URL hash ⇄ route, pure),
 //! [`browser`] (the few browser calls) and [`hooks`] (where browser state enters Yew), [`store`]
-//! (the one subscription mechanism for shared state), [`progress`] and [`ledger`] (the learner's
+//! (the one subscription mechanism for shared state), [`progress`], [`ledger`] and [`review`] (the learner's
 //! records as localStorage keeps them, pure), [`cite`] (citations as links) and
 //! [`svg`](mod@svg) (markup written as escaped text, one raw node per large SVG view).
 //!
@@ -45,6 +45,7 @@ pub mod ledger;
 pub mod machine;
 pub mod pages;
 pub mod progress;
+pub mod review;
 pub mod route;
 pub mod run;
 pub mod store;

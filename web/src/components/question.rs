@@ -37,6 +37,10 @@ pub struct QuestionProps {
     /// (first prediction, confidence, model value, outcome).
     #[prop_or_default]
     pub on_record: Callback<Entry>,
+    /// Called on each wrong graded answer, as it is graded (a question missed and left is
+    /// still missed: the practice schedule takes it from here).
+    #[prop_or_default]
+    pub on_miss: Callback<()>,
     /// The knobs as the learner set them, if the page has any: the box says when the question
     /// is graded at other values.
     #[prop_or_default]
@@ -53,6 +57,7 @@ impl PartialEq for QuestionProps {
             && self.on_settled == other.on_settled
             && self.answered_before == other.answered_before
             && self.on_record == other.on_record
+            && self.on_miss == other.on_miss
             && self.current == other.current
     }
 }
@@ -253,9 +258,10 @@ fn use_outcome_from_grade(
     grade: &UseStateHandle<Option<Grade>>,
     submits: u32,
     on_settled: &Callback<()>,
+    on_miss: &Callback<()>,
     said: &Said,
 ) {
-    let (outcome, on_settled, said) = (outcome.clone(), on_settled.clone(), said.clone());
+    let (outcome, on_settled, on_miss, said) = (outcome.clone(), on_settled.clone(), on_miss.clone(), said.clone());
     use_effect_with(((**grade).clone(), submits), move |(g, _)| {
         if let (Some(g), Outcome::Trying(n)) = (g, *outcome) {
             // A graded answer (not one that could not be read) is a prediction.
@@ -265,6 +271,9 @@ fn use_outcome_from_grade(
                     s.first.get_or_insert(sub.clone());
                     s.last = Some(sub);
                 }
+            }
+            if !g.correct && g.problem.is_empty() {
+                on_miss.emit(());
             }
             let next = if g.correct {
                 Outcome::Right
@@ -348,7 +357,7 @@ pub fn question_box(props: &QuestionProps) -> Html {
     let said: Said = use_mut_ref(SaidState::default);
     store::use_topic(Topic::Runs, None);
     use_grade_when_run_finishes(props, &grade, &pending);
-    use_outcome_from_grade(&outcome, &grade, *submits, &props.on_settled, &said);
+    use_outcome_from_grade(&outcome, &grade, *submits, &props.on_settled, &props.on_miss, &said);
     use_record_ending(props, &grade, &said, *outcome);
     let waiting = pending.as_ref().map(|(key, _)| {
         run::state_of(key).map_or("waiting for the worker…".to_string(), |s| {

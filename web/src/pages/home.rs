@@ -47,6 +47,7 @@ pub fn home() -> Html {
                     <a class="btn" href={route::href(Route::About)}>{"Sources and model assumptions"}</a>
                 </p>
             </section>
+            { due_line(index, &progress) }
             <h2 class="section-title">{"The course"}</h2>
             <p class="course-note" data-testid="course-note">
                 { if ready == index.len() {
@@ -69,6 +70,36 @@ pub fn home() -> Html {
     }
 }
 
+/// "3 questions due for practice": the questions the practice schedule (review.rs) has due
+/// now, with a link to each lesson that has some (its first step offers the practice);
+/// nothing when none is due.
+fn due_line(index: &[IndexEntry], progress: &ProgressCtx) -> Html {
+    let now = js_sys::Date::now();
+    let due: Vec<(&IndexEntry, usize)> = index
+        .iter()
+        .filter(|e| e.status == Status::Written)
+        .map(|e| (e, crate::review::due_in(&progress.review, &progress.ledger, &e.slug, &e.questions, now).len()))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let total: usize = due.iter().map(|(_, n)| n).sum();
+    if total == 0 {
+        return html! {};
+    }
+    let links = due.iter().enumerate().map(|(k, (e, n))| {
+        html! { <>
+            { if k == 0 { "" } else { ", " } }
+            <a href={route::href(Route::Lesson { slug: e.slug.clone(), step: 1 })}>{ &e.title }</a>
+            { format!(" ({n})") }
+        </> }
+    });
+    html! {
+        <p class="due-line" data-testid="due-line" role="status">
+            <strong>{ if total == 1 { "1 question due for practice".to_string() } else { format!("{total} questions due for practice") } }</strong>
+            {": "}{ for links }{"."}
+        </p>
+    }
+}
+
 /// "Reset my progress": asks once more, then forgets every visited step and right answer.
 #[function_component(ResetProgress)]
 fn reset_progress() -> Html {
@@ -86,7 +117,7 @@ fn reset_progress() -> Html {
             stage.set(Some(true));
         })
     };
-    let empty = progress.progress.is_empty() && progress.ledger.is_empty();
+    let empty = progress.progress.is_empty() && progress.ledger.is_empty() && progress.review.is_empty();
     html! {
         <section class="reset-progress" aria-labelledby="reset-progress-title">
             <h2 id="reset-progress-title" class="visually-hidden">{"Your progress"}</h2>

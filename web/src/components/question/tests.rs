@@ -47,6 +47,7 @@ fn questions_are_graded_at_the_steps_parameters_whatever_the_knobs() {
                     on_settled: Callback::noop(),
                     answered_before: false,
                     on_record: Callback::noop(),
+                    on_miss: Callback::noop(),
                     current: None,
                 };
                 grading_key(&props).map(|k| (k.params, grading_unit(&props)))
@@ -103,6 +104,7 @@ fn an_explanation_answered_before_has_the_models_value() {
                 on_settled: Callback::noop(),
                 answered_before: true,
                 on_record: Callback::noop(),
+                on_miss: Callback::noop(),
                 current: None,
             };
             let shown = explanation_before(&props).expect("a light run is computed at once");

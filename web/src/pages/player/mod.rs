@@ -87,6 +87,7 @@ pub fn player(props: &PlayerProps) -> Html {
         None => views::names(page.experiment).iter().map(|s| s.to_string()).collect(),
     };
     let light = results_under_views(page, &resolved, &view_names);
+    let heavy = page.experiment.cost(&resolved) != Cost::Light;
     let on_set = send(&state, |(name, text)| Action::SetParam { name, text });
     let on_seed = send(&state, Action::SetSeed);
     let on_dismiss = send(&state, |_| Action::DismissNotices);
@@ -103,7 +104,7 @@ pub fn player(props: &PlayerProps) -> Html {
                         {invalid} {on_set} {on_seed} />
                 </div>
                 <div class="col-views" id="views" tabindex="-1" role="region" aria-label="Views" data-run={run.job.phase_name()}>
-                    { run_status(&run, refused) }
+                    { run_status(&run, refused, heavy) }
                     { for view_names.iter().map(|name| view_slot(name, veiled.contains(&name.as_str()), &ctx)) }
                     { under_views(page, &state, &run, light, veil_results) }
                 </div>
@@ -164,9 +165,11 @@ fn under_views(
 /// Above the views: why the run failed, its notes, and its progress, ETA and Stop. One alert
 /// per problem: settings the experiment refuses are the panel's alert (every view's progress
 /// line repeats them quietly); a run that failed otherwise (the worker did not load) is this one.
-fn run_status(run: &Rc<crate::run::RunState>, refused: bool) -> Html {
+fn run_status(run: &Rc<crate::run::RunState>, refused: bool, heavy: bool) -> Html {
+    // A heavy run's line (estimate, then progress, then nothing) keeps its height from the
+    // page's first frame to its last, so that the views under it never move (layout shift).
     html! {
-        <>
+        <div class={classes!("run-status", heavy.then_some("run-status-reserved"))}>
             if let Some(e) = run.job.error().filter(|_| !refused) {
                 <p class="run-error" role="alert" data-testid="run-error">{ format!("The run failed: {e}") }</p>
             }
@@ -174,7 +177,7 @@ fn run_status(run: &Rc<crate::run::RunState>, refused: bool) -> Html {
                 <RunNotes {output} />
             }
             <crate::run::RunControl state={run.clone()} />
-        </>
+        </div>
     }
 }
 

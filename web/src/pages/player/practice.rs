@@ -1,5 +1,5 @@
-//! The practice of missed questions in the lesson player: the offer on a lesson's first and
-//! last step, the bar while practising, and the practice kept across reloads
+//! The practice of the questions due (review.rs) in the lesson player: the offer on a
+//! lesson's first and last step, the bar while practising, and the practice kept across reloads
 //! ([`record`]: which steps are asked again and which are answered, in localStorage; the step
 //! itself is in the URL).
 
@@ -8,6 +8,7 @@ use super::PageState;
 use crate::browser;
 use crate::components::notices::Notices;
 use crate::hooks::ProgressCtx;
+use crate::review;
 use record::{Practice, DROPPED, STORAGE_KEY};
 use skblab_lessons::Lesson;
 use std::rc::Rc;
@@ -128,8 +129,8 @@ pub fn practice_notice(handle: &PracticeHandle) -> Html {
     html! { <Notices notices={vec![n.clone()]} on_dismiss={Some(on_dismiss)} /> }
 }
 
-/// On the lesson's first and last step: the offer to practise the questions missed in an
-/// earlier visit (spaced retrieval); while practising, where the learner is and the way on.
+/// On the lesson's first and last step: the offer to practise the questions due (spaced
+/// retrieval, review.rs); while practising, where the learner is and the way on.
 pub fn practice_bar(
     page: &Page,
     lesson: &Lesson,
@@ -163,25 +164,23 @@ pub fn practice_bar(
     if page.step != 0 && page.step + 1 != n {
         return html! {};
     }
-    // Missed in an earlier visit, and not practised right since.
-    let now = progress.ledger.missed(&lesson.slug);
-    let missed: Vec<usize> = progress
-        .ledger_at_load
-        .missed(&lesson.slug)
-        .into_iter()
-        .filter(|i| now.contains(i) && lesson.steps.get(*i).is_some_and(|s| s.question.is_some()))
-        .collect();
-    let Some(&first) = missed.first() else { return html! {} };
-    let count = missed.len();
-    let which = missed.iter().map(|i| format!("step {}", i + 1)).collect::<Vec<_>>().join(", ");
-    let start = go(handle, state, Some(Practice::new(&lesson.slug, missed)), Some(first));
+    // Due now by the practice schedule (review.rs): missed ones after minutes, right ones
+    // after hours, then days.
+    let now = js_sys::Date::now();
+    let due = review::due_in(&progress.review, &progress.ledger, &lesson.slug, &has_question(lesson), now);
+    let Some(&first) = due.first() else { return html! {} };
+    let count = due.len();
+    let which = due.iter().map(|i| format!("step {}", i + 1)).collect::<Vec<_>>().join(", ");
+    let start = go(handle, state, Some(Practice::new(&lesson.slug, due)), Some(first));
+    let (lead, button) = match count {
+        1 => ("One of this lesson's questions is".to_string(), "Practise the one due".to_string()),
+        n => (format!("{n} of this lesson's questions are"), format!("Practise the {n} due")),
+    };
     html! {
         <div class="practice-offer" data-testid="practice-offer">
-            <p>{ format!("Last time you needed a retry or the answer for {} of this lesson's questions ({which}). \
-                Asking them again a while later is what makes them stick.", if count == 1 { "one".to_string() } else { count.to_string() }) }</p>
-            <button class="btn btn-small" type="button" data-testid="practice-start" onclick={start}>
-                { if count == 1 { "Practise the one you missed".to_string() } else { format!("Practise the {count} you missed") } }
-            </button>
+            <p>{ format!("{lead} due for practice ({which}). A question missed comes back after minutes, \
+                one answered right after hours, then days: asking again a while later is what makes it stick.") }</p>
+            <button class="btn btn-small" type="button" data-testid="practice-start" onclick={start}>{ button }</button>
         </div>
     }
 }

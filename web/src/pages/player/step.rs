@@ -129,6 +129,18 @@ fn step_question(
         Callback::from(move |_| settled.set(true))
     };
     let on_record = record_for(progress, &lesson.slug, page.step, practising);
+    // The practice schedule (review.rs): a wrong answer as it is graded, and how it ended.
+    let on_miss = {
+        let (cb, slug, i) = (progress.schedule.clone(), lesson.slug.clone(), page.step);
+        Callback::from(move |()| cb.emit((slug.clone(), i, false)))
+    };
+    let on_record = {
+        let (cb, slug, i) = (progress.schedule.clone(), lesson.slug.clone(), page.step);
+        on_record.reform(move |entry: crate::ledger::Entry| {
+            cb.emit((slug.clone(), i, entry.outcome == crate::ledger::Outcome::FirstTry));
+            entry
+        })
+    };
     // A question ended in a practice is done there (kept across a reload).
     let on_record = match practising {
         true => {
@@ -144,7 +156,7 @@ fn step_question(
         <QuestionBox key={format!("{}{}", page.step, if practising { "-practice" } else { "" })}
             question={q} experiment={page.experiment}
             params={crate::components::question::step_params(page.experiment, step)} seed={page.seed} on_correct={mark_correct} {on_settled}
-            {answered_before} {on_record} current={Some(page.params.clone())} />
+            {answered_before} {on_record} {on_miss} current={Some(page.params.clone())} />
     }
 }
 
