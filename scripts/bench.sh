@@ -129,11 +129,14 @@ reference() {
 users() {
     echo "== users: the waits of lesson step 4, the Reproduce page and the band, native proxies"
     cargo build -q --release -p skblab-core --features cli --bin skblab || return 1
-    local cli="$TARGET/release/skblab" out
-    # Prints `<wall ms> <cpu s>` of one command (its output discarded).
+    local cli="$TARGET/release/skblab"
+    # Prints `<int> ms on 2 jobs, <float> s CPU` of one command (wall, user + system; its output discarded).
     timed() {
-        out=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-        awk '{ printf "%d ms on 2 jobs, %.2f s CPU", $1 * 1000, $2 + $3 }' <<<"$out"
+        local f
+        f=$(mktemp)
+        /usr/bin/time -o "$f" -f "%e %U %S" "$@" >/dev/null 2>&1 || { rm -f "$f"; echo "failed"; return; }
+        awk '{ printf "%d ms on 2 jobs, %.2f s CPU", $1 * 1000, $2 + $3 }' "$f"
+        rm -f "$f"
     }
     echo "step-4 native: $(timed "$cli" --jobs 2 run high-order-alloc --set max_threads=30 --set seeds=5)"
     local ids=() id
