@@ -3,7 +3,7 @@
 //   deep-link: <int> bytes brotli          the heaviest lesson step (desktop or phone), bytes requested before its first view
 //   sweep: <int> ms with <k> workers, <int> ms with 1 worker   the seed-000 sweep, warm
 //   band: <int> ms for <n> profiles        high-order-alloc's default view, then its band
-// and, with `seeds5` (not in the default set: ~30 s), `seeds-5 sweep: <int> ms with <k> workers, <int> ms with 1 worker`:
+// and, with `seeds5` (not in this file's default set: ~30 s; scripts/bench-web.sh asks for it), `seeds-5 sweep: <int> ms with <k> workers, <int> ms with 1 worker`:
 // the sweep of high-order-alloc's lesson step 4 (30 flows, `seeds = 5`), warm.
 // and, on stderr, each step's bytes and first-view time. Usage (scripts/bench-web.sh):
 //   SKBLAB_DIST=/path/to/dist node e2e/bench-web.mjs [deep-link] [sweep] [band] [seeds5]

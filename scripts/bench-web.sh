@@ -5,9 +5,10 @@
 #   deep-link: <int> bytes brotli                      the heaviest lesson step before its first view
 #   sweep: <int> ms with <k> workers, <int> ms with 1 worker   the seed-000 sweep, warm
 #   band: <int> ms for <n> profiles                    high-order-alloc's default view and its band
-# The last three come from e2e/bench-web.mjs (Playwright, headless Chromium) against a release
+#   seeds-5 sweep: <int> ms with <k> workers, <int> ms with 1 worker   lesson step 4's sweep (30 flows, 5 seeds)
+# The browser lines come from e2e/bench-web.mjs (Playwright, headless Chromium) against a release
 # build served as `make serve` serves it.
-#   usage: scripts/bench-web.sh [DIST] [first-load] [deep-link] [sweep] [band]
+#   usage: scripts/bench-web.sh [DIST] [first-load] [deep-link] [sweep] [band] [seeds5]
 # DIST defaults to target/bench-dist, built (scripts/build-web.sh) if it has no index.html or no first/.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +17,7 @@ export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 DIST="$ROOT/target/bench-dist"
 if [ $# -gt 0 ] && [ -d "$1" ]; then DIST=$(cd "$1" && pwd); shift; fi
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(first-load deep-link sweep band)
+[ ${#parts[@]} -gt 0 ] || parts=(first-load deep-link sweep band seeds5)
 if [ ! -f "$DIST/index.html" ] || [ ! -d "$DIST/first" ]; then
     bash scripts/build-web.sh "$DIST" >/dev/null 2>&1 || { echo "bench-web: web build failed (scripts/build-web.sh)" >&2; exit 1; }
 fi
@@ -25,8 +26,8 @@ browser=()
 for part in "${parts[@]}"; do
     case $part in
     first-load) bash scripts/first-load.sh "$DIST" | grep '^first-load:' || status=1 ;;
-    deep-link | sweep | band) browser+=("$part") ;;
-    *) echo "bench-web: unknown part '$part' (first-load, deep-link, sweep, band)" >&2; exit 2 ;;
+    deep-link | sweep | band | seeds5) browser+=("$part") ;;
+    *) echo "bench-web: unknown part '$part' (first-load, deep-link, sweep, band, seeds5)" >&2; exit 2 ;;
     esac
 done
 if [ ${#browser[@]} -gt 0 ]; then

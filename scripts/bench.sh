@@ -10,7 +10,8 @@
 # and, from scripts/bench-web.sh where it exists (the browser side: worker pool, deep links,
 # bands), `sweep:`, `deep-link:` and `band:` lines.
 # Parts: `engine` (native and wasm, built first, then timed back to back), `reference` (the
-# native sweep and a pinned commit's, in turn), `size` (a release
+# native sweep and a pinned commit's, in turn), `users` (native proxies of lesson step 4, the
+# Reproduce page and the band: `step-4 native:`, `reproduce native:`, `band native:`), `size` (a release
 # build with Trunk), `web` (scripts/bench-web.sh). Each part runs on its own (a failed part
 # does not stop the others; the exit status reports it). `bench.sh size` (or engine, web,
 # native, wasm) runs only the parts named.
@@ -120,6 +121,33 @@ reference() {
     echo "sweep ms: $(median "${cur[@]}") (reference $REF_COMMIT: $(median "${ref[@]}") ms, ratio $(median "${ratios[@]}"))"
 }
 
+# What a learner waits for, natively (proxies of the browser's work, same simulations: the
+# worker runs the same core): wall ms on 2 jobs (the pool's 2 workers) and CPU seconds. Prints
+#   step-4 native: <int> ms on 2 jobs, <float> s CPU     lesson step 4's sweep (30 flows, 5 seeds)
+#   reproduce native: <int> ms on 2 jobs, <float> s CPU  every seed table at 5 seeds
+#   band native: <int> ms on 2 jobs, <float> s CPU       high-order-alloc's 32-sample band
+users() {
+    echo "== users: the waits of lesson step 4, the Reproduce page and the band, native proxies"
+    cargo build -q --release -p skblab-core --features cli --bin skblab || return 1
+    local cli="$TARGET/release/skblab"
+    # Prints `<int> ms on 2 jobs, <float> s CPU` of one command (wall, user + system; its output discarded).
+    timed() {
+        local f
+        f=$(mktemp)
+        /usr/bin/time -o "$f" -f "%e %U %S" "$@" >/dev/null 2>&1 || { rm -f "$f"; echo "failed"; return; }
+        awk '{ printf "%d ms on 2 jobs, %.2f s CPU", $1 * 1000, $2 + $3 }' "$f"
+        rm -f "$f"
+    }
+    echo "step-4 native: $(timed "$cli" --jobs 2 run high-order-alloc --set max_threads=30 --set seeds=5)"
+    local ids=() id
+    for id in $("$cli" list); do
+        "$cli" reproduce "$id" --seeds 1 --format csv >/dev/null 2>&1 && ids+=("$id")
+    done
+    # One process per table, as the page asks the pool for one table after the other.
+    echo "reproduce native: $(timed sh -c 'for id in "$@"; do "$0" --jobs 2 reproduce "$id" --seeds 5 >/dev/null || exit 1; done' "$cli" "${ids[@]}") (${ids[*]})"
+    echo "band native: $(timed "$cli" --jobs 2 reproduce high-order-alloc --seeds 1 --bands 32)"
+}
+
 size() {
     echo "== app size"
     local dist="$ROOT/target/bench-dist"
@@ -145,12 +173,12 @@ web() {
 }
 
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(engine reference size web)
+[ ${#parts[@]} -gt 0 ] || parts=(engine reference users size web)
 failed=()
 for part in "${parts[@]}"; do
     case $part in
-    engine | native | wasm | reference | size | web) "$part" || failed+=("$part") ;;
-    *) echo "unknown part '$part' (engine, native, wasm, reference, size, web)" >&2; exit 2 ;;
+    engine | native | wasm | reference | users | size | web) "$part" || failed+=("$part") ;;
+    *) echo "unknown part '$part' (engine, native, wasm, reference, users, size, web)" >&2; exit 2 ;;
     esac
 done
 [ ${#failed[@]} -eq 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

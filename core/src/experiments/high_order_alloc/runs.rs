@@ -116,19 +116,21 @@ fn end_us(i: &Input) -> u64 {
 }
 
 /// Events one run of `flows` flows is expected to handle: each busy thread takes an event
-/// about every 580 ns plus 3.4 of the mesh's line transfers (`line_transfer_ns`), over its
+/// about every 1,050 ns plus 6.2 of the mesh's line transfers (`line_transfer_ns`), over its
 /// warm-up and window; the busy threads are the flows' two per flow, at most the cores
 /// online plus a third more for their SMT siblings (a sibling adds about a third of a core).
-/// Fitted on the model's own counts: within 0.8–1.5× of them from 1 to 64 flows on 1 to 56
-/// cores at the default lists (1.5–2.7× at 30–64 flows on a mesh of 500–1000 ns, where the
-/// lock's queue idles the threads), and 0.4–2.2× over 400 random settings whose mesh is
-/// within 50 ns: one flow sending 64 KiB with `pcp_batch` 1 takes 2.6 times the events per
-/// µs. The world's own cap ([`super::world::EVENTS_PER_THREAD_US`]) is far above.
+/// Fitted on the model's own counts when every page of the copy loop took two events (within
+/// 0.8–1.5× of them from 1 to 64 flows on 1 to 56 cores at the default lists), then scaled by
+/// the default sweep's events since a send's copy runs as one batch (4,812,833 → 2,623,643,
+/// ×0.545: order-3 runs ×0.86, order-0 runs ×0.32, so this over-counts order 0 and
+/// under-counts order 3 by up to about 1.7×). One flow sending 64 KiB with `pcp_batch` 1
+/// takes more events per µs. The world's own cap ([`super::world::EVENTS_PER_THREAD_US`]) is
+/// far above.
 pub fn expected_events(i: &Input, flows: u32) -> u64 {
     let threads_x3 = 3 * 2 * u64::from(flows);
     let cores_x3 = 3 * u64::from(i.cpus) + if i.smt { u64::from(i.cpus) } else { 0 };
     let busy_x3 = threads_x3.min(cores_x3);
-    let per_thread_ms = 10_000_000 / (5_800 + 34 * i.line_transfer_ns);
+    let per_thread_ms = 5_450_000 / (5_800 + 34 * i.line_transfer_ns);
     let events = busy_x3 * end_us(i) * per_thread_ms / 3_000;
     events.clamp(1, MAX_EVENTS_PER_RUN)
 }

@@ -518,16 +518,16 @@ impl StreamSim {
     /// Runs `t`'s actions until it must wait for the global clock, a lock, or a wakeup.
     fn interpret(&mut self, t: ThreadId) {
         loop {
-            let th = &mut self.threads[t as usize];
+            let th = &self.threads[t as usize];
             // Only the next action's kind is read before it is known to run now.
-            let Some(next) = th.prog.last() else { panic!("bug: thread {t} has an empty program") };
-            if next.is_sync() && th.cursor_ns > self.now_ns {
+            let Some(&next) = th.prog.last() else { panic!("bug: thread {t} has an empty program") };
+            let at = th.cursor_ns;
+            if next.is_sync() && at > self.now_ns && !self.runs_ahead(t, next) {
                 // It stays on top of the stack: the `Resume` runs it.
-                let at = th.cursor_ns;
                 self.queue.schedule(at, Event::Resume { thread: t });
                 return;
             }
-            let action = th.prog.pop().expect("checked");
+            let action = self.threads[t as usize].prog.pop().expect("checked");
             if !self.exec(t, action) {
                 return;
             }

@@ -148,6 +148,40 @@ impl StreamSim {
         }
     }
 
+    /// Whether `next`, a sync action of `tcp_sendmsg`, may run now, before the global clock
+    /// reaches the thread: what it reads no other CPU can change while netperf owns its
+    /// socket, so one `tcp_sendmsg` fills its skb in one event (one per copy batch) instead of
+    /// waiting twice per page.
+    ///
+    /// - `TcpPush`: the tail's length is the task's, and `snd_una` (Nagle's test) moves only
+    ///   when netperf's socket processes an ACK: while netperf is inside `tcp_sendmsg` an ACK
+    ///   goes to the backlog (`send_ack`), processed at `release_sock` (`EndOp`).
+    /// - `FillFrags`: when the skb already has its sk_buff (`sk_stream_alloc_skb` touches the
+    ///   shared skb caches) and the task's frag page is referenced only by the task and by
+    ///   the frags of the skb it is filling, which no other CPU holds until `tcp_push`: its
+    ///   refcount, `put_page` and reuse come out the same whenever they run. A new page from
+    ///   this CPU's per-CPU list is the CPU's own while the syscall runs; zone->lock, the
+    ///   watermark and the push still wait for the clock.
+    ///
+    /// ASSUMPTION (ours): a batch's cache effects (the lines its copies pull, the socket's L3
+    /// fill) are applied when it starts, not at each chunk's own time, so another CPU's copy
+    /// in between sees them a few µs early.
+    pub(super) fn runs_ahead(&self, t: ThreadId, next: Action) -> bool {
+        match next {
+            Action::TcpPush => true,
+            Action::FillFrags { .. } => {
+                let th = &self.threads[t as usize];
+                if th.skb.len_bytes == 0 && th.skb.heads.is_none() {
+                    return false;
+                }
+                let Some(page) = th.pfrag.page else { return true };
+                let in_tail = th.skb.frags.iter().filter(|f| f.page == page).count() as u32;
+                self.zones[page.node as usize].page_ref(page.pfn) == 1 + in_tail
+            }
+            _ => false,
+        }
+    }
+
     /// Copies the next chunk into the page frag: extends the last frag or adds one (+1 ref).
     fn append_frag(&mut self, t: ThreadId, remaining_bytes: u32) {
         let m = &self.cfg.machine;
