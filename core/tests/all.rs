@@ -51,6 +51,7 @@ mod reproduce_fixtures;
 mod skb_cache;
 mod skb_cache_steady;
 mod skb_cache_timers;
+mod skb_cache_tx_head;
 mod skb_cache_wait;
 mod stream_shared_write;
 mod stream_waiting;

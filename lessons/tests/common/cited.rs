@@ -6,6 +6,11 @@
 /// number comes from: a figure cited from a source or a constant of the kernel that the model
 /// happens to reproduce or to take as input. The scan blanks each out; each must be needed.
 pub const CITED_NUMBERS: &[(&str, &str, &str)] = &[
+    (
+        "skb-cache",
+        "14 June 2019",
+        "the date of the \"tcp: add three static keys\" series (20190614232221.248392-1-edumazet@google.com)",
+    ),
     ("skb-cache", "16 M alloc+free", "the cover letter of merge bdaba8959e92: 8 Mpps = 16 M alloc/free per second"),
     ("skb-cache", "16 million allocations", "the cover letter of merge bdaba8959e92"),
     ("skb-cache", "1.5 KB of tx skb", "slab object sizes: a 512-byte fclone and a kmalloc-1k head"),

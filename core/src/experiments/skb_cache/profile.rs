@@ -32,6 +32,20 @@ crate::choice_enum! {
 }
 
 crate::choice_enum! {
+    /// What the head of a tcp_rr response's skb holds (the `tx_head` parameter).
+    pub enum TxHead {
+        /// Headers only (`sk_stream_alloc_skb(sk, 0, ...)`): a kmalloc-1024 head, the payload
+        /// copied into the task's page frag, as since 472c2e07eef0 (Linux 5.2).
+        Frag = "frag",
+        /// The first skb of a write carries up to `SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)`
+        /// bytes of payload in a 2 KiB kmalloc head (`select_size` / `linear_payload_sz`,
+        /// 3613b3dbd1ad, Linux 4.9, to 472c2e07eef0's parent): the kernel of seed 004's
+        /// 8 Mpps, before the tx cache's commit took the payload out of the head.
+        Linear = "linear",
+    }
+}
+
+crate::choice_enum! {
     /// The slab allocator a kernel was built with (the `allocator` parameter).
     pub enum Allocator {
         /// mm/slab.c: per-CPU arrays, shared arrays, alien caches ([`crate::sim::slab`]).
@@ -90,6 +104,8 @@ pub struct RrProfile {
     pub allocator: Allocator,
     /// Where the kernel takes small receive heads from.
     pub rx_head: RxHead,
+    /// What a response skb's head holds.
+    pub tx_head: TxHead,
 }
 
 /// The 2019 tcp_rr server (seed 004) on seed 000's machine.
@@ -111,6 +127,8 @@ pub const SERVER_2019_RR: RrProfile = RrProfile {
     allocator: Allocator::Slab,
     // 5.2's __napi_alloc_skb carved every head up to a page from the NAPI page fragment.
     rx_head: RxHead::Frag,
+    // 5.2 with the tx cache's commit: headers only, the payload in page frags.
+    tx_head: TxHead::Frag,
 };
 
 impl RrProfile {

@@ -2,21 +2,52 @@
 //! and caches-on runs of each seed ([`seed_pair`]); the mean over seeds from those figures.
 
 use super::profile::RrProfile;
-use super::{run_input, seed, world, Input, ID, OFF_LABEL, ON_LABEL};
+use super::{run_input, seed, world, Input, TxHead, ID, OFF_LABEL, ON_LABEL};
 use crate::output::{round, ReproCell, ReproRow, Reproduction};
+
+/// The seed's two runs: without the caches on the kernel before 472c2e07eef0 (a write's
+/// first skb carries its payload in the head), with both on 5.2 (headers only).
+pub fn seed_inputs() -> [Input; 2] {
+    let base = Input::defaults();
+    [
+        Input { tcp_rx_skb_cache: false, tcp_tx_skb_cache: false, tx_head: TxHead::Linear, ..base },
+        Input { tcp_rx_skb_cache: true, tcp_tx_skb_cache: true, tx_head: TxHead::Frag, ..base },
+    ]
+}
 
 /// Mpps without and with both caches at the seed's configuration on `profile`.
 pub fn seed_pair(profile: RrProfile, seed: u64) -> (f64, f64) {
-    let base = Input::defaults();
-    let off = run_input(&Input { tcp_rx_skb_cache: false, tcp_tx_skb_cache: false, ..base }, profile, seed).1.mpps;
-    let on = run_input(&Input { tcp_rx_skb_cache: true, tcp_tx_skb_cache: true, ..base }, profile, seed).1.mpps;
+    let [off, on, _] = seed_figures(profile, seed);
     (off, on)
+}
+
+/// Mpps without and with both caches, and the spin share (% of busy time) without them.
+pub fn seed_figures(profile: RrProfile, seed: u64) -> [f64; 3] {
+    let [off, on] = seed_inputs();
+    let off = run_input(&off, profile, seed).1;
+    [off.mpps, run_input(&on, profile, seed).1.mpps, off.spin_pct]
 }
 
 /// The rows of `skblab reproduce` on `profile`.
 pub fn reproduce_on(profile: RrProfile, seed: u64) -> Reproduction {
-    let (off, on) = seed_pair(profile, seed);
-    table(profile, off, on)
+    let [off, on, spin] = seed_figures(profile, seed);
+    let mut t = table(profile, off, on);
+    t.notes.push(spin_note(&[spin]));
+    t
+}
+
+/// The caches-off run's `queued_spin_lock_slowpath` share beside the tx commit's profile
+/// (not a table cell: the profile is of the commit's own run, not of the seed's table).
+fn spin_note(spins: &[f64]) -> String {
+    let mean = spins.iter().sum::<f64>() / spins.len().max(1) as f64;
+    let (lo, hi) = spins.iter().fold((f64::MAX, f64::MIN), |(l, h), &s| (l.min(s), h.max(s)));
+    format!(
+        "queued_spin_lock_slowpath without the caches: {} % of busy time [{}-{}] (472c2e07eef0's profile before its cache: {} %)",
+        round(mean, 2),
+        round(lo, 2),
+        round(hi, 2),
+        seed::TX_COMMIT_SPIN_PCT
+    )
 }
 
 /// The rows of one seed's Mpps with the caches `off` and `on`.
@@ -62,6 +93,10 @@ pub(super) fn mean_of(profile: RrProfile, seeds: &[u64], figures: &[Vec<f64>]) -
             let sum: f64 = per_seed.iter().map(|r| r.rows[ri].cells[ci].simulated).sum();
             cell.simulated = round(sum / per_seed.len() as f64, 3);
         }
+    }
+    let spins: Vec<f64> = figures.iter().filter_map(|f| f.get(2).copied()).collect();
+    if !spins.is_empty() {
+        mean.notes.push(spin_note(&spins));
     }
     mean.notes.push(format!("mean over {} seeds", seeds.len()));
     Some(mean.with_spread(&per_seed, seeds))

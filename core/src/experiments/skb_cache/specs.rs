@@ -38,6 +38,9 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::choice_of("rx_head", RxHead::Frag)
             .help("Where a small receive head comes from. frag: a piece of the receiving CPU's 32 KiB NAPI page fragment, as __napi_alloc_skb took every head up to a page from 3.19 (fd11a83dd363) to 5.10, the seed's 5.2 among them: freeing it is a put_page on that page, not a slab free. kmalloc: __alloc_skb's kmalloc head, as heads up to SKB_WITH_OVERHEAD(1024) are since 3226b158e67c (Linux 5.11).")
             .kernel("__napi_alloc_skb (3.19-5.10 / 5.11+)"),
+        ParamSpec::choice_of("tx_head", TxHead::Frag)
+            .help("What the head of a response's skb holds. frag: headers only, the payload copied into the thread's page frag, as since 472c2e07eef0 (the tx cache's commit, Linux 5.2). linear: the first skb of a write carries up to 1,408 bytes of payload in a 2 KiB kmalloc head (3613b3dbd1ad, Linux 4.9, to the parent of 472c2e07eef0): the kernel of the seed's 8 Mpps, whose reproduce row runs it. Not with tcp_tx_skb_cache, which came with frag.")
+            .kernel("tcp_sendmsg_locked: select_size (4.9-5.1) / 472c2e07eef0 (5.2+)"),
         ParamSpec::int("warmup_us", "us", 2000, (0, 10_000, 100))
             .help("Simulated time before measuring, at least; the warm-up goes on until every simulated flow has completed two round trips (a closed loop slower than the warm-up is then past its first cycle). With allocator = slub, SLUB's partial lists start in their long-run state.")
             .kernel(""),

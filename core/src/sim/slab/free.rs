@@ -96,8 +96,10 @@ impl Slab {
         c.stats[cpu as usize].alien_lock += 1;
         c.stats[cpu as usize].alien_lock_wait_ns += wait;
         cost.spin_ns += wait;
-        let before = a.ac.touch(m, &self.cpu_caches, cpu, 0, 0);
-        let (mut path, mut end, mut detached) = (FreePath::Alien, granted + before, Vec::new());
+        // `struct alien_cache { spinlock_t lock; struct array_cache ac; }`: the lock word, the
+        // array's header and its first entries share one line, which came with the lock.
+        let _ = a.ac.touch(m, &self.cpu_caches, cpu, 0, 0);
+        let (mut path, mut end, mut detached) = (FreePath::Alien, granted, Vec::new());
         if a.ac.room() == 0 {
             c.stats[cpu as usize].node_overflow += 1;
             // The drain reads every entry (under the remote list_lock).
@@ -111,7 +113,7 @@ impl Slab {
         let top = a.ac.entry.len();
         let after = a.ac.touch(m, &self.cpu_caches, cpu, top, top + 1);
         a.ac.push(obj);
-        cost.line_ns += before + after;
+        cost.line_ns += after;
         end += after + Self::ns(k.shared.fast_cycles, m);
         a.timing.extend_to(end);
         cost.add(self.slabs_destroy(at.at(end), detached));

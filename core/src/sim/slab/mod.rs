@@ -42,7 +42,9 @@
 //! Lines: a slab's `struct page` line is its zone's ([`Zone::touch_page`]), written by
 //! `slab_get_obj` / `slab_put_obj` and read by `cache_free_alien` (a read is a touch here:
 //! MESI reduced to the last writer); the freelist's index bytes one line per 64; an
-//! `array_cache` its header (avail, limit, batchcount, touched) and 8 entries per line; a
+//! `array_cache` its header (avail, limit, batchcount, touched) and 8 entries per line (an
+//! alien cache's lock word shares the header's line, `struct alien_cache`, so the line comes
+//! with the lock); a
 //! node's lists and counters one line beside its lock word. The neighbours' `struct page`
 //! lines a list move writes are not counted.
 //!

@@ -9,7 +9,7 @@
 //! this lies up to 6× off at about one setting in 800 (`core/tests/estimate.rs`).
 
 use super::super::profile::Allocator;
-use super::setup::{rx_frags, tx_frags};
+use super::setup::{rx_frags, tx_frags_of};
 use super::{queue_cpu, Config, MAX_EVENTS, MAX_SOFTIRQ_NS, MAX_WARMUP_NS, WARM_ROUND_TRIPS, WIRE_OVERHEAD};
 use crate::sim::machine::{cycles_to_ns, CpuId};
 use crate::sim::skb::TCP_MSS;
@@ -59,7 +59,7 @@ impl Costs {
         let remote = f64::from(cfg.sockets.max(1) - 1) / f64::from(cfg.sockets.max(1));
         let line =
             m.line_same_socket_ns as f64 + remote * m.line_cross_socket_ns.saturating_sub(m.line_same_socket_ns) as f64;
-        let frags = u64::from(rx_frags(cfg.request_bytes) + tx_frags(cfg.response_bytes));
+        let frags = u64::from(rx_frags(cfg.request_bytes) + tx_frags_of(cfg.profile.tx_head, cfg.response_bytes));
         let copy = u64::from(cfg.request_bytes + cfg.response_bytes) * 1000 / m.copy_bytes_per_kcycle.max(1);
         // Two objects allocated and two freed per skb, two skbs per transaction, on the array
         // or the active slab; SLUB: a free in four more on the slow path; SLAB: each of the

@@ -3,7 +3,7 @@
 //! transactions (recvmsg, then sendmsg with a reused or new tx skb); requests arriving at
 //! the NIC; and the link each message crosses.
 
-use super::setup::{rx_frags, tx_frags};
+use super::setup::{rx_frags, tx_frags_of};
 use super::{Ev, Sim, Skb, Stack, MAX_SOFTIRQ_NS, WARM_ROUND_TRIPS, WIRE_OVERHEAD};
 use crate::sim::machine::CpuId;
 use crate::sim::skb::TCP_MSS;
@@ -211,7 +211,7 @@ impl Sim {
         let (tx, a) = self.sendmsg_skb(t + ns, cpu, f);
         ns += a;
         let Some(mut tx) = tx else { return ns };
-        tx.tx_frags = tx_frags(self.cfg.response_bytes);
+        tx.tx_frags = tx_frags_of(self.cfg.profile.tx_head, self.cfg.response_bytes);
         tx.alloc_cpu = cpu;
         for _ in 0..tx.tx_frags {
             ns += self.frag_put(t + ns, cpu, cpu, Stack::FragGet);

@@ -48,7 +48,9 @@ mod wait;
 pub use chains::Stack;
 pub use expected::expected_events;
 pub use report::{Lane, RunResult};
-pub use setup::{parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_head_bytes};
+pub use setup::{
+    parked_bytes, rx_frags, rx_head_bytes, tx_frags, tx_frags_of, tx_head_bytes, tx_head_bytes_of, LINEAR_PAYLOAD_BYTES,
+};
 pub use wait::WaitStats;
 
 use super::profile::RrProfile;

@@ -3,7 +3,7 @@
 //! SLUB per node, sized for the flows, RSS's choice of each flow's IRQ CPU, the clients' first
 //! requests). Everything here runs before the first event, or is arithmetic the views share.
 
-use super::super::profile::Allocator;
+use super::super::profile::{Allocator, TxHead};
 use super::MAX_EVENTS;
 use super::{app_cpu, Config, Ev, Flow, NapiFrag, RunResult, Sim, RX_COPYBREAK, TX_FRAG_BYTES};
 use crate::rng::Rng;
@@ -63,6 +63,30 @@ pub fn napi_head_bytes(request: u32) -> u32 {
 /// kmalloc'd head of a tx skb: the headers and shinfo (payload goes to page frags).
 pub fn tx_head_bytes() -> u32 {
     kmalloc(skb_data_align(MAX_TCP_HEADER) + SHINFO_2019_BYTES).0
+}
+
+/// `linear_payload_sz(true)` before 472c2e07eef0 (net/ipv4/tcp.c, 4.9-5.1):
+/// `SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)`, the payload room of a write's first skb head.
+pub const LINEAR_PAYLOAD_BYTES: u32 = 2048 - SHINFO_2019_BYTES - MAX_TCP_HEADER;
+
+/// kmalloc'd head of a tx skb under `tx_head`: with `linear`, `alloc_skb_fclone()` of the
+/// payload room plus `MAX_TCP_HEADER`, then the shinfo: 2,048 bytes.
+pub fn tx_head_bytes_of(tx_head: TxHead) -> u32 {
+    match tx_head {
+        TxHead::Frag => tx_head_bytes(),
+        TxHead::Linear => kmalloc(skb_data_align(LINEAR_PAYLOAD_BYTES + MAX_TCP_HEADER) + SHINFO_2019_BYTES).0,
+    }
+}
+
+/// Page-frag chunks of a response of `bytes` under `tx_head`: with `linear` the first
+/// [`LINEAR_PAYLOAD_BYTES`] are copied into the head (`skb_add_data_nocache`), the rest into
+/// page frags of the same skb.
+pub fn tx_frags_of(tx_head: TxHead, bytes: u32) -> u32 {
+    match tx_head {
+        TxHead::Frag => tx_frags(bytes),
+        TxHead::Linear if bytes <= LINEAR_PAYLOAD_BYTES => 0,
+        TxHead::Linear => tx_frags(bytes - LINEAR_PAYLOAD_BYTES),
+    }
 }
 
 /// Memory one parked skb pins: objects, head, and frag pages (rx: one page per frame; tx:
@@ -237,7 +261,7 @@ fn node_slab(cfg: &Config, m: &MachineProfile, specs: &[CacheSpec], n: usize, pa
 /// The four caches of a node: sk_buffs, fclones, and the kmalloc classes of the two heads.
 fn cache_specs(cfg: &Config) -> [CacheSpec; 4] {
     let (rxh, rxh_name) = kmalloc(rx_head_bytes(cfg.request_bytes));
-    let (txh, txh_name) = kmalloc(tx_head_bytes());
+    let (txh, txh_name) = kmalloc(tx_head_bytes_of(cfg.profile.tx_head));
     [
         CacheSpec { name: "skbuff_head_cache", size: SKBUFF_HEAD_CACHE_BYTES },
         CacheSpec { name: "skbuff_fclone_cache", size: FCLONE_BYTES },
