@@ -99,8 +99,10 @@ impl CacheLine {
 /// L3 (its own line costs nothing, another core's L2 the transfer), except that a line in
 /// the other socket's L3 costs the cross-socket transfer, not a local L3 hit; it is gone
 /// from the L3 once the writer's socket took a whole L3 of lines after the write (LRU by
-/// counting, as [`Caches::access`] ages page data), and a line never written in the run is in
-/// DRAM. The line's home is the node its caller names (a zone's `mem_map` is on its node).
+/// counting, as [`Caches::access`] ages page data). A line never written in the run keeps the
+/// plain rule's L3 hit: a world that starts from a built state (a fragmented zone, a steady
+/// SLUB start) did not write those lines, and how cold they are is not known. The line's home
+/// is the node its caller names (a zone's `mem_map` is on its node).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct AgedLine {
     pub line: CacheLine,
@@ -112,7 +114,7 @@ impl AgedLine {
     pub fn fetch_ns(self, m: &MachineProfile, caches: &Caches, cpu: CpuId, home: u32) -> u64 {
         let dram = || if caches.socket(cpu) == home { m.dram_ns } else { m.dram_remote_ns };
         match self.line.owner() {
-            None => dram(),
+            None => m.line_llc_ns,
             Some(o) if caches.still_in_l2(o, self.line.written_ns() as u32) => caches.transfer_ns(m, o, cpu),
             Some(o) if !caches.still_in_l3(o, self.l3_stamp) => dram(),
             Some(o) if o == cpu => 0,
@@ -234,12 +236,11 @@ mod tests {
         let m = SERVER_2019;
         let mut c = Caches::new(&m);
         let (l2, l3) = (m.l2_bytes / 64, m.l3_bytes_per_core * u64::from(m.cores_per_socket) / 64);
-        // Never written in the run: DRAM of its home node, local or remote.
+        // Never written in the run: a plain line's L3 hit.
         let mut l = AgedLine::default();
-        assert_eq!(l.fetch_ns(&m, &c, 1, 0), m.dram_ns);
-        assert_eq!(l.fetch_ns(&m, &c, 28, 0), m.dram_remote_ns);
+        assert_eq!(l.fetch_ns(&m, &c, 28, 0), m.line_llc_ns);
         // While the writer's L2 holds it, a plain line's rule.
-        assert_eq!(l.touch(&m, &c, 1, 0), m.dram_ns);
+        assert_eq!(l.touch(&m, &c, 1, 0), m.line_llc_ns);
         assert_eq!(l.fetch_ns(&m, &c, 1, 0), 0);
         assert_eq!(l.fetch_ns(&m, &c, 2, 0), m.line_same_socket_ns);
         // CPU 1's core streams a whole L2: the line is in socket 0's L3, a remote L3 from
