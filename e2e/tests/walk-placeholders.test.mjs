@@ -1,7 +1,8 @@
 // The walk's placeholder check (e2e/walk/placeholders.mjs) finds what it should: a number the
 // text prints from a placeholder is compared with the value it names, within the last printed
-// digit, and a page's table that disagrees is a contradiction. Needs the release CLI (the
-// experiments' defaults and runs), not the web build.
+// digit, and a page's table that disagrees is a contradiction. Needs a CLI (the experiments'
+// defaults and runs), not the web build: the release one, else the debug one `make test`'s
+// native stage builds (skb-layout's table is arithmetic, cheap in either).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { checkPlaceholders, placeholdersOf, render, toFixedRust } from '../walk/placeholders.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CLI = process.env.SKBLAB_CLI || path.join(here, '../../target/release/skblab');
-const NO_CLI = !fs.existsSync(CLI) && `no release CLI at ${CLI} (set SKBLAB_CLI)`;
+const BUILT = ['release', 'debug'].map((p) => path.join(here, `../../target/${p}/skblab`));
+const CLI = process.env.SKBLAB_CLI || BUILT.find((p) => fs.existsSync(p)) || BUILT[0];
+const NO_CLI = !fs.existsSync(CLI) && `no CLI at ${BUILT.join(' or ')} (set SKBLAB_CLI)`;
 
 test('a placeholder is printed as lessons/src/numbers.rs prints it', () => {
   const [p, q, r, s] = placeholdersOf('{order3_mbps[threads=30]@seed_30:0 Gbit/s} {stack_left_bytes@step:0 abs} {mpps@step:1} {gain_pct@step}');

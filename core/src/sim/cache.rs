@@ -165,6 +165,17 @@ impl Caches {
         self.in_l2(self.core(cpu), stamp)
     }
 
+    /// `cpu`'s socket's L3 fill count now (what [`Caches::still_in_l3`] ages against).
+    pub fn l3_stamp(&self, cpu: CpuId) -> u32 {
+        self.l3_fill[self.socket_of[cpu as usize] as usize] as u32
+    }
+
+    /// True if a line that left `cpu`'s L2 when its socket's count was `stamp` is still in
+    /// that socket's L3 (fewer than its capacity of lines came into the socket since).
+    pub fn still_in_l3(&self, cpu: CpuId, stamp: u32) -> bool {
+        u64::from(self.l3_stamp(cpu).wrapping_sub(stamp)) < self.l3_lines
+    }
+
     /// `cpu`'s core brings `lines` lines of data nobody simulates into its L2 (and its
     /// socket's L3): the rest of a server's work, which ages out every line the world does
     /// track by capacity. Used by worlds that simulate one path of a busy machine

@@ -86,6 +86,52 @@ impl CacheLine {
     }
 }
 
+/// A line that can also leave the L3: a [`CacheLine`] and its writer's socket's L3 fill count
+/// at the write ([`Caches::l3_stamp`]). Used for every `struct page`, whose lines go cold
+/// between two uses of a frame (a freed block's struct pages wait in the buddy while the data
+/// traffic of the other flows streams through the L3).
+///
+/// What hardware does: a line its owner's L2 evicted sits in that socket's L3 until the
+/// socket's traffic evicts it too; a core then finds it in its own L3, in the other socket's
+/// L3 (a snoop over UPI) or in DRAM of the line's home node.
+///
+/// What we simplify: the rule of [`CacheLine::fetch_ns`] while the line is in its writer's
+/// L3 (its own line costs nothing, another core's L2 the transfer), except that a line in
+/// the other socket's L3 costs the cross-socket transfer, not a local L3 hit; it is gone
+/// from the L3 once the writer's socket took a whole L3 of lines after the write (LRU by
+/// counting, as [`Caches::access`] ages page data). A line never written in the run keeps the
+/// plain rule's L3 hit: a world that starts from a built state (a fragmented zone, a steady
+/// SLUB start) did not write those lines, and how cold they are is not known. The line's home
+/// is the node its caller names (a zone's `mem_map` is on its node).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AgedLine {
+    pub line: CacheLine,
+    l3_stamp: u32,
+}
+
+impl AgedLine {
+    /// What bringing the line to `cpu` costs ([`AgedLine`]'s rule); `home` is its node.
+    pub fn fetch_ns(self, m: &MachineProfile, caches: &Caches, cpu: CpuId, home: u32) -> u64 {
+        let dram = || if caches.socket(cpu) == home { m.dram_ns } else { m.dram_remote_ns };
+        match self.line.owner() {
+            None => m.line_llc_ns,
+            Some(o) if caches.still_in_l2(o, self.line.written_ns() as u32) => caches.transfer_ns(m, o, cpu),
+            Some(o) if !caches.still_in_l3(o, self.l3_stamp) => dram(),
+            Some(o) if o == cpu => 0,
+            Some(o) if caches.socket(o) == caches.socket(cpu) => m.line_llc_ns,
+            Some(_) => m.line_cross_socket_ns,
+        }
+    }
+
+    /// `cpu` writes the line ([`AgedLine::fetch_ns`]); it is `cpu`'s afterwards.
+    pub fn touch(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, home: u32) -> u64 {
+        let ns = self.fetch_ns(m, caches, cpu, home);
+        self.line.touch(m, caches, cpu);
+        self.l3_stamp = caches.l3_stamp(cpu);
+        ns
+    }
+}
+
 /// A line written by one CPU at a time and read by many: its last writer ([`CacheLine`]) and
 /// the CPUs that have read a copy since (a bit each).
 ///
@@ -183,6 +229,33 @@ mod tests {
         assert_eq!(l.touch(&m, &c, 0), m.line_llc_ns);
         assert_eq!(l.owner(), Some(0));
         assert_eq!(l.handoff(&m, 28), m.line_cross_socket_ns);
+    }
+
+    #[test]
+    fn an_aged_line_leaves_the_l3_by_its_sockets_traffic() {
+        let m = SERVER_2019;
+        let mut c = Caches::new(&m);
+        let (l2, l3) = (m.l2_bytes / 64, m.l3_bytes_per_core * u64::from(m.cores_per_socket) / 64);
+        // Never written in the run: a plain line's L3 hit.
+        let mut l = AgedLine::default();
+        assert_eq!(l.fetch_ns(&m, &c, 28, 0), m.line_llc_ns);
+        // While the writer's L2 holds it, a plain line's rule.
+        assert_eq!(l.touch(&m, &c, 1, 0), m.line_llc_ns);
+        assert_eq!(l.fetch_ns(&m, &c, 1, 0), 0);
+        assert_eq!(l.fetch_ns(&m, &c, 2, 0), m.line_same_socket_ns);
+        // CPU 1's core streams a whole L2: the line is in socket 0's L3, a remote L3 from
+        // socket 1, and still its writer's own line (the plain rule's simplification).
+        c.fill(1, l2);
+        assert_eq!(l.fetch_ns(&m, &c, 2, 0), m.line_llc_ns);
+        assert_eq!(l.fetch_ns(&m, &c, 28, 0), m.line_cross_socket_ns);
+        assert_eq!(l.fetch_ns(&m, &c, 1, 0), 0);
+        // The other socket's traffic does not age it; its own socket's whole L3 does.
+        c.fill(28, 2 * l3);
+        assert_eq!(l.fetch_ns(&m, &c, 2, 0), m.line_llc_ns);
+        c.fill(3, l3 - l2);
+        assert_eq!(l.fetch_ns(&m, &c, 2, 0), m.dram_ns);
+        assert_eq!(l.fetch_ns(&m, &c, 1, 0), m.dram_ns);
+        assert_eq!(l.fetch_ns(&m, &c, 28, 0), m.dram_remote_ns);
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub const CITED_NUMBERS: &[(&str, &str, &str)] = &[
         "seed 000's table: order 3 at 30 flows",
     ),
     ("high-order-alloc", "seed: 841 Gbit/s", "seed 000's table: 30 flows, order 0"),
+    ("high-order-alloc", "112 hyperthreads", "the seed host's CPU count: 56 cores, 2 threads each (0b7d7f6b2208)"),
     ("high-order-alloc", "104-thread Skylake", "the kernel test robot's report, 20190403063436.GG20952@shao2-debian"),
     ("high-order-alloc", "208 flows", "the kernel test robot's nr_threads: 200 % of 104 threads"),
     ("high-order-alloc", "208 order-3 flows", "the kernel test robot's nr_threads: 200 % of 104 threads"),

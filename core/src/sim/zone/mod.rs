@@ -133,7 +133,7 @@ impl Zone {
     /// Like [`Zone::touch_page`], but a bulk list walk (`rmqueue_bulk`, `free_pcppages_bulk`)
     /// overlaps its misses: model assumption, each block costs at most an L3 hit.
     fn touch_page_capped(&mut self, m: &MachineProfile, caches: &Caches, cpu: CpuId, pfn: Pfn, cap_ns: u64) -> u64 {
-        self.pages.get_mut(pfn).line.touch(m, caches, cpu).min(cap_ns)
+        self.pages.get_mut(pfn).line.touch(m, caches, cpu, self.node).min(cap_ns)
     }
 
     /// `cpu` copies bytes `start_bytes..end_bytes` of the block at `pfn` in (`write`, the
