@@ -260,3 +260,20 @@ fn a_one_event_condition_reads_no_event() {
     assert!(note.contains("the run has no stack overflow in the walk"), "{note}");
     assert!(!note.contains("fewer than 1 "), "{note}");
 }
+
+/// high-order-alloc at one flow says "1 flow" in every title, and no profile title carries the
+/// throughput a question hides with the chart (one knob away, the profile's point is the
+/// question's).
+#[test]
+fn one_flow_reads_in_the_singular_and_no_profile_title_gives_the_throughput() {
+    let e = find("high-order-alloc").expect("registered");
+    let out = common::run(e, &["max_threads=1", "profile_threads=1"]);
+    let views = out.views.iter().map(|v| (v.id.as_str(), v.title.as_str()));
+    let titles: Vec<(&str, &str)> = views.chain(out.flames.iter().map(|f| ("flame", f.title.as_str()))).collect();
+    assert!(titles.iter().any(|(_, t)| t.contains("1 flow,")), "{titles:?}");
+    for (id, t) in &titles {
+        assert!(!t.contains("1 flows"), "{t}");
+        let profile = *id == "profile" || *id == "flame";
+        assert!(!(profile && t.contains("Mbit/s")), "{id}: {t}");
+    }
+}

@@ -57,6 +57,8 @@ async function tableRows(page) {
 }
 
 const oneDecimal = (v) => v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+// A table cell: one decimal, none for a whole number ("4,096 bytes", not "4,096.0").
+const cellNum = (v) => (Number.isInteger(v) ? v.toLocaleString('en-US') : oneDecimal(v));
 
 test('the reference is fetched, fitted in the worker, and its numbers are the CLI\'s', async () => {
   const page = await openMachine({ viewport: { width: 1280, height: 900 } });
@@ -79,12 +81,16 @@ test('the reference is fetched, fitted in the worker, and its numbers are the CL
     'error_catalogue_pct', 'predicted', 'error_pct', 'used_for_fit', 'verdict'];
   CLI.points.forEach((p, i) => {
     for (const f of fields) assert.equal(rows[i][f], p[f], `${p.cell}: ${f}`);
-    assert.equal(rows[i].shown, oneDecimal(p.measured), `${p.cell}: shown`);
+    assert.equal(rows[i].shown, cellNum(p.measured), `${p.cell}: shown`);
     assert.ok(rows[i].text.includes(`${p.error_pct >= 0 ? '+' : ''}${p.error_pct.toFixed(1)} %`), `${p.cell}: its error is shown`);
   });
   const fit = page.locator(tid('machine-fitted'));
   assert.equal(Number(await fit.getAttribute('data-value')), CLI.fitted[0].value);
   assert.ok((await fit.innerText()).includes(CLI.fitted[0].name));
+  // A fit on its range's bound says so beside the value (core's Fitted::at_bound: within 2 %).
+  const f0 = CLI.fitted[0];
+  const atBound = f0.value <= f0.range[0] * 1.02 || f0.value >= f0.range[1] * 0.98;
+  assert.equal(await page.locator(tid('machine-fit-at-bound')).count(), atBound ? 1 : 0, `fit ${f0.value} in [${f0.range}]`);
   assert.match(await page.locator(tid('machine-summary')).innerText(), /stream MAPE from the catalogue alone/);
   assert.equal(await page.locator(`${tid('machine-not-predicted')} li`).count(), CLI.not_predicted.length);
   assert.equal(await page.locator(`${tid('machine-notes')} li`).count(), CLI.notes.length);

@@ -25,6 +25,14 @@ pub struct Fitted {
     pub catalogue: f64,
 }
 
+impl Fitted {
+    /// Whether the fit ended on (within 2 % of) a bound of its sourced range: the model could
+    /// not reach the fit cells inside it, so the fitted column shows no fit the model explains.
+    pub fn at_bound(&self) -> bool {
+        self.value <= self.range[0] * 1.02 || self.value >= self.range[1] * 0.98
+    }
+}
+
 /// One measured number beside the model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MachinePoint {
@@ -181,4 +189,15 @@ pub(super) fn not_predicted(m: &Measurement) -> Vec<String> {
         .filter(|s| !matches!(s.as_str(), "stream" | "layout" | "rr"))
         .map(|s| format!("{s}: {}", why(s)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fitted;
+
+    #[test]
+    fn a_fit_within_two_percent_of_a_bound_is_at_it() {
+        let f = |value| Fitted { name: "x".into(), value, range: [100.0, 1000.0], unit: "ns".into(), catalogue: 300.0 };
+        assert_eq!((f(101.0).at_bound(), f(300.0).at_bound(), f(990.0).at_bound()), (true, false, true));
+    }
 }

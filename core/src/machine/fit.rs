@@ -29,10 +29,10 @@ pub use super::compare::{error_pct, Fitted, MachinePoint, MachineReport, MEASURE
 use super::compare::{layout_points, not_predicted, point, rr_points, RR_MAX_CPUS};
 use super::file::{Cell, Measurement};
 pub use super::profile::{family_for, kernel_for, measured_ipi_send_ns, profile};
-use super::report::count;
 use super::stream::{flows_of, is_idle_run, simulate, stream_params, StreamRun};
 pub use super::stream::{measured_idle_pct, IDLE_CELL, SEED};
 use crate::experiments::high_order_alloc::{expected_events_per_run, MAX_CPUS};
+use crate::output::count;
 use crate::params::Choice as _;
 use crate::sim::catalogue::{self, FamilyId, KernelCosts, Quantity, ZEN5_GUEST_2026};
 use crate::{Experiment, Params, WorkEstimate};
@@ -247,7 +247,7 @@ impl MachineFit {
         };
         let mut notes = self.notes.clone();
         notes.extend(self.idle_note());
-        if fitted.iter().any(|f| f.value <= f.range[0] * 1.02 || f.value >= f.range[1] * 0.98) {
+        if fitted.iter().any(Fitted::at_bound) {
             notes.push(format!(
                 "{} ended at its range's bound: inside its sourced range the model cannot reach the fit cells (a busy machine, or a mechanism the model lacks)",
                 FIT.0
@@ -266,13 +266,13 @@ impl MachineFit {
             ));
         }
         MachineReport {
-            machine: format!("{} ({}{})", self.m.machine.model, count(self.m.machine.cpus.into(), "CPU"), hv(&self.m)),
+            machine: format!("{} ({}{})", self.m.machine.model, count(self.m.machine.cpus, "CPU"), hv(&self.m)),
             kernel: self.m.kernel.release.clone(),
             profile: format!(
                 "{} (`{}`) with Linux 6.x's kernel costs, 1 socket × {}",
                 catalogue::family(self.family).name,
                 self.family.name(),
-                count(self.simulated_cpus().into(), "core")
+                count(self.simulated_cpus(), "core")
             ),
             fitted,
             points,

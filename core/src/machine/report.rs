@@ -3,6 +3,7 @@
 //! JSON form. Every text that came from the measurement file is escaped and bounded.
 
 use super::compare::{MachinePoint, MachineReport};
+use crate::output::count;
 
 impl MachineReport {
     /// The validate-style table: per point measured [min–max], catalogue prediction and
@@ -110,15 +111,6 @@ impl MachineReport {
 /// A count of cells as the summary says it: `1 cell`, `12 cells`.
 fn cells(n: usize) -> String {
     count(n as u64, "cell")
-}
-
-/// `n` and a noun whose plural takes an `s`, as English says it: `1 core`, `2 cores`.
-pub(super) fn count(n: u64, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
 }
 
 /// A number of the table: one decimal, or three significant digits and an exponent when one

@@ -400,6 +400,16 @@ pub(crate) fn small(v: f64) -> String {
 }
 
 /// `x` rounded to `digits` decimals, as a result table holds it.
+/// `n` and a noun whose plural takes an `s`, as English says it: "1 flow", "30 flows".
+pub fn count(n: impl std::fmt::Display, noun: &str) -> String {
+    let text = n.to_string();
+    if text == "1" {
+        format!("1 {noun}")
+    } else {
+        format!("{text} {noun}s")
+    }
+}
+
 pub fn round(x: f64, digits: i32) -> f64 {
     let f = 10f64.powi(digits);
     (x * f).round() / f
@@ -431,6 +441,14 @@ pub fn fmt_seed(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn count_says_one_in_the_singular() {
+        assert_eq!(
+            (count(1, "flow"), count(30u32, "flow"), count(0, "core")),
+            ("1 flow".to_string(), "30 flows".to_string(), "0 cores".to_string())
+        );
+    }
 
     #[test]
     fn seed_values_keep_the_precision_the_source_wrote() {

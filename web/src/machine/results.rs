@@ -88,6 +88,9 @@ pub(super) fn results(props: &ResultsProps) -> Html {
                 <p class="machine-fitted" data-testid="machine-fitted" data-value={f.value.to_string()}>
                     {"Fitted "}<code>{ &f.name }</code>{ format!(" = {} {} (catalogue {} {}; sourced range {}–{}), on the cells marked “fit saw it”.",
                         grouped(f.value, 0), f.unit, grouped(f.catalogue, 0), f.unit, grouped(f.range[0], 0), grouped(f.range[1], 0)) }
+                    if f.at_bound() {
+                        <strong data-testid="machine-fit-at-bound">{" It ended on its range's bound: the model cannot reach these cells inside the sourced range, so the fitted column is not a fit — read the catalogue column."}</strong>
+                    }
                 </p>
             }) }
             <p class="machine-summary" data-testid="machine-summary">{ summary }</p>
@@ -125,6 +128,11 @@ fn verdict_help(v: &str) -> &'static str {
 }
 
 /// `1234.5` as "1,234.5" (`decimals` after the point).
+/// A table cell: one decimal, none for a whole number ("4,096 bytes", not "4,096.0").
+fn cell_num(v: f64) -> String {
+    grouped(v, if v.fract() == 0.0 { 0 } else { 1 })
+}
+
 pub fn grouped(v: f64, decimals: usize) -> String {
     let text = format!("{:.*}", decimals, v.abs());
     let (int, frac) = text.split_once('.').map_or((text.as_str(), None), |(i, f)| (i, Some(f)));
@@ -157,11 +165,11 @@ fn point_row(p: &MachinePoint) -> Html {
             data-used={p.used_for_fit.to_string()} data-verdict={p.verdict.clone()}>
             <td>{ &p.suite }</td>
             <th scope="row"><code>{ &p.cell }</code>if !what.is_empty() { <div class="muted">{ what }</div> }</th>
-            <td class="num"><span data-testid="machine-measured">{ grouped(p.measured, 1) }</span>{" "}<span class="unit">{ &p.unit }</span>
-                <div class="muted">{ format!("{}–{}", grouped(p.measured_min, 1), grouped(p.measured_max, 1)) }</div></td>
-            <td class="num">{ grouped(p.predicted_catalogue, 1) }</td>
+            <td class="num"><span data-testid="machine-measured">{ cell_num(p.measured) }</span>{" "}<span class="unit">{ &p.unit }</span>
+                <div class="muted">{ format!("{}–{}", cell_num(p.measured_min), cell_num(p.measured_max)) }</div></td>
+            <td class="num">{ cell_num(p.predicted_catalogue) }</td>
             <td class="num">{ err_badge(p.error_catalogue_pct) }</td>
-            <td class="num">{ grouped(p.predicted, 1) }</td>
+            <td class="num">{ cell_num(p.predicted) }</td>
             <td class="num">{ err_badge(p.error_pct) }</td>
             <td>{ if p.used_for_fit { "yes" } else { "no" } }</td>
             <td><span class={classes!("tag", "machine-verdict", format!("mv-{}", p.verdict.replace(' ', "-")))}
@@ -193,7 +201,15 @@ fn points_table(points: &[MachinePoint]) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::grouped;
+    use super::{cell_num, grouped};
+
+    #[test]
+    fn a_whole_number_cell_has_no_decimal() {
+        assert_eq!(
+            (cell_num(4096.0), cell_num(9280.18), cell_num(0.0)),
+            ("4,096".to_string(), "9,280.2".to_string(), "0".to_string())
+        );
+    }
 
     #[test]
     fn numbers_are_grouped_by_thousands() {

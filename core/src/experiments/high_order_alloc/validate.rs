@@ -17,6 +17,7 @@ use super::world::StreamSim;
 use super::{FragOrder, HoaCalibration, Input};
 use crate::calibrate::tables::{mape, TableCheck};
 use crate::calibrate::{calibrate, Calibration, Constant, Score};
+use crate::output::count;
 use crate::sim::machine::MachineProfile;
 use crate::sim::world::World as _;
 
@@ -264,8 +265,8 @@ fn cell_lines(rows: &Rows, label: &str, flows: (u32, u32)) -> Vec<String> {
         .flat_map(|r| {
             let s = seed[r.0 as usize - 1];
             [
-                format!("{} flows order3_mbps: {:+.1} % ({label})", r.0, pct(r.1, s.1)),
-                format!("{} flows order0_mbps: {:+.1} % ({label})", r.0, pct(r.2, s.2)),
+                format!("{} order3_mbps: {:+.1} % ({label})", count(r.0, "flow"), pct(r.1, s.1)),
+                format!("{} order0_mbps: {:+.1} % ({label})", count(r.0, "flow"), pct(r.2, s.2)),
             ]
         })
         .collect()

@@ -56,8 +56,8 @@ pub fn trace_view(props: &HoaProps) -> Html {
         Callback::from(move |p: usize| position.set(p))
     };
     let caption = format!(
-        "Event trace: {} flows, order-{} frags, first {n} events{}",
-        trace.threads,
+        "Event trace: {}, order-{} frags, first {n} events{}",
+        skblab_core::output::count(trace.threads, "flow"),
         trace.order,
         if trace.complete { " (whole run)" } else { "" }
     );
