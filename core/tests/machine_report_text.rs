@@ -76,3 +76,16 @@ fn a_genoa_file_is_predicted_with_its_own_family() {
     assert_eq!(family_of_cpu("AuthenticAMD", 25, 1), Some(FamilyId::MilanGuest));
     assert_eq!(family_of_cpu("AuthenticAMD", 25, 0x21), None);
 }
+
+/// An Emerald Rapids guest's file (Intel family 6 model 207) is predicted with `emr-guest`, not
+/// the Zen 5 default; an Intel model the catalogue has no family for maps to none.
+#[test]
+fn an_intel_emerald_rapids_file_is_predicted_with_its_own_family() {
+    use skblab_core::sim::catalogue::{family_of_cpu, FamilyId};
+    let path = format!("{}/../data/measurements/2026-12-07-intel-xeon-f6m207.json", env!("CARGO_MANIFEST_DIR"));
+    let m = file::parse(&std::fs::read_to_string(path).expect("the file is committed")).expect("it parses");
+    let r = MachineFit::new(&m).expect("a fit can be set up").report();
+    assert!(r.profile.contains("`emr-guest`"), "{}", r.profile);
+    assert_eq!(family_of_cpu("GenuineIntel", 6, 207), Some(FamilyId::EmrGuest));
+    assert_eq!(family_of_cpu("GenuineIntel", 6, 143), None);
+}
